@@ -1,0 +1,1 @@
+"""The terminal client for umpire (``umpire play``)."""
