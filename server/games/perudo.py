@@ -1,0 +1,715 @@
+"""Perudo (Liar's dice): the dice master's rules engine.
+
+The rules are those of ``shared/rules/perudo.md``: the ``piatnik`` preset (the source's
+rules, the default) and ``classic``, with the options ``calza``, ``reveal``,
+``show_dice_counts``, ``dice_per_player``, ``max_players`` and ``palifico``.
+
+Dice come only from the game seed: die ``d`` of seat ``s`` in round ``r`` is
+``draw(seed, "perudo/round/r/seat/s/die/d", 6) + 1`` and the first round's starter is
+``draw(seed, "perudo/starter", seats)``, so :func:`verify` can recompute every roll from a
+log once the seed is revealed.
+
+Seats are numbered clockwise: play passes from seat ``s`` to the next seat still in the
+game after it. Face 1 is the ace.
+
+Events (``truth["type"]``; each viewer's projection is documented in docs/perudo.md):
+``game_started``, ``round_started``, ``bid``, ``challenge``, ``reveal``, ``dice_changed``,
+``forfeit``, ``game_over``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, fields
+from typing import Any, ClassVar, Literal, Self
+
+from server.games.base import (
+    ConfigError,
+    Event,
+    Game,
+    IllegalAction,
+    Json,
+    Outcome,
+    Record,
+    Viewer,
+    draw,
+    replay,
+    seed_commitment,
+)
+
+FACES = range(1, 7)
+ACE = 1
+
+# -- actions -----------------------------------------------------------------------------
+
+_BID_RE = re.compile(r"\s*(\d{1,3})\s*[xX*]\s*([1-6])\s*")
+_MAX_QUANTITY = 80  # 8 players x 10 dice: no game can hold more dice
+
+
+@dataclass(frozen=True, slots=True)
+class Bid:
+    """A bid: at least ``quantity`` dice show ``face`` (aces count unless wild is off).
+
+    The text form is ``"QxF"``: ``Bid.parse("5x4")`` is five 4s, ``"3x1"`` three aces.
+    """
+
+    quantity: int
+    face: int
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.quantity <= _MAX_QUANTITY:
+            raise ValueError(f"a bid's quantity is 1 to {_MAX_QUANTITY}, not {self.quantity}")
+        if self.face not in FACES:
+            raise ValueError(f"a bid's face is 1 (aces) to 6, not {self.face}")
+
+    @classmethod
+    def parse(cls, text: str) -> Bid:
+        """Read ``"QxF"`` (``x`` may also be ``X`` or ``*``); raise ``IllegalAction``."""
+        match = _BID_RE.fullmatch(text)
+        if match is None:
+            raise IllegalAction(
+                f"{text!r} is not a bid: write quantity x face, e.g. 5x4 (aces are face 1)",
+                "malformed",
+            )
+        quantity, face = int(match[1]), int(match[2])
+        if not 1 <= quantity <= _MAX_QUANTITY:
+            raise IllegalAction(f"{text!r}: a bid's quantity is 1 to {_MAX_QUANTITY}", "malformed")
+        return _BIDS[quantity][face]
+
+    @property
+    def is_aces(self) -> bool:
+        """True for a bid on aces (face 1)."""
+        return self.face == ACE
+
+    def __str__(self) -> str:
+        return f"{self.quantity}x{self.face}"
+
+    def __repr__(self) -> str:
+        return f"Bid.parse({str(self)!r})"
+
+
+#: Every possible bid, built once: ``_BIDS[quantity][face]`` (bids are immutable values).
+_BIDS: list[list[Bid]] = [[]] + [
+    [Bid(1, 1)] + [Bid(q, f) for f in FACES] for q in range(1, _MAX_QUANTITY + 1)
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Dudo:
+    """Challenge the last bid: "I doubt it"."""
+
+    def __str__(self) -> str:
+        return "dudo"
+
+
+@dataclass(frozen=True, slots=True)
+class Calza:
+    """Claim the last bid is exactly right (only when the room allows ``calza``)."""
+
+    def __str__(self) -> str:
+        return "calza"
+
+
+Action = Bid | Dudo | Calza
+DUDO = Dudo()
+CALZA = Calza()
+
+
+def parse_action(text: str) -> Action:
+    """Read an action's text: ``"5x4"``, ``"dudo"`` or ``"calza"``; raise ``IllegalAction``."""
+    if not isinstance(text, str):
+        raise IllegalAction(f"an action is a string, not {type(text).__name__}", "malformed")
+    word = text.strip().lower()
+    if word == "dudo":
+        return DUDO
+    if word == "calza":
+        return CALZA
+    if len(text) > 16:
+        raise IllegalAction("an action is a bid like 5x4, dudo or calza", "malformed")
+    return Bid.parse(text)
+
+
+def min_aces_after(bid: Bid) -> int:
+    """The fewest aces that raise a non-ace bid: ceil(q / 2)."""
+    return (bid.quantity + 1) // 2
+
+
+def min_face_after_aces(bid: Bid) -> int:
+    """The fewest dice of a non-ace face that raise an ace bid: 2q + 1."""
+    return 2 * bid.quantity + 1
+
+
+def raise_error(previous: Bid, bid: Bid) -> str | None:
+    """Why ``bid`` does not raise ``previous`` under the usual rules, or ``None`` if it does.
+
+    After a non-ace bid (q, f): more dice of any face, the same number of a higher face,
+    or at least ceil(q/2) aces. After an ace bid (q, 1): more aces, or at least 2q+1 dice
+    of any other face.
+    """
+    if previous.is_aces:
+        if bid.is_aces:
+            if bid.quantity > previous.quantity:
+                return None
+            return f"{bid} does not raise {previous}: bid more aces than {previous.quantity}"
+        need = min_face_after_aces(previous)
+        if bid.quantity >= need:
+            return None
+        return f"{bid} does not raise {previous}: after aces, bid at least {need} of a face"
+    if bid.is_aces:
+        need = min_aces_after(previous)
+        if bid.quantity >= need:
+            return None
+        return f"{bid} does not raise {previous}: bid at least {need} aces"
+    if bid.quantity > previous.quantity or (
+        bid.quantity == previous.quantity and bid.face > previous.face
+    ):
+        return None
+    return f"{bid} does not raise {previous}: bid more dice, or a higher face"
+
+
+def count_matching(dice: Iterable[int], bid: Bid, aces_wild: bool) -> int:
+    """How many of ``dice`` count for ``bid``: its face, plus aces when they are wild."""
+    if bid.is_aces or not aces_wild:
+        return sum(1 for d in dice if d == bid.face)
+    return sum(1 for d in dice if d == bid.face or d == ACE)
+
+
+# -- configuration -----------------------------------------------------------------------
+
+Reveal = Literal["until_proven", "all"]
+
+PRESETS: dict[str, dict[str, Any]] = {
+    "piatnik": {
+        "calza": False,
+        "reveal": "until_proven",
+        "show_dice_counts": False,
+        "palifico": True,
+    },
+    "classic": {"calza": False, "reveal": "all", "show_dice_counts": True, "palifico": True},
+}
+
+
+@dataclass(frozen=True, slots=True)
+class PerudoConfig:
+    """Perudo options: presets piatnik (default) and classic; seats 2..max_players (<= 8),
+    dice_per_player 1..10, calza, reveal (until_proven | all), show_dice_counts, palifico."""
+
+    seats: int = 4
+    preset: str = "piatnik"
+    dice_per_player: int = 5
+    max_players: int = 6
+    calza: bool = False
+    reveal: Reveal = "until_proven"
+    show_dice_counts: bool = False
+    palifico: bool = True
+
+    _BOOLS: ClassVar[tuple[str, ...]] = ("calza", "show_dice_counts", "palifico")
+    _INTS: ClassVar[tuple[str, ...]] = ("seats", "dice_per_player", "max_players")
+
+    def __post_init__(self) -> None:
+        for name in self._INTS:
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise ConfigError(f"option {name} must be a whole number, not {value!r}")
+        for name in self._BOOLS:
+            if not isinstance(getattr(self, name), bool):
+                raise ConfigError(f"option {name} must be true or false")
+        if self.preset not in PRESETS:
+            raise ConfigError(f"unknown preset {self.preset!r}: choose one of {', '.join(PRESETS)}")
+        if not 2 <= self.max_players <= 8:
+            raise ConfigError(f"max_players must be 2 to 8, not {self.max_players}")
+        if not 2 <= self.seats <= self.max_players:
+            raise ConfigError(
+                f"seats must be 2 to max_players ({self.max_players}), not {self.seats}"
+            )
+        if not 1 <= self.dice_per_player <= 10:
+            raise ConfigError(f"dice_per_player must be 1 to 10, not {self.dice_per_player}")
+        if self.reveal not in ("until_proven", "all"):
+            raise ConfigError(f"reveal must be 'until_proven' or 'all', not {self.reveal!r}")
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, Json]) -> Self:
+        """Build a config from room options: the preset's values, then the given options.
+
+        Raises :class:`ConfigError` naming any unknown option or bad value.
+        """
+        if not isinstance(options, Mapping):
+            raise ConfigError("options must be an object of option names to values")
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(options) - known)
+        if unknown:
+            raise ConfigError(
+                f"unknown Perudo option {unknown[0]!r}: the options are {', '.join(sorted(known))}"
+            )
+        preset = options.get("preset", "piatnik")
+        if preset not in PRESETS:
+            raise ConfigError(f"unknown preset {preset!r}: choose one of {', '.join(PRESETS)}")
+        values = {**PRESETS[preset], **options}
+        if "max_players" not in options and values.get("seats", 0) > 6:
+            values["max_players"] = 8
+        return cls(**values)
+
+    def to_options(self) -> dict[str, Json]:
+        """Every option, explicitly, so the config rebuilds even if a preset changes."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    @property
+    def total_dice(self) -> int:
+        """The dice at the start of the game: the most there can ever be in play."""
+        return self.seats * self.dice_per_player
+
+
+# -- the game ------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Round:
+    """The state of the round in progress."""
+
+    number: int
+    starter: int
+    palifico: int | None  # the seat that declared palifico, if this is a palifico round
+    dice: list[list[int]]  # every seat's dice this round (empty for seats out)
+    bids: list[tuple[int, Bid]] = field(default_factory=list)
+
+    @property
+    def aces_wild(self) -> bool:
+        return self.palifico is None
+
+    @property
+    def last(self) -> tuple[int, Bid] | None:
+        return self.bids[-1] if self.bids else None
+
+
+class Perudo(Game):
+    """A game of Perudo in progress. Create it with :func:`new_game`."""
+
+    name = "perudo"
+
+    def __init__(self, config: PerudoConfig, seed: bytes) -> None:
+        super().__init__(seed)
+        self._config = config
+        self.counts: list[int] = [config.dice_per_player] * config.seats
+        self.palifico_used: set[int] = set()
+        self.out_order: list[int] = []  # seats in the order they left the game
+        self.round: _Round = _Round(0, 0, None, [])
+        self.turn: int | None = None
+        self._outcome: Outcome | None = None
+
+    # -- interface -----------------------------------------------------------------------
+
+    @property
+    def config(self) -> PerudoConfig:
+        return self._config
+
+    @property
+    def to_move(self) -> int | None:
+        return self.turn
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return self._outcome
+
+    @classmethod
+    def parse_action(cls, text: str) -> Action:
+        return parse_action(text)
+
+    def active_seats(self) -> list[int]:
+        """The seats still holding dice, in seat order."""
+        return [s for s, n in enumerate(self.counts) if n > 0]
+
+    def next_active(self, seat: int) -> int:
+        """The first seat to the left of ``seat`` (clockwise) that still has dice."""
+        n = self.num_seats
+        for step in range(1, n + 1):
+            candidate = (seat + step) % n
+            if self.counts[candidate] > 0:
+                return candidate
+        raise AssertionError("no seat has dice")
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every bid that raises the current one (or may open the round), dudo and calza."""
+        if self._outcome is not None or seat != self.turn:
+            return []
+        cap = self._config.total_dice
+        last = self.round.last
+        if last is None:
+            faces = FACES if self.round.palifico is not None else range(2, 7)
+            return [_BIDS[q][f] for q in range(1, cap + 1) for f in faces]
+        previous = last[1]
+        actions: list[Action] = []
+        if self.round.palifico is not None and self.counts[seat] != 1:
+            actions.extend(_BIDS[q][previous.face] for q in range(previous.quantity + 1, cap + 1))
+        else:
+            actions.extend(_raises(previous, cap))
+        actions.append(DUDO)
+        if self._config.calza:
+            actions.append(CALZA)
+        return actions
+
+    def _apply(self, seat: int, action: Action) -> list[Event]:
+        if seat != self.turn:
+            raise IllegalAction(
+                f"not your turn: it is seat {self.turn}'s turn to bid", "not_your_turn"
+            )
+        if isinstance(action, Bid):
+            return self._bid(seat, action)
+        last = self.round.last
+        if last is None:
+            raise IllegalAction("there is no bid to challenge: open the round with a bid")
+        if isinstance(action, Dudo):
+            return self._challenge(seat, "dudo", last)
+        if isinstance(action, Calza):
+            if not self._config.calza:
+                raise IllegalAction("calza is not allowed in this room")
+            return self._challenge(seat, "calza", last)
+        raise IllegalAction(f"{action!r} is not a Perudo action", "malformed")
+
+    def _forfeit(self, seat: int, reason: str) -> list[Event]:
+        if self.counts[seat] == 0:
+            raise IllegalAction(f"seat {seat} is already out of the game")
+        n = self.num_seats
+        self.counts[seat] = 0
+        self.out_order.append(seat)
+        events = [
+            Event.public(
+                n,
+                {"type": "forfeit", "seat": seat, "reason": reason, "round": self.round.number},
+            )
+        ]
+        if self._ended():
+            return events + self._finish("last_player_standing")
+        # The round in progress is void; nothing of it is revealed. A new round is rolled,
+        # started by this round's starter if still in, else the next player to its left.
+        starter = self.round.starter
+        if self.counts[starter] == 0:
+            starter = self.next_active(starter)
+        palifico = self.round.palifico
+        if palifico is not None and (self.counts[palifico] == 0 or len(self.active_seats()) <= 2):
+            palifico = None
+        if palifico is not None:
+            starter = palifico
+        return events + self._start_round(starter, palifico)
+
+    def view(self, viewer: Viewer) -> dict[str, Json]:
+        """What ``viewer`` may know now: own dice, the round's bids, counts if shown."""
+        cfg = self._config
+        rnd = self.round
+        snapshot: dict[str, Json] = {
+            "game": self.name,
+            "seats": cfg.seats,
+            "options": cfg.to_options(),
+            "seed_sha256": seed_commitment(self.seed),
+            "round": rnd.number,
+            "starter": rnd.starter,
+            "palifico": rnd.palifico,
+            "aces_wild": rnd.aces_wild,
+            "to_move": self.turn,
+            "bids": [{"seat": s, "bid": str(b)} for s, b in rnd.bids],
+            "out": list(self.out_order),
+            "outcome": self._outcome.to_json() if self._outcome else None,
+        }
+        if cfg.show_dice_counts:
+            snapshot["counts"] = list(self.counts)
+            snapshot["total_dice"] = sum(self.counts)
+        if viewer is not None:
+            snapshot["seat"] = viewer
+            snapshot["dice"] = list(rnd.dice[viewer]) if self._outcome is None else []
+            snapshot["dice_left"] = self.counts[viewer]
+        if self._outcome is not None:
+            snapshot["seed"] = self.seed.hex()
+        return snapshot
+
+    # -- the rules -----------------------------------------------------------------------
+
+    def _bid(self, seat: int, bid: Bid) -> list[Event]:
+        rnd = self.round
+        cap = self._config.total_dice
+        if bid.quantity > cap:
+            raise IllegalAction(f"{bid}: there are never more than {cap} dice in this game")
+        last = rnd.last
+        if last is None:
+            if bid.is_aces and rnd.palifico is None:
+                raise IllegalAction("a round cannot open on aces outside palifico")
+        else:
+            previous = last[1]
+            if rnd.palifico is not None and self.counts[seat] != 1:
+                if bid.face != previous.face:
+                    raise IllegalAction(
+                        f"{bid}: in a palifico round the face stays {previous.face} "
+                        "(only a player holding one die may change it)"
+                    )
+                if bid.quantity <= previous.quantity:
+                    raise IllegalAction(
+                        f"{bid} does not raise {previous}: bid more than {previous.quantity}"
+                    )
+            else:
+                error = raise_error(previous, bid)
+                if error is not None:
+                    raise IllegalAction(error)
+        rnd.bids.append((seat, bid))
+        self.turn = self.next_active(seat)
+        payload = {
+            "type": "bid",
+            "round": rnd.number,
+            "seat": seat,
+            "bid": str(bid),
+            "quantity": bid.quantity,
+            "face": bid.face,
+            "next": self.turn,
+        }
+        return [Event.public(self.num_seats, payload)]
+
+    def _challenge(self, seat: int, kind: str, last: tuple[int, Bid]) -> list[Event]:
+        n = self.num_seats
+        rnd = self.round
+        bidder, bid = last
+        events = [
+            Event.public(
+                n,
+                {
+                    "type": "challenge",
+                    "round": rnd.number,
+                    "kind": kind,
+                    "seat": seat,
+                    "bidder": bidder,
+                    "bid": str(bid),
+                },
+            )
+        ]
+        # Reveal clockwise from the challenger; under until_proven stop once the bid is
+        # proven true. A calza needs the exact count, so every cup is shown.
+        order = [seat] + [s for s in self._clockwise_from(seat) if s != seat]
+        reveal_all = kind == "calza" or self._config.reveal == "all"
+        revealed: list[dict[str, Json]] = []
+        count = 0
+        for s in order:
+            revealed.append({"seat": s, "dice": list(rnd.dice[s])})
+            count += count_matching(rnd.dice[s], bid, rnd.aces_wild)
+            if not reveal_all and count >= bid.quantity:
+                break
+        total = sum(count_matching(d, bid, rnd.aces_wild) for d in rnd.dice)
+        complete = len(revealed) == len(order)
+        public = {
+            "type": "reveal",
+            "round": rnd.number,
+            "bid": str(bid),
+            "aces_wild": rnd.aces_wild,
+            "revealed": revealed,
+            "count": count,
+            "complete": complete,
+            "bid_true": total >= bid.quantity,
+        }
+        truth = {**public, "dice": [list(d) for d in rnd.dice], "total": total}
+        events.append(Event(truth, (public,) * n, public))
+
+        # The one player whose dice change starts the next round (or, if out, the next
+        # player to the left).
+        if kind == "dudo":
+            starter = seat if total >= bid.quantity else bidder
+            delta, reason = -1, "lost_dudo"
+        elif total == bid.quantity:
+            starter = seat
+            delta = 1 if self.counts[seat] < self._config.dice_per_player else 0
+            reason = "won_calza"
+        else:
+            starter, delta, reason = seat, -1, "lost_calza"
+        first_time_on_one = self.counts[starter] == 2 and starter not in self.palifico_used
+        events.extend(self._change_dice(starter, delta, reason))
+        if self._ended():
+            return events + self._finish("last_player_standing")
+        palifico: int | None = None
+        if first_time_on_one and self.counts[starter] == 1:
+            self.palifico_used.add(starter)
+            if self._config.palifico and len(self.active_seats()) > 2:
+                palifico = starter
+        if self.counts[starter] == 0:
+            starter = self.next_active(starter)
+        return events + self._start_round(starter, palifico)
+
+    def _change_dice(self, seat: int, delta: int, reason: str) -> list[Event]:
+        """Apply a loss (-1), gain (+1) or nothing (0, a calza at full dice) to ``seat``."""
+        after = self.counts[seat] + delta
+        self.counts[seat] = after
+        out = after == 0
+        if out:
+            self.out_order.append(seat)
+        public: dict[str, Json] = {
+            "type": "dice_changed",
+            "round": self.round.number,
+            "seat": seat,
+            "change": delta,
+            "reason": reason,
+            "out": out,
+        }
+        truth = {**public, "dice_left": after}
+        if self._config.show_dice_counts:
+            public = truth
+        seats = tuple(truth if s == seat else public for s in range(self.num_seats))
+        return [Event(truth, seats, public)]
+
+    def _clockwise_from(self, seat: int) -> list[int]:
+        n = self.num_seats
+        return [(seat + i) % n for i in range(n) if self.counts[(seat + i) % n] > 0]
+
+    def _ended(self) -> bool:
+        return len(self.active_seats()) <= 1
+
+    def _start_round(self, starter: int, palifico: int | None) -> list[Event]:
+        number = self.round.number + 1
+        dice = [roll_dice(self.seed, number, s, self.counts[s]) for s in range(self.num_seats)]
+        self.round = _Round(number, starter, palifico, dice)
+        self.turn = starter
+        cfg = self._config
+        public: dict[str, Json] = {
+            "type": "round_started",
+            "round": number,
+            "starter": starter,
+            "palifico": palifico,
+            "aces_wild": palifico is None,
+        }
+        if cfg.show_dice_counts:
+            public["counts"] = list(self.counts)
+            public["total_dice"] = sum(self.counts)
+        truth = {**public, "dice": [list(d) for d in dice], "counts": list(self.counts)}
+        seats = tuple({**public, "seat": s, "dice": list(dice[s])} for s in range(cfg.seats))
+        return [Event(truth, seats, public)]
+
+    def _finish(self, reason: str) -> list[Event]:
+        winner = self.active_seats()
+        placing = winner + list(reversed(self.out_order))
+        ranks = [0] * self.num_seats
+        for place, seat in enumerate(placing, start=1):
+            ranks[seat] = place
+        self._outcome = Outcome(tuple(ranks), reason)
+        self.turn = None
+        payload = {
+            "type": "game_over",
+            "round": self.round.number,
+            **self._outcome.to_json(),
+            "placing": placing,
+            "seed": self.seed.hex(),
+        }
+        return [Event.public(self.num_seats, payload)]
+
+
+def _raises(previous: Bid, cap: int) -> list[Bid]:
+    """Every bid up to ``cap`` dice that raises ``previous`` under the usual rules."""
+    out: list[Bid] = []
+    if previous.is_aces:
+        out.extend(_BIDS[q][ACE] for q in range(previous.quantity + 1, cap + 1))
+        low = min_face_after_aces(previous)
+        for face in range(2, 7):
+            out.extend(_BIDS[q][face] for q in range(low, cap + 1))
+        return out
+    out.extend(_BIDS[q][ACE] for q in range(min_aces_after(previous), cap + 1))
+    for face in range(2, 7):
+        low = previous.quantity + 1 if face <= previous.face else previous.quantity
+        out.extend(_BIDS[q][face] for q in range(low, cap + 1))
+    return out
+
+
+def roll_dice(seed: bytes, round_number: int, seat: int, count: int) -> list[int]:
+    """Seat ``seat``'s ``count`` dice in round ``round_number``, drawn from the seed."""
+    return [
+        draw(seed, f"perudo/round/{round_number}/seat/{seat}/die/{d}", 6) + 1 for d in range(count)
+    ]
+
+
+def new_game(config: PerudoConfig, seed: bytes) -> tuple[Perudo, list[Event]]:
+    """Start a game: return it and its opening events (``game_started``, ``round_started``).
+
+    ``seed`` is the game's secret (32 random bytes from ``secrets``); the first event
+    publishes its SHA-256 and the last one reveals it.
+    """
+    if not isinstance(config, PerudoConfig):
+        raise ConfigError(f"a Perudo game needs a PerudoConfig, not {type(config).__name__}")
+    if not seed:
+        raise ConfigError("a game needs a non-empty seed")
+    game = Perudo(config, seed)
+    starter = draw(seed, "perudo/starter", config.seats)
+    opening = Event.public(
+        config.seats,
+        {
+            "type": "game_started",
+            "game": Perudo.name,
+            "seats": config.seats,
+            "options": config.to_options(),
+            "seed_sha256": seed_commitment(seed),
+        },
+    )
+    return game, [opening, *game._start_round(starter, None)]
+
+
+def verify(config: PerudoConfig, seed: bytes, truths: Sequence[Mapping[str, Json]]) -> list[str]:
+    """Check a game's logged truths against its seed; return the discrepancies (none: fair).
+
+    Every ``round_started`` truth must hold exactly the dice the seed gives, the first
+    event must commit to the seed's SHA-256, and the starter of round 1 must be the drawn
+    one. Everything else follows from the rules, which replay checks.
+    """
+    problems: list[str] = []
+    commitment = seed_commitment(seed)
+    if not truths or truths[0].get("type") != "game_started":
+        problems.append("the log does not begin with game_started")
+    elif truths[0].get("seed_sha256") != commitment:
+        problems.append("the published commitment is not sha256(seed)")
+    first = True
+    for truth in truths:
+        if truth.get("type") != "round_started":
+            continue
+        number = int(truth["round"])
+        if first:
+            first = False
+            expected_starter = draw(seed, "perudo/starter", config.seats)
+            if truth.get("starter") != expected_starter:
+                problems.append(
+                    f"round 1 was started by seat {truth.get('starter')}, "
+                    f"the seed says seat {expected_starter}"
+                )
+        for seat, dice in enumerate(truth["dice"]):
+            expected = roll_dice(seed, number, seat, len(dice))
+            if list(dice) != expected:
+                problems.append(
+                    f"round {number}, seat {seat}: logged {list(dice)}, seed gives {expected}"
+                )
+        if list(truth.get("counts", [])) and [len(d) for d in truth["dice"]] != list(
+            truth["counts"]
+        ):
+            problems.append(f"round {number}: dice rolled do not match the dice counts")
+    return problems
+
+
+def replay_game(
+    config: PerudoConfig, seed: bytes, records: Iterable[Record | Sequence[Any]]
+) -> tuple[Perudo, list[Event]]:
+    """:func:`~server.games.base.replay` typed for Perudo."""
+    game, events = replay(new_game, config, seed, records)
+    assert isinstance(game, Perudo)
+    return game, events
+
+
+CONFIG_TYPE = PerudoConfig
+GAME_TYPE = Perudo
+
+__all__ = [
+    "CALZA",
+    "CONFIG_TYPE",
+    "DUDO",
+    "GAME_TYPE",
+    "PRESETS",
+    "Action",
+    "Bid",
+    "Calza",
+    "Dudo",
+    "Perudo",
+    "PerudoConfig",
+    "count_matching",
+    "new_game",
+    "parse_action",
+    "raise_error",
+    "replay_game",
+    "roll_dice",
+    "verify",
+]
