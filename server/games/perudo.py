@@ -246,7 +246,8 @@ class PerudoConfig:
         if preset not in PRESETS:
             raise ConfigError(f"unknown preset {preset!r}: choose one of {', '.join(PRESETS)}")
         values = {**PRESETS[preset], **options}
-        if "max_players" not in options and values.get("seats", 0) > 6:
+        seats = values.get("seats")
+        if "max_players" not in options and isinstance(seats, int) and seats > 6:
             values["max_players"] = 8
         return cls(**values)
 
