@@ -1,0 +1,197 @@
+"""Kriegspiel actions: small value types with a text round trip, and the game's config.
+
+``Attempt.from_uci("e2e4")`` and ``str(attempt) == "e2e4"``, like python-chess's ``Move``;
+the other actions are :class:`Command` constants spelled ``any``, ``resign``,
+``offer_draw``, ``accept_draw`` and ``decline_draw``. :func:`parse_action` reads any of
+them and raises ``IllegalAction(code="malformed")`` for anything else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Self, TypeAlias
+
+import chess
+
+from server.games.base import ConfigError, IllegalAction
+from server.games.kriegspiel_rules import automatic_ending
+
+#: The rule sets, by room option ``rules`` (see ``shared/rules/kriegspiel.md``).
+RULE_SETS = ("wild16", "cincinnati", "rand", "english")
+
+#: The spellings of the actions that are not attempts.
+COMMAND_WORDS = ("any", "resign", "offer_draw", "accept_draw", "decline_draw")
+
+_MAX_ACTION_LENGTH = 16
+
+
+@dataclass(frozen=True, slots=True)
+class Attempt:
+    """A move a player tries; the umpire plays it if it is legal on the real board."""
+
+    move: chess.Move
+
+    @classmethod
+    def from_uci(cls, uci: str) -> Attempt:
+        """Read an attempt in UCI (``e2e4``, ``e7e8q``); raise ``IllegalAction`` if malformed."""
+        try:
+            move = chess.Move.from_uci(uci)
+        except ValueError:
+            raise IllegalAction(
+                f"{uci!r} is not a move in UCI notation (like 'e2e4' or 'e7e8q')", "malformed"
+            ) from None
+        if not move:
+            raise IllegalAction(f"{uci!r}: a null move is not an attempt", "malformed")
+        if move.drop is not None:
+            raise IllegalAction(f"{uci!r}: there are no drops in Kriegspiel", "malformed")
+        return cls(move)
+
+    def uci(self) -> str:
+        """The attempt in UCI notation."""
+        return self.move.uci()
+
+    def __str__(self) -> str:
+        return self.move.uci()
+
+    def __repr__(self) -> str:
+        return f"Attempt.from_uci({self.move.uci()!r})"
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """An action that is not an attempt: ``any``, ``resign`` or a draw offer or answer."""
+
+    word: str
+
+    def __post_init__(self) -> None:
+        if self.word not in COMMAND_WORDS:
+            raise ValueError(f"unknown Kriegspiel command {self.word!r}")
+
+    def __str__(self) -> str:
+        return self.word
+
+    def __repr__(self) -> str:
+        return f"Command({self.word!r})"
+
+
+ASK_ANY = Command("any")
+RESIGN = Command("resign")
+OFFER_DRAW = Command("offer_draw")
+ACCEPT_DRAW = Command("accept_draw")
+DECLINE_DRAW = Command("decline_draw")
+
+#: Any Kriegspiel action.
+Action: TypeAlias = Attempt | Command
+
+_COMMANDS = {command.word: command for command in (ASK_ANY, RESIGN, OFFER_DRAW, ACCEPT_DRAW)}
+_COMMANDS[DECLINE_DRAW.word] = DECLINE_DRAW
+
+
+def parse_action(text: str) -> Action:
+    """Read an action from its text (``e2e4``, ``any``, ``resign``, ...).
+
+    Surrounding blanks and letter case are ignored. Raises ``IllegalAction`` with code
+    ``"malformed"`` and a reason naming the text when it is not a Kriegspiel action.
+    """
+    if not isinstance(text, str):
+        raise IllegalAction(f"an action is text, not {type(text).__name__}", "malformed")
+    if len(text) > _MAX_ACTION_LENGTH:
+        raise IllegalAction(f"{text[:_MAX_ACTION_LENGTH]!r}... is too long", "malformed")
+    word = text.strip().lower()
+    command = _COMMANDS.get(word)
+    if command is not None:
+        return command
+    if len(word) not in (4, 5):
+        raise IllegalAction(
+            f"{text!r} is not a Kriegspiel action: send a move in UCI ('e2e4', 'e7e8q') "
+            f"or one of {', '.join(COMMAND_WORDS)}",
+            "malformed",
+        )
+    return Attempt.from_uci(word)
+
+
+@dataclass(frozen=True, slots=True)
+class KriegspielConfig:
+    """The options of one Kriegspiel game; build it with :meth:`from_options`.
+
+    ``rules`` is one of :data:`RULE_SETS`. ``auto_fifty_moves`` and ``auto_threefold`` end
+    the game automatically by the 50-move rule and threefold repetition (when off, the
+    75-move rule and fivefold repetition still end it). ``fen`` is an optional starting
+    position (for tests and teaching); it must be a legal position that is not over.
+    """
+
+    rules: str = "wild16"
+    auto_fifty_moves: bool = True
+    auto_threefold: bool = True
+    fen: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.rules not in RULE_SETS:
+            raise ConfigError(
+                f"option 'rules': {self.rules!r} is not a Kriegspiel rule set; "
+                f"choose one of {', '.join(RULE_SETS)}"
+            )
+        for name in ("auto_fifty_moves", "auto_threefold"):
+            value = getattr(self, name)
+            if not isinstance(value, bool):
+                raise ConfigError(f"option {name!r} must be true or false, not {value!r}")
+        if self.fen is not None:
+            _check_fen(self.fen)
+
+    @property
+    def seats(self) -> int:
+        """Kriegspiel has two seats: 0 is white, 1 is black."""
+        return 2
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, Any]) -> Self:
+        """Build and validate a config from room options; raise :class:`ConfigError`."""
+        known = ("rules", "auto_fifty_moves", "auto_threefold", "fen")
+        unknown = sorted(str(key) for key in options if key not in known)
+        if unknown:
+            raise ConfigError(
+                f"unknown Kriegspiel option(s) {', '.join(map(repr, unknown))}; "
+                f"the options are {', '.join(known)}"
+            )
+        rules = options.get("rules", "wild16")
+        if not isinstance(rules, str):
+            raise ConfigError(f"option 'rules' must be text, not {rules!r}")
+        fen = options.get("fen")
+        if fen is not None and not isinstance(fen, str):
+            raise ConfigError(f"option 'fen' must be text, not {fen!r}")
+        return cls(
+            rules=rules,
+            auto_fifty_moves=options.get("auto_fifty_moves", True),
+            auto_threefold=options.get("auto_threefold", True),
+            fen=fen,
+        )
+
+    def to_options(self) -> dict[str, Any]:
+        """The options that rebuild this config with :meth:`from_options`."""
+        options: dict[str, Any] = {
+            "rules": self.rules,
+            "auto_fifty_moves": self.auto_fifty_moves,
+            "auto_threefold": self.auto_threefold,
+        }
+        if self.fen is not None:
+            options["fen"] = self.fen
+        return options
+
+    def start_board(self) -> chess.Board:
+        """A fresh board in the starting position."""
+        return chess.Board(self.fen) if self.fen is not None else chess.Board()
+
+
+def _check_fen(fen: str) -> None:
+    try:
+        board = chess.Board(fen)
+    except ValueError as error:
+        raise ConfigError(f"option 'fen': {fen!r} is not a FEN ({error})") from None
+    status = board.status()
+    if status != chess.STATUS_VALID:
+        problems = [str(flag.name).lower() for flag in chess.Status if flag and flag in status]
+        raise ConfigError(f"option 'fen': {fen!r} is not a legal position ({', '.join(problems)})")
+    ending = automatic_ending(board, fifty_moves=True, threefold=True)
+    if ending is not None:
+        raise ConfigError(f"option 'fen': {fen!r} is already over ({ending[0]})")
