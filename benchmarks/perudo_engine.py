@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from server.games.perudo import PerudoConfig, new_game  # noqa: E402
+from server.games.perudo import PerudoConfig, new_game
 
 
 def run(games: int, seats: int, dice: int, seed: int) -> dict[str, float]:
