@@ -19,7 +19,6 @@ Events (``truth["type"]``; each viewer's projection is documented in docs/perudo
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, Literal, Self
@@ -33,147 +32,24 @@ from server.games.base import (
     Outcome,
     Record,
     Viewer,
-    draw,
     replay,
     seed_commitment,
 )
-
-FACES = range(1, 7)
-ACE = 1
-
-# -- actions -----------------------------------------------------------------------------
-
-_BID_RE = re.compile(r"\s*(\d{1,3})\s*[xX*]\s*([1-6])\s*")
-_MAX_QUANTITY = 80  # 8 players x 10 dice: no game can hold more dice
-
-
-@dataclass(frozen=True, slots=True)
-class Bid:
-    """A bid: at least ``quantity`` dice show ``face`` (aces count unless wild is off).
-
-    The text form is ``"QxF"``: ``Bid.parse("5x4")`` is five 4s, ``"3x1"`` three aces.
-    """
-
-    quantity: int
-    face: int
-
-    def __post_init__(self) -> None:
-        if not 1 <= self.quantity <= _MAX_QUANTITY:
-            raise ValueError(f"a bid's quantity is 1 to {_MAX_QUANTITY}, not {self.quantity}")
-        if self.face not in FACES:
-            raise ValueError(f"a bid's face is 1 (aces) to 6, not {self.face}")
-
-    @classmethod
-    def parse(cls, text: str) -> Bid:
-        """Read ``"QxF"`` (``x`` may also be ``X`` or ``*``); raise ``IllegalAction``."""
-        match = _BID_RE.fullmatch(text)
-        if match is None:
-            raise IllegalAction(
-                f"{text!r} is not a bid: write quantity x face, e.g. 5x4 (aces are face 1)",
-                "malformed",
-            )
-        quantity, face = int(match[1]), int(match[2])
-        if not 1 <= quantity <= _MAX_QUANTITY:
-            raise IllegalAction(f"{text!r}: a bid's quantity is 1 to {_MAX_QUANTITY}", "malformed")
-        return _BIDS[quantity][face]
-
-    @property
-    def is_aces(self) -> bool:
-        """True for a bid on aces (face 1)."""
-        return self.face == ACE
-
-    def __str__(self) -> str:
-        return f"{self.quantity}x{self.face}"
-
-    def __repr__(self) -> str:
-        return f"Bid.parse({str(self)!r})"
-
-
-#: Every possible bid, built once: ``_BIDS[quantity][face]`` (bids are immutable values).
-_BIDS: list[list[Bid]] = [[]] + [
-    [Bid(1, 1)] + [Bid(q, f) for f in FACES] for q in range(1, _MAX_QUANTITY + 1)
-]
-
-
-@dataclass(frozen=True, slots=True)
-class Dudo:
-    """Challenge the last bid: "I doubt it"."""
-
-    def __str__(self) -> str:
-        return "dudo"
-
-
-@dataclass(frozen=True, slots=True)
-class Calza:
-    """Claim the last bid is exactly right (only when the room allows ``calza``)."""
-
-    def __str__(self) -> str:
-        return "calza"
-
-
-Action = Bid | Dudo | Calza
-DUDO = Dudo()
-CALZA = Calza()
-
-
-def parse_action(text: str) -> Action:
-    """Read an action's text: ``"5x4"``, ``"dudo"`` or ``"calza"``; raise ``IllegalAction``."""
-    if not isinstance(text, str):
-        raise IllegalAction(f"an action is a string, not {type(text).__name__}", "malformed")
-    word = text.strip().lower()
-    if word == "dudo":
-        return DUDO
-    if word == "calza":
-        return CALZA
-    if len(text) > 16:
-        raise IllegalAction("an action is a bid like 5x4, dudo or calza", "malformed")
-    return Bid.parse(text)
-
-
-def min_aces_after(bid: Bid) -> int:
-    """The fewest aces that raise a non-ace bid: ceil(q / 2)."""
-    return (bid.quantity + 1) // 2
-
-
-def min_face_after_aces(bid: Bid) -> int:
-    """The fewest dice of a non-ace face that raise an ace bid: 2q + 1."""
-    return 2 * bid.quantity + 1
-
-
-def raise_error(previous: Bid, bid: Bid) -> str | None:
-    """Why ``bid`` does not raise ``previous`` under the usual rules, or ``None`` if it does.
-
-    After a non-ace bid (q, f): more dice of any face, the same number of a higher face,
-    or at least ceil(q/2) aces. After an ace bid (q, 1): more aces, or at least 2q+1 dice
-    of any other face.
-    """
-    if previous.is_aces:
-        if bid.is_aces:
-            if bid.quantity > previous.quantity:
-                return None
-            return f"{bid} does not raise {previous}: bid more aces than {previous.quantity}"
-        need = min_face_after_aces(previous)
-        if bid.quantity >= need:
-            return None
-        return f"{bid} does not raise {previous}: after aces, bid at least {need} of a face"
-    if bid.is_aces:
-        need = min_aces_after(previous)
-        if bid.quantity >= need:
-            return None
-        return f"{bid} does not raise {previous}: bid at least {need} aces"
-    if bid.quantity > previous.quantity or (
-        bid.quantity == previous.quantity and bid.face > previous.face
-    ):
-        return None
-    return f"{bid} does not raise {previous}: bid more dice, or a higher face"
-
-
-def count_matching(dice: Iterable[int], bid: Bid, aces_wild: bool) -> int:
-    """How many of ``dice`` count for ``bid``: its face, plus aces when they are wild."""
-    if bid.is_aces or not aces_wild:
-        return sum(1 for d in dice if d == bid.face)
-    return sum(1 for d in dice if d == bid.face or d == ACE)
-
+from server.games.perudo_actions import (
+    BIDS,
+    CALZA,
+    DUDO,
+    FACES,
+    Action,
+    Bid,
+    Calza,
+    Dudo,
+    count_matching,
+    parse_action,
+    raise_error,
+    raises,
+)
+from server.games.perudo_dice import first_starter, roll_dice, verify
 
 # -- configuration -----------------------------------------------------------------------
 
@@ -337,13 +213,13 @@ class Perudo(Game):
         last = self.round.last
         if last is None:
             faces = FACES if self.round.palifico is not None else range(2, 7)
-            return [_BIDS[q][f] for q in range(1, cap + 1) for f in faces]
+            return [BIDS[q][f] for q in range(1, cap + 1) for f in faces]
         previous = last[1]
         actions: list[Action] = []
         if self.round.palifico is not None and self.counts[seat] != 1:
-            actions.extend(_BIDS[q][previous.face] for q in range(previous.quantity + 1, cap + 1))
+            actions.extend(BIDS[q][previous.face] for q in range(previous.quantity + 1, cap + 1))
         else:
-            actions.extend(_raises(previous, cap))
+            actions.extend(raises(previous, cap))
         actions.append(DUDO)
         if self._config.calza:
             actions.append(CALZA)
@@ -595,29 +471,6 @@ class Perudo(Game):
         return [Event.public(self.num_seats, payload)]
 
 
-def _raises(previous: Bid, cap: int) -> list[Bid]:
-    """Every bid up to ``cap`` dice that raises ``previous`` under the usual rules."""
-    out: list[Bid] = []
-    if previous.is_aces:
-        out.extend(_BIDS[q][ACE] for q in range(previous.quantity + 1, cap + 1))
-        low = min_face_after_aces(previous)
-        for face in range(2, 7):
-            out.extend(_BIDS[q][face] for q in range(low, cap + 1))
-        return out
-    out.extend(_BIDS[q][ACE] for q in range(min_aces_after(previous), cap + 1))
-    for face in range(2, 7):
-        low = previous.quantity + 1 if face <= previous.face else previous.quantity
-        out.extend(_BIDS[q][face] for q in range(low, cap + 1))
-    return out
-
-
-def roll_dice(seed: bytes, round_number: int, seat: int, count: int) -> list[int]:
-    """Seat ``seat``'s ``count`` dice in round ``round_number``, drawn from the seed."""
-    return [
-        draw(seed, f"perudo/round/{round_number}/seat/{seat}/die/{d}", 6) + 1 for d in range(count)
-    ]
-
-
 def new_game(config: PerudoConfig, seed: bytes) -> tuple[Perudo, list[Event]]:
     """Start a game: return it and its opening events (``game_started``, ``round_started``).
 
@@ -629,7 +482,7 @@ def new_game(config: PerudoConfig, seed: bytes) -> tuple[Perudo, list[Event]]:
     if not seed:
         raise ConfigError("a game needs a non-empty seed")
     game = Perudo(config, seed)
-    starter = draw(seed, "perudo/starter", config.seats)
+    starter = first_starter(seed, config.seats)
     opening = Event.public(
         config.seats,
         {
@@ -641,45 +494,6 @@ def new_game(config: PerudoConfig, seed: bytes) -> tuple[Perudo, list[Event]]:
         },
     )
     return game, [opening, *game._start_round(starter, None)]
-
-
-def verify(config: PerudoConfig, seed: bytes, truths: Sequence[Mapping[str, Json]]) -> list[str]:
-    """Check a game's logged truths against its seed; return the discrepancies (none: fair).
-
-    Every ``round_started`` truth must hold exactly the dice the seed gives, the first
-    event must commit to the seed's SHA-256, and the starter of round 1 must be the drawn
-    one. Everything else follows from the rules, which replay checks.
-    """
-    problems: list[str] = []
-    commitment = seed_commitment(seed)
-    if not truths or truths[0].get("type") != "game_started":
-        problems.append("the log does not begin with game_started")
-    elif truths[0].get("seed_sha256") != commitment:
-        problems.append("the published commitment is not sha256(seed)")
-    first = True
-    for truth in truths:
-        if truth.get("type") != "round_started":
-            continue
-        number = int(truth["round"])
-        if first:
-            first = False
-            expected_starter = draw(seed, "perudo/starter", config.seats)
-            if truth.get("starter") != expected_starter:
-                problems.append(
-                    f"round 1 was started by seat {truth.get('starter')}, "
-                    f"the seed says seat {expected_starter}"
-                )
-        for seat, dice in enumerate(truth["dice"]):
-            expected = roll_dice(seed, number, seat, len(dice))
-            if list(dice) != expected:
-                problems.append(
-                    f"round {number}, seat {seat}: logged {list(dice)}, seed gives {expected}"
-                )
-        if list(truth.get("counts", [])) and [len(d) for d in truth["dice"]] != list(
-            truth["counts"]
-        ):
-            problems.append(f"round {number}: dice rolled do not match the dice counts")
-    return problems
 
 
 def replay_game(

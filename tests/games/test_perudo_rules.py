@@ -501,12 +501,12 @@ def test_dice_come_from_the_seed_and_verify_catches_tampering() -> None:
         actions = game.legal_actions(seat)
         events.extend(game.apply(seat, actions[-1] if len(game.round.bids) > 1 else actions[0]))
     truths = [e.truth for e in events]
-    assert verify(cfg, b"fair", truths) == []
-    assert verify(cfg, b"unfair", truths)
+    assert verify(cfg.seats, b"fair", truths) == []
+    assert verify(cfg.seats, b"unfair", truths)
     tampered = copy.deepcopy(truths)
     first_round = next(t for t in tampered if t["type"] == "round_started")
     first_round["dice"][0][0] = first_round["dice"][0][0] % 6 + 1
-    assert any("round 1, seat 0" in p for p in verify(cfg, b"fair", tampered))
+    assert any("round 1, seat 0" in p for p in verify(cfg.seats, b"fair", tampered))
 
 
 def test_replay_gives_the_same_game() -> None:

@@ -1,0 +1,64 @@
+"""Perudo's fair dice: every roll is drawn from the game seed, so anyone can check it.
+
+Die ``d`` of seat ``s`` in round ``r`` is ``draw(seed, "perudo/round/r/seat/s/die/d", 6) + 1``
+and round 1's starter is ``draw(seed, "perudo/starter", seats)``. The game publishes
+``sha256(seed)`` when it starts and reveals the seed when it ends; :func:`verify` then
+recomputes every roll from the logged truths.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from server.games.base import Json, draw, seed_commitment
+
+
+def first_starter(seed: bytes, seats: int) -> int:
+    """The seat that starts round 1, drawn from the seed."""
+    return draw(seed, "perudo/starter", seats)
+
+
+def roll_dice(seed: bytes, round_number: int, seat: int, count: int) -> list[int]:
+    """Seat ``seat``'s ``count`` dice in round ``round_number``, drawn from the seed."""
+    return [
+        draw(seed, f"perudo/round/{round_number}/seat/{seat}/die/{d}", 6) + 1 for d in range(count)
+    ]
+
+
+def verify(seats: int, seed: bytes, truths: Sequence[Mapping[str, Json]]) -> list[str]:
+    """Check a game's logged truths against its seed; return the discrepancies (none: fair).
+
+    Every ``round_started`` truth must hold exactly the dice the seed gives, the first
+    event must commit to the seed's SHA-256, and the starter of round 1 must be the drawn
+    one. Everything else follows from the rules, which replay checks.
+    """
+    problems: list[str] = []
+    commitment = seed_commitment(seed)
+    if not truths or truths[0].get("type") != "game_started":
+        problems.append("the log does not begin with game_started")
+    elif truths[0].get("seed_sha256") != commitment:
+        problems.append("the published commitment is not sha256(seed)")
+    first = True
+    for truth in truths:
+        if truth.get("type") != "round_started":
+            continue
+        number = int(truth["round"])
+        if first:
+            first = False
+            expected_starter = first_starter(seed, seats)
+            if truth.get("starter") != expected_starter:
+                problems.append(
+                    f"round 1 was started by seat {truth.get('starter')}, "
+                    f"the seed says seat {expected_starter}"
+                )
+        for seat, dice in enumerate(truth["dice"]):
+            expected = roll_dice(seed, number, seat, len(dice))
+            if list(dice) != expected:
+                problems.append(
+                    f"round {number}, seat {seat}: logged {list(dice)}, seed gives {expected}"
+                )
+        if list(truth.get("counts", [])) and [len(d) for d in truth["dice"]] != list(
+            truth["counts"]
+        ):
+            problems.append(f"round {number}: dice rolled do not match the dice counts")
+    return problems
