@@ -137,7 +137,7 @@ class KriegspielConfig:
             if not isinstance(value, bool):
                 raise ConfigError(f"option {name!r} must be true or false, not {value!r}")
         if self.fen is not None:
-            _check_fen(self.fen)
+            _check_fen(self.fen, self.auto_fifty_moves, self.auto_threefold)
 
     @property
     def seats(self) -> int:
@@ -183,7 +183,7 @@ class KriegspielConfig:
         return chess.Board(self.fen) if self.fen is not None else chess.Board()
 
 
-def _check_fen(fen: str) -> None:
+def _check_fen(fen: str, fifty_moves: bool, threefold: bool) -> None:
     try:
         board = chess.Board(fen)
     except ValueError as error:
@@ -192,6 +192,6 @@ def _check_fen(fen: str) -> None:
     if status != chess.STATUS_VALID:
         problems = [str(flag.name).lower() for flag in chess.Status if flag and flag in status]
         raise ConfigError(f"option 'fen': {fen!r} is not a legal position ({', '.join(problems)})")
-    ending = automatic_ending(board, fifty_moves=True, threefold=True)
+    ending = automatic_ending(board, fifty_moves=fifty_moves, threefold=threefold)
     if ending is not None:
         raise ConfigError(f"option 'fen': {fen!r} is already over ({ending[0]})")
