@@ -1,0 +1,62 @@
+"""Find bots by name: built-in ones (``perudo-random``) or third-party ones by path.
+
+A spec is a built-in name, optionally with a level after a colon (``perudo-expert:hard``),
+or ``package.module:ClassName`` for any importable :class:`~bots.sdk.Bot` subclass.
+:func:`load_bot` returns a factory that makes a fresh bot for each game.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import Any
+
+from bots.sdk import Bot, BotError
+
+#: Built-in bots: name -> "module:Class".
+BUILTIN: dict[str, str] = {
+    "perudo-random": "bots.baseline:PerudoRandom",
+    "perudo-simple": "bots.baseline:PerudoSimple",
+    "kriegspiel-random": "bots.baseline:KriegspielRandom",
+    "perudo-expert": "bots.perudo_expert:PerudoExpert",
+}
+
+BotFactory = Callable[[], Bot]
+
+
+def builtin_names() -> list[str]:
+    """The built-in bots' names."""
+    return sorted(BUILTIN)
+
+
+def _import(path: str) -> type[Bot]:
+    module_name, _, class_name = path.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise BotError(f"cannot import {module_name!r}: {exc}") from exc
+    cls = getattr(module, class_name, None)
+    if not (isinstance(cls, type) and issubclass(cls, Bot)):
+        raise BotError(f"{path!r} is not a Bot subclass")
+    return cls
+
+
+def load_bot(spec: str, **kwargs: Any) -> tuple[str, BotFactory]:
+    """Resolve ``spec``; return the bot's display name and a factory of fresh instances.
+
+    ``kwargs`` go to the bot's constructor (e.g. ``seed`` for the random bots); a level
+    in the spec (``name:level``) is passed as ``level``.
+    """
+    if spec in BUILTIN:
+        cls = _import(BUILTIN[spec])
+        return spec, lambda: cls(**kwargs)
+    name, _, rest = spec.partition(":")
+    if name in BUILTIN and rest:
+        cls = _import(BUILTIN[name])
+        return spec, lambda: cls(level=rest, **kwargs)  # type: ignore[call-arg]
+    if "." in name and rest:
+        cls = _import(spec)
+        return cls.name if cls.name != "bot" else spec, lambda: cls(**kwargs)
+    raise BotError(
+        f"unknown bot {spec!r}: use one of {', '.join(builtin_names())} or package.module:ClassName"
+    )
