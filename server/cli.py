@@ -25,7 +25,94 @@ def build_parser() -> argparse.ArgumentParser:
     rules = sub.add_parser("rules", help="list the games, their presets and options")
     rules.add_argument("game", nargs="?", help="one game's options (default: all)")
     rules.set_defaults(func=_cmd_rules)
+    _add_serve(sub)
     return parser
+
+
+def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    serve = sub.add_parser("serve", help="run the game server (websockets + SQLite)")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    serve.add_argument("--port", type=int, default=8765, help="port (0: any free port)")
+    serve.add_argument("--db", default="umpire.db", help="SQLite file (created if missing)")
+    serve.add_argument(
+        "--synchronous",
+        default="FULL",
+        choices=["FULL", "NORMAL"],
+        help="SQLite durability: FULL survives power loss, NORMAL a process crash",
+    )
+    limits = serve.add_argument_group("limits")
+    limits.add_argument("--max-frame", type=int, default=16 * 1024, help="bytes per frame")
+    limits.add_argument("--rate", type=float, default=20.0, help="messages/s per connection")
+    limits.add_argument("--burst", type=float, default=40.0, help="message burst per connection")
+    limits.add_argument("--max-conn-per-ip", type=int, default=64, help="connections per address")
+    limits.add_argument("--ping-interval", type=float, default=20.0, help="seconds; 0: off")
+    limits.add_argument("--ping-timeout", type=float, default=20.0, help="seconds; 0: off")
+    limits.add_argument("--idle-timeout", type=float, default=600.0, help="seconds; 0: off")
+    limits.add_argument("--abuse-limit", type=float, default=10.0, help="bad frames before 1008")
+    limits.add_argument("--max-rooms", type=int, default=10_000, help="rooms on this server")
+    limits.add_argument("--max-rooms-per-player", type=int, default=20, help="rooms a player hosts")
+    timing = serve.add_argument_group("time")
+    timing.add_argument(
+        "--grace", type=float, default=60.0, help="seconds a seat waits for its player"
+    )
+    timing.add_argument(
+        "--autopilot-delay", type=float, default=1.0, help="seconds before it moves"
+    )
+    timing.add_argument(
+        "--finished-ttl", type=float, default=600.0, help="seconds to keep ended rooms"
+    )
+    serve.add_argument("--log-level", default="INFO", help="DEBUG, INFO, WARNING or ERROR")
+    serve.set_defaults(func=_cmd_serve)
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:
+    import asyncio
+    import logging
+    import signal
+
+    from server.app import Limits, ServerConfig, UmpireServer
+    from server.room import Timing
+
+    logging.basicConfig(
+        level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    config = ServerConfig(
+        host=args.host,
+        port=args.port,
+        db=args.db,
+        synchronous=args.synchronous,
+        limits=Limits(
+            max_frame=args.max_frame,
+            rate=args.rate,
+            burst=args.burst,
+            max_connections_per_address=args.max_conn_per_ip,
+            ping_interval=args.ping_interval or None,
+            ping_timeout=args.ping_timeout or None,
+            idle_timeout=args.idle_timeout or None,
+            abuse_limit=args.abuse_limit,
+            max_rooms=args.max_rooms,
+            max_rooms_per_player=args.max_rooms_per_player,
+        ),
+        timing=Timing(
+            grace=args.grace, autopilot_delay=args.autopilot_delay, finished_ttl=args.finished_ttl
+        ),
+    )
+
+    async def run() -> None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
+        server = UmpireServer(config)
+        await server.start()
+        print(f"umpire listening on ws://{args.host}:{server.port}", flush=True)
+        try:
+            await stop.wait()
+        finally:
+            await server.close()
+
+    asyncio.run(run())
+    return 0
 
 
 def _cmd_rules(args: argparse.Namespace) -> int:

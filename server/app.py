@@ -1,0 +1,324 @@
+"""The websocket application: parse, authenticate, rate-limit and route to rooms.
+
+:class:`UmpireServer` owns the store, the identities, the lobby and the websocket server.
+Each connection runs :meth:`UmpireServer._handler`: it decodes every frame into a typed
+message (:mod:`server.protocol`), answers lobby requests itself and hands room requests to
+the room's actor. Any :class:`~server.errors.ClientError` becomes an ``error`` frame; too
+much abuse closes the connection with 1008; a crash in a handler is logged and closes only
+that connection with 1011, and the server keeps serving. :meth:`UmpireServer.close` is
+idempotent: stop accepting, close connections with 1001, wait for the handlers, stop the
+rooms, flush the store.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from websockets.asyncio.server import Server, ServerConnection, serve
+from websockets.exceptions import ConnectionClosed
+
+from server import __version__, autopilot, stats
+from server.connection import Client
+from server.errors import ClientError
+from server.identity import Identities
+from server.limits import Strikes, TokenBucket
+from server.lobby import Lobby
+from server.protocol import (
+    PROTOCOL_VERSION,
+    Act,
+    AddBot,
+    CreateRoom,
+    Hello,
+    Inbound,
+    Join,
+    Leave,
+    ListRooms,
+    Ping,
+    Profile,
+    Resume,
+    Start,
+    Watch,
+    decode,
+    encode,
+    error_frame,
+    ref_of,
+    with_ref,
+)
+from server.room import Room, Settings, Timing
+from server.store import SqliteStore, Store
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """Connection limits; every one is a ``umpire serve`` flag."""
+
+    max_frame: int = 16 * 1024  # bytes per inbound frame (bigger: closed with 1009)
+    rate: float = 20.0  # messages per second, sustained
+    burst: float = 40.0  # messages in a burst
+    max_connections_per_address: int = 64
+    ping_interval: float | None = 20.0
+    ping_timeout: float | None = 20.0
+    idle_timeout: float | None = 600.0  # seconds without any message: closed with 1000
+    abuse_limit: float = 10.0  # outstanding abuse strikes before closing with 1008
+    abuse_decay: float = 0.1  # strikes forgiven per second
+    max_backlog: int = 1 << 20  # unsent bytes before a slow reader is closed with 1008
+    max_rooms: int = 10_000
+    max_rooms_per_player: int = 20
+
+
+@dataclass(frozen=True, slots=True)
+class ServerConfig:
+    """Everything ``umpire serve`` needs."""
+
+    host: str = "127.0.0.1"
+    port: int = 8765
+    db: str = "umpire.db"
+    synchronous: str = "FULL"
+    limits: Limits = field(default_factory=Limits)
+    timing: Timing = field(default_factory=Timing)
+
+
+class UmpireServer:
+    """The game server. ``await start()``, then ``await close()`` (or use ``async with``)."""
+
+    def __init__(self, config: ServerConfig, store: Store | None = None) -> None:
+        self.config = config
+        self.limits = config.limits
+        self.store = store or SqliteStore(config.db, synchronous=config.synchronous)
+        self.identities = Identities(self.store)
+        self.lobby = Lobby(
+            self.store,
+            self.identities,
+            config.timing,
+            max_rooms=config.limits.max_rooms,
+            max_rooms_per_player=config.limits.max_rooms_per_player,
+        )
+        self._server: Server | None = None
+        self._per_address: dict[str, int] = {}
+        self._closing: asyncio.Task[None] | None = None
+
+    async def __aenter__(self) -> UmpireServer:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    @property
+    def port(self) -> int:
+        """The port actually bound (useful with port 0)."""
+        assert self._server is not None
+        port: int = self._server.sockets[0].getsockname()[1]
+        return port
+
+    async def start(self) -> None:
+        """Open the store, restore unfinished rooms, start listening."""
+        await self.store.open()
+        await self.lobby.restore()
+        limits = self.limits
+        self._server = await serve(
+            self._handler,
+            self.config.host,
+            self.config.port,
+            max_size=limits.max_frame,
+            ping_interval=limits.ping_interval,
+            ping_timeout=limits.ping_timeout,
+            compression=None,
+            max_queue=8,
+        )
+        log.info("umpire %s listening on ws://%s:%d", __version__, self.config.host, self.port)
+
+    async def close(self) -> None:
+        """Shut down gracefully; safe to call more than once."""
+        if self._closing is None:
+            self._closing = asyncio.create_task(self._close())
+        await asyncio.shield(self._closing)
+
+    async def _close(self) -> None:
+        if self._server is not None:
+            self._server.close()  # 1001 to every connection, then waits for handlers
+            await self._server.wait_closed()
+        await self.lobby.close()
+        await self.store.close()
+        log.info("umpire stopped")
+
+    # -- connections --------------------------------------------------------------------
+
+    async def _handler(self, ws: ServerConnection) -> None:
+        remote = ws.remote_address
+        address = str(remote[0]) if remote else "?"
+        if self._per_address.get(address, 0) >= self.limits.max_connections_per_address:
+            frame = error_frame(
+                "too_many_connections",
+                f"at most {self.limits.max_connections_per_address} connections per address",
+            )
+            await ws.send(encode(frame))
+            await ws.close(1008, "too many connections")
+            return
+        self._per_address[address] = self._per_address.get(address, 0) + 1
+        client = Client(ws, address, self.limits.max_backlog)
+        try:
+            await self._serve(client, ws)
+        except ConnectionClosed:
+            pass
+        except Exception:
+            log.exception("connection %r: handler crashed", client)
+            await ws.close(1011, "internal error")
+        finally:
+            left = self._per_address[address] - 1
+            if left:
+                self._per_address[address] = left
+            else:
+                del self._per_address[address]
+            for room in list(client.rooms):
+                room.post(room.detach, client)
+
+    async def _serve(self, client: Client, ws: ServerConnection) -> None:
+        limits = self.limits
+        bucket = TokenBucket(limits.rate, limits.burst)
+        strikes = Strikes(limits.abuse_limit, limits.abuse_decay)
+        while True:
+            try:
+                async with asyncio.timeout(limits.idle_timeout):
+                    frame = await ws.recv()
+            except TimeoutError:
+                await ws.close(1000, "idle timeout")
+                return
+            now = time.monotonic()
+            message: Inbound | None = None
+            try:
+                if not bucket.take(now):
+                    raise ClientError(
+                        "rate_limited",
+                        f"more than {limits.rate:g} messages per second: message dropped",
+                        abuse=True,
+                    )
+                message = decode(frame)
+                reply = await self._dispatch(client, message)
+                if reply:
+                    client.send_frame(with_ref(reply, message.ref))
+            except ClientError as exc:
+                ref = message.ref if message is not None else ref_of(frame)
+                room = getattr(message, "room", None)
+                client.send_frame(error_frame(exc.code, exc.message, ref=ref, room=room))
+                if exc.abuse and strikes.hit(now):
+                    client.closing = True
+                    await ws.close(1008, "too many bad messages")
+                    return
+
+    # -- routing ------------------------------------------------------------------------
+
+    async def _dispatch(self, client: Client, message: Inbound) -> dict[str, Any] | None:
+        if isinstance(message, Hello):
+            return await self._hello(client, message)
+        player = client.player
+        if player is None:
+            raise ClientError("hello_required", "say hello first", abuse=True)
+        lobby = self.lobby
+        if isinstance(message, Act):
+            room = lobby.find(player, message.room, None)
+            await room.call(room.act, client, message.action, message.seat, message.ref)
+            return None
+        if isinstance(message, CreateRoom):
+            return await self._create(client, message)
+        if isinstance(message, ListRooms):
+            return {"type": "rooms", "rooms": lobby.listing(message.game)}
+        if isinstance(message, Join):
+            room = lobby.find(player, message.room, message.invite)
+            return await room.call(room.join, client, message.seat)
+        if isinstance(message, Watch):
+            room = lobby.find(player, message.room, message.invite)
+            return await room.call(room.watch, client)
+        if isinstance(message, Resume):
+            room = lobby.find(player, message.room, message.invite)
+            return await room.call(room.resume, client, message.since)
+        if isinstance(message, Leave):
+            room = self._attached(client, message.room)
+            return await room.call(room.leave, client)
+        if isinstance(message, Start):
+            room = self._attached(client, message.room)
+            return await room.call(room.start, client)
+        if isinstance(message, AddBot):
+            if message.bot not in autopilot.POLICIES and message.bot != "autopilot":
+                raise ClientError("unsupported", f"no house bot called {message.bot!r}")
+            room = self._attached(client, message.room)
+            bot = await self.identities.house_bot(message.bot)
+            return await room.call(room.add_bot, client, message.seat, bot)
+        if isinstance(message, Profile):
+            return await self._profile(message.player or player.id)
+        if isinstance(message, Ping):
+            return {"type": "pong"}
+        raise ClientError("unknown_type", f"{type(message).__name__} is not handled", abuse=True)
+
+    def _attached(self, client: Client, room_id: str) -> Room:
+        """A room the client is attached to, seated in or hosts."""
+        room = self.lobby.rooms.get(room_id)
+        player = client.player
+        if room is not None and (
+            client in room.viewers
+            or room.seat_of(player) is not None
+            or (player is not None and room.host == player.id)
+        ):
+            return room
+        raise ClientError("no_such_room", f"you are not in a room {room_id!r}")
+
+    async def _hello(self, client: Client, message: Hello) -> dict[str, Any]:
+        if client.player is not None:
+            raise ClientError("already_hello", "this connection already said hello")
+        if message.v != PROTOCOL_VERSION:
+            raise ClientError(
+                "version", f"protocol version {message.v} is not supported; use {PROTOCOL_VERSION}"
+            )
+        player, token = await self.identities.hello(message.name, message.token, message.bot)
+        client.player = player
+        limits = self.limits
+        return {
+            "type": "welcome",
+            "v": PROTOCOL_VERSION,
+            "server": f"umpire {__version__}",
+            "player": player.to_json(),
+            "token": token,
+            "seats": self.lobby.seats_of(player),
+            "limits": {
+                "max_frame": limits.max_frame,
+                "rate": limits.rate,
+                "burst": limits.burst,
+                "idle_timeout": limits.idle_timeout,
+            },
+        }
+
+    async def _create(self, client: Client, message: CreateRoom) -> dict[str, Any]:
+        assert client.player is not None
+        clock = message.clock
+        settings = Settings(
+            public=message.public,
+            spectators=message.spectators,
+            turn_time=message.turn_time,
+            clock_base=clock.base if clock else 0.0,
+            clock_increment=clock.increment if clock else 0.0,
+            autostart=message.autostart,
+        )
+        room = await self.lobby.create(client.player, message.game, message.options, settings)
+        seat = None
+        if message.sit:
+            joined = await room.call(room.join, client, 0)
+            seat = joined["seat"]
+        return {"type": "created", "room": room.id, "invite": room.invite, "seat": seat}
+
+    async def _profile(self, player_id: str) -> dict[str, Any]:
+        player = await self.identities.get(player_id)
+        if player is None:
+            raise ClientError("no_such_player", f"no player {player_id!r}")
+        totals = await self.store.stats(player.id)
+        return {
+            "type": "profile",
+            "player": player.to_json(),
+            "stats": {game: {**values, **stats.rates(values)} for game, values in totals.items()},
+            "history": await self.store.history(player.id),
+        }

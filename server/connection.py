@@ -1,0 +1,68 @@
+"""One client connection as rooms see it: who it is, and a non-blocking ``send``.
+
+Rooms never await a socket: :meth:`Client.send` hands the frame to the websocket's write
+buffer at once (``websockets.broadcast`` semantics), so a slow reader cannot stall a room.
+A reader whose unsent backlog grows past ``max_backlog`` bytes is disconnected with 1008.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING
+
+from websockets.asyncio.server import ServerConnection, broadcast
+from websockets.protocol import State
+
+from server.protocol import encode
+
+if TYPE_CHECKING:
+    from server.identity import Player
+    from server.room import Room
+
+log = logging.getLogger(__name__)
+
+
+class Client:
+    """A connected websocket and the player it belongs to once it said ``hello``."""
+
+    def __init__(self, ws: ServerConnection | None, address: str, max_backlog: int) -> None:
+        self.ws = ws
+        self.address = address
+        self.max_backlog = max_backlog
+        self.player: Player | None = None
+        self.rooms: set[Room] = set()
+        self.closing = False
+        self.frames_sent = 0
+
+    def send(self, text: str) -> None:
+        """Queue one frame for this client; never blocks, never raises."""
+        ws = self.ws
+        if ws is None or self.closing or ws.protocol.state is not State.OPEN:
+            return
+        broadcast([ws], text)
+        self.frames_sent += 1
+        transport = ws.transport
+        if transport is not None and transport.get_write_buffer_size() > self.max_backlog:
+            log.warning("client %s reads too slowly; disconnecting", self.address)
+            self.close(1008, "too slow: unread frames piled up")
+
+    def send_frame(self, frame: dict[str, object]) -> None:
+        """Encode and queue one frame."""
+        self.send(encode(frame))
+
+    def close(self, code: int, reason: str) -> None:
+        """Close the connection in the background (idempotent)."""
+        if self.closing or self.ws is None:
+            return
+        self.closing = True
+        task = asyncio.get_running_loop().create_task(self.ws.close(code, reason))
+        _background.add(task)
+        task.add_done_callback(_background.discard)
+
+    def __repr__(self) -> str:
+        who = self.player.id if self.player else "anonymous"
+        return f"<Client {who} from {self.address}>"
+
+
+_background: set[asyncio.Task[None]] = set()

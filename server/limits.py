@@ -1,0 +1,50 @@
+"""Per-connection limits: a token-bucket rate limiter and an abuse counter.
+
+Both take the current time as an argument (``time.monotonic()`` in the server), so they are
+plain state machines and easy to test.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(slots=True)
+class TokenBucket:
+    """Allow ``rate`` messages per second on average, with bursts of up to ``burst``."""
+
+    rate: float
+    burst: float
+    tokens: float = -1.0
+    stamp: float = 0.0
+
+    def take(self, now: float) -> bool:
+        """Spend one token if there is one; return whether the message may pass."""
+        if self.tokens < 0:
+            self.tokens, self.stamp = self.burst, now
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+@dataclass(slots=True)
+class Strikes:
+    """Count abuse (bad frames, flooding); forgive ``decay`` strikes per second.
+
+    :meth:`hit` returns True once more than ``limit`` strikes are outstanding: the
+    connection should then be closed with 1008 (policy violation).
+    """
+
+    limit: float
+    decay: float
+    count: float = 0.0
+    stamp: float = 0.0
+
+    def hit(self, now: float) -> bool:
+        """Record one strike; return whether the limit is exceeded."""
+        self.count = max(0.0, self.count - (now - self.stamp) * self.decay) + 1
+        self.stamp = now
+        return self.count > self.limit

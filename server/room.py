@@ -1,0 +1,831 @@
+"""One room: a serialized actor that owns one game, its seats, its log and its clocks.
+
+Everything that touches a room goes through its queue and runs in its one task
+(DESIGN.md, idea 4): requests from connections (:meth:`Room.call`), timer expiries and
+disconnections. So a room needs no locks and its log order is its processing order.
+
+An accepted action goes: engine (``game.apply``) -> store (:meth:`Store.append`, durable)
+-> ``ack`` to the actor -> each attached connection's own projection of every event, with
+a per-room sequence number (a bare ``{"type": "event", "room", "seq"}`` placeholder when
+the viewer learns nothing). ``resume`` replays a viewer's projections after a sequence
+number from the in-memory log, which is rebuilt from the store after a restart.
+
+Time: Perudo rooms may have a per-turn limit; when it runs out, or when a player has been
+disconnected past the grace period, the autopilot plays the seat until the player returns.
+Rooms with a clock (Kriegspiel) charge the mover's time between its turn start and each
+accepted action (refused attempts spend time too, since the clock keeps running); a flag
+is a forfeit for ``"timeout"`` and a player gone past the grace period forfeits for
+``"abandoned"`` (the engine decides what that means).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from server import autopilot, stats
+from server.connection import Client
+from server.errors import ClientError
+from server.games import Engine
+from server.games.base import ConfigError, Event, Game, IllegalAction, replay, seed_commitment
+from server.identity import Player
+from server.protocol import encode, encode_bytes, with_ref
+from server.store import ActionRow, EventRow, GameRow, Store
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+WAITING, PLAYING, FINISHED, ABORTED = "waiting", "playing", "finished", "aborted"
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """A room's own settings (the engine's options are separate)."""
+
+    public: bool = True
+    spectators: str = "live"  # live | after | none
+    turn_time: float = 0.0  # seconds per turn, 0 = unlimited (autopilot games only)
+    clock_base: float = 0.0  # seconds per player, 0 = no clock
+    clock_increment: float = 0.0
+    autostart: bool = True
+
+    def to_json(self) -> dict[str, Any]:
+        """The settings as stored in the ``games`` row."""
+        return {
+            "public": self.public,
+            "spectators": self.spectators,
+            "turn_time": self.turn_time,
+            "clock_base": self.clock_base,
+            "clock_increment": self.clock_increment,
+            "autostart": self.autostart,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Settings:
+        """Settings from a stored row."""
+        return cls(**data)
+
+
+@dataclass(frozen=True, slots=True)
+class Timing:
+    """Server-wide time limits a room applies."""
+
+    grace: float = 60.0  # seconds a disconnected player keeps their seat untouched
+    autopilot_delay: float = 1.0  # seconds before the autopilot moves
+    finished_ttl: float = 600.0  # seconds a finished room stays for late resumes
+
+
+@dataclass(slots=True)
+class Seat:
+    """One seat: who holds it and whether the autopilot plays it now."""
+
+    player: Player | None = None
+    house: bool = False  # a house bot (always on autopilot)
+    autopilot: bool = False
+    away_since: float | None = None
+
+
+@dataclass(slots=True)
+class _Job:
+    fn: Callable[..., Awaitable[Any]]
+    args: tuple[Any, ...]
+    done: asyncio.Future[Any] | None = None
+
+
+class Room:
+    """A room and its game. Build it with :meth:`create` or :meth:`restore`, then ``start``."""
+
+    def __init__(
+        self,
+        row: GameRow,
+        engine: Engine,
+        config: Any,
+        store: Store,
+        timing: Timing,
+        players: dict[str, Player],
+        on_close: Callable[[Room], None] | None = None,
+    ) -> None:
+        self.id = row.id
+        self.row = row
+        self.engine = engine
+        self.config = config
+        self.store = store
+        self.timing = timing
+        self.settings = Settings.from_json(row.settings)
+        self.seats = [
+            Seat(players.get(pid) if pid else None, house=bool(pid and pid.startswith("bot-")))
+            for pid in row.seats
+        ]
+        for seat in self.seats:
+            seat.autopilot = seat.house
+        self.state = row.status
+        self.game: Game | None = None
+        self.log: list[Event] = []
+        self.viewers: dict[Client, int | None] = {}
+        self.on_close = on_close
+        self._queue: asyncio.Queue[_Job | None] = asyncio.Queue()
+        self._task: asyncio.Task[None] | None = None
+        self._timers: dict[str, asyncio.TimerHandle] = {}
+        self._generation: dict[str, int] = {}
+        self._clocks: list[float] | None = None
+        self._turn_started = 0.0
+        self._clock_seat: int | None = None
+        self._closed = False
+
+    # -- lifecycle ----------------------------------------------------------------------
+
+    @property
+    def host(self) -> str | None:
+        """The host's player id."""
+        return self.row.host
+
+    @property
+    def invite(self) -> str | None:
+        """The invite code of a private room."""
+        return self.row.invite
+
+    @property
+    def last_seq(self) -> int:
+        """The sequence number of the newest event (0 before the game starts)."""
+        return len(self.log)
+
+    def start_task(self) -> None:
+        """Start the room's task."""
+        self._task = asyncio.create_task(self._run(), name=f"room-{self.id}")
+
+    async def stop(self) -> None:
+        """Stop the room's task after the jobs already queued (for shutdown)."""
+        self._closed = True
+        for handle in self._timers.values():
+            handle.cancel()
+        self._timers.clear()
+        if self._task is not None:
+            await self._queue.put(None)
+            await self._task
+            self._task = None
+
+    async def call(self, fn: Callable[..., Awaitable[T]], *args: Any) -> T:
+        """Run ``fn(*args)`` in the room's task and return its result (or raise)."""
+        if self._closed:
+            raise ClientError("no_such_room", f"room {self.id} is closed")
+        done: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait(_Job(fn, args, done))
+        return await done
+
+    def post(self, fn: Callable[..., Awaitable[Any]], *args: Any) -> None:
+        """Queue ``fn(*args)`` in the room's task without waiting for it."""
+        if not self._closed:
+            self._queue.put_nowait(_Job(fn, args))
+
+    async def _run(self) -> None:
+        while True:
+            job = await self._queue.get()
+            if job is None:
+                return
+            try:
+                result = await job.fn(*job.args)
+            except ClientError as exc:
+                if job.done is not None and not job.done.done():
+                    job.done.set_exception(exc)
+            except Exception as exc:
+                log.exception("room %s: internal error in %s", self.id, job.fn.__name__)
+                await self._abort(f"internal error ({type(exc).__name__})")
+                if job.done is not None and not job.done.done():
+                    job.done.set_exception(
+                        ClientError("aborted", f"room {self.id} failed and its game was aborted")
+                    )
+            else:
+                if job.done is not None and not job.done.done():
+                    job.done.set_result(result)
+
+    # -- timers -------------------------------------------------------------------------
+
+    def _schedule(
+        self, name: str, delay: float, fn: Callable[..., Awaitable[Any]], *args: Any
+    ) -> None:
+        """Run ``fn(*args)`` in the room's task after ``delay`` unless rescheduled first."""
+        self._cancel(name)
+        if self._closed:
+            return
+        generation = self._generation[name]
+        loop = asyncio.get_running_loop()
+        self._timers[name] = loop.call_later(
+            max(0.0, delay), self.post, self._fire, name, generation, fn, args
+        )
+
+    def _cancel(self, name: str) -> None:
+        self._generation[name] = self._generation.get(name, 0) + 1
+        handle = self._timers.pop(name, None)
+        if handle is not None:
+            handle.cancel()
+
+    async def _fire(
+        self, name: str, generation: int, fn: Callable[..., Awaitable[Any]], args: tuple[Any, ...]
+    ) -> None:
+        if self._generation.get(name) != generation:
+            return  # rescheduled or cancelled after this timer was queued
+        self._timers.pop(name, None)
+        await fn(*args)
+
+    # -- frames -------------------------------------------------------------------------
+
+    def seat_of(self, player: Player | None) -> int | None:
+        """The seat ``player`` holds here (house bots excluded), or ``None``."""
+        if player is None:
+            return None
+        for index, seat in enumerate(self.seats):
+            if seat.player is not None and seat.player.id == player.id and not seat.house:
+                return index
+        return None
+
+    def connected(self, seat: int) -> bool:
+        """Whether any connection is attached to ``seat``."""
+        return any(viewer == seat for viewer in self.viewers.values())
+
+    def summary(self) -> dict[str, Any]:
+        """The public description of the room (the lobby's listing and ``room`` frames)."""
+        outcome = self.game.outcome if self.game is not None else None
+        revealed = self.state in (FINISHED, ABORTED) and self.game is not None
+        return {
+            "room": self.id,
+            "game": self.engine.name,
+            "options": self.config.to_options(),
+            "public": self.settings.public,
+            "state": self.state,
+            "host": self.host,
+            "seats": [
+                {
+                    "seat": index,
+                    "player": seat.player.id if seat.player else None,
+                    "name": seat.player.name if seat.player else None,
+                    "bot": seat.player.bot if seat.player else False,
+                    "house": seat.house,
+                    "connected": seat.house or self.connected(index),
+                    "autopilot": seat.autopilot,
+                }
+                for index, seat in enumerate(self.seats)
+            ],
+            "spectators": self.settings.spectators,
+            "turn_time": self.settings.turn_time or None,
+            "clock": (
+                {"base": self.settings.clock_base, "increment": self.settings.clock_increment}
+                if self.settings.clock_base
+                else None
+            ),
+            "seq": self.last_seq,
+            "seed_sha256": self.row.seed_sha256 or None,
+            "seed": self.row.seed.hex() if revealed else None,
+            "outcome": outcome.to_json() if outcome is not None else None,
+            "reason": self.row.reason if self.state == ABORTED else None,
+        }
+
+    def _room_frame(self, client: Client, summary: dict[str, Any]) -> str:
+        frame = {"type": "room", **summary}
+        if self.invite is not None and self.seat_of(client.player) is not None:
+            frame["invite"] = self.invite
+        return encode(frame)
+
+    def _send_room(self) -> None:
+        """Send every attached connection the room's current description."""
+        summary = self.summary()
+        for client in list(self.viewers):
+            client.send(self._room_frame(client, summary))
+
+    def _event_frame(self, seq: int, projection: dict[str, Any] | None) -> str:
+        if projection is None:
+            return f'{{"type":"event","room":"{self.id}","seq":{seq}}}'
+        body = encode_bytes(projection).decode()
+        return f'{{"type":"event","room":"{self.id}","seq":{seq},"event":{body}}}'
+
+    def _broadcast(self, first: int, events: list[Event]) -> None:
+        """Send each attached connection its own projection of ``events``."""
+        cache: dict[tuple[int, int], str] = {}
+        for client, viewer in list(self.viewers.items()):
+            for offset, event in enumerate(events):
+                projection = event.view(viewer)
+                key = (offset, id(projection))
+                frame = cache.get(key)
+                if frame is None:
+                    frame = cache[key] = self._event_frame(first + offset, projection)
+                client.send(frame)
+
+    def _send_clock(self, to: Client | None = None) -> None:
+        if self.game is None or self.state != PLAYING:
+            return
+        if not self._clocks and not self.settings.turn_time:
+            return
+        now = time.monotonic()
+        remaining = None
+        if self._clocks is not None:
+            remaining = list(self._clocks)
+            if self._clock_seat is not None:
+                remaining[self._clock_seat] -= now - self._turn_started
+            remaining = [round(max(0.0, r), 3) for r in remaining]
+        frame = encode(
+            {
+                "type": "clock",
+                "room": self.id,
+                "to_move": self.game.to_move,
+                "remaining": remaining,
+                "turn_time": self.settings.turn_time or None,
+            }
+        )
+        for client in [to] if to is not None else list(self.viewers):
+            client.send(frame)
+
+    # -- the log ------------------------------------------------------------------------
+
+    async def _record(
+        self, events: list[Event], seat: int | None = None, source: str = "game"
+    ) -> int:
+        """Log the newest history record (if ``seat``) and ``events``; return the first seq."""
+        first = self.last_seq + 1
+        action = None
+        if seat is not None:
+            assert self.game is not None
+            record = self.game.history[-1]
+            clocks = None if self._clocks is None else [round(c, 3) for c in self._clocks]
+            action = ActionRow(
+                len(self.game.history), record.seat, record.action, time.time(), clocks
+            )
+        rows = [
+            EventRow(first + i, source, event.truth, action.n if action else None)
+            for i, event in enumerate(events)
+        ]
+        await self.store.append(self.id, rows, action)
+        self.log.extend(events)
+        return first
+
+    def _engine(self, fn: Callable[..., list[Event]], *args: Any) -> list[Event]:
+        """Call the engine; turn a refusal into a :class:`ClientError` for the sender."""
+        try:
+            return fn(*args)
+        except IllegalAction as exc:
+            raise ClientError(exc.code, exc.reason) from None
+
+    # -- requests (run in the room's task) ------------------------------------------------
+
+    async def join(self, client: Client, seat: int | None) -> dict[str, Any]:
+        """Seat ``client``'s player (or re-attach it to the seat it holds)."""
+        player = client.player
+        assert player is not None
+        held = self.seat_of(player)
+        if held is not None:
+            if seat is not None and seat != held:
+                raise ClientError("already_seated", f"you already hold seat {held} here")
+            self._attach(client, held, since=None)
+            return {"type": "joined", "room": self.id, "seat": held}
+        if self.state != WAITING:
+            raise ClientError("bad_state", f"room {self.id} has started: watch it instead")
+        index = self._free_seat(seat)
+        self.seats[index] = Seat(player)
+        await self._save()
+        self._attach(client, index, since=None, seated=True)
+        await self._maybe_autostart()
+        return {"type": "joined", "room": self.id, "seat": index}
+
+    def _free_seat(self, seat: int | None) -> int:
+        if seat is None:
+            for index, candidate in enumerate(self.seats):
+                if candidate.player is None:
+                    return index
+            raise ClientError("room_full", f"every seat of room {self.id} is taken")
+        if not 0 <= seat < len(self.seats) or self.seats[seat].player is not None:
+            raise ClientError("seat_taken", f"seat {seat} is taken or does not exist")
+        return seat
+
+    async def add_bot(self, client: Client, seat: int | None, bot: Player) -> dict[str, Any]:
+        """Fill an empty seat with a house bot (host only, before the start)."""
+        self._require_host(client)
+        if self.state != WAITING:
+            raise ClientError("bad_state", "bots can only be added before the start")
+        if self.engine.name not in autopilot.POLICIES:
+            raise ClientError("unsupported", f"no house bot plays {self.engine.name} yet")
+        index = self._free_seat(seat)
+        self.seats[index] = Seat(bot, house=True, autopilot=True)
+        await self._save()
+        self._send_room()
+        await self._maybe_autostart()
+        return {"type": "bot_added", "room": self.id, "seat": index, "bot": bot.id}
+
+    async def watch(self, client: Client) -> dict[str, Any]:
+        """Attach ``client`` as a spectator (a seated player gets its own seat's view)."""
+        held = self.seat_of(client.player)
+        if held is not None:
+            self._attach(client, held, since=None)
+            return {"type": "watching", "room": self.id, "seat": held}
+        self._check_spectators()
+        self._attach(client, None, since=None)
+        return {"type": "watching", "room": self.id, "seat": None}
+
+    def _check_spectators(self) -> None:
+        policy = self.settings.spectators
+        if policy == "none":
+            raise ClientError("no_spectators", f"room {self.id} does not allow spectators")
+        if policy == "after" and self.state in (WAITING, PLAYING):
+            raise ClientError(
+                "no_spectators", f"room {self.id} shows spectators the game after it ends"
+            )
+
+    async def resume(self, client: Client, since: int) -> dict[str, Any]:
+        """Re-attach ``client`` and send every event after ``since`` in order."""
+        if since > self.last_seq:
+            raise ClientError(
+                "bad_seq", f"room {self.id} has {self.last_seq} events; cannot resume after {since}"
+            )
+        held = self.seat_of(client.player)
+        if held is None:
+            self._check_spectators()
+        self._attach(client, held, since=since)
+        return {"type": "resumed", "room": self.id, "seat": held, "seq": self.last_seq}
+
+    def _attach(
+        self, client: Client, viewer: int | None, since: int | None, seated: bool = False
+    ) -> None:
+        """Attach ``client`` as ``viewer``; send the room, then a snapshot or missed events.
+
+        ``seated`` says the seat was just taken, so everyone hears of the change.
+        """
+        first_connection = viewer is not None and not self.connected(viewer)
+        self.viewers[client] = viewer
+        client.rooms.add(self)
+        returned = False
+        if viewer is not None:
+            seat = self.seats[viewer]
+            returned = seat.away_since is not None or (seat.autopilot and not seat.house)
+            seat.away_since = None
+            self._cancel(f"grace:{viewer}")
+            seat.autopilot = seat.house
+        if seated or first_connection or returned:
+            self._send_room()
+        else:
+            client.send(self._room_frame(client, self.summary()))
+        if self.game is not None:
+            if since is None:
+                frame = {
+                    "type": "snapshot",
+                    "room": self.id,
+                    "seq": self.last_seq,
+                    "seat": viewer,
+                    "view": self.game.view(viewer),
+                }
+                client.send(encode(frame))
+            else:
+                for seq in range(since + 1, self.last_seq + 1):
+                    client.send(self._event_frame(seq, self.log[seq - 1].view(viewer)))
+        if returned:
+            self._plan()
+        self._send_clock(client)
+
+    async def leave(self, client: Client) -> dict[str, Any]:
+        """Detach ``client``; before the start a player also gives up its seat."""
+        held = self.seat_of(client.player)
+        if self.state == WAITING and held is not None:
+            self.seats[held] = Seat()
+            await self._save()
+        await self.detach(client)
+        self._send_room()
+        return {"type": "left", "room": self.id}
+
+    async def detach(self, client: Client) -> None:
+        """Forget ``client`` (its connection closed or it left)."""
+        viewer = self.viewers.pop(client, None)
+        client.rooms.discard(self)
+        if viewer is None or self.connected(viewer):
+            return
+        self._send_room()
+        if self.state == PLAYING:
+            self.seats[viewer].away_since = time.monotonic()
+            self._schedule(f"grace:{viewer}", self.timing.grace, self._grace_over, viewer)
+
+    async def start(self, client: Client) -> dict[str, Any]:
+        """Start the game now with the seats taken (host only)."""
+        self._require_host(client)
+        if self.state != WAITING:
+            raise ClientError("bad_state", f"room {self.id} is {self.state}")
+        await self._start()
+        return {"type": "started", "room": self.id, "seq": self.last_seq}
+
+    async def act(
+        self, client: Client, action: str, seat: int | None, ref: int | str | None = None
+    ) -> None:
+        """Apply ``action`` for the sender's seat; return the ``ack`` after it is durable."""
+        player = client.player
+        if self.state == WAITING:
+            raise ClientError("bad_state", f"the game in room {self.id} has not started")
+        if self.state == ABORTED:
+            raise ClientError("aborted", f"the game in room {self.id} was aborted")
+        held = self.seat_of(player)
+        if seat is not None and seat != held:
+            if 0 <= seat < len(self.seats) and self.seats[seat].player is not None:
+                raise ClientError("not_your_seat", f"seat {seat} is not yours")
+            if held is None:
+                raise ClientError("not_seated", f"you hold no seat in room {self.id}")
+            raise ClientError("not_your_seat", f"seat {seat} is not yours")
+        if held is None:
+            raise ClientError("not_seated", f"you hold no seat in room {self.id}")
+        game = self.game
+        assert game is not None
+        if self.state == FINISHED:
+            raise ClientError("game_over", "the game is over")
+        seat_state = self.seats[held]
+        if seat_state.autopilot and not seat_state.house:
+            seat_state.autopilot = False  # the player is back
+            self._send_room()
+        if self._clocks is not None and self._flagged():
+            await self._flag()
+            raise ClientError("game_over", "your time ran out")
+        mover = game.to_move
+        events = self._engine(game.apply, held, action)
+        self._charge_clock(mover)
+        first = await self._record(events, seat=held)
+        ack = {
+            "type": "ack",
+            "room": self.id,
+            "seq": self.last_seq,
+            "first": first,
+            "action": game.history[-1].action,
+        }
+        client.send(encode(with_ref(ack, ref)))
+        self._broadcast(first, events)
+        await self._after_change()
+
+    def _require_host(self, client: Client) -> None:
+        if client.player is None or client.player.id != self.host:
+            raise ClientError("not_host", "only the room's host may do that")
+
+    # -- the game -------------------------------------------------------------------------
+
+    async def _maybe_autostart(self) -> None:
+        if self.settings.autostart and all(seat.player is not None for seat in self.seats):
+            await self._start()
+
+    async def _start(self) -> None:
+        taken = [seat for seat in self.seats if seat.player is not None]
+        if len(taken) < len(self.seats):
+            options = self.config.to_options()
+            options["seats"] = len(taken)
+            try:
+                config = self.engine.make_config(options)
+            except ConfigError as exc:
+                raise ClientError("bad_state", f"cannot start with {len(taken)}: {exc}") from None
+            remap = {
+                old: new
+                for new, old in enumerate(
+                    i for i, seat in enumerate(self.seats) if seat.player is not None
+                )
+            }
+            self.config = config
+            self.seats = taken
+            self.viewers = {
+                c: (remap.get(v) if v is not None else None) for c, v in self.viewers.items()
+            }
+        seed = secrets.token_bytes(32)
+        game, events = self.engine.new_game(self.config, seed)
+        self.game = game
+        self.row.options = self.config.to_options()
+        self.row.seats = [seat.player.id if seat.player else None for seat in self.seats]
+        self.row.seed = seed
+        self.row.seed_sha256 = seed_commitment(seed)
+        self.row.status = PLAYING
+        self.row.started = time.time()
+        rows = [EventRow(i + 1, "game", event.truth) for i, event in enumerate(events)]
+        await self.store.save_game(self.row, rows)
+        self.log.extend(events)
+        self.state = PLAYING
+        if self.settings.clock_base:
+            self._clocks = [self.settings.clock_base] * len(self.seats)
+        self._send_room()
+        self._broadcast(1, events)
+        for index in range(len(self.seats)):
+            if not self.seats[index].house and not self.connected(index):
+                await self.detach_seat(index)
+        await self._after_change()
+
+    async def detach_seat(self, index: int) -> None:
+        """Start the grace period of a seat nobody is connected to."""
+        self.seats[index].away_since = time.monotonic()
+        self._schedule(f"grace:{index}", self.timing.grace, self._grace_over, index)
+
+    async def _after_change(self) -> None:
+        """After events: finish the game, or plan the next timers."""
+        game = self.game
+        assert game is not None
+        if game.is_over:
+            await self._finish()
+            return
+        self._plan()
+        self._send_clock()
+
+    def _plan(self) -> None:
+        """(Re)schedule the turn timer, the autopilot and the flag for the seat to move."""
+        game = self.game
+        if game is None or self.state != PLAYING:
+            return
+        self._cancel("turn")
+        self._cancel("flag")
+        seat = game.to_move
+        if self._clocks is not None and seat != self._clock_seat:
+            self._clock_seat = seat
+            self._turn_started = time.monotonic()
+        if seat is None:
+            return
+        if self.seats[seat].autopilot:
+            self._schedule("turn", self.timing.autopilot_delay, self._autoplay, seat, "autopilot")
+        elif self.settings.turn_time:
+            self._schedule("turn", self.settings.turn_time, self._autoplay, seat, "timeout")
+        if self._clocks is not None:
+            left = self._clocks[seat] - (time.monotonic() - self._turn_started)
+            self._schedule("flag", left, self._flag)
+
+    def _charge_clock(self, mover: int | None) -> None:
+        """Charge the running clock for the time since the turn (or last action) began."""
+        if self._clocks is None or mover is None or self.game is None:
+            return
+        now = time.monotonic()
+        self._clocks[mover] -= now - self._turn_started
+        self._turn_started = now
+        if self.game.to_move != mover:
+            self._clocks[mover] += self.settings.clock_increment
+
+    def _flagged(self) -> bool:
+        seat = self._clock_seat
+        if self._clocks is None or seat is None:
+            return False
+        return self._clocks[seat] - (time.monotonic() - self._turn_started) <= 0
+
+    async def _flag(self) -> None:
+        """The mover's clock ran out: forfeit for ``timeout``."""
+        game = self.game
+        if game is None or self.state != PLAYING or not self._flagged():
+            return
+        seat = self._clock_seat
+        assert seat is not None and self._clocks is not None
+        self._clocks[seat] = 0.0
+        await self._forfeit(seat, "timeout")
+
+    async def _forfeit(self, seat: int, reason: str) -> None:
+        game = self.game
+        assert game is not None
+        events = self._engine(game.forfeit, seat, reason)
+        first = await self._record(events, seat=seat)
+        self._broadcast(first, events)
+        await self._after_change()
+
+    async def _autoplay(self, seat: int, why: str) -> None:
+        """Let the autopilot move for ``seat`` (turn timeout, absence, house bot)."""
+        game = self.game
+        if game is None or self.state != PLAYING or game.to_move != seat:
+            return
+        action = autopilot.choose(game, seat)
+        if action is None:
+            return
+        if why == "timeout":
+            log.info("room %s: seat %d timed out; the autopilot plays %s", self.id, seat, action)
+        events = self._engine(game.apply, seat, action)
+        self._charge_clock(seat)
+        first = await self._record(events, seat=seat)
+        self._broadcast(first, events)
+        await self._after_change()
+
+    async def _grace_over(self, seat: int) -> None:
+        """A player stayed away past the grace period."""
+        if self.state != PLAYING or self.connected(seat) or self.game is None:
+            return
+        if self.engine.name in autopilot.POLICIES:
+            self.seats[seat].autopilot = True
+            self._send_room()
+            self._plan()
+        else:
+            log.info("room %s: seat %d abandoned the game", self.id, seat)
+            await self._forfeit(seat, "abandoned")
+
+    async def _finish(self) -> None:
+        game = self.game
+        assert game is not None and game.outcome is not None
+        self.state = FINISHED
+        for name in list(self._timers):
+            self._cancel(name)
+        self.row.status = FINISHED
+        self.row.result = game.outcome.to_json()
+        self.row.reason = game.outcome.reason
+        self.row.seed_revealed = True
+        self.row.finished = time.time()
+        await self.store.save_game(self.row)
+        players = [seat.player.id if seat.player else None for seat in self.seats]
+        per_seat = stats.compute(self.engine.name, self.log, game.outcome, len(self.seats))
+        await self.store.add_stats(
+            self.engine.name,
+            {pid: per_seat[i] for i, pid in enumerate(players) if pid is not None},
+        )
+        self._send_room()
+        self._schedule("evict", self.timing.finished_ttl, self._evict)
+
+    async def _abort(self, reason: str) -> None:
+        """The game cannot go on (an engine or server fault): end it, tell everyone."""
+        if self.state in (FINISHED, ABORTED):
+            return
+        self.state = ABORTED
+        for name in list(self._timers):
+            self._cancel(name)
+        self.row.status = ABORTED
+        self.row.reason = reason
+        self.row.seed_revealed = True
+        self.row.finished = time.time()
+        events: list[Event] = []
+        if self.game is not None:
+            payload = {"type": "aborted", "reason": reason, "seed": self.row.seed.hex()}
+            events.append(Event.public(len(self.seats), payload))
+        first = self.last_seq + 1
+        rows = [EventRow(first, "room", e.truth) for e in events]
+        try:
+            await self.store.save_game(self.row, rows)
+        except Exception:
+            log.exception("room %s: could not record the abort", self.id)
+        self.log.extend(events)
+        self._broadcast(first, events)
+        self._send_room()
+        self._schedule("evict", self.timing.finished_ttl, self._evict)
+
+    async def _evict(self) -> None:
+        for client in list(self.viewers):
+            client.rooms.discard(self)
+        self.viewers.clear()
+        self._closed = True
+        if self.on_close is not None:
+            self.on_close(self)
+        self._queue.put_nowait(None)
+
+    async def _save(self) -> None:
+        self.row.seats = [seat.player.id if seat.player else None for seat in self.seats]
+        await self.store.save_game(self.row)
+
+    # -- recovery -----------------------------------------------------------------------
+
+    async def recover(self) -> None:
+        """Rebuild the game of a room that was playing when the server stopped."""
+        actions = await self.store.actions(self.id)
+        stored = await self.store.events(self.id)
+        game, replayed = replay(
+            self.engine.new_game, self.config, self.row.seed, [(a.seat, a.action) for a in actions]
+        )
+        self.game = game
+        pending = iter(replayed)
+        for row in stored:
+            if row.source == "game":
+                event = next(pending, None)
+                if event is None or event.truth != row.truth:
+                    raise RuntimeError(f"room {self.id}: event {row.seq} does not replay")
+                self.log.append(event)
+            else:
+                self.log.append(Event.public(len(self.seats), row.truth))
+        missing = list(pending)
+        if missing:
+            raise RuntimeError(f"room {self.id}: {len(missing)} replayed events are not logged")
+        if self.settings.clock_base:
+            last = next((a.clocks for a in reversed(actions) if a.clocks is not None), None)
+            self._clocks = list(last) if last else [self.settings.clock_base] * len(self.seats)
+        now = time.monotonic()
+        for index, seat in enumerate(self.seats):
+            if not seat.house:
+                seat.away_since = now
+                self._schedule(f"grace:{index}", self.timing.grace, self._grace_over, index)
+        if game.is_over:  # the end was logged but the row not updated: finish it now
+            await self._finish()
+        else:
+            self._plan()
+
+
+def player_ids(players: Iterable[Player]) -> dict[str, Player]:
+    """Index players by id."""
+    return {p.id: p for p in players}
+
+
+def new_row(
+    room_id: str, engine: Engine, config: Any, settings: Settings, host: str | None
+) -> GameRow:
+    """The stored row of a new, waiting room."""
+    invite = None if settings.public else secrets.token_urlsafe(12)
+    return GameRow(
+        id=room_id,
+        game=engine.name,
+        options=config.to_options(),
+        settings=settings.to_json(),
+        host=host,
+        invite=invite,
+        public=settings.public,
+        seats=[None] * config.seats,
+        status=WAITING,
+        seed=b"",
+        seed_sha256="",
+        created=time.time(),
+    )
+
+
+__all__ = ["ABORTED", "FINISHED", "PLAYING", "WAITING", "Room", "Seat", "Settings", "Timing"]

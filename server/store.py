@@ -1,0 +1,540 @@
+"""The knowledge base: players, games and their event logs, behind a small interface.
+
+:class:`Store` is what the rest of the server uses; :class:`SqliteStore` implements it on
+one SQLite file in WAL mode through ``aiosqlite``. A PostgreSQL store would implement the
+same methods. The log is the truth (DESIGN.md, idea 3): :meth:`Store.append` returns only
+once an action and its events are committed, so a room acknowledges and broadcasts only
+what survives a crash. Concurrent appends from many rooms are written in one transaction
+(group commit) by a single writer task.
+
+Schema (``PRAGMA user_version`` counts the migrations applied)::
+
+    players       id, name, bot, token_hash (sha256 of the secret token), created
+    games         id (= room id), game, options, settings, host, invite, public, seats,
+                  status (waiting|playing|finished|aborted), seed, seed_sha256,
+                  seed_revealed, result, reason, created, started, finished
+    game_players  game_id, seat, player_id           (who played: for histories)
+    actions       game_id, n, seat, action, at, clocks (every accepted action record,
+                  forfeits included: with the seed they rebuild the game)
+    events        game_id, seq, source (game|room), action_n, truth
+    player_stats  player_id, game, key, value        (public statistics, summed)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import sqlite3
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import aiosqlite
+
+from server.errors import StoreError
+
+log = logging.getLogger(__name__)
+
+MIGRATIONS: tuple[str, ...] = (
+    """
+    CREATE TABLE players (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        bot INTEGER NOT NULL,
+        token_hash TEXT NOT NULL UNIQUE,
+        created REAL NOT NULL
+    );
+    CREATE TABLE games (
+        id TEXT PRIMARY KEY,
+        game TEXT NOT NULL,
+        options TEXT NOT NULL,
+        settings TEXT NOT NULL,
+        host TEXT,
+        invite TEXT,
+        public INTEGER NOT NULL,
+        seats TEXT NOT NULL,
+        status TEXT NOT NULL,
+        seed BLOB NOT NULL,
+        seed_sha256 TEXT NOT NULL,
+        seed_revealed INTEGER NOT NULL DEFAULT 0,
+        result TEXT,
+        reason TEXT,
+        created REAL NOT NULL,
+        started REAL,
+        finished REAL
+    );
+    CREATE INDEX games_status ON games (status);
+    CREATE TABLE game_players (
+        game_id TEXT NOT NULL,
+        seat INTEGER NOT NULL,
+        player_id TEXT NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    ) WITHOUT ROWID;
+    CREATE INDEX game_players_player ON game_players (player_id);
+    CREATE TABLE actions (
+        game_id TEXT NOT NULL,
+        n INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        action TEXT NOT NULL,
+        at REAL NOT NULL,
+        clocks TEXT,
+        PRIMARY KEY (game_id, n)
+    ) WITHOUT ROWID;
+    CREATE TABLE events (
+        game_id TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        source TEXT NOT NULL,
+        action_n INTEGER,
+        truth TEXT NOT NULL,
+        PRIMARY KEY (game_id, seq)
+    ) WITHOUT ROWID;
+    CREATE TABLE player_stats (
+        player_id TEXT NOT NULL,
+        game TEXT NOT NULL,
+        key TEXT NOT NULL,
+        value REAL NOT NULL,
+        PRIMARY KEY (player_id, game, key)
+    ) WITHOUT ROWID;
+    """,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRow:
+    """A player as stored: the public part (the token is kept only as a hash)."""
+
+    id: str
+    name: str
+    bot: bool
+    created: float
+
+
+@dataclass(slots=True)
+class GameRow:
+    """One room and its game, as stored in ``games``."""
+
+    id: str
+    game: str
+    options: dict[str, Any]
+    settings: dict[str, Any]
+    host: str | None
+    invite: str | None
+    public: bool
+    seats: list[str | None]
+    status: str
+    seed: bytes
+    seed_sha256: str
+    created: float
+    seed_revealed: bool = False
+    result: dict[str, Any] | None = None
+    reason: str | None = None
+    started: float | None = None
+    finished: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRow:
+    """One accepted action record: the ``n``-th of its game (from 1)."""
+
+    n: int
+    seat: int
+    action: str
+    at: float
+    clocks: list[float] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class EventRow:
+    """One logged event: its sequence number, source (``game``/``room``) and truth."""
+
+    seq: int
+    source: str
+    truth: dict[str, Any]
+    action_n: int | None = None
+
+
+class Store(ABC):
+    """What the server needs from its database. All writes are durable when they return."""
+
+    @abstractmethod
+    async def open(self) -> None:
+        """Connect and bring the schema up to date."""
+
+    @abstractmethod
+    async def close(self) -> None:
+        """Finish pending writes and disconnect; idempotent."""
+
+    @abstractmethod
+    async def add_player(self, player: PlayerRow, token_hash: str) -> None:
+        """Store a new player."""
+
+    @abstractmethod
+    async def player(self, player_id: str) -> PlayerRow | None:
+        """The player with this id."""
+
+    @abstractmethod
+    async def player_by_token(self, token_hash: str) -> PlayerRow | None:
+        """The player whose token hashes to ``token_hash``."""
+
+    @abstractmethod
+    async def rename_player(self, player_id: str, name: str) -> None:
+        """Change a player's display name."""
+
+    @abstractmethod
+    async def save_game(self, game: GameRow, events: Sequence[EventRow] = ()) -> None:
+        """Insert or replace a room's row (lobby changes, start, end), with any events
+        that must be logged in the same transaction (the opening events, an abort)."""
+
+    @abstractmethod
+    async def append(
+        self, game_id: str, events: Sequence[EventRow], action: ActionRow | None = None
+    ) -> None:
+        """Log an accepted action (if any) and the events it caused, durably."""
+
+    @abstractmethod
+    async def add_stats(self, game: str, stats: Mapping[str, Mapping[str, float]]) -> None:
+        """Add per-player public statistics (player id -> key -> amount)."""
+
+    @abstractmethod
+    async def games(self, statuses: Iterable[str]) -> list[GameRow]:
+        """Every room whose status is one of ``statuses`` (used to recover after a crash)."""
+
+    @abstractmethod
+    async def actions(self, game_id: str) -> list[ActionRow]:
+        """A game's action records in order."""
+
+    @abstractmethod
+    async def events(self, game_id: str) -> list[EventRow]:
+        """A game's logged events in sequence order."""
+
+    @abstractmethod
+    async def history(self, player_id: str, limit: int = 20) -> list[dict[str, Any]]:
+        """A player's games, newest first: id, game, status, seat, result, reason, times."""
+
+    @abstractmethod
+    async def stats(self, player_id: str) -> dict[str, dict[str, float]]:
+        """A player's public statistics: game -> key -> value."""
+
+
+@dataclass(slots=True)
+class _Write:
+    """One unit of work for the writer: statements to run in order, and who waits."""
+
+    statements: list[tuple[str, Sequence[Sequence[Any]]]]
+    done: asyncio.Future[None]
+    events: list[tuple[Any, ...]] = field(default_factory=list)
+    actions: list[tuple[Any, ...]] = field(default_factory=list)
+
+
+_INSERT_EVENT = "INSERT INTO events (game_id, seq, source, action_n, truth) VALUES (?,?,?,?,?)"
+_INSERT_ACTION = "INSERT INTO actions (game_id, n, seat, action, at, clocks) VALUES (?,?,?,?,?,?)"
+_SAVE_GAME = """
+INSERT OR REPLACE INTO games (id, game, options, settings, host, invite, public, seats,
+    status, seed, seed_sha256, seed_revealed, result, reason, created, started, finished)
+VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+"""
+_ADD_STAT = """
+INSERT INTO player_stats (player_id, game, key, value) VALUES (?,?,?,?)
+ON CONFLICT (player_id, game, key) DO UPDATE SET value = value + excluded.value
+"""
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+class SqliteStore(Store):
+    """The embedded store: one SQLite file, WAL mode, one writer task doing group commits.
+
+    ``synchronous`` is SQLite's ``PRAGMA synchronous`` (``FULL`` survives power loss;
+    ``NORMAL`` in WAL mode survives a crash of the process, which is what ``kill -9``
+    tests). ``max_batch`` bounds how many writes share one transaction.
+    """
+
+    def __init__(self, path: str, *, synchronous: str = "FULL", max_batch: int = 512) -> None:
+        if synchronous.upper() not in {"OFF", "NORMAL", "FULL", "EXTRA"}:
+            raise ValueError(f"unknown synchronous mode {synchronous!r}")
+        self.path = path
+        self.synchronous = synchronous.upper()
+        self.max_batch = max_batch
+        self._db: aiosqlite.Connection | None = None
+        self._queue: asyncio.Queue[_Write | None] = asyncio.Queue()
+        self._writer: asyncio.Task[None] | None = None
+        self.commits = 0  # transactions committed (for benchmarks and tests)
+
+    @property
+    def db(self) -> aiosqlite.Connection:
+        """The open connection; raise :class:`StoreError` when closed."""
+        if self._db is None:
+            raise StoreError("the store is not open")
+        return self._db
+
+    async def open(self) -> None:
+        self._db = await aiosqlite.connect(self.path, isolation_level=None)
+        await self._db.execute("PRAGMA journal_mode=WAL")
+        await self._db.execute(f"PRAGMA synchronous={self.synchronous}")
+        await self._db.execute("PRAGMA busy_timeout=5000")
+        await self._migrate()
+        self._writer = asyncio.create_task(self._write_loop(), name="store-writer")
+
+    async def _migrate(self) -> None:
+        rows = list(await self.db.execute_fetchall("PRAGMA user_version"))
+        version = int(rows[0][0])
+        if version > len(MIGRATIONS):
+            raise StoreError(
+                f"{self.path} has schema version {version}; this server knows "
+                f"{len(MIGRATIONS)}: upgrade the server"
+            )
+        for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
+            statements = [s.strip() for s in script.split(";") if s.strip()]
+            await self.db.execute("BEGIN IMMEDIATE")
+            try:
+                for statement in statements:
+                    await self.db.execute(statement)
+                await self.db.execute(f"PRAGMA user_version={number}")
+                await self.db.execute("COMMIT")
+            except BaseException:
+                await self.db.execute("ROLLBACK")
+                raise
+            log.info("store %s: migrated to schema version %d", self.path, number)
+
+    async def close(self) -> None:
+        if self._writer is not None:
+            await self._queue.put(None)
+            await self._writer
+            self._writer = None
+        if self._db is not None:
+            await self._db.close()
+            self._db = None
+
+    # -- writes ------------------------------------------------------------------------
+
+    async def _submit(
+        self,
+        statements: list[tuple[str, Sequence[Sequence[Any]]]],
+        events: list[tuple[Any, ...]] | None = None,
+        actions: list[tuple[Any, ...]] | None = None,
+    ) -> None:
+        if self._writer is None:
+            raise StoreError("the store is not open")
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        await self._queue.put(_Write(statements, done, events or [], actions or []))
+        await done
+
+    async def _write_loop(self) -> None:
+        stopping = False
+        while not stopping:
+            first = await self._queue.get()
+            if first is None:
+                break
+            batch = [first]
+            while len(batch) < self.max_batch and not self._queue.empty():
+                item = self._queue.get_nowait()
+                if item is None:
+                    stopping = True
+                    break
+                batch.append(item)
+            try:
+                await self._write_batch(batch)
+            except Exception as exc:  # a broken database: every waiter hears of it
+                log.exception("store %s: a write failed", self.path)
+                for item in batch:
+                    if not item.done.done():
+                        item.done.set_exception(StoreError(f"write failed: {exc}"))
+            else:
+                for item in batch:
+                    if not item.done.done():
+                        item.done.set_result(None)
+
+    async def _write_batch(self, batch: list[_Write]) -> None:
+        db = self.db
+        events = [row for item in batch for row in item.events]
+        actions = [row for item in batch for row in item.actions]
+        await db.execute("BEGIN")
+        try:
+            for item in batch:
+                for sql, rows in item.statements:
+                    await db.executemany(sql, rows)
+            if actions:
+                await db.executemany(_INSERT_ACTION, actions)
+            if events:
+                await db.executemany(_INSERT_EVENT, events)
+            await db.execute("COMMIT")
+        except BaseException:
+            with contextlib.suppress(sqlite3.Error):
+                await db.execute("ROLLBACK")
+            raise
+        self.commits += 1
+
+    async def add_player(self, player: PlayerRow, token_hash: str) -> None:
+        await self._submit(
+            [
+                (
+                    "INSERT INTO players (id, name, bot, token_hash, created) VALUES (?,?,?,?,?)",
+                    [(player.id, player.name, int(player.bot), token_hash, player.created)],
+                )
+            ]
+        )
+
+    async def rename_player(self, player_id: str, name: str) -> None:
+        await self._submit([("UPDATE players SET name = ? WHERE id = ?", [(name, player_id)])])
+
+    async def save_game(self, game: GameRow, events: Sequence[EventRow] = ()) -> None:
+        row = (
+            game.id,
+            game.game,
+            _dumps(game.options),
+            _dumps(game.settings),
+            game.host,
+            game.invite,
+            int(game.public),
+            _dumps(game.seats),
+            game.status,
+            game.seed,
+            game.seed_sha256,
+            int(game.seed_revealed),
+            None if game.result is None else _dumps(game.result),
+            game.reason,
+            game.created,
+            game.started,
+            game.finished,
+        )
+        statements: list[tuple[str, Sequence[Sequence[Any]]]] = [(_SAVE_GAME, [row])]
+        if game.status != "waiting":
+            seats = [(game.id, s, p) for s, p in enumerate(game.seats) if p is not None]
+            statements.append(
+                (
+                    "INSERT OR REPLACE INTO game_players (game_id, seat, player_id) VALUES (?,?,?)",
+                    seats,
+                )
+            )
+        await self._submit(statements, [self._event_row(game.id, e) for e in events])
+
+    async def append(
+        self, game_id: str, events: Sequence[EventRow], action: ActionRow | None = None
+    ) -> None:
+        event_rows = [self._event_row(game_id, e) for e in events]
+        action_rows = []
+        if action is not None:
+            clocks = None if action.clocks is None else _dumps(action.clocks)
+            action_rows.append((game_id, action.n, action.seat, action.action, action.at, clocks))
+        await self._submit([], event_rows, action_rows)
+
+    @staticmethod
+    def _event_row(game_id: str, e: EventRow) -> tuple[Any, ...]:
+        return (game_id, e.seq, e.source, e.action_n, _dumps(e.truth))
+
+    async def add_stats(self, game: str, stats: Mapping[str, Mapping[str, float]]) -> None:
+        rows = [
+            (player, game, key, float(value))
+            for player, values in stats.items()
+            for key, value in values.items()
+        ]
+        if rows:
+            await self._submit([(_ADD_STAT, rows)])
+
+    # -- reads -------------------------------------------------------------------------
+
+    async def player(self, player_id: str) -> PlayerRow | None:
+        rows = list(
+            await self.db.execute_fetchall(
+                "SELECT id, name, bot, created FROM players WHERE id = ?", (player_id,)
+            )
+        )
+        return PlayerRow(rows[0][0], rows[0][1], bool(rows[0][2]), rows[0][3]) if rows else None
+
+    async def player_by_token(self, token_hash: str) -> PlayerRow | None:
+        rows = list(
+            await self.db.execute_fetchall(
+                "SELECT id, name, bot, created FROM players WHERE token_hash = ?", (token_hash,)
+            )
+        )
+        return PlayerRow(rows[0][0], rows[0][1], bool(rows[0][2]), rows[0][3]) if rows else None
+
+    async def games(self, statuses: Iterable[str]) -> list[GameRow]:
+        wanted = list(statuses)
+        marks = ",".join("?" * len(wanted))
+        rows = await self.db.execute_fetchall(
+            "SELECT id, game, options, settings, host, invite, public, seats, status, seed, "
+            "seed_sha256, seed_revealed, result, reason, created, started, finished "
+            f"FROM games WHERE status IN ({marks}) ORDER BY created",
+            wanted,
+        )
+        return [
+            GameRow(
+                id=r[0],
+                game=r[1],
+                options=json.loads(r[2]),
+                settings=json.loads(r[3]),
+                host=r[4],
+                invite=r[5],
+                public=bool(r[6]),
+                seats=json.loads(r[7]),
+                status=r[8],
+                seed=bytes(r[9]),
+                seed_sha256=r[10],
+                seed_revealed=bool(r[11]),
+                result=None if r[12] is None else json.loads(r[12]),
+                reason=r[13],
+                created=r[14],
+                started=r[15],
+                finished=r[16],
+            )
+            for r in rows
+        ]
+
+    async def actions(self, game_id: str) -> list[ActionRow]:
+        rows = await self.db.execute_fetchall(
+            "SELECT n, seat, action, at, clocks FROM actions WHERE game_id = ? ORDER BY n",
+            (game_id,),
+        )
+        return [
+            ActionRow(r[0], r[1], r[2], r[3], None if r[4] is None else json.loads(r[4]))
+            for r in rows
+        ]
+
+    async def events(self, game_id: str) -> list[EventRow]:
+        rows = await self.db.execute_fetchall(
+            "SELECT seq, source, truth, action_n FROM events WHERE game_id = ? ORDER BY seq",
+            (game_id,),
+        )
+        return [EventRow(r[0], r[1], json.loads(r[2]), r[3]) for r in rows]
+
+    async def history(self, player_id: str, limit: int = 20) -> list[dict[str, Any]]:
+        rows = await self.db.execute_fetchall(
+            "SELECT g.id, g.game, g.status, gp.seat, g.result, g.reason, g.started, g.finished "
+            "FROM game_players gp JOIN games g ON g.id = gp.game_id "
+            "WHERE gp.player_id = ? ORDER BY g.started DESC, g.id LIMIT ?",
+            (player_id, limit),
+        )
+        out = []
+        for r in rows:
+            result = None if r[4] is None else json.loads(r[4])
+            ranks = result.get("ranks") if isinstance(result, dict) else None
+            rank = ranks[r[3]] if isinstance(ranks, list) and r[3] < len(ranks) else None
+            out.append(
+                {
+                    "room": r[0],
+                    "game": r[1],
+                    "status": r[2],
+                    "seat": r[3],
+                    "rank": rank,
+                    "reason": r[5],
+                    "started": r[6],
+                    "finished": r[7],
+                }
+            )
+        return out
+
+    async def stats(self, player_id: str) -> dict[str, dict[str, float]]:
+        rows = await self.db.execute_fetchall(
+            "SELECT game, key, value FROM player_stats WHERE player_id = ? ORDER BY game, key",
+            (player_id,),
+        )
+        out: dict[str, dict[str, float]] = {}
+        for game, key, value in rows:
+            out.setdefault(game, {})[key] = value
+        return out

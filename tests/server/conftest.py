@@ -1,0 +1,105 @@
+"""Fixtures for server tests: a real server on an ephemeral port, scripted clients, and a
+guard that fails any test which logs an ERROR (mark it ``allow_errors`` when the error is
+the point of the test)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from server.app import Limits, ServerConfig, UmpireServer
+from server.room import Timing
+from tests.server.wsclient import WsClient
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "allow_errors: the test expects ERROR log records")
+
+
+class _ErrorCollector(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+@pytest.fixture(autouse=True)
+def no_error_logs(request: pytest.FixtureRequest) -> Iterator[_ErrorCollector]:
+    """Fail the test if anything logged at ERROR or above (unless marked allow_errors)."""
+    collector = _ErrorCollector()
+    root = logging.getLogger()
+    root.addHandler(collector)
+    try:
+        yield collector
+    finally:
+        root.removeHandler(collector)
+    if collector.records and request.node.get_closest_marker("allow_errors") is None:
+        messages = "\n".join(f"{r.name}: {r.getMessage()}" for r in collector.records)
+        pytest.fail(f"the test logged errors:\n{messages}")
+
+
+FAST = Timing(grace=0.5, autopilot_delay=0.0, finished_ttl=30.0)
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> str:
+    return str(tmp_path / "umpire.db")
+
+
+ServerFactory = Callable[..., Any]
+
+
+@pytest.fixture
+async def make_server(db_path: str) -> AsyncIterator[ServerFactory]:
+    """Start servers on ephemeral ports (``await make_server(limits=..., timing=...)``)."""
+    servers: list[UmpireServer] = []
+
+    async def factory(
+        limits: Limits | None = None, timing: Timing | None = None, db: str | None = None
+    ) -> UmpireServer:
+        config = ServerConfig(
+            host="127.0.0.1",
+            port=0,
+            db=db or db_path,
+            synchronous="NORMAL",
+            limits=limits or Limits(rate=1000, burst=1000),
+            timing=timing or FAST,
+        )
+        server = UmpireServer(config)
+        await server.start()
+        servers.append(server)
+        return server
+
+    yield factory
+    for server in servers:
+        await server.close()
+
+
+@pytest.fixture
+async def server(make_server: ServerFactory) -> UmpireServer:
+    """A server with generous rate limits and fast timers."""
+    result: UmpireServer = await make_server()
+    return result
+
+
+@pytest.fixture
+async def connect(server: UmpireServer) -> AsyncIterator[Callable[..., Any]]:
+    """Open scripted clients to ``server``: ``await connect("ana")`` says hello too."""
+    clients: list[WsClient] = []
+
+    async def factory(name: str | None = None, port: int | None = None, **hello: Any) -> WsClient:
+        client = await WsClient.open(port or server.port)
+        clients.append(client)
+        if name is not None:
+            await client.hello(name, **hello)
+        return client
+
+    yield factory
+    for client in clients:
+        await client.close()
