@@ -1,0 +1,180 @@
+"""The local transport and the baseline bots: complete games, callback order, faults."""
+
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar
+
+import pytest
+
+from bots.baseline import KriegspielRandom, PerudoRandom, PerudoSimple
+from bots.local import play_local
+from bots.perudo_table import PerudoTable, bid_probability, prob_at_least
+from bots.registry import load_bot
+from bots.sdk import Bot, BotError, Decision, GameInfo, GameResult
+from server.games.perudo_actions import Bid
+
+
+class Recorder(Bot):
+    """Plays randomly and records every callback, to check the documented order."""
+
+    name: ClassVar[str] = "recorder"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.calls: list[str] = []
+        self.seen: list[dict[str, Any]] = []
+        self.rng = random.Random(seed)
+
+    async def start(self, info: GameInfo) -> None:
+        self.calls.append("start")
+        self.info = info
+
+    async def observe(self, event: dict[str, Any]) -> None:
+        self.calls.append("observe")
+        self.seen.append(event)
+
+    async def decide(self, decision: Decision) -> str:
+        self.calls.append("decide")
+        assert decision.seat == self.info.seat
+        assert decision.legal
+        return self.rng.choice(decision.legal)
+
+    async def end(self, result: GameResult) -> None:
+        self.calls.append("end")
+        self.result = result
+
+
+async def test_a_perudo_game_runs_to_the_end_with_callbacks_in_order() -> None:
+    bots = [Recorder(i) for i in range(3)]
+    played = await play_local("perudo", {"seats": 3}, bots, b"seed")
+    assert played.game.is_over and not played.faults
+    for seat, bot in enumerate(bots):
+        assert bot.calls[0] == "start" and bot.calls[-1] == "end"
+        assert "decide" in bot.calls
+        assert bot.seen == [e.view(seat) for e in played.events if e.view(seat) is not None]
+        assert bot.result.ranks == list(played.outcome.ranks)
+    winner = played.outcome.winners[0]
+    assert bots[winner].result.won
+
+
+async def test_bots_see_only_their_own_projections() -> None:
+    bots = [Recorder(i) for i in range(2)]
+    played = await play_local("perudo", {"seats": 2}, bots, b"private")
+    for seat, bot in enumerate(bots):
+        for event in bot.seen:
+            if event["type"] == "round_started":
+                assert event["seat"] == seat
+    assert played.events[1].view(0) != played.events[1].view(1)
+
+
+class Stubborn(Bot):
+    """Always sends something the game refuses."""
+
+    name: ClassVar[str] = "stubborn"
+
+    def __init__(self) -> None:
+        self.rejections: list[str] = []
+
+    async def decide(self, decision: Decision) -> str:
+        return "7x7"
+
+    async def rejected(self, action: str, code: str, reason: str) -> None:
+        self.rejections.append(code)
+
+
+class Crashing(Bot):
+    name: ClassVar[str] = "crashing"
+
+    async def decide(self, decision: Decision) -> str:
+        raise RuntimeError("boom")
+
+
+async def test_a_bot_that_keeps_sending_garbage_is_forfeited() -> None:
+    stubborn = Stubborn()
+    played = await play_local(
+        "perudo", {"seats": 3}, [stubborn, PerudoRandom(1), PerudoRandom(2)], b"x", max_rejections=3
+    )
+    assert played.faults == {0: "invalid_actions"}
+    assert stubborn.rejections == ["malformed", "malformed"]
+    assert played.outcome.ranks[0] == 3
+
+
+async def test_a_crashing_bot_is_forfeited_and_logged(caplog: pytest.LogCaptureFixture) -> None:
+    played = await play_local("perudo", {"seats": 2}, [PerudoRandom(1), Crashing()], b"y")
+    assert played.faults == {1: "bot_error"}
+    assert played.outcome.winners == (0,)
+    assert "failed" in caplog.text
+
+
+async def test_seat_count_must_match() -> None:
+    with pytest.raises(ValueError, match="3 seats, not 2 bots"):
+        await play_local("perudo", {"seats": 3}, [PerudoRandom(), PerudoRandom()], b"z")
+
+
+async def test_local_games_are_reproducible() -> None:
+    async def once() -> list[Any]:
+        played = await play_local("perudo", {"seats": 4}, [PerudoRandom(i) for i in range(4)], b"r")
+        return [e.truth for e in played.events]
+
+    assert await once() == await once()
+
+
+async def test_kriegspiel_random_plays_whole_games() -> None:
+    for i in range(3):
+        played = await play_local(
+            "kriegspiel", {}, [KriegspielRandom(i), KriegspielRandom(i + 10)], f"k{i}".encode()
+        )
+        assert played.game.is_over and not played.faults
+
+
+def test_binomial_tail() -> None:
+    assert prob_at_least(0, 5, 0.3) == 1.0
+    assert prob_at_least(6, 5, 0.3) == 0.0
+    assert prob_at_least(1, 1, 1 / 6) == pytest.approx(1 / 6)
+    assert prob_at_least(1, 2, 1 / 3) == pytest.approx(1 - (2 / 3) ** 2)
+
+
+def test_bid_probability_counts_own_dice_and_wild_aces() -> None:
+    own = [4, 4, 1]
+    assert bid_probability(Bid(3, 4), own, 10, aces_wild=True) == 1.0
+    assert bid_probability(Bid(3, 4), own, 10, aces_wild=False) == pytest.approx(
+        prob_at_least(1, 10, 1 / 6)
+    )
+    assert bid_probability(Bid(2, 1), own, 10, True) == pytest.approx(prob_at_least(1, 10, 1 / 6))
+
+
+def test_table_tracks_counts_from_public_losses() -> None:
+    table = PerudoTable(seat=0, seats=3, dice_per_player=5)
+    table.observe({"type": "round_started", "round": 1, "palifico": None, "dice": [2, 3, 4, 5, 6]})
+    table.observe({"type": "bid", "seat": 0, "bid": "3x4"})
+    table.observe({"type": "dice_changed", "seat": 2, "change": -1})
+    table.observe({"type": "forfeit", "seat": 1})
+    table.observe({"type": "round_started", "round": 2, "palifico": 2, "dice": [2, 3, 4, 5, 6]})
+    assert table.counts == [5, 0, 4] and table.unknown == 4 and not table.aces_wild
+    assert table.bids == []
+
+
+async def test_perudo_simple_beats_random() -> None:
+    wins = 0
+    games = 60
+    for i in range(games):
+        seats = [PerudoSimple(), PerudoRandom(i), PerudoRandom(i + 1000), PerudoRandom(i + 2000)]
+        order = i % 4  # rotate the simple player's seat
+        bots = seats[-order:] + seats[:-order] if order else seats
+        played = await play_local("perudo", {"seats": 4}, bots, f"s{i}".encode())
+        simple_seat = bots.index(seats[0])
+        wins += played.outcome.winners == (simple_seat,)
+    assert wins / games > 0.5  # random play would win 25%
+
+
+def test_registry() -> None:
+    name, factory = load_bot("perudo-random", seed=3)
+    assert name == "perudo-random" and isinstance(factory(), PerudoRandom)
+    name, factory = load_bot("bots.baseline:PerudoSimple")
+    assert name == "perudo-simple" and isinstance(factory(), PerudoSimple)
+    with pytest.raises(BotError, match="unknown bot 'nobody'"):
+        load_bot("nobody")
+    with pytest.raises(BotError, match="cannot import"):
+        load_bot("no.such.module:Bot")
+    with pytest.raises(BotError, match="not a Bot subclass"):
+        load_bot("bots.sdk:GameInfo")
