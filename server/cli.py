@@ -26,6 +26,9 @@ def build_parser() -> argparse.ArgumentParser:
     rules.add_argument("game", nargs="?", help="one game's options (default: all)")
     rules.set_defaults(func=_cmd_rules)
     _add_serve(sub)
+    from bots.cli import register as register_bot_commands
+
+    register_bot_commands(sub)
     return parser
 
 
