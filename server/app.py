@@ -13,6 +13,7 @@ rooms, flush the store.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from dataclasses import dataclass, field
@@ -169,6 +170,9 @@ class UmpireServer:
             pass
         except Exception:
             log.exception("connection %r: handler crashed", client)
+            frame = error_frame("internal", "the server failed on your message; reconnect")
+            with contextlib.suppress(ConnectionClosed):
+                await ws.send(encode(frame))
             await ws.close(1011, "internal error")
         finally:
             left = self._per_address[address] - 1

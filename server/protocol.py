@@ -59,7 +59,6 @@ ERROR_CODES: dict[str, str] = {
     "too_many_connections": "too many connections from this address",
 }
 
-Name = Annotated[str, msgspec.Meta(max_length=200)]
 RoomId = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
 Ref = int | Annotated[str, msgspec.Meta(max_length=64)] | None
 
@@ -74,7 +73,7 @@ class Hello(Inbound, tag="hello"):
     """Say who you are: a new guest (no token) or a returning one (its token)."""
 
     v: int
-    name: Name
+    name: str  # checked by the identity service (code bad_name); frames are size-capped
     token: Annotated[str, msgspec.Meta(max_length=200)] | None = None
     bot: bool = False
 

@@ -70,14 +70,17 @@ def _perudo(public: list[dict[str, Any]], out: list[dict[str, float]]) -> None:
 
 
 def _kriegspiel(public: list[dict[str, Any]], out: list[dict[str, float]]) -> None:
+    # Seat 0 plays white. Under wild16 nobody but the mover hears of an illegal attempt,
+    # so those attempts never count: they are not public.
+    seats = {"white": 0, "black": 1}
     for event in public:
-        kind = str(event.get("type", ""))
-        seat = event.get("seat")
-        if not isinstance(seat, int) or not 0 <= seat < len(out):
+        kind = event.get("type")
+        seat = seats.get(str(event.get("color")))
+        if seat is None or seat >= len(out):
             continue
         if kind == "move":
             _add(out[seat], "moves")
-        elif kind in ("illegal", "illegal_attempt"):
+        elif kind == "illegal":
             _add(out[seat], "illegal_attempts")
 
 
