@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -107,33 +107,52 @@ def _play_in_worker(spec: GameSpec) -> PlayedGame:
     return asyncio.run(play_spec(spec))
 
 
+async def stream_local(specs: Sequence[GameSpec], parallel: int = 1) -> AsyncIterator[PlayedGame]:
+    """Play every game in-process and yield each as it finishes (in any order).
+
+    With ``parallel`` > 1 the games run in that many worker processes, at most twice
+    that many at a time, so memory stays bounded however long the schedule is.
+    """
+    if parallel <= 1:
+        for spec in specs:
+            yield await play_spec(spec)
+        return
+    loop = asyncio.get_running_loop()
+    with ProcessPoolExecutor(max_workers=parallel) as pool:
+        queue = iter(specs)
+        running: set[asyncio.Future[PlayedGame]] = set()
+        while True:
+            while len(running) < 2 * parallel:
+                upcoming = next(queue, None)
+                if upcoming is None:
+                    break
+                running.add(loop.run_in_executor(pool, _play_in_worker, upcoming))
+            if not running:
+                return
+            done, running = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
+            for future in done:
+                yield future.result()
+
+
 def run_local(
     specs: Sequence[GameSpec],
     parallel: int = 1,
     on_result: Callable[[PlayedGame], None] | None = None,
 ) -> list[PlayedGame]:
-    """Play every game in-process (``parallel`` > 1: in that many worker processes).
+    """Play every game in-process; return them in schedule order.
 
-    ``on_result`` is called in this process as each game finishes (in any order); the
-    returned list is in schedule order.
+    ``on_result`` is called as each game finishes (in any order).
     """
-    results: list[PlayedGame] = []
-    if parallel <= 1:
 
-        async def play_all() -> None:
-            for spec in specs:
-                played = await play_spec(spec)
-                results.append(played)
-                if on_result:
-                    on_result(played)
+    async def play_all() -> list[PlayedGame]:
+        results = []
+        async for played in stream_local(specs, parallel):
+            results.append(played)
+            if on_result:
+                on_result(played)
+        return results
 
-        asyncio.run(play_all())
-    else:
-        with ProcessPoolExecutor(max_workers=parallel) as pool:
-            for played in pool.map(_play_in_worker, specs, chunksize=4):
-                results.append(played)
-                if on_result:
-                    on_result(played)
+    results = asyncio.run(play_all())
     results.sort(key=lambda p: p.spec.index)
     return results
 

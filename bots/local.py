@@ -34,6 +34,9 @@ class LocalGame:
     events: list[Event]
     #: seats forfeited because their bot failed: seat -> reason
     faults: dict[int, str]
+    #: for each event, the 1-based number of the history record that caused it
+    #: (``None`` for the opening events), as the server's log stores it
+    causes: list[int | None]
 
     @property
     def outcome(self) -> Outcome:
@@ -65,6 +68,7 @@ async def play_local(
             f"{game_name} with these options has {config.seats} seats, not {len(bots)} bots"
         )
     game, events = eng.new_game(config, seed)
+    causes: list[int | None] = [None] * len(events)
     faults: dict[int, str] = {}
     display = list(names) if names is not None else [type(b).name for b in bots]
     for seat, bot in enumerate(bots):
@@ -100,6 +104,7 @@ async def play_local(
                 new = _fault(game, seat, "bot_error", faults)
                 break
         events.extend(new)
+        causes.extend([len(game.history)] * len(new))
         await _deliver(bots, new, sink)
 
     outcome = game.outcome
@@ -108,7 +113,7 @@ async def play_local(
     for seat, bot in enumerate(bots):
         result = GameResult(seat, list(outcome.ranks), outcome.reason, final.view(seat) or {})
         await bot.end(result)
-    return LocalGame(game_name, config, seed, game, events, faults)
+    return LocalGame(game_name, config, seed, game, events, faults, causes)
 
 
 def _fault(game: Game, seat: int, reason: str, faults: dict[int, str]) -> list[Event]:
