@@ -720,10 +720,13 @@ class Room:
         await self.store.save_game(self.row)
         players = [seat.player.id if seat.player else None for seat in self.seats]
         per_seat = stats.compute(self.engine.name, self.log, game.outcome, len(self.seats))
-        await self.store.add_stats(
-            self.engine.name,
-            {pid: per_seat[i] for i, pid in enumerate(players) if pid is not None},
-        )
+        totals: dict[str, dict[str, float]] = {}
+        for pid, values in zip(players, per_seat, strict=True):
+            if pid is not None:  # a house bot may hold several seats: sum them
+                mine = totals.setdefault(pid, {})
+                for key, value in values.items():
+                    mine[key] = mine.get(key, 0) + value
+        await self.store.add_stats(self.engine.name, totals)
         self._send_room()
         self._schedule("evict", self.timing.finished_ttl, self._evict)
 

@@ -122,7 +122,7 @@ async def test_random_game_no_frame_names_an_unknown_square(
 
 async def test_flag_loses_on_time(make_server: Any, connect: Any) -> None:
     server = await make_server(timing=Timing(grace=30, autopilot_delay=0))
-    room_id, white, black = await k_room(
+    room_id, white, _ = await k_room(
         lambda n: connect(n, port=server.port), clock={"base": 0.3, "increment": 0.1}
     )
     clock = await white.expect("clock")
