@@ -4,17 +4,18 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import secrets
 import sys
 import time
 from typing import Any, TextIO
 
-from bots.arena import PlayedGame, format_table, run_local, schedule, standings
+from bots.arena import GameSpec, PlayedGame, format_table, schedule, standings, stream_local
 from bots.registry import builtin_names, load_bot
 from bots.sdk import BotError
 from server.games import engine
-from server.games.base import ConfigError
+from server.games.base import ConfigError, GameError
 
 
 class Progress:
@@ -99,6 +100,40 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--json", action="store_true", help="print the table as JSON")
     p.set_defaults(func=cmd_tournament)
 
+    p = sub.add_parser(
+        "selfplay",
+        help="play bot games in-process and log them to a knowledge base",
+        description="The fast in-process path: games are logged in the server's format.",
+    )
+    p.add_argument("--game", required=True, choices=["perudo", "kriegspiel"])
+    p.add_argument("--bots", required=True, help="comma-separated bot specs")
+    p.add_argument("--games", type=int, default=100)
+    p.add_argument("--seats", type=int, help="seats per game (default: one per bot)")
+    p.add_argument("--parallel", type=int, default=1, help="worker processes (default 1)")
+    p.add_argument("--db", required=True, help="the SQLite knowledge base to write")
+    p.add_argument("--seed", help="the same seed plays the same games")
+    p.add_argument("--option", "-o", action="append", default=[], metavar="KEY=VALUE")
+    p.set_defaults(func=cmd_selfplay)
+
+    p = sub.add_parser(
+        "export",
+        help="export finished games as JSONL (every projection) or PGN (Kriegspiel)",
+        description="Games still in progress are never exported: their seeds are secret.",
+    )
+    p.add_argument("--db", required=True, help="the SQLite knowledge base to read")
+    p.add_argument("--format", choices=["jsonl", "pgn"], default="jsonl")
+    p.add_argument("--game", action="append", metavar="ID", help="only this game (repeatable)")
+    p.add_argument("--out", help="write here instead of standard output")
+    p.set_defaults(func=cmd_export)
+
+    p = sub.add_parser(
+        "verify",
+        help="recompute a game from its revealed seed and log: was the dice master honest?",
+    )
+    p.add_argument("--db", required=True, help="the SQLite knowledge base to read")
+    p.add_argument("game_id", nargs="+", metavar="GAME_ID")
+    p.set_defaults(func=cmd_verify)
+
 
 def cmd_tournament(args: argparse.Namespace) -> int:
     """``umpire tournament``."""
@@ -110,7 +145,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
             load_bot(name)
         if args.games < 1 or args.parallel < 1:
             raise ConfigError("--games and --parallel must be at least 1")
-        seats = args.seats if args.seats is not None else None
+        seats = args.seats
         if seats is None and args.game == "perudo":
             seats = max(2, len(names))
         options, seats = game_options(args.game, seats, args.option)
@@ -120,14 +155,11 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     if args.server:
         print("umpire tournament: --server is not available yet; use --local", file=sys.stderr)
         return 2
-    if args.db:
-        print("umpire tournament: --db is not available yet", file=sys.stderr)
-        return 2
     seed = args.seed if args.seed is not None else secrets.token_hex(8)
     specs = schedule(args.game, options, names, seats, args.games, seed)
-    bar = Progress(len(specs))
     started = time.monotonic()
-    results = run_local(specs, args.parallel, on_result=bar.step)
+    settings = {"source": "tournament", "seed": seed}
+    results = asyncio.run(play_and_record(specs, args.parallel, args.db, settings))
     elapsed = time.monotonic() - started
     table = standings(results, list(dict.fromkeys(names)))
     if args.json:
@@ -148,6 +180,140 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         )
         print(format_table(table))
     return 0
+
+
+async def play_and_record(
+    specs: list[GameSpec], parallel: int, db: str | None, settings: dict[str, Any]
+) -> list[PlayedGame]:
+    """Play ``specs`` locally with a progress bar; log each game to ``db`` if given.
+
+    Returns the games in schedule order, without their full event lists (those are
+    written to the database as each game finishes, then dropped to keep memory flat).
+    """
+    bar = Progress(len(specs))
+    store = None
+    if db:
+        from bots.selfplay import ensure_bot_players
+        from server.store import SqliteStore
+
+        store = SqliteStore(db, synchronous="NORMAL")
+        await store.open()
+        await ensure_bot_players(store, [name for spec in specs for name in spec.bots])
+    results: list[PlayedGame] = []
+    try:
+        async for played in stream_local(specs, parallel):
+            if store is not None:
+                from bots.selfplay import record_game
+
+                await record_game(store, played, {**settings, "index": played.spec.index})
+            played.local = None
+            results.append(played)
+            bar.step()
+    finally:
+        if store is not None:
+            await store.close()
+    results.sort(key=lambda p: p.spec.index)
+    return results
+
+
+def cmd_selfplay(args: argparse.Namespace) -> int:
+    """``umpire selfplay``: a tournament whose games all go to the knowledge base."""
+    names = [b.strip() for b in args.bots.split(",") if b.strip()]
+    try:
+        if not names:
+            raise BotError("--bots needs at least one bot")
+        for name in names:
+            load_bot(name)
+        if args.games < 1 or args.parallel < 1:
+            raise ConfigError("--games and --parallel must be at least 1")
+        seats = args.seats
+        if seats is None and args.game == "perudo":
+            seats = max(2, len(names))
+        options, seats = game_options(args.game, seats, args.option)
+    except (BotError, ConfigError) as exc:
+        print(f"umpire selfplay: {exc}", file=sys.stderr)
+        return 2
+    seed = args.seed if args.seed is not None else secrets.token_hex(8)
+    specs = schedule(args.game, options, names, seats, args.games, seed)
+    started = time.monotonic()
+    settings = {"source": "selfplay", "seed": seed}
+    results = asyncio.run(play_and_record(specs, args.parallel, args.db, settings))
+    elapsed = time.monotonic() - started
+    print(
+        f"{len(results)} {args.game} games logged to {args.db} in {elapsed:.1f} s "
+        f"({len(results) / max(elapsed, 1e-9):.1f} games/s), seed {seed}"
+    )
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    """``umpire export``."""
+    from server.export import export_jsonl, export_pgn
+
+    async def run(out: TextIO) -> int:
+        store = await _open_existing(args.db)
+        try:
+            if args.format == "pgn":
+                return await export_pgn(store, out, args.game)
+            return await export_jsonl(store, out, args.game)
+        finally:
+            await store.close()
+
+    try:
+        if args.out:
+            with open(args.out, "w", encoding="utf-8") as out:
+                count = asyncio.run(run(out))
+        else:
+            count = asyncio.run(run(sys.stdout))
+    except (OSError, GameError) as exc:
+        print(f"umpire export: {exc}", file=sys.stderr)
+        return 1
+    print(f"exported {count} games", file=sys.stderr)
+    return 0
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    """``umpire verify``: exit 0 when every game checks out, 1 otherwise."""
+    from server.export import verify_game
+
+    async def run() -> dict[str, list[str]]:
+        store = await _open_existing(args.db)
+        try:
+            return {game_id: await verify_game(store, game_id) for game_id in args.game_id}
+        finally:
+            await store.close()
+
+    try:
+        reports = asyncio.run(run())
+    except OSError as exc:
+        print(f"umpire verify: {exc}", file=sys.stderr)
+        return 1
+    honest = True
+    for game_id, problems in reports.items():
+        if problems:
+            honest = False
+            print(f"{game_id}: NOT verified")
+            for problem in problems:
+                print(f"  - {problem}")
+        else:
+            print(
+                f"{game_id}: verified: the seed matches its commitment and the whole game, "
+                "every die included, replays from it exactly as logged"
+            )
+    return 0 if honest else 1
+
+
+async def _open_existing(path: str) -> Any:
+    """Open a knowledge base that must already exist (never create an empty one)."""
+    import os
+
+    from server.store import SqliteStore
+
+    if not os.path.exists(path):
+        raise FileNotFoundError(f"no knowledge base at {path}")
+    store = SqliteStore(path)
+    await store.open()
+    return store
 
 
 def _result_json(played: PlayedGame) -> dict[str, Any]:

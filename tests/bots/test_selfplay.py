@@ -1,0 +1,167 @@
+"""Self-play logging, JSONL/PGN export and fairness verification, on real SQLite files."""
+
+from __future__ import annotations
+
+import io
+import json
+import sqlite3
+from pathlib import Path
+
+import chess.pgn
+import pytest
+
+from bots.arena import schedule
+from bots.cli import play_and_record
+from server.cli import main
+from server.export import export_jsonl, export_pgn, verify_game
+from server.games.base import seed_commitment
+from server.store import GameRow, SqliteStore
+
+
+async def selfplay(db: Path, game: str, bots: list[str], seats: int, games: int) -> None:
+    options = {"seats": seats} if game == "perudo" else {}
+    specs = schedule(game, options, bots, seats, games, "test")
+    await play_and_record(specs, 1, str(db), {"source": "test"})
+
+
+async def open_store(db: Path) -> SqliteStore:
+    store = SqliteStore(str(db))
+    await store.open()
+    return store
+
+
+async def test_selfplay_logs_games_that_export_and_verify(tmp_path: Path) -> None:
+    db = tmp_path / "kb.db"
+    await selfplay(db, "perudo", ["perudo-random", "perudo-simple"], 3, 12)
+    store = await open_store(db)
+    try:
+        out = io.StringIO()
+        assert await export_jsonl(store, out) == 12
+        lines = [json.loads(line) for line in out.getvalue().splitlines()]
+        for game in lines:
+            assert game["status"] == "finished" and game["game"] == "perudo"
+            assert seed_commitment(bytes.fromhex(game["seed"])) == game["seed_sha256"]
+            assert await verify_game(store, game["id"]) == []
+            assert [e["seq"] for e in game["events"]] == list(range(1, len(game["events"]) + 1))
+            dealt = 0
+            for event in game["events"]:
+                assert len(event["seats"]) == 3
+                if event["truth"]["type"] == "round_started":
+                    dealt += 1
+                    for seat, view in enumerate(event["seats"]):
+                        assert view["dice"] == event["truth"]["dice"][seat]
+                    assert "dice" not in event["spectator"]
+            assert dealt >= 1
+            assert game["players"][0]["id"].startswith("bot-")
+        stats = await store.stats("bot-perudo-simple")
+        assert stats["perudo"]["games"] == 18  # 12 games x 3 seats, shared by two bots
+    finally:
+        await store.close()
+
+
+async def test_verify_catches_a_tampered_die_and_a_swapped_seed(tmp_path: Path) -> None:
+    db = tmp_path / "kb.db"
+    await selfplay(db, "perudo", ["perudo-random"], 4, 2)
+    with sqlite3.connect(db) as conn:
+        game_id, other_id = (r[0] for r in conn.execute("SELECT id FROM games ORDER BY id"))
+        truth = json.loads(
+            conn.execute(
+                "SELECT truth FROM events WHERE game_id = ? AND seq = 2", (game_id,)
+            ).fetchone()[0]
+        )
+        assert truth["type"] == "round_started"
+        truth["dice"][0][0] = truth["dice"][0][0] % 6 + 1
+        conn.execute(
+            "UPDATE events SET truth = ? WHERE game_id = ? AND seq = 2",
+            (json.dumps(truth), game_id),
+        )
+        conn.execute("UPDATE games SET seed = ? WHERE id = ?", (b"another seed", other_id))
+    store = await open_store(db)
+    try:
+        tampered = await verify_game(store, game_id)
+        assert any("differs from the replay" in p for p in tampered)
+        assert any("round 1, seat 0" in p for p in tampered)
+        swapped = await verify_game(store, other_id)
+        assert any("does not match the commitment" in p for p in swapped)
+    finally:
+        await store.close()
+
+
+async def test_games_in_progress_are_never_exported(tmp_path: Path) -> None:
+    db = tmp_path / "kb.db"
+    store = await open_store(db)
+    try:
+        secret = b"the seed of a game still being played"
+        row = GameRow(
+            id="live1",
+            game="perudo",
+            options={"seats": 2},
+            settings={},
+            host=None,
+            invite=None,
+            public=True,
+            seats=[None, None],
+            status="playing",
+            seed=secret,
+            seed_sha256=seed_commitment(secret),
+            created=0.0,
+        )
+        await store.save_game(row)
+        out = io.StringIO()
+        assert await export_jsonl(store, out) == 0
+        assert secret.hex() not in out.getvalue()
+        problems = await verify_game(store, "live1")
+        assert problems == ["no finished game 'live1' in this knowledge base"]
+    finally:
+        await store.close()
+
+
+async def test_kriegspiel_pgn_export_reads_back(tmp_path: Path) -> None:
+    db = tmp_path / "kb.db"
+    await selfplay(db, "kriegspiel", ["kriegspiel-random"], 2, 2)
+    store = await open_store(db)
+    try:
+        out = io.StringIO()
+        assert await export_pgn(store, out) == 2
+        stream = io.StringIO(out.getvalue())
+        games = [chess.pgn.read_game(stream) for _ in range(2)]
+        for game in games:
+            assert game is not None and game.headers["White"] == "kriegspiel-random"
+            assert not game.errors
+            assert len(list(game.mainline_moves())) > 0
+    finally:
+        await store.close()
+
+
+def test_cli_selfplay_export_verify(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = str(tmp_path / "cli.db")
+    assert (
+        main(
+            [
+                "selfplay",
+                "--game",
+                "perudo",
+                "--bots",
+                "perudo-random",
+                "--seats",
+                "3",
+                "--games",
+                "4",
+                "--db",
+                db,
+                "--seed",
+                "x",
+            ]
+        )
+        == 0
+    )
+    assert "4 perudo games logged" in capsys.readouterr().out
+    out = tmp_path / "games.jsonl"
+    assert main(["export", "--db", db, "--out", str(out)]) == 0
+    ids = [json.loads(line)["id"] for line in out.read_text().splitlines()]
+    assert len(ids) == 4
+    assert main(["verify", "--db", db, *ids]) == 0
+    assert capsys.readouterr().out.count("verified:") == 4
+    assert main(["verify", "--db", db, "nope"]) == 1
+    assert main(["export", "--db", str(tmp_path / "missing.db")]) == 1
+    assert "no knowledge base" in capsys.readouterr().err
