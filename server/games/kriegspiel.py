@@ -52,8 +52,8 @@ from server.games.kriegspiel_rules import (
     is_legal_attempt,
     is_pawn_capture_attempt,
     legal_pawn_captures,
-    own_board,
     own_board_attempts,
+    own_placement,
 )
 
 __all__ = [
@@ -205,7 +205,7 @@ class KriegspielGame(Game):
             color = viewer == 0
             mover = viewer == turn
             snapshot["color"] = color_name(color)
-            snapshot["board"] = own_board(self._board, color).board_fen()
+            snapshot["board"] = own_placement(self._board, color)
             snapshot["refused"] = list(self._refused_text) if mover else []
             snapshot["must_try_pawn_capture"] = self._duty and mover
         if self._outcome is not None:
@@ -314,7 +314,7 @@ class KriegspielGame(Game):
         if self._rules != "wild16":
             heard = {"type": "illegal", "color": color, "answer": answer}
         mover = {"type": "illegal", "color": color, "move": move.uci(), "answer": answer}
-        truth = dict(mover, possible=possible, fen=self._board.fen())
+        truth = dict(mover, possible=possible)
         return self._emit(truth, mover, heard, self._board.turn)
 
     def _play(self, move: chess.Move) -> list[Event]:
@@ -512,7 +512,7 @@ class KriegspielGame(Game):
             "to_move": to_move,
         }
         seats = tuple(
-            dict(spectator, color=color_name(color), board=own_board(board, color).board_fen())
+            dict(spectator, color=color_name(color), board=own_placement(board, color))
             for color in (chess.WHITE, chess.BLACK)
         )
         truth = dict(

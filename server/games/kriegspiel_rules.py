@@ -49,6 +49,32 @@ def own_board(board: chess.Board, color: chess.Color) -> chess.Board:
     return mine
 
 
+def own_placement(board: chess.Board, color: chess.Color) -> str:
+    """The FEN piece placement of ``color``'s pieces alone (what that player sees).
+
+    Equal to ``own_board(board, color).board_fen()``, several times faster.
+    """
+    pieces = {
+        square: piece.symbol()
+        for square, piece in board.piece_map(mask=board.occupied_co[color]).items()
+    }
+    rows = []
+    for rank in range(7, -1, -1):
+        row = ""
+        empty = 0
+        for square in range(rank * 8, rank * 8 + 8):
+            symbol = pieces.get(square)
+            if symbol is None:
+                empty += 1
+                continue
+            if empty:
+                row += str(empty)
+                empty = 0
+            row += symbol
+        rows.append(row + str(empty) if empty else row)
+    return "/".join(rows)
+
+
 def own_board_attempts(board: chess.Board, color: chess.Color) -> frozenset[chess.Move]:
     """Every attempt ``color`` could believe legal, knowing only its own pieces.
 
