@@ -536,5 +536,5 @@ class SqliteStore(Store):
         )
         out: dict[str, dict[str, float]] = {}
         for game, key, value in rows:
-            out.setdefault(game, {})[key] = value
+            out.setdefault(game, {})[key] = int(value) if float(value).is_integer() else value
         return out
