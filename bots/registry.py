@@ -54,7 +54,7 @@ def load_bot(spec: str, **kwargs: Any) -> tuple[str, BotFactory]:
     if name in BUILTIN and rest:
         cls = _import(BUILTIN[name])
         return spec, lambda: cls(level=rest, **kwargs)  # type: ignore[call-arg]
-    if "." in name and rest:
+    if rest and name not in BUILTIN:
         cls = _import(spec)
         return cls.name if cls.name != "bot" else spec, lambda: cls(**kwargs)
     raise BotError(

@@ -178,3 +178,59 @@ def test_registry() -> None:
         load_bot("no.such.module:Bot")
     with pytest.raises(BotError, match="not a Bot subclass"):
         load_bot("bots.sdk:GameInfo")
+
+
+DOC_BOT = '''
+import random
+
+from bots.sdk import Bot, Decision
+
+
+class Cautious(Bot):
+    """Calls dudo as soon as the bid reaches a third of the dice it can count."""
+
+    name = "cautious"
+    games = ("perudo",)
+
+    async def observe(self, event):
+        if event["type"] == "round_started":
+            self.dice = event["dice"]
+
+    async def decide(self, decision: Decision) -> str:
+        bids = decision.view["bids"]
+        if bids and int(bids[-1]["bid"].split("x")[0]) > len(self.dice) + 2:
+            return "dudo"
+        return random.choice([a for a in decision.legal if a not in ("dudo", "calza")])
+'''
+
+
+def test_the_bot_in_docs_bots_md_plays_a_tournament(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import pathlib
+
+    from server.cli import main
+
+    doc = (pathlib.Path(__file__).parents[2] / "docs" / "bots.md").read_text()
+    assert DOC_BOT.strip() in doc  # the test runs exactly the documented code
+    (tmp_path / "mybot.py").write_text(DOC_BOT)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    name, _ = load_bot("mybot:Cautious")
+    assert name == "cautious"
+    code = main(
+        [
+            "tournament",
+            "--game",
+            "perudo",
+            "--bots",
+            "mybot:Cautious,perudo-simple,perudo-random",
+            "--seats",
+            "3",
+            "--games",
+            "9",
+            "--seed",
+            "1",
+        ]
+    )
+    assert code == 0
+    assert "mybot:Cautious" in capsys.readouterr().out
