@@ -44,7 +44,7 @@ from server.games.kriegspiel_actions import (
     KriegspielConfig,
     parse_action,
 )
-from server.games.kriegspiel_record import extended_pgn, result_string, standard_pgn
+from server.games.kriegspiel_record import GameRecord, extended_pgn, result_string, standard_pgn
 from server.games.kriegspiel_rules import (
     automatic_ending,
     check_directions,
@@ -245,21 +245,17 @@ class KriegspielGame(Game):
 
     def pgn(self, white: str = "?", black: str = "?") -> str:
         """The standard PGN of the real game (the moves played, no attempts)."""
-        return standard_pgn(self._record_args(white, black))
+        return standard_pgn(self.record(white, black))
 
     def extended_pgn(self, white: str = "?", black: str = "?") -> str:
         """The PGN with every attempt and announcement as comments; it reads back as a game."""
-        return extended_pgn(self._record_args(white, black), self._truths)
+        return extended_pgn(self.record(white, black), self._truths)
 
-    def _record_args(self, white: str, black: str) -> dict[str, Any]:
-        return {
-            "start_fen": self._start_fen,
-            "moves": list(self._board.move_stack),
-            "rules": self._rules,
-            "outcome": self._outcome,
-            "white": white,
-            "black": black,
-        }
+    def record(self, white: str = "?", black: str = "?") -> GameRecord:
+        """The real game so far, for :mod:`server.games.kriegspiel_record`."""
+        return GameRecord(
+            self._start_fen, list(self._board.move_stack), self._rules, self._outcome, white, black
+        )
 
     # -- attempts ----------------------------------------------------------------------
 

@@ -10,7 +10,7 @@ mainline moves.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from dataclasses import dataclass
 
 import chess
 import chess.pgn
@@ -26,6 +26,18 @@ _TERMINATIONS = {
 }
 
 
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """What a PGN is made of: the start, the real moves, the rule set and the result."""
+
+    start_fen: str
+    moves: Sequence[chess.Move]
+    rules: str
+    outcome: Outcome | None
+    white: str = "?"
+    black: str = "?"
+
+
 def result_string(outcome: Outcome | None) -> str:
     """The PGN result: ``1-0``, ``0-1``, ``1/2-1/2``, or ``*`` while the game goes on."""
     if outcome is None:
@@ -35,19 +47,18 @@ def result_string(outcome: Outcome | None) -> str:
     return "1-0" if outcome.ranks[0] == 1 else "0-1"
 
 
-def _game(args: dict[str, Any]) -> chess.pgn.Game:
-    board = chess.Board(args["start_fen"])
-    moves: Sequence[chess.Move] = args["moves"]
-    for move in moves:
+def _game(record: GameRecord) -> chess.pgn.Game:
+    board = chess.Board(record.start_fen)
+    for move in record.moves:
         board.push(move)
     game = chess.pgn.Game.from_board(board)
-    outcome: Outcome | None = args["outcome"]
-    game.headers["Event"] = f"Kriegspiel ({args['rules']})"
+    outcome = record.outcome
+    game.headers["Event"] = f"Kriegspiel ({record.rules})"
     game.headers["Site"] = "umpire"
-    game.headers["White"] = args["white"]
-    game.headers["Black"] = args["black"]
+    game.headers["White"] = record.white
+    game.headers["Black"] = record.black
     game.headers["Result"] = result_string(outcome)
-    game.headers["Rules"] = args["rules"]
+    game.headers["Rules"] = record.rules
     if outcome is not None:
         game.headers["Termination"] = _TERMINATIONS.get(outcome.reason, "normal")
         game.headers["EndReason"] = outcome.reason
@@ -59,9 +70,9 @@ def _render(game: chess.pgn.Game) -> str:
     return game.accept(exporter)
 
 
-def standard_pgn(args: dict[str, Any]) -> str:
-    """The PGN of the real moves (``args`` as built by ``KriegspielGame._record_args``)."""
-    return _render(_game(args))
+def standard_pgn(record: GameRecord) -> str:
+    """The PGN of the real moves."""
+    return _render(_game(record))
 
 
 def describe(truth: dict[str, Json]) -> str:
@@ -96,9 +107,9 @@ def describe(truth: dict[str, Json]) -> str:
     return str(kind)
 
 
-def extended_pgn(args: dict[str, Any], truths: Iterable[dict[str, Json]]) -> str:
-    """The PGN with every attempt and announcement (from ``truths``) as comments."""
-    game = _game(args)
+def extended_pgn(record: GameRecord, truths: Iterable[dict[str, Json]]) -> str:
+    """The PGN with every attempt and announcement (from the events' ``truths``) as comments."""
+    game = _game(record)
     node: chess.pgn.GameNode = game
     lines: list[str] = []
     for truth in truths:
