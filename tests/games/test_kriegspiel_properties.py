@@ -25,7 +25,11 @@ from server.games.kriegspiel import (
     KriegspielGame,
     new_game,
 )
-from server.games.kriegspiel_rules import automatic_ending, legal_pawn_captures
+from server.games.kriegspiel_rules import (
+    automatic_ending,
+    legal_pawn_captures,
+    own_board_attempts,
+)
 from tests.games.kriegspiel_leakcheck import LeakChecker, check_opponent_blind
 
 #: Short games per rule set (from random positions, at most SHORT_ACTIONS actions each).
@@ -223,15 +227,30 @@ def test_opponent_hears_only_announcements(fen: str, rules: str, rng: random.Ran
     assert check_opponent_blind(KriegspielConfig(rules=rules), fen, extra) > 0
 
 
+def scatter_enemy(board: chess.Board, rng: random.Random) -> chess.Board:
+    """The same board with the enemy's pieces (of the side to move) moved at random."""
+    other = board.copy(stack=False)
+    enemy = [
+        (square, other.remove_piece_at(square))
+        for square in chess.SquareSet(board.occupied_co[not board.turn])
+    ]
+    for _, piece in enemy:
+        empty = [square for square in chess.SQUARES if other.piece_at(square) is None]
+        other.set_piece_at(rng.choice(empty), piece)
+    return other
+
+
 @settings(max_examples=150, deadline=None)
-@given(fen=positions)
-def test_own_board_attempts_cover_every_legal_move(fen: str) -> None:
+@given(fen=positions, rng=st.randoms(use_true_random=False))
+def test_own_board_attempts_cover_every_legal_move(fen: str, rng: random.Random) -> None:
     board = chess.Board(fen)
     game = KriegspielGame(KriegspielConfig(fen=fen), b"")
     seat = game.to_move
     assert seat is not None
     attempts = {a.move for a in game.legal_actions(seat) if isinstance(a, Attempt)}
     assert set(board.legal_moves) <= attempts
+    # what the mover may try never depends on where the enemy stands
+    assert attempts == own_board_attempts(scatter_enemy(board, rng), board.turn)
     # the pawn tries are exactly the legal diagonal pawn moves, one per promotion square
     expected = {
         (move.from_square, move.to_square)
