@@ -18,7 +18,8 @@ Choices the rules leave open (documented in ``docs/kriegspiel.md``):
   are refused with code ``"illegal"``. "any?" may be asked once a turn, before any attempt.
 - Under ``rand`` the squares of the pawns that can capture go to the side to move only; its
   opponent (and a spectator) hears how many pawns can capture.
-- Castling is spelled as the king's two-square step (``e1g1``); ``e1h1`` is a king move.
+- Castling is spelled as the king's two-square step (``e1g1``); ``e1h1`` is no castling
+  (the king cannot step onto its own rook, so the attempt is impossible).
 - A draw offer stands until the opponent accepts or declines it or completes a move; a
   seat may offer again only after its opponent has completed a move.
 """

@@ -52,7 +52,7 @@ def own_board(board: chess.Board, color: chess.Color) -> chess.Board:
 def own_placement(board: chess.Board, color: chess.Color) -> str:
     """The FEN piece placement of ``color``'s pieces alone (what that player sees).
 
-    Equal to ``own_board(board, color).board_fen()``, several times faster.
+    Equal to ``own_board(board, color).board_fen()``, without copying the board.
     """
     pieces = {
         square: piece.symbol()
