@@ -1,0 +1,101 @@
+"""The expert's one entry point: :func:`advise` a seat on its move.
+
+A pure function of a :class:`~bots.perudo_expert.view.TableView` (the seat's dice, the
+dice counts, this round's bids), the level, optional thresholds and what is known of the
+opponents; with the same ``seed`` it always gives the same advice. The bot plays what it
+advises; a hint service or the supporter mode shows the advice to a person.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from bots.perudo_expert.context import Context
+from bots.perudo_expert.explain import explain
+from bots.perudo_expert.inference import sample_rounds
+from bots.perudo_expert.levels import Thresholds, level_named
+from bots.perudo_expert.profiles import OpponentProfile, auto_level
+from bots.perudo_expert.rules import run
+from bots.perudo_expert.view import TableView
+
+
+@dataclass(frozen=True, slots=True)
+class Advice:
+    """A suggested action with its reasons.
+
+    ``action`` is an action text (``"5x4"``, ``"dudo"``, ``"calza"``); ``probability``
+    is the chance it is right (the bid is true, the last bid is false, the count is
+    exact); ``rules_fired`` names the production rules in firing order.
+    """
+
+    action: str
+    probability: float
+    rules_fired: tuple[str, ...]
+    explanation_en: str
+    explanation_it: str
+    level: str
+    situation: str
+    thresholds: Thresholds  #: after the situation rules tuned them
+    dudo_probability: float | None  #: 1 - P(last bid), when there is one
+    alternatives: tuple[tuple[str, float], ...]  #: the best scored bets (bid, probability)
+
+    def explanation(self, lang: str = "en") -> str:
+        """The explanation in ``lang`` ("en" or "it")."""
+        if lang == "en":
+            return self.explanation_en
+        if lang == "it":
+            return self.explanation_it
+        raise ValueError(f"explanations are in 'en' or 'it', not {lang!r}")
+
+
+def advise(
+    view: TableView,
+    *,
+    level: str = "normal",
+    thresholds: Thresholds | None = None,
+    profiles: Mapping[int, OpponentProfile] | None = None,
+    seed: int | None = None,
+) -> Advice:
+    """Advise ``view.seat`` on its move: the action, its probability and why.
+
+    ``level`` is easy, normal, hard or auto (auto picks one from the human profiles,
+    see :func:`~bots.perudo_expert.profiles.auto_level`). ``thresholds`` set the bluff
+    and reliability thresholds as a player does when asking for a hint (the level's own
+    are used otherwise, and tuned by the situation rules). ``profiles`` maps seats to
+    what is known of them (persistent profile plus this game's statistics); ``seed``
+    makes the virtual dice of the inference reproducible.
+    """
+    profiles = profiles or {}
+    name = auto_level(profiles.values()) if level == "auto" else level
+    lvl = level_named(name)
+    if seed is None:
+        seed = random.SystemRandom().getrandbits(64)
+    trust = {s: p.trust * lvl.trust for s, p in profiles.items()} if lvl.use_stats else {}
+    hands = sample_rounds(view, seed, lvl.samples, trust, lvl.trust)
+    ctx = Context(
+        view,
+        lvl,
+        random.Random(f"{seed}/noise/{len(view.bids)}"),
+        hands,
+        profiles,
+        user_thresholds=thresholds is not None,
+    )
+    if thresholds is not None:
+        ctx.bluff, ctx.reliability = thresholds.bluff, thresholds.reliability
+    run(ctx)
+    assert ctx.action is not None
+    en, it = explain(ctx)
+    return Advice(
+        action=ctx.action,
+        probability=ctx.probability,
+        rules_fired=tuple(ctx.fired),
+        explanation_en=en,
+        explanation_it=it,
+        level=name,
+        situation=ctx.situation,
+        thresholds=Thresholds(ctx.bluff, ctx.reliability),
+        dudo_probability=ctx.dudo_probability,
+        alternatives=tuple((str(p.bet.bid), p.bet.probability) for p in ctx.scored[:5]),
+    )
