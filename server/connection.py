@@ -47,6 +47,29 @@ class Client:
             log.warning("client %s reads too slowly; disconnecting", self.address)
             self.close(1008, "too slow: unread frames piled up")
 
+    def send_many(self, texts: list[str]) -> None:
+        """Queue several frames and hand them to the socket in one write."""
+        ws = self.ws
+        if ws is None or self.closing or ws.protocol.state is not State.OPEN:
+            return
+        if len(texts) == 1 or ws.send_in_progress is not None:
+            for text in texts:
+                self.send(text)
+            return
+        try:
+            for text in texts:
+                ws.protocol.send_text(text.encode())
+            ws.send_data()
+        except Exception as exc:  # the connection broke under us: its handler cleans up
+            log.warning("client %s: cannot write (%s)", self.address, exc)
+            self.close(1011, "write failed")
+            return
+        self.frames_sent += len(texts)
+        transport = ws.transport
+        if transport is not None and transport.get_write_buffer_size() > self.max_backlog:
+            log.warning("client %s reads too slowly; disconnecting", self.address)
+            self.close(1008, "too slow: unread frames piled up")
+
     def send_frame(self, frame: dict[str, object]) -> None:
         """Encode and queue one frame."""
         self.send(encode(frame))

@@ -307,13 +307,15 @@ class Room:
         """Send each attached connection its own projection of ``events``."""
         cache: dict[tuple[int, int], str] = {}
         for client, viewer in list(self.viewers.items()):
+            frames = []
             for offset, event in enumerate(events):
                 projection = event.view(viewer)
                 key = (offset, id(projection))
                 frame = cache.get(key)
                 if frame is None:
                     frame = cache[key] = self._event_frame(first + offset, projection)
-                client.send(frame)
+                frames.append(frame)
+            client.send_many(frames)
 
     def _send_clock(self, to: Client | None = None) -> None:
         if self.game is None or self.state != PLAYING:
