@@ -56,6 +56,7 @@ class Context:
     bluff_weight: float = 1.0
     dudo_margin: float = 0.0
     situation: str = NORMAL
+    faces: frozenset[int] | None = None  #: when set, bets only on these faces
     # phase 3: the dudo probability
     dudo_probability: float | None = None
     calza_probability: float | None = None

@@ -110,8 +110,8 @@ _RULE_TEXT: dict[str, tuple[str, str]] = {
         "scommetti più sicuro e bluffa meno.",
     ),
     "palifico-own": (
-        "Your palifico: keep to what your one die shows.",
-        "Sei Palifico: resta su ciò che mostra il tuo unico dado.",
+        "Your palifico: open on the face your one die shows.",
+        "Sei Palifico: apri sul numero del tuo unico dado.",
     ),
     "one-die": (
         "You hold one die: losing it ends your game, so bid safer.",

@@ -144,10 +144,12 @@ def tune_palifico_opponent(ctx: Context) -> None:
 
 
 def tune_palifico_own(ctx: Context) -> None:
-    """Our palifico: one die, the round is ours to open; keep to what the die shows."""
+    """Our palifico: one die, the round is ours to open on the face the die shows."""
     if not ctx.user_thresholds:
         ctx.reliability = _clamp(max(ctx.reliability, 0.65))
     ctx.bluff_weight = 0.0
+    if ctx.view.last is None:
+        ctx.faces = frozenset(ctx.view.dice)
 
 
 def holds_one_die(ctx: Context) -> bool:
@@ -230,7 +232,8 @@ def _bets_by_face(ctx: Context, floor: float, per_face: int) -> list[Bet]:
     """For each face, the lowest legal bids down to ``floor`` probability."""
     first: dict[int, list[Bid]] = {}
     for bid in ctx.view.legal_bids():
-        first.setdefault(bid.face, []).append(bid)
+        if ctx.faces is None or bid.face in ctx.faces:
+            first.setdefault(bid.face, []).append(bid)
     bets: list[Bet] = []
     for bids in first.values():
         bids.sort(key=lambda b: b.quantity)

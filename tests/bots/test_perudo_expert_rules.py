@@ -1,0 +1,201 @@
+"""Each situation and rule of the production system, on constructed tables."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bots.perudo_expert import OpponentProfile, Thresholds, advise
+from bots.perudo_expert.rules import RULES, RULES_BY_NAME
+from bots.perudo_expert.view import TableView
+from server.games.perudo_actions import Bid
+
+from .test_perudo_expert_inference import rounds
+
+LEVELS = ("easy", "normal", "hard")
+
+
+def view(
+    dice: list[int],
+    counts: list[int],
+    bids: list[tuple[int, str]] | None = None,
+    seat: int = 0,
+    **kw: object,
+) -> TableView:
+    return TableView.build(seat, dice, counts, bids or [], **kw)  # type: ignore[arg-type]
+
+
+def test_rules_are_data_ordered_by_salience() -> None:
+    assert len(RULES_BY_NAME) == len(RULES)
+    saliences = [rule.salience for rule in RULES]
+    assert saliences == sorted(saliences, reverse=True)
+    assert [r.name for r in RULES if r.repeatable] == ["eliminate-worse"]
+    assert {r.phase for r in RULES} >= {"thresholds", "dudo", "bets", "choice"}
+
+
+def test_source_example_dudo_probability() -> None:
+    # [4 2 3 5 5] hears "at least 3 fours" in 15 dice: true with 0.896.
+    table = view([4, 2, 3, 5, 5], [5, 5, 5], [(2, "3x4")])
+    advice = advise(table, level="easy", seed=1)
+    assert advice.dudo_probability == pytest.approx(1 - 0.89595, abs=1e-4)
+    assert advice.action != "dudo"
+    assert "dudo-probability" in advice.rules_fired
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_an_impossible_bid_is_doubted_at_once(level: str) -> None:
+    table = view([2, 3, 4, 5, 6], [5, 5], [(1, "7x6")])
+    advice = advise(table, level=level, seed=3)
+    assert advice.action == "dudo"
+    assert advice.probability == 1.0
+    assert advice.rules_fired[-1] == "impossible-bid"
+    assert "bets-normal" not in advice.rules_fired
+    assert "impossible" in advice.explanation_en and "impossibile" in advice.explanation_it
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_a_bid_our_own_dice_prove_is_never_doubted(level: str) -> None:
+    table = view([5, 5, 1, 5, 2], [5, 5, 5, 5], [(3, "4x5")])
+    for seed in range(20):
+        advice = advise(table, level=level, seed=seed)
+        assert advice.dudo_probability == 0.0
+        assert advice.action != "dudo"
+
+
+def test_situations() -> None:
+    normal = advise(view([2, 3], [2, 3, 4]), seed=0)
+    assert normal.situation == "normal" and "situation-normal" in normal.rules_fired
+    last = advise(view([4], [1, 0, 1]), seed=0)
+    assert last.situation == "last_bet"
+    assert {"situation-last-bet", "last-bet", "bets-heads-up"} <= set(last.rules_fired)
+    blow = advise(view([4, 4, 2], [3, 1]), seed=0)
+    assert blow.situation == "final_blow"
+    assert {"situation-final-blow", "final-blow", "bets-heads-up"} <= set(blow.rules_fired)
+    # Two players, we hold one die and the opponent more: that is a normal situation.
+    assert advise(view([4], [1, 3]), seed=0).situation == "normal"
+
+
+def test_last_bet_opens_on_our_own_die_and_doubts_a_likely_false_bid() -> None:
+    assert advise(view([4], [1, 1]), level="easy", seed=0).action == "1x4"
+    # We hold a 4; "one 5" is true only if the other die is a 5 or an ace: 1/3.
+    advice = advise(view([4], [1, 1], [(1, "1x5")]), level="easy", seed=0)
+    assert advice.dudo_probability == pytest.approx(2 / 3)
+    assert advice.action == "dudo"
+
+
+def test_palifico_opponent_locks_the_face() -> None:
+    table = view([2, 4, 4, 6, 3], [1, 5, 5, 5], [(0, "1x4")], seat=1, palifico=0)
+    for level in LEVELS:
+        for seed in range(10):
+            advice = advise(table, level=level, seed=seed)
+            assert "palifico-opponent" in advice.rules_fired
+            assert "bets-palifico-face" in advice.rules_fired
+            assert advice.action == "dudo" or Bid.parse(advice.action).face == 4
+            assert advice.action in table.legal_actions()
+
+
+def test_palifico_one_die_may_change_face_and_opens_on_its_die() -> None:
+    own = advise(view([3], [1, 5, 5, 5], palifico=0), seed=0)
+    assert "palifico-own" in own.rules_fired
+    assert Bid.parse(own.action).face == 3
+    # Another player holding one die in someone's palifico may change face.
+    table = view([6], [1, 5, 1, 5], [(0, "1x4"), (1, "2x4")], seat=2, palifico=0)
+    assert any(Bid.parse(a).face != 4 for a in table.legal_actions()[:-1])
+    advice = advise(table, seed=0)
+    assert "bets-normal" in advice.rules_fired and "bets-palifico-face" not in advice.rules_fired
+
+
+def test_holding_one_die_bids_safer() -> None:
+    table = view([5], [1, 4, 5, 5], [(3, "3x5")])
+    advice = advise(table, level="normal", seed=0)
+    assert "one-die" in advice.rules_fired
+    base = advise(view([5, 2], [2, 4, 5, 5], [(3, "3x5")]), level="normal", seed=0)
+    assert advice.thresholds.reliability > base.thresholds.reliability
+    assert "one die" in advice.explanation_en and "un solo dado" in advice.explanation_it
+
+
+def test_pairwise_elimination_leaves_the_best_bet() -> None:
+    advice = advise(view([5, 5, 1, 2, 3], [5, 5, 5, 5]), level="hard", seed=0)
+    assert advice.rules_fired[-2:] == ("eliminate-worse", "choose-bid")
+    assert advice.action == advice.alternatives[0][0]
+    assert Bid.parse(advice.action).face == 5
+
+
+def test_user_thresholds_steer_the_bid() -> None:
+    table = view([5, 5, 1, 2, 3], [5, 5, 5, 5])
+    safe = advise(table, thresholds=Thresholds(0.0, 0.99), seed=0)
+    bold = advise(table, thresholds=Thresholds(0.0, 0.3), seed=0)
+    assert safe.thresholds == Thresholds(0.0, 0.99)
+    assert safe.probability > bold.probability
+    assert Bid.parse(safe.action).quantity < Bid.parse(bold.action).quantity
+
+
+def test_calza_when_the_room_allows_it() -> None:
+    # One die each, ours a 4: "one 4" is certain, exactly one 4 has chance 2/3.
+    table = view([4], [1, 1], [(1, "1x4")], calza=True)
+    advice = advise(table, level="easy", seed=0)
+    assert advice.action == "calza"
+    assert advice.probability == pytest.approx(2 / 3)
+    assert "calza" in advice.rules_fired
+    assert "Calza" in advice.explanation_en and "esatta" in advice.explanation_it
+    no_calza = advise(view([4], [1, 1], [(1, "1x4")]), level="easy", seed=0)
+    assert no_calza.action != "calza"
+
+
+def test_profiles_move_the_thresholds() -> None:
+    bluffer = OpponentProfile(name="b", bids_revealed=100, bluffs=80)
+    quick = OpponentProfile(name="q", dudo_chances=100, dudos=90)
+    table = view([5, 5, 1, 2, 3], [5, 5, 5, 5], [(3, "6x4")])
+    plain = advise(table, level="hard", seed=0)
+    known = advise(table, level="hard", profiles={3: bluffer, 1: quick}, seed=0)
+    assert "opponent-profiles" in known.rules_fired
+    assert "opponent-profiles" not in plain.rules_fired
+    assert known.thresholds.reliability > plain.thresholds.reliability
+    assert "bluffs about" in known.explanation_en and "bluffa" in known.explanation_it
+    assert "doubts about" in known.explanation_en
+    # Easy ignores profiles.
+    easy = advise(table, level="easy", profiles={3: bluffer, 1: quick}, seed=0)
+    assert "opponent-profiles" not in easy.rules_fired
+
+
+def test_unknown_level_is_a_clear_error() -> None:
+    with pytest.raises(ValueError, match="unknown level 'expert'"):
+        advise(view([2], [1, 1]), level="expert")
+
+
+def test_auto_level_falls_back_to_normal() -> None:
+    assert advise(view([2, 3], [2, 2]), level="auto", seed=0).level == "normal"
+
+
+def test_same_seed_same_advice() -> None:
+    table = view([5, 5, 1, 2, 3], [5, 5, 5, 5], [(1, "4x4"), (2, "5x4"), (3, "6x4")])
+    for level in LEVELS:
+        assert advise(table, level=level, seed=9) == advise(table, level=level, seed=9)
+
+
+@settings(max_examples=300, deadline=None)
+@given(table=rounds(), seed=st.integers(0, 2**32), level=st.sampled_from(LEVELS))
+def test_every_advice_is_legal_and_explained_in_both_languages(
+    table: TableView, seed: int, level: str
+) -> None:
+    advice = advise(table, level=level, seed=seed)
+    assert advice.action in table.legal_actions()
+    assert 0.0 <= advice.probability <= 1.0
+    assert advice.rules_fired[0] == "set-thresholds"
+    assert advice.rules_fired[-1] in ("impossible-bid", "calza", "choose-dudo", "choose-bid")
+    en, it = advice.explanation("en"), advice.explanation("it")
+    assert en and it and en != it
+    if advice.action == "dudo":
+        assert en.startswith("Dudo") and it.startswith("Dudo")
+    elif advice.action != "calza":
+        assert en.startswith("Bid at least") and it.startswith("Scommetti almeno")
+    assert "Situation:" in en and "Situazione:" in it
+    if table.palifico is not None and table.last is not None and len(table.dice) != 1:
+        assert advice.action == "dudo" or Bid.parse(advice.action).face == table.last[1].face
+
+
+def test_explanation_language_must_be_known() -> None:
+    advice = advise(view([2, 3], [2, 2]), seed=0)
+    with pytest.raises(ValueError, match="'en' or 'it'"):
+        advice.explanation("fr")
