@@ -358,9 +358,8 @@ def main() -> None:
         f"  messages/s {echo['per_second']:.0f}  p50 {echo['p50_ms']:.1f} ms  "
         f"p99 {echo['p99_ms']:.1f} ms  RSS {echo_rss:.0f} MB"
     )
-    print(
-        f"ratio umpire actions/s : echo messages/s = {umpire['per_second'] / echo['per_second']:.2f}"
-    )
+    ratio = umpire["per_second"] / echo["per_second"]
+    print(f"ratio umpire actions/s : echo messages/s = {ratio:.2f}")
 
 
 if __name__ == "__main__":

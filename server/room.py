@@ -191,7 +191,9 @@ class Room:
             try:
                 result = await job.fn(*job.args)
             except ClientError as exc:
-                if job.done is not None and not job.done.done():
+                if job.done is None:  # a timer's job: nobody to tell
+                    log.warning("room %s: %s refused: %s", self.id, job.fn.__name__, exc.message)
+                elif not job.done.done():
                     job.done.set_exception(exc)
             except Exception as exc:
                 log.exception("room %s: internal error in %s", self.id, job.fn.__name__)
@@ -540,6 +542,7 @@ class Room:
         if seat_state.autopilot and not seat_state.house:
             seat_state.autopilot = False  # the player is back
             self._send_room()
+            self._plan()
         if self._clocks is not None and self._flagged():
             await self._flag()
             raise ClientError("game_over", "your time ran out")

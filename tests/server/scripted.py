@@ -78,14 +78,25 @@ class SeatScript:
         return None
 
 
+async def resume_seat(client: WsClient, script: SeatScript) -> None:
+    """Resume the script's room after a reconnect: catch up silently, then play on."""
+    await client.send(type="resume", room=script.room, since=script.last_seq)
+    script.pending = True  # do not act on a turn that the missed events may have ended
+    while True:
+        frame = await client.next(timeout=10)
+        if frame.get("type") == "resumed":
+            break
+        script.feed(frame)
+    action = script.poke()
+    if action is not None:
+        await client.send(type="act", room=script.room, action=action)
+
+
 async def play_seat(
     client: WsClient, room: str, seat: int, max_quantity: int = 3, script: SeatScript | None = None
 ) -> dict[str, Any]:
     """Play ``seat`` until the game ends; return the game_over event."""
     script = script or SeatScript(room, seat, max_quantity)
-    action = script.poke() if script.last_seq else None
-    if action is not None:
-        await client.send(type="act", room=room, action=action)
     while script.over is None:
         action = script.feed(await client.next(timeout=10))
         if action is not None:

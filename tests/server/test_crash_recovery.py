@@ -12,7 +12,7 @@ from pathlib import Path
 
 from websockets.exceptions import ConnectionClosed
 
-from tests.server.scripted import SeatScript, play_seat
+from tests.server.scripted import SeatScript, play_seat, resume_seat
 from tests.server.wsclient import WsClient
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -107,7 +107,7 @@ async def test_sigkill_mid_game_loses_no_acknowledged_action(tmp_path: Path) -> 
                     seat = next(s for s in welcome["seats"] if s["room"] == room)
                     assert seat["seq"] >= acked[room]  # nothing acknowledged was lost
                     assert seat["seq"] >= script.last_seq  # nothing broadcast was lost
-                    await c.request("resume", "resumed", room=room, since=script.last_seq)
+                    await resume_seat(c, script)
                 resumed.append((c, script))
         await asyncio.wait_for(
             asyncio.gather(*(play_seat(c, s.room, s.seat, script=s) for c, s in resumed)), 60
