@@ -28,7 +28,7 @@ class Scripted(random.Random):
     def random(self) -> float:
         return self.values.pop(0)
 
-    def choice(self, seq: Sequence[Any]) -> Any:
+    def choice(self, seq: Sequence[Any]) -> Any:  # type: ignore[override]
         return seq[self.picks.pop(0)]
 
 

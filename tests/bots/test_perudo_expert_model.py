@@ -30,7 +30,8 @@ def enumerate_probability(bid: Bid, own: list[int], unseen: int, wild: bool) -> 
     for roll in itertools.product(range(1, 7), repeat=unseen):
         if count_matching(own + list(roll), bid, wild) >= bid.quantity:
             hits += 1
-    return hits / 6**unseen
+    outcomes: int = 6**unseen
+    return hits / outcomes
 
 
 def enumerate_exact(bid: Bid, own: list[int], unseen: int, wild: bool) -> float:
@@ -38,7 +39,8 @@ def enumerate_exact(bid: Bid, own: list[int], unseen: int, wild: bool) -> float:
     for roll in itertools.product(range(1, 7), repeat=unseen):
         if count_matching(own + list(roll), bid, wild) == bid.quantity:
             hits += 1
-    return hits / 6**unseen
+    outcomes: int = 6**unseen
+    return hits / outcomes
 
 
 @pytest.mark.parametrize("unseen", [0, 1, 2, 3, 4])
