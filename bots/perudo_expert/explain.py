@@ -33,6 +33,16 @@ def _pct(value: float) -> str:
     return f"{round(value * 100)}%"
 
 
+_ELIDED = {"del": "dell'", "al": "all'", "sul": "sull'", "il": "l'"}
+
+
+def _it(article: str, value: float) -> str:
+    """An Italian article and a percentage: "del 79%", but "dell'86%" (otto, undici)."""
+    n = round(value * 100)
+    vowel = n == 8 or n == 11 or 80 <= n <= 89
+    return f"{_ELIDED[article]}{n}%" if vowel else f"{article} {n}%"
+
+
 def _hand(dice: list[int], lang: str) -> str:
     names = ["L" if d == 1 else str(d) for d in sorted(dice)]
     return "[" + " ".join(names) + "]" if names else ("nothing" if lang == "en" else "niente")
@@ -54,12 +64,12 @@ def _decision(ctx: Context) -> tuple[str, str]:
                 f"; the best raise, {bid_en(best.bid)}, would be true only {_pct(best.probability)}"
             )
             tail_it = (
-                f"; il rilancio migliore, {bid_it(best.bid)}, sarebbe vero solo al "
-                f"{_pct(best.probability)}"
+                f"; il rilancio migliore, {bid_it(best.bid)}, sarebbe vero solo "
+                f"{_it('al', best.probability)}"
             )
         return (
             f"Dudo: {bid_en(last[1])} is false with probability {_pct(ctx.probability)}{tail_en}.",
-            f"Dudo: {bid_it(last[1])} è falsa con probabilità del {_pct(ctx.probability)}"
+            f"Dudo: {bid_it(last[1])} è falsa con probabilità {_it('del', ctx.probability)}"
             f"{tail_it}.",
         )
     if ctx.action == "calza":
@@ -67,7 +77,7 @@ def _decision(ctx: Context) -> tuple[str, str]:
         return (
             f"Calza: {bid_en(last[1])} is exactly right with probability "
             f"{_pct(ctx.probability)}, likelier than doubting or raising.",
-            f"Calza: {bid_it(last[1])} è esatta con probabilità del {_pct(ctx.probability)}, "
+            f"Calza: {bid_it(last[1])} è esatta con probabilità {_it('del', ctx.probability)}, "
             "più che dubitare o rilanciare.",
         )
     assert ctx.action is not None
@@ -79,13 +89,15 @@ def _decision(ctx: Context) -> tuple[str, str]:
         f"(bluff threshold {_pct(ctx.bluff)})."
     )
     it = (
-        f"Scommetti {bid_it(bid)}: vera con probabilità del {_pct(bet.probability)} "
-        f"(soglia di affidabilità {_pct(ctx.reliability)}), un bluff sul {_pct(bet.bluff)} "
+        f"Scommetti {bid_it(bid)}: vera con probabilità {_it('del', bet.probability)} "
+        f"(soglia di affidabilità {_pct(ctx.reliability)}), un bluff {_it('sul', bet.bluff)} "
         f"dei tuoi dadi (soglia di bluff {_pct(ctx.bluff)})."
     )
     if last is not None and ctx.dudo_probability is not None:
         en += f" Dudo on {bid_en(last[1])} would be right only {_pct(ctx.dudo_probability)}."
-        it += f" Un Dudo su {bid_it(last[1])} avrebbe ragione solo al {_pct(ctx.dudo_probability)}."
+        it += (
+            f" Un Dudo su {bid_it(last[1])} avrebbe ragione solo {_it('al', ctx.dudo_probability)}."
+        )
     return en, it
 
 
@@ -133,13 +145,13 @@ def _profiles(ctx: Context) -> tuple[str, str] | None:
     parts_en: list[str] = []
     parts_it: list[str] = []
     if "bidder_bluff_rate" in ctx.notes:
-        rate = _pct(float(ctx.notes["bidder_bluff_rate"]))
-        parts_en.append(f"the last bidder bluffs about {rate} of the time")
-        parts_it.append(f"l'ultimo a scommettere bluffa circa il {rate} delle volte")
+        value = float(ctx.notes["bidder_bluff_rate"])
+        parts_en.append(f"the last bidder bluffs about {_pct(value)} of the time")
+        parts_it.append(f"l'ultimo a scommettere bluffa circa {_it('il', value)} delle volte")
     if "next_dudo_rate" in ctx.notes:
-        rate = _pct(float(ctx.notes["next_dudo_rate"]))
-        parts_en.append(f"the next player doubts about {rate} of the bids it faces")
-        parts_it.append(f"il prossimo giocatore dubita di circa il {rate} delle scommesse")
+        value = float(ctx.notes["next_dudo_rate"])
+        parts_en.append(f"the next player doubts about {_pct(value)} of the bids it faces")
+        parts_it.append(f"il prossimo giocatore dubita di circa {_it('il', value)} delle scommesse")
     if not parts_en:
         return None
     return (

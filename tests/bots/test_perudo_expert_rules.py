@@ -199,3 +199,49 @@ def test_explanation_language_must_be_known() -> None:
     advice = advise(view([2, 3], [2, 2]), seed=0)
     with pytest.raises(ValueError, match="'en' or 'it'"):
         advice.explanation("fr")
+
+
+# "Una partita con l'esperto": seat 0 is the expert, 1 Francesco, 2 Claudio, 3 Marta;
+# the dice counts follow from the losses the source lists before each turn.
+
+
+def test_source_game_turn_1_suggests_seven_fours() -> None:
+    # Expert's dice 4 2 4 4 6, twenty dice, opening: the system suggested "almeno 7 4".
+    table = view([4, 2, 4, 4, 6], [5, 5, 5, 5])
+    for level in ("normal", "hard"):
+        for seed in range(10):
+            assert advise(table, level=level, seed=seed).action == "7x4"
+
+
+def test_source_game_turn_2_suggests_nine_fives() -> None:
+    # Dice 5 5 3 6 4 after 1x5, 4x5, 6x5 (ours), 3 aces, 7x6, 8x5: suggested "almeno 9 5".
+    bids = [(2, "1x5"), (3, "4x5"), (0, "6x5"), (1, "3x1"), (2, "7x6"), (3, "8x5")]
+    table = view([5, 5, 3, 6, 4], [5, 5, 4, 5], bids)
+    actions = [advise(table, level="hard", seed=seed).action for seed in range(10)]
+    assert actions.count("9x5") >= 6
+
+
+def test_source_game_turn_12_suggests_dudo() -> None:
+    # Dice 6 5 5; 1x6, 2x5 (ours), 3x4, 4x4, then Marta's 5x4: the system said Dudo.
+    bids = [(3, "1x6"), (0, "2x5"), (1, "3x4"), (2, "4x4"), (3, "5x4")]
+    table = view([6, 5, 5], [3, 1, 2, 3], bids)
+    for level in ("easy", "hard"):
+        for seed in range(10):
+            assert advise(table, level=level, seed=seed).action == "dudo"
+
+
+def test_source_game_turn_15_suggests_dudo_in_palifico() -> None:
+    # Marta, palifico on one die, opens "one 2"; we hold 3 3 6 and no ace counts.
+    table = view([3, 3, 6], [3, 0, 2, 1], [(3, "1x2")], palifico=3)
+    advice = advise(table, level="easy", seed=0)
+    assert advice.action == "dudo"
+    assert advice.dudo_probability == pytest.approx((5 / 6) ** 3)
+
+
+def test_italian_articles_elide_before_vowels() -> None:
+    table = view([6, 5, 5], [3, 1, 2, 3], [(3, "1x6"), (0, "2x5"), (1, "3x4"), (2, "4x4")])
+    text = " ".join(
+        advise(table, level=lvl, seed=s).explanation_it for lvl in LEVELS for s in range(5)
+    )
+    for wrong in ("del 8", "al 8", "sul 8", "del 11", "al 11"):
+        assert wrong not in text
