@@ -19,6 +19,7 @@ BUILTIN: dict[str, str] = {
     "perudo-simple": "bots.baseline:PerudoSimple",
     "kriegspiel-random": "bots.baseline:KriegspielRandom",
     "perudo-expert": "bots.perudo_expert:PerudoExpert",
+    "kriegspiel-meta": "bots.kriegspiel_meta:KriegspielMeta",
 }
 
 BotFactory = Callable[[], Bot]

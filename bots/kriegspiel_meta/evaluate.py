@@ -1,0 +1,91 @@
+"""Static evaluation of a metaposition branch, in centipawns from our side.
+
+Terms (``docs/kriegspiel_meta.md``): material; the risk that each of our pieces is taken
+next move given where enemy pieces may be (worst case for the king, by the density of the
+sets for the other kinds); pawn progress; our king's shelter while the enemy has pieces;
+the size and placement of the region where the enemy king may be (see
+:mod:`bots.kriegspiel_meta.endgames`); repeated placements.
+"""
+
+from __future__ import annotations
+
+import chess
+
+from bots.kriegspiel_meta.geometry import PIECE_KINDS, VALUES, attacks
+from bots.kriegspiel_meta.metaposition import Metaposition
+
+__all__ = ["PAWN_BONUS", "material", "pawn_progress", "piece_risk", "total_risk"]
+
+#: Bonus of a pawn by how many ranks it has advanced from its start (0..5).
+PAWN_BONUS = (0, 8, 18, 32, 55, 90)
+
+
+def material(board: chess.Board, color: chess.Color) -> int:
+    """The value of ``color``'s pieces on ``board``."""
+    return sum(
+        VALUES[kind] * (board.pieces_mask(kind, color)).bit_count() for kind in PIECE_KINDS
+    )
+
+
+def pawn_progress(board: chess.Board, color: chess.Color) -> int:
+    """The advancement bonus of ``color``'s pawns."""
+    total = 0
+    for square in chess.SquareSet(board.pieces_mask(chess.PAWN, color)):
+        rank = chess.square_rank(square)
+        advanced = rank - 1 if color == chess.WHITE else 6 - rank
+        total += PAWN_BONUS[max(0, min(5, advanced))]
+    return total
+
+
+def piece_risk(
+    meta: Metaposition,
+    board: chess.Board,
+    square: chess.Square,
+    king_set: int,
+    defended: int,
+    *,
+    gamma: float,
+) -> float:
+    """The expected loss of our piece on ``square`` (of ``board``) to the enemy's next move.
+
+    Pawns, knights, bishops, rooks and queens attack it with a chance that grows with the
+    number of squares of their set that attack it and the set's density; the king (whose
+    set ``king_set`` is the branch's) by the worst case. A defended piece only loses its
+    value minus the cheapest attacker's. ``gamma`` scales the non-king chance.
+    """
+    kind = board.piece_type_at(square)
+    if kind is None or kind == chess.KING:
+        return 0.0
+    value = VALUES[kind]
+    occupied = board.occupied
+    color = meta.color
+    safe = 1.0
+    cheapest = 10_000
+    for enemy_kind in PIECE_KINDS[:-1]:
+        may = meta.may[enemy_kind]
+        if not may:
+            continue
+        count = (attacks(enemy_kind, color, square, occupied) & may).bit_count()
+        if count:
+            chance = min(1.0, count * meta.density(enemy_kind))
+            safe *= 1.0 - gamma * chance
+            cheapest = min(cheapest, VALUES[enemy_kind])
+    is_defended = bool(defended & chess.BB_SQUARES[square])
+    king_threat = not is_defended and bool(chess.BB_KING_ATTACKS[square] & king_set)
+    if king_threat:
+        return float(value)
+    danger = 1.0 - safe
+    if danger <= 0.0:
+        return 0.0
+    loss = max(0, value - cheapest) if is_defended else value
+    return danger * loss
+
+
+def total_risk(
+    meta: Metaposition, board: chess.Board, king_set: int, defended: int, *, gamma: float
+) -> float:
+    """The summed :func:`piece_risk` of all our pieces on ``board``."""
+    total = 0.0
+    for square in chess.SquareSet(board.occupied_co[meta.color] & ~board.kings):
+        total += piece_risk(meta, board, square, king_set, defended, gamma=gamma)
+    return total

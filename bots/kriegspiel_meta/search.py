@@ -1,0 +1,195 @@
+"""Choosing an attempt: each pseudo-legal attempt's umpire answers, merged by worst case.
+
+For every attempt the seat may make (``decision.legal``), :class:`Searcher` builds the
+branches the umpire's answer may open (``docs/kriegspiel_meta.md``): *silent* (the move is
+played, nothing taken), *capture* (an enemy unit was on the target), each split into
+*check* and *no check* by where the enemy king may stand, then the opponent's reply (the
+king's region widened by its flights, our pieces at risk from every enemy set). The
+*illegal* answer costs only time (the seat tries again, knowing more), so it is not a
+losing branch; it lowers the score a little by its estimated chance. Branch values are
+merged by their worst case, as the source says, plus ``blend`` times the gap to their
+weighted mean (pure worst case would never probe a square for a capture). Ties are broken
+at random (the source's aleatory metapositions). The search stops at the time budget.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+
+import chess
+
+from bots.kriegspiel_meta.endgames import has_mating_material, king_outcomes, region_value
+from bots.kriegspiel_meta.evaluate import material, pawn_progress, total_risk
+from bots.kriegspiel_meta.geometry import VALUES
+from bots.kriegspiel_meta.metaposition import Metaposition, certain_attacks, possible_attacks
+
+__all__ = ["WIN", "Branch", "Searcher"]
+
+#: The value of a branch that mates; of one that stalemates a lone king.
+WIN = 100_000.0
+DRAW = -3_000.0
+_CERTAINLY_ILLEGAL = -1_000_000.0
+
+
+@dataclass(frozen=True, slots=True)
+class Branch:
+    """One umpire answer to an attempt: its value and how likely it looked."""
+
+    answer: str  #: "silent", "capture", "check", "capture+check", "mate", "stalemate"
+    value: float
+    weight: float
+
+
+class Searcher:
+    """Scores attempts on a metaposition and picks the best within a time budget.
+
+    ``gamma`` scales how likely an enemy piece that may attack one of ours is taken to
+    do so; ``blend`` mixes the weighted mean of the branches into their worst case.
+    """
+
+    def __init__(self, rng: random.Random, *, gamma: float = 0.5, blend: float = 0.3) -> None:
+        self.rng = rng
+        self.gamma = gamma
+        self.blend = blend
+        self.last: dict[str, float] = {}  #: the scores of the last decision (for tests)
+
+    def choose(self, meta: Metaposition, attempts: list[str], budget: float) -> str:
+        """The best of ``attempts`` (UCI texts) for ``meta`` within ``budget`` seconds."""
+        deadline = time.perf_counter() + budget
+        moves = [chess.Move.from_uci(text) for text in attempts]
+        order = sorted(moves, key=lambda move: -self._promise(meta, move))
+        scores: dict[str, float] = {}
+        for move in order:
+            scores[move.uci()] = self.score(meta, move)
+            if time.perf_counter() > deadline:
+                break
+        self.last = scores
+        best = max(scores.values())
+        tied = sorted(text for text, value in scores.items() if value >= best - 0.5)
+        return self.rng.choice(tied)
+
+    def _promise(self, meta: Metaposition, move: chess.Move) -> float:
+        """A cheap guess of an attempt's worth, to search the likely best first."""
+        target = chess.BB_SQUARES[move.to_square]
+        promise = 0.0
+        if target & meta.known:
+            promise += 10.0
+        if target & meta.maybe_units():
+            promise += 5.0 * meta.occupancy(move.to_square)
+        if move.promotion == chess.QUEEN:
+            promise += 8.0
+        return promise + self.rng.random()
+
+    # -- one attempt -------------------------------------------------------------------
+
+    def branches(self, meta: Metaposition, move: chess.Move) -> list[Branch]:
+        """The branches the umpire's answer to ``move`` may open, with their values."""
+        own = meta.own
+        color = meta.color
+        kind = own.piece_type_at(move.from_square)
+        if kind is None:
+            return []
+        target = chess.BB_SQUARES[move.to_square]
+        diagonal_pawn = kind == chess.PAWN and chess.square_file(
+            move.from_square
+        ) != chess.square_file(move.to_square)
+        units = meta.maybe_units()
+        can_take = bool(target & units) or (diagonal_pawn and bool(target & meta.their_ep))
+        can_be_quiet = not diagonal_pawn and not target & meta.known
+        if not can_take and not can_be_quiet:
+            return []
+        after = own.copy(stack=False)
+        after.push(move)
+        after.turn = color
+        after.ep_square = None
+        passed = chess.between(move.from_square, move.to_square) | target
+        king_set = meta.may[chess.KING] & ~passed
+        lone = meta.units == 0
+        possible = possible_attacks(after, color)
+        certain = possible if lone else certain_attacks(after, color, units & ~passed)
+        outcome = king_outcomes(king_set, possible, certain, lone)
+        static = self._static(meta, after)
+        repeated = meta.history.count(after.board_fen())
+        static -= 25.0 * repeated
+        chance = meta.occupancy(move.to_square) if can_take else 0.0
+        if diagonal_pawn and not target & units:
+            chance = 0.5
+        result: list[Branch] = []
+        takes: list[tuple[bool, float]] = []
+        if can_be_quiet:
+            takes.append((False, 1.0 - chance if can_take else 1.0))
+        if can_take:
+            takes.append((True, chance if can_be_quiet else 1.0))
+        mating = has_mating_material(after, color)
+        weight = self._region_weight(meta, mating)
+        our_king = after.king(color)
+        for took, share in takes:
+            gain = float(meta.cheapest_at(move.to_square) or VALUES[chess.PAWN]) if took else 0.0
+            for checked, region, after_region in (
+                (True, outcome.checked, outcome.after_checked),
+                (False, outcome.quiet, outcome.after_quiet),
+            ):
+                if not region:
+                    continue
+                risk = total_risk(meta, after, region, possible, gamma=self.gamma)
+                value = static + gain - risk + region_value(after_region, our_king, weight)
+                answer = ("capture+" if took else "") + ("check" if checked else "silent")
+                size = region.bit_count() / max(1, king_set.bit_count())
+                result.append(Branch(answer, value, share * max(size, 1e-3)))
+            if outcome.mated:
+                size = outcome.mated.bit_count() / max(1, king_set.bit_count())
+                result.append(Branch("mate", WIN, share * size))
+            if outcome.stalemated:
+                size = outcome.stalemated.bit_count() / max(1, king_set.bit_count())
+                result.append(Branch("stalemate", DRAW, share * size))
+        if not result:  # an empty king set (cannot happen if the invariant holds)
+            result.append(Branch("silent", static, 1.0))
+        return result
+
+    def score(self, meta: Metaposition, move: chess.Move) -> float:
+        """The attempt's value: worst branch plus ``blend`` of the gap to their mean,
+        less a small cost for the chance the umpire calls it illegal."""
+        branches = self.branches(meta, move)
+        if not branches:
+            return _CERTAINLY_ILLEGAL
+        worst = min(branch.value for branch in branches)
+        total = sum(branch.weight for branch in branches)
+        mean = sum(branch.value * branch.weight for branch in branches) / total
+        return worst + self.blend * (mean - worst) - 5.0 * self._illegal_chance(meta, move)
+
+    def _illegal_chance(self, meta: Metaposition, move: chess.Move) -> float:
+        blocked = 1.0
+        for square in chess.SquareSet(chess.between(move.from_square, move.to_square)):
+            blocked *= 1.0 - meta.occupancy(square)
+        return 1.0 - blocked
+
+    # -- static terms ------------------------------------------------------------------
+
+    def _static(self, meta: Metaposition, after: chess.Board) -> float:
+        color = meta.color
+        value = float(material(after, color) - meta.enemy_material())
+        value += pawn_progress(after, color)
+        if meta.pieces_max >= 2:
+            king = after.king(color)
+            if king is not None:
+                rank = chess.square_rank(king)
+                value -= 12.0 * (rank if color == chess.WHITE else 7 - rank)
+                if chess.square_file(king) in (1, 2, 6) and not (
+                    meta.own.king(color) == king
+                ):
+                    value += 0.0
+        if meta.rules and meta.own.castling_rights and not after.castling_rights:
+            value += 25.0 if after.king(color) in (chess.G1, chess.C1, chess.G8, chess.C8) else 0.0
+        return value
+
+    @staticmethod
+    def _region_weight(meta: Metaposition, mating: bool) -> float:
+        if not mating:
+            return 0.0
+        if meta.units == 0:
+            return 12.0
+        if meta.units <= 3:
+            return 4.0
+        return 1.0
