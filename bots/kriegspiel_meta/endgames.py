@@ -18,6 +18,7 @@ __all__ = [
     "CENTRE",
     "KingOutcomes",
     "has_mating_material",
+    "only_king_moves",
     "king_outcomes",
     "region_value",
 ]
@@ -27,6 +28,9 @@ CENTRE = tuple(
     min(chess.square_file(s), 7 - chess.square_file(s), chess.square_rank(s), 7 - chess.square_rank(s))
     for s in chess.SQUARES
 )
+
+_DISTANCE = tuple(tuple(chess.square_distance(a, b) for b in chess.SQUARES) for a in chess.SQUARES)
+_NOWHERE = (0,) * 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,31 +53,31 @@ class KingOutcomes:
 def king_outcomes(king_set: int, possible: int, certain: int, lone: bool) -> KingOutcomes:
     """Split ``king_set`` by our attacks after a move.
 
-    ``possible``/``certain`` are the squares our pieces may/surely attack. With a ``lone``
-    king there are no enemy blockers, so the two are equal and the king must move: its
-    flights are its neighbours we do not attack (a piece of ours it may take counts as a
-    flight unless defended, which ``possible`` already covers).
+    ``possible``/``certain`` are the squares our pieces may/surely attack. A square where
+    the king is (surely not) attacked and has no flight, i.e. no neighbour we may not
+    attack, is a mate (stalemate) square; a piece of ours it may take counts as a flight
+    unless defended, which ``possible`` already covers. When the king is ``lone`` (it
+    must move) its region after the reply is its flights; otherwise it may also stay.
     """
     checked = king_set & possible
     quiet = king_set & ~certain
-    if not lone:
-        widen_checked = _spread(checked) & ~certain
-        widen_quiet = (_spread(quiet) & ~certain) | quiet
-        return KingOutcomes(0, 0, checked, quiet, widen_checked, widen_quiet)
     mated = stalemated = 0
     after_checked = after_quiet = 0
     for square in chess.SquareSet(checked):
         flights = chess.BB_KING_ATTACKS[square] & ~possible
         if flights:
-            after_checked |= flights
+            after_checked |= chess.BB_KING_ATTACKS[square] & ~certain
         else:
             mated |= chess.BB_SQUARES[square]
     for square in chess.SquareSet(quiet):
         flights = chess.BB_KING_ATTACKS[square] & ~possible
         if flights:
-            after_quiet |= flights
+            after_quiet |= chess.BB_KING_ATTACKS[square] & ~certain
         else:
             stalemated |= chess.BB_SQUARES[square]
+    if not lone:
+        after_checked |= mated
+        after_quiet |= quiet
     return KingOutcomes(
         mated, stalemated, checked & ~mated, quiet & ~stalemated, after_checked, after_quiet
     )
@@ -93,15 +97,41 @@ def region_value(region: int, our_king: chess.Square | None, weight: float) -> f
     higher; ``weight`` (per square) sets how much this matters against material.
     """
     size = region.bit_count()
-    if size == 0:
+    if size == 0 or weight == 0.0:
         return 0.0
     centre = 0
     distance = 0
+    near = _DISTANCE[our_king] if our_king is not None else _NOWHERE
     for square in chess.SquareSet(region):
         centre += CENTRE[square]
-        if our_king is not None:
-            distance += chess.square_distance(our_king, square)
+        distance += near[square]
     return -weight * (size + 1.5 * centre / size + 1.0 * distance / size)
+
+
+def only_king_moves(
+    board: chess.Board,
+    color: chess.Color,
+    may: list[int],
+    pieces_max: int,
+    units: int,
+) -> bool:
+    """Whether the enemy (not ``color``) surely has no legal move but king moves, with our
+    pieces as on ``board``: it has no pieces, and every pawn it may have is blocked by
+    one of ours and has none of ours to take. Then the king must move, so it can be
+    mated or stalemated."""
+    if units == 0:
+        return True
+    if pieces_max > 0:
+        return False
+    enemy = not color
+    ours = board.occupied_co[color]
+    for square in chess.SquareSet(may[chess.PAWN]):
+        ahead = square + 8 if enemy == chess.WHITE else square - 8
+        if not 0 <= ahead < 64 or not chess.BB_SQUARES[ahead] & ours:
+            return False
+        if chess.BB_PAWN_ATTACKS[enemy][square] & ours & ~board.kings:
+            return False
+    return True
 
 
 def has_mating_material(board: chess.Board, color: chess.Color) -> bool:

@@ -14,7 +14,15 @@ import chess
 from bots.kriegspiel_meta.geometry import PIECE_KINDS, VALUES, attacks
 from bots.kriegspiel_meta.metaposition import Metaposition
 
-__all__ = ["PAWN_BONUS", "material", "pawn_progress", "piece_risk", "total_risk"]
+__all__ = [
+    "PAWN_BONUS",
+    "densities",
+    "king_threat",
+    "material",
+    "pawn_progress",
+    "piece_threat",
+    "threats",
+]
 
 #: Bonus of a pawn by how many ranks it has advanced from its start (0..5).
 PAWN_BONUS = (0, 8, 18, 32, 55, 90)
@@ -37,21 +45,27 @@ def pawn_progress(board: chess.Board, color: chess.Color) -> int:
     return total
 
 
-def piece_risk(
+def densities(meta: Metaposition) -> list[float]:
+    """:meth:`Metaposition.density` of every kind, indexed by piece type (computed once
+    per decision: the search asks for them thousands of times)."""
+    return [0.0] + [meta.density(kind) for kind in PIECE_KINDS]
+
+
+def piece_threat(
     meta: Metaposition,
     board: chess.Board,
     square: chess.Square,
-    king_set: int,
     defended: int,
+    density: list[float],
     *,
     gamma: float,
 ) -> float:
-    """The expected loss of our piece on ``square`` (of ``board``) to the enemy's next move.
+    """The expected loss of our piece on ``square`` (of ``board``) to an enemy pawn,
+    knight, bishop, rook or queen next move.
 
-    Pawns, knights, bishops, rooks and queens attack it with a chance that grows with the
-    number of squares of their set that attack it and the set's density; the king (whose
-    set ``king_set`` is the branch's) by the worst case. A defended piece only loses its
-    value minus the cheapest attacker's. ``gamma`` scales the non-king chance.
+    Each kind attacks it with a chance that grows with the number of squares of its set
+    that attack it and the set's ``density``; ``gamma`` scales that chance. A defended
+    piece only loses its value minus the cheapest attacker's.
     """
     kind = board.piece_type_at(square)
     if kind is None or kind == chess.KING:
@@ -67,25 +81,34 @@ def piece_risk(
             continue
         count = (attacks(enemy_kind, color, square, occupied) & may).bit_count()
         if count:
-            chance = min(1.0, count * meta.density(enemy_kind))
-            safe *= 1.0 - gamma * chance
+            safe *= 1.0 - gamma * min(1.0, count * density[enemy_kind])
             cheapest = min(cheapest, VALUES[enemy_kind])
-    is_defended = bool(defended & chess.BB_SQUARES[square])
-    king_threat = not is_defended and bool(chess.BB_KING_ATTACKS[square] & king_set)
-    if king_threat:
-        return float(value)
-    danger = 1.0 - safe
-    if danger <= 0.0:
+    if safe >= 1.0:
         return 0.0
-    loss = max(0, value - cheapest) if is_defended else value
-    return danger * loss
+    loss = max(0, value - cheapest) if defended & chess.BB_SQUARES[square] else value
+    return (1.0 - safe) * loss
 
 
-def total_risk(
-    meta: Metaposition, board: chess.Board, king_set: int, defended: int, *, gamma: float
+def king_threat(meta: Metaposition, board: chess.Board, king_set: int, defended: int) -> float:
+    """The value of our pieces the enemy king may take next move (worst case): those
+    next to a square of ``king_set`` and not ``defended``."""
+    reach = 0
+    for square in chess.SquareSet(king_set):
+        reach |= chess.BB_KING_ATTACKS[square]
+    exposed = reach & board.occupied_co[meta.color] & ~board.kings & ~defended
+    return float(sum(VALUES[board.piece_type_at(s) or chess.PAWN] for s in chess.SquareSet(exposed)))
+
+
+def threats(
+    meta: Metaposition,
+    board: chess.Board,
+    defended: int,
+    density: list[float],
+    *,
+    gamma: float,
 ) -> float:
-    """The summed :func:`piece_risk` of all our pieces on ``board``."""
+    """The summed :func:`piece_threat` of all our pieces on ``board``."""
     total = 0.0
     for square in chess.SquareSet(board.occupied_co[meta.color] & ~board.kings):
-        total += piece_risk(meta, board, square, king_set, defended, gamma=gamma)
+        total += piece_threat(meta, board, square, defended, density, gamma=gamma)
     return total

@@ -169,7 +169,13 @@ class Metaposition:
     def pieces_max(self) -> int:
         """At most this many enemy pieces (not pawns, not the king) remain."""
         start = sum(self.start_counts[k] for k in _PIECES)
-        return max(0, min(self.units, start - self.piece_captures + self.promotions))
+        return max(0, min(self.units, start - self.piece_captures + self.promoted_max))
+
+    @property
+    def promoted_max(self) -> int:
+        """At most this many enemy pawns have promoted (each promotion uses up a pawn
+        that was not captured as a pawn)."""
+        return min(self.promotions, self.start_counts[chess.PAWN] - self.pawn_captures)
 
     def count_max(self, kind: chess.PieceType) -> int:
         """At most this many enemy pieces of ``kind`` remain."""
@@ -177,7 +183,7 @@ class Metaposition:
             return 1
         if kind == chess.PAWN:
             return self.pawns_max
-        return min(self.pieces_max, self.start_counts[kind] + self.promotions)
+        return min(self.pieces_max, self.start_counts[kind] + self.promoted_max)
 
     def maybe_units(self) -> int:
         """Squares where some enemy unit other than the king may stand."""

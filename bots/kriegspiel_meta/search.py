@@ -20,8 +20,13 @@ from dataclasses import dataclass
 
 import chess
 
-from bots.kriegspiel_meta.endgames import has_mating_material, king_outcomes, region_value
-from bots.kriegspiel_meta.evaluate import material, pawn_progress, total_risk
+from bots.kriegspiel_meta.endgames import (
+    has_mating_material,
+    king_outcomes,
+    only_king_moves,
+    region_value,
+)
+from bots.kriegspiel_meta.evaluate import densities, king_threat, material, pawn_progress, threats
 from bots.kriegspiel_meta.geometry import VALUES
 from bots.kriegspiel_meta.metaposition import Metaposition, certain_attacks, possible_attacks
 
@@ -54,6 +59,7 @@ class Searcher:
         self.gamma = gamma
         self.blend = blend
         self.last: dict[str, float] = {}  #: the scores of the last decision (for tests)
+        self._density: list[float] | None = None
 
     def choose(self, meta: Metaposition, attempts: list[str], budget: float) -> str:
         """The best of ``attempts`` (UCI texts) for ``meta`` within ``budget`` seconds."""
@@ -61,11 +67,13 @@ class Searcher:
         moves = [chess.Move.from_uci(text) for text in attempts]
         order = sorted(moves, key=lambda move: -self._promise(meta, move))
         scores: dict[str, float] = {}
+        self._density = densities(meta)
         for move in order:
             scores[move.uci()] = self.score(meta, move)
             if time.perf_counter() > deadline:
                 break
         self.last = scores
+        self._density = None
         best = max(scores.values())
         tied = sorted(text for text, value in scores.items() if value >= best - 0.5)
         return self.rng.choice(tied)
@@ -106,9 +114,9 @@ class Searcher:
         after.ep_square = None
         passed = chess.between(move.from_square, move.to_square) | target
         king_set = meta.may[chess.KING] & ~passed
-        lone = meta.units == 0
+        lone = only_king_moves(after, color, meta.may, meta.pieces_max, meta.units)
         possible = possible_attacks(after, color)
-        certain = possible if lone else certain_attacks(after, color, units & ~passed)
+        certain = possible if meta.units == 0 else certain_attacks(after, color, units & ~passed)
         outcome = king_outcomes(king_set, possible, certain, lone)
         static = self._static(meta, after)
         repeated = meta.history.count(after.board_fen())
@@ -123,8 +131,10 @@ class Searcher:
         if can_take:
             takes.append((True, chance if can_be_quiet else 1.0))
         mating = has_mating_material(after, color)
-        weight = self._region_weight(meta, mating)
+        weight = self._region_weight(meta, mating, lone)
         our_king = after.king(color)
+        density = self._density if self._density is not None else densities(meta)
+        static -= threats(meta, after, possible, density, gamma=self.gamma)
         for took, share in takes:
             gain = float(meta.cheapest_at(move.to_square) or VALUES[chess.PAWN]) if took else 0.0
             for checked, region, after_region in (
@@ -133,15 +143,18 @@ class Searcher:
             ):
                 if not region:
                     continue
-                risk = total_risk(meta, after, region, possible, gamma=self.gamma)
+                risk = king_threat(meta, after, region, possible)
                 value = static + gain - risk + region_value(after_region, our_king, weight)
                 answer = ("capture+" if took else "") + ("check" if checked else "silent")
                 size = region.bit_count() / max(1, king_set.bit_count())
                 result.append(Branch(answer, value, share * max(size, 1e-3)))
             if outcome.mated:
+                # Surely mate when the king alone can move; else likely mate or a block.
                 size = outcome.mated.bit_count() / max(1, king_set.bit_count())
-                result.append(Branch("mate", WIN, share * size))
-            if outcome.stalemated:
+                value = WIN if lone else static + gain + 600.0
+                result.append(Branch("mate", value, share * size))
+            if outcome.stalemated and (lone or meta.units <= 4):
+                # With few enemy units they may all be stuck: do not risk a stalemate.
                 size = outcome.stalemated.bit_count() / max(1, king_set.bit_count())
                 result.append(Branch("stalemate", DRAW, share * size))
         if not result:  # an empty king set (cannot happen if the invariant holds)
@@ -185,10 +198,10 @@ class Searcher:
         return value
 
     @staticmethod
-    def _region_weight(meta: Metaposition, mating: bool) -> float:
+    def _region_weight(meta: Metaposition, mating: bool, lone: bool) -> float:
         if not mating:
             return 0.0
-        if meta.units == 0:
+        if lone:
             return 12.0
         if meta.units <= 3:
             return 4.0
