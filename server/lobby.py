@@ -127,7 +127,7 @@ class Lobby:
                         "game": room.engine.name,
                         "seat": seat,
                         "state": room.state,
-                        "seq": room.last_seq,
+                        "seq": room.viewer_seq(seat),
                     }
                 )
         return out

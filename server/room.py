@@ -5,10 +5,16 @@ Everything that touches a room goes through its queue and runs in its one task
 disconnections. So a room needs no locks and its log order is its processing order.
 
 An accepted action goes: engine (``game.apply``) -> store (:meth:`Store.append`, durable)
--> ``ack`` to the actor -> each attached connection's own projection of every event, with
-a per-room sequence number (a bare ``{"type": "event", "room", "seq"}`` placeholder when
-the viewer learns nothing). ``resume`` replays a viewer's projections after a sequence
-number from the in-memory log, which is rebuilt from the store after a restart.
+-> ``ack`` to the actor -> each attached connection's own projection of every event.
+
+Sequence numbers are per viewer (each seat, and spectators): the k-th event a viewer may
+see of the game is its number k, so every viewer's stream is gap-free and an event a
+viewer learns nothing of leaves no trace at all in that viewer's stream (no placeholder,
+no skipped number, no clock frame): under Kriegspiel's wild16 rules even the fact that the
+opponent tried an illegal move stays secret. ``resume`` replays a viewer's stream after
+its own number from the in-memory log, which is rebuilt from the store after a restart.
+When the game waits for a seat, that seat's connections get a ``turn`` frame with the
+legal actions and the seat's view.
 
 Time: Perudo rooms may have a per-turn limit; when it runs out, or when a player has been
 disconnected past the grace period, the autopilot plays the seat until the player returns.
@@ -24,6 +30,7 @@ import asyncio
 import logging
 import secrets
 import time
+from bisect import bisect_left
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -127,6 +134,8 @@ class Room:
         self.state = row.status
         self.game: Game | None = None
         self.log: list[Event] = []
+        #: for each viewer (seat index, or None for spectators), the log indices it may see
+        self._visible: dict[int | None, list[int]] = {}
         self.viewers: dict[Client, int | None] = {}
         self.on_close = on_close
         self._queue: asyncio.Queue[_Job | None] = asyncio.Queue()
@@ -152,8 +161,25 @@ class Room:
 
     @property
     def last_seq(self) -> int:
-        """The sequence number of the newest event (0 before the game starts)."""
+        """How many events the room has logged (0 before the game starts)."""
         return len(self.log)
+
+    def viewer_seq(self, viewer: int | None) -> int:
+        """The number of the newest event ``viewer`` may see (its stream's length)."""
+        return len(self._visible.get(viewer, ()))
+
+    def _log_events(self, events: list[Event]) -> int:
+        """Append ``events`` to the in-memory log and every viewer's stream; return the
+        log index of the first."""
+        base = len(self.log)
+        if not self._visible:
+            self._visible = {viewer: [] for viewer in [*range(len(self.seats)), None]}
+        for offset, event in enumerate(events):
+            for viewer, stream in self._visible.items():
+                if event.view(viewer) is not None:
+                    stream.append(base + offset)
+        self.log.extend(events)
+        return base
 
     def start_task(self) -> None:
         """Start the room's task."""
@@ -280,7 +306,7 @@ class Room:
                 if self.settings.clock_base
                 else None
             ),
-            "seq": self.last_seq,
+            "seq": self.viewer_seq(None),
             "seed_sha256": self.row.seed_sha256 or None,
             "seed": self.row.seed.hex() if revealed else None,
             "outcome": outcome.to_json() if outcome is not None else None,
@@ -288,7 +314,7 @@ class Room:
         }
 
     def _room_frame(self, client: Client, summary: dict[str, Any]) -> str:
-        frame = {"type": "room", **summary}
+        frame = {"type": "room", **summary, "seq": self.viewer_seq(self.viewers.get(client))}
         if self.invite is not None and self.seat_of(client.player) is not None:
             frame["invite"] = self.invite
         return encode(frame)
@@ -299,27 +325,37 @@ class Room:
         for client in list(self.viewers):
             client.send(self._room_frame(client, summary))
 
-    def _event_frame(self, seq: int, projection: dict[str, Any] | None) -> str:
-        if projection is None:
-            return f'{{"type":"event","room":"{self.id}","seq":{seq}}}'
+    def _event_frame(self, seq: int, projection: dict[str, Any]) -> str:
         body = encode_bytes(projection).decode()
         return f'{{"type":"event","room":"{self.id}","seq":{seq},"event":{body}}}'
 
-    def _broadcast(self, first: int, events: list[Event]) -> None:
-        """Send each attached connection its own projection of ``events``."""
+    def _broadcast(self, base: int, events: list[Event]) -> set[int | None]:
+        """Send each attached connection its own projections of ``events`` (logged from
+        log index ``base``); return the viewers that saw at least one of them."""
         cache: dict[tuple[int, int], str] = {}
+        seen: set[int | None] = set()
         for client, viewer in list(self.viewers.items()):
+            seq = bisect_left(self._visible.get(viewer, []), base)
             frames = []
-            for offset, event in enumerate(events):
+            for _offset, event in enumerate(events):
                 projection = event.view(viewer)
-                key = (offset, id(projection))
+                if projection is None:
+                    continue
+                seq += 1
+                key = (seq, id(projection))
                 frame = cache.get(key)
                 if frame is None:
-                    frame = cache[key] = self._event_frame(first + offset, projection)
+                    frame = cache[key] = self._event_frame(seq, projection)
                 frames.append(frame)
-            client.send_many(frames)
+            if frames:
+                seen.add(viewer)
+                client.send_many(frames)
+        return seen
 
-    def _send_clock(self, to: Client | None = None) -> None:
+    def _send_clock(self, to: Client | None = None, viewers: set[int | None] | None = None) -> None:
+        """Send the clocks to ``to``, or to every connection whose viewer is in
+        ``viewers`` (all when ``None``): a viewer that learnt nothing of a change must not
+        hear of it through the clock either."""
         if self.game is None or self.state != PLAYING:
             return
         if not self._clocks and not self.settings.turn_time:
@@ -340,7 +376,44 @@ class Room:
                 "turn_time": self.settings.turn_time or None,
             }
         )
-        for client in [to] if to is not None else list(self.viewers):
+        if to is not None:
+            to.send(frame)
+            return
+        for client, viewer in list(self.viewers.items()):
+            if viewers is None or viewer in viewers:
+                client.send(frame)
+
+    def _time_left(self, seat: int) -> float | None:
+        """Seconds left for ``seat`` now: its clock, or the turn limit, or ``None``."""
+        now = time.monotonic()
+        if self._clocks is not None:
+            left = self._clocks[seat]
+            if self._clock_seat == seat:
+                left -= now - self._turn_started
+            return round(max(0.0, left), 3)
+        return None
+
+    def _send_turn(self, to: Client | None = None) -> None:
+        """Tell the seat to move (its connections, or only ``to``) what it may do now."""
+        game = self.game
+        if game is None or self.state != PLAYING or game.to_move is None:
+            return
+        seat = game.to_move
+        targets = [to] if to is not None else [c for c, v in self.viewers.items() if v == seat]
+        if not targets or (to is not None and self.viewers.get(to) != seat):
+            return
+        frame = encode(
+            {
+                "type": "turn",
+                "room": self.id,
+                "seat": seat,
+                "seq": self.viewer_seq(seat),
+                "legal": [str(action) for action in game.legal_actions(seat)],
+                "view": game.view(seat),
+                "time_left": self._time_left(seat),
+            }
+        )
+        for client in targets:
             client.send(frame)
 
     # -- the log ------------------------------------------------------------------------
@@ -348,7 +421,8 @@ class Room:
     async def _record(
         self, events: list[Event], seat: int | None = None, source: str = "game"
     ) -> int:
-        """Log the newest history record (if ``seat``) and ``events``; return the first seq."""
+        """Log the newest history record (if ``seat``) and ``events``; return the log
+        index of the first event."""
         first = self.last_seq + 1
         action = None
         if seat is not None:
@@ -363,8 +437,7 @@ class Room:
             for i, event in enumerate(events)
         ]
         await self.store.append(self.id, rows, action)
-        self.log.extend(events)
-        return first
+        return self._log_events(events)
 
     def _engine(self, fn: Callable[..., list[Event]], *args: Any) -> list[Event]:
         """Call the engine; turn a refusal into a :class:`ClientError` for the sender."""
@@ -438,16 +511,18 @@ class Room:
             )
 
     async def resume(self, client: Client, since: int) -> dict[str, Any]:
-        """Re-attach ``client`` and send every event after ``since`` in order."""
-        if since > self.last_seq:
-            raise ClientError(
-                "bad_seq", f"room {self.id} has {self.last_seq} events; cannot resume after {since}"
-            )
+        """Re-attach ``client`` and send every event of its stream after ``since``."""
         held = self.seat_of(client.player)
         if held is None:
             self._check_spectators()
+        last = self.viewer_seq(held)
+        if since > last:
+            raise ClientError(
+                "bad_seq",
+                f"you have seen {last} events of room {self.id}; cannot resume after {since}",
+            )
         self._attach(client, held, since=since)
-        return {"type": "resumed", "room": self.id, "seat": held, "seq": self.last_seq}
+        return {"type": "resumed", "room": self.id, "seat": held, "seq": last}
 
     def _attach(
         self, client: Client, viewer: int | None, since: int | None, seated: bool = False
@@ -475,17 +550,23 @@ class Room:
                 frame = {
                     "type": "snapshot",
                     "room": self.id,
-                    "seq": self.last_seq,
+                    "seq": self.viewer_seq(viewer),
                     "seat": viewer,
                     "view": self.game.view(viewer),
                 }
                 client.send(encode(frame))
             else:
-                for seq in range(since + 1, self.last_seq + 1):
-                    client.send(self._event_frame(seq, self.log[seq - 1].view(viewer)))
+                stream = self._visible.get(viewer, [])
+                frames = []
+                for seq, index in enumerate(stream[since:], start=since + 1):
+                    projection = self.log[index].view(viewer)
+                    assert projection is not None
+                    frames.append(self._event_frame(seq, projection))
+                client.send_many(frames)
         if returned:
             self._plan()
         self._send_clock(client)
+        self._send_turn(client)
 
     async def leave(self, client: Client) -> dict[str, Any]:
         """Detach ``client``; before the start a player also gives up its seat."""
@@ -514,7 +595,11 @@ class Room:
         if self.state != WAITING:
             raise ClientError("bad_state", f"room {self.id} is {self.state}")
         await self._start()
-        return {"type": "started", "room": self.id, "seq": self.last_seq}
+        return {
+            "type": "started",
+            "room": self.id,
+            "seq": self.viewer_seq(self.viewers.get(client)),
+        }
 
     async def act(
         self, client: Client, action: str, seat: int | None, ref: int | str | None = None
@@ -549,17 +634,19 @@ class Room:
         mover = game.to_move
         events = self._engine(game.apply, held, action)
         self._charge_clock(mover)
-        first = await self._record(events, seat=held)
+        base = await self._record(events, seat=held)
+        last = self.viewer_seq(held)
+        seen_by_mover = sum(1 for event in events if event.view(held) is not None)
         ack = {
             "type": "ack",
             "room": self.id,
-            "seq": self.last_seq,
-            "first": first,
+            "seq": last,
+            "first": last - seen_by_mover + 1,
             "action": game.history[-1].action,
         }
         client.send(encode(with_ref(ack, ref)))
-        self._broadcast(first, events)
-        await self._after_change()
+        seen = self._broadcast(base, events)
+        await self._after_change(seen)
 
     def _require_host(self, client: Client) -> None:
         if client.player is None or client.player.id != self.host:
@@ -602,12 +689,12 @@ class Room:
         self.row.started = time.time()
         rows = [EventRow(i + 1, "game", event.truth) for i, event in enumerate(events)]
         await self.store.save_game(self.row, rows)
-        self.log.extend(events)
+        base = self._log_events(events)
         self.state = PLAYING
         if self.settings.clock_base:
             self._clocks = [self.settings.clock_base] * len(self.seats)
         self._send_room()
-        self._broadcast(1, events)
+        self._broadcast(base, events)
         for index in range(len(self.seats)):
             if not self.seats[index].house and not self.connected(index):
                 await self.detach_seat(index)
@@ -618,15 +705,17 @@ class Room:
         self.seats[index].away_since = time.monotonic()
         self._schedule(f"grace:{index}", self.timing.grace, self._grace_over, index)
 
-    async def _after_change(self) -> None:
-        """After events: finish the game, or plan the next timers."""
+    async def _after_change(self, seen: set[int | None] | None = None) -> None:
+        """After events: finish the game, or plan the next timers and tell the clocks (to
+        the viewers in ``seen``, who saw the change; all when ``None``) and the turn."""
         game = self.game
         assert game is not None
         if game.is_over:
             await self._finish()
             return
         self._plan()
-        self._send_clock()
+        self._send_clock(viewers=seen)
+        self._send_turn()
 
     def _plan(self) -> None:
         """(Re)schedule the turn timer, the autopilot and the flag for the seat to move."""
@@ -679,9 +768,9 @@ class Room:
         game = self.game
         assert game is not None
         events = self._engine(game.forfeit, seat, reason)
-        first = await self._record(events, seat=seat)
-        self._broadcast(first, events)
-        await self._after_change()
+        base = await self._record(events, seat=seat)
+        seen = self._broadcast(base, events)
+        await self._after_change(seen)
 
     async def _autoplay(self, seat: int, why: str) -> None:
         """Let the autopilot move for ``seat`` (turn timeout, absence, house bot)."""
@@ -695,9 +784,9 @@ class Room:
             log.info("room %s: seat %d timed out; the autopilot plays %s", self.id, seat, action)
         events = self._engine(game.apply, seat, action)
         self._charge_clock(seat)
-        first = await self._record(events, seat=seat)
-        self._broadcast(first, events)
-        await self._after_change()
+        base = await self._record(events, seat=seat)
+        seen = self._broadcast(base, events)
+        await self._after_change(seen)
 
     async def _grace_over(self, seat: int) -> None:
         """A player stayed away past the grace period."""
@@ -756,8 +845,7 @@ class Room:
             await self.store.save_game(self.row, rows)
         except Exception:
             log.exception("room %s: could not record the abort", self.id)
-        self.log.extend(events)
-        self._broadcast(first, events)
+        self._broadcast(self._log_events(events), events)
         self._send_room()
         self._schedule("evict", self.timing.finished_ttl, self._evict)
 
@@ -790,9 +878,9 @@ class Room:
                 event = next(pending, None)
                 if event is None or event.truth != row.truth:
                     raise RuntimeError(f"room {self.id}: event {row.seq} does not replay")
-                self.log.append(event)
+                self._log_events([event])
             else:
-                self.log.append(Event.public(len(self.seats), row.truth))
+                self._log_events([Event.public(len(self.seats), row.truth)])
         missing = list(pending)
         if missing:
             raise RuntimeError(f"room {self.id}: {len(missing)} replayed events are not logged")

@@ -39,8 +39,12 @@ def own_squares(board: chess.Board, color: chess.Color) -> set[str]:
     return {chess.square_name(sq) for sq in chess.SquareSet(board.occupied_co[color])}
 
 
-def check_frames(frames: list[dict[str, Any]], truths: list[dict[str, Any]], seat: int) -> int:
-    """Assert no frame names an opponent square the seat could not know; return frames seen."""
+def check_frames(
+    frames: list[dict[str, Any]], truths: list[dict[str, Any]], seat: int, stream: list[int]
+) -> int:
+    """Assert no frame names an opponent square the seat could not know; return frames seen.
+
+    ``stream`` maps the seat's sequence numbers (1, 2, ...) to indices in the room's log."""
     color = chess.WHITE if seat == 0 else chess.BLACK
     boards = [chess.Board()]
     for truth in truths:
@@ -56,17 +60,17 @@ def check_frames(frames: list[dict[str, Any]], truths: list[dict[str, Any]], sea
         if frame["type"] != "event" or "event" not in frame:
             continue
         event = frame["event"]
-        seq = frame["seq"]
+        index = stream[frame["seq"] - 1]
         if event["type"] == "game_over":
             continue
-        allowed = own_squares(boards[seq - 1], color) | own_squares(boards[seq], color)
+        allowed = own_squares(boards[index], color) | own_squares(boards[index + 1], color)
         if event.get("capture"):
             allowed.add(event["capture"])
         if "move" in event:  # only the mover hears its own attempt
             assert event["color"] == ("white" if seat == 0 else "black"), event
             allowed |= named_squares(event["move"])
         leaked = named_squares(event) - allowed
-        assert not leaked, (seat, seq, event, leaked)
+        assert not leaked, (seat, index, event, leaked)
         checked += 1
     return checked
 
@@ -109,14 +113,16 @@ async def test_random_game_no_frame_names_an_unknown_square(
     for seat, client in enumerate(clients):
         await client.drain()
         events = client.events(room_id)
-        assert [f["seq"] for f in events] == list(range(1, room.last_seq + 1))
+        stream = [i for i, e in enumerate(room.log) if e.view(seat) is not None]
+        assert [f["seq"] for f in events] == list(range(1, len(stream) + 1))
         for frame in events:
-            assert frame.get("event") == room.log[frame["seq"] - 1].view(seat)
-        assert check_frames(client.frames, truths, seat) > 10
+            assert frame["event"] == room.log[stream[frame["seq"] - 1]].view(seat)
+        assert check_frames(client.frames, truths, seat, stream) > 10
     await spectator.drain()
+    public = [i for i, e in enumerate(room.log) if e.view(None) is not None]
     for frame in spectator.events(room_id):
-        assert frame.get("event") == room.log[frame["seq"] - 1].view(None)
-        assert "move" not in frame.get("event", {}), frame
+        assert frame["event"] == room.log[public[frame["seq"] - 1]].view(None)
+        assert "move" not in frame["event"], frame
     assert room.state == "finished"
 
 
@@ -187,3 +193,35 @@ async def test_restart_restores_the_game_and_its_clocks(make_server: Any, db_pat
     ack = await black2.expect("ack")
     assert ack["first"] == seen + 1
     await black2.close()
+
+
+async def test_wild16_illegal_attempts_leave_no_trace_for_the_opponent(
+    server: UmpireServer, connect: Any
+) -> None:
+    """Under wild16 the opponent hears nothing of an illegal attempt: no event, no
+    placeholder, no skipped sequence number, no clock frame; the mover gets a new turn."""
+    room_id, white, black = await k_room(connect, clock={"base": 600, "increment": 0})
+    for client, action in ((white, "e2e4"), (black, "e7e5")):
+        await client.send(type="act", room=room_id, action=action)
+        await client.expect("ack")
+    await asyncio.sleep(0.1)
+    await black.drain()
+    before = len(black.frames)
+    black_seq = black.events(room_id)[-1]["seq"]
+    await white.send(type="act", room=room_id, action="e4f5")  # no piece on f5: illegal
+    await white.expect("ack")
+    turn = await white.expect("turn")
+    assert "e4f5" not in turn["legal"] and turn["seat"] == 0
+    await asyncio.sleep(0.2)
+    await black.drain()
+    assert black.frames[before:] == []  # nothing at all reached black
+    await white.send(type="act", room=room_id, action="d2d4")
+    await white.expect("ack")
+    await asyncio.sleep(0.1)
+    await black.drain()
+    events = black.events(room_id)
+    assert events[-1]["seq"] == black_seq + 2  # the move and black's pawn tries, no gap
+    assert events[-2]["event"]["type"] == "move"
+    assert any(f["type"] == "turn" and f["seat"] == 1 for f in black.frames[before:])
+    room = server.lobby.rooms[room_id]
+    assert room.last_seq > room.viewer_seq(1)  # the room logged an event black never saw
