@@ -35,7 +35,8 @@ from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from server import autopilot, stats
+from server import autopilot, logs, stats
+from server.bus import NO_BUS, Bus
 from server.connection import Client
 from server.errors import ClientError
 from server.games import Engine
@@ -107,6 +108,9 @@ class _Job:
 
 class Room:
     """A room and its game. Build it with :meth:`create` or :meth:`restore`, then ``start``."""
+
+    #: the public feed (:mod:`server.bus`); the lobby sets it
+    bus: Bus = NO_BUS
 
     def __init__(
         self,
@@ -210,6 +214,7 @@ class Room:
             self._queue.put_nowait(_Job(fn, args))
 
     async def _run(self) -> None:
+        logs.bind(conn=None, room=self.id)
         while True:
             job = await self._queue.get()
             if job is None:
@@ -324,6 +329,7 @@ class Room:
         summary = self.summary()
         for client in list(self.viewers):
             client.send(self._room_frame(client, summary))
+        self.bus.lobby_changed()
 
     def _event_frame(self, seq: int, projection: dict[str, Any]) -> str:
         body = encode_bytes(projection).decode()
@@ -332,6 +338,7 @@ class Room:
     def _broadcast(self, base: int, events: list[Event]) -> set[int | None]:
         """Send each attached connection its own projections of ``events`` (logged from
         log index ``base``); return the viewers that saw at least one of them."""
+        self.bus.room_events(self, events)
         cache: dict[tuple[int, int], str] = {}
         seen: set[int | None] = set()
         for client, viewer in list(self.viewers.items()):
@@ -822,6 +829,7 @@ class Room:
                     mine[key] = mine.get(key, 0) + value
         await self.store.add_stats(self.engine.name, totals)
         self._send_room()
+        self.bus.result(self)
         self._schedule("evict", self.timing.finished_ttl, self._evict)
 
     async def _abort(self, reason: str) -> None:
@@ -847,6 +855,7 @@ class Room:
             log.exception("room %s: could not record the abort", self.id)
         self._broadcast(self._log_events(events), events)
         self._send_room()
+        self.bus.result(self)
         self._schedule("evict", self.timing.finished_ttl, self._evict)
 
     async def _evict(self) -> None:
