@@ -22,9 +22,10 @@ from typing import Any
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
-from server import __version__, autopilot, stats
+from server import __version__, stats
 from server.connection import Client
 from server.errors import ClientError
+from server.house import HOUSE_HEADER, HouseBots
 from server.identity import Identities
 from server.limits import Strikes, TokenBucket
 from server.lobby import Lobby
@@ -93,6 +94,7 @@ class UmpireServer:
         self.limits = config.limits
         self.store = store or SqliteStore(config.db, synchronous=config.synchronous)
         self.identities = Identities(self.store)
+        self.house = HouseBots(self.identities, think=config.timing.autopilot_delay)
         self.lobby = Lobby(
             self.store,
             self.identities,
@@ -100,6 +102,7 @@ class UmpireServer:
             max_rooms=config.limits.max_rooms,
             max_rooms_per_player=config.limits.max_rooms_per_player,
         )
+        self.lobby.launcher = self.house.launch
         self._server: Server | None = None
         self._per_address: dict[str, int] = {}
         self._closing: asyncio.Task[None] | None = None
@@ -134,6 +137,11 @@ class UmpireServer:
             max_queue=8,
         )
         log.info("umpire %s listening on ws://%s:%d", __version__, self.config.host, self.port)
+        host = self.config.host
+        if host in ("", "0.0.0.0", "::", "localhost"):
+            host = "127.0.0.1"
+        self.house.url = f"ws://{'[' + host + ']' if ':' in host else host}:{self.port}"
+        await self.lobby.relaunch_bots()
 
     async def close(self) -> None:
         """Shut down gracefully; safe to call more than once."""
@@ -142,6 +150,7 @@ class UmpireServer:
         await asyncio.shield(self._closing)
 
     async def _close(self) -> None:
+        await self.house.close()
         if self._server is not None:
             self._server.close()  # 1001 to every connection, then waits for handlers
             await self._server.wait_closed()
@@ -154,7 +163,10 @@ class UmpireServer:
     async def _handler(self, ws: ServerConnection) -> None:
         remote = ws.remote_address
         address = str(remote[0]) if remote else "?"
-        if self._per_address.get(address, 0) >= self.limits.max_connections_per_address:
+        house = ws.request is not None and ws.request.headers.get(HOUSE_HEADER) == self.house.secret
+        if house:
+            address = "house"  # the server's own bots are not counted against loopback
+        elif self._per_address.get(address, 0) >= self.limits.max_connections_per_address:
             frame = error_frame(
                 "too_many_connections",
                 f"at most {self.limits.max_connections_per_address} connections per address",
@@ -235,13 +247,13 @@ class UmpireServer:
             return {"type": "rooms", "rooms": lobby.listing(message.game)}
         if isinstance(message, Join):
             room = lobby.find(player, message.room, message.invite)
-            return await room.call(room.join, client, message.seat)
+            return await room.call(room.join, client, message.seat, message.ticket)
         if isinstance(message, Watch):
             room = lobby.find(player, message.room, message.invite)
             return await room.call(room.watch, client)
         if isinstance(message, Resume):
             room = lobby.find(player, message.room, message.invite)
-            return await room.call(room.resume, client, message.since)
+            return await room.call(room.resume, client, message.since, message.ticket)
         if isinstance(message, Leave):
             room = self._attached(client, message.room)
             return await room.call(room.leave, client)
@@ -249,11 +261,15 @@ class UmpireServer:
             room = self._attached(client, message.room)
             return await room.call(room.start, client)
         if isinstance(message, AddBot):
-            if message.bot not in autopilot.POLICIES and message.bot != "autopilot":
-                raise ClientError("unsupported", f"no house bot called {message.bot!r}")
             room = self._attached(client, message.room)
+            offered = self.house.available(room.engine.name)
+            if message.bot != "autopilot" and message.bot not in offered:
+                names = ", ".join(["autopilot", *offered])
+                raise ClientError(
+                    "unsupported", f"no house bot {message.bot!r} for {room.engine.name}: {names}"
+                )
             bot = await self.identities.house_bot(message.bot)
-            return await room.call(room.add_bot, client, message.seat, bot)
+            return await room.call(room.add_bot, client, message.seat, bot, message.bot)
         if isinstance(message, Profile):
             return await self._profile(message.player or player.id)
         if isinstance(message, Ping):

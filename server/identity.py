@@ -90,6 +90,14 @@ class Identities:
         self._cache[player.id] = player
         return player
 
+    async def house_token(self, kind: str) -> tuple[Player, str]:
+        """The identity of house bot ``kind`` and a fresh token for it (the old one stops
+        working): the server's own bot clients say hello with it."""
+        player = await self.house_bot(kind)
+        token = secrets.token_urlsafe(32)
+        await self.store.set_token(player.id, hash_token(token))
+        return player, token
+
     async def get(self, player_id: str) -> Player | None:
         """The player with this id, or ``None``."""
         cached = self._cache.get(player_id)

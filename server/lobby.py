@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import secrets
+from collections.abc import Callable
 from typing import Any
 
 from server import autopilot
@@ -42,6 +43,8 @@ class Lobby:
         self.max_rooms_per_player = max_rooms_per_player
         self.rooms: dict[str, Room] = {}
         self._invites: dict[str, str] = {}
+        #: starts a house bot client for a room's seat (see server.house); set by the app
+        self.launcher: Callable[[str, int, str, str], None] | None = None
 
     # -- rooms ----------------------------------------------------------------------------
 
@@ -75,6 +78,7 @@ class Lobby:
         return room
 
     def _add(self, room: Room) -> None:
+        room.launcher = self.launcher
         self.rooms[room.id] = room
         if room.invite is not None:
             self._invites[room.invite] = room.id
@@ -161,6 +165,16 @@ class Lobby:
         if restored:
             log.info("restored %d rooms from the store", restored)
         return restored
+
+    async def relaunch_bots(self) -> None:
+        """Start the house bot clients of every restored room (once the server listens)."""
+        for room in list(self.rooms.values()):
+            room.launcher = self.launcher
+
+            async def relaunch(room: Room = room) -> None:
+                room.relaunch_bots()
+
+            room.post(relaunch)
 
     async def close(self) -> None:
         """Stop every room's task (the log is already durable)."""

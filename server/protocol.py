@@ -105,11 +105,15 @@ class ListRooms(Inbound, tag="list_rooms"):
 
 
 class Join(Inbound, tag="join"):
-    """Take a seat (``seat`` or the first free one) in a waiting room."""
+    """Take a seat (``seat`` or the first free one) in a waiting room.
+
+    ``ticket`` is for the server's own house bots: a secret the server hands the bot it
+    starts for a seat, which lets that connection play the seat."""
 
     room: RoomId | None = None
     invite: Annotated[str, msgspec.Meta(max_length=64)] | None = None
     seat: int | None = None
+    ticket: Annotated[str, msgspec.Meta(max_length=64)] | None = None
 
 
 class Watch(Inbound, tag="watch"):
@@ -153,6 +157,7 @@ class Resume(Inbound, tag="resume"):
     room: RoomId
     since: Annotated[int, msgspec.Meta(ge=0)] = 0
     invite: Annotated[str, msgspec.Meta(max_length=64)] | None = None
+    ticket: Annotated[str, msgspec.Meta(max_length=64)] | None = None
 
 
 class Profile(Inbound, tag="profile"):

@@ -94,9 +94,15 @@ class Seat:
     """One seat: who holds it and whether the autopilot plays it now."""
 
     player: Player | None = None
-    house: bool = False  # a house bot (always on autopilot)
+    house: bool = False  # a house seat: the autopilot, or a house bot client (``bot``)
     autopilot: bool = False
     away_since: float | None = None
+    bot: str | None = None  # the house bot client playing this seat (server.house)
+
+    @property
+    def server_played(self) -> bool:
+        """True for the house autopilot's seats, which no connection ever plays."""
+        return self.house and self.bot is None
 
 
 @dataclass(slots=True)
@@ -129,18 +135,20 @@ class Room:
         self.store = store
         self.timing = timing
         self.settings = Settings.from_json(row.settings)
-        self.seats = [
-            Seat(players.get(pid) if pid else None, house=bool(pid and pid.startswith("bot-")))
-            for pid in row.seats
-        ]
+        self.seats = [_seat_from_row(pid, players) for pid in row.seats]
         for seat in self.seats:
-            seat.autopilot = seat.house
+            seat.autopilot = seat.server_played
         self.state = row.status
         self.game: Game | None = None
         self.log: list[Event] = []
         #: for each viewer (seat index, or None for spectators), the log indices it may see
         self._visible: dict[int | None, list[int]] = {}
         self.viewers: dict[Client, int | None] = {}
+        #: house bot connections and the seat each plays (they joined with a ticket)
+        self._pilots: dict[Client, int] = {}
+        self._tickets: dict[str, int] = {}
+        #: starts a house bot client: (room id, seat, bot name, ticket); set by the lobby
+        self.launcher: Callable[[str, int, str, str], None] | None = None
         self.on_close = on_close
         self._queue: asyncio.Queue[_Job | None] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
@@ -299,7 +307,7 @@ class Room:
                     "name": seat.player.name if seat.player else None,
                     "bot": seat.player.bot if seat.player else False,
                     "house": seat.house,
-                    "connected": seat.house or self.connected(index),
+                    "connected": seat.server_played or self.connected(index),
                     "autopilot": seat.autopilot,
                 }
                 for index, seat in enumerate(self.seats)
@@ -455,10 +463,25 @@ class Room:
 
     # -- requests (run in the room's task) ------------------------------------------------
 
-    async def join(self, client: Client, seat: int | None) -> dict[str, Any]:
-        """Seat ``client``'s player (or re-attach it to the seat it holds)."""
+    def _ticket_seat(self, ticket: str, seat: int | None) -> int:
+        """The seat a house bot's ticket opens; raise if it opens none (or another)."""
+        index = self._tickets.get(ticket)
+        if index is None or (seat is not None and seat != index):
+            raise ClientError("not_your_seat", "this ticket opens no seat here")
+        return index
+
+    async def join(
+        self, client: Client, seat: int | None, ticket: str | None = None
+    ) -> dict[str, Any]:
+        """Seat ``client``'s player (or re-attach it to the seat it holds); with a house
+        bot's ticket, attach the connection to the seat the ticket opens."""
         player = client.player
         assert player is not None
+        if ticket is not None:
+            index = self._ticket_seat(ticket, seat)
+            self._pilots[client] = index
+            self._attach(client, index, since=None)
+            return {"type": "joined", "room": self.id, "seat": index}
         held = self.seat_of(player)
         if held is not None:
             if seat is not None and seat != held:
@@ -484,19 +507,44 @@ class Room:
             raise ClientError("seat_taken", f"seat {seat} is taken or does not exist")
         return seat
 
-    async def add_bot(self, client: Client, seat: int | None, bot: Player) -> dict[str, Any]:
-        """Fill an empty seat with a house bot (host only, before the start)."""
+    async def add_bot(
+        self, client: Client, seat: int | None, bot: Player, name: str = "autopilot"
+    ) -> dict[str, Any]:
+        """Fill an empty seat with a house bot (host only, before the start): the
+        server's ``autopilot``, or a named bot started as a client (:mod:`server.house`)."""
         self._require_host(client)
         if self.state != WAITING:
             raise ClientError("bad_state", "bots can only be added before the start")
-        if self.engine.name not in autopilot.POLICIES:
-            raise ClientError("unsupported", f"no house bot plays {self.engine.name} yet")
+        if name == "autopilot" and self.engine.name not in autopilot.POLICIES:
+            raise ClientError("unsupported", f"the autopilot does not play {self.engine.name}")
         index = self._free_seat(seat)
-        self.seats[index] = Seat(bot, house=True, autopilot=True)
+        if name == "autopilot":
+            self.seats[index] = Seat(bot, house=True, autopilot=True)
+        else:
+            self.seats[index] = Seat(bot, house=True, bot=name)
         await self._save()
         self._send_room()
+        self._launch(index)
         await self._maybe_autostart()
         return {"type": "bot_added", "room": self.id, "seat": index, "bot": bot.id}
+
+    def _launch(self, index: int) -> None:
+        """Start the house bot client of seat ``index`` with a fresh ticket."""
+        name = self.seats[index].bot
+        if name is None or self.launcher is None:
+            return
+        for ticket, seat in list(self._tickets.items()):
+            if seat == index:
+                del self._tickets[ticket]
+        ticket = secrets.token_urlsafe(16)
+        self._tickets[ticket] = index
+        self.launcher(self.id, index, name, ticket)
+
+    def relaunch_bots(self) -> None:
+        """Start the house bot clients again (after a restart)."""
+        for index, seat in enumerate(self.seats):
+            if seat.bot is not None and self.state in (WAITING, PLAYING):
+                self._launch(index)
 
     async def watch(self, client: Client) -> dict[str, Any]:
         """Attach ``client`` as a spectator (a seated player gets its own seat's view)."""
@@ -517,9 +565,13 @@ class Room:
                 "no_spectators", f"room {self.id} shows spectators the game after it ends"
             )
 
-    async def resume(self, client: Client, since: int) -> dict[str, Any]:
+    async def resume(self, client: Client, since: int, ticket: str | None = None) -> dict[str, Any]:
         """Re-attach ``client`` and send every event of its stream after ``since``."""
-        held = self.seat_of(client.player)
+        if ticket is not None:
+            held: int | None = self._ticket_seat(ticket, None)
+            self._pilots[client] = held  # type: ignore[assignment]
+        else:
+            held = self.seat_of(client.player)
         if held is None:
             self._check_spectators()
         last = self.viewer_seq(held)
@@ -544,10 +596,10 @@ class Room:
         returned = False
         if viewer is not None:
             seat = self.seats[viewer]
-            returned = seat.away_since is not None or (seat.autopilot and not seat.house)
+            returned = seat.away_since is not None or (seat.autopilot and not seat.server_played)
             seat.away_since = None
             self._cancel(f"grace:{viewer}")
-            seat.autopilot = seat.house
+            seat.autopilot = seat.server_played
         if seated or first_connection or returned:
             self._send_room()
         else:
@@ -588,6 +640,7 @@ class Room:
     async def detach(self, client: Client) -> None:
         """Forget ``client`` (its connection closed or it left)."""
         viewer = self.viewers.pop(client, None)
+        self._pilots.pop(client, None)
         client.rooms.discard(self)
         if viewer is None or self.connected(viewer):
             return
@@ -617,7 +670,9 @@ class Room:
             raise ClientError("bad_state", f"the game in room {self.id} has not started")
         if self.state == ABORTED:
             raise ClientError("aborted", f"the game in room {self.id} was aborted")
-        held = self.seat_of(player)
+        held = self._pilots.get(client)
+        if held is None:
+            held = self.seat_of(player)
         if seat is not None and seat != held:
             if 0 <= seat < len(self.seats) and self.seats[seat].player is not None:
                 raise ClientError("not_your_seat", f"seat {seat} is not yours")
@@ -631,7 +686,7 @@ class Room:
         if self.state == FINISHED:
             raise ClientError("game_over", "the game is over")
         seat_state = self.seats[held]
-        if seat_state.autopilot and not seat_state.house:
+        if seat_state.autopilot and not seat_state.server_played:
             seat_state.autopilot = False  # the player is back
             self._send_room()
             self._plan()
@@ -703,7 +758,7 @@ class Room:
         self._send_room()
         self._broadcast(base, events)
         for index in range(len(self.seats)):
-            if not self.seats[index].house and not self.connected(index):
+            if not self.seats[index].server_played and not self.connected(index):
                 await self.detach_seat(index)
         await self._after_change()
 
@@ -898,7 +953,7 @@ class Room:
             self._clocks = list(last) if last else [self.settings.clock_base] * len(self.seats)
         now = time.monotonic()
         for index, seat in enumerate(self.seats):
-            if not seat.house:
+            if not seat.server_played:
                 seat.away_since = now
                 self._schedule(f"grace:{index}", self.timing.grace, self._grace_over, index)
         if game.is_over:  # the end was logged but the row not updated: finish it now
@@ -934,3 +989,17 @@ def new_row(
 
 
 __all__ = ["ABORTED", "FINISHED", "PLAYING", "WAITING", "Room", "Seat", "Settings", "Timing"]
+
+
+def _seat_from_row(player_id: str | None, players: dict[str, Player]) -> Seat:
+    """A stored seat: a player, the autopilot (``bot-autopilot``) or a house bot
+    (``bot-<name>``, whose client is started again)."""
+    if player_id is None:
+        return Seat()
+    player = players.get(player_id)
+    if not player_id.startswith("bot-"):
+        return Seat(player)
+    name = player_id.removeprefix("bot-")
+    if name == "autopilot":
+        return Seat(player, house=True)
+    return Seat(player, house=True, bot=name)

@@ -184,6 +184,10 @@ class Store(ABC):
         """Change a player's display name."""
 
     @abstractmethod
+    async def set_token(self, player_id: str, token_hash: str) -> None:
+        """Replace a player's token hash (the server's own house bots, at start-up)."""
+
+    @abstractmethod
     async def save_game(self, game: GameRow, events: Sequence[EventRow] = ()) -> None:
         """Insert or replace a room's row (lobby changes, start, end), with any events
         that must be logged in the same transaction (the opening events, an abort)."""
@@ -381,6 +385,11 @@ class SqliteStore(Store):
 
     async def rename_player(self, player_id: str, name: str) -> None:
         await self._submit([("UPDATE players SET name = ? WHERE id = ?", [(name, player_id)])])
+
+    async def set_token(self, player_id: str, token_hash: str) -> None:
+        await self._submit(
+            [("UPDATE players SET token_hash = ? WHERE id = ?", [(token_hash, player_id)])]
+        )
 
     async def save_game(self, game: GameRow, events: Sequence[EventRow] = ()) -> None:
         row = (

@@ -1,0 +1,148 @@
+"""House bots (real bot clients started by the server) and the websocket bot transport."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from bots.baseline import KriegspielRandom, PerudoRandom, PerudoSimple
+from bots.remote import Target, play_remote
+from server.app import UmpireServer
+
+KQK = "4k3/8/8/8/8/8/8/3QK3 w - - 0 1"
+
+
+async def wait_finished(server: UmpireServer, room_id: str, timeout: float = 60) -> Any:
+    room = server.lobby.rooms[room_id]
+    async with asyncio.timeout(timeout):
+        while room.state != "finished":
+            await asyncio.sleep(0.02)
+    return room
+
+
+async def test_named_house_bots_play_a_perudo_game(server: UmpireServer, connect: Any) -> None:
+    host = await connect("host")
+    room_id = (
+        await host.request("create_room", "created", game="perudo", options={"seats": 3}, sit=False)
+    )["room"]
+    for name in ("perudo-simple", "perudo-random", "perudo-expert"):
+        added = await host.request("add_bot", "bot_added", room=room_id, bot=name)
+        assert added["bot"] == f"bot-{name}"
+    room = await wait_finished(server, room_id)
+    assert {seat for seat, _ in room.game.history} == {0, 1, 2}  # every bot client played
+    assert [s.player.id for s in room.seats] == [
+        "bot-perudo-simple",
+        "bot-perudo-random",
+        "bot-perudo-expert",
+    ]
+    assert not any(s.autopilot for s in room.seats)  # the server's autopilot never moved
+
+
+async def test_a_kriegspiel_house_bot_plays_an_external_bot(
+    server: UmpireServer, connect: Any
+) -> None:
+    host = await connect("host")
+    room_id = (
+        await host.request(
+            "create_room", "created", game="kriegspiel", options={"fen": KQK}, sit=False
+        )
+    )["room"]
+    await host.request("add_bot", "bot_added", room=room_id, bot="kriegspiel-random", seat=1)
+    url = f"ws://127.0.0.1:{server.port}"
+    results = await asyncio.wait_for(
+        play_remote(
+            url, lambda: KriegspielRandom(seed=3), name="visitor", target=Target(room=room_id)
+        ),
+        60,
+    )
+    room = await wait_finished(server, room_id)
+    assert len(results) == 1 and results[0].seat == 0
+    assert results[0].ranks == list(room.game.outcome.ranks)
+    assert {seat for seat, _ in room.game.history} == {0, 1}
+
+
+async def test_remote_bots_find_or_create_rooms_and_play(server: UmpireServer) -> None:
+    url = f"ws://127.0.0.1:{server.port}"
+    first = asyncio.create_task(
+        play_remote(
+            url, PerudoSimple, name="simple", target=Target(game="perudo", options={"seats": 2})
+        )
+    )
+    await asyncio.sleep(0.3)  # the first bot has created a room and waits in it
+    second = await asyncio.wait_for(
+        play_remote(
+            url,
+            lambda: PerudoRandom(seed=1),
+            name="random",
+            target=Target(game="perudo", options={"seats": 2}),
+        ),
+        60,
+    )
+    results = await asyncio.wait_for(first, 60)
+    assert len(results) == len(second) == 1
+    assert results[0].ranks == second[0].ranks and results[0].seat != second[0].seat
+
+
+async def test_a_remote_bot_plays_several_games_in_a_room_series(
+    server: UmpireServer, connect: Any
+) -> None:
+    """--games N: after each game the bot looks for the next open room."""
+    url = f"ws://127.0.0.1:{server.port}"
+    host = await connect("host")
+    rooms = []
+    for _ in range(2):
+        created = await host.request(
+            "create_room", "created", game="perudo", options={"seats": 2}, sit=False
+        )
+        await host.request("add_bot", "bot_added", room=created["room"], bot="perudo-random")
+        rooms.append(created["room"])
+    results = await asyncio.wait_for(
+        play_remote(url, PerudoSimple, name="simple", target=Target(game="perudo"), games=2), 60
+    )
+    assert len(results) == 2
+    for room_id in rooms:
+        assert (await wait_finished(server, room_id)).state == "finished"
+
+
+async def test_unknown_house_bots_and_forged_tickets_are_refused(
+    server: UmpireServer, connect: Any
+) -> None:
+    host = await connect("host")
+    room_id = (
+        await host.request("create_room", "created", game="kriegspiel", options={}, sit=False)
+    )["room"]
+    await host.send(type="add_bot", room=room_id, bot="deep-blue")
+    error = await host.error("unsupported")
+    assert "kriegspiel-random" in error["message"] and "perudo" not in error["message"]
+    await host.send(type="add_bot", room=room_id, bot="autopilot")
+    await host.error("unsupported")
+    intruder = await connect("intruder")
+    await intruder.send(type="join", room=room_id, seat=0, ticket="guessed-ticket")
+    await intruder.error("not_your_seat")
+
+
+async def test_house_bots_come_back_after_a_restart(
+    make_server: Any, connect: Any, db_path: str
+) -> None:
+    server = await make_server()
+    host = await connect("host", port=server.port)
+    room_id = (
+        await host.request("create_room", "created", game="perudo", options={"seats": 2}, sit=True)
+    )["room"]
+    await host.request("add_bot", "bot_added", room=room_id, bot="perudo-simple")
+    room = server.lobby.rooms[room_id]
+    async with asyncio.timeout(10):
+        while room.game is None:
+            await asyncio.sleep(0.02)
+    await host.close()
+    await server.close()
+    again = await make_server(db=db_path)
+    restored = again.lobby.rooms[room_id]
+    # the host is gone: after the grace period the autopilot plays its seat, while the
+    # house bot client, started again, plays its own
+    room = await wait_finished(again, room_id)
+    assert room is restored
+    bot_seat = next(i for i, s in enumerate(room.seats) if s.bot == "perudo-simple")
+    restart_index = len(room.game.history)
+    assert restart_index > 0
+    assert any(seat == bot_seat for seat, _ in room.game.history)
