@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from server import autopilot
+from server.bus import NO_BUS, Bus
 from server.errors import ClientError
 from server.games import engine as find_engine
 from server.games.base import ConfigError
@@ -35,6 +36,7 @@ class Lobby:
         *,
         max_rooms: int = 10_000,
         max_rooms_per_player: int = 20,
+        bus: Bus = NO_BUS,
     ) -> None:
         self.store = store
         self.identities = identities
@@ -43,6 +45,9 @@ class Lobby:
         self.max_rooms_per_player = max_rooms_per_player
         self.rooms: dict[str, Room] = {}
         self._invites: dict[str, str] = {}
+        #: the public feed (server.bus): rooms publish to it, the lobby its listing
+        self.bus = bus
+        bus.set_lobby(lambda: self.listing(None))
         #: starts a house bot client for a room's seat (see server.house); set by the app
         self.launcher: Callable[[str, int, str, str], None] | None = None
 
@@ -82,12 +87,15 @@ class Lobby:
         self.rooms[room.id] = room
         if room.invite is not None:
             self._invites[room.invite] = room.id
+        room.bus = self.bus
         room.start_task()
+        self.bus.lobby_changed()
 
     def _forget(self, room: Room) -> None:
         self.rooms.pop(room.id, None)
         if room.invite is not None:
             self._invites.pop(room.invite, None)
+        self.bus.lobby_changed()
 
     def find(self, player: Player | None, room_id: str | None, invite: str | None) -> Room:
         """The room a request names: by invite code, or by id if public or seated in it."""
