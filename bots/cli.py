@@ -101,6 +101,38 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(func=cmd_tournament)
 
     p = sub.add_parser(
+        "bot",
+        help="run a bot on a server: join a room (or any open room of its game) and play",
+        description="Built-in bots: "
+        + ", ".join(builtin_names())
+        + "; or any Bot subclass as package.module:ClassName.",
+    )
+    p.add_argument(
+        "spec", metavar="BOT", help="a built-in name (perudo-expert:hard) or module:Class"
+    )
+    p.add_argument("--server", default="ws://127.0.0.1:8765", help="the server's websocket URL")
+    p.add_argument("--room", help="the room id to join")
+    p.add_argument("--invite", help="a private room's invite code")
+    p.add_argument("--seat", type=int, help="the seat to take (default: the first free one)")
+    p.add_argument(
+        "--game",
+        choices=["perudo", "kriegspiel"],
+        help="without --room: join any open room of this game, or create one",
+    )
+    p.add_argument(
+        "--option",
+        "-o",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="options of a room the bot creates",
+    )
+    p.add_argument("--games", type=int, default=1, help="how many games to play in a row")
+    p.add_argument("--name", help="display name (default: the bot's name)")
+    p.add_argument("--token", help="a token from an earlier run, to keep the same identity")
+    p.set_defaults(func=cmd_bot)
+
+    p = sub.add_parser(
         "selfplay",
         help="play bot games in-process and log them to a knowledge base",
         description="The fast in-process path: games are logged in the server's format.",
@@ -214,6 +246,45 @@ async def play_and_record(
             await store.close()
     results.sort(key=lambda p: p.spec.index)
     return results
+
+
+def cmd_bot(args: argparse.Namespace) -> int:
+    """``umpire bot``: play games on a server with one bot."""
+    from bots.remote import Target, play_remote
+
+    try:
+        name, factory = load_bot(args.spec)
+        if not (args.room or args.invite or args.game):
+            games = type(factory()).games
+            if len(games) != 1:
+                raise BotError("say --room, --invite or --game")
+            args.game = games[0]
+        options = parse_options(args.option)
+        if args.games < 1:
+            raise ConfigError("--games must be at least 1")
+    except (BotError, ConfigError) as exc:
+        print(f"umpire bot: {exc}", file=sys.stderr)
+        return 2
+    target = Target(
+        room=args.room, invite=args.invite, seat=args.seat, game=args.game, options=options
+    )
+    try:
+        results = asyncio.run(
+            play_remote(
+                args.server,
+                factory,
+                name=args.name or name,
+                target=target,
+                games=args.games,
+                token=args.token,
+            )
+        )
+    except BotError as exc:
+        print(f"umpire bot: {exc}", file=sys.stderr)
+        return 1
+    for result in results:
+        print(f"seat {result.seat}: placed {result.rank} of {len(result.ranks)} ({result.reason})")
+    return 0
 
 
 def cmd_selfplay(args: argparse.Namespace) -> int:
