@@ -17,7 +17,9 @@ import chess
 __all__ = [
     "CENTRE",
     "KingOutcomes",
+    "box",
     "has_mating_material",
+    "king_spread",
     "only_king_moves",
     "king_outcomes",
     "region_value",
@@ -90,11 +92,32 @@ def _spread(squares: int) -> int:
     return result
 
 
-def region_value(region: int, our_king: chess.Square | None, weight: float) -> float:
+def king_spread(squares: int) -> int:
+    """``squares`` and every square a king step away from one of them."""
+    row = squares | ((squares >> 1) & ~chess.BB_FILE_H) | ((squares << 1) & ~chess.BB_FILE_A)
+    return (row | (row << 8) | (row >> 8)) & chess.BB_ALL
+
+
+def box(region: int, attacked: int) -> int:
+    """Every square the king could reach from ``region`` by steps through squares we do
+    not attack, if our pieces stood still: the room our pieces leave it."""
+    current = region
+    while True:
+        grown = (king_spread(current) & ~attacked) | current
+        if grown == current:
+            return current
+        current = grown
+
+
+def region_value(
+    region: int, our_king: chess.Square | None, weight: float, attacked: int | None = None
+) -> float:
     """The worth of the enemy king being confined to ``region`` (higher is better).
 
     Smaller regions, regions near the edge and regions our king stands close to score
-    higher; ``weight`` (per square) sets how much this matters against material.
+    higher; ``weight`` (per square) sets how much this matters against material. With
+    ``attacked`` (our attacks, for a lone king), the room of its :func:`box` counts too,
+    the steadier measure: the source's rule of shrinking the king's region.
     """
     size = region.bit_count()
     if size == 0 or weight == 0.0:
@@ -105,7 +128,11 @@ def region_value(region: int, our_king: chess.Square | None, weight: float) -> f
     for square in chess.SquareSet(region):
         centre += CENTRE[square]
         distance += near[square]
-    return -weight * (size + 1.5 * centre / size + 1.0 * distance / size)
+    value = -weight * (size + 1.5 * centre / size + 1.0 * distance / size)
+    if attacked is not None:
+        room = box(region, attacked)
+        value -= weight * 0.5 * room.bit_count()
+    return value
 
 
 def only_king_moves(

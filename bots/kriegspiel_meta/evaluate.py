@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import chess
 
+from bots.kriegspiel_meta.endgames import has_mating_material
 from bots.kriegspiel_meta.geometry import PIECE_KINDS, VALUES, attacks
 from bots.kriegspiel_meta.metaposition import Metaposition
 
@@ -23,6 +24,9 @@ __all__ = [
     "piece_threat",
     "threats",
 ]
+
+#: The extra loss when the enemy king may take the last piece that could mate it.
+ESSENTIAL = 3_000.0
 
 #: Bonus of a pawn by how many ranks it has advanced from its start (0..5).
 PAWN_BONUS = (0, 8, 18, 32, 55, 90)
@@ -96,7 +100,16 @@ def king_threat(meta: Metaposition, board: chess.Board, king_set: int, defended:
     for square in chess.SquareSet(king_set):
         reach |= chess.BB_KING_ATTACKS[square]
     exposed = reach & board.occupied_co[meta.color] & ~board.kings & ~defended
-    return float(sum(VALUES[board.piece_type_at(s) or chess.PAWN] for s in chess.SquareSet(exposed)))
+    if not exposed:
+        return 0.0
+    loss = float(sum(VALUES[board.piece_type_at(s) or chess.PAWN] for s in chess.SquareSet(exposed)))
+    if meta.units == 0:
+        rest = board.copy(stack=False)
+        for square in chess.SquareSet(exposed):
+            rest.remove_piece_at(square)
+        if not has_mating_material(rest, meta.color):
+            loss += ESSENTIAL  # losing it draws the game
+    return loss
 
 
 def threats(

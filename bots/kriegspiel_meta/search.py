@@ -32,10 +32,16 @@ from bots.kriegspiel_meta.metaposition import Metaposition, certain_attacks, pos
 
 __all__ = ["WIN", "Branch", "Searcher"]
 
-#: The value of a branch that mates; of one that stalemates a lone king.
-WIN = 100_000.0
+#: The bonus of a branch that surely mates (a lone king), of one that likely does; the
+#: value of a branch that may stalemate. Finite, so that the mean of the branches never
+#: lets a small chance of mate outweigh the risk of losing the mating piece.
+WIN = 2_500.0
+LIKELY_MATE = 600.0
 DRAW = -3_000.0
 _CERTAINLY_ILLEGAL = -1_000_000.0
+#: The cost of placing our pieces as they already stood after one or two of our moves:
+#: a third time may be a threefold repetition, a draw.
+_REPEAT = (0.0, 80.0, 2_000.0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +51,9 @@ class Branch:
     answer: str  #: "silent", "capture", "check", "capture+check", "mate", "stalemate"
     value: float
     weight: float
+    board: chess.Board | None = None  #: our pieces after the move (open branches only)
+    region: int = 0  #: where the enemy king may stand after its reply
+    risk: float = 0.0  #: what the king's reply may take (kept when looking deeper)
 
 
 class Searcher:
@@ -54,8 +63,18 @@ class Searcher:
     do so; ``blend`` mixes the weighted mean of the branches into their worst case.
     """
 
-    def __init__(self, rng: random.Random, *, gamma: float = 0.5, blend: float = 0.3) -> None:
+    def __init__(
+        self,
+        rng: random.Random,
+        *,
+        gamma: float = 0.5,
+        blend: float = 0.3,
+        depth: int = 2,
+        width: int = 8,
+    ) -> None:
         self.rng = rng
+        self.depth = depth
+        self.width = width
         self.gamma = gamma
         self.blend = blend
         self.last: dict[str, float] = {}  #: the scores of the last decision (for tests)
@@ -72,6 +91,13 @@ class Searcher:
             scores[move.uci()] = self.score(meta, move)
             if time.perf_counter() > deadline:
                 break
+        if meta.units == 0 and self.depth > 1:
+            # A lone king: look one more of our moves ahead, best first, while time lasts.
+            ranked = sorted(scores, key=lambda text: -scores[text])[: self.width]
+            for text in ranked:
+                if time.perf_counter() > deadline:
+                    break
+                scores[text] = self.score(meta, chess.Move.from_uci(text), depth=2)
         self.last = scores
         self._density = None
         best = max(scores.values())
@@ -114,13 +140,17 @@ class Searcher:
         after.ep_square = None
         passed = chess.between(move.from_square, move.to_square) | target
         king_set = meta.may[chess.KING] & ~passed
+        if kind == chess.KING:
+            king_set &= ~chess.BB_KING_ATTACKS[move.to_square]
+            if not king_set:
+                return []  # the enemy king stands next to that square: surely illegal
         lone = only_king_moves(after, color, meta.may, meta.pieces_max, meta.units)
         possible = possible_attacks(after, color)
         certain = possible if meta.units == 0 else certain_attacks(after, color, units & ~passed)
         outcome = king_outcomes(king_set, possible, certain, lone)
         static = self._static(meta, after)
         repeated = meta.history.count(after.board_fen())
-        static -= 25.0 * repeated
+        static -= _REPEAT[min(repeated, 2)]
         chance = meta.occupancy(move.to_square) if can_take else 0.0
         if diagonal_pawn and not target & units:
             chance = 0.5
@@ -144,14 +174,17 @@ class Searcher:
                 if not region:
                     continue
                 risk = king_threat(meta, after, region, possible)
-                value = static + gain - risk + region_value(after_region, our_king, weight)
+                room = possible if lone else (certain if meta.pieces_max == 0 else None)
+                value = static + gain - risk
+                value += region_value(after_region, our_king, weight, room)
                 answer = ("capture+" if took else "") + ("check" if checked else "silent")
                 size = region.bit_count() / max(1, king_set.bit_count())
-                result.append(Branch(answer, value, share * max(size, 1e-3)))
+                weight_ = share * max(size, 1e-3)
+                result.append(Branch(answer, value, weight_, after, after_region, risk))
             if outcome.mated:
                 # Surely mate when the king alone can move; else likely mate or a block.
                 size = outcome.mated.bit_count() / max(1, king_set.bit_count())
-                value = WIN if lone else static + gain + 600.0
+                value = static + gain + (WIN if lone else LIKELY_MATE)
                 result.append(Branch("mate", value, share * size))
             if outcome.stalemated and (lone or meta.units <= 4):
                 # With few enemy units they may all be stuck: do not risk a stalemate.
@@ -161,16 +194,40 @@ class Searcher:
             result.append(Branch("silent", static, 1.0))
         return result
 
-    def score(self, meta: Metaposition, move: chess.Move) -> float:
+    def score(self, meta: Metaposition, move: chess.Move, depth: int = 1) -> float:
         """The attempt's value: worst branch plus ``blend`` of the gap to their mean,
-        less a small cost for the chance the umpire calls it illegal."""
+        less a small cost for the chance the umpire calls it illegal.
+
+        With ``depth`` 2 (lone enemy king only) each open branch is worth our best next
+        attempt from it instead of its static value: our move, the umpire's answer, the
+        king's reply, our next move."""
         branches = self.branches(meta, move)
         if not branches:
             return _CERTAINLY_ILLEGAL
+        if depth > 1:
+            branches = [self._deepen(meta, branch) for branch in branches]
+        return self.merge(branches) - 5.0 * self._illegal_chance(meta, move)
+
+    def _deepen(self, meta: Metaposition, branch: Branch) -> Branch:
+        if branch.board is None or not branch.region:
+            return branch
+        child = meta.copy()
+        child.own = branch.board
+        child.may = [0] * 6 + [branch.region]
+        child.history = [*meta.history, branch.board.board_fen()]
+        best = max(
+            (self.score(child, move) for move in branch.board.generate_pseudo_legal_moves()),
+            default=branch.value,
+        )
+        value = max(best, _CERTAINLY_ILLEGAL + 1) - branch.risk
+        return Branch(branch.answer, value, branch.weight)
+
+    def merge(self, branches: list[Branch]) -> float:
+        """Worst case of ``branches`` plus ``blend`` of the gap to their weighted mean."""
         worst = min(branch.value for branch in branches)
         total = sum(branch.weight for branch in branches)
         mean = sum(branch.value * branch.weight for branch in branches) / total
-        return worst + self.blend * (mean - worst) - 5.0 * self._illegal_chance(meta, move)
+        return worst + self.blend * (mean - worst)
 
     def _illegal_chance(self, meta: Metaposition, move: chess.Move) -> float:
         blocked = 1.0
@@ -201,7 +258,7 @@ class Searcher:
     def _region_weight(meta: Metaposition, mating: bool, lone: bool) -> float:
         if not mating:
             return 0.0
-        if lone:
+        if lone or meta.pieces_max == 0:
             return 12.0
         if meta.units <= 3:
             return 4.0

@@ -262,7 +262,10 @@ def _their_move(meta: Metaposition, event: dict[str, Any]) -> None:
         if meta.units == 0:
             meta.may[chess.KING] = chess.BB_SQUARES[square]  # a lone king took it
         own.remove_piece_at(square)
-        meta.known = chess.BB_SQUARES[square]
+        # The taker stands there, unless it was an en passant capture (then behind it).
+        passed = meta.our_ep
+        en_passant = passed is not None and square == forward_square(passed, meta.color)
+        meta.known = 0 if en_passant else chess.BB_SQUARES[square]
     else:
         _widen_quiet(meta, promotion)
         meta.known = 0

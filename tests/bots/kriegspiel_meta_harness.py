@@ -95,3 +95,76 @@ async def checked_game(
         "kriegspiel", options, bots, seed.to_bytes(8, "big"), sink=truth_sink(truth)
     )
     return played, meta
+
+
+class CentreKing(Bot):
+    """A defender that always tries the king step that ends nearest the centre first.
+
+    It knows only its own pieces; among its possible attempts it prefers king moves by
+    the distance of their target to the centre (ties at random), then anything else.
+    """
+
+    name = "centre-king"
+
+    def __init__(self, seed: int | None = None) -> None:
+        import random
+
+        self.rng = random.Random(seed)
+
+    async def decide(self, decision: Any) -> str:
+        legal = [a for a in decision.legal if a not in _PASSIVE]
+        if not legal:
+            return "decline_draw" if "decline_draw" in decision.legal else decision.legal[0]
+        board = chess.Board(None)
+        board.set_board_fen(decision.view["board"])
+
+        def key(text: str) -> tuple[float, float]:
+            move = chess.Move.from_uci(text)
+            if board.piece_type_at(move.from_square) != chess.KING:
+                return (10.0, self.rng.random())
+            file, rank = chess.square_file(move.to_square), chess.square_rank(move.to_square)
+            return (abs(file - 3.5) + abs(rank - 3.5), self.rng.random())
+
+        return min(legal, key=key)
+
+
+_PASSIVE = frozenset({"resign", "offer_draw", "accept_draw", "decline_draw", "any"})
+
+
+class TrackingRandom(KriegspielRandom):
+    """A random player that keeps a metaposition (without using it) and checks it, to
+    test the updates on the wilder games random players make."""
+
+    def __init__(self, truth: dict[str, chess.Board], seed: int) -> None:
+        super().__init__(seed=seed)
+        self.truth = truth
+        self.meta: Metaposition | None = None
+        self.problems: list[str] = []
+
+    async def start(self, info: Any) -> None:
+        await super().start(info)
+        fen = info.options.get("fen")
+        self.meta = Metaposition.from_start(
+            info.view["color"] == "white", info.options["rules"], fen
+        )
+
+    async def observe(self, event: dict[str, Any]) -> None:
+        from bots.kriegspiel_meta import observe
+
+        assert self.meta is not None
+        observe(self.meta, event)
+        if not self.problems:
+            found = violations(self.meta, self.truth["board"])
+            if found:
+                self.problems = [f"after {event}: {p}" for p in found]
+
+
+async def tracked_random_game(rules: str, seed: int, fen: str | None = None) -> list[str]:
+    """A random-vs-random game with both seats tracked; the problems found."""
+    truth: dict[str, chess.Board] = {"board": chess.Board(fen) if fen else chess.Board()}
+    bots = [TrackingRandom(truth, seed), TrackingRandom(truth, seed + 7)]
+    options: dict[str, Any] = {"rules": rules}
+    if fen is not None:
+        options["fen"] = fen
+    await play_local("kriegspiel", options, bots, seed.to_bytes(8, "big"), sink=truth_sink(truth))
+    return bots[0].problems + bots[1].problems
