@@ -27,8 +27,9 @@ import contextlib
 import json
 import logging
 import sqlite3
+import time
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -268,6 +269,8 @@ class SqliteStore(Store):
         self._queue: asyncio.Queue[_Write | None] = asyncio.Queue()
         self._writer: asyncio.Task[None] | None = None
         self.commits = 0  # transactions committed (for benchmarks and tests)
+        #: called with (seconds, writes) after each group commit (server.ops metrics)
+        self.on_commit: Callable[[float, int], None] | None = None
 
     @property
     def db(self) -> aiosqlite.Connection:
@@ -342,7 +345,10 @@ class SqliteStore(Store):
                     break
                 batch.append(item)
             try:
+                started = time.perf_counter()
                 await self._write_batch(batch)
+                if self.on_commit is not None:
+                    self.on_commit(time.perf_counter() - started, len(batch))
             except Exception as exc:  # a broken database: every waiter hears of it
                 log.exception("store %s: a write failed", self.path)
                 for item in batch:
