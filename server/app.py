@@ -22,7 +22,8 @@ from typing import Any
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
-from server import __version__, stats
+from server import __version__, logs, stats
+from server.bus import NO_BUS, Bus
 from server.connection import Client
 from server.errors import ClientError
 from server.house import HOUSE_HEADER, HouseBots
@@ -51,6 +52,7 @@ from server.protocol import (
     with_ref,
 )
 from server.room import Room, Settings, Timing
+from server.ops import Metrics
 from server.store import SqliteStore, Store
 
 log = logging.getLogger(__name__)
@@ -89,11 +91,18 @@ class ServerConfig:
 class UmpireServer:
     """The game server. ``await start()``, then ``await close()`` (or use ``async with``)."""
 
-    def __init__(self, config: ServerConfig, store: Store | None = None) -> None:
+    def __init__(
+        self, config: ServerConfig, store: Store | None = None, bus: Bus | None = None
+    ) -> None:
         self.config = config
         self.limits = config.limits
         self.store = store or SqliteStore(config.db, synchronous=config.synchronous)
         self.identities = Identities(self.store)
+        #: the public feed (server.bus; ``umpire serve --mqtt``) and the metrics (server.ops)
+        self.bus = bus or NO_BUS
+        self.metrics = Metrics(self)
+        if isinstance(self.store, SqliteStore):
+            self.store.on_commit = self.metrics.store_commit
         self.house = HouseBots(self.identities, think=config.timing.autopilot_delay)
         self.lobby = Lobby(
             self.store,
@@ -101,6 +110,7 @@ class UmpireServer:
             config.timing,
             max_rooms=config.limits.max_rooms,
             max_rooms_per_player=config.limits.max_rooms_per_player,
+            bus=self.bus,
         )
         self.lobby.launcher = self.house.launch
         self._server: Server | None = None
@@ -124,6 +134,7 @@ class UmpireServer:
     async def start(self) -> None:
         """Open the store, restore unfinished rooms, start listening."""
         await self.store.open()
+        await self.bus.start()
         await self.lobby.restore()
         limits = self.limits
         self._server = await serve(
@@ -135,6 +146,7 @@ class UmpireServer:
             ping_timeout=limits.ping_timeout,
             compression=None,
             max_queue=8,
+            process_request=self.metrics.process_request,
         )
         log.info("umpire %s listening on ws://%s:%d", __version__, self.config.host, self.port)
         host = self.config.host
@@ -155,6 +167,7 @@ class UmpireServer:
             self._server.close()  # 1001 to every connection, then waits for handlers
             await self._server.wait_closed()
         await self.lobby.close()
+        await self.bus.close()
         await self.store.close()
         log.info("umpire stopped")
 
@@ -163,6 +176,7 @@ class UmpireServer:
     async def _handler(self, ws: ServerConnection) -> None:
         remote = ws.remote_address
         address = str(remote[0]) if remote else "?"
+        logs.bind(conn=logs.new_conn_id(), room=None)
         house = ws.request is not None and ws.request.headers.get(HOUSE_HEADER) == self.house.secret
         if house:
             address = "house"  # the server's own bots are not counted against loopback
@@ -216,6 +230,7 @@ class UmpireServer:
                         abuse=True,
                     )
                 message = decode(frame)
+                logs.bind(room=getattr(message, "room", None))
                 reply = await self._dispatch(client, message)
                 if reply:
                     client.send_frame(with_ref(reply, message.ref))
@@ -239,7 +254,13 @@ class UmpireServer:
         lobby = self.lobby
         if isinstance(message, Act):
             room = lobby.find(player, message.room, None)
-            await room.call(room.act, client, message.action, message.seat, message.ref)
+            started = time.perf_counter()
+            try:
+                await room.call(room.act, client, message.action, message.seat, message.ref)
+            except ClientError:
+                self.metrics.action(time.perf_counter() - started, accepted=False)
+                raise
+            self.metrics.action(time.perf_counter() - started, accepted=True)
             return None
         if isinstance(message, CreateRoom):
             return await self._create(client, message)
