@@ -30,6 +30,7 @@ from server.house import HOUSE_HEADER, HouseBots
 from server.identity import Identities
 from server.limits import Strikes, TokenBucket
 from server.lobby import Lobby
+from server.ops import Metrics
 from server.protocol import (
     PROTOCOL_VERSION,
     Act,
@@ -52,7 +53,6 @@ from server.protocol import (
     with_ref,
 )
 from server.room import Room, Settings, Timing
-from server.ops import Metrics
 from server.store import SqliteStore, Store
 
 log = logging.getLogger(__name__)
