@@ -68,7 +68,7 @@ class Metrics:
 
     def __init__(self, server: UmpireServer) -> None:
         self.server = server
-        self.registry = CollectorRegistry(auto_describe=True)
+        self.registry = CollectorRegistry()
         self.actions = Counter(
             "umpire_actions",
             "Actions received, by result (accepted, refused)",
