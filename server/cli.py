@@ -64,7 +64,21 @@ def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     timing.add_argument(
         "--finished-ttl", type=float, default=600.0, help="seconds to keep ended rooms"
     )
+    feed = serve.add_argument_group("public feed (docs/mqtt.md)")
+    feed.add_argument("--mqtt", metavar="URL", help="publish to mqtt://HOST:PORT[/PREFIX]")
+    feed.add_argument(
+        "--feed-delay-moves", type=int, default=0, help="hold each event until N newer ones"
+    )
+    feed.add_argument(
+        "--feed-delay-seconds", type=float, default=0.0, help="hold each event T seconds"
+    )
+    feed.add_argument(
+        "--mqtt-buffer", type=int, default=10_000, help="messages kept while the broker is away"
+    )
     serve.add_argument("--log-level", default="INFO", help="DEBUG, INFO, WARNING or ERROR")
+    serve.add_argument(
+        "--log-format", default="text", choices=["text", "json"], help="json: one object a line"
+    )
     serve.set_defaults(func=_cmd_serve)
 
 
@@ -74,11 +88,12 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     import signal
 
     from server.app import Limits, ServerConfig, UmpireServer
+    from server import logs
+    from server.bus import FeedDelay, make_bus
     from server.room import Timing
 
-    logging.basicConfig(
-        level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
+    logs.configure(args.log_level, args.log_format)
+    logging.getLogger("server.cli").debug("logging configured")
     config = ServerConfig(
         host=args.host,
         port=args.port,
@@ -106,7 +121,9 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
-        server = UmpireServer(config)
+        delay = FeedDelay(args.feed_delay_moves, args.feed_delay_seconds)
+        bus = make_bus(args.mqtt, delay, max_buffer=args.mqtt_buffer)
+        server = UmpireServer(config, bus=bus)
         await server.start()
         print(f"umpire listening on ws://{args.host}:{server.port}", flush=True)
         try:
