@@ -84,16 +84,14 @@ def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def _cmd_serve(args: argparse.Namespace) -> int:
     import asyncio
-    import logging
     import signal
 
-    from server.app import Limits, ServerConfig, UmpireServer
     from server import logs
+    from server.app import Limits, ServerConfig, UmpireServer
     from server.bus import FeedDelay, make_bus
     from server.room import Timing
 
     logs.configure(args.log_level, args.log_format)
-    logging.getLogger("server.cli").debug("logging configured")
     config = ServerConfig(
         host=args.host,
         port=args.port,
