@@ -1,0 +1,71 @@
+"""``umpire play``: the terminal client's subcommand.
+
+:func:`register` adds it to the main ``umpire`` parser; :func:`main` runs it on its own
+(``python -m client_cli.cli``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import getpass
+import sys
+from collections.abc import Sequence
+
+DEFAULT_SERVER = "ws://localhost:8765"
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``play`` subcommand to ``umpire``'s subparsers."""
+    play = sub.add_parser("play", help="play in the terminal (a client of the server)")
+    play.add_argument("--server", default=DEFAULT_SERVER, help="websocket address of the server")
+    play.add_argument("--name", default=None, help="your display name (default: remembered)")
+    play.add_argument(
+        "--plain", action="store_true", help="line mode for scripts and screen readers"
+    )
+    play.set_defaults(func=run)
+
+
+def default_name(server: str) -> str:
+    """The remembered name for ``server``, else the login name."""
+    from client_cli.tokens import TokenStore
+
+    identity = TokenStore().load(server)
+    if identity is not None and identity.name:
+        return identity.name
+    try:
+        return getpass.getuser()[:32] or "player"
+    except (KeyError, OSError):
+        return "player"
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the client as ``args`` say; return the exit status."""
+    from client_cli.session import Session
+
+    name = args.name or default_name(args.server)
+    if args.plain:
+        from client_cli.plain import PlainClient, stdin_lines
+
+        async def plain() -> int:
+            session = Session(args.server, name)
+            return await PlainClient(session, sys.stdout).run(stdin_lines())
+
+        return asyncio.run(plain())
+    from client_cli.app import UmpireApp
+
+    app = UmpireApp(Session(args.server, name))
+    app.run()
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``umpire play`` as a program of its own."""
+    parser = argparse.ArgumentParser(prog="umpire")
+    register(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(["play", *(sys.argv[1:] if argv is None else argv)])
+    return int(args.func(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

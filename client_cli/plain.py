@@ -1,0 +1,192 @@
+"""``umpire play --plain``: one line in, sentences out; for scripts and screen readers.
+
+Every command of :mod:`client_cli.commands` works here. A command waits for its reply
+before the next line is read, and ``wait turn|start|end`` blocks until that happens, so a
+script can play a whole game::
+
+    create perudo seats=2 dice=1
+    bot autopilot
+    wait turn
+    dudo
+    wait end
+    quit
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import sys
+import threading
+from collections.abc import AsyncIterator
+from typing import Any, TextIO
+
+import chess
+
+from client_cli import commands
+from client_cli.controller import fetch_replay, send_command
+from client_cli.help import RULES_TEXT
+from client_cli.render import perudo_lines, room_lines
+from client_cli.session import Session, SessionError
+
+Json = dict[str, Any]
+
+
+class PlainClient:
+    """Reads commands, prints what happens; the same :class:`Session` as the TUI."""
+
+    def __init__(self, session: Session, out: TextIO, wait_timeout: float = 600.0) -> None:
+        self.session = session
+        self.out = out
+        self.wait_timeout = wait_timeout
+        session.listeners.append(self._on_frame)
+
+    def say(self, *lines: str) -> None:
+        """Print lines and flush (a pipe reader sees them at once)."""
+        for line in lines:
+            self.out.write(line + "\n")
+        self.out.flush()
+
+    def _on_frame(self, frame: Json, lines: list[str]) -> None:
+        if frame.get("type") == "error" and isinstance(frame.get("ref"), int):
+            lines = []  # the command's own error is explained by the controller
+        self.say(*lines)
+        if frame.get("type") == "turn" and frame.get("room") == self.session.state.current:
+            room = self.session.state.current_room
+            if room is not None and room.game == "perudo":
+                self.say(*perudo_lines(room))
+            elif room is not None:
+                count = len([a for a in room.legal if a[:1].isalpha() and a[1:2].isdigit()])
+                tries = f"; {room.kriegspiel.pawn_tries}" if room.kriegspiel.pawn_tries else ""
+                self.say(f"YOUR TURN ({room.kriegspiel.color}): {count} possible attempts{tries}.")
+
+    async def run(self, lines: AsyncIterator[str]) -> int:
+        """Execute each line until ``quit`` or the end of input; return an exit status."""
+        runner = asyncio.create_task(self.session.run())
+        try:
+            await asyncio.wait_for(self.session.ready.wait(), 30)
+        except TimeoutError:
+            self.say(f"Cannot reach {self.session.url}.")
+            await self._stop(runner)
+            return 1
+        try:
+            async for line in lines:
+                if not await self.execute(line):
+                    break
+        finally:
+            await self._stop(runner)
+        return 0
+
+    async def _stop(self, runner: asyncio.Task[None]) -> None:
+        await self.session.close()
+        runner.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await runner
+
+    async def execute(self, line: str) -> bool:
+        """Carry out one line; False when the client should stop."""
+        state = self.session.state
+        command = commands.parse(line, state)
+        if command.error is not None:
+            self.say(f"Not sent: {command.error}")
+            return True
+        if command.message is not None:
+            _, lines = await send_command(self.session, command)
+            self.say(*lines)
+            return True
+        return await self._local(command)
+
+    async def _local(self, command: commands.Command) -> bool:
+        name, args = command.local, command.args
+        state = self.session.state
+        room = state.current_room
+        if name in ("quit", "exit"):
+            return False
+        if name == "help":
+            self.say(commands.COMMANDS_HELP, "", RULES_TEXT)
+        elif name == "wait":
+            await self._wait(args[0] if args else "turn")
+        elif name == "legal":
+            self.say("Legal now: " + (" ".join(room.legal) if room and room.legal else "nothing"))
+        elif name == "show":
+            self.say(*(room_lines(room) if room else ["Not in a room."]))
+        elif name == "room" and args:
+            if args[0] in state.rooms:
+                state.current = args[0]
+                self.say(f"Now looking at room {args[0]}.")
+            else:
+                self.say(f"Not following room {args[0]}: join or watch it.")
+        elif name == "lobby":
+            state.current = None
+        elif name in ("mark", "unmark", "markers"):
+            self._markers(name, args)
+        elif name == "replay":
+            await self._replay(args[0] if args else state.current)
+        return True
+
+    async def _wait(self, what: str) -> None:
+        state = self.session.state
+
+        def ready() -> bool:
+            room = state.current_room
+            if room is None:
+                return False
+            if what == "start":
+                return room.state != "waiting"
+            if what == "end":
+                return room.over
+            return room.over or room.turn is not None
+
+        try:
+            await self.session.wait_until(ready, self.wait_timeout)
+        except TimeoutError:
+            self.say(f"Gave up waiting for {what}.")
+
+    def _markers(self, name: str | None, args: list[str]) -> None:
+        room = self.session.state.current_room
+        if room is None or room.game != "kriegspiel":
+            self.say("Markers are for Kriegspiel boards.")
+            return
+        board = room.kriegspiel
+        try:
+            if name == "mark" and len(args) == 2:
+                board.mark(args[0], args[1])
+            elif name == "unmark" and args:
+                board.mark(args[0], None)
+            elif name != "markers":
+                self.say("mark SQUARE PIECE | unmark SQUARE")
+                return
+        except ValueError as exc:
+            self.say(f"Not marked: {exc}")
+            return
+        marks = ", ".join(f"{chess.square_name(s)}={p}" for s, p in sorted(board.markers.items()))
+        self.say("Markers: " + (marks or "none"))
+
+    async def _replay(self, room_id: str | None) -> None:
+        if room_id is None:
+            self.say("replay ROOM")
+            return
+        try:
+            result = await fetch_replay(self.session, room_id)
+        except SessionError as exc:
+            self.say(f"No replay: {exc}")
+            return
+        self.say(f"Replay of room {room_id} ({result.game}), {len(result.steps)} steps:")
+        for number, step in enumerate(result.steps, 1):
+            self.say(f"[{number}] {step.caption}", *("    " + line for line in step.panel))
+        self.say(*result.notes)
+
+
+async def stdin_lines() -> AsyncIterator[str]:
+    """Lines of standard input, read by a daemon thread so the event loop never blocks."""
+    loop = asyncio.get_running_loop()
+    queue: asyncio.Queue[str | None] = asyncio.Queue()
+
+    def pump() -> None:
+        for line in sys.stdin:
+            loop.call_soon_threadsafe(queue.put_nowait, line)
+        loop.call_soon_threadsafe(queue.put_nowait, None)
+
+    threading.Thread(target=pump, name="stdin", daemon=True).start()
+    while (line := await queue.get()) is not None:
+        yield line

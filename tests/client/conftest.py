@@ -1,0 +1,25 @@
+"""Fixtures for client tests: the server tests' real server on an ephemeral port, the
+ERROR-log guard, and a private config directory for the token file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.server.conftest import (  # noqa: F401  (fixtures re-exported for pytest)
+    connect,
+    db_path,
+    make_server,
+    no_error_logs,
+    pytest_configure,
+    server,
+)
+
+
+@pytest.fixture(autouse=True)
+def config_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Point ``XDG_CONFIG_HOME`` at a temporary directory (the token file lands there)."""
+    home = tmp_path / "config"
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home))
+    return home

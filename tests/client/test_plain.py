@@ -1,0 +1,74 @@
+"""``--plain`` mode driven by scripted input against a real server."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import AsyncIterator
+
+from client_cli.plain import PlainClient
+from client_cli.session import Session
+from server.app import UmpireServer
+
+
+def _client(server: UmpireServer, name: str) -> tuple[PlainClient, io.StringIO]:
+    out = io.StringIO()
+    session = Session(f"ws://127.0.0.1:{server.port}", name, retry=0.05)
+    return PlainClient(session, out, wait_timeout=10), out
+
+
+async def test_scripted_perudo_game_against_a_bot(server: UmpireServer) -> None:
+    client, out = _client(server, "ana")
+    state = client.session.state
+
+    async def script() -> AsyncIterator[str]:
+        yield "help"
+        yield "create perudo seats=2 dice=1 private"
+        yield "show"
+        yield "bot no-such-bot"
+        yield "bot autopilot"
+        yield "wait start"
+        for _ in range(20):
+            yield "wait turn"
+            room = state.current_room
+            assert room is not None
+            if room.over:
+                break
+            yield "7x9"  # refused before sending: not a legal bid
+            yield "dudo" if room.perudo.last_bid else room.legal[0]
+        yield "wait end"
+        yield "replay"
+        yield "quit"
+
+    assert await client.run(script()) == 0
+    text = out.getvalue()
+    assert "Perudo" in text
+    assert "invite code:" in text
+    assert "no house bot 'no-such-bot'" in text
+    assert "Not sent: 7x9 is not a legal bid now" in text
+    assert "Your dice:" in text
+    assert "Reveal:" in text
+    assert "Game over:" in text
+    assert "Replay of room" in text
+    assert "Every cup shown during the game matches the seed." in text
+    assert "The seed matches its commitment (sha256)." in text
+
+
+async def test_commands_need_a_room_and_lobby_lists(server: UmpireServer) -> None:
+    client, out = _client(server, "bob")
+
+    async def script() -> AsyncIterator[str]:
+        yield "start"
+        yield "create kriegspiel rules=english"
+        yield "leave"
+        yield "create perudo seats=3"
+        yield "rooms"
+        yield "frobnicate"
+        yield "join nosuchroom"
+
+    assert await client.run(script()) == 0
+    text = out.getvalue()
+    assert "Not sent: start: join, watch or create a room first" in text
+    assert "Left room" in text
+    assert "perudo" in text and "1/3 seats" in text
+    assert "unknown command 'frobnicate'" in text
+    assert "Refused (no_such_room)" in text
