@@ -37,6 +37,7 @@ from server.protocol import (
     AddBot,
     CreateRoom,
     Hello,
+    Hint,
     Inbound,
     Join,
     Leave,
@@ -295,6 +296,15 @@ class UmpireServer:
             return await self._profile(message.player or player.id)
         if isinstance(message, Ping):
             return {"type": "pong"}
+        if isinstance(message, Hint):
+            room = lobby.find(player, message.room, None)
+            options = {
+                "bluff": message.bluff,
+                "reliability": message.reliability,
+                "level": message.level,
+                "lang": message.lang,
+            }
+            return await room.call(room.hint, client, options)
         raise ClientError("unknown_type", f"{type(message).__name__} is not handled", abuse=True)
 
     def _attached(self, client: Client, room_id: str) -> Room:

@@ -170,9 +170,23 @@ class Ping(Inbound, tag="ping"):
     """An application-level ping; the server answers ``pong``."""
 
 
+Unit = Annotated[float, msgspec.Meta(ge=0.0, le=1.0)]
+
+
+class Hint(Inbound, tag="hint"):
+    """Ask the Perudo expert what to do in your seat now (optionally with your own bluff
+    and reliability thresholds, as in the source's supporter mode)."""
+
+    room: RoomId
+    bluff: Unit | None = None
+    reliability: Unit | None = None
+    level: Literal["easy", "normal", "hard"] = "normal"
+    lang: Literal["en", "it"] = "en"
+
+
 Message = (
     Hello | CreateRoom | ListRooms | Join | Watch | Leave | Start | AddBot | Act | Resume
-) | (Profile | Ping)
+) | (Profile | Ping | Hint)
 
 #: The inbound message types by their ``"type"`` tag.
 MESSAGE_TYPES: dict[str, type[Inbound]] = {
@@ -188,6 +202,7 @@ MESSAGE_TYPES: dict[str, type[Inbound]] = {
     "resume": Resume,
     "profile": Profile,
     "ping": Ping,
+    "hint": Hint,
 }
 
 _decoder = msgspec.json.Decoder(Message)

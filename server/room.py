@@ -35,7 +35,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from server import autopilot, logs, stats
+from server import autopilot, hints, logs, stats
 from server.bus import NO_BUS, Bus
 from server.connection import Client
 from server.errors import ClientError
@@ -709,6 +709,18 @@ class Room:
         client.send(encode(with_ref(ack, ref)))
         seen = self._broadcast(base, events)
         await self._after_change(seen)
+
+    async def hint(self, client: Client, options: dict[str, Any]) -> dict[str, Any]:
+        """The expert's advice for the sender's seat (Perudo), from that seat's knowledge."""
+        held = self._pilots.get(client)
+        if held is None:
+            held = self.seat_of(client.player)
+        if held is None:
+            raise ClientError("not_seated", f"you hold no seat in room {self.id}")
+        if self.state != PLAYING or self.game is None:
+            raise ClientError("bad_state", f"the game in room {self.id} is not being played")
+        reply = hints.perudo_hint(self.game, held, **options)
+        return {**reply, "room": self.id}
 
     def _require_host(self, client: Client) -> None:
         if client.player is None or client.player.id != self.host:

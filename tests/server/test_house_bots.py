@@ -8,6 +8,7 @@ from typing import Any
 from bots.baseline import KriegspielRandom, PerudoRandom, PerudoSimple
 from bots.remote import Target, play_remote
 from server.app import UmpireServer
+from server.hints import perudo_hint
 
 KQK = "4k3/8/8/8/8/8/8/3QK3 w - - 0 1"
 
@@ -146,3 +147,31 @@ async def test_house_bots_come_back_after_a_restart(
     restart_index = len(room.game.history)
     assert restart_index > 0
     assert any(seat == bot_seat for seat, _ in room.game.history)
+
+
+async def test_hints_come_from_the_seats_own_knowledge(server: UmpireServer, connect: Any) -> None:
+    ana = await connect("ana")
+    room_id = (await ana.request("create_room", "created", game="perudo", options={"seats": 2}))[
+        "room"
+    ]
+    await ana.send(type="hint", room=room_id)
+    await ana.error("bad_state")  # not started yet
+    bob = await connect("bob")
+    await bob.request("join", "joined", room=room_id)
+    hint = await ana.request("hint", "hint", room=room_id, lang="it", bluff=0.2)
+    assert hint["seat"] == 0 and hint["thresholds"]["bluff"] == 0.2
+    room = server.lobby.rooms[room_id]
+    assert hint["action"] in [str(a) for a in room.game.legal_actions(0)] or not hint["your_turn"]
+    assert isinstance(hint["explanation"], str) and hint["explanation"]
+    # the advice depends only on what seat 0 knows: re-rolling seat 1's dice changes nothing
+    before = perudo_hint(room.game, 0, seed=5)
+    room.game.round.dice[1] = [6 if d != 6 else 2 for d in room.game.round.dice[1]]
+    assert perudo_hint(room.game, 0, seed=5) == before
+    spectator = await connect("eve")
+    await spectator.request("watch", "watching", room=room_id)
+    await spectator.send(type="hint", room=room_id)
+    await spectator.error("not_seated")
+    k_room = (await ana.request("create_room", "created", game="kriegspiel", options={}))["room"]
+    await bob.request("join", "joined", room=k_room)
+    await ana.send(type="hint", room=k_room)
+    await ana.error("unsupported")
