@@ -13,6 +13,7 @@ fill several seats of the same game; with fewer, the bots sitting out rotate.
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import math
 from collections.abc import AsyncIterator, Callable, Sequence
@@ -132,6 +133,69 @@ async def stream_local(specs: Sequence[GameSpec], parallel: int = 1) -> AsyncIte
             done, running = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
             for future in done:
                 yield future.result()
+
+
+async def play_spec_remote(spec: GameSpec, url: str) -> PlayedGame:
+    """Play one scheduled game on the server at ``url``: a private room made by a
+    tournament host connection, each bot joining its seat with the room's invite."""
+    import json
+
+    from websockets.asyncio.client import connect
+
+    from bots.remote import Target, play_remote
+
+    async with connect(url) as host:
+        await host.send(json.dumps({"type": "hello", "v": 1, "name": "tournament", "bot": True}))
+        await host.send(
+            json.dumps(
+                {
+                    "type": "create_room",
+                    "game": spec.game,
+                    "options": spec.options,
+                    "public": False,
+                    "sit": False,
+                }
+            )
+        )
+        while True:
+            frame = json.loads(await host.recv())
+            if frame["type"] == "created":
+                invite = frame["invite"]
+                break
+            if frame["type"] == "error":
+                raise RuntimeError(f"the server refused the room: {frame['message']}")
+        games = [
+            play_remote(
+                url,
+                functools.partial(_make, name, seed),
+                name=name,
+                target=Target(invite=invite, seat=seat),
+            )
+            for seat, (name, seed) in enumerate(zip(spec.bots, spec.bot_seeds, strict=True))
+        ]
+        results = await asyncio.gather(*games)
+    first = results[0][0]
+    faults = {r[0].seat: r[0].reason for r in results if r and r[0].reason == "aborted"}
+    return PlayedGame(spec, list(first.ranks), first.reason, faults)
+
+
+async def stream_remote(
+    specs: Sequence[GameSpec], url: str, parallel: int = 1
+) -> AsyncIterator[PlayedGame]:
+    """Play every game on a server, ``parallel`` rooms at a time; yield each as it ends."""
+    queue = iter(specs)
+    running: set[asyncio.Task[PlayedGame]] = set()
+    while True:
+        while len(running) < parallel:
+            upcoming = next(queue, None)
+            if upcoming is None:
+                break
+            running.add(asyncio.create_task(play_spec_remote(upcoming, url)))
+        if not running:
+            return
+        done, running = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
+        for task in done:
+            yield task.result()
 
 
 def run_local(

@@ -11,7 +11,15 @@ import sys
 import time
 from typing import Any, TextIO
 
-from bots.arena import GameSpec, PlayedGame, format_table, schedule, standings, stream_local
+from bots.arena import (
+    GameSpec,
+    PlayedGame,
+    format_table,
+    schedule,
+    standings,
+    stream_local,
+    stream_remote,
+)
 from bots.registry import builtin_names, load_bot
 from bots.sdk import BotError
 from server.games import engine
@@ -184,14 +192,22 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     except (BotError, ConfigError) as exc:
         print(f"umpire tournament: {exc}", file=sys.stderr)
         return 2
-    if args.server:
-        print("umpire tournament: --server is not available yet; use --local", file=sys.stderr)
+    if args.server and args.db:
+        print(
+            "umpire tournament: with --server the server logs the games; drop --db", file=sys.stderr
+        )
         return 2
     seed = args.seed if args.seed is not None else secrets.token_hex(8)
     specs = schedule(args.game, options, names, seats, args.games, seed)
     started = time.monotonic()
     settings = {"source": "tournament", "seed": seed}
-    results = asyncio.run(play_and_record(specs, args.parallel, args.db, settings))
+    try:
+        results = asyncio.run(
+            play_and_record(specs, args.parallel, args.db, settings, server=args.server)
+        )
+    except (BotError, OSError) as exc:
+        print(f"umpire tournament: {exc}", file=sys.stderr)
+        return 1
     elapsed = time.monotonic() - started
     table = standings(results, list(dict.fromkeys(names)))
     if args.json:
@@ -215,9 +231,14 @@ def cmd_tournament(args: argparse.Namespace) -> int:
 
 
 async def play_and_record(
-    specs: list[GameSpec], parallel: int, db: str | None, settings: dict[str, Any]
+    specs: list[GameSpec],
+    parallel: int,
+    db: str | None,
+    settings: dict[str, Any],
+    server: str | None = None,
 ) -> list[PlayedGame]:
-    """Play ``specs`` locally with a progress bar; log each game to ``db`` if given.
+    """Play ``specs`` (locally, or on ``server``) with a progress bar; log each local game
+    to ``db`` if given (a server logs its own games).
 
     Returns the games in schedule order, without their full event lists (those are
     written to the database as each game finishes, then dropped to keep memory flat).
@@ -233,7 +254,8 @@ async def play_and_record(
         await ensure_bot_players(store, [name for spec in specs for name in spec.bots])
     results: list[PlayedGame] = []
     try:
-        async for played in stream_local(specs, parallel):
+        games = stream_remote(specs, server, parallel) if server else stream_local(specs, parallel)
+        async for played in games:
             if store is not None:
                 from bots.selfplay import record_game
 

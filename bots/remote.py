@@ -92,10 +92,28 @@ class RemotePlayer:
         self.results: list[GameResult] = []
         self._ws: ClientConnection | None = None
         self._early: list[dict[str, Any]] = []
+        # Pacing: stay within the server's rate limit (from ``welcome.limits``).
+        self._rate = 20.0
+        self._burst = 40.0
+        self._tokens = self._burst
+        self._stamp = 0.0
 
     async def _send(self, **frame: Any) -> None:
         assert self._ws is not None
+        await self._pace()
         await self._ws.send(json.dumps(frame))
+
+    async def _pace(self) -> None:
+        """Wait as long as needed to stay within the server's message rate."""
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        self._tokens = min(self._burst, self._tokens + (now - self._stamp) * self._rate)
+        self._stamp = now
+        if self._tokens < 1.0:
+            await asyncio.sleep((1.0 - self._tokens) / self._rate)
+            self._stamp = loop.time()
+            self._tokens = 1.0
+        self._tokens -= 1.0
 
     async def _hello(self) -> dict[str, Any]:
         frame: dict[str, Any] = {
@@ -112,6 +130,11 @@ class RemotePlayer:
             if reply["type"] == "welcome":
                 self.token = reply["token"]
                 self.player_id = reply["player"]["id"]
+                limits = reply.get("limits") or {}
+                # keep a margin below the server's limits
+                self._rate = 0.8 * float(limits.get("rate") or self._rate)
+                self._burst = max(1.0, 0.5 * float(limits.get("burst") or self._burst))
+                self._tokens = self._burst
                 return reply
             if reply["type"] == "error":
                 raise BotError(f"the server refused hello: {reply['code']}: {reply['message']}")
@@ -287,6 +310,10 @@ class RemotePlayer:
     async def _refused(self, bot: Bot, state: _Game, frame: dict[str, Any]) -> None:
         if state.pending is None:
             log.info("%s: server error %s: %s", self.name, frame.get("code"), frame.get("message"))
+            return
+        if frame["code"] == "rate_limited":  # not the bot's fault: send it again, slower
+            await asyncio.sleep(1.0 / self._rate)
+            await self._send(type="act", room=state.room, action=state.pending)
             return
         action, state.pending = state.pending, None
         await bot.rejected(action, frame["code"], frame["message"])

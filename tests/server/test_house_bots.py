@@ -175,3 +175,18 @@ async def test_hints_come_from_the_seats_own_knowledge(server: UmpireServer, con
     await bob.request("join", "joined", room=k_room)
     await ana.send(type="hint", room=k_room)
     await ana.error("unsupported")
+
+
+async def test_a_tournament_through_the_server(server: UmpireServer) -> None:
+    from bots.arena import schedule, standings, stream_remote
+
+    url = f"ws://127.0.0.1:{server.port}"
+    specs = schedule("perudo", {"seats": 3}, ["perudo-simple", "perudo-random"], 3, 4, "t")
+    played = [p async for p in stream_remote(specs, url, parallel=2)]
+    assert sorted(p.spec.index for p in played) == [0, 1, 2, 3]
+    for game in played:
+        assert sorted(game.ranks) == [1, 2, 3]
+    table = standings(played, ["perudo-simple", "perudo-random"])
+    assert sum(line.games for line in table) == 12
+    finished = [r for r in server.lobby.rooms.values() if r.state == "finished"]
+    assert len(finished) == 4 and not any(r.settings.public for r in finished)
