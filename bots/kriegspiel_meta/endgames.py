@@ -27,7 +27,12 @@ __all__ = [
 
 #: How far each square is from the nearest edge (0 on the rim, 3 in the centre).
 CENTRE = tuple(
-    min(chess.square_file(s), 7 - chess.square_file(s), chess.square_rank(s), 7 - chess.square_rank(s))
+    min(
+        chess.square_file(s),
+        7 - chess.square_file(s),
+        chess.square_rank(s),
+        7 - chess.square_rank(s),
+    )
     for s in chess.SQUARES
 )
 

@@ -34,9 +34,7 @@ PAWN_BONUS = (0, 8, 18, 32, 55, 90)
 
 def material(board: chess.Board, color: chess.Color) -> int:
     """The value of ``color``'s pieces on ``board``."""
-    return sum(
-        VALUES[kind] * (board.pieces_mask(kind, color)).bit_count() for kind in PIECE_KINDS
-    )
+    return sum(VALUES[kind] * (board.pieces_mask(kind, color)).bit_count() for kind in PIECE_KINDS)
 
 
 def pawn_progress(board: chess.Board, color: chess.Color) -> int:
@@ -102,7 +100,9 @@ def king_threat(meta: Metaposition, board: chess.Board, king_set: int, defended:
     exposed = reach & board.occupied_co[meta.color] & ~board.kings & ~defended
     if not exposed:
         return 0.0
-    loss = float(sum(VALUES[board.piece_type_at(s) or chess.PAWN] for s in chess.SquareSet(exposed)))
+    loss = float(
+        sum(VALUES[board.piece_type_at(s) or chess.PAWN] for s in chess.SquareSet(exposed))
+    )
     if meta.units == 0:
         rest = board.copy(stack=False)
         for square in chess.SquareSet(exposed):

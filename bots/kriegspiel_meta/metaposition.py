@@ -185,6 +185,18 @@ class Metaposition:
             return self.pawns_max
         return min(self.pieces_max, self.start_counts[kind] + self.promoted_max)
 
+    def certain_enemy(self) -> int:
+        """Squares that surely hold an enemy unit: every pawn square when there must be
+        as many pawns as squares (``units - pieces_max``), the king's when it has one."""
+        mask = 0
+        pawns = self.may[chess.PAWN]
+        if pawns and pawns.bit_count() <= self.units - self.pieces_max:
+            mask |= pawns
+        king = self.may[chess.KING]
+        if king.bit_count() == 1:
+            mask |= king
+        return mask | self.known
+
     def maybe_units(self) -> int:
         """Squares where some enemy unit other than the king may stand."""
         may = self.may

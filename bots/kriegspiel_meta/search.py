@@ -246,9 +246,7 @@ class Searcher:
             if king is not None:
                 rank = chess.square_rank(king)
                 value -= 12.0 * (rank if color == chess.WHITE else 7 - rank)
-                if chess.square_file(king) in (1, 2, 6) and not (
-                    meta.own.king(color) == king
-                ):
+                if chess.square_file(king) in (1, 2, 6) and not (meta.own.king(color) == king):
                     value += 0.0
         if meta.rules and meta.own.castling_rights and not after.castling_rights:
             value += 25.0 if after.king(color) in (chess.G1, chess.C1, chess.G8, chess.C8) else 0.0

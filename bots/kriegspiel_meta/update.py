@@ -200,7 +200,9 @@ def _enemy_pinnable(meta: Metaposition, square: chess.Square) -> bool:
     occupied = own.occupied
     bit = chess.BB_SQUARES[square]
     king_set = meta.may[chess.KING]
-    for slider in chess.SquareSet(own.occupied_co[meta.color] & (own.bishops | own.rooks | own.queens)):
+    for slider in chess.SquareSet(
+        own.occupied_co[meta.color] & (own.bishops | own.rooks | own.queens)
+    ):
         kind = own.piece_type_at(slider)
         assert kind is not None
         if not attacks(kind, meta.color, slider, occupied) & bit:
@@ -289,10 +291,13 @@ def _reach(meta: Metaposition, kind: chess.PieceType, squares: int, occupied: in
 
 def _widen_quiet(meta: Metaposition, promotion: bool | None) -> None:
     """The opponent moved without capturing: every kind may have moved one move."""
+    # Our pieces, and enemy units that surely stand still while another moves, block.
+    certain = meta.certain_enemy()
     own = meta.own.occupied
+    blocked = own | certain
     enemy = meta.enemy
     old = list(meta.may)
-    pushes = pawn_pushes(old[chess.PAWN], enemy, own)
+    pushes = pawn_pushes(old[chess.PAWN], enemy, blocked)
     promoted = pushes & last_rank(enemy)
     if promotion is True:
         for piece in _PIECES:
@@ -300,14 +305,15 @@ def _widen_quiet(meta: Metaposition, promotion: bool | None) -> None:
         meta.promotions += 1
         return
     for piece in _PIECES:
-        meta.may[piece] |= _reach(meta, piece, old[piece], own) & ~own
-    king_reach = _reach(meta, chess.KING, old[chess.KING], own) & ~own
+        meta.may[piece] |= _reach(meta, piece, old[piece], blocked) & ~blocked
+    king_reach = _reach(meta, chess.KING, old[chess.KING], blocked) & ~blocked
     # A lone king is the only enemy unit, so it is the one that moved.
     meta.may[chess.KING] = king_reach if meta.units == 0 else old[chess.KING] | king_reach
     home = first_rank(enemy)
     king_home = chess.E1 if enemy == chess.WHITE else chess.E8
     if old[chess.KING] & chess.BB_SQUARES[king_home]:
-        meta.may[chess.KING] |= (chess.BB_SQUARES[king_home + 2] | chess.BB_SQUARES[king_home - 2]) & home & ~own
+        castled = chess.BB_SQUARES[king_home + 2] | chess.BB_SQUARES[king_home - 2]
+        meta.may[chess.KING] |= castled & home & ~blocked
     meta.may[chess.PAWN] |= pushes & ~promoted
     if promoted and promotion is None and meta.pawns_max > 0:
         for piece in _PIECES:
@@ -317,7 +323,7 @@ def _widen_quiet(meta: Metaposition, promotion: bool | None) -> None:
 
 def _widen_capture(meta: Metaposition, square: chess.Square, promotion: bool | None) -> None:
     """The opponent captured on ``square``: exactly one piece moved, and it went there."""
-    own = meta.own.occupied
+    own = meta.own.occupied | meta.certain_enemy()
     enemy = meta.enemy
     bit = chess.BB_SQUARES[square]
     old = list(meta.may)
@@ -339,7 +345,11 @@ def _widen_capture(meta: Metaposition, square: chess.Square, promotion: bool | N
             meta.may[chess.PAWN] |= bit
             reached = True
     passed = meta.our_ep
-    if passed is not None and promotion is not True and square == forward_square(passed, meta.color):
+    if (
+        passed is not None
+        and promotion is not True
+        and square == forward_square(passed, meta.color)
+    ):
         if chess.BB_PAWN_ATTACKS[meta.color][passed] & old[chess.PAWN]:
             meta.may[chess.PAWN] |= chess.BB_SQUARES[passed]
             reached = True
