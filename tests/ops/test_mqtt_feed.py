@@ -88,7 +88,8 @@ async def test_bot_game_lobby_events_result(
         assert not late.on(f"rooms/{room_id}/events")
     finally:
         await late.close()
-    assert server.bus.dropped == 0 and server.bus.sent >= last + 2
+    await subscriber.wait_for(lambda: server.bus.sent >= last + 2, what="acknowledgements")
+    assert server.bus.dropped == 0
 
 
 async def test_policies_private_after_none(
