@@ -1,0 +1,66 @@
+"""The deployment files agree with the CLI (Docker is not run here)."""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+
+from server.cli import build_parser
+
+DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
+
+
+def parses(argv: list[str]) -> None:
+    """``umpire ARGV`` is accepted by the CLI and selects ``serve``."""
+    args = build_parser().parse_args(argv)
+    assert args.command == "serve", argv
+
+
+def dockerfile_cmd() -> list[str]:
+    text = (DEPLOY / "Dockerfile").read_text()
+    entry = json.loads(re.search(r"^ENTRYPOINT (\[.*\])$", text, re.M).group(1))  # type: ignore[union-attr]
+    cmd = json.loads(re.search(r"^CMD (\[.*\])$", text, re.M).group(1))  # type: ignore[union-attr]
+    assert entry == ["umpire"]
+    return list(cmd)
+
+
+def test_dockerfile_runs_the_cli_as_a_non_root_user() -> None:
+    text = (DEPLOY / "Dockerfile").read_text()
+    cmd = dockerfile_cmd()
+    parses(cmd)
+    assert "0.0.0.0" in cmd and "/var/lib/umpire/umpire.db" in cmd
+    users = re.findall(r"^USER (\S+)$", text, re.M)
+    assert users and users[-1] not in ("root", "0")
+    assert "/healthz" in text and "EXPOSE 8765" in text
+
+
+def test_systemd_unit_runs_the_cli() -> None:
+    text = (DEPLOY / "umpire.service").read_text()
+    line = re.search(r"^ExecStart=(.*)$", text, re.M).group(1)  # type: ignore[union-attr]
+    argv = shlex.split(line)
+    assert argv[0].endswith("/umpire")
+    parses(argv[1:])
+    assert re.search(r"^User=umpire$", text, re.M)
+
+
+def test_caddyfile_proxies_to_the_server_and_hides_metrics() -> None:
+    text = (DEPLOY / "Caddyfile").read_text()
+    assert "reverse_proxy {$UMPIRE_UPSTREAM:127.0.0.1:8765}" in text
+    assert "handle /metrics" in text
+
+
+def test_compose_file() -> None:
+    yaml = pytest.importorskip("yaml", reason="PyYAML is not installed")
+    compose = yaml.safe_load((DEPLOY / "compose.yaml").read_text())
+    services = compose["services"]
+    assert services["mosquitto"]["image"].startswith("eclipse-mosquitto")
+    umpire = services["umpire"]
+    parses([str(a) for a in umpire["command"]])
+    assert "mqtt://mosquitto:1883/umpire" in umpire["command"]
+    volume = umpire["volumes"][0].split(":")[0]
+    assert volume in compose["volumes"]
+    assert umpire["build"]["dockerfile"] == "deploy/Dockerfile"
