@@ -19,9 +19,9 @@ __all__ = [
     "KingOutcomes",
     "box",
     "has_mating_material",
+    "king_outcomes",
     "king_spread",
     "only_king_moves",
-    "king_outcomes",
     "region_value",
 ]
 

@@ -129,6 +129,7 @@ class Metaposition:
             # The side to move never gives check: the enemy king is not attacked by us.
             meta.may[chess.KING] &= ~meta.certain_attacks_by_us()
         meta.tighten()
+        meta.history.append(own.board_fen())
         return meta
 
     def copy(self) -> Metaposition:

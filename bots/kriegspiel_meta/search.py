@@ -42,6 +42,7 @@ _CERTAINLY_ILLEGAL = -1_000_000.0
 #: The cost of placing our pieces as they already stood after one or two of our moves:
 #: a third time may be a threefold repetition, a draw.
 _REPEAT = (0.0, 80.0, 2_000.0)
+_LATER = 20.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,7 +220,8 @@ class Searcher:
             (self.score(child, move) for move in branch.board.generate_pseudo_legal_moves()),
             default=branch.value,
         )
-        value = max(best, _CERTAINLY_ILLEGAL + 1) - branch.risk
+        # A move later is worth a little less: mate now beats mate next move.
+        value = max(best, _CERTAINLY_ILLEGAL + 1) - branch.risk - _LATER
         return Branch(branch.answer, value, branch.weight)
 
     def merge(self, branches: list[Branch]) -> float:
@@ -245,11 +247,11 @@ class Searcher:
             king = after.king(color)
             if king is not None:
                 rank = chess.square_rank(king)
+                # While the enemy has pieces, our king stays home, castled if it can.
                 value -= 12.0 * (rank if color == chess.WHITE else 7 - rank)
-                if chess.square_file(king) in (1, 2, 6) and not (meta.own.king(color) == king):
-                    value += 0.0
-        if meta.rules and meta.own.castling_rights and not after.castling_rights:
-            value += 25.0 if after.king(color) in (chess.G1, chess.C1, chess.G8, chess.C8) else 0.0
+                castled = meta.own.castling_rights and not after.castling_rights
+                if castled and king in (chess.G1, chess.C1, chess.G8, chess.C8):
+                    value += 25.0
         return value
 
     @staticmethod

@@ -349,10 +349,10 @@ def _widen_capture(meta: Metaposition, square: chess.Square, promotion: bool | N
         passed is not None
         and promotion is not True
         and square == forward_square(passed, meta.color)
+        and chess.BB_PAWN_ATTACKS[meta.color][passed] & old[chess.PAWN]
     ):
-        if chess.BB_PAWN_ATTACKS[meta.color][passed] & old[chess.PAWN]:
-            meta.may[chess.PAWN] |= chess.BB_SQUARES[passed]
-            reached = True
+        meta.may[chess.PAWN] |= chess.BB_SQUARES[passed]
+        reached = True
     if not reached:
         # Nothing we thought possible explains it: stay sound by widening everything.
         _widen_quiet(meta, None)

@@ -168,3 +168,23 @@ async def tracked_random_game(rules: str, seed: int, fen: str | None = None) -> 
         options["fen"] = fen
     await play_local("kriegspiel", options, bots, seed.to_bytes(8, "big"), sink=truth_sink(truth))
     return bots[0].problems + bots[1].problems
+
+
+def random_start(pieces: list[chess.PieceType], seed: int) -> str:
+    """A random legal position: white king and ``pieces`` against the lone black king,
+    white to move, not already over (the endgame tests' and benchmark's starts)."""
+    import random
+
+    rng = random.Random(seed)
+    while True:
+        board = chess.Board(None)
+        squares = rng.sample(range(64), 2 + len(pieces))
+        board.set_piece_at(squares[0], chess.Piece(chess.KING, chess.WHITE))
+        board.set_piece_at(squares[1], chess.Piece(chess.KING, chess.BLACK))
+        for kind, square in zip(pieces, squares[2:], strict=True):
+            board.set_piece_at(square, chess.Piece(kind, chess.WHITE))
+        board.turn = chess.WHITE
+        if board.pawns & (chess.BB_RANK_1 | chess.BB_RANK_8):
+            continue
+        if board.is_valid() and not board.is_game_over():
+            return board.fen()

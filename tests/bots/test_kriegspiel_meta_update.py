@@ -60,9 +60,7 @@ def test_a_check_says_which_line_the_king_is_on() -> None:
 
 
 def test_a_lone_king_must_move() -> None:
-    meta = Metaposition.from_start(
-        W, "wild16", "7k/8/8/8/8/8/8/R3K3 w - - 0 1", know_start=True
-    )
+    meta = Metaposition.from_start(W, "wild16", "7k/8/8/8/8/8/8/R3K3 w - - 0 1", know_start=True)
     assert squares(meta.may[chess.KING]) == {"h8"}
     observe(meta, quiet("white", move="a1a6"))
     observe(meta, quiet("black"))

@@ -1,0 +1,100 @@
+"""The endgames: the hidden king's region, and mating the random defender.
+
+Rates are asserted conservatively over seeded games (the bot's own numbers over hundreds
+of starts are in ``docs/kriegspiel_meta.md``, from ``benchmarks/kriegspiel_meta.py``).
+"""
+
+from __future__ import annotations
+
+import chess
+import pytest
+
+from bots.kriegspiel_meta import KriegspielMeta, Metaposition
+from bots.kriegspiel_meta.endgames import box, king_outcomes
+from bots.kriegspiel_meta.metaposition import possible_attacks
+from bots.kriegspiel_meta.search import Searcher
+from bots.sdk import Decision
+from tests.bots.kriegspiel_meta_harness import CentreKing, checked_game, random_start
+
+
+def test_the_box_is_the_room_our_rook_leaves() -> None:
+    board = chess.Board("8/8/8/3R4/4K3/8/8/8 w - - 0 1")
+    attacked = possible_attacks(board, chess.WHITE)
+    room = box(chess.BB_SQUARES[chess.A8], attacked)
+    # the rook's rank and file (the rook defended) fence the king into a6-c8
+    assert room == chess.SquareSet(chess.BB_RANK_8 | chess.BB_RANK_7 | chess.BB_RANK_6) & (
+        chess.BB_FILE_A | chess.BB_FILE_B | chess.BB_FILE_C
+    )
+
+
+def test_king_outcomes_find_mate_and_stalemate_squares() -> None:
+    board = chess.Board("8/8/1K6/8/8/8/8/3R4 w - - 0 1")
+    after = board.copy()
+    after.push(chess.Move.from_uci("d1d8"))
+    attacked = possible_attacks(after, chess.WHITE)
+    outcome = king_outcomes(chess.BB_SQUARES[chess.A8], attacked, attacked, lone=True)
+    assert outcome.mated == chess.BB_SQUARES[chess.A8]
+    quiet = chess.Board("k7/8/8/8/8/8/1Q6/4K3 w - - 0 1")
+    quiet.remove_piece_at(chess.A8)
+    quiet.push(chess.Move.from_uci("b2b6"))
+    attacked = possible_attacks(quiet, chess.WHITE)
+    outcome = king_outcomes(chess.BB_SQUARES[chess.A8], attacked, attacked, lone=True)
+    assert outcome.stalemated == chess.BB_SQUARES[chess.A8]
+
+
+def test_the_search_mates_a_known_king_and_avoids_stalemate() -> None:
+    import random
+
+    meta = Metaposition.from_start(
+        chess.WHITE, "wild16", "k7/8/1K6/8/8/8/8/3R4 w - - 0 1", know_start=True
+    )
+    searcher = Searcher(random.Random(1))
+    legal = [m.uci() for m in meta.own.generate_pseudo_legal_moves()]
+    assert searcher.choose(meta, legal, 1.0) == "d1d8"
+    assert searcher.last["d1d8"] > max(v for m, v in searcher.last.items() if m != "d1d8")
+
+
+def test_the_search_avoids_a_stalemate() -> None:
+    import random
+
+    meta = Metaposition.from_start(
+        chess.WHITE, "wild16", "k7/8/8/8/8/8/1Q6/4K3 w - - 0 1", know_start=True
+    )
+    searcher = Searcher(random.Random(1))
+    legal = [m.uci() for m in meta.own.generate_pseudo_legal_moves()]
+    assert searcher.choose(meta, legal, 1.0) != "b2b6"
+    assert searcher.last["b2b6"] < -1000
+
+
+async def test_the_bot_plays_the_mating_move_through_the_sdk() -> None:
+    bot = KriegspielMeta(seed=1, know_start=True)
+    from bots.sdk import GameInfo
+
+    fen = "k7/8/1K6/8/8/8/8/3R4 w - - 0 1"
+    view = {"color": "white", "board": "8/8/1K6/8/8/8/8/3R4"}
+    await bot.start(GameInfo("kriegspiel", 0, 2, {"rules": "wild16", "fen": fen}, view))
+    legal = [m.uci() for m in chess.Board(fen).generate_legal_moves()] + ["resign"]
+    assert await bot.decide(Decision(0, view, legal)) == "d1d8"
+
+
+async def _mate_rate(fen_list: list[str], defender: str) -> float:
+    mates = 0
+    for seed, fen in enumerate(fen_list):
+        opponent = CentreKing(seed=seed) if defender == "centre" else None
+        played, bot = await checked_game("wild16", seed, fen=fen, opponent=opponent, budget=0.05)
+        assert bot.problems == []
+        mates += played.outcome.reason == "checkmate" and played.outcome.ranks == (1, 2)
+    return mates / len(fen_list)
+
+
+KQ_STARTS = [random_start([chess.QUEEN], seed) for seed in range(8)]
+KR_STARTS = [random_start([chess.ROOK], seed) for seed in range(8)]
+
+
+@pytest.mark.parametrize("defender", ["random", "centre"])
+async def test_kq_vs_k_mates_most_games(defender: str) -> None:
+    assert await _mate_rate(KQ_STARTS, defender) >= 0.6
+
+
+async def test_kr_vs_k_mates_the_random_defender_in_some_games() -> None:
+    assert await _mate_rate(KR_STARTS, "random") >= 0.35
