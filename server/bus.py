@@ -367,6 +367,7 @@ class MqttBus(Bus):
                     tls_context=ssl.create_default_context() if target.tls else None,
                     logger=logging.getLogger("server.bus.aiomqtt"),
                 )
+                client.pending_calls_threshold = self.batch + 16  # in flight on purpose
                 async with client:
                     self._connected = True
                     delay = self.backoff[0]
