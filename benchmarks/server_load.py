@@ -11,6 +11,7 @@ moment the *last* seat of the room received the last event it caused, the server
 server (one message in flight per room) as the reference.
 
     python benchmarks/server_load.py --rooms 250 --seats 4 --duration 20 --procs 2
+    python benchmarks/server_load.py ... --mosquitto     # the same with the MQTT feed on
 """
 
 from __future__ import annotations
@@ -40,7 +41,9 @@ ROOT = Path(__file__).resolve().parents[1]
 # -- the server processes -------------------------------------------------------------------
 
 
-def start_umpire(db: str, synchronous: str) -> tuple[subprocess.Popen[bytes], int]:
+def start_umpire(
+    db: str, synchronous: str, extra: list[str] | None = None
+) -> tuple[subprocess.Popen[bytes], int]:
     """Start ``umpire serve`` on a free port with limits fit for a load test."""
     proc = subprocess.Popen(
         [
@@ -68,6 +71,7 @@ def start_umpire(db: str, synchronous: str) -> tuple[subprocess.Popen[bytes], in
             "WARNING",
             "--finished-ttl",
             "5",
+            *(extra or []),
         ],
         cwd=ROOT,
         stdout=subprocess.PIPE,
@@ -92,6 +96,39 @@ async def main():
         await asyncio.Future()
 asyncio.run(main())
 """
+
+
+def start_mosquitto(workdir: str) -> tuple[subprocess.Popen[bytes], int]:
+    """Start a local Mosquitto on a free loopback port (for ``--mosquitto``)."""
+    import shutil
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    conf = Path(workdir) / "mosquitto.conf"
+    conf.write_text(f"listener {port} 127.0.0.1\nallow_anonymous true\n")
+    binary = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
+    proc = subprocess.Popen([binary, "-c", str(conf)], stderr=subprocess.DEVNULL)
+    for _ in range(250):
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
+            return proc, port
+        time.sleep(0.02)
+    raise SystemExit("mosquitto did not start")
+
+
+def feed_counters(port: int) -> dict[str, float]:
+    """The MQTT feed's counters from the server's /metrics."""
+    import urllib.request
+
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as response:
+        text = response.read().decode()
+    out = {}
+    for line in text.splitlines():
+        name, _, value = line.partition(" ")
+        if name in ("umpire_mqtt_messages_sent_total", "umpire_mqtt_messages_dropped_total"):
+            out[name] = float(value)
+    return out
 
 
 def start_echo() -> tuple[subprocess.Popen[bytes], int]:
@@ -324,16 +361,33 @@ def main() -> None:
     parser.add_argument("--procs", type=int, default=2, help="load-generator processes")
     parser.add_argument("--synchronous", default="FULL", choices=["FULL", "NORMAL"])
     parser.add_argument("--no-echo", action="store_true", help="skip the echo reference")
+    parser.add_argument("--mqtt", metavar="URL", help="run the server with --mqtt URL")
+    parser.add_argument(
+        "--mosquitto", action="store_true", help="start a local mosquitto and feed it"
+    )
     options = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as tmp:
-        server, port = start_umpire(str(Path(tmp) / "load.db"), options.synchronous)
+        broker = None
+        extra: list[str] = []
+        if options.mosquitto:
+            broker, broker_port = start_mosquitto(tmp)
+            options.mqtt = f"mqtt://127.0.0.1:{broker_port}/bench"
+        if options.mqtt:
+            extra = ["--mqtt", options.mqtt]
+        server, port = start_umpire(str(Path(tmp) / "load.db"), options.synchronous, extra)
+        feed: dict[str, float] = {}
         try:
             umpire = drive("umpire", port, options)
             rss, peak = rss_mb(server.pid)
+            if options.mqtt:
+                feed = feed_counters(port)
         finally:
             server.send_signal(signal.SIGTERM)
             server.wait(30)
+            if broker is not None:
+                broker.terminate()
+                broker.wait()
     print(
         f"umpire: {options.rooms} rooms x {options.seats} seats "
         f"({options.rooms * options.seats} connections), think {options.think}s, "
@@ -344,6 +398,12 @@ def main() -> None:
         f"  actions/s {umpire['per_second']:.0f}  p50 {umpire['p50_ms']:.1f} ms  "
         f"p99 {umpire['p99_ms']:.1f} ms  server RSS {rss:.0f} MB (peak {peak:.0f} MB)"
     )
+    if options.mqtt:
+        print(
+            f"  mqtt feed {options.mqtt}: "
+            f"{feed.get('umpire_mqtt_messages_sent_total', 0):.0f} messages confirmed, "
+            f"{feed.get('umpire_mqtt_messages_dropped_total', 0):.0f} dropped"
+        )
     if options.no_echo:
         return
     echo_server, echo_port = start_echo()
