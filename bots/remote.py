@@ -274,6 +274,9 @@ class RemotePlayer:
                 await self._decide(bot, state)
         elif kind == "ack":
             state.pending = None
+            state.turn = None
+        elif kind == "left":
+            state.ended = True  # the server sent this bot away (a stand-in whose player is back)
         elif kind == "error":
             await self._refused(bot, state, frame)
         return None
@@ -317,9 +320,9 @@ class RemotePlayer:
             return
         action, state.pending = state.pending, None
         await bot.rejected(action, frame["code"], frame["message"])
-        if frame["code"] in ("game_over", "aborted", "not_seated", "bad_state"):
-            return
-        if state.turn is not None:
+        # Only a refusal of the action itself deserves another try on this turn; anything
+        # else (not our turn any more, the game ended) waits for the next turn frame.
+        if frame["code"] in ("illegal", "malformed", "repeated") and state.turn is not None:
             state.rejections += 1
             await self._decide(bot, state)
 

@@ -3,7 +3,8 @@
 A room calls :func:`choose` when a Perudo turn times out, when a player has been
 disconnected past the grace period, or for a house bot seat. The policy sees only what the
 seat may know (``game.view(seat)`` and ``game.legal_actions(seat)``), like any client would.
-The bots issue replaces it with real house bots; until then this keeps games moving.
+Rooms now send a stand-in house bot (:data:`STANDINS`, a real client: server.house) for
+absent or slow players; this policy is the fallback when that bot cannot act in time.
 
 Perudo policy: estimate how many dice match each bid from the seat's own dice plus the
 expected share of the unknown dice; raise to the most plausible legal bid (lowest first)
@@ -74,3 +75,11 @@ def perudo(game: Game, seat: int) -> str | None:
 #: Engine name -> policy. Kriegspiel has none: an absent Kriegspiel player loses by
 #: abandonment instead.
 POLICIES: dict[str, Policy] = {"perudo": perudo}
+
+#: Engine name -> the house bot that stands in for a player who is away or out of time.
+#: It plays as a client (server.house), like every bot; the policy above is only the
+#: fallback when that bot cannot connect in time.
+STANDINS: dict[str, str] = {"perudo": "perudo-simple"}
+
+#: Seconds a stand-in bot has to act before the fallback policy moves instead.
+STANDIN_FALLBACK = 3.0

@@ -147,6 +147,9 @@ class Room:
         #: house bot connections and the seat each plays (they joined with a ticket)
         self._pilots: dict[Client, int] = {}
         self._tickets: dict[str, int] = {}
+        #: stand-in bots playing for absent (or timed-out) players: seat -> ticket
+        self._standins: dict[int, str] = {}
+        self._standin_once: set[int] = set()  # seats whose stand-in makes one move
         #: starts a house bot client: (room id, seat, bot name, ticket); set by the lobby
         self.launcher: Callable[[str, int, str, str], None] | None = None
         self.on_close = on_close
@@ -286,8 +289,47 @@ class Room:
         return None
 
     def connected(self, seat: int) -> bool:
-        """Whether any connection is attached to ``seat``."""
-        return any(viewer == seat for viewer in self.viewers.values())
+        """Whether the seat's own player (or house bot) has a connection attached."""
+        return any(
+            viewer == seat and not self._is_standin(client)
+            for client, viewer in self.viewers.items()
+        )
+
+    def _is_standin(self, client: Client) -> bool:
+        """A house bot standing in for a player's seat (not a house seat of its own)."""
+        seat = self._pilots.get(client)
+        return seat is not None and not self.seats[seat].house
+
+    def _launch_standin(self, seat: int, once: bool) -> bool:
+        """Start the house bot that plays ``seat`` for its absent or slow player."""
+        name = autopilot.STANDINS.get(self.engine.name)
+        if name is None or self.launcher is None:
+            return False
+        if once:
+            self._standin_once.add(seat)
+        else:
+            self._standin_once.discard(seat)
+        if seat in self._standins:
+            return True  # already on its way, or playing
+        ticket = secrets.token_urlsafe(16)
+        self._tickets[ticket] = seat
+        self._standins[seat] = ticket
+        self.launcher(self.id, seat, name, ticket)
+        return True
+
+    def _dismiss_standin(self, seat: int) -> None:
+        """The player is back (or the one move is made): send the stand-in away."""
+        ticket = self._standins.pop(seat, None)
+        self._standin_once.discard(seat)
+        if ticket is None:
+            return
+        self._tickets.pop(ticket, None)
+        for client, pilot_seat in list(self._pilots.items()):
+            if pilot_seat == seat:
+                del self._pilots[client]
+                self.viewers.pop(client, None)
+                client.rooms.discard(self)
+                client.send(encode({"type": "left", "room": self.id}))
 
     def summary(self) -> dict[str, Any]:
         """The public description of the room (the lobby's listing and ``room`` frames)."""
@@ -594,12 +636,14 @@ class Room:
         self.viewers[client] = viewer
         client.rooms.add(self)
         returned = False
-        if viewer is not None:
+        if viewer is not None and not self._is_standin(client):
             seat = self.seats[viewer]
             returned = seat.away_since is not None or (seat.autopilot and not seat.server_played)
             seat.away_since = None
             self._cancel(f"grace:{viewer}")
             seat.autopilot = seat.server_played
+            if returned:
+                self._dismiss_standin(viewer)
         if seated or first_connection or returned:
             self._send_room()
         else:
@@ -671,8 +715,11 @@ class Room:
         if self.state == ABORTED:
             raise ClientError("aborted", f"the game in room {self.id} was aborted")
         held = self._pilots.get(client)
+        standin = held is not None and self._is_standin(client)
         if held is None:
             held = self.seat_of(player)
+        elif standin and not (self.seats[held].autopilot or held in self._standin_once):
+            raise ClientError("not_your_seat", "the player is back: this seat is theirs again")
         if seat is not None and seat != held:
             if 0 <= seat < len(self.seats) and self.seats[seat].player is not None:
                 raise ClientError("not_your_seat", f"seat {seat} is not yours")
@@ -686,10 +733,13 @@ class Room:
         if self.state == FINISHED:
             raise ClientError("game_over", "the game is over")
         seat_state = self.seats[held]
-        if seat_state.autopilot and not seat_state.server_played:
+        if seat_state.autopilot and not seat_state.server_played and not standin:
             seat_state.autopilot = False  # the player is back
+            self._dismiss_standin(held)
             self._send_room()
             self._plan()
+        elif not standin and held in self._standin_once:
+            self._dismiss_standin(held)  # the slow player made the move after all
         if self._clocks is not None and self._flagged():
             await self._flag()
             raise ClientError("game_over", "your time ran out")
@@ -707,6 +757,8 @@ class Room:
             "action": game.history[-1].action,
         }
         client.send(encode(with_ref(ack, ref)))
+        if standin and held in self._standin_once and not self.seats[held].autopilot:
+            self._dismiss_standin(held)  # the one move of a timed-out turn is made
         seen = self._broadcast(base, events)
         await self._after_change(seen)
 
@@ -804,10 +856,18 @@ class Room:
             self._turn_started = time.monotonic()
         if seat is None:
             return
-        if self.seats[seat].autopilot:
+        state = self.seats[seat]
+        if state.autopilot and state.server_played:
             self._schedule("turn", self.timing.autopilot_delay, self._autoplay, seat, "autopilot")
+        elif state.autopilot:
+            # a stand-in bot plays for the absent player; the policy only if it fails to
+            if not self._launch_standin(seat, once=False):
+                self._schedule("turn", self.timing.autopilot_delay, self._autoplay, seat, "absent")
+            else:
+                delay = self.timing.autopilot_delay + autopilot.STANDIN_FALLBACK
+                self._schedule("turn", delay, self._autoplay, seat, "absent")
         elif self.settings.turn_time:
-            self._schedule("turn", self.settings.turn_time, self._autoplay, seat, "timeout")
+            self._schedule("turn", self.settings.turn_time, self._timeout, seat)
         if self._clocks is not None:
             left = self._clocks[seat] - (time.monotonic() - self._turn_started)
             self._schedule("flag", left, self._flag)
@@ -846,6 +906,19 @@ class Room:
         seen = self._broadcast(base, events)
         await self._after_change(seen)
 
+    async def _timeout(self, seat: int) -> None:
+        """The seat to move ran out of turn time: a stand-in bot makes this one move (the
+        fallback policy moves if the bot does not act in time)."""
+        game = self.game
+        if game is None or self.state != PLAYING or game.to_move != seat:
+            return
+        if self._launch_standin(seat, once=True):
+            log.info("room %s: seat %d timed out; a stand-in bot moves", self.id, seat)
+            self._send_turn()  # a stand-in already attached gets the turn now
+            self._schedule("turn", autopilot.STANDIN_FALLBACK, self._autoplay, seat, "timeout")
+        else:
+            await self._autoplay(seat, "timeout")
+
     async def _autoplay(self, seat: int, why: str) -> None:
         """Let the autopilot move for ``seat`` (turn timeout, absence, house bot)."""
         game = self.game
@@ -856,6 +929,8 @@ class Room:
             return
         if why == "timeout":
             log.info("room %s: seat %d timed out; the autopilot plays %s", self.id, seat, action)
+        if seat in self._standin_once:
+            self._dismiss_standin(seat)
         events = self._engine(game.apply, seat, action)
         self._charge_clock(seat)
         base = await self._record(events, seat=seat)
@@ -868,6 +943,7 @@ class Room:
             return
         if self.engine.name in autopilot.POLICIES:
             self.seats[seat].autopilot = True
+            self._launch_standin(seat, once=False)
             self._send_room()
             self._plan()
         else:

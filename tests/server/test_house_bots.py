@@ -190,3 +190,69 @@ async def test_a_tournament_through_the_server(server: UmpireServer) -> None:
     assert sum(line.games for line in table) == 12
     finished = [r for r in server.lobby.rooms.values() if r.state == "finished"]
     assert len(finished) == 4 and not any(r.settings.public for r in finished)
+
+
+async def test_a_stand_in_bot_plays_for_an_absent_player_until_they_return(
+    make_server: Any, connect: Any
+) -> None:
+    from server.room import Timing
+
+    server = await make_server(timing=Timing(grace=0.2, autopilot_delay=0.0))
+    ana = await connect("ana", port=server.port)
+    bob = await connect("bob", port=server.port)
+    room_id = (await ana.request("create_room", "created", game="perudo", options={"seats": 2}))[
+        "room"
+    ]
+    await bob.request("join", "joined", room=room_id)
+    room = server.lobby.rooms[room_id]
+    token = bob.token
+    await bob.close()
+    stand_in = None
+    async with asyncio.timeout(5):  # after the grace period a house bot client takes over
+        while stand_in is None:
+            stand_in = next((c for c, s in room._pilots.items() if s == 1), None)
+            await asyncio.sleep(0.02)
+    assert stand_in.player is not None and stand_in.player.id == "bot-perudo-simple"
+    assert room.seats[1].autopilot and room.seats[1].player.name == "bob"
+    # ana plays on; bob's turns are played by the stand-in, well before the fallback policy
+    async with asyncio.timeout(5):
+        while not any(seat == 1 for seat, _ in room.game.history):
+            seat = room.game.to_move
+            if seat == 0:
+                bid = next(str(a) for a in room.game.legal_actions(0) if "x" in str(a))
+                await ana.send(type="act", room=room_id, action=bid)
+                await ana.expect("ack")
+            await asyncio.sleep(0.02)
+    # bob comes back: the stand-in is sent away and the seat is his again
+    back = await connect(None, port=server.port)
+    await back.hello("bob", token=token)
+    await back.request("resume", "resumed", room=room_id, since=0)
+    assert not room.seats[1].autopilot
+    assert 1 not in room._pilots.values() and not room._standins
+    assert room.connected(1)
+
+
+async def test_a_stand_in_bot_makes_one_move_when_the_turn_time_runs_out(
+    make_server: Any, connect: Any
+) -> None:
+    from server.room import Timing
+
+    server = await make_server(timing=Timing(grace=30, autopilot_delay=0.0))
+    ana = await connect("ana", port=server.port)
+    bob = await connect("bob", port=server.port)
+    room_id = (
+        await ana.request(
+            "create_room", "created", game="perudo", options={"seats": 2}, turn_time=0.3
+        )
+    )["room"]
+    await bob.request("join", "joined", room=room_id)
+    room = server.lobby.rooms[room_id]
+    first = room.game.to_move
+    async with asyncio.timeout(2):  # the fallback policy would wait 3 s more
+        while not room.game.history:
+            await asyncio.sleep(0.02)
+    assert room.game.history[0].seat == first
+    async with asyncio.timeout(2):
+        while room._standins or room._pilots:
+            await asyncio.sleep(0.02)
+    assert not room.seats[first].autopilot  # a timeout moves once; the player is not away
