@@ -256,3 +256,40 @@ async def test_a_stand_in_bot_makes_one_move_when_the_turn_time_runs_out(
         while room._standins or room._pilots:
             await asyncio.sleep(0.02)
     assert not room.seats[first].autopilot  # a timeout moves once; the player is not away
+
+
+class RecordingRandom(PerudoRandom):
+    """A random Perudo bot that remembers every projection it observed."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.seen: list[dict[str, Any]] = []
+
+    async def observe(self, event: dict[str, Any]) -> None:
+        self.seen.append(event)
+
+
+async def test_a_remote_bot_reconnects_and_resumes_after_a_dropped_connection(
+    server: UmpireServer, connect: Any
+) -> None:
+    host = await connect("host")
+    room_id = (
+        await host.request("create_room", "created", game="perudo", options={"seats": 2}, sit=False)
+    )["room"]
+    await host.request("add_bot", "bot_added", room=room_id, bot="perudo-random", seat=0)
+    bot = RecordingRandom(seed=2)
+    url = f"ws://127.0.0.1:{server.port}"
+    task = asyncio.create_task(
+        play_remote(url, lambda: bot, name="fragile", target=Target(room=room_id, seat=1))
+    )
+    room = server.lobby.rooms[room_id]
+    async with asyncio.timeout(10):
+        while room.game is None or len(room.game.history) < 3:
+            await asyncio.sleep(0.01)
+    victim = next(c for c, s in room.viewers.items() if s == 1 and c.player.name == "fragile")
+    victim.ws.transport.abort()  # the network drops: no close frame
+    results = await asyncio.wait_for(task, 30)
+    assert results[0].seat == 1 and room.state == "finished"
+    stream = [e.view(1) for e in room.log if e.view(1) is not None]
+    assert bot.seen == stream  # every event exactly once, in order, across the drop
+    assert len({c for c, s in room.viewers.items() if s == 1}) <= 1
