@@ -161,7 +161,10 @@ class Session:
 
     def _notify(self, frame: Json, lines: list[str]) -> None:
         for listener in list(self.listeners):
-            listener(frame, lines)
+            try:
+                listener(frame, lines)
+            except Exception:
+                log.exception("a listener failed on a %s frame", frame.get("type"))
 
     def _fail_pending(self, why: str) -> None:
         for future in self._pending.values():

@@ -1,0 +1,182 @@
+"""The textual app of ``umpire play``: screens over one :class:`~client_cli.session.Session`.
+
+The app owns no game logic: frames go to the shared :class:`~client_cli.state.ClientState`,
+commands go through :mod:`client_cli.commands` and :mod:`client_cli.controller` exactly as
+in ``--plain``, and the screens redraw from the state after every frame.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from textual.app import App
+from textual.binding import Binding, BindingType
+
+from client_cli import commands
+from client_cli.controller import fetch_replay, send_command
+from client_cli.screens.common import ClientScreen
+from client_cli.screens.help import HelpScreen
+from client_cli.screens.kriegspiel import KriegspielScreen
+from client_cli.screens.lobby import LobbyScreen
+from client_cli.screens.perudo import PerudoScreen
+from client_cli.screens.replay import ReplayScreen
+from client_cli.session import Session, SessionError
+
+Json = dict[str, Any]
+
+CSS = """
+#rooms { height: 1fr; }
+#log { height: 1fr; border: round $primary; }
+#main { height: 1fr; }
+#table { width: 1fr; padding: 0 1; border: round $secondary; }
+#side { width: 1fr; }
+#hint { height: auto; max-height: 8; color: $warning; }
+#boardbox { width: 40; }
+#board { height: 11; width: 36; padding: 0 1; }
+#status { height: auto; padding: 0 1; }
+#controls, #waiting { height: auto; }
+#bid { width: 14; }
+#quantity, #face { width: 12; }
+#botname { width: 24; }
+#create { width: 70; height: auto; border: thick $primary; padding: 1 2; background: $surface; }
+CreateScreen { align: center middle; }
+#caption { padding: 1 1; text-style: bold; }
+#panel { padding: 0 2; height: auto; }
+#notes { padding: 1 1; color: $success; }
+"""
+
+
+class UmpireApp(App[None]):
+    """``umpire play``: lobby, tables, boards, replays and help."""
+
+    CSS = CSS
+    TITLE = "umpire"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+q", "quit", "Quit"),
+        Binding("f1", "help", "Help"),
+    ]
+
+    def __init__(self, session: Session) -> None:
+        super().__init__()
+        self.session = session
+        self.messages: list[str] = []
+
+    def on_mount(self) -> None:
+        self.session.listeners.append(self._on_frame)
+        self.push_screen(LobbyScreen())
+        self.run_worker(self.session.run(), name="session", exit_on_error=False)
+        self.run_worker(self._first_listing(), name="lobby")
+
+    async def _first_listing(self) -> None:
+        await self.session.ready.wait()
+        await self.run_line("rooms")
+
+    def say(self, *lines: str) -> None:
+        """Show lines in the current screen's log."""
+        self.messages.extend(lines)
+        screen = self.screen
+        if isinstance(screen, ClientScreen):
+            screen.write(*lines)
+
+    def _on_frame(self, frame: Json, lines: list[str]) -> None:
+        kind = frame.get("type")
+        if kind == "error" and isinstance(frame.get("ref"), int):
+            lines = []  # explained by the command that caused it
+        if lines:
+            self.say(*lines)
+        if kind in ("created", "joined", "watching") and isinstance(frame.get("room"), str):
+            self.show_room(frame["room"])
+        elif kind == "welcome" and self.session.state.current:
+            self.call_later(self._show_current)
+        screen = self.screen
+        if isinstance(screen, ClientScreen):
+            screen.safe_refresh()
+
+    def _show_current(self) -> None:
+        if self.session.state.current:
+            self.show_room(self.session.state.current)
+
+    def show_room(self, room_id: str) -> None:
+        """Bring the room's screen to the front (made for its game when first shown)."""
+        screen = self.screen
+        if getattr(screen, "room_id", None) == room_id:
+            return
+        room = self.session.state.room(room_id)
+        while len(self.screen_stack) > 2:
+            self.pop_screen()
+        if room.game == "kriegspiel":
+            self.push_screen(KriegspielScreen(room_id))
+        else:
+            self.push_screen(PerudoScreen(room_id))
+
+    async def run_line(self, line: str) -> bool:
+        """Run one command line as ``--plain`` would; True when it was sent and accepted."""
+        state = self.session.state
+        command = commands.parse(line, state)
+        if command.error is not None:
+            self.say(f"Not sent: {command.error}")
+            self.notify(command.error, severity="warning", timeout=3)
+            return False
+        if command.message is not None:
+            reply, lines = await send_command(self.session, command)
+            if lines:
+                self.say(*lines)
+            if reply is None and lines:
+                self.notify(lines[-1], severity="error", timeout=4)
+            return reply is not None
+        return await self._local(command)
+
+    async def _local(self, command: commands.Command) -> bool:
+        name, args = command.local, command.args
+        state = self.session.state
+        if name in ("quit", "exit"):
+            self.exit()
+        elif name == "help":
+            self.action_help()
+        elif name == "replay":
+            target = args[0] if args else state.current
+            if target:
+                await self.open_replay(target)
+        elif name == "legal":
+            room = state.current_room
+            self.say("Legal now: " + (" ".join(room.legal) if room and room.legal else "nothing"))
+        elif name == "room" and args:
+            if args[0] in state.rooms:
+                self.show_room(args[0])
+        elif name == "lobby":
+            while len(self.screen_stack) > 2:
+                self.pop_screen()
+        elif name in ("mark", "unmark"):
+            room = state.current_room
+            if room is None or room.game != "kriegspiel" or not args:
+                return False
+            try:
+                room.kriegspiel.mark(args[0], args[1] if name == "mark" and len(args) > 1 else None)
+            except ValueError as exc:
+                self.say(f"Not marked: {exc}")
+                return False
+            if isinstance(self.screen, ClientScreen):
+                self.screen.safe_refresh()
+        elif name == "wait":
+            self.say("wait is for --plain scripts.")
+        return True
+
+    async def open_replay(self, room_id: str) -> None:
+        """Fetch a finished game and show its replay."""
+        try:
+            replay = await fetch_replay(self.session, room_id)
+        except SessionError as exc:
+            self.say(f"No replay: {exc}")
+            self.notify(f"No replay: {exc}", severity="warning")
+            return
+        self.push_screen(ReplayScreen(replay))
+
+    def action_help(self) -> None:
+        """Show the help screen."""
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
+
+    async def action_quit(self) -> None:
+        """Close the session and leave."""
+        await self.session.close()
+        self.exit()

@@ -1,0 +1,1 @@
+"""The TUI's screens: lobby, create dialog, Perudo table, Kriegspiel board, replay, help."""

@@ -1,0 +1,141 @@
+"""What every room screen shares: the command line, the message log, the waiting-room bar."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import BindingType
+from textual.containers import Horizontal
+from textual.css.query import NoMatches
+from textual.screen import Screen
+from textual.suggester import SuggestFromList
+from textual.widgets import Button, Input, RichLog
+
+from client_cli.commands import HOUSE_BOTS
+from client_cli.state import RoomState
+
+if TYPE_CHECKING:
+    from client_cli.app import UmpireApp
+
+
+class CommandLine(Input):
+    """The bottom line: any ``--plain`` command (``help`` lists them)."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            placeholder="command (help lists them): e.g. 5x4, e2e4, rooms", id="command"
+        )
+
+
+class ClientScreen(Screen[None]):
+    """A screen that shows the client state and has a command line and a log."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        ("escape", "back", "Back"),
+        ("question_mark,f1", "app.help", "Help"),
+    ]
+
+    @property
+    def client(self) -> UmpireApp:
+        """The running app (typed)."""
+        from client_cli.app import UmpireApp
+
+        app = self.app
+        assert isinstance(app, UmpireApp)
+        return app
+
+    def refresh_view(self) -> None:
+        """Redraw from the client state (called after every frame)."""
+
+    def safe_refresh(self) -> None:
+        """:meth:`refresh_view`, skipped while the screen's widgets are not composed yet."""
+        with contextlib.suppress(NoMatches):
+            self.refresh_view()
+
+    def write(self, *lines: str) -> None:
+        """Add lines to this screen's log."""
+        for log in self.query("#log").results(RichLog):
+            for line in lines:
+                log.write(line)
+
+    async def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Run the command line (other inputs handle their own submit)."""
+        if event.input.id != "command":
+            return
+        line = event.value
+        event.input.value = ""
+        await self.client.run_line(line)
+
+    def action_back(self) -> None:
+        """Back to the lobby (the room keeps being followed)."""
+        if len(self.app.screen_stack) > 2:
+            self.app.pop_screen()
+
+
+class RoomScreen(ClientScreen):
+    """A screen for one room: waiting-room controls plus the game's own widgets."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        ("b", "add_bot", "Add bot"),
+        ("s", "start", "Start"),
+        ("l", "leave", "Leave"),
+        ("v", "replay", "Replay"),
+    ]
+
+    def __init__(self, room_id: str) -> None:
+        super().__init__()
+        self.room_id = room_id
+
+    @property
+    def room(self) -> RoomState:
+        """This screen's room state."""
+        return self.client.session.state.room(self.room_id)
+
+    def waiting_bar(self, default_bot: str) -> ComposeResult:
+        """The waiting room's controls: bot name (free text, suggested names), add, start."""
+        with Horizontal(id="waiting"):
+            yield Input(
+                value=default_bot,
+                placeholder="bot name",
+                suggester=SuggestFromList(HOUSE_BOTS, case_sensitive=False),
+                id="botname",
+            )
+            yield Button("Add bot (b)", id="add_bot")
+            yield Button("Start (s)", id="start", variant="success")
+            yield Button("Leave (l)", id="leave")
+
+    def show_waiting(self) -> None:
+        """Show the waiting bar only before the start."""
+        for bar in self.query("#waiting"):
+            bar.display = self.room.state == "waiting"
+
+    async def on_button_pressed(self, event: Button.Pressed) -> None:
+        """Buttons run the same commands as the keys."""
+        handler: Any = getattr(self, f"action_{event.button.id}", None)
+        if handler is not None:
+            await handler()
+
+    async def action_add_bot(self) -> None:
+        """Add the bot named in the bot box."""
+        name = self.query_one("#botname", Input).value.strip()
+        await self.client.run_line(f"bot {name}" if name else "bot")
+
+    async def action_start(self) -> None:
+        """Start the game now (host)."""
+        await self.client.run_line("start")
+
+    async def action_leave(self) -> None:
+        """Leave the room and go back to the lobby."""
+        await self.client.run_line("leave")
+        self.action_back()
+
+    async def action_replay(self) -> None:
+        """Open the replay of this room once it is over."""
+        await self.client.open_replay(self.room_id)
+
+    def on_screen_resume(self) -> None:
+        """Point the command line's room at this screen's room."""
+        self.client.session.state.current = self.room_id
+        self.safe_refresh()

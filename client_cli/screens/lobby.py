@@ -1,0 +1,183 @@
+"""The lobby: public rooms, create, join by invite, watch, replay."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import (
+    Button,
+    Checkbox,
+    DataTable,
+    Footer,
+    Header,
+    Input,
+    Label,
+    RichLog,
+    Select,
+)
+
+from client_cli.screens.common import ClientScreen, CommandLine
+
+
+class LobbyScreen(ClientScreen):
+    """The public rooms as a table; the highlighted row is the target of the keys."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        ("r", "refresh", "Refresh"),
+        ("c", "create", "Create"),
+        ("i", "invite", "Join by code"),
+        ("w", "watch", "Watch"),
+        ("p", "replay", "Replay"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Label(
+            "Public rooms (Enter: join · w: watch · c: create · i: invite code)", id="title"
+        )
+        table: DataTable[str] = DataTable(id="rooms", cursor_type="row")
+        table.add_columns("room", "game", "rules", "state", "seats", "players")
+        yield table
+        yield RichLog(id="log", wrap=True, max_lines=500)
+        yield CommandLine()
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.title = "umpire"
+        self.sub_title = "lobby"
+        self.query_one("#rooms", DataTable).focus()
+
+    def refresh_view(self) -> None:
+        """Fill the table from the last ``rooms`` listing."""
+        table = self.query_one("#rooms", DataTable)
+        selected = self.selected_room()
+        table.clear()
+        for room in self.client.session.state.lobby:
+            seats = room.get("seats", [])
+            taken = sum(1 for s in seats if s.get("player"))
+            options = room.get("options", {})
+            players = ", ".join(str(s.get("name")) for s in seats if s.get("player"))
+            table.add_row(
+                room["room"],
+                str(room.get("game")),
+                str(options.get("preset") or options.get("rules") or ""),
+                str(room.get("state")),
+                f"{taken}/{len(seats)}",
+                players,
+                key=room["room"],
+            )
+        if selected is not None and selected in table.rows:
+            table.move_cursor(row=table.get_row_index(selected))
+        player = self.client.session.state.player
+        if player:
+            self.sub_title = f"lobby · {player['name']}"
+
+    def selected_room(self) -> str | None:
+        """The room id on the highlighted row."""
+        table = self.query_one("#rooms", DataTable)
+        if table.row_count == 0:
+            return None
+        try:
+            key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key
+        except Exception:
+            return None
+        return str(key.value) if key.value is not None else None
+
+    async def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        """Enter on a row: join that room."""
+        if event.row_key.value is not None:
+            await self.client.run_line(f"join {event.row_key.value}")
+
+    async def action_refresh(self) -> None:
+        """Ask for the public rooms again."""
+        await self.client.run_line("rooms")
+
+    async def action_watch(self) -> None:
+        """Watch the highlighted room."""
+        room = self.selected_room()
+        if room:
+            await self.client.run_line(f"watch {room}")
+
+    async def action_replay(self) -> None:
+        """Replay the highlighted room (finished games only)."""
+        room = self.selected_room()
+        if room:
+            await self.client.open_replay(room)
+
+    def action_create(self) -> None:
+        """Open the create-room form."""
+        self.app.push_screen(CreateScreen(), self._created)
+
+    def action_invite(self) -> None:
+        """Put ``invite`` in the command line for the code."""
+        line = self.query_one("#command", Input)
+        line.value = "invite "
+        line.cursor_position = len(line.value)
+        line.focus()
+
+    async def _created(self, line: str | None) -> None:
+        if line:
+            await self.client.run_line(line)
+
+
+class CreateScreen(ModalScreen[str | None]):
+    """The create-room form; it returns the ``create`` command it stands for."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [("escape", "cancel", "Cancel")]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="create"):
+            yield Label("Create a room")
+            yield Select(
+                [("Perudo", "perudo"), ("Kriegspiel", "kriegspiel")],
+                value="perudo",
+                allow_blank=False,
+                id="game",
+            )
+            yield Input(placeholder="Perudo preset: piatnik | classic", id="preset")
+            yield Input(
+                placeholder="Kriegspiel rules: wild16 | cincinnati | rand | english", id="rules"
+            )
+            yield Input(value="3", placeholder="seats (Perudo, 2..8)", id="seats")
+            yield Input(
+                placeholder="more options: calza=true dice=3 clock=300+5 turn_time=30", id="options"
+            )
+            yield Checkbox("private (invite code only)", id="private")
+            with Horizontal():
+                yield Button("Create", variant="primary", id="ok")
+                yield Button("Cancel", id="cancel")
+
+    def command(self) -> str:
+        """The ``create`` command the form describes."""
+        game = str(self.query_one("#game", Select).value)
+        words = ["create", game]
+        preset = self.query_one("#preset", Input).value.strip()
+        rules = self.query_one("#rules", Input).value.strip()
+        seats = self.query_one("#seats", Input).value.strip()
+        if game == "perudo":
+            if preset:
+                words.append(f"preset={preset}")
+            if seats:
+                words.append(f"seats={seats}")
+        elif rules:
+            words.append(f"rules={rules}")
+        words += self.query_one("#options", Input).value.split()
+        if self.query_one("#private", Checkbox).value:
+            words.append("private")
+        return " ".join(words)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        """Create or cancel."""
+        self.dismiss(self.command() if event.button.id == "ok" else None)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Enter in any field creates."""
+        self.dismiss(self.command())
+
+    def action_cancel(self) -> None:
+        """Close without creating."""
+        self.dismiss(None)

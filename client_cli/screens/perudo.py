@@ -1,0 +1,122 @@
+"""The Perudo table: players and dice, the round's bids, bid entry, Dudo, Calza, hints."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import BindingType
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Button, Footer, Header, Input, RichLog, Select, Static
+
+from client_cli.perudo_model import parse_bid
+from client_cli.render import perudo_lines, seats_lines
+from client_cli.screens.common import CommandLine, RoomScreen
+from client_cli.state import describe_hint
+
+
+class PerudoScreen(RoomScreen):
+    """One Perudo room, before, during and after the game."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        ("d", "dudo", "Dudo"),
+        ("a", "calza", "Calza"),
+        ("h", "hint", "Hint"),
+        ("e", "focus_bid", "Enter a bid"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="main"):
+            yield Static(id="table")
+            with Vertical(id="side"):
+                yield Static("", id="hint")
+                yield RichLog(id="log", wrap=True, max_lines=1000)
+        yield from self.waiting_bar("autopilot")
+        with Horizontal(id="controls"):
+            yield Input(placeholder="bid, e.g. 5x4", id="bid")
+            yield Select[int]([], prompt="qty", id="quantity")
+            yield Select[int]([(str(f), f) for f in range(1, 7)], prompt="face", id="face")
+            yield Button("Bid", id="bid_button", variant="primary")
+            yield Button("Dudo (d)", id="dudo", variant="error")
+            yield Button("Calza (a)", id="calza", variant="warning")
+            yield Button("Hint (h)", id="hint_button")
+        yield CommandLine()
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.title = "umpire · Perudo"
+        self.sub_title = self.room_id
+        self.write(*self.room.log)
+        self.refresh_view()
+
+    def refresh_view(self) -> None:
+        """Redraw the table and enable what the turn allows."""
+        room = self.room
+        lines = seats_lines(room) if room.state == "waiting" else perudo_lines(room)
+        self.query_one("#table", Static).update("\n".join(lines))
+        self.show_waiting()
+        legal = room.legal
+        self.query_one("#controls").display = room.state != "waiting" and room.seat is not None
+        self.query_one("#dudo", Button).disabled = "dudo" not in legal
+        self.query_one("#calza", Button).disabled = "calza" not in legal
+        self.query_one("#bid_button", Button).disabled = not legal
+        quantities = sorted({b[0] for a in legal if (b := parse_bid(a)) is not None})
+        picker = self.query_one("#quantity", Select)
+        current = picker.value
+        picker.set_options([(str(q), q) for q in quantities])
+        if current in quantities:
+            picker.value = current
+        hint = self.client.session.state.last_hint
+        if hint is not None and hint.get("room") == self.room_id:
+            self.query_one("#hint", Static).update(describe_hint(hint))
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        """The pickers write the bid into the bid box."""
+        quantity = self.query_one("#quantity", Select).value
+        face = self.query_one("#face", Select).value
+        if isinstance(quantity, int) and isinstance(face, int):
+            self.query_one("#bid", Input).value = f"{quantity}x{face}"
+
+    async def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Enter in the bid box bids; other inputs as usual."""
+        if event.input.id == "bid":
+            await self.action_bid_button()
+        elif event.input.id == "botname":
+            await self.action_add_bot()
+        else:
+            await super().on_input_submitted(event)
+
+    async def action_bid_button(self) -> None:
+        """Bid what the bid box says (checked against the legal bids before sending)."""
+        box = self.query_one("#bid", Input)
+        text = box.value.strip()
+        if not text:
+            self.client.say("Type a bid like 5x4 or pick quantity and face.")
+            return
+        if await self.client.run_line(text):
+            box.value = ""
+
+    async def action_dudo(self) -> None:
+        """Call dudo on the last bid."""
+        await self.client.run_line("dudo")
+
+    async def action_calza(self) -> None:
+        """Call calza (when the table allows it)."""
+        await self.client.run_line("calza")
+
+    async def action_hint(self) -> None:
+        """Ask the expert for a suggestion; its explanation shows above the log."""
+        self.query_one("#hint", Static).update("Asking for a hint...")
+        await self.client.run_line("hint")
+        hint = self.client.session.state.last_hint
+        if hint is None or hint.get("room") != self.room_id:
+            self.query_one("#hint", Static).update("No hint available.")
+
+    async def action_hint_button(self) -> None:
+        """The Hint button."""
+        await self.action_hint()
+
+    def action_focus_bid(self) -> None:
+        """Move the focus to the bid box."""
+        self.query_one("#bid", Input).focus()
