@@ -54,6 +54,7 @@ class KriegspielMeta(Bot):
         self.attempts = 0
         self.moves = 0
         self.thinking = 0.0
+        self.times: list[float] = []  #: seconds spent on each decision (for benchmarks)
 
     async def start(self, info: GameInfo) -> None:
         """Build the starting metaposition from the seat's colour and the public options."""
@@ -91,7 +92,9 @@ class KriegspielMeta(Bot):
         if decision.time_left is not None:
             budget = min(budget, max(0.01, decision.time_left / 40))
         choice = self.searcher.choose(meta, attempts, budget)
-        self.thinking += time.perf_counter() - started
+        spent = time.perf_counter() - started
+        self.thinking += spent
+        self.times.append(spent)
         self.attempts += 1
         if choice not in legal:  # never happens; stay within the rules regardless
             choice = self.rng.choice(attempts)

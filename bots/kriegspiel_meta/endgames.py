@@ -36,6 +36,11 @@ CENTRE = tuple(
     for s in chess.SQUARES
 )
 
+#: Weights of the box's room and of our king's mean distance to the region (per square
+#: of region size); see :func:`region_value`.
+BOX_WEIGHT = 0.5
+KING_WEIGHT = 1.0
+
 _DISTANCE = tuple(tuple(chess.square_distance(a, b) for b in chess.SQUARES) for a in chess.SQUARES)
 _NOWHERE = (0,) * 64
 
@@ -133,10 +138,10 @@ def region_value(
     for square in chess.SquareSet(region):
         centre += CENTRE[square]
         distance += near[square]
-    value = -weight * (size + 1.5 * centre / size + 1.0 * distance / size)
+    value = -weight * (size + 1.5 * centre / size + KING_WEIGHT * distance / size)
     if attacked is not None:
         room = box(region, attacked)
-        value -= weight * 0.5 * room.bit_count()
+        value -= weight * BOX_WEIGHT * room.bit_count()
     return value
 
 

@@ -54,7 +54,8 @@ class Branch:
     weight: float
     board: chess.Board | None = None  #: our pieces after the move (open branches only)
     region: int = 0  #: where the enemy king may stand after its reply
-    risk: float = 0.0  #: what the king's reply may take (kept when looking deeper)
+    risk: float = 0.0  #: what the king's reply may take, and the cost of a repeated
+    #: placement: both kept when the branch is valued by our next move instead
 
 
 class Searcher:
@@ -150,8 +151,8 @@ class Searcher:
         certain = possible if meta.units == 0 else certain_attacks(after, color, units & ~passed)
         outcome = king_outcomes(king_set, possible, certain, lone)
         static = self._static(meta, after)
-        repeated = meta.history.count(after.board_fen())
-        static -= _REPEAT[min(repeated, 2)]
+        repeated = _REPEAT[min(meta.history.count(after.board_fen()), 2)]
+        static -= repeated
         chance = meta.occupancy(move.to_square) if can_take else 0.0
         if diagonal_pawn and not target & units:
             chance = 0.5
@@ -181,7 +182,8 @@ class Searcher:
                 answer = ("capture+" if took else "") + ("check" if checked else "silent")
                 size = region.bit_count() / max(1, king_set.bit_count())
                 weight_ = share * max(size, 1e-3)
-                result.append(Branch(answer, value, weight_, after, after_region, risk))
+                kept = risk + repeated
+                result.append(Branch(answer, value, weight_, after, after_region, kept))
             if outcome.mated:
                 # Surely mate when the king alone can move; else likely mate or a block.
                 size = outcome.mated.bit_count() / max(1, king_set.bit_count())

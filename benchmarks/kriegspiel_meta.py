@@ -1,0 +1,116 @@
+"""Benchmark: ``kriegspiel-meta`` in the endgames and against the random player.
+
+Endgames (issue 7, section 4): KR vs K and KQ vs K (and KBB vs K, KP vs K) from random
+legal starts, the bot to move with white, the defender either ``kriegspiel-random`` or a
+king that always steps toward the centre. Prints the share mated within the 50-move rule
+(draws by the rule, repetition, stalemate or a lost piece are failures), the average
+number of moves to mate, illegal attempts per move and the median time per decision.
+
+    python benchmarks/kriegspiel_meta.py endgames [--starts 200] [--budget 0.2] [--parallel 2]
+    python benchmarks/kriegspiel_meta.py games [--games 100] [--budget 0.2] [--rules wild16]
+
+The full-game strength is measured with the tournament command (see
+``docs/kriegspiel_meta.md``); ``games`` adds attempts per move and time per decision.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import sys
+import time
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import chess
+
+ENDGAMES = {
+    "KR": [chess.ROOK],
+    "KQ": [chess.QUEEN],
+    "KBB": [chess.BISHOP, chess.BISHOP],
+    "KP": [chess.PAWN],
+}
+
+
+def _play(job: tuple[str, str, int, float, str | None]) -> dict[str, Any]:
+    """One game in a worker: the outcome from the bot's side and its statistics."""
+    kind, defender, seed, budget, rules = job
+    from bots.baseline import KriegspielRandom
+    from bots.kriegspiel_meta import KriegspielMeta
+    from bots.local import play_local
+    from bots.sdk import Bot
+    from tests.bots.kriegspiel_meta_harness import CentreKing, random_start
+
+    bot = KriegspielMeta(seed=seed, budget=budget)
+    other: Bot = CentreKing(seed=seed) if defender == "centre" else KriegspielRandom(seed=seed)
+    if kind == "game":
+        seat = seed % 2
+        bots: list[Bot] = [bot, other] if seat == 0 else [other, bot]
+        options: dict[str, Any] = {"rules": rules or "wild16"}
+    else:
+        seat = 0
+        bots = [bot, other]
+        options = {"fen": random_start(ENDGAMES[kind], seed)}
+    played = asyncio.run(play_local("kriegspiel", options, bots, seed.to_bytes(8, "big")))
+    ranks = played.outcome.ranks
+    return {
+        "reason": played.outcome.reason,
+        "won": ranks[seat] == 1 and ranks[1 - seat] == 2,
+        "lost": ranks[seat] == 2,
+        "moves": (len(played.game.board.move_stack) + 1) // 2,
+        "attempts": bot.attempts,
+        "our_moves": bot.moves,
+        "times": bot.times,
+    }
+
+
+def _summary(results: list[dict[str, Any]]) -> str:
+    n = len(results)
+    wins = [r for r in results if r["won"]]
+    attempts = sum(r["attempts"] for r in results)
+    moves = sum(max(1, r["our_moves"]) for r in results)
+    times = [t for r in results for t in r["times"]]
+    reasons = Counter(r["reason"] for r in results)
+    mean_moves = statistics.mean(r["moves"] for r in wins) if wins else float("nan")
+    return (
+        f"won {len(wins)}/{n} ({len(wins) / n:.1%}), lost {sum(r['lost'] for r in results)}, "
+        f"moves to win {mean_moves:.1f}, attempts/move {attempts / moves:.2f}, "
+        f"illegal/move {(attempts - moves) / moves:.2f}, "
+        f"median decision {statistics.median(times) * 1000:.1f} ms, "
+        f"p95 {sorted(times)[int(0.95 * (len(times) - 1))] * 1000:.0f} ms; {dict(reasons)}"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("what", choices=("endgames", "games"))
+    parser.add_argument("--starts", type=int, default=200)
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--budget", type=float, default=0.2)
+    parser.add_argument("--parallel", type=int, default=2)
+    parser.add_argument("--rules", default="wild16")
+    parser.add_argument("--endgames", default="KR,KQ")
+    args = parser.parse_args()
+    started = time.perf_counter()
+    with ProcessPoolExecutor(args.parallel) as pool:
+        if args.what == "games":
+            jobs = [("game", "random", seed, args.budget, args.rules) for seed in range(args.games)]
+            print(f"vs kriegspiel-random ({args.rules}):", _summary(list(pool.map(_play, jobs))))
+        else:
+            for kind in args.endgames.split(","):
+                for defender in ("random", "centre"):
+                    jobs = [
+                        (kind, defender, seed, args.budget, None) for seed in range(args.starts)
+                    ]
+                    results = list(pool.map(_play, jobs))
+                    print(f"{kind} vs K ({defender}):", _summary(results), flush=True)
+    print(f"({time.perf_counter() - started:.0f} s, budget {args.budget} s per decision)")
+
+
+if __name__ == "__main__":
+    main()
