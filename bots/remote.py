@@ -54,6 +54,7 @@ class _Game:
     seat: int | None = None
     options: dict[str, Any] = field(default_factory=dict)
     players: list[str] = field(default_factory=list)
+    player_ids: list[str | None] = field(default_factory=list)
     game: str = ""
     seats: int = 0
     started: bool = False
@@ -245,6 +246,7 @@ class RemotePlayer:
             state.options = frame["options"]
             state.seats = len(frame["seats"])
             state.players = [s["name"] or "?" for s in frame["seats"]]
+            state.player_ids = [s["player"] for s in frame["seats"]]
             if frame["state"] in ("finished", "aborted"):
                 return await self._finish(bot, state, frame)
         elif kind == "snapshot":
@@ -285,6 +287,13 @@ class RemotePlayer:
         if state.started or state.seat is None:
             return
         state.started = True
+        profiles: dict[int, dict[str, Any]] = {}
+        for seat, player_id in enumerate(state.player_ids):
+            if player_id is None or seat == state.seat:
+                continue
+            await self._send(type="profile", player=player_id)
+            with contextlib.suppress(BotError):
+                profiles[seat] = await self._reply(("profile",))
         info = GameInfo(
             game=state.game,
             seat=state.seat,
@@ -293,6 +302,7 @@ class RemotePlayer:
             view=view,
             room=state.room,
             players=state.players,
+            profiles=profiles,
         )
         await bot.start(info)
 

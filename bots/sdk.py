@@ -36,6 +36,9 @@ class GameInfo:
     view: dict[str, Json]  #: your first snapshot, as ``Game.view(seat)`` gives it
     room: str | None = None  #: the room id when playing on a server
     players: list[str] = field(default_factory=list)  #: display names by seat, if known
+    #: the other seats' public profiles (the server's ``profile`` frames), by seat, when
+    #: the transport could fetch them (the websocket transport does at the start)
+    profiles: dict[int, dict[str, Json]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)

@@ -89,6 +89,9 @@ class PerudoExpert(Bot):
         await super().start(info)
         self.table = PerudoTable.from_options(info.seat, info.options)
         self.stats = TableStats(info.seats)
+        for seat, frame in info.profiles.items():
+            if seat != info.seat and seat < len(info.players):
+                self.named_profiles[info.players[seat]] = OpponentProfile.from_server(frame)
         self._resolve_level()
 
     async def observe(self, event: dict[str, Json]) -> None:

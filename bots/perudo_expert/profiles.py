@@ -80,6 +80,35 @@ class OpponentProfile:
             values[key] = value
         return cls(**values)
 
+    @classmethod
+    def from_server(cls, frame: Mapping[str, Any]) -> OpponentProfile:
+        """Read the server's ``profile`` frame (docs/protocol.md): the player and its
+        summed Perudo statistics (``server/stats.py``) become a profile."""
+        player = frame.get("player") or {}
+        stats = (frame.get("stats") or {}).get("perudo") or {}
+
+        def count(key: str) -> int:
+            return int(stats.get(key, 0))
+
+        games = count("games")
+        return cls(
+            name=str(player.get("name", "")),
+            human=not bool(player.get("bot", False)),
+            games=games,
+            wins=count("wins"),
+            mean_players=(float(stats["players"]) / games) if games and "players" in stats else 4.0,
+            bids=count("bids"),
+            bids_revealed=count("bids_revealed"),
+            bluffs=count("bluffs"),
+            challenged=count("bids_challenged"),
+            challenged_true=count("bids_true_challenged"),
+            dudos=count("dudo_calls"),
+            dudos_correct=count("dudo_correct"),
+            dudo_chances=count("dudo_chances"),
+            calzas=count("calza_calls"),
+            calzas_correct=count("calza_correct"),
+        )
+
     def to_json(self) -> dict[str, Any]:
         """The profile as a JSON object (the inverse of :meth:`from_json`)."""
         return asdict(self)

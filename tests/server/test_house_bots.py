@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from typing import Any
 
 from bots.baseline import KriegspielRandom, PerudoRandom, PerudoSimple
@@ -293,3 +294,60 @@ async def test_a_remote_bot_reconnects_and_resumes_after_a_dropped_connection(
     stream = [e.view(1) for e in room.log if e.view(1) is not None]
     assert bot.seen == stream  # every event exactly once, in order, across the drop
     assert len({c for c, s in room.viewers.items() if s == 1}) <= 1
+
+
+async def test_remote_bots_receive_the_other_seats_public_profiles(
+    server: UmpireServer, connect: Any
+) -> None:
+    from bots.perudo_expert import PerudoExpert
+
+    ana = await connect("ana")
+    room_id = (await ana.request("create_room", "created", game="perudo", options={"seats": 2}))[
+        "room"
+    ]
+    expert = PerudoExpert(level="auto", seed=1)
+    url = f"ws://127.0.0.1:{server.port}"
+    task = asyncio.create_task(
+        play_remote(url, lambda: expert, name="expert", target=Target(room=room_id))
+    )
+    try:
+        async with asyncio.timeout(5):
+            while not hasattr(expert, "info"):
+                await asyncio.sleep(0.02)
+        assert expert.info.profiles[0]["player"]["name"] == "ana"
+        assert 1 not in expert.info.profiles  # not its own
+        profile = expert.named_profiles["ana"]
+        assert profile.human and profile.games == 0
+        assert expert.level == "normal"  # auto, with no history of ana yet
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+
+def test_public_perudo_statistics_for_the_expert() -> None:
+    from bots.perudo_expert import OpponentProfile
+    from server import stats
+    from server.games.perudo import PerudoConfig, new_game
+
+    game, events = new_game(PerudoConfig.from_options({"seats": 3}), b"stats")
+    game.round.dice = [[2, 2, 2, 2, 2], [3, 3, 3, 3, 3], [4, 4, 4, 4, 4]]
+    starter = game.to_move
+    assert starter is not None
+    bluffer = starter
+    events += game.apply(starter, "6x6")  # nobody holds a six (nor an ace)
+    events += game.apply(game.to_move, "dudo")
+    while not game.is_over:
+        seat = game.to_move
+        assert seat is not None
+        events += game.apply(seat, game.legal_actions(seat)[-1])
+    per_seat = stats.compute("perudo", events, game.outcome, 3)
+    assert per_seat[bluffer]["bluffs"] >= 1 and per_seat[bluffer]["bids_revealed"] >= 1
+    assert all(s["players"] == 3 for s in per_seat)
+    assert sum(s.get("dudo_chances", 0) for s in per_seat) == sum(
+        s.get("bids", 0) for s in per_seat
+    )
+    frame = {"player": {"name": "x", "bot": False}, "stats": {"perudo": per_seat[bluffer]}}
+    profile = OpponentProfile.from_server(frame)
+    assert profile.human and profile.bluffs == per_seat[bluffer]["bluffs"]
+    assert profile.mean_players == 3.0
