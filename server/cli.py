@@ -29,6 +29,9 @@ def build_parser() -> argparse.ArgumentParser:
     from bots.cli import register as register_bot_commands
 
     register_bot_commands(sub)
+    from bots.advise_cli import register as register_advise
+
+    register_advise(sub)
     return parser
 
 
