@@ -32,6 +32,9 @@ def build_parser() -> argparse.ArgumentParser:
     from bots.advise_cli import register as register_advise
 
     register_advise(sub)
+    from client_cli.cli import register as register_client
+
+    register_client(sub)
     return parser
 
 
