@@ -96,7 +96,7 @@ class Session:
             delay = min(delay * 2, self.max_retry)
 
     async def _handshake(self, ws: ClientConnection) -> None:
-        identity = self.store.load(self.url)
+        identity = self.store.load(self.url, self.name)
         hello: Json = {"type": "hello", "v": 1, "name": self.name}
         if identity is not None:
             hello["token"] = identity.token
@@ -104,7 +104,7 @@ class Session:
         while True:
             frame = json.loads(await ws.recv())
             if frame.get("type") == "error" and frame.get("code") == "bad_token":
-                self.store.forget(self.url)
+                self.store.forget(self.url, self.name)
                 hello.pop("token", None)
                 await ws.send(json.dumps(hello))
                 continue

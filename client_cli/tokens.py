@@ -1,7 +1,9 @@
 """The identity token kept between runs, one per server, in the user's config directory.
 
 The file is ``$XDG_CONFIG_HOME/umpire/client.json`` (``~/.config/umpire/client.json`` when
-the variable is unset): ``{"servers": {"ws://...": {"token": "...", "name": "ana"}}}``.
+the variable is unset): ``{"servers": {"ws://...": {"last": "ana", "tokens": {"ana": "..."}}}}``.
+Each name on each server has its own token, so ``--name bob`` on the same machine is a
+different player; without ``--name`` the last name used on that server is taken.
 It is written with mode 0600 because the token is the player's only credential.
 """
 
@@ -11,6 +13,7 @@ import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 
 def config_dir() -> Path:
@@ -33,7 +36,7 @@ class TokenStore:
     def __init__(self, path: Path | None = None) -> None:
         self.path = path or config_dir() / "client.json"
 
-    def _read(self) -> dict[str, dict[str, str]]:
+    def _read(self) -> dict[str, Any]:
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
@@ -41,17 +44,18 @@ class TokenStore:
         servers = data.get("servers") if isinstance(data, dict) else None
         return servers if isinstance(servers, dict) else {}
 
-    def load(self, server: str) -> Identity | None:
-        """The identity remembered for ``server``, if any."""
+    def load(self, server: str, name: str | None = None) -> Identity | None:
+        """The identity remembered for ``name`` (default: the last one used) on ``server``."""
         entry = self._read().get(server)
-        if not isinstance(entry, dict) or not isinstance(entry.get("token"), str):
+        if not isinstance(entry, dict) or not isinstance(entry.get("tokens"), dict):
             return None
-        return Identity(token=entry["token"], name=str(entry.get("name", "")))
+        name = name if name is not None else entry.get("last")
+        token = entry["tokens"].get(name) if isinstance(name, str) else None
+        if not isinstance(name, str) or not isinstance(token, str):
+            return None
+        return Identity(token=token, name=name)
 
-    def save(self, server: str, identity: Identity) -> None:
-        """Remember ``identity`` for ``server`` (atomically, readable only by the user)."""
-        servers = self._read()
-        servers[server] = {"token": identity.token, "name": identity.name}
+    def _write(self, servers: dict[str, Any]) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         tmp = self.path.with_suffix(".tmp")
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
@@ -59,9 +63,23 @@ class TokenStore:
             json.dump({"servers": servers}, handle, indent=1)
         os.replace(tmp, self.path)
 
-    def forget(self, server: str) -> None:
-        """Drop the identity for ``server`` (after the server refused its token)."""
-        servers = self._read()
-        if servers.pop(server, None) is not None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self.path.write_text(json.dumps({"servers": servers}, indent=1), encoding="utf-8")
+    def save(self, server: str, identity: Identity) -> None:
+        """Remember ``identity`` for ``server`` (atomically, readable only by the user)."""
+        servers: dict[str, Any] = dict(self._read())
+        entry = servers.get(server)
+        tokens = (
+            dict(entry["tokens"])
+            if isinstance(entry, dict) and isinstance(entry.get("tokens"), dict)
+            else {}
+        )
+        tokens[identity.name] = identity.token
+        servers[server] = {"last": identity.name, "tokens": tokens}
+        self._write(servers)
+
+    def forget(self, server: str, name: str) -> None:
+        """Drop ``name``'s token for ``server`` (after the server refused it)."""
+        servers: dict[str, Any] = dict(self._read())
+        entry = servers.get(server)
+        if isinstance(entry, dict) and isinstance(entry.get("tokens"), dict):
+            entry["tokens"].pop(name, None)
+            self._write(servers)

@@ -21,8 +21,11 @@ def test_round_trip_per_server(config_home: Path) -> None:
     assert TokenStore().load("ws://b") == Identity("tok-b", "bob")
     mode = stat.S_IMODE((config_home / "umpire" / "client.json").stat().st_mode)
     assert mode == 0o600
-    store.forget("ws://a")
-    assert store.load("ws://a") is None
+    store.save("ws://a", Identity("tok-c", "cara"))
+    assert store.load("ws://a") == Identity("tok-c", "cara")  # the last name used
+    assert store.load("ws://a", "ana") == Identity("tok-a", "ana")
+    store.forget("ws://a", "ana")
+    assert store.load("ws://a", "ana") is None
     assert store.load("ws://b") is not None
 
 
