@@ -170,10 +170,7 @@ class RemotePlayer:
                     if state is None:
                         state = await self._enter()
                     else:
-                        resume: dict[str, Any] = {"room": state.room, "since": state.last_seq}
-                        if self.target.ticket:
-                            resume["ticket"] = self.target.ticket
-                        await self._send(type="resume", **resume)
+                        await self._resume(state, state.last_seq)
                     attempts = 0
                     return await self._loop(bot, state)
             except (ConnectionClosed, OSError, InvalidHandshake) as exc:
@@ -253,20 +250,23 @@ class RemotePlayer:
             if not state.started and frame["seq"] > 0:
                 # Joined a game in progress: a bot observes every event from the first,
                 # so ask for the whole stream instead of starting from a summary.
-                resume: dict[str, Any] = {"room": state.room, "since": 0}
-                if self.target.ticket:
-                    resume["ticket"] = self.target.ticket
-                await self._send(type="resume", **resume)
-                state.resyncing = True
+                await self._resume(state, 0)
                 return None
             await self._start(bot, state, frame["view"])
             state.last_seq = frame["seq"]
         elif kind == "event":
+            seq = frame["seq"]
+            if seq <= state.last_seq:
+                return None  # already seen (a resume overlapping a live frame)
+            if seq > state.last_seq + 1:
+                # A gap: live events overtook a resume we asked for, or frames were lost.
+                # Ignore it; the stream from our last number is (or is now) on its way.
+                if not state.resyncing:
+                    await self._resume(state, state.last_seq)
+                return None
             state.resyncing = False
             await self._start(bot, state, {})
-            if frame["seq"] <= state.last_seq:
-                return None  # already seen (a resume overlapping a live frame)
-            state.last_seq = frame["seq"]
+            state.last_seq = seq
             await bot.observe(frame["event"])
         elif kind == "turn":
             if frame["seat"] == state.seat and not state.resyncing:
@@ -282,6 +282,14 @@ class RemotePlayer:
         elif kind == "error":
             await self._refused(bot, state, frame)
         return None
+
+    async def _resume(self, state: _Game, since: int) -> None:
+        """Ask for this seat's stream after ``since``; turns until it arrives are stale."""
+        resume: dict[str, Any] = {"room": state.room, "since": since}
+        if self.target.ticket:
+            resume["ticket"] = self.target.ticket
+        await self._send(type="resume", **resume)
+        state.resyncing = True
 
     async def _start(self, bot: Bot, state: _Game, view: dict[str, Any]) -> None:
         if state.started or state.seat is None:
