@@ -64,6 +64,8 @@ class _Game:
     pending: str | None = None  #: the action sent and not yet acknowledged
     rejections: int = 0
     resyncing: bool = False  #: asked for the whole stream; turns before it are stale
+    final: dict[str, Any] | None = None  #: the room frame that ended the game, once seen
+    held_turn: dict[str, Any] | None = None  #: a turn frame that came during a resync
 
 
 class RemotePlayer:
@@ -238,6 +240,12 @@ class RemotePlayer:
             return None
         if kind in ("joined", "resumed", "watching") and frame.get("seat") is not None:
             state.seat = frame["seat"]
+        if kind == "resumed" and state.resyncing:
+            # Nothing was missed after all: the turn held back is the current one.
+            state.resyncing = False
+            held, state.held_turn = state.held_turn, None
+            if held is not None and held["seq"] == state.last_seq:
+                return await self._handle(bot, state, held)
         elif kind == "room":
             state.game = frame["game"]
             state.options = frame["options"]
@@ -245,7 +253,10 @@ class RemotePlayer:
             state.players = [s["name"] or "?" for s in frame["seats"]]
             state.player_ids = [s["player"] for s in frame["seats"]]
             if frame["state"] in ("finished", "aborted"):
-                return await self._finish(bot, state, frame)
+                state.final = frame
+                if state.last_seq >= int(frame.get("seq") or 0):
+                    return await self._finish(bot, state, frame)
+                # the end is known but events before it are still on their way (a resume)
         elif kind == "snapshot":
             if not state.started and frame["seq"] > 0:
                 # Joined a game in progress: a bot observes every event from the first,
@@ -268,8 +279,13 @@ class RemotePlayer:
             await self._start(bot, state, {})
             state.last_seq = seq
             await bot.observe(frame["event"])
+            if state.final is not None and seq >= int(state.final.get("seq") or 0):
+                return await self._finish(bot, state, state.final)
         elif kind == "turn":
-            if frame["seat"] == state.seat and not state.resyncing:
+            if frame["seat"] == state.seat and state.resyncing:
+                state.held_turn = frame
+            elif frame["seat"] == state.seat:
+                state.held_turn = None
                 await self._start(bot, state, frame["view"])
                 state.turn = frame
                 state.rejections = 0
