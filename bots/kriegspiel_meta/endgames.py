@@ -62,14 +62,18 @@ class KingOutcomes:
     after_quiet: int
 
 
-def king_outcomes(king_set: int, possible: int, certain: int, lone: bool) -> KingOutcomes:
+def king_outcomes(
+    king_set: int, possible: int, certain: int, lone: bool, crowded: int = 0
+) -> KingOutcomes:
     """Split ``king_set`` by our attacks after a move.
 
     ``possible``/``certain`` are the squares our pieces may/surely attack. A square where
     the king is (surely not) attacked and has no flight, i.e. no neighbour we may not
     attack, is a mate (stalemate) square; a piece of ours it may take counts as a flight
-    unless defended, which ``possible`` already covers. When the king is ``lone`` (it
-    must move) its region after the reply is its flights; otherwise it may also stay.
+    unless defended, which ``possible`` already covers. For stalemate, squares where its
+    own units may stand (``crowded``) are not counted as flights: better to fear a
+    stalemate that is not than to miss one. When the king is ``lone`` (it must move) its
+    region after the reply is its flights; otherwise it may also stay.
     """
     checked = king_set & possible
     quiet = king_set & ~certain
@@ -85,7 +89,7 @@ def king_outcomes(king_set: int, possible: int, certain: int, lone: bool) -> Kin
         flights = chess.BB_KING_ATTACKS[square] & ~possible
         if flights:
             after_quiet |= chess.BB_KING_ATTACKS[square] & ~certain
-        else:
+        if not flights & ~crowded:
             stalemated |= chess.BB_SQUARES[square]
     if not lone:
         after_checked |= mated

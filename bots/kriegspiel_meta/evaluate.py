@@ -18,6 +18,7 @@ from bots.kriegspiel_meta.metaposition import Metaposition
 __all__ = [
     "PAWN_BONUS",
     "densities",
+    "enemy_pawn_bonus",
     "king_threat",
     "material",
     "pawn_progress",
@@ -45,6 +46,14 @@ def pawn_progress(board: chess.Board, color: chess.Color) -> int:
         advanced = rank - 1 if color == chess.WHITE else 6 - rank
         total += PAWN_BONUS[max(0, min(5, advanced))]
     return total
+
+
+def enemy_pawn_bonus(square: chess.Square, enemy: chess.Color) -> int:
+    """What an enemy pawn on ``square`` is worth to the enemy by its advance (the
+    :data:`PAWN_BONUS` from its side): taking an advanced one stops a promotion."""
+    rank = chess.square_rank(square)
+    advanced = rank - 1 if enemy == chess.WHITE else 6 - rank
+    return PAWN_BONUS[max(0, min(5, advanced))]
 
 
 def densities(meta: Metaposition) -> list[float]:

@@ -26,7 +26,14 @@ from bots.kriegspiel_meta.endgames import (
     only_king_moves,
     region_value,
 )
-from bots.kriegspiel_meta.evaluate import densities, king_threat, material, pawn_progress, threats
+from bots.kriegspiel_meta.evaluate import (
+    densities,
+    enemy_pawn_bonus,
+    king_threat,
+    material,
+    pawn_progress,
+    threats,
+)
 from bots.kriegspiel_meta.geometry import VALUES
 from bots.kriegspiel_meta.metaposition import Metaposition, certain_attacks, possible_attacks
 
@@ -149,7 +156,8 @@ class Searcher:
         lone = only_king_moves(after, color, meta.may, meta.pieces_max, meta.units)
         possible = possible_attacks(after, color)
         certain = possible if meta.units == 0 else certain_attacks(after, color, units & ~passed)
-        outcome = king_outcomes(king_set, possible, certain, lone)
+        few = meta.units <= 4
+        outcome = king_outcomes(king_set, possible, certain, lone, units if few else 0)
         static = self._static(meta, after)
         repeated = _REPEAT[min(meta.history.count(after.board_fen()), 2)]
         static -= repeated
@@ -169,6 +177,8 @@ class Searcher:
         static -= threats(meta, after, possible, density, gamma=self.gamma)
         for took, share in takes:
             gain = float(meta.cheapest_at(move.to_square) or VALUES[chess.PAWN]) if took else 0.0
+            if took and target & meta.may[chess.PAWN]:
+                gain += 2.0 * enemy_pawn_bonus(move.to_square, meta.enemy)
             for checked, region, after_region in (
                 (True, outcome.checked, outcome.after_checked),
                 (False, outcome.quiet, outcome.after_quiet),
@@ -176,7 +186,7 @@ class Searcher:
                 if not region:
                     continue
                 risk = king_threat(meta, after, region, possible)
-                room = possible if lone else (certain if meta.pieces_max == 0 else None)
+                room = possible if lone else (certain if self._endgame(meta) else None)
                 value = static + gain - risk
                 value += region_value(after_region, our_king, weight, room)
                 answer = ("capture+" if took else "") + ("check" if checked else "silent")
@@ -189,7 +199,7 @@ class Searcher:
                 size = outcome.mated.bit_count() / max(1, king_set.bit_count())
                 value = static + gain + (WIN if lone else LIKELY_MATE)
                 result.append(Branch("mate", value, share * size))
-            if outcome.stalemated and (lone or meta.units <= 4):
+            if outcome.stalemated and (lone or few):
                 # With few enemy units they may all be stuck: do not risk a stalemate.
                 size = outcome.stalemated.bit_count() / max(1, king_set.bit_count())
                 result.append(Branch("stalemate", DRAW, share * size))
@@ -257,10 +267,16 @@ class Searcher:
         return value
 
     @staticmethod
+    def _endgame(meta: Metaposition) -> bool:
+        """Whether the enemy is down to its king and at most two units (or only pawns):
+        time to hunt the king."""
+        return meta.units <= 2 or meta.pieces_max == 0
+
+    @staticmethod
     def _region_weight(meta: Metaposition, mating: bool, lone: bool) -> float:
         if not mating:
             return 0.0
-        if lone or meta.pieces_max == 0:
+        if lone or Searcher._endgame(meta):
             return 12.0
         if meta.units <= 3:
             return 4.0
