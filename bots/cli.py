@@ -106,6 +106,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="a game option, e.g. -o preset=classic -o calza=true",
     )
     p.add_argument("--json", action="store_true", help="print the table as JSON")
+    p.add_argument(
+        "--mqtt",
+        metavar="URL",
+        help="publish the standings after each game to mqtt://HOST:PORT[/PREFIX]",
+    )
+    p.add_argument("--name", help="the tournament's name on MQTT (default: game and seed)")
     p.set_defaults(func=cmd_tournament)
 
     p = sub.add_parser(
@@ -201,9 +207,12 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     specs = schedule(args.game, options, names, seats, args.games, seed)
     started = time.monotonic()
     settings = {"source": "tournament", "seed": seed}
+    feed = None
+    if args.mqtt:
+        feed = (args.name or f"{args.game}-{seed}", list(dict.fromkeys(names)), args.mqtt)
     try:
         results = asyncio.run(
-            play_and_record(specs, args.parallel, args.db, settings, server=args.server)
+            play_and_record(specs, args.parallel, args.db, settings, server=args.server, feed=feed)
         )
     except (BotError, OSError) as exc:
         print(f"umpire tournament: {exc}", file=sys.stderr)
@@ -236,6 +245,7 @@ async def play_and_record(
     db: str | None,
     settings: dict[str, Any],
     server: str | None = None,
+    feed: tuple[str, list[str], str] | None = None,
 ) -> list[PlayedGame]:
     """Play ``specs`` (locally, or on ``server``) with a progress bar; log each local game
     to ``db`` if given (a server logs its own games).
@@ -253,6 +263,12 @@ async def play_and_record(
         await store.open()
         await ensure_bot_players(store, [name for spec in specs for name in spec.bots])
     results: list[PlayedGame] = []
+    bus = None
+    if feed is not None:
+        from server.bus import make_bus
+
+        bus = make_bus(feed[2])
+        await bus.start()
     try:
         games = stream_remote(specs, server, parallel) if server else stream_local(specs, parallel)
         async for played in games:
@@ -263,9 +279,21 @@ async def play_and_record(
             played.local = None
             results.append(played)
             bar.step()
+            if bus is not None and feed is not None:
+                table = standings(results, feed[1])
+                bus.standings(
+                    feed[0],
+                    {
+                        "games": len(results),
+                        "of": len(specs),
+                        "table": [line.to_json() for line in table],
+                    },
+                )
     finally:
         if store is not None:
             await store.close()
+        if bus is not None:
+            await bus.close()
     results.sort(key=lambda p: p.spec.index)
     return results
 
