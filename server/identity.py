@@ -83,7 +83,7 @@ class Identities:
             return cached
         row = await self.store.player(player_id)
         if row is None:
-            row = PlayerRow(player_id, kind.capitalize(), True, time.time())
+            row = PlayerRow(player_id, kind, True, time.time())
             # Nobody can present this token: it is random and never shown.
             await self.store.add_player(row, hash_token(secrets.token_urlsafe(32)))
         player = Player(row.id, row.name, True)
