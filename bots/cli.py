@@ -181,20 +181,27 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(func=cmd_verify)
 
 
+def lineup(args: argparse.Namespace) -> tuple[list[str], dict[str, Any], int]:
+    """The bots, validated game options and seat count of a tournament or self-play run;
+    raise :class:`BotError` or :class:`ConfigError` with what is wrong."""
+    names = [b.strip() for b in args.bots.split(",") if b.strip()]
+    if not names:
+        raise BotError("--bots needs at least one bot")
+    for name in names:
+        load_bot(name)
+    if args.games < 1 or args.parallel < 1:
+        raise ConfigError("--games and --parallel must be at least 1")
+    seats = args.seats
+    if seats is None and args.game == "perudo":
+        seats = max(2, len(names))
+    options, seats = game_options(args.game, seats, args.option)
+    return names, options, seats
+
+
 def cmd_tournament(args: argparse.Namespace) -> int:
     """``umpire tournament``."""
-    names = [b.strip() for b in args.bots.split(",") if b.strip()]
     try:
-        if not names:
-            raise BotError("--bots needs at least one bot")
-        for name in names:
-            load_bot(name)
-        if args.games < 1 or args.parallel < 1:
-            raise ConfigError("--games and --parallel must be at least 1")
-        seats = args.seats
-        if seats is None and args.game == "perudo":
-            seats = max(2, len(names))
-        options, seats = game_options(args.game, seats, args.option)
+        names, options, seats = lineup(args)
     except (BotError, ConfigError) as exc:
         print(f"umpire tournament: {exc}", file=sys.stderr)
         return 2
@@ -339,18 +346,8 @@ def cmd_bot(args: argparse.Namespace) -> int:
 
 def cmd_selfplay(args: argparse.Namespace) -> int:
     """``umpire selfplay``: a tournament whose games all go to the knowledge base."""
-    names = [b.strip() for b in args.bots.split(",") if b.strip()]
     try:
-        if not names:
-            raise BotError("--bots needs at least one bot")
-        for name in names:
-            load_bot(name)
-        if args.games < 1 or args.parallel < 1:
-            raise ConfigError("--games and --parallel must be at least 1")
-        seats = args.seats
-        if seats is None and args.game == "perudo":
-            seats = max(2, len(names))
-        options, seats = game_options(args.game, seats, args.option)
+        names, options, seats = lineup(args)
     except (BotError, ConfigError) as exc:
         print(f"umpire selfplay: {exc}", file=sys.stderr)
         return 2

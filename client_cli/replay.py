@@ -14,7 +14,6 @@ What "everything" means, from what the server gives after the end:
 from __future__ import annotations
 
 import hashlib
-import hmac
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,29 +23,9 @@ from client_cli.kriegspiel_model import KriegBoard
 from client_cli.perudo_model import PerudoTable
 from client_cli.render import board_lines
 from client_cli.state import RoomState
+from server.games.perudo_dice import roll_dice
 
 Json = dict[str, Any]
-
-_DRAW_SPACE = 1 << 64
-
-
-def draw(seed: bytes, label: str, n: int) -> int:
-    """The documented fair draw: HMAC-SHA256(seed, label#counter), 64 bits, no modulo bias."""
-    limit = _DRAW_SPACE - (_DRAW_SPACE % n)
-    counter = 0
-    while True:
-        digest = hmac.digest(seed, f"{label}#{counter}".encode(), "sha256")
-        value = int.from_bytes(digest[:8], "big")
-        if value < limit:
-            return value % n
-        counter += 1
-
-
-def roll(seed: bytes, round_number: int, seat: int, count: int) -> list[int]:
-    """Seat ``seat``'s dice in round ``round_number`` as the seed gives them."""
-    return [
-        draw(seed, f"perudo/round/{round_number}/seat/{seat}/die/{d}", 6) + 1 for d in range(count)
-    ]
 
 
 @dataclass
@@ -125,7 +104,7 @@ def _perudo(room: RoomState, events: list[Json]) -> Replay:
             per = int(table.options.get("dice_per_player", 5))
             counts = [per] * table.seats
         elif kind == "round_started" and seed is not None:
-            cups = [roll(seed, table.round, s, counts[s]) for s in range(table.seats)]
+            cups = [roll_dice(seed, table.round, s, counts[s]) for s in range(table.seats)]
             if table.seat is not None and table.dice and cups[table.seat] != table.dice:
                 mismatches += 1
         elif kind == "reveal" and seed is not None:
