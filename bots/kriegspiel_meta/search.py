@@ -76,7 +76,7 @@ class Searcher:
         self,
         rng: random.Random,
         *,
-        gamma: float = 0.5,
+        gamma: float = 0.3,
         blend: float = 0.3,
         depth: int = 2,
         width: int = 8,
