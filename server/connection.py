@@ -3,12 +3,19 @@
 Rooms never await a socket: :meth:`Client.send` hands the frame to the websocket's write
 buffer at once (``websockets.broadcast`` semantics), so a slow reader cannot stall a room.
 A reader whose unsent backlog grows past ``max_backlog`` bytes is disconnected with 1008.
+
+Inside :func:`corked` (a room wraps each of its jobs in it), frames for each client are
+held and written in one go when the job ends: the ``ack``, the events and the ``turn``
+frame an action causes reach each connection in a single socket write.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+from collections.abc import Iterator
+from contextvars import ContextVar
 from typing import TYPE_CHECKING
 
 from websockets.asyncio.server import ServerConnection, broadcast
@@ -21,6 +28,25 @@ if TYPE_CHECKING:
     from server.room import Room
 
 log = logging.getLogger(__name__)
+
+#: While set, frames are held per client and written together when the cork comes out.
+_held: ContextVar[dict[Client, list[str]] | None] = ContextVar("held_frames", default=None)
+
+
+@contextlib.contextmanager
+def corked() -> Iterator[None]:
+    """Hold every frame sent in this context; write each client's frames at once at the end."""
+    if _held.get() is not None:  # already corked: the outer cork flushes
+        yield
+        return
+    held: dict[Client, list[str]] = {}
+    token = _held.set(held)
+    try:
+        yield
+    finally:
+        _held.reset(token)
+        for client, texts in held.items():
+            client.send_many(texts)
 
 
 class Client:
@@ -37,6 +63,10 @@ class Client:
 
     def send(self, text: str) -> None:
         """Queue one frame for this client; never blocks, never raises."""
+        held = _held.get()
+        if held is not None:
+            held.setdefault(self, []).append(text)
+            return
         ws = self.ws
         if ws is None or self.closing or ws.protocol.state is not State.OPEN:
             return
@@ -49,6 +79,10 @@ class Client:
 
     def send_many(self, texts: list[str]) -> None:
         """Queue several frames and hand them to the socket in one write."""
+        held = _held.get()
+        if held is not None:
+            held.setdefault(self, []).extend(texts)
+            return
         ws = self.ws
         if ws is None or self.closing or ws.protocol.state is not State.OPEN:
             return

@@ -37,7 +37,7 @@ from typing import Any, TypeVar
 
 from server import autopilot, hints, logs, stats
 from server.bus import NO_BUS, Bus
-from server.connection import Client
+from server.connection import Client, corked
 from server.errors import ClientError
 from server.games import Engine
 from server.games.base import ConfigError, Event, Game, IllegalAction, replay, seed_commitment
@@ -230,23 +230,28 @@ class Room:
             job = await self._queue.get()
             if job is None:
                 return
-            try:
-                result = await job.fn(*job.args)
-            except ClientError as exc:
-                if job.done is None:  # a timer's job: nobody to tell
-                    log.warning("room %s: %s refused: %s", self.id, job.fn.__name__, exc.message)
-                elif not job.done.done():
-                    job.done.set_exception(exc)
-            except Exception as exc:
-                log.exception("room %s: internal error in %s", self.id, job.fn.__name__)
-                await self._abort(f"internal error ({type(exc).__name__})")
-                if job.done is not None and not job.done.done():
-                    job.done.set_exception(
-                        ClientError("aborted", f"room {self.id} failed and its game was aborted")
-                    )
-            else:
-                if job.done is not None and not job.done.done():
-                    job.done.set_result(result)
+            with corked():  # each connection gets the job's frames in one write
+                await self._do(job)
+
+    async def _do(self, job: _Job) -> None:
+        """Run one job; hand its result or error to whoever waits for it."""
+        try:
+            result = await job.fn(*job.args)
+        except ClientError as exc:
+            if job.done is None:  # a timer's job: nobody to tell
+                log.warning("room %s: %s refused: %s", self.id, job.fn.__name__, exc.message)
+            elif not job.done.done():
+                job.done.set_exception(exc)
+        except Exception as exc:
+            log.exception("room %s: internal error in %s", self.id, job.fn.__name__)
+            await self._abort(f"internal error ({type(exc).__name__})")
+            if job.done is not None and not job.done.done():
+                job.done.set_exception(
+                    ClientError("aborted", f"room {self.id} failed and its game was aborted")
+                )
+        else:
+            if job.done is not None and not job.done.done():
+                job.done.set_result(result)
 
     # -- timers -------------------------------------------------------------------------
 

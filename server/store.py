@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import aiosqlite
+import msgspec
 
 from server.errors import StoreError
 
@@ -247,8 +248,12 @@ ON CONFLICT (player_id, game, key) DO UPDATE SET value = value + excluded.value
 """
 
 
+_ENCODER = msgspec.json.Encoder()
+
+
 def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"))
+    """Compact JSON (msgspec: several times faster than json.dumps on the hot path)."""
+    return _ENCODER.encode(value).decode()
 
 
 class SqliteStore(Store):

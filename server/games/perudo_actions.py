@@ -57,7 +57,7 @@ class Bid:
         return self.face == ACE
 
     def __str__(self) -> str:
-        return f"{self.quantity}x{self.face}"
+        return _TEXTS[self.quantity][self.face]
 
     def __repr__(self) -> str:
         return f"Bid.parse({str(self)!r})"
@@ -67,6 +67,10 @@ class Bid:
 BIDS: list[list[Bid]] = [[]] + [
     [Bid(1, 1)] + [Bid(q, f) for f in FACES] for q in range(1, _MAX_QUANTITY + 1)
 ]
+
+
+#: Every bid's text, built once (turn frames list up to ~180 bids per action).
+_TEXTS: list[list[str]] = [[f"{q}x{f}" for f in range(7)] for q in range(_MAX_QUANTITY + 1)]
 
 
 @dataclass(frozen=True, slots=True)
