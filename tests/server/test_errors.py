@@ -303,3 +303,60 @@ def test_every_error_code_is_tested() -> None:
     """Runs last in this module: every documented code was seen on the wire."""
     untested = set(ERROR_CODES) - TESTED
     assert not untested, sorted(untested)
+
+
+class RawSocket:
+    """A websocket client written by hand, so that it can misbehave: it never answers a
+    ping."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader = reader
+        self.writer = writer
+
+    @classmethod
+    async def open(cls, port: int) -> RawSocket:
+        import base64
+        import os
+
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        key = base64.b64encode(os.urandom(16)).decode()
+        writer.write(
+            (
+                f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+                f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                "Sec-WebSocket-Version: 13\r\n\r\n"
+            ).encode()
+        )
+        await writer.drain()
+        status = await reader.readuntil(b"\r\n\r\n")
+        assert status.startswith(b"HTTP/1.1 101"), status
+        return cls(reader, writer)
+
+    def send_text(self, text: str) -> None:
+        """One masked text frame (the mask is zero: XOR with zero keeps the bytes)."""
+        data = text.encode()
+        assert len(data) < 126
+        self.writer.write(bytes([0x81, 0x80 | len(data)]) + b"\x00\x00\x00\x00" + data)
+
+    async def closed_within(self, seconds: float) -> bool:
+        """True if the server closes the TCP connection within ``seconds`` (reading all)."""
+        try:
+            async with asyncio.timeout(seconds):
+                while await self.reader.read(65536):
+                    pass
+                return True
+        except TimeoutError:
+            return False
+        except ConnectionResetError:
+            return True
+
+
+async def test_a_client_that_never_answers_pings_is_dropped(make_server: Any) -> None:
+    server = await make_server(limits=Limits(ping_interval=0.1, ping_timeout=0.2))
+    raw = await RawSocket.open(server.port)
+    raw.send_text('{"type":"hello","v":1,"name":"mute"}')
+    await raw.writer.drain()
+    # the raw client reads nothing and answers no ping: closed after about 0.3 s
+    await asyncio.sleep(0.1)
+    assert await raw.closed_within(3.0)
+    raw.writer.close()
