@@ -59,7 +59,7 @@ class KriegspielMeta(Bot):
     async def start(self, info: GameInfo) -> None:
         """Build the starting metaposition from the seat's colour and the public options."""
         await super().start(info)
-        color = info.view.get("color", "white") == "white"
+        color = info.seat == 0  # seat 0 plays white (the view may be empty on a server)
         rules = str(info.options.get("rules", "wild16"))
         fen = info.options.get("fen")
         self.meta = Metaposition.from_start(

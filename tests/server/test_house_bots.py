@@ -351,3 +351,40 @@ def test_public_perudo_statistics_for_the_expert() -> None:
     profile = OpponentProfile.from_server(frame)
     assert profile.human and profile.bluffs == per_seat[bluffer]["bluffs"]
     assert profile.mean_players == 3.0
+
+
+async def test_kriegspiel_meta_plays_black_as_a_house_bot(
+    server: UmpireServer, connect: Any
+) -> None:
+    """Over the websocket a bot seated before the start gets no first view: it must know
+    its colour from its seat."""
+    host = await connect("host")
+    fen = "3qk3/8/8/8/8/8/8/4K3 w - - 0 1"
+    room_id = (
+        await host.request(
+            "create_room", "created", game="kriegspiel", options={"fen": fen}, sit=False
+        )
+    )["room"]
+    await host.request("add_bot", "bot_added", room=room_id, bot="kriegspiel-meta", seat=1)
+    url = f"ws://127.0.0.1:{server.port}"
+    task = asyncio.create_task(
+        play_remote(
+            url, lambda: KriegspielRandom(seed=5), name="white", target=Target(room=room_id, seat=0)
+        )
+    )
+    room = server.lobby.rooms[room_id]
+
+    def black_attempts() -> int:
+        history = room.game.history if room.game is not None else []
+        return sum(1 for seat, text in history if seat == 1 and not text.startswith("forfeit"))
+
+    try:
+        async with asyncio.timeout(30):
+            while black_attempts() < 3 and room.state != "finished":
+                await asyncio.sleep(0.05)
+        assert black_attempts() >= 1
+        assert not any(text.startswith("forfeit") for _, text in room.game.history)
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
