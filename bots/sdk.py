@@ -33,7 +33,9 @@ class GameInfo:
     seat: int  #: your seat, 0-based
     seats: int  #: how many seats the game has
     options: dict[str, Json]  #: the game's options (``config.to_options()``)
-    view: dict[str, Json]  #: your first snapshot, as ``Game.view(seat)`` gives it
+    #: your first snapshot, as ``Game.view(seat)`` gives it; empty over the websocket when
+    #: you were seated before the start (every event then reaches ``observe`` from the first)
+    view: dict[str, Json]
     room: str | None = None  #: the room id when playing on a server
     players: list[str] = field(default_factory=list)  #: display names by seat, if known
     #: the other seats' public profiles (the server's ``profile`` frames), by seat, when
