@@ -173,6 +173,7 @@ class Searcher:
         mating = has_mating_material(after, color)
         weight = self._region_weight(meta, mating, lone)
         our_king = after.king(color)
+        queen = bool(after.queens & after.occupied_co[color])
         density = self._density if self._density is not None else densities(meta)
         static -= threats(meta, after, possible, density, gamma=self.gamma)
         for took, share in takes:
@@ -187,6 +188,10 @@ class Searcher:
                     continue
                 risk = king_threat(meta, after, region, possible)
                 room = possible if lone else (certain if self._endgame(meta) else None)
+                if checked and lone and queen:
+                    # A queen's check has found the king: its region's size says it
+                    # all; the box it may open by stepping over a line is closed next.
+                    room = None
                 value = static + gain - risk
                 value += region_value(after_region, our_king, weight, room)
                 answer = ("capture+" if took else "") + ("check" if checked else "silent")
