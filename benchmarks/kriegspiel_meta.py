@@ -7,6 +7,7 @@ king that always steps toward the centre. Prints the share mated within the 50-m
 number of moves to mate, illegal attempts per move and the median time per decision.
 
     python benchmarks/kriegspiel_meta.py endgames [--starts 200] [--budget 0.2] [--parallel 2]
+        [--endgames KR,KQ] [--defenders random,centre] [--first 0]
     python benchmarks/kriegspiel_meta.py games [--games 100] [--budget 0.2] [--rules wild16]
 
 The full-game strength is measured with the tournament command (see
@@ -95,6 +96,8 @@ def main() -> None:
     parser.add_argument("--parallel", type=int, default=2)
     parser.add_argument("--rules", default="wild16")
     parser.add_argument("--endgames", default="KR,KQ")
+    parser.add_argument("--defenders", default="random,centre")
+    parser.add_argument("--first", type=int, default=0, help="the first start's seed")
     args = parser.parse_args()
     started = time.perf_counter()
     with ProcessPoolExecutor(args.parallel) as pool:
@@ -103,10 +106,9 @@ def main() -> None:
             print(f"vs kriegspiel-random ({args.rules}):", _summary(list(pool.map(_play, jobs))))
         else:
             for kind in args.endgames.split(","):
-                for defender in ("random", "centre"):
-                    jobs = [
-                        (kind, defender, seed, args.budget, None) for seed in range(args.starts)
-                    ]
+                for defender in args.defenders.split(","):
+                    seeds = range(args.first, args.first + args.starts)
+                    jobs = [(kind, defender, seed, args.budget, None) for seed in seeds]
                     results = list(pool.map(_play, jobs))
                     print(f"{kind} vs K ({defender}):", _summary(results), flush=True)
     print(f"({time.perf_counter() - started:.0f} s, budget {args.budget} s per decision)")

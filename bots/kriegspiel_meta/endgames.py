@@ -36,10 +36,12 @@ CENTRE = tuple(
     for s in chess.SQUARES
 )
 
-#: Weights of the box's room and of our king's mean distance to the region (per square
-#: of region size); see :func:`region_value`.
-BOX_WEIGHT = 0.5
+#: Weights of the box's room, of our king's mean distance to the region and of our king
+#: standing nearer the edge than the region (per square of region size); see
+#: :func:`region_value`.
+BOX_WEIGHT = 2.0
 KING_WEIGHT = 1.0
+SIDE_WEIGHT = 2.0
 
 _DISTANCE = tuple(tuple(chess.square_distance(a, b) for b in chess.SQUARES) for a in chess.SQUARES)
 _NOWHERE = (0,) * 64
@@ -143,6 +145,10 @@ def region_value(
         centre += CENTRE[square]
         distance += near[square]
     value = -weight * (size + 1.5 * centre / size + KING_WEIGHT * distance / size)
+    if our_king is not None:
+        # Our king drives from the centre side: nearer the edge than the king it hunts,
+        # it stands in the box and pushes nothing.
+        value -= weight * SIDE_WEIGHT * max(0.0, centre / size - CENTRE[our_king] + 1.0)
     if attacked is not None:
         room = box(region, attacked)
         value -= weight * BOX_WEIGHT * room.bit_count()

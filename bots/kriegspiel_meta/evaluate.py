@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import chess
 
-from bots.kriegspiel_meta.endgames import has_mating_material
+from bots.kriegspiel_meta.endgames import has_mating_material, king_spread
 from bots.kriegspiel_meta.geometry import PIECE_KINDS, VALUES, attacks
 from bots.kriegspiel_meta.metaposition import Metaposition
 
@@ -28,6 +28,9 @@ __all__ = [
 
 #: The extra loss when the enemy king may take the last piece that could mate it.
 ESSENTIAL = 3_000.0
+#: Against a lone king: how many times over the chance that it stands next to one of our
+#: undefended pieces is feared (see :func:`king_threat`).
+AVERSION = 8.0
 
 #: Bonus of a pawn by how many ranks it has advanced from its start (0..5).
 PAWN_BONUS = (0, 8, 18, 32, 55, 90)
@@ -118,6 +121,12 @@ def king_threat(meta: Metaposition, board: chess.Board, king_set: int, defended:
             rest.remove_piece_at(square)
         if not has_mating_material(rest, meta.color):
             loss += ESSENTIAL  # losing it draws the game
+        # Against a lone king the loss counts by the share of its squares next to the
+        # piece, feared AVERSION times over: a rook that never stands where a hidden
+        # king might reach it never confines one (measured: 0% mates against a king
+        # that heads for the centre).
+        near = king_set & king_spread(exposed)
+        loss *= min(1.0, AVERSION * near.bit_count() / king_set.bit_count())
     return loss
 
 
