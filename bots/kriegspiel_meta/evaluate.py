@@ -103,6 +103,21 @@ def piece_threat(
     return (1.0 - safe) * loss
 
 
+def exposure(meta: Metaposition, board: chess.Board, king_set: int, defended: int) -> float:
+    """Against a lone king: the share of ``king_set`` from which it may take a piece of
+    ours that is not ``defended`` and whose loss leaves no mating material (else 0)."""
+    if meta.units != 0 or not king_set:
+        return 0.0
+    mine = board.occupied_co[meta.color] & ~board.kings & ~defended
+    near = 0
+    for square in chess.SquareSet(mine):
+        rest = board.copy(stack=False)
+        rest.remove_piece_at(square)
+        if not has_mating_material(rest, meta.color):
+            near |= king_set & chess.BB_KING_ATTACKS[square]
+    return near.bit_count() / king_set.bit_count()
+
+
 def king_threat(meta: Metaposition, board: chess.Board, king_set: int, defended: int) -> float:
     """The value of our pieces the enemy king may take next move (worst case): those
     next to a square of ``king_set`` and not ``defended``."""

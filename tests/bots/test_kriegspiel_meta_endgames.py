@@ -98,3 +98,20 @@ async def test_kq_vs_k_mates_most_games(defender: str) -> None:
 
 async def test_kr_vs_k_mates_the_random_defender_in_some_games() -> None:
     assert await _mate_rate(KR_STARTS, "random") >= 0.35
+
+
+def test_the_hunt_does_not_stake_the_rook_on_a_likely_mate() -> None:
+    import random
+
+    # The king is on h6, h7 or h8: Rh5+ mates on h7/h8, but from h6 takes the lone rook.
+    meta = Metaposition.from_start(chess.WHITE, "wild16", "8/5K2/8/5R2/8/8/8/7k w - - 0 1")
+    meta.may[chess.KING] = chess.BB_H6 | chess.BB_H7 | chess.BB_H8
+    searcher = Searcher(random.Random(1))
+    legal = [m.uci() for m in meta.own.generate_pseudo_legal_moves()]
+    choice = searcher.choose(meta, legal, 1.0)
+    assert choice != "f5h5"
+    assert searcher.last["f5h5"] < max(searcher.last.values())
+    # Without the cap the mean alone would take the two-in-three chance of mate.
+    branches = searcher.branches(meta, chess.Move.from_uci("f5h5"))
+    assert any(branch.answer == "mate" for branch in branches)
+    assert any(branch.exposure == 1.0 for branch in branches)
