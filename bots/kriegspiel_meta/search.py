@@ -36,6 +36,7 @@ from bots.kriegspiel_meta.evaluate import (
     threats,
 )
 from bots.kriegspiel_meta.geometry import VALUES
+from bots.kriegspiel_meta.mate import MateSearch
 from bots.kriegspiel_meta.metaposition import Metaposition, certain_attacks, possible_attacks
 
 __all__ = ["WIN", "Branch", "Searcher"]
@@ -47,6 +48,10 @@ WIN = 2_500.0
 LIKELY_MATE = 600.0
 DRAW = -3_000.0
 _CERTAINLY_ILLEGAL = -1_000_000.0
+#: Against a lone king: how many of our moves the forced-mate search looks ahead, and the
+#: share of the time budget it may use.
+MATE_DEPTH = 3
+MATE_SHARE = 0.5
 #: When hunting a lone king by the mean: the largest chance of losing the last mating
 #: piece an attempt may take; above it the attempt counts by its worst case.
 LOSS_CHANCE = 0.1
@@ -99,7 +104,12 @@ class Searcher:
 
     def choose(self, meta: Metaposition, attempts: list[str], budget: float) -> str:
         """The best of ``attempts`` (UCI texts) for ``meta`` within ``budget`` seconds."""
-        deadline = time.perf_counter() + budget
+        started = time.perf_counter()
+        deadline = started + budget
+        forced = self._forced_mate(meta, started + budget * MATE_SHARE)
+        if forced is not None and forced in attempts:
+            self.last = {forced: WIN}
+            return forced
         moves = [chess.Move.from_uci(text) for text in attempts]
         order = sorted(moves, key=lambda move: -self._promise(meta, move))
         scores: dict[str, float] = {}
@@ -120,6 +130,15 @@ class Searcher:
         best = max(scores.values())
         tied = sorted(text for text, value in scores.items() if value >= best - 0.5)
         return self.rng.choice(tied)
+
+    def _forced_mate(self, meta: Metaposition, deadline: float) -> str | None:
+        """Against a lone king (and no pawns of ours): an attempt that mates whatever
+        the king does within MATE_DEPTH of our moves, if the search finds one in time."""
+        own = meta.own
+        if meta.units != 0 or own.pawns & own.occupied_co[meta.color]:
+            return None
+        found = MateSearch(meta.color, deadline).find(own, meta.may[chess.KING], MATE_DEPTH)
+        return found[0].uci() if found is not None else None
 
     def _promise(self, meta: Metaposition, move: chess.Move) -> float:
         """A cheap guess of an attempt's worth, to search the likely best first."""

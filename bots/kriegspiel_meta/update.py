@@ -8,7 +8,8 @@ when the opponent moves unseen; so the real position stays inside the metapositi
 - our accepted move: the squares it passed and landed on held no enemy unit; our king is
   not attacked after it; the enemy king is checked from exactly the announced directions;
 - our illegal attempt: a pawn capture refused (not in check, pawn not pinnable) means no
-  enemy unit on that square; a refused single pawn step names a blocker;
+  enemy unit on that square; a refused single pawn step names a blocker; a refused king
+  step against a lone king puts that king next to the target;
 - a capture we made: the unit on that square is gone (pawn or piece where announced);
 - pawn tries: none means no unit where our (unpinnable) pawns could take; as many as the
   candidates means every candidate square is occupied; ``rand`` names the pawns;
@@ -116,6 +117,12 @@ def _our_move(meta: Metaposition, event: dict[str, Any]) -> None:
 def _our_illegal(meta: Metaposition, move: chess.Move) -> None:
     own = meta.own
     kind = own.piece_type_at(move.from_square)
+    if kind == chess.KING and meta.units == 0:
+        # A lone king is the only thing that can make a king step illegal: it stands
+        # next to the target (castling may also be refused for the squares it crosses).
+        if chess.square_distance(move.from_square, move.to_square) == 1:
+            meta.may[chess.KING] &= chess.BB_KING_ATTACKS[move.to_square]
+        return
     if kind != chess.PAWN or meta.checks_on_us or not meta.check_known:
         return
     if meta.could_be_pinned(move.from_square):

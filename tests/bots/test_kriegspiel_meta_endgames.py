@@ -50,8 +50,9 @@ def test_the_search_mates_a_known_king_and_avoids_stalemate() -> None:
     )
     searcher = Searcher(random.Random(1))
     legal = [m.uci() for m in meta.own.generate_pseudo_legal_moves()]
-    assert searcher.choose(meta, legal, 1.0) == "d1d8"
-    assert searcher.last["d1d8"] > max(v for m, v in searcher.last.items() if m != "d1d8")
+    assert searcher.choose(meta, legal, 1.0) == "d1d8"  # found by the forced-mate search
+    scores = {text: searcher.score(meta, chess.Move.from_uci(text)) for text in legal}
+    assert scores["d1d8"] > max(v for m, v in scores.items() if m != "d1d8")  # and scored
 
 
 def test_the_search_avoids_a_stalemate() -> None:

@@ -164,3 +164,16 @@ def test_rand_promotion_false_means_no_new_piece() -> None:
     observe(meta, quiet("white", move="e1e2", promotion=False))
     observe(meta, quiet("black", promotion=True))
     assert meta.may[chess.QUEEN] == bb("b1")
+
+
+def test_a_refused_king_step_puts_a_lone_king_next_to_its_target() -> None:
+    meta = Metaposition.from_start(W, "wild16", "8/8/8/8/8/2k5/8/R3K3 w - - 0 1")
+    before = meta.may[chess.KING]
+    observe(meta, {"type": "illegal", "color": "white", "move": "e1d2", "answer": "illegal"})
+    assert meta.may[chess.KING] == before & chess.BB_KING_ATTACKS[chess.D2]
+    assert meta.may[chess.KING] & bb("c3")  # the truth stays inside
+    # with other enemy units about, anything of theirs may guard the square: no deduction
+    other = Metaposition.from_start(W, "wild16", "8/8/8/8/8/2k5/8/R3K2n w - - 0 1")
+    kept = other.may[chess.KING]
+    observe(other, {"type": "illegal", "color": "white", "move": "e1d2", "answer": "illegal"})
+    assert other.may[chess.KING] == kept

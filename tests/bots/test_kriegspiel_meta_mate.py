@@ -1,0 +1,137 @@
+"""The forced-mate search against a lone king, checked on real boards.
+
+``replay`` plays the search's plan against every square the king may stand on and every
+reply it has, with python-chess judging legality, check and mate (not the search's own
+rules), and narrows the region only by what the umpire would say: refused or not, check
+or not. A plan that the search calls forced must mate in every line within its depth.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+import chess
+import pytest
+
+from bots.kriegspiel_meta.mate import MateSearch
+
+
+def bb(*names: str) -> int:
+    mask = 0
+    for name in names:
+        mask |= chess.BB_SQUARES[chess.parse_square(name)]
+    return mask
+
+
+def _with_king(ours: chess.Board, square: chess.Square, turn: chess.Color) -> chess.Board:
+    board = ours.copy(stack=False)
+    board.set_piece_at(square, chess.Piece(chess.KING, chess.BLACK))
+    board.turn = turn
+    board.castling_rights = 0
+    return board
+
+
+def replay(ours: chess.Board, region: int, depth: int) -> None:
+    """Every line of the search's plan mates within ``depth`` of our moves."""
+    assert depth >= 1, "the plan ran out of moves"
+    found = MateSearch(chess.WHITE, time.perf_counter() + 30).find(ours, region, depth)
+    assert found is not None, f"no plan for {ours.board_fen()} {chess.SquareSet(region)}"
+    move, _ = found
+    refused = 0
+    answers: dict[bool, list[chess.Board]] = {True: [], False: []}
+    for square in chess.SquareSet(region):
+        board = _with_king(ours, square, chess.WHITE)
+        assert not board.is_check() and board.is_valid(), "the region holds a bad square"
+        if not board.is_legal(move):
+            refused |= chess.BB_SQUARES[square]
+            continue
+        board.push(move)
+        if board.is_checkmate():
+            continue
+        assert not board.is_stalemate(), f"{move} stalemates on {chess.square_name(square)}"
+        check = board.is_check()
+        for reply in board.legal_moves:
+            assert not board.is_capture(reply), f"{move}: the king may take a piece"
+            answers[check].append(_with_king_after(board, reply))
+    if refused:
+        replay(ours, refused, depth)
+    after = ours.copy(stack=False)
+    after.push(move)
+    after.turn = chess.WHITE
+    for boards in answers.values():
+        if boards:
+            where = 0
+            for board in boards:
+                where |= chess.BB_SQUARES[board.king(chess.BLACK) or 0]
+            replay(after, where, depth - 1)
+
+
+def _with_king_after(board: chess.Board, reply: chess.Move) -> chess.Board:
+    result = board.copy(stack=False)
+    result.push(reply)
+    return result
+
+
+@pytest.mark.parametrize(
+    ("fen", "region", "depth"),
+    [
+        ("8/8/6K1/8/8/8/8/R7 w - - 0 1", bb("h8"), 1),
+        ("8/8/8/8/8/1K6/7R/8 w - - 0 1", bb("a1"), 1),
+        ("8/8/8/8/8/7R/2K5/8 w - - 0 1", bb("a1", "a2"), 2),
+        ("8/8/1K6/8/8/8/7Q/8 w - - 0 1", bb("a8"), 1),
+        ("8/8/8/8/7R/2K5/8/8 w - - 0 1", bb("a1", "a2", "b1"), 3),
+    ],
+)
+def test_the_plans_found_mate_in_every_line(fen: str, region: int, depth: int) -> None:
+    ours = chess.Board(fen)
+    found = MateSearch(chess.WHITE, time.perf_counter() + 30).find(ours, region, depth)
+    assert found is not None and found[1] <= depth
+    replay(ours, region, depth)
+
+
+def test_random_small_regions_are_mated_as_planned() -> None:
+    rng = random.Random(7)
+    proven = 0
+    for _ in range(600):
+        ours = chess.Board(None)
+        king, piece = rng.sample(range(64), 2)
+        ours.set_piece_at(king, chess.Piece(chess.KING, chess.WHITE))
+        ours.set_piece_at(piece, chess.Piece(rng.choice([chess.ROOK, chess.QUEEN]), chess.WHITE))
+        ours.turn = chess.WHITE
+        free = [
+            s
+            for s in chess.SQUARES
+            if not ours.piece_at(s) and _with_king(ours, s, chess.WHITE).is_valid()
+        ]
+        if len(free) < 2:
+            continue
+        region = 0
+        for square in rng.sample(free, rng.randint(1, 3)):
+            region |= chess.BB_SQUARES[square]
+        search = MateSearch(chess.WHITE, time.perf_counter() + 30)
+        found = search.find(ours, region, 2)
+        if found is not None:
+            proven += 1
+            replay(ours, region, found[1])
+    assert proven >= 8, proven  # enough plans were checked for the test to mean something
+
+
+def test_no_plan_when_the_king_may_take_the_rook_or_be_stalemated() -> None:
+    # Rh5 would mate on h7 and h8 but lose the rook from h6.
+    ours = chess.Board("8/5K2/8/5R2/8/8/8/8 w - - 0 1")
+    search = MateSearch(chess.WHITE, time.perf_counter() + 30)
+    found = search.find(ours, bb("h6", "h7", "h8"), 1)
+    assert found is None
+    # A king on a8 only: Qb6 would stalemate it, Qa7 is not legal, and K moves come first.
+    queen = chess.Board("8/8/8/2K5/8/8/1Q6/8 w - - 0 1")
+    found = MateSearch(chess.WHITE, time.perf_counter() + 30).find(queen, bb("a8"), 2)
+    assert found is not None
+    assert found[0].uci() != "b2b6"
+    replay(queen, bb("a8"), 2)
+
+
+def test_the_search_gives_up_at_its_deadline() -> None:
+    ours = chess.Board("8/8/8/8/8/6R1/4K3/8 w - - 0 1")
+    search = MateSearch(chess.WHITE, time.perf_counter() - 1)
+    assert search.find(ours, bb("a1", "b1", "c1", "a2", "b2", "c2"), 6) is None
