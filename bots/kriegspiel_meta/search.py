@@ -36,6 +36,7 @@ from bots.kriegspiel_meta.evaluate import (
     threats,
 )
 from bots.kriegspiel_meta.geometry import VALUES
+from bots.kriegspiel_meta.krk import rook_mate_distance
 from bots.kriegspiel_meta.mate import MateSearch
 from bots.kriegspiel_meta.metaposition import Metaposition, certain_attacks, possible_attacks
 
@@ -50,8 +51,17 @@ DRAW = -3_000.0
 _CERTAINLY_ILLEGAL = -1_000_000.0
 #: Against a lone king: how many of our moves the forced-mate search looks ahead, and the
 #: share of the time budget it may use.
-MATE_DEPTH = 3
-MATE_SHARE = 0.5
+#: The share is larger when the king's region is small (at most SMALL_REGION squares),
+#: where mates are near and the heuristic search has little left to decide.
+MATE_DEPTH = 8
+#: KR vs K: the weight (in region squares) of each move of chess distance to mate from
+#: the worst square of the king's region (``krk.py``); a draw counts as _NO_MATE moves.
+#: Measured against the centre king from 60 starts: 76.7% mated without it, 85% with 3,
+#: 83.3% with 1, 61.7% with 8; the mean over the region instead of the worst: 80%.
+DTM_WEIGHT = 3.0
+_NO_MATE = 20
+MATE_SHARE = (0.3, 0.8)
+SMALL_REGION = 8
 #: When hunting a lone king by the mean: the largest chance of losing the last mating
 #: piece an attempt may take; above it the attempt counts by its worst case.
 LOSS_CHANCE = 0.1
@@ -74,6 +84,26 @@ class Branch:
     #: placement: both kept when the branch is valued by our next move instead
     exposure: float = 0.0  #: the share of its region from which a lone king may take
     #: our last mating piece
+
+
+def _lone_rook(board: chess.Board, color: chess.Color) -> chess.Square | None:
+    """The square of our rook when it is our only piece besides the king."""
+    mine = board.occupied_co[color] & ~board.kings
+    if mine.bit_count() == 1 and mine & board.rooks:
+        return chess.lsb(mine)
+    return None
+
+
+def worst_distance(king: chess.Square, rook: chess.Square, region: int) -> int:
+    """The chess distance to mate (moves, us to move) if the hidden king stands on the
+    worst square of ``region``; a draw counts as more than any mate."""
+    worst = 0
+    for square in chess.SquareSet(region):
+        moves = rook_mate_distance(king, rook, square)
+        if moves is None:
+            return _NO_MATE
+        worst = max(worst, moves)
+    return worst
 
 
 class Searcher:
@@ -101,12 +131,14 @@ class Searcher:
         self.hunt_blend = hunt_blend
         self.last: dict[str, float] = {}  #: the scores of the last decision (for tests)
         self._density: list[float] | None = None
+        self._mate: MateSearch | None = None  #: kept between moves: its memo stays true
 
     def choose(self, meta: Metaposition, attempts: list[str], budget: float) -> str:
         """The best of ``attempts`` (UCI texts) for ``meta`` within ``budget`` seconds."""
         started = time.perf_counter()
         deadline = started + budget
-        forced = self._forced_mate(meta, started + budget * MATE_SHARE)
+        small = meta.may[chess.KING].bit_count() <= SMALL_REGION
+        forced = self._forced_mate(meta, started + budget * MATE_SHARE[small])
         if forced is not None and forced in attempts:
             self.last = {forced: WIN}
             return forced
@@ -137,7 +169,9 @@ class Searcher:
         own = meta.own
         if meta.units != 0 or own.pawns & own.occupied_co[meta.color]:
             return None
-        found = MateSearch(meta.color, deadline).find(own, meta.may[chess.KING], MATE_DEPTH)
+        if self._mate is None or self._mate.color != meta.color:
+            self._mate = MateSearch(meta.color, deadline)
+        found = self._mate.find(own, meta.may[chess.KING], MATE_DEPTH, deadline)
         return found[0].uci() if found is not None else None
 
     def _promise(self, meta: Metaposition, move: chess.Move) -> float:
@@ -201,6 +235,7 @@ class Searcher:
         weight = self._region_weight(meta, mating, lone)
         our_king = after.king(color)
         queen = bool(after.queens & after.occupied_co[color])
+        rook = _lone_rook(after, color) if meta.units == 0 else None
         density = self._density if self._density is not None else densities(meta)
         static -= threats(meta, after, possible, density, gamma=self.gamma)
         for took, share in takes:
@@ -221,6 +256,8 @@ class Searcher:
                     room = None
                 value = static + gain - risk
                 value += region_value(after_region, our_king, weight, room)
+                if rook is not None and our_king is not None:
+                    value -= weight * DTM_WEIGHT * worst_distance(our_king, rook, after_region)
                 answer = ("capture+" if took else "") + ("check" if checked else "silent")
                 size = region.bit_count() / max(1, king_set.bit_count())
                 weight_ = share * max(size, 1e-3)
