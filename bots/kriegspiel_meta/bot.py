@@ -5,10 +5,12 @@ from __future__ import annotations
 import logging
 import random
 import time
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 import chess
 
+from bots.kriegspiel_meta.dtm import warm_in_background
 from bots.kriegspiel_meta.metaposition import Metaposition
 from bots.kriegspiel_meta.search import Searcher
 from bots.kriegspiel_meta.update import observe
@@ -30,7 +32,8 @@ class KriegspielMeta(Bot):
     ``seed`` makes its random tie breaks reproducible; ``budget`` is the time it allows
     itself per attempt when the decision gives no clock (``level`` picks one of
     :data:`LEVELS`). ``know_start`` says a custom starting position (option ``fen``) was
-    shown to both players; by default only its material is taken as known.
+    shown to both players; by default only its material is taken as known. ``clock``
+    measures the budget (wall time by default; see :class:`Searcher`).
     """
 
     name: ClassVar[str] = "kriegspiel-meta"
@@ -43,12 +46,14 @@ class KriegspielMeta(Bot):
         *,
         budget: float | None = None,
         know_start: bool = False,
+        clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         if level is not None and level not in LEVELS:
             raise ValueError(f"unknown level {level!r}: use one of {', '.join(LEVELS)}")
         self.rng = random.Random(seed)
         self.budget = budget if budget is not None else LEVELS[level or "normal"]
         self.know_start = know_start
+        self.clock = clock
         self.meta: Metaposition | None = None
         self.resyncs = 0  #: times the own board disagreed with the view (a bug if ever > 0)
         self.attempts = 0
@@ -65,7 +70,8 @@ class KriegspielMeta(Bot):
         self.meta = Metaposition.from_start(
             color, rules, fen if isinstance(fen, str) else None, know_start=self.know_start
         )
-        self.searcher = Searcher(self.rng)
+        self.searcher = Searcher(self.rng, clock=self.clock)
+        warm_in_background()  # the endgame tables, ready before an endgame needs them
 
     async def observe(self, event: dict[str, Any]) -> None:
         """Fold one projection into the metaposition."""

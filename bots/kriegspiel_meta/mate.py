@@ -8,32 +8,42 @@ within a few of our moves. The umpire's answers are the branches of an AND node:
 
 - a king step next to a square of the region may be refused; we learn the king stands
   next to the target and try again (no move spent, the region strictly smaller);
-- the move played, the king is checked on some squares and not on others; where it is
-  checked without a flight it is mated, where it is not checked without one it is
-  stalemated (a failure), where it could take one of our undefended pieces the search
-  fails too (no gamble with material);
-- after "check" or silence the king steps to one of its flights: the next region.
+- the move played, the king is checked on some squares and not on others, and a check is
+  announced with its directions (rank, file, long or short diagonal, knight), each a
+  branch of its own; where it is checked without a flight it is mated, where it is not
+  checked without one it is stalemated (a failure), where it could take one of our
+  undefended pieces the search fails too (no gamble with material);
+- after each answer the king steps to one of its flights: the next region.
 
 Sliders' rays pass through the king's square (it cannot hide behind itself), so every
-square is judged with our attacks on a board without the king. Pawns of ours are out of
+square is judged with our attacks on a board without the king. All of it is computed on
+whole bitboards at once (a region's flights are its neighbours minus our attacks), not
+square by square. With king and rook or king and queen the chess distance to mate of the
+region's worst square (:mod:`bots.kriegspiel_meta.dtm`) is a lower bound on the moves a
+mate needs, and prunes every line that cannot mate in time. Pawns of ours are out of
 scope (their moves and promotions make other answers); callers use the search only when
-we have none. Results are memoised per (pieces, region): mates found with their depth, and
-the largest depth shown to fail.
+we have none. Results are memoised per (pieces, region): mates found with their depth,
+and the largest depth shown to fail.
 """
 
 from __future__ import annotations
 
 import time
+from array import array
+from collections.abc import Callable
 
 import chess
 
+from bots.kriegspiel_meta.dtm import UNKNOWN, index, table
 from bots.kriegspiel_meta.geometry import attacks
 
-__all__ = ["MateSearch"]
+__all__ = ["Answer", "MateSearch", "Pieces", "answer", "check_groups", "neighbours"]
 
 
 #: How many positions the memo keeps before it starts afresh.
 MEMORY = 1_000_000
+#: A bound that no depth reaches.
+NEVER = 1_000
 
 
 class _OutOfTime(Exception):
@@ -42,6 +52,87 @@ class _OutOfTime(Exception):
 
 #: Our pieces: (kind, square) pairs, the king first; python-chess piece types.
 Pieces = tuple[tuple[int, int], ...]
+
+_NOT_A = chess.BB_ALL & ~chess.BB_FILE_A
+_NOT_H = chess.BB_ALL & ~chess.BB_FILE_H
+
+
+def neighbours(squares: int) -> int:
+    """Every square a king step away from some square of ``squares``."""
+    west = (squares >> 1) & _NOT_H
+    east = (squares << 1) & _NOT_A
+    row = squares | west | east
+    return ((row << 8) | (row >> 8) | west | east) & chess.BB_ALL
+
+
+def _diagonal(square: int, step: int) -> int:
+    """The diagonal through ``square``: rising (step 9) or falling (step 7)."""
+    file, rank = chess.square_file(square), chess.square_rank(square)
+    rise = 1 if step == 9 else -1
+    mask = 0
+    for other in chess.SQUARES:
+        df = chess.square_file(other) - file
+        if chess.square_rank(other) - rank == rise * df:
+            mask |= chess.BB_SQUARES[other]
+    return mask
+
+
+_RISING = tuple(_diagonal(square, 9) for square in chess.SQUARES)
+_FALLING = tuple(_diagonal(square, 7) for square in chess.SQUARES)
+#: Squares whose rising diagonal is the longer of their two (they never have one length).
+_LONG_RISING = sum(
+    chess.BB_SQUARES[square]
+    for square in chess.SQUARES
+    if _RISING[square].bit_count() > _FALLING[square].bit_count()
+)
+
+
+def _lines(kind: int, square: int, occupied: int) -> list[tuple[int, str, str]]:
+    """What a piece attacks, by line: (squares, direction if the king's rising diagonal
+    is the long one, direction otherwise), as the umpire names a check from there. A
+    king never gives check; pawns are out of the search's scope."""
+    if kind == chess.KNIGHT:
+        return [(chess.BB_KNIGHT_ATTACKS[square], "knight", "knight")]
+    lines: list[tuple[int, str, str]] = []
+    if kind in (chess.ROOK, chess.QUEEN):
+        rank = chess.BB_RANK_ATTACKS[square][chess.BB_RANK_MASKS[square] & occupied]
+        file = chess.BB_FILE_ATTACKS[square][chess.BB_FILE_MASKS[square] & occupied]
+        lines += [(rank, "rank", "rank"), (file, "file", "file")]
+    if kind in (chess.BISHOP, chess.QUEEN):
+        diagonal = chess.BB_DIAG_ATTACKS[square][chess.BB_DIAG_MASKS[square] & occupied]
+        # On the rising line the king's rising diagonal is the checking one, and so on.
+        lines.append((diagonal & _RISING[square], "long_diagonal", "short_diagonal"))
+        lines.append((diagonal & _FALLING[square], "short_diagonal", "long_diagonal"))
+    return lines
+
+
+def check_groups(pieces: Pieces, occupied: int, checked: int) -> list[int]:
+    """Split ``checked`` (squares where the king would be in check) by the directions
+    the umpire would announce: one bitboard per announcement."""
+    parts: list[tuple[int, str]] = []
+    for kind, square in pieces[1:]:
+        for line, if_long, if_short in _lines(kind, square, occupied):
+            line &= checked
+            if line & _LONG_RISING:
+                parts.append((line & _LONG_RISING, if_long))
+            if line & ~_LONG_RISING:
+                parts.append((line & ~_LONG_RISING, if_short))
+    if len(parts) == 1:
+        return [parts[0][0]]
+    double = 0
+    seen = 0
+    for line, _ in parts:
+        double |= seen & line
+        seen |= line
+    groups: dict[tuple[str, ...], int] = {}
+    for line, name in parts:
+        if line & ~double:
+            groups[(name,)] = groups.get((name,), 0) | (line & ~double)
+    for square in chess.SquareSet(double):
+        bit = chess.BB_SQUARES[square]
+        key = tuple(sorted(name for line, name in parts if line & bit))
+        groups[key] = groups.get(key, 0) | bit
+    return list(groups.values())
 
 
 def _occupied(pieces: Pieces) -> int:
@@ -60,20 +151,95 @@ def _attacked(pieces: Pieces, occupied: int) -> int:
     return result
 
 
+#: What one attempt leads to: our pieces after it, the squares where it is refused (the
+#: king is then there, and we move again), and the regions after the king's reply, one
+#: per announcement (each check's directions, silence).
+Answer = tuple[Pieces, int, list[int]]
+
+
+def answer(pieces: Pieces, region: int, index_: int, target: int) -> Answer | None:
+    """What moving ``pieces[index_]`` to ``target`` leads to against a lone king somewhere
+    in ``region``; ``None`` when some answer surely loses the mate (a stalemate, a piece
+    the king may take) or the move is surely refused."""
+    kind, _ = pieces[index_]
+    refused = 0
+    legal = region
+    if kind == chess.KING:
+        refused = region & chess.BB_KING_ATTACKS[target]
+        legal = region & ~refused
+        if not legal:
+            return None  # surely refused: it teaches nothing new
+    after = (*pieces[:index_], (kind, target), *pieces[index_ + 1 :])
+    occupied = _occupied(after)
+    attacked = _attacked(after, occupied)
+    # Where the king may step: our undefended men too (it would take them), never our king.
+    free = chess.BB_ALL & ~attacked & ~chess.BB_SQUARES[after[0][1]]
+    exposed = occupied & free
+    if exposed and neighbours(legal) & exposed:
+        return None  # it may take a piece of ours
+    escapes = neighbours(free)  # squares with a flight
+    if legal & ~attacked & ~escapes:
+        return None  # stalemate
+    free &= ~occupied
+    regions = []
+    quiet = legal & ~attacked
+    if quiet:
+        regions.append(neighbours(quiet) & free)
+    checked = legal & attacked & escapes  # the rest of the checked squares are mates
+    if checked:
+        for group in check_groups(after, occupied, checked):
+            regions.append(neighbours(group) & free)
+    return after, refused, regions
+
+
+def _bounded(kind: int) -> Callable[[Pieces, int], int]:
+    """The chess distance to mate of the region's worst square (``NEVER`` for a draw),
+    a lower bound on the moves a mate needs, for king and ``kind``."""
+    moves: array[int] = table(kind)[0]
+
+    def bound(pieces: Pieces, region: int) -> int:
+        base = index(pieces[0][1], pieces[1][1], 0)
+        worst = 0
+        while region:
+            low = region & -region
+            plies = moves[base | (low.bit_length() - 1)]
+            if plies == UNKNOWN:
+                return NEVER
+            worst = max(worst, plies)
+            region ^= low
+        return (worst + 1) // 2
+
+    return bound
+
+
 class MateSearch:
     """Finds an attempt that forces mate on a lone king within ``depth`` of our moves.
 
     ``color`` is our side; the search gives up (returns ``None``) at ``deadline``
-    (a :func:`time.perf_counter` value) or after ``max_nodes`` positions examined.
+    (a value of ``clock``) or after ``max_nodes`` positions examined.
+    ``prune`` uses the chess distance to mate as a lower bound where a table exists
+    (off only to test that the bound never loses a mate).
     """
 
-    def __init__(self, color: chess.Color, deadline: float, max_nodes: int = 400_000) -> None:
+    def __init__(
+        self,
+        color: chess.Color,
+        deadline: float,
+        max_nodes: int = 2_000_000,
+        *,
+        prune: bool = True,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
         self.color = color
+        self.clock = clock
+        self.prune = prune
         self.deadline = deadline
         self.max_nodes = max_nodes
         self.nodes = 0
+        self.reached = 0  #: the deepest limit the last call finished or began
         self._mates: dict[tuple[Pieces, int], tuple[int, tuple[int, int]]] = {}
         self._fails: dict[tuple[Pieces, int], int] = {}
+        self._bound: Callable[[Pieces, int], int] | None = None
 
     def find(
         self, board: chess.Board, region: int, depth: int, deadline: float | None = None
@@ -89,25 +255,33 @@ class MateSearch:
             self._fails.clear()
             self._mates.clear()
         ours = board.occupied_co[self.color]
-        if board.pawns & ours or not region or board.king(self.color) is None:
-            return None
         king = board.king(self.color)
-        assert king is not None
+        if board.pawns & ours or not region or king is None:
+            return None
         others = tuple(
             sorted(
                 (board.piece_type_at(square) or 0, square)
                 for square in chess.SquareSet(ours & ~board.kings)
             )
         )
+        # Without pawns the colours do not matter: attacks and tables are White's.
         pieces: Pieces = ((chess.KING, king), *others)
+        self._bound = None
+        if self.prune and len(others) == 1 and others[0][0] in (chess.ROOK, chess.QUEEN):
+            self._bound = _bounded(others[0][0])
+        start = max(1, self._lower(pieces, region))
         try:
-            for limit in range(1, depth + 1):
+            for limit in range(start, depth + 1):
+                self.reached = limit
                 found = self._attack(pieces, region, limit)
                 if found is not None:
                     return chess.Move(*found), limit
         except _OutOfTime:
             return None
         return None
+
+    def _lower(self, pieces: Pieces, region: int) -> int:
+        return 0 if self._bound is None else self._bound(pieces, region)
 
     # -- OR: our attempt -------------------------------------------------------------
 
@@ -119,25 +293,29 @@ class MateSearch:
         if self._fails.get(key, 0) >= depth:
             return None
         self.nodes += 1
-        if self.nodes > self.max_nodes or (
-            self.nodes % 64 == 0 and time.perf_counter() > self.deadline
-        ):
+        if self.nodes > self.max_nodes or (self.nodes & 63 == 1 and self.clock() > self.deadline):
             raise _OutOfTime
+        if self._lower(pieces, region) > depth:
+            self._fails[key] = depth
+            return None
         occupied = _occupied(pieces)
         candidates = []
-        for index, (kind, square) in enumerate(pieces):
+        for at, (kind, square) in enumerate(pieces):
             for target in chess.SquareSet(attacks(kind, chess.WHITE, square, occupied) & ~occupied):
-                answer = self._answer(pieces, region, occupied, index, target)
-                if answer is None:
+                result = answer(pieces, region, at, target)
+                if result is None:
                     continue
-                _, refused, checked, quiet = answer
-                if depth == 1 and (refused or checked or quiet):
+                after, refused, regions = result
+                if depth == 1 and (refused or regions):
                     continue  # one move left: every answer must be mate now
-                size = checked.bit_count() + quiet.bit_count() + refused.bit_count()
-                candidates.append((size, (square, target), answer))
-        candidates.sort(key=lambda item: item[0])
-        for _, move, (after, refused, checked, quiet) in candidates:
-            if self._holds(pieces, after, refused, checked, quiet, depth):
+                order = max((self._lower(after, child) for child in regions), default=0)
+                if order >= depth:
+                    continue  # some answer cannot be mated in the moves left
+                size = refused.bit_count() + sum(child.bit_count() for child in regions)
+                candidates.append((order, size, (square, target), result))
+        candidates.sort(key=lambda item: item[:2])
+        for _, _, move, (after, refused, regions) in candidates:
+            if self._holds(pieces, after, refused, regions, depth):
                 self._mates[key] = (depth, move)
                 return move
         self._fails[key] = depth
@@ -145,52 +323,12 @@ class MateSearch:
 
     # -- AND: the umpire's answers and the king's reply -------------------------------
 
-    def _answer(
-        self, pieces: Pieces, region: int, occupied: int, index: int, target: int
-    ) -> tuple[Pieces, int, int, int] | None:
-        """What moving ``pieces[index]`` to ``target`` leads to: our pieces after it, the
-        region where it is refused, and the regions after the king's reply when checked
-        and when not. ``None`` when some answer surely loses the mate (a stalemate, a
-        piece the king may take) or the move is surely refused."""
-        kind, square = pieces[index]
-        refused = 0
-        legal = region
-        if kind == chess.KING:
-            refused = region & chess.BB_KING_ATTACKS[target]
-            legal = region & ~refused
-            if not legal:
-                return None  # surely refused: it teaches nothing new
-        after = (*pieces[:index], (kind, target), *pieces[index + 1 :])
-        occupied = (occupied & ~chess.BB_SQUARES[square]) | chess.BB_SQUARES[target]
-        attacked = _attacked(after, occupied)
-        exposed = occupied & ~attacked & ~chess.BB_SQUARES[after[0][1]]
-        checked = quiet = 0
-        for king in chess.SquareSet(legal):
-            flights = chess.BB_KING_ATTACKS[king] & ~attacked
-            if flights & exposed:
-                return None  # it may take a piece of ours
-            if attacked & chess.BB_SQUARES[king]:
-                checked |= flights  # no flights: mated there
-            elif not flights:
-                return None  # stalemate
-            else:
-                quiet |= flights
-        return after, refused, checked, quiet
-
     def _holds(
-        self,
-        pieces: Pieces,
-        after: Pieces,
-        refused: int,
-        checked: int,
-        quiet: int,
-        depth: int,
+        self, pieces: Pieces, after: Pieces, refused: int, regions: list[int], depth: int
     ) -> bool:
         if depth == 1:
-            return not (refused or checked or quiet)
-        if refused and self._attack(pieces, refused, depth) is None:
-            return False
-        for region in (checked, quiet):
-            if region and self._attack(after, region, depth - 1) is None:
+            return not (refused or regions)
+        for region in sorted(regions, key=lambda bits: -bits.bit_count()):
+            if self._attack(after, region, depth - 1) is None:
                 return False
-        return True
+        return not refused or self._attack(pieces, refused, depth) is not None

@@ -7,6 +7,7 @@ bot never sees them).
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import chess
@@ -83,7 +84,11 @@ async def checked_game(
     opponent: Bot | None = None,
     **kwargs: Any,
 ) -> tuple[LocalGame, Checked]:
-    """One local game of ``Checked`` against ``opponent`` (default: random)."""
+    """One local game of ``Checked`` against ``opponent`` (default: random).
+
+    The bot's budget is measured in the thread's CPU time unless ``clock`` is given, so
+    that a loaded machine does not weaken it (rates asserted on its games stay true)."""
+    kwargs.setdefault("clock", time.thread_time)
     truth: dict[str, chess.Board] = {"board": chess.Board(fen) if fen else chess.Board()}
     meta = Checked(truth, seed=seed, **kwargs)
     other = opponent if opponent is not None else KriegspielRandom(seed=seed + 1)
