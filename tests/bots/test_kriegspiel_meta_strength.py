@@ -23,7 +23,7 @@ async def test_it_wins_most_games_against_random() -> None:
         ranks = played.outcome.ranks
         wins += ranks[seed % 2] == 1 and ranks[1 - seed % 2] == 2
         losses += ranks[seed % 2] == 2
-    # Measured on these seeds (CPU-time budget, five runs): 5 to 6 wins, no loss; two
+    # Measured on these seeds (CPU-time budget, three runs): 5 to 6 wins, no loss; two
     # random players decide 13 games in 100 between them. Most draws here are the bot's last
     # pieces traded or lost at this tiny budget.
     assert wins >= 4
