@@ -76,7 +76,8 @@ _LATER = 20.0
 class Branch:
     """One umpire answer to an attempt: its value and how likely it looked."""
 
-    answer: str  #: "silent", "capture", "check", "capture+check", "mate", "stalemate"
+    answer: str  #: "silent", "capture", "check", "capture+check", "mate", "stalemate",
+    #: "draw" (no mating material left against a lone king)
     value: float
     weight: float
     board: chess.Board | None = None  #: our pieces after the move (open branches only)
@@ -238,7 +239,13 @@ class Searcher:
             takes.append((False, 1.0 - chance if can_take else 1.0))
         if can_take:
             takes.append((True, chance if can_be_quiet else 1.0))
-        mating = has_mating_material(after, color)
+        mating = has_mating_material(own, color)
+        if mating and not has_mating_material(after, color) and meta.units == 0:
+            # An under-promotion that leaves nothing to mate a lone king with: a draw.
+            return [Branch("draw", DRAW, 1.0)]
+        # The weight of the king's region follows the material we had before the move:
+        # measured on the material after it, promoting to a bishop scored better than to
+        # a queen (no region left to shrink) and drew 8 KP vs K games in 10.
         weight = self._region_weight(meta, mating, lone)
         our_king = after.king(color)
         queen = bool(after.queens & after.occupied_co[color])

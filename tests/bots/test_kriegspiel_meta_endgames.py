@@ -116,3 +116,24 @@ def test_the_hunt_does_not_stake_the_rook_on_a_likely_mate() -> None:
     branches = searcher.branches(meta, chess.Move.from_uci("f5h5"))
     assert any(branch.answer == "mate" for branch in branches)
     assert any(branch.exposure == 1.0 for branch in branches)
+
+
+@pytest.mark.parametrize(
+    "fen", ["8/P7/7k/8/5K2/8/8/8 w - - 0 1", "8/2P5/1K6/8/8/3k4/8/8 w - - 0 1"]
+)
+def test_a_pawn_promotes_to_a_piece_that_can_mate(fen: str) -> None:
+    import random
+
+    # Found by the KP vs K benchmark: a bishop left no region to shrink and outscored
+    # the queen, and the umpire drew the game by insufficient material at once.
+    meta = Metaposition.from_start(chess.WHITE, "wild16", fen)
+    searcher = Searcher(random.Random(1))
+    legal = [m.uci() for m in meta.own.generate_pseudo_legal_moves()]
+    pawn = next(iter(meta.own.pieces(chess.PAWN, chess.WHITE)))
+    for piece in "bn":
+        promotion = chess.Move(pawn, pawn + 8, chess.Piece.from_symbol(piece).piece_type)
+        assert [b.answer for b in searcher.branches(meta, promotion)] == ["draw"]
+    choice = searcher.choose(meta, legal, 1.0)
+    assert not choice.endswith(("b", "n"))
+    queen = chess.Move(pawn, pawn + 8, chess.QUEEN).uci()
+    assert searcher.last[queen] > searcher.last[queen[:-1] + "b"]
