@@ -208,7 +208,7 @@ class UmpireServer:
             else:
                 del self._per_address[address]
             for room in list(client.rooms):
-                room.post(room.detach, client)
+                room.detach(client)
 
     async def _serve(self, client: Client, ws: ServerConnection) -> None:
         limits = self.limits
@@ -254,10 +254,10 @@ class UmpireServer:
             raise ClientError("hello_required", "say hello first", abuse=True)
         lobby = self.lobby
         if isinstance(message, Act):
-            room = lobby.find(player, message.room, None)
+            room = await lobby.find(player, message.room, None)
             started = time.perf_counter()
             try:
-                await room.call(room.act, client, message.action, message.seat, message.ref)
+                await room.act(client, message.action, message.seat, message.ref)
             except ClientError:
                 self.metrics.action(time.perf_counter() - started, accepted=False)
                 raise
@@ -268,20 +268,20 @@ class UmpireServer:
         if isinstance(message, ListRooms):
             return {"type": "rooms", "rooms": lobby.listing(message.game)}
         if isinstance(message, Join):
-            room = lobby.find(player, message.room, message.invite)
-            return await room.call(room.join, client, message.seat, message.ticket)
+            room = await lobby.find(player, message.room, message.invite, message.ticket)
+            return await room.join(client, message.seat, message.ticket)
         if isinstance(message, Watch):
-            room = lobby.find(player, message.room, message.invite)
-            return await room.call(room.watch, client)
+            room = await lobby.find(player, message.room, message.invite)
+            return await room.watch(client)
         if isinstance(message, Resume):
-            room = lobby.find(player, message.room, message.invite)
-            return await room.call(room.resume, client, message.since, message.ticket)
+            room = await lobby.find(player, message.room, message.invite, message.ticket)
+            return await room.resume(client, message.since, message.ticket)
         if isinstance(message, Leave):
             room = self._attached(client, message.room)
-            return await room.call(room.leave, client)
+            return await room.leave(client)
         if isinstance(message, Start):
             room = self._attached(client, message.room)
-            return await room.call(room.start, client)
+            return await room.start(client)
         if isinstance(message, AddBot):
             room = self._attached(client, message.room)
             offered = self.house.available(room.engine.name)
@@ -291,20 +291,20 @@ class UmpireServer:
                     "unsupported", f"no house bot {message.bot!r} for {room.engine.name}: {names}"
                 )
             bot = await self.identities.house_bot(message.bot)
-            return await room.call(room.add_bot, client, message.seat, bot, message.bot)
+            return await room.add_bot(client, message.seat, bot, message.bot)
         if isinstance(message, Profile):
             return await self._profile(message.player or player.id)
         if isinstance(message, Ping):
             return {"type": "pong"}
         if isinstance(message, Hint):
-            room = lobby.find(player, message.room, None)
+            room = await lobby.find(player, message.room, None)
             options = {
                 "bluff": message.bluff,
                 "reliability": message.reliability,
                 "level": message.level,
                 "lang": message.lang,
             }
-            return await room.call(room.hint, client, options)
+            return await room.hint(client, options)
         raise ClientError("unknown_type", f"{type(message).__name__} is not handled", abuse=True)
 
     def _attached(self, client: Client, room_id: str) -> Room:
@@ -358,7 +358,7 @@ class UmpireServer:
         room = await self.lobby.create(client.player, message.game, message.options, settings)
         seat = None
         if message.sit:
-            joined = await room.call(room.join, client, 0)
+            joined = await room.join(client, 0)
             seat = joined["seat"]
         return {"type": "created", "room": room.id, "invite": room.invite, "seat": seat}
 

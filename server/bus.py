@@ -79,7 +79,7 @@ class Bus:
     def lobby_changed(self) -> None:
         """The lobby listing may have changed (a room was added, changed or removed)."""
 
-    def room_events(self, room: Room, events: list[Event]) -> None:
+    def room_events(self, room: Room, events: list[Event], first: int) -> None:
         """``events`` were just logged and broadcast in ``room``."""
 
     def result(self, room: Room) -> None:
@@ -146,12 +146,10 @@ class _Held:
     message: _Message
 
 
-def spectator_events(room: Room, events: Iterable[Event]) -> list[tuple[int, dict[str, Any]]]:
+def spectator_events(events: Iterable[Event], first: int) -> list[tuple[int, dict[str, Any]]]:
     """``(seq, projection)`` of the events a spectator sees, numbered like a spectator's
-    stream. Call right after the events were logged (``room.viewer_seq(None)`` is the
-    number of the last one)."""
+    stream from ``first`` (the number of the first of them a spectator sees)."""
     public = [p for p in (e.view(None) for e in events) if p is not None]
-    first = room.viewer_seq(None) - len(public) + 1
     return [(first + i, p) for i, p in enumerate(public)]
 
 
@@ -229,11 +227,11 @@ class MqttBus(Bus):
         loop = asyncio.get_running_loop()
         self._lobby_timer = loop.call_later(self.lobby_interval, self._publish_lobby)
 
-    def room_events(self, room: Room, events: list[Event]) -> None:
+    def room_events(self, room: Room, events: list[Event], first: int) -> None:
         if feed_policy(room) != "live":
             return
         now = time.time()
-        for seq, projection in spectator_events(room, events):
+        for seq, projection in spectator_events(events, first):
             payload = {"room": room.id, "seq": seq, "event": projection, "ts": round(now, 3)}
             message = _Message(self.topic("rooms", room.id, "events"), self._encode(payload), False)
             if self.delay.active:

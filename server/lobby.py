@@ -1,32 +1,34 @@
 """The lobby: the registry of rooms, invite codes, public listings and recovery.
 
 Rooms are created here (options validated by the engine), found by id (public rooms, or
-rooms the player sits in) or by invite code (private rooms), and listed when public. At
-start-up :meth:`Lobby.restore` rebuilds every unfinished room from the store.
+rooms the player sits in or hosts), by invite code (private rooms) or by a house seat's
+ticket, and listed when public. The log is the room (DESIGN.md, idea 3): memory is only a
+cache, so a room that is not in memory (a game that ended and was evicted, or any game
+after a restart) is rebuilt from the store when someone asks for it. At start-up
+:meth:`Lobby.restore` rebuilds every unfinished room.
 """
 
 from __future__ import annotations
 
-import contextlib
+import asyncio
 import logging
 import secrets
-from collections.abc import Callable
 from typing import Any
 
-from server import autopilot
 from server.bus import NO_BUS, Bus
 from server.errors import ClientError
 from server.games import engine as find_engine
 from server.games.base import ConfigError
 from server.identity import Identities, Player
-from server.room import ABORTED, FINISHED, PLAYING, WAITING, Room, Settings, Timing, new_row
-from server.store import Store
+from server.room import ABORTED, FINISHED, PLAYING, WAITING, Launcher, Room, Settings, Timing
+from server.roomcore.core import RoomCore
+from server.store import GameRow, Store
 
 log = logging.getLogger(__name__)
 
 
 class Lobby:
-    """All the rooms of this server process."""
+    """All the rooms of this server process (the ones in memory, and the log behind them)."""
 
     def __init__(
         self,
@@ -45,11 +47,12 @@ class Lobby:
         self.max_rooms_per_player = max_rooms_per_player
         self.rooms: dict[str, Room] = {}
         self._invites: dict[str, str] = {}
+        self._loading: dict[str, asyncio.Future[Room | None]] = {}
         #: the public feed (server.bus): rooms publish to it, the lobby its listing
         self.bus = bus
         bus.set_lobby(lambda: self.listing(None))
         #: starts a house bot client for a room's seat (see server.house); set by the app
-        self.launcher: Callable[[str, int, str, str], None] | None = None
+        self.launcher: Launcher | None = None
 
     # -- rooms ----------------------------------------------------------------------------
 
@@ -71,14 +74,18 @@ class Lobby:
             config = eng.make_config(options)
         except ConfigError as exc:
             raise ClientError("bad_options", str(exc)) from None
-        if settings.turn_time and eng.name not in autopilot.POLICIES:
-            raise ClientError("bad_options", f"turn_time is for Perudo; {eng.name} uses a clock")
+        if settings.turn_time and eng.standin_policy is None:
+            raise ClientError(
+                "bad_options", f"turn_time needs a stand-in policy; {eng.name} uses a clock"
+            )
         room_id = secrets.token_urlsafe(6)
-        while room_id in self.rooms:
+        while room_id in self.rooms or await self.store.game(room_id) is not None:
             room_id = secrets.token_urlsafe(6)
-        row = new_row(room_id, eng, config, settings, host.id)
-        await self.store.save_game(row)
-        room = Room(row, eng, config, self.store, self.timing, {}, on_close=self._forget)
+        invite = None if settings.public else secrets.token_urlsafe(12)
+        room = Room.new(
+            room_id, eng, config, settings, host.id, invite, self.store, self.timing, self._forget
+        )
+        await self.store.save_game(room.row)
         self._add(room)
         return room
 
@@ -92,22 +99,33 @@ class Lobby:
         self.bus.lobby_changed()
 
     def _forget(self, room: Room) -> None:
-        self.rooms.pop(room.id, None)
-        if room.invite is not None:
-            self._invites.pop(room.invite, None)
+        if self.rooms.get(room.id) is room:
+            del self.rooms[room.id]
+        if room.invite is not None and self._invites.get(room.invite) == room.id:
+            del self._invites[room.invite]
         self.bus.lobby_changed()
 
-    def find(self, player: Player | None, room_id: str | None, invite: str | None) -> Room:
-        """The room a request names: by invite code, or by id if public or seated in it."""
+    async def find(
+        self,
+        player: Player | None,
+        room_id: str | None,
+        invite: str | None,
+        ticket: str | None = None,
+    ) -> Room:
+        """The room a request names: by invite code; by id if public, seated in, hosted,
+        or opened by a house seat's ``ticket`` (the room checks the ticket itself)."""
         room: Room | None = None
         if invite is not None:
-            room = self.rooms.get(self._invites.get(invite, ""))
-            if room is not None and room_id is not None and room.id != room_id:
-                room = None
+            found = self._invites.get(invite)
+            if found is None:
+                found = await self.store.game_by_invite(invite)
+            if found is not None and (room_id is None or found == room_id):
+                room = await self.get(found)
         elif room_id is not None:
-            candidate = self.rooms.get(room_id)
+            candidate = await self.get(room_id)
             if candidate is not None and (
                 candidate.settings.public
+                or ticket is not None
                 or candidate.seat_of(player) is not None
                 or (player is not None and candidate.host == player.id)
             ):
@@ -116,8 +134,51 @@ class Lobby:
             raise ClientError("no_such_room", "no such room (a private room needs its invite)")
         return room
 
+    async def get(self, room_id: str) -> Room | None:
+        """The room ``room_id`` from memory, or rebuilt from the log; ``None`` if unknown."""
+        room = self.rooms.get(room_id)
+        if room is not None and not room.closed:
+            return room
+        loading = self._loading.get(room_id)
+        if loading is not None:
+            return await asyncio.shield(loading)
+        future: asyncio.Future[Room | None] = asyncio.get_running_loop().create_future()
+        self._loading[room_id] = future
+        try:
+            row = await self.store.game(room_id)
+            room = None if row is None else await self._load(row)
+            future.set_result(room)
+            return room
+        except BaseException as exc:
+            future.set_exception(exc)
+            future.exception()  # retrieved: the waiters (if any) get it too
+            raise
+        finally:
+            del self._loading[room_id]
+
+    async def _load(self, row: GameRow) -> Room | None:
+        """Rebuild one room from its row and log and put it in memory; ``None`` if broken."""
+        players: dict[str, Player] = {}
+        for pid in row.seats:
+            if pid is not None:
+                player = await self.identities.get(pid)
+                if player is not None:
+                    players[pid] = player
+        try:
+            eng = find_engine(row.game)
+            config = eng.make_config(row.options)
+        except ConfigError as exc:
+            log.error("room %s: cannot rebuild (%s)", row.id, exc)
+            return None
+        core = RoomCore(row, eng, config, self.timing, players)
+        room = Room(core, self.store, self._forget)
+        self._add(room)
+        if row.status != WAITING and row.seed:
+            await room.recover()
+        return room
+
     def listing(self, game: str | None) -> list[dict[str, Any]]:
-        """The public rooms (waiting ones first), optionally of one game."""
+        """The public rooms in memory (waiting ones first), optionally of one game."""
         rooms = [
             r.summary()
             for r in self.rooms.values()
@@ -149,40 +210,20 @@ class Lobby:
     async def restore(self) -> int:
         """Rebuild every waiting or playing room from the store; return how many."""
         restored = 0
-        for row in await self.store.games([WAITING, PLAYING]):
-            players: dict[str, Player] = {}
-            for pid in row.seats:
-                if pid is None:
-                    continue
-                player = await self.identities.get(pid)
-                if player is not None:
-                    players[pid] = player
-            try:
-                eng = find_engine(row.game)
-                config = eng.make_config(row.options)
-            except ConfigError as exc:
-                log.error("room %s: cannot restore (%s)", row.id, exc)
+        async for row in self.store.iter_games([WAITING, PLAYING]):
+            if row.id in self.rooms:
                 continue
-            room = Room(row, eng, config, self.store, self.timing, players, self._forget)
-            self._add(room)
-            if row.status == PLAYING:
-                # On failure the room logs the fault and aborts its game.
-                with contextlib.suppress(ClientError):
-                    await room.call(room.recover)
-            restored += 1
+            if await self._load(row) is not None:
+                restored += 1
         if restored:
             log.info("restored %d rooms from the store", restored)
         return restored
 
     async def relaunch_bots(self) -> None:
-        """Start the house bot clients of every restored room (once the server listens)."""
+        """Start the house bot clients of every room in memory (once the server listens)."""
         for room in list(self.rooms.values()):
             room.launcher = self.launcher
-
-            async def relaunch(room: Room = room) -> None:
-                room.relaunch_bots()
-
-            room.post(relaunch)
+            room.relaunch_bots()
 
     async def close(self) -> None:
         """Stop every room's task (the log is already durable)."""
@@ -190,3 +231,6 @@ class Lobby:
             await room.stop()
         self.rooms.clear()
         self._invites.clear()
+
+
+__all__ = ["Lobby"]

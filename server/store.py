@@ -29,7 +29,7 @@ import logging
 import sqlite3
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -135,6 +135,7 @@ class GameRow:
     reason: str | None = None
     started: float | None = None
     finished: float | None = None
+    house: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,6 +208,32 @@ class Store(ABC):
     @abstractmethod
     async def games(self, statuses: Iterable[str]) -> list[GameRow]:
         """Every room whose status is one of ``statuses`` (used to recover after a crash)."""
+
+    async def game(self, game_id: str) -> GameRow | None:
+        """TEMP (store branch replaces)."""
+        for row in await self.games(["waiting", "playing", "finished", "aborted"]):
+            if row.id == game_id:
+                return row
+        return None
+
+    async def game_by_invite(self, invite: str) -> str | None:
+        """The id of the game whose invite code is ``invite``, or ``None``."""
+        for row in await self.games(["waiting", "playing", "finished", "aborted"]):
+            if row.invite == invite:
+                return row.id
+        return None
+
+    async def iter_games(self, statuses: Iterable[str] | None = None) -> AsyncIterator[GameRow]:
+        """TEMP."""
+        for row in await self.games(statuses or ["waiting", "playing", "finished", "aborted"]):
+            yield row
+
+    async def finish_game(
+        self, row: GameRow, events: Sequence[EventRow], stats: Mapping[str, Mapping[str, float]]
+    ) -> None:
+        """TEMP."""
+        await self.save_game(row, events)
+        await self.add_stats(row.game, stats)
 
     @abstractmethod
     async def actions(self, game_id: str) -> list[ActionRow]:

@@ -30,6 +30,31 @@ class Engine:
     game_type: type[Game]
     new_game: NewGame
 
+    # TEMP shim until the engine branch lands
+    @property
+    def standin_policy(self) -> Any:
+        if self.name != "perudo":
+            return None
+        from server import autopilot
+
+        return autopilot.perudo
+
+    @property
+    def standin_bot(self) -> str | None:
+        return "perudo-simple" if self.name == "perudo" else None
+
+    def with_seats(self, config: Any, n: int) -> Any:
+        options = config.to_options()
+        options["seats"] = n
+        return self.make_config(options)
+
+    def stats(self, public: Any, outcome: Any, seats: int) -> Any:
+        from server import stats
+        from server.games.base import Event
+
+        events = [Event(p, (), p) for p in public]
+        return stats.compute(self.name, events, outcome, seats)
+
     def make_config(self, options: Mapping[str, Any]) -> Any:
         """Validate room options into this engine's config; raise ``ConfigError``."""
         return self.config_type.from_options(options)

@@ -211,7 +211,7 @@ async def test_a_stand_in_bot_plays_for_an_absent_player_until_they_return(
     stand_in = None
     async with asyncio.timeout(5):  # after the grace period a house bot client takes over
         while stand_in is None:
-            stand_in = next((c for c, s in room._pilots.items() if s == 1), None)
+            stand_in = room.stand_ins().get(1)
             await asyncio.sleep(0.02)
     assert stand_in.player is not None and stand_in.player.id == "bot-perudo-simple"
     assert room.seats[1].autopilot and room.seats[1].player.name == "bob"
@@ -229,7 +229,7 @@ async def test_a_stand_in_bot_plays_for_an_absent_player_until_they_return(
     await back.hello("bob", token=token)
     await back.request("resume", "resumed", room=room_id, since=0)
     assert not room.seats[1].autopilot
-    assert 1 not in room._pilots.values() and not room._standins
+    assert not room.stand_ins()
     assert room.connected(1)
 
 
@@ -254,7 +254,7 @@ async def test_a_stand_in_bot_makes_one_move_when_the_turn_time_runs_out(
             await asyncio.sleep(0.02)
     assert room.game.history[0].seat == first
     async with asyncio.timeout(2):
-        while room._standins or room._pilots:
+        while room.stand_ins():
             await asyncio.sleep(0.02)
     assert not room.seats[first].autopilot  # a timeout moves once; the player is not away
 

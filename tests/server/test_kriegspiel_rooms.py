@@ -176,7 +176,7 @@ async def test_restart_restores_the_game_and_its_clocks(make_server: Any, db_pat
     for client, move in ((white, "e2e4"), (black, "e7e5"), (white, "g1f3")):
         await client.send(type="act", room=room_id, action=move)
         await client.expect("ack")
-    clocks = list(first.lobby.rooms[room_id]._clocks or [])
+    clocks = first.lobby.rooms[room_id].clocks_left() or []
     seen = first.lobby.rooms[room_id].last_seq
     await first.close()
     await white.closed()
@@ -185,7 +185,8 @@ async def test_restart_restores_the_game_and_its_clocks(make_server: Any, db_pat
     second: UmpireServer = await make_server(timing=Timing(grace=30, autopilot_delay=0), db=db_path)
     room = second.lobby.rooms[room_id]
     assert room.state == "playing" and room.last_seq == seen
-    assert room._clocks is not None and abs(room._clocks[0] - clocks[0]) < 0.01
+    left = room.clocks_left()
+    assert left is not None and abs(left[0] - clocks[0]) < 0.01
     black2 = await WsClient.open(second.port)
     await black2.hello("black", token=black.token)
     await black2.request("resume", "resumed", room=room_id, since=0)

@@ -1,0 +1,942 @@
+"""The room core: one room's logic as a synchronous state machine (DESIGN.md, idea 4).
+
+``RoomCore.handle(input, now)`` takes one input (a request from a connection, a timer
+tick, a relaunch) and the time, and returns the effects its actor must carry out, in
+order: persist a journal entry (durable before anything after it), send frames, answer
+the request, arm or cancel timers, launch house bots, feed the public bus. It never
+reads a clock, touches a socket or awaits anything, so tests drive it with a fake clock
+and no event loop (as h11 is a whole HTTP connection without I/O).
+
+An accepted action goes: engine (``game.apply``) -> :class:`~server.journal.Append`
+(persisted) -> ``ack`` to the sender -> each attached connection's own projection of
+every event (:mod:`server.roomcore.streams`) -> clocks and the next ``turn``.
+
+Time. Rooms with a clock charge the mover between its turn start and each accepted
+action (refused attempts spend time too: the clock keeps running); a flag is a forfeit
+for ``"timeout"``. A seat nobody is connected to gets a grace period; past it, an engine
+with a stand-in policy has the seat played for the absent player (a stand-in house bot,
+with the policy as fallback), other engines forfeit the seat for ``"abandoned"``. The
+clocks and timers count only time the room is running: after a restart every clock
+resumes from its logged value and every grace period starts afresh.
+
+Pacing. A house seat (a house bot or a stand-in) moves at its pace: the room holds the
+bot's accepted move until ``pace`` seconds after its turn began, charges its clock exactly
+that, and meanwhile buffers every other input. So nothing another viewer can observe (the
+frames, their timing, the clock values) depends on how many attempts the bot needed.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from server.errors import ClientError
+from server.games import Engine
+from server.games.base import ConfigError, Event, Game, IllegalAction, replay, seed_commitment
+from server.identity import Player
+from server.journal import Append, Finish, SaveGame, event_rows, snapshot, totals
+from server.protocol import encode, with_ref
+from server.roomcore import messages as m
+from server.roomcore.clocks import Clocks
+from server.roomcore.seating import Seat, Seating, seat_from_id
+from server.roomcore.settings import ABORTED, FINISHED, PLAYING, WAITING, Settings, Timing
+from server.roomcore.streams import Streams, Viewer
+from server.roomcore.timers import Timers
+from server.store import ActionRow, EventRow, GameRow
+
+#: Seconds a stand-in bot has to act before the engine's fallback policy moves instead.
+STANDIN_FALLBACK = 3.0
+
+_Job = Callable[..., None]
+
+
+class RoomCore:
+    """One room and its game, without I/O. Build it from its stored row; feed it inputs."""
+
+    def __init__(
+        self,
+        row: GameRow,
+        engine: Engine,
+        config: Any,
+        timing: Timing,
+        players: dict[str, Player],
+        *,
+        token: Callable[[], str] = lambda: secrets.token_urlsafe(16),
+        new_seed: Callable[[], bytes] = lambda: secrets.token_bytes(32),
+    ) -> None:
+        self.id = row.id
+        self.row = row
+        self.engine = engine
+        self.config = config
+        self.timing = timing
+        self.settings = Settings.from_json(row.settings)
+        self.seating = Seating([seat_from_id(pid, players) for pid in row.seats], row.house)
+        self.state = row.status
+        self.game: Game | None = None
+        self.streams = Streams(row.id, len(row.seats))
+        self.viewers: dict[m.Conn, Viewer] = {}
+        self.timers = Timers()
+        self.clocks: Clocks | None = None
+        self._token = token
+        self._new_seed = new_seed
+        self._jobs: dict[str, tuple[_Job, tuple[Any, ...]]] = {}
+        self._turn_seat: int | None = None
+        self._turn_since = 0.0
+        #: while a house seat's move is held back: the viewers to show it to on release
+        self._hold: tuple[int, list[Event], set[Viewer]] | None = None
+        self._held_inputs: list[m.Input] = []
+        self._out: list[m.Effect] = []
+        self._now = 0.0
+        self._wall = 0.0
+
+    # -- the one entry point ------------------------------------------------------------
+
+    def handle(self, message: m.Input, now: float, wall: float | None = None) -> list[m.Effect]:
+        """Process one input at time ``now`` (monotonic seconds; ``wall`` is the Unix time
+        for stored rows, ``now`` by default); return the effects to carry out in order."""
+        self._out = []
+        self._now = now
+        self._wall = now if wall is None else wall
+        if self._hold is not None and not (isinstance(message, m.Tick) and message.name == "hold"):
+            self._held_inputs.append(message)  # processed when the held move is shown
+            return []
+        self._dispatch(message)
+        while self._hold is None and self._held_inputs:
+            self._dispatch(self._held_inputs.pop(0))
+        out, self._out = self._out, []
+        return out
+
+    def _dispatch(self, message: m.Input) -> None:
+        if isinstance(message, m.Tick):
+            if self.timers.due(message.name, message.generation):
+                job = self._jobs.pop(message.name, None)
+                if job is not None:
+                    job[0](*job[1])
+            return
+        if isinstance(message, m.Relaunch):
+            self._relaunch()
+            return
+        handler = _HANDLERS[type(message)]
+        try:
+            reply = handler(self, message)
+        except ClientError as exc:
+            self._out.append(m.Refuse(message.token, exc))
+        else:
+            self._out.append(m.Reply(message.token, reply))
+
+    def abort(self, reason: str, now: float, wall: float | None = None) -> list[m.Effect]:
+        """End the game because the room failed (``reason`` says how); return the effects."""
+        self._out = []
+        self._now = now
+        self._wall = now if wall is None else wall
+        self._hold = None
+        self._held_inputs.clear()
+        self._abort(reason)
+        out, self._out = self._out, []
+        return out
+
+    # -- small effects ------------------------------------------------------------------
+
+    def _send(self, conn: m.Conn, *frames: str) -> None:
+        if frames:
+            self._out.append(m.Send(conn, frames))
+
+    def _at(self, name: str, at: float, job: _Job, *args: Any) -> None:
+        """Run ``job(*args)`` when the time reaches ``at`` unless re-armed or cancelled."""
+        self._jobs[name] = (job, args)
+        self._out.append(self.timers.set(name, at))
+
+    def _cancel(self, name: str) -> None:
+        self._jobs.pop(name, None)
+        cancel = self.timers.cancel(name)
+        if cancel is not None:
+            self._out.append(cancel)
+
+    def _cancel_all(self) -> None:
+        self._jobs.clear()
+        self._out.extend(self.timers.cancel_all())
+
+    # -- what viewers are told ----------------------------------------------------------
+
+    @property
+    def host(self) -> str | None:
+        """The host's player id."""
+        return self.row.host
+
+    @property
+    def invite(self) -> str | None:
+        """The invite code of a private room."""
+        return self.row.invite
+
+    @property
+    def seats(self) -> list[Seat]:
+        """The seats, in order."""
+        return self.seating.seats
+
+    def seat_of(self, player: Player | None) -> int | None:
+        """The seat ``player`` holds here (house seats excluded), or ``None``."""
+        return self.seating.seat_of(player)
+
+    def viewer_seq(self, viewer: Viewer) -> int:
+        """The number of the newest event ``viewer`` may see."""
+        return self.streams.seq(viewer)
+
+    def connected(self, seat: int) -> bool:
+        """Whether the seat's own player (or house bot) has a connection attached."""
+        return any(
+            viewer == seat and not self.seating.is_standin(conn)
+            for conn, viewer in self.viewers.items()
+        )
+
+    def summary(self) -> dict[str, Any]:
+        """The public description of the room (the lobby's listing and ``room`` frames)."""
+        outcome = self.game.outcome if self.game is not None else None
+        revealed = self.state in (FINISHED, ABORTED) and self.game is not None
+        return {
+            "room": self.id,
+            "game": self.engine.name,
+            "options": self.config.to_options(),
+            "public": self.settings.public,
+            "state": self.state,
+            "host": self.host,
+            "seats": [
+                {
+                    "seat": index,
+                    "player": seat.player.id if seat.player else None,
+                    "name": seat.player.name if seat.player else None,
+                    "bot": seat.player.bot if seat.player else False,
+                    "house": seat.house,
+                    "connected": seat.server_played or self.connected(index),
+                    "autopilot": seat.autopilot,
+                }
+                for index, seat in enumerate(self.seats)
+            ],
+            "spectators": self.settings.spectators,
+            "turn_time": self.settings.turn_time or None,
+            "clock": (
+                {"base": self.settings.clock_base, "increment": self.settings.clock_increment}
+                if self.settings.clock_base
+                else None
+            ),
+            "seq": self.viewer_seq(None),
+            "seed_sha256": self.row.seed_sha256 or None,
+            "seed": self.row.seed.hex() if revealed else None,
+            "outcome": outcome.to_json() if outcome is not None else None,
+            "reason": self.row.reason if self.state == ABORTED else None,
+        }
+
+    def _room_frame(self, conn: m.Conn, summary: dict[str, Any]) -> str:
+        frame = {"type": "room", **summary, "seq": self.viewer_seq(self.viewers.get(conn))}
+        if self.invite is not None and self.seat_of(conn.player) is not None:
+            frame["invite"] = self.invite
+        return encode(frame)
+
+    def _send_room(self) -> None:
+        """Send every attached connection the room's current description."""
+        summary = self.summary()
+        for conn in self.viewers:
+            self._send(conn, self._room_frame(conn, summary))
+        self._out.append(m.PublishLobby())
+
+    def _broadcast(
+        self, base: int, events: list[Event], viewers: Iterable[Viewer] | None = None
+    ) -> set[Viewer]:
+        """Send each attached connection (of ``viewers`` only, if given) its own projections
+        of ``events`` (logged from index ``base``); return the viewers that saw any."""
+        only = None if viewers is None else set(viewers)
+        if only is None or None in only:
+            public = sum(1 for e in events if e.view(None) is not None)
+            first = self.streams.seq(None) - public + 1
+            self._out.append(m.PublishEvents(tuple(events), first))
+        cache: dict[tuple[int, int], str] = {}
+        seen: set[Viewer] = set()
+        for conn, viewer in self.viewers.items():
+            if only is not None and viewer not in only:
+                continue
+            frames = self.streams.frames(viewer, base, cache)
+            if frames:
+                seen.add(viewer)
+                self._send(conn, *frames)
+        return seen
+
+    def _clock_frame(self) -> str | None:
+        game = self.game
+        if game is None or self.state != PLAYING:
+            return None
+        if self.clocks is None and not self.settings.turn_time:
+            return None
+        remaining = None if self.clocks is None else self.clocks.snapshot(self._now)
+        return encode(
+            {
+                "type": "clock",
+                "room": self.id,
+                "to_move": game.to_move,
+                "remaining": remaining,
+                "turn_time": self.settings.turn_time or None,
+            }
+        )
+
+    def _send_clock(self, to: m.Conn | None = None, viewers: set[Viewer] | None = None) -> None:
+        """Send the clocks to ``to``, or to every connection whose viewer is in ``viewers``
+        (all when ``None``): a viewer that learnt nothing of a change must not hear of it
+        through the clock either."""
+        frame = self._clock_frame()
+        if frame is None:
+            return
+        if to is not None:
+            self._send(to, frame)
+            return
+        for conn, viewer in self.viewers.items():
+            if viewers is None or viewer in viewers:
+                self._send(conn, frame)
+
+    def _send_turn(self, to: m.Conn | None = None) -> None:
+        """Tell the seat to move (its connections, or only ``to``) what it may do now."""
+        game = self.game
+        if game is None or self.state != PLAYING or game.to_move is None:
+            return
+        seat = game.to_move
+        targets = [to] if to is not None else [c for c, v in self.viewers.items() if v == seat]
+        if not targets or (to is not None and self.viewers.get(to) != seat):
+            return
+        left = None if self.clocks is None else round(self.clocks.left(seat, self._now), 3)
+        frame = encode(
+            {
+                "type": "turn",
+                "room": self.id,
+                "seat": seat,
+                "seq": self.viewer_seq(seat),
+                "legal": [str(action) for action in game.legal_actions(seat)],
+                "view": game.view(seat),
+                "time_left": left,
+            }
+        )
+        for conn in targets:
+            self._send(conn, frame)
+
+    # -- the log ------------------------------------------------------------------------
+
+    def _record(self, events: list[Event], seat: int | None = None, source: str = "game") -> int:
+        """Log the newest history record (if ``seat``) and ``events``; return the log
+        index of the first event."""
+        first = len(self.streams.log) + 1
+        action = None
+        if seat is not None:
+            assert self.game is not None
+            record = self.game.history[-1]
+            clocks = None if self.clocks is None else self.clocks.logged()
+            n = len(self.game.history)
+            action = ActionRow(n, record.seat, record.action, self._wall, clocks)
+        rows = event_rows(first, events, source, action.n if action else None)
+        self._out.append(m.Persist(Append(self.id, rows, action)))
+        return self.streams.append(events)
+
+    def _save(self, events: tuple[EventRow, ...] = ()) -> None:
+        self.row.seats = [seat.player.id if seat.player else None for seat in self.seats]
+        self.row.house = self.seating.house_tickets()
+        self._out.append(m.Persist(SaveGame(snapshot(self.row), events)))
+
+    def _engine(self, fn: Callable[..., list[Event]], *args: Any) -> list[Event]:
+        """Call the engine; turn a refusal into a :class:`ClientError` for the sender."""
+        try:
+            return fn(*args)
+        except IllegalAction as exc:
+            raise ClientError(exc.code, exc.reason) from None
+
+    # -- requests -----------------------------------------------------------------------
+
+    def _join(self, msg: m.Join) -> dict[str, Any]:
+        player = msg.conn.player
+        assert player is not None
+        if msg.ticket is not None:
+            index = self.seating.ticket_seat(msg.ticket, msg.seat)
+            self.seating.pilots[msg.conn] = index
+            self._attach(msg.conn, index, since=None)
+            return {"type": "joined", "room": self.id, "seat": index}
+        held = self.seat_of(player)
+        if held is not None:
+            if msg.seat is not None and msg.seat != held:
+                raise ClientError("already_seated", f"you already hold seat {held} here")
+            self._attach(msg.conn, held, since=None)
+            return {"type": "joined", "room": self.id, "seat": held}
+        if self.state != WAITING:
+            raise ClientError("bad_state", f"room {self.id} has started: watch it instead")
+        index = self.seating.free_seat(msg.seat, self.id)
+        self.seats[index] = Seat(player)
+        self._save()
+        self._attach(msg.conn, index, since=None, seated=True)
+        self._maybe_autostart()
+        return {"type": "joined", "room": self.id, "seat": index}
+
+    def _add_bot(self, msg: m.AddBot) -> dict[str, Any]:
+        self._require_host(msg.conn)
+        if self.state != WAITING:
+            raise ClientError("bad_state", "bots can only be added before the start")
+        name = msg.name
+        if name == "autopilot" and self.engine.standin_policy is None:
+            raise ClientError("unsupported", f"the autopilot does not play {self.engine.name}")
+        assert msg.bot is not None
+        index = self.seating.free_seat(msg.seat, self.id)
+        if name == "autopilot":
+            self.seats[index] = Seat(msg.bot, house=True, autopilot=True)
+        else:
+            self.seats[index] = Seat(msg.bot, house=True, bot=name)
+            ticket = self.seating.house_ticket(index)
+            self._out.append(m.Launch(index, name, ticket))
+        self._save()
+        self._send_room()
+        self._maybe_autostart()
+        return {"type": "bot_added", "room": self.id, "seat": index, "bot": msg.bot.id}
+
+    def _relaunch(self) -> None:
+        """Start the house bot clients again (after a restart), with their durable tickets."""
+        if self.state not in (WAITING, PLAYING):
+            return
+        for ticket, seat in self.seating.tickets.items():
+            bot = self.seats[seat].bot
+            if bot is not None and seat not in self.seating.standins:
+                self._out.append(m.Launch(seat, bot, ticket))
+        for seat in list(self.seating.standins):
+            self.seating.standins.pop(seat)
+            self._launch_standin(seat, once=seat in self.seating.standin_once)
+
+    def _watch(self, msg: m.Watch) -> dict[str, Any]:
+        held = self.seat_of(msg.conn.player)
+        if held is not None:
+            self._attach(msg.conn, held, since=None)
+            return {"type": "watching", "room": self.id, "seat": held}
+        self._check_spectators()
+        self._attach(msg.conn, None, since=None)
+        return {"type": "watching", "room": self.id, "seat": None}
+
+    def _check_spectators(self) -> None:
+        policy = self.settings.spectators
+        if policy == "none":
+            raise ClientError("no_spectators", f"room {self.id} does not allow spectators")
+        if policy == "after" and self.state in (WAITING, PLAYING):
+            raise ClientError(
+                "no_spectators", f"room {self.id} shows spectators the game after it ends"
+            )
+
+    def _resume(self, msg: m.Resume) -> dict[str, Any]:
+        held: int | None
+        if msg.ticket is not None:
+            held = self.seating.ticket_seat(msg.ticket, None)
+        else:
+            held = self.seat_of(msg.conn.player)
+        if held is None:
+            self._check_spectators()
+        last = self.viewer_seq(held)
+        if msg.since < 0 or msg.since > last:
+            raise ClientError(
+                "bad_seq",
+                f"you have seen {last} events of room {self.id}; cannot resume after {msg.since}",
+            )
+        if msg.ticket is not None and held is not None:
+            self.seating.pilots[msg.conn] = held
+        self._attach(msg.conn, held, since=msg.since)
+        return {"type": "resumed", "room": self.id, "seat": held, "seq": last}
+
+    def _attach(
+        self, conn: m.Conn, viewer: Viewer, since: int | None, seated: bool = False
+    ) -> None:
+        """Attach ``conn`` as ``viewer``; send the room, then a snapshot or missed events.
+
+        ``seated`` says the seat was just taken, so everyone hears of the change.
+        """
+        first_connection = viewer is not None and not self.connected(viewer)
+        if conn not in self.viewers:
+            self._out.append(m.Attached(conn))
+        self.viewers[conn] = viewer
+        returned = False
+        if viewer is not None and not self.seating.is_standin(conn):
+            seat = self.seats[viewer]
+            returned = seat.away_since is not None or (seat.autopilot and not seat.server_played)
+            seat.away_since = None
+            self._cancel(f"grace:{viewer}")
+            seat.autopilot = seat.server_played
+            if returned:
+                self._dismiss_standin(viewer)
+        if seated or first_connection or returned:
+            self._send_room()
+        else:
+            self._send(conn, self._room_frame(conn, self.summary()))
+        if self.game is not None:
+            if since is None:
+                frame = {
+                    "type": "snapshot",
+                    "room": self.id,
+                    "seq": self.viewer_seq(viewer),
+                    "seat": viewer,
+                    "view": self.game.view(viewer),
+                }
+                self._send(conn, encode(frame))
+            else:
+                self._send(conn, *self.streams.since(viewer, since))
+        if returned:
+            self._plan()
+        self._send_clock(conn)
+        self._send_turn(conn)
+
+    def _leave(self, msg: m.Leave) -> dict[str, Any]:
+        held = self.seat_of(msg.conn.player)
+        if self.state == WAITING and held is not None:
+            self.seats[held] = Seat()
+            self._save()
+        self._detach(msg.conn)
+        self._send_room()
+        return {"type": "left", "room": self.id}
+
+    def _detach_request(self, msg: m.Detach) -> None:
+        self._detach(msg.conn)
+
+    def _detach(self, conn: m.Conn) -> None:
+        """Forget ``conn`` (its connection closed or it left)."""
+        if conn not in self.viewers:
+            self.seating.pilots.pop(conn, None)
+            return
+        viewer = self.viewers.pop(conn)
+        self._out.append(m.Released(conn))
+        self.seating.pilots.pop(conn, None)
+        if viewer is None or self.connected(viewer):
+            return
+        self._send_room()
+        if self.state == PLAYING:
+            self._away(viewer)
+
+    def _away(self, seat: int) -> None:
+        """Start the grace period of a seat nobody is connected to."""
+        self.seats[seat].away_since = self._now
+        self._at(f"grace:{seat}", self._now + self.timing.grace, self._grace_over, seat)
+
+    def _start_request(self, msg: m.Start) -> dict[str, Any]:
+        self._require_host(msg.conn)
+        if self.state != WAITING:
+            raise ClientError("bad_state", f"room {self.id} is {self.state}")
+        self._start()
+        return {
+            "type": "started",
+            "room": self.id,
+            "seq": self.viewer_seq(self.viewers.get(msg.conn)),
+        }
+
+    def _act(self, msg: m.Act) -> None:
+        conn = msg.conn
+        if self.state == WAITING:
+            raise ClientError("bad_state", f"the game in room {self.id} has not started")
+        if self.state == ABORTED:
+            raise ClientError("aborted", f"the game in room {self.id} was aborted")
+        seating = self.seating
+        held = seating.pilots.get(conn)
+        standin = held is not None and seating.is_standin(conn)
+        if held is None:
+            held = self.seat_of(conn.player)
+        elif standin and not (self.seats[held].autopilot or held in seating.standin_once):
+            raise ClientError("not_your_seat", "the player is back: this seat is theirs again")
+        if msg.seat is not None and msg.seat != held:
+            if held is None and not (
+                0 <= msg.seat < len(self.seats) and self.seats[msg.seat].player is not None
+            ):
+                raise ClientError("not_seated", f"you hold no seat in room {self.id}")
+            raise ClientError("not_your_seat", f"seat {msg.seat} is not yours")
+        if held is None:
+            raise ClientError("not_seated", f"you hold no seat in room {self.id}")
+        game = self.game
+        assert game is not None
+        if self.state == FINISHED:
+            raise ClientError("game_over", "the game is over")
+        seat_state = self.seats[held]
+        if seat_state.autopilot and not seat_state.server_played and not standin:
+            seat_state.autopilot = False  # the player is back
+            self._dismiss_standin(held)
+            self._send_room()
+            self._plan()
+        elif not standin and held in seating.standin_once:
+            self._dismiss_standin(held)  # the slow player made the move after all
+        if self.clocks is not None and self.clocks.flagged(self._now):
+            self._flag()
+            raise ClientError("game_over", "your time ran out")
+        mover = game.to_move
+        events = self._engine(game.apply, held, msg.action)
+        paced = standin or seat_state.bot is not None
+        release = self._now
+        if paced and mover == held:
+            release = max(self._now, self._turn_since + self.timing.autopilot_delay)
+        self._charge_clock(mover, release)
+        base = self._record(events, seat=held)
+        last = self.viewer_seq(held)
+        seen_by_mover = sum(1 for event in events if event.view(held) is not None)
+        ack = {
+            "type": "ack",
+            "room": self.id,
+            "seq": last,
+            "first": last - seen_by_mover + 1,
+            "action": game.history[-1].action,
+        }
+        self._send(conn, encode(with_ref(ack, msg.ref)))
+        if standin and held in seating.standin_once and not seat_state.autopilot:
+            self._dismiss_standin(held)  # the one move of a timed-out turn is made
+        if release > self._now:
+            seen = self._broadcast(base, events, viewers=[held])
+            self._hold = (base, events, seen)
+            self._at("hold", release, self._release_hold)
+            return
+        seen = self._broadcast(base, events)
+        self._after_change(seen)
+
+    def _release_hold(self) -> None:
+        """Show a house seat's held move to everyone else, at its pace."""
+        assert self._hold is not None
+        base, events, seen = self._hold
+        self._hold = None
+        viewers = [v for v in [*range(len(self.seats)), None] if v not in seen]
+        seen |= self._broadcast(base, events, viewers=viewers)
+        self._after_change(seen)
+
+    def _require_host(self, conn: m.Conn) -> None:
+        if conn.player is None or conn.player.id != self.host:
+            raise ClientError("not_host", "only the room's host may do that")
+
+    def hint_seat(self, conn: m.Conn) -> int:
+        """The seat ``conn`` may ask a hint for; raise if none or the game is not on."""
+        held = self.seating.pilots.get(conn)
+        if held is None:
+            held = self.seat_of(conn.player)
+        if held is None:
+            raise ClientError("not_seated", f"you hold no seat in room {self.id}")
+        if self.state != PLAYING or self.game is None:
+            raise ClientError("bad_state", f"the game in room {self.id} is not being played")
+        return held
+
+    # -- the game -------------------------------------------------------------------------
+
+    def _maybe_autostart(self) -> None:
+        if self.settings.autostart and all(seat.player is not None for seat in self.seats):
+            self._start()
+
+    def _start(self) -> None:
+        taken = [i for i, seat in enumerate(self.seats) if seat.player is not None]
+        if len(taken) < len(self.seats):
+            try:
+                config = self.engine.with_seats(self.config, len(taken))
+            except ConfigError as exc:
+                raise ClientError(
+                    "bad_state", f"cannot start with {len(taken)} players: {exc}"
+                ) from None
+            new_index = {old: new for new, old in enumerate(taken)}
+            self.config = config
+            self.seating.remap(taken)
+            self.viewers = {
+                c: (new_index.get(v) if v is not None else None) for c, v in self.viewers.items()
+            }
+            self.streams.reset(len(taken))
+        seed = self._new_seed()
+        game, events = self.engine.new_game(self.config, seed)
+        self.game = game
+        self.row.options = self.config.to_options()
+        self.row.seed = seed
+        self.row.seed_sha256 = seed_commitment(seed)
+        self.row.status = PLAYING
+        self.row.started = self._wall
+        self._save(event_rows(1, events))
+        base = self.streams.append(events)
+        self.state = PLAYING
+        if self.settings.clock_base:
+            self.clocks = Clocks(
+                self.settings.clock_base, self.settings.clock_increment, len(self.seats)
+            )
+        self._send_room()
+        self._broadcast(base, events)
+        for index in range(len(self.seats)):
+            if not self.seats[index].server_played and not self.connected(index):
+                self._away(index)
+        self._after_change()
+
+    def _after_change(self, seen: set[Viewer] | None = None) -> None:
+        """After events: finish the game, or plan the next timers and tell the clocks (to
+        the viewers in ``seen``, who saw the change; all when ``None``) and the turn."""
+        game = self.game
+        assert game is not None
+        if game.is_over:
+            self._finish()
+            return
+        self._plan()
+        self._send_clock(viewers=seen)
+        self._send_turn()
+
+    def _plan(self) -> None:
+        """(Re)arm the turn timer, the autopilot and the flag for the seat to move."""
+        game = self.game
+        if game is None or self.state != PLAYING:
+            return
+        self._cancel("turn")
+        self._cancel("flag")
+        seat = game.to_move
+        now = self._now
+        if seat != self._turn_seat:
+            self._turn_seat = seat
+            self._turn_since = now
+        if self.clocks is not None:
+            self.clocks.run(seat, now)
+        if seat is None:
+            return
+        state = self.seats[seat]
+        paced = max(now, self._turn_since + self.timing.autopilot_delay)
+        if state.autopilot and state.server_played:
+            self._at("turn", paced, self._autoplay, seat, "autopilot")
+        elif state.autopilot:
+            # a stand-in bot plays for the absent player; the policy only if it fails to
+            if self._launch_standin(seat, once=False):
+                paced += STANDIN_FALLBACK
+            self._at("turn", paced, self._autoplay, seat, "absent")
+        elif self.settings.turn_time:
+            self._at("turn", self._turn_since + self.settings.turn_time, self._timeout, seat)
+        if self.clocks is not None:
+            due = self.clocks.flag_at()
+            assert due is not None
+            self._at("flag", due, self._flag)
+
+    def _charge_clock(self, mover: int | None, at: float) -> None:
+        """Charge the running clock for the time until ``at`` since the turn began."""
+        if self.clocks is None or mover is None or self.game is None:
+            return
+        self.clocks.charge(mover, at, turn_passed=self.game.to_move != mover)
+
+    def _flag(self) -> None:
+        """The mover's clock ran out: forfeit for ``timeout``."""
+        clocks = self.clocks
+        if self.game is None or self.state != PLAYING or clocks is None:
+            return
+        seat = clocks.running
+        if seat is None or not clocks.flagged(self._now):
+            return
+        clocks.remaining[seat] = 0.0
+        clocks.since = self._now
+        self._forfeit(seat, "timeout")
+
+    def _forfeit(self, seat: int, reason: str) -> None:
+        game = self.game
+        assert game is not None
+        events = self._engine(game.forfeit, seat, reason)
+        base = self._record(events, seat=seat)
+        seen = self._broadcast(base, events)
+        self._after_change(seen)
+
+    def _timeout(self, seat: int) -> None:
+        """The seat to move ran out of turn time: a stand-in bot makes this one move (the
+        fallback policy moves if the bot does not act in time)."""
+        game = self.game
+        if game is None or self.state != PLAYING or game.to_move != seat:
+            return
+        if self._launch_standin(seat, once=True):
+            self._out.append(m.Note(f"seat {seat} timed out; a stand-in bot moves"))
+            self._send_turn()  # a stand-in already attached gets the turn now
+            self._at("turn", self._now + STANDIN_FALLBACK, self._autoplay, seat, "timeout")
+        else:
+            self._out.append(m.Note(f"seat {seat} timed out; the fallback policy moves"))
+            self._autoplay(seat, "timeout")
+
+    def _autoplay(self, seat: int, why: str) -> None:
+        """Let the engine's stand-in policy move for ``seat`` (turn timeout, absence, house
+        autopilot seat)."""
+        game = self.game
+        policy = self.engine.standin_policy
+        if game is None or self.state != PLAYING or game.to_move != seat or policy is None:
+            return
+        action = policy(game, seat)
+        if action is None:
+            return
+        if seat in self.seating.standin_once:
+            self._dismiss_standin(seat)
+        events = self._engine(game.apply, seat, action)
+        self._charge_clock(seat, self._now)
+        base = self._record(events, seat=seat)
+        seen = self._broadcast(base, events)
+        self._after_change(seen)
+
+    def _launch_standin(self, seat: int, once: bool) -> bool:
+        """Send the house bot that plays ``seat`` for its absent or slow player."""
+        name = self.engine.standin_bot
+        if name is None:
+            return False
+        seating = self.seating
+        if once:
+            seating.standin_once.add(seat)
+        else:
+            seating.standin_once.discard(seat)
+        if seat in seating.standins:
+            return True  # already on its way, or playing
+        ticket = self._token()
+        seating.tickets[ticket] = seat
+        seating.standins[seat] = ticket
+        self._out.append(m.Launch(seat, name, ticket))
+        return True
+
+    def _dismiss_standin(self, seat: int) -> None:
+        """The player is back (or the one move is made): send the stand-in away."""
+        seating = self.seating
+        ticket = seating.standins.pop(seat, None)
+        seating.standin_once.discard(seat)
+        if ticket is None:
+            return
+        seating.tickets.pop(ticket, None)
+        for conn, pilot_seat in list(seating.pilots.items()):
+            if pilot_seat == seat and not self.seats[seat].house:
+                del seating.pilots[conn]
+                if conn in self.viewers:
+                    del self.viewers[conn]
+                    self._out.append(m.Released(conn))
+                self._send(conn, encode({"type": "left", "room": self.id}))
+
+    def _grace_over(self, seat: int) -> None:
+        """A player stayed away past the grace period."""
+        if self.state != PLAYING or self.connected(seat) or self.game is None:
+            return
+        if self.engine.standin_policy is not None:
+            self.seats[seat].autopilot = True
+            self._send_room()
+            self._plan()
+        else:
+            self._out.append(m.Note(f"seat {seat} abandoned the game"))
+            self._forfeit(seat, "abandoned")
+
+    def _finish(self) -> None:
+        game = self.game
+        assert game is not None and game.outcome is not None
+        self.state = FINISHED
+        self._cancel_all()
+        self.row.status = FINISHED
+        self.row.result = game.outcome.to_json()
+        self.row.reason = game.outcome.reason
+        self.row.seed_revealed = True
+        self.row.finished = self._wall
+        players = [seat.player.id if seat.player else None for seat in self.seats]
+        per_seat = self.engine.stats(self.streams.public(), game.outcome, len(self.seats))
+        self.row.house = {}
+        self._out.append(m.Persist(Finish(snapshot(self.row), (), totals(players, per_seat))))
+        self._send_room()
+        self._out.append(m.PublishResult())
+        self._linger()
+
+    def _linger(self) -> None:
+        """Keep the ended room in memory a while (the log keeps it for good)."""
+        self._at("evict", self._now + self.timing.finished_ttl, self._evict)
+
+    def _abort(self, reason: str) -> None:
+        """The game cannot go on (an engine or server fault): end it, tell everyone."""
+        if self.state in (FINISHED, ABORTED):
+            return
+        self.state = ABORTED
+        self._cancel_all()
+        self.row.status = ABORTED
+        self.row.reason = reason
+        self.row.seed_revealed = True
+        self.row.finished = self._wall
+        self.row.house = {}
+        events: list[Event] = []
+        if self.game is not None:
+            payload = {"type": "aborted", "reason": reason, "seed": self.row.seed.hex()}
+            events.append(Event.public(len(self.seats), payload))
+        rows = event_rows(len(self.streams.log) + 1, events, "room")
+        self._out.append(m.Persist(SaveGame(snapshot(self.row), rows)))
+        self._broadcast(self.streams.append(events), events)
+        self._send_room()
+        self._out.append(m.PublishResult())
+        self._linger()
+
+    def _evict(self) -> None:
+        for conn in list(self.viewers):
+            self._out.append(m.Released(conn))
+        self.viewers.clear()
+        self.seating.pilots.clear()
+        self._out.append(m.Close())
+
+    # -- recovery -----------------------------------------------------------------------
+
+    def recover(
+        self,
+        actions: list[ActionRow],
+        stored: list[EventRow],
+        now: float,
+        wall: float | None = None,
+    ) -> list[m.Effect]:
+        """Rebuild the game of a room from its log (after a restart, or to show a game
+        that ended); return the effects of resuming it. Raise if the log does not replay."""
+        self._out = []
+        self._now = now
+        self._wall = now if wall is None else wall
+        game, replayed = replay(
+            self.engine.new_game, self.config, self.row.seed, [(a.seat, a.action) for a in actions]
+        )
+        self.game = game
+        pending = iter(replayed)
+        for row in stored:
+            if row.source == "game":
+                event = next(pending, None)
+                if event is None or event.truth != row.truth:
+                    raise RuntimeError(f"room {self.id}: event {row.seq} does not replay")
+                self.streams.append([event])
+            else:
+                self.streams.append([Event.public(len(self.seats), row.truth)])
+        missing = list(pending)
+        if missing:
+            raise RuntimeError(f"room {self.id}: {len(missing)} replayed events are not logged")
+        if self.state in (FINISHED, ABORTED):
+            self._linger()
+        elif game.is_over:  # the end was logged but the row not updated: finish it now
+            self.state = PLAYING
+            self._finish()
+        else:
+            if self.settings.clock_base:
+                last = next((a.clocks for a in reversed(actions) if a.clocks is not None), None)
+                self.clocks = Clocks(
+                    self.settings.clock_base,
+                    self.settings.clock_increment,
+                    len(self.seats),
+                    remaining=last,
+                )
+            for index, seat in enumerate(self.seats):
+                if not seat.server_played:
+                    self._away(index)
+            self._plan()
+        out, self._out = self._out, []
+        return out
+
+
+_HANDLERS: dict[type[Any], Callable[[RoomCore, Any], dict[str, Any] | None]] = {
+    m.Join: RoomCore._join,
+    m.Watch: RoomCore._watch,
+    m.Resume: RoomCore._resume,
+    m.Leave: RoomCore._leave,
+    m.Detach: RoomCore._detach_request,
+    m.Start: RoomCore._start_request,
+    m.AddBot: RoomCore._add_bot,
+    m.Act: RoomCore._act,
+}
+
+
+def new_row(
+    room_id: str,
+    engine: Engine,
+    config: Any,
+    settings: Settings,
+    host: str | None,
+    wall: float,
+    invite: str | None,
+) -> GameRow:
+    """The stored row of a new, waiting room (``invite`` is the code of a private room)."""
+    return GameRow(
+        id=room_id,
+        game=engine.name,
+        options=config.to_options(),
+        settings=settings.to_json(),
+        host=host,
+        invite=invite,
+        public=settings.public,
+        seats=[None] * config.seats,
+        status=WAITING,
+        seed=b"",
+        seed_sha256="",
+        created=wall,
+    )

@@ -1,0 +1,237 @@
+"""What goes into a room core and what comes out of it.
+
+Inputs are requests from connections (each carries a ``token`` the actor uses to answer
+its caller), connection losses, timer ticks and bot launches. Effects are what the core
+asks its actor to do, in order: a :class:`Persist` must be durable before any later effect
+is carried out (the log is the truth: nothing is acknowledged or shown before it is
+written).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+from server.errors import ClientError
+
+if TYPE_CHECKING:
+    from server.games.base import Event
+    from server.identity import Player
+    from server.journal import Entry
+
+
+class Conn(Protocol):
+    """A connection as a room core sees it: an opaque, hashable handle with its player."""
+
+    @property
+    def player(self) -> Player | None: ...
+
+
+# -- inputs ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Request:
+    """A request from a connection; the actor answers ``token`` with a reply or an error."""
+
+    conn: Conn
+    token: object = field(default=None, kw_only=True)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Join(Request):
+    """Take a seat (or re-attach to the one held; with a house ticket, the ticket's seat)."""
+
+    seat: int | None = None
+    ticket: str | None = None
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Watch(Request):
+    """Attach as a spectator (a seated player gets its own seat's view)."""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Resume(Request):
+    """Re-attach and receive every event of the viewer's stream after ``since``."""
+
+    since: int = 0
+    ticket: str | None = None
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Leave(Request):
+    """Detach; before the start a player also gives up its seat."""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Detach(Request):
+    """The connection closed."""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Start(Request):
+    """Start the game now with the seats taken (host only)."""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class AddBot(Request):
+    """Fill an empty seat with a house bot (host only, before the start)."""
+
+    bot: Player | None = None
+    name: str = "autopilot"
+    seat: int | None = None
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Act(Request):
+    """A game action from the sender's seat."""
+
+    action: str = ""
+    seat: int | None = None
+    ref: int | str | None = None
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Say(Request):
+    """A chat line."""
+
+    text: str = ""
+    ref: int | str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Tick:
+    """A timer the core armed is due."""
+
+    name: str
+    generation: int
+
+
+@dataclass(frozen=True, slots=True)
+class Relaunch:
+    """Start every house bot of the room again (the server listens again after a restart)."""
+
+
+Input = Request | Tick | Relaunch
+
+
+# -- effects -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Send:
+    """Write these frames to ``conn`` (one socket write)."""
+
+    conn: Conn
+    frames: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Persist:
+    """Make ``entry`` durable before carrying out any later effect."""
+
+    entry: Entry
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """Answer the request ``token`` with ``frame`` (``None``: nothing to send back)."""
+
+    token: object
+    frame: dict[str, Any] | None
+
+
+@dataclass(frozen=True, slots=True)
+class Refuse:
+    """Answer the request ``token`` with an error."""
+
+    token: object
+    error: ClientError
+
+
+@dataclass(frozen=True, slots=True)
+class Schedule:
+    """Feed ``Tick(name, generation)`` back at time ``at`` (the core's time scale)."""
+
+    name: str
+    at: float
+    generation: int
+
+
+@dataclass(frozen=True, slots=True)
+class Cancel:
+    """Timer ``name`` is no longer wanted (the actor may drop its handle)."""
+
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Launch:
+    """Start house bot ``bot`` for ``seat``; it joins with ``ticket``."""
+
+    seat: int
+    bot: str
+    ticket: str
+
+
+@dataclass(frozen=True, slots=True)
+class Attached:
+    """``conn`` now follows this room (the connection layer detaches it when it closes)."""
+
+    conn: Conn
+
+
+@dataclass(frozen=True, slots=True)
+class Released:
+    """``conn`` no longer follows this room."""
+
+    conn: Conn
+
+
+@dataclass(frozen=True, slots=True)
+class PublishEvents:
+    """Public feed: the spectator projections of ``events``, the first numbered ``first``."""
+
+    events: tuple[Event, ...]
+    first: int
+
+
+@dataclass(frozen=True, slots=True)
+class PublishLobby:
+    """Public feed: the room's listing changed."""
+
+
+@dataclass(frozen=True, slots=True)
+class PublishResult:
+    """Public feed: the game ended."""
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """Something an operator may want in the log (INFO)."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Close:
+    """The room is done (finished and its time to linger is over): forget it."""
+
+
+Effect = (
+    Send
+    | Persist
+    | Reply
+    | Refuse
+    | Schedule
+    | Cancel
+    | Launch
+    | Attached
+    | Released
+    | PublishEvents
+    | PublishLobby
+    | PublishResult
+    | Note
+    | Close
+)

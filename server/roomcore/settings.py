@@ -1,0 +1,48 @@
+"""A room's own settings and the server-wide time limits rooms apply."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+WAITING, PLAYING, FINISHED, ABORTED = "waiting", "playing", "finished", "aborted"
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """A room's own settings (the engine's options are separate)."""
+
+    public: bool = True
+    spectators: str = "live"  # live | after | none
+    turn_time: float = 0.0  # seconds per turn, 0 = unlimited (games with a stand-in only)
+    clock_base: float = 0.0  # seconds per player, 0 = no clock
+    clock_increment: float = 0.0
+    autostart: bool = True
+    chat: bool = True
+
+    def to_json(self) -> dict[str, Any]:
+        """The settings as stored in the ``games`` row."""
+        return {
+            "public": self.public,
+            "spectators": self.spectators,
+            "turn_time": self.turn_time,
+            "clock_base": self.clock_base,
+            "clock_increment": self.clock_increment,
+            "autostart": self.autostart,
+            "chat": self.chat,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Settings:
+        """Settings from a stored row (rows written before a setting existed get its default)."""
+        known = {name: data[name] for name in cls.__dataclass_fields__ if name in data}
+        return cls(**known)
+
+
+@dataclass(frozen=True, slots=True)
+class Timing:
+    """Server-wide time limits a room applies."""
+
+    grace: float = 60.0  # seconds a disconnected player keeps their seat untouched
+    autopilot_delay: float = 1.0  # a house seat's pace: seconds from its turn to its move
+    finished_ttl: float = 600.0  # seconds a finished room stays in memory (the log keeps it)
