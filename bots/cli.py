@@ -29,9 +29,11 @@ from server.games.base import ConfigError, GameError
 class Progress:
     """A one-line progress bar on stderr, drawn only when stderr is a terminal."""
 
-    def __init__(self, total: int, stream: TextIO = sys.stderr) -> None:
+    def __init__(self, total: int, stream: TextIO | None = None) -> None:
         self.total = total
         self.done = 0
+        # sys.stderr read now, not at import: a test's captured stream may be closed later
+        stream = sys.stderr if stream is None else stream
         self.stream = stream
         self.start = time.monotonic()
         self.enabled = stream.isatty()
