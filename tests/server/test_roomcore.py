@@ -1,0 +1,362 @@
+"""The sans-I/O room core, driven with a fake clock: no sockets, no sleeps, no event loop.
+
+Each test feeds inputs with explicit times and checks the effects that come out: what is
+persisted (and that it comes before anything is sent), what each connection is sent,
+which timers are armed, which bots are launched.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from server.errors import ClientError
+from server.games import engine
+from server.identity import Player
+from server.journal import Append, Finish, SaveGame
+from server.roomcore import messages as m
+from server.roomcore.core import RoomCore, new_row
+from server.roomcore.settings import Settings, Timing
+from server.store import ActionRow, EventRow
+
+
+@dataclass(eq=False)
+class Conn:
+    """A connection handle: the core only reads ``player``."""
+
+    player: Player | None
+    frames: list[dict[str, Any]] = field(default_factory=list)
+
+
+class Harness:
+    """A core and a fake clock; collects every effect, delivers Sends to the Conns."""
+
+    def __init__(self, core: RoomCore) -> None:
+        self.core = core
+        self.now = 0.0
+        self.effects: list[m.Effect] = []
+        self.timers: dict[str, m.Schedule] = {}
+        self.stored_actions: list[ActionRow] = []
+        self.stored_events: list[EventRow] = []
+
+    def feed(self, message: m.Input, at: float | None = None) -> list[m.Effect]:
+        if at is not None:
+            assert at >= self.now
+            self.now = at
+        out = self.core.handle(message, self.now)
+        self._take(out)
+        return out
+
+    def _take(self, out: list[m.Effect]) -> None:
+        self.effects.extend(out)
+        for effect in out:
+            if isinstance(effect, m.Send):
+                assert isinstance(effect.conn, Conn)
+                effect.conn.frames.extend(json.loads(f) for f in effect.frames)
+            elif isinstance(effect, m.Schedule):
+                self.timers[effect.name] = effect
+            elif isinstance(effect, m.Cancel):
+                self.timers.pop(effect.name, None)
+            elif isinstance(effect, m.Persist):
+                entry = effect.entry
+                if isinstance(entry, Append):
+                    if entry.action is not None:
+                        self.stored_actions.append(entry.action)
+                    self.stored_events.extend(entry.events)
+                elif isinstance(entry, SaveGame | Finish):
+                    self.stored_events.extend(entry.events)
+
+    def request(self, message: m.Request, at: float | None = None) -> Any:
+        """Feed a request; return its reply frame or raise its error."""
+        token = object()
+        message = _with(message, token)
+        out = self.feed(message, at)
+        for effect in out:
+            if isinstance(effect, m.Reply) and effect.token is token:
+                return effect.frame
+            if isinstance(effect, m.Refuse) and effect.token is token:
+                raise effect.error
+        raise AssertionError("the request was not answered (held back?)")
+
+    def run_until(self, at: float) -> None:
+        """Fire every armed timer due by ``at``, in time order."""
+        while True:
+            due = [t for t in self.timers.values() if t.at <= at]
+            if not due:
+                break
+            timer = min(due, key=lambda t: t.at)
+            del self.timers[timer.name]
+            self.feed(m.Tick(timer.name, timer.generation), at=max(self.now, timer.at))
+        self.now = max(self.now, at)
+
+
+def _with(message: m.Request, token: object) -> m.Request:
+    import dataclasses
+
+    return dataclasses.replace(message, token=token)
+
+
+def make_core(
+    game: str,
+    options: dict[str, Any] | None = None,
+    settings: Settings | None = None,
+    timing: Timing | None = None,
+    host: str = "p-ana",
+) -> RoomCore:
+    eng = engine(game)
+    config = eng.make_config(options or {})
+    settings = settings or Settings()
+    invite = None if settings.public else "invite-code"
+    row = new_row("r1", eng, config, settings, host, 0.0, invite)
+    seeds = iter(bytes([i]) * 32 for i in range(1, 100))
+    tickets = iter(f"ticket-{i}" for i in range(1, 100))
+    return RoomCore(
+        row,
+        eng,
+        config,
+        timing or Timing(grace=10.0, autopilot_delay=1.0, finished_ttl=60.0),
+        {},
+        token=lambda: next(tickets),
+        new_seed=lambda: next(seeds),
+    )
+
+
+ANA = Player("p-ana", "ana", False)
+BOB = Player("p-bob", "bob", False)
+KR_BOT = Player("bot-kriegspiel-random", "kriegspiel-random", True)
+
+
+def types(frames: list[dict[str, Any]]) -> list[str]:
+    return [f["type"] for f in frames]
+
+
+def test_an_action_is_persisted_before_it_is_acknowledged_or_shown() -> None:
+    h = Harness(make_core("perudo", {"seats": 2}))
+    ana, bob = Conn(ANA), Conn(BOB)
+    h.request(m.Join(ana))
+    out = h.feed(m.Join(bob))
+    # the start is saved (with the opening events) before any event frame goes out
+    first_persist = next(i for i, e in enumerate(out) if isinstance(e, m.Persist))
+    first_event = next(
+        i for i, e in enumerate(out) if isinstance(e, m.Send) and '"type":"event"' in e.frames[0]
+    )
+    assert first_persist < first_event
+    mover = h.core.game.to_move  # type: ignore[union-attr]
+    conn = (ana, bob)[mover]
+    turn = [f for f in conn.frames if f["type"] == "turn"][-1]
+    action = next(a for a in turn["legal"] if "x" in a)
+    out = h.feed(m.Act(conn, action=action, token=object()))
+    kinds = [type(e).__name__ for e in out]
+    assert kinds.index("Persist") < kinds.index("Send")
+    assert conn.frames[-len([f for f in conn.frames if f["type"] == "ack"]) :]  # acked
+    assert any(f["type"] == "ack" and f["action"] == action for f in conn.frames)
+
+
+def test_a_refused_action_changes_nothing_and_persists_nothing() -> None:
+    h = Harness(make_core("perudo", {"seats": 2}))
+    ana, bob = Conn(ANA), Conn(BOB)
+    h.request(m.Join(ana))
+    h.request(m.Join(bob))
+    game = h.core.game
+    assert game is not None
+    before = (list(game.history), game.view(None), h.core.viewer_seq(None))
+    idle = (bob, ana)[game.to_move]  # type: ignore[index]
+    for bad in ("9x9", "not an action", "dudo"):
+        out = h.feed(m.Act(idle, action=bad, token=object()))
+        assert not any(isinstance(e, m.Persist) for e in out)
+        assert any(isinstance(e, m.Refuse) for e in out)
+    assert (list(game.history), game.view(None), h.core.viewer_seq(None)) == before
+
+
+def test_kriegspiel_cannot_start_short_handed_and_says_why() -> None:
+    h = Harness(make_core("kriegspiel", {"rules": "wild16"}, Settings(autostart=False)))
+    h.request(m.Join(Conn(ANA)))
+    with pytest.raises(ClientError) as refused:
+        h.request(m.Start(Conn(ANA)))
+    assert refused.value.code == "bad_state" and "1" in refused.value.message
+    assert h.core.state == "waiting"
+
+
+def test_an_absent_kriegspiel_player_forfeits_only_after_the_grace_period() -> None:
+    h = Harness(make_core("kriegspiel", {"rules": "wild16"}))
+    ana, bob = Conn(ANA), Conn(BOB)
+    h.request(m.Join(ana))
+    h.request(m.Join(bob))
+    h.feed(m.Detach(bob, token=None), at=5.0)
+    assert h.timers["grace:1"].at == pytest.approx(15.0)
+    h.run_until(14.9)
+    assert h.core.state == "playing"
+    h.run_until(15.0)
+    assert h.core.state == "finished"
+    assert h.core.game is not None and h.core.game.outcome is not None
+    assert h.core.game.outcome.reason in ("abandoned", "forfeit")
+    assert h.stored_actions[-1].action == "forfeit:abandoned"
+
+
+def test_a_returning_player_cancels_the_grace_period() -> None:
+    h = Harness(make_core("kriegspiel", {"rules": "wild16"}))
+    ana, bob = Conn(ANA), Conn(BOB)
+    h.request(m.Join(ana))
+    h.request(m.Join(bob))
+    h.feed(m.Detach(bob, token=None), at=5.0)
+    again = Conn(BOB)
+    h.request(m.Resume(again, since=0), at=9.0)
+    h.run_until(100.0)
+    assert h.core.state == "playing"
+    assert "grace:1" not in h.timers
+
+
+def test_clocks_charge_the_mover_and_flag_at_zero() -> None:
+    settings = Settings(clock_base=60.0, clock_increment=2.0)
+    h = Harness(make_core("kriegspiel", {"rules": "wild16"}, settings))
+    white, black = Conn(ANA), Conn(BOB)
+    h.request(m.Join(white), at=0.0)
+    h.request(m.Join(black), at=0.0)
+    h.request(m.Act(white, action="e2e4"), at=5.0)
+    assert h.core.clocks is not None
+    assert h.core.clocks.snapshot(5.0) == [57.0, 60.0]  # 60 - 5 + 2
+    assert h.stored_actions[-1].clocks == [57.0, 60.0]
+    assert h.timers["flag"].at == pytest.approx(65.0)
+    h.run_until(64.0)
+    assert h.core.state == "playing"
+    h.run_until(65.0)
+    assert h.core.state == "finished"
+    assert h.stored_actions[-1].action == "forfeit:timeout"
+
+
+def test_downtime_is_nobodys_fault() -> None:
+    """A restart resumes the clocks from the log and starts every grace period afresh:
+    the time the server was down is charged to nobody."""
+    settings = Settings(clock_base=60.0)
+    h = Harness(make_core("kriegspiel", {"rules": "wild16"}, settings))
+    white, black = Conn(ANA), Conn(BOB)
+    h.request(m.Join(white), at=0.0)
+    h.request(m.Join(black), at=0.0)
+    h.request(m.Act(white, action="e2e4"), at=5.0)
+    row = h.core.row
+    row.status = "playing"
+    # the server dies at t=6 and comes back at t=1000 (a new monotonic scale, even)
+    again = RoomCore(row, h.core.engine, h.core.config, h.core.timing, {"p-ana": ANA, "p-bob": BOB})
+    h2 = Harness(again)
+    h2.now = 1000.0
+    h2._take(again.recover(h.stored_actions, h.stored_events, 1000.0))
+    assert again.clocks is not None and again.clocks.snapshot(1000.0) == [55.0, 60.0]
+    assert h2.timers["grace:0"].at == pytest.approx(1010.0)
+    assert h2.timers["flag"].at == pytest.approx(1060.0)
+    w2, b2 = Conn(ANA), Conn(BOB)
+    h2.request(m.Resume(w2, since=0), at=1001.0)
+    h2.request(m.Resume(b2, since=0), at=1001.0)
+    h2.run_until(1030.0)
+    assert again.state == "playing"
+    assert again.clocks.snapshot(1030.0) == [55.0, 30.0]
+
+
+def house_kriegspiel(pace: float, clock: float = 0.0) -> tuple[Harness, Conn, Conn, str]:
+    """A wild16 room: ana (white) against a house bot (black) paced at ``pace``."""
+    settings = Settings(clock_base=clock)
+    core = make_core(
+        "kriegspiel",
+        {"rules": "wild16"},
+        settings,
+        Timing(grace=30.0, autopilot_delay=pace, finished_ttl=60.0),
+    )
+    h = Harness(core)
+    ana = Conn(ANA)
+    h.request(m.Join(ana, seat=0))
+    out = h.feed(m.AddBot(ana, bot=KR_BOT, name="kriegspiel-random", seat=1, token=object()))
+    launch = next(e for e in out if isinstance(e, m.Launch))
+    assert launch.seat == 1 and launch.bot == "kriegspiel-random"
+    bot = Conn(KR_BOT)
+    h.request(m.Join(bot, ticket=launch.ticket))
+    return h, ana, bot, launch.ticket
+
+
+def opponent_view(attempts: int) -> tuple[list[dict[str, Any]], list[tuple[float, str]]]:
+    """What ana sees (frames) and the release times of held moves when the house bot makes
+    ``attempts`` illegal attempts before its move."""
+    h, ana, bot, _ = house_kriegspiel(pace=1.0, clock=60.0)
+    h.request(m.Act(ana, action="e2e4"), at=2.0)
+    start = len(ana.frames)
+    t = 2.0
+    for bad in ["a8a6", "a8a5", "a8a4"][:attempts]:  # the rook is blocked by its own pawn
+        t += 0.1
+        h.feed(m.Act(bot, action=bad, token=object()), at=t)
+    t += 0.1
+    h.feed(m.Act(bot, action="e7e5", token=object()), at=t)
+    h.run_until(10.0)
+    history = h.core.game.history  # type: ignore[union-attr]
+    assert [r.action for r in history][-1] == "e7e5" and len(history) == 2 + attempts
+    return ana.frames[start:], _release_times(h)
+
+
+def _release_times(h: Harness) -> list[tuple[float, str]]:
+    return [(t.at, t.name) for t in h.effects if isinstance(t, m.Schedule) and t.name == "hold"]
+
+
+def test_pacing_hides_how_many_attempts_a_house_bot_needed() -> None:
+    """In wild16 the opponent's frames, their timing and the clocks are the same whether
+    the house bot's move was its first attempt or its fourth."""
+    views = [opponent_view(k) for k in (0, 1, 3)]
+    frames = [v[0] for v in views]
+    releases = [v[1] for v in views]
+    assert frames[0] == frames[1] == frames[2]
+    assert releases[0] == releases[1] == releases[2] == [(3.0, "hold")]
+    clock = [f for f in frames[0] if f["type"] == "clock"]
+    assert clock and clock[-1]["remaining"][1] == 59.0  # exactly the pace was charged
+
+
+def test_inputs_during_a_held_move_wait_for_its_release() -> None:
+    h, ana, bot, _ = house_kriegspiel(pace=1.0)
+    h.request(m.Act(ana, action="e2e4"), at=0.0)
+    h.feed(m.Act(bot, action="e7e5", token=object()), at=0.2)
+    before = len(ana.frames)
+    # ana tries to move before she could know it is her turn: held, then judged at 1.0
+    out = h.feed(m.Act(ana, action="d2d4", token=object()), at=0.5)
+    assert out == [] and len(ana.frames) == before
+    h.run_until(1.0)
+    assert any(f["type"] == "ack" and f["action"] == "d2d4" for f in ana.frames[before:])
+
+
+def test_house_seat_tickets_are_durable_and_relaunched() -> None:
+    h, ana, bot, ticket = house_kriegspiel(pace=0.0)
+    assert h.core.row.house == {"1": ticket}
+    out = h.feed(m.Relaunch())
+    launches = [e for e in out if isinstance(e, m.Launch)]
+    assert launches == [m.Launch(1, "kriegspiel-random", ticket)]
+    # a restarted room (same row) accepts the same ticket
+    row = h.core.row
+    again = RoomCore(row, h.core.engine, h.core.config, h.core.timing, {"p-ana": ANA})
+    h2 = Harness(again)
+    assert h2.request(m.Join(Conn(KR_BOT), ticket=ticket))["seat"] == 1
+    with pytest.raises(ClientError):
+        h2.request(m.Join(Conn(KR_BOT), ticket="forged"))
+
+
+def test_a_finished_game_is_watched_and_resumed_from_the_log() -> None:
+    h = Harness(make_core("kriegspiel", {"rules": "wild16"}))
+    ana, bob = Conn(ANA), Conn(BOB)
+    h.request(m.Join(ana))
+    h.request(m.Join(bob))
+    h.request(m.Act(ana, action="f2f3"))
+    h.request(m.Act(bob, action="e7e5"))
+    h.request(m.Act(ana, action="g2g4"))
+    h.request(m.Act(bob, action="d8h4"))
+    assert h.core.state == "finished"
+    row = h.core.row
+    players = {"p-ana": ANA, "p-bob": BOB}
+    loaded = RoomCore(row, h.core.engine, h.core.config, h.core.timing, players)
+    h2 = Harness(loaded)
+    h2._take(loaded.recover(h.stored_actions, h.stored_events, 5.0))
+    assert loaded.state == "finished" and "evict" in h2.timers
+    spectator = Conn(Player("p-cy", "cy", False))
+    h2.request(m.Resume(spectator, since=0))
+    events = [f for f in spectator.frames if f["type"] == "event"]
+    assert [f["seq"] for f in events] == list(range(1, h.core.viewer_seq(None) + 1))
+    seat = Conn(ANA)
+    h2.request(m.Resume(seat, since=0))
+    mine = [f for f in seat.frames if f["type"] == "event"]
+    original = [f for f in ana.frames if f["type"] == "event"]
+    assert mine == original  # the same stream, frame for frame
