@@ -321,7 +321,7 @@ def test_inputs_during_a_held_move_wait_for_its_release() -> None:
 
 
 def test_house_seat_tickets_are_durable_and_relaunched() -> None:
-    h, ana, bot, ticket = house_kriegspiel(pace=0.0)
+    h, _ana, _bot, ticket = house_kriegspiel(pace=0.0)
     assert h.core.row.house == {"1": ticket}
     out = h.feed(m.Relaunch())
     launches = [e for e in out if isinstance(e, m.Launch)]
