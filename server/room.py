@@ -204,6 +204,11 @@ class Room:
             await self._task
             self._task = None
 
+    async def wait_closed(self) -> None:
+        """Wait until the room's task has ended (it closed, or was stopped)."""
+        if self._task is not None:
+            await asyncio.shield(self._task)
+
     async def request(self, message: m.Request) -> Any:
         """Hand ``message`` to the room and return its reply (or raise its error)."""
         if self._closed:

@@ -145,7 +145,7 @@ def test_an_action_is_persisted_before_it_is_acknowledged_or_shown() -> None:
     )
     assert first_persist < first_event
     mover = h.core.game.to_move  # type: ignore[union-attr]
-    conn = (ana, bob)[mover]
+    conn = (ana, bob)[mover]  # type: ignore[index]
     turn = [f for f in conn.frames if f["type"] == "turn"][-1]
     action = next(a for a in turn["legal"] if "x" in a)
     out = h.feed(m.Act(conn, action=action, token=object()))
