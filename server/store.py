@@ -715,3 +715,14 @@ class SqliteStore(Store):
         for game, key, value in rows:
             out.setdefault(game, {})[key] = int(value) if float(value).is_integer() else value
         return out
+
+
+def open_store(location: str, *, synchronous: str = "FULL") -> Store:
+    """The store for ``location`` (not yet opened): today a SQLite file path.
+
+    The one place that maps a ``--db`` argument to an implementation, so that a
+    ``postgresql://`` URL can be added here without touching any caller.
+    """
+    if "://" in location:
+        raise StoreError(f"no store implementation for {location!r}: give a SQLite file path")
+    return SqliteStore(location, synchronous=synchronous)

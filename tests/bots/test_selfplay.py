@@ -12,7 +12,7 @@ import pytest
 
 from bots.arena import schedule
 from bots.cli import play_and_record
-from server.cli import main
+from server.cli import main, open_recorder
 from server.export import export_jsonl, export_pgn, verify_game
 from server.games.base import seed_commitment
 from server.store import GameRow, SqliteStore
@@ -21,7 +21,8 @@ from server.store import GameRow, SqliteStore
 async def selfplay(db: Path, game: str, bots: list[str], seats: int, games: int) -> None:
     options = {"seats": seats} if game == "perudo" else {}
     specs = schedule(game, options, bots, seats, games, "test")
-    await play_and_record(specs, 1, str(db), {"source": "test"})
+    async with open_recorder(str(db)) as record:
+        await play_and_record(specs, 1, record, {"source": "test"})
 
 
 async def open_store(db: Path) -> SqliteStore:
