@@ -243,6 +243,7 @@ async def _open_existing(path: str) -> Store:
 
 def _cmd_export(args: argparse.Namespace) -> int:
     """``umpire export``."""
+    from server.errors import StoreError
     from server.export import export_jsonl, export_pgn
     from server.games.base import GameError
 
@@ -261,7 +262,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
                 count = asyncio.run(run(out))
         else:
             count = asyncio.run(run(sys.stdout))
-    except (OSError, GameError) as exc:
+    except (OSError, GameError, StoreError) as exc:
         print(f"umpire export: {exc}", file=sys.stderr)
         return 1
     print(f"exported {count} games", file=sys.stderr)
@@ -270,6 +271,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
 
 def _cmd_verify(args: argparse.Namespace) -> int:
     """``umpire verify``: exit 0 when every game checks out, 1 otherwise."""
+    from server.errors import StoreError
     from server.export import verify_game
 
     async def run() -> dict[str, list[str]]:
@@ -281,7 +283,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
 
     try:
         reports = asyncio.run(run())
-    except OSError as exc:
+    except (OSError, StoreError) as exc:
         print(f"umpire verify: {exc}", file=sys.stderr)
         return 1
     honest = True
