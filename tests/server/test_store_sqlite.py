@@ -219,3 +219,20 @@ async def test_a_crash_during_finish_game_leaves_all_of_it_or_nothing(
 def test_a_store_needs_a_file() -> None:
     with pytest.raises(ValueError, match="needs a file"):
         SqliteStore(":memory:")
+
+
+async def test_iter_games_holds_one_page_at_a_time(tmp_path: Path) -> None:
+    store = SqliteStore(str(tmp_path / "pages.db"), page_size=5)
+    await store.open()
+    try:
+        for i in range(23):
+            await store.save_game(game_row(f"g{i:02}", created=float(i)))
+        queries: list[str] = []
+        await store.reader.set_trace_callback(queries.append)
+        fetched = [row.id async for row in store.iter_games()]
+        await store.reader.set_trace_callback(None)
+        assert fetched == [f"g{i:02}" for i in range(23)]
+        pages = [q for q in queries if q.startswith("SELECT") and "FROM games" in q]
+        assert len(pages) == 5 and all(q.endswith("LIMIT 5") for q in pages)
+    finally:
+        await store.close()
