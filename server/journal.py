@@ -10,7 +10,8 @@ A game's life is three kinds of entry:
 - :class:`Start`: the room's row as the game starts, with the opening events;
 - :class:`Step`: one accepted action record and the events it caused;
 - :class:`Finish`: the final row (result, revealed seed), any last events, and the
-  public statistics to add, written atomically by :meth:`Store.finish_game`.
+  public statistics to add, written atomically by :meth:`Store.finish_game` (an aborted
+  game ends the same way, without statistics).
 """
 
 from __future__ import annotations
@@ -116,6 +117,15 @@ def finished(
         finished=at,
     )
     return Finish(final, tuple(events), stats)
+
+
+def aborted(row: GameRow, reason: str, at: float, events: Sequence[EventRow] = ()) -> Finish:
+    """The entry of a game that cannot go on (an engine or server fault): a copy of
+    ``row`` marked aborted for ``reason``, its seed revealed; no statistics count."""
+    final = dataclasses.replace(
+        row, status="aborted", reason=reason, seed_revealed=True, finished=at
+    )
+    return Finish(final, tuple(events), {})
 
 
 def finished_game(

@@ -62,3 +62,14 @@ def test_step_and_finished_build_their_rows() -> None:
     assert end.row.result == {"ranks": [2, 1], "winners": [1], "reason": "won"}
     assert end.row.reason == "won"
     assert row.status == "playing"  # the builders never change what they are given
+
+
+def test_an_aborted_game_reveals_its_seed_and_counts_nothing() -> None:
+    event = EventRow(9, "room", {"type": "aborted", "reason": "engine_error"})
+    end = journal.aborted(game_row("g"), "engine_error", 3.0, [event])
+    assert (end.row.status, end.row.reason, end.row.seed_revealed) == (
+        "aborted",
+        "engine_error",
+        True,
+    )
+    assert end.row.finished == 3.0 and end.events == (event,) and end.stats == {}
