@@ -488,6 +488,8 @@ class StoreContract:
         await store.close()
         with pytest.raises(StoreError):
             await store.append("g1", [event(99)])
+        with pytest.raises(StoreError):
+            await store.game("g1")
         other = await harness.open()
         assert len(await other.events("g1")) == 11
 
