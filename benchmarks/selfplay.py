@@ -27,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bots.arena import schedule
 from bots.cli import play_and_record
+from server.cli import open_recorder
 
 
 def measure(game: str, bots: list[str], seats: int, games: int, parallel: int) -> float:
@@ -35,8 +36,13 @@ def measure(game: str, bots: list[str], seats: int, games: int, parallel: int) -
     specs = schedule(game, options, bots, seats, games, "bench")
     with tempfile.TemporaryDirectory() as folder:
         db = str(Path(folder) / "bench.db")
+
+        async def run() -> None:
+            async with open_recorder(db) as record:
+                await play_and_record(specs, parallel, record, {"source": "benchmark"})
+
         start = time.perf_counter()
-        asyncio.run(play_and_record(specs, parallel, db, {"source": "benchmark"}))
+        asyncio.run(run())
         return time.perf_counter() - start
 
 

@@ -16,10 +16,10 @@ import asyncio
 import functools
 import hashlib
 import math
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeAlias
 
 from bots.local import LocalGame, play_local
 from bots.registry import load_bot
@@ -66,6 +66,12 @@ class PlayedGame:
     reason: str
     faults: dict[int, str]
     local: LocalGame | None = None
+
+
+#: Writes one finished game somewhere (a knowledge base), given the run's settings plus the
+#: game's schedule index. The composition root (``server/cli.py``) makes one from a store;
+#: the arena never imports the server's store itself.
+Recorder: TypeAlias = Callable[[PlayedGame, dict[str, Any]], Awaitable[None]]
 
 
 def schedule(

@@ -1,19 +1,29 @@
-"""The bots' subcommands of ``umpire``: ``tournament`` (and, with the store, ``selfplay``,
-``export``, ``verify``, ``bot``). :func:`register` adds them to the main parser."""
+"""The bots' subcommands of ``umpire``: ``tournament``, ``selfplay`` and ``bot``.
+
+:func:`register` adds them to the main parser. What they need from the server side (a
+knowledge base to record games in, a feed to publish standings on) comes in as
+:class:`Services` from the composition root (``server/cli.py``): the bots import only the
+engines (``server.games``) and the wire protocol (``server.protocol``).
+"""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import secrets
 import sys
 import time
-from typing import Any, TextIO
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
+from typing import Any, Protocol, TextIO
 
 from bots.arena import (
     GameSpec,
     PlayedGame,
+    Recorder,
     format_table,
     schedule,
     standings,
@@ -23,7 +33,27 @@ from bots.arena import (
 from bots.registry import builtin_names, load_bot
 from bots.sdk import BotError
 from server.games import engine
-from server.games.base import ConfigError, GameError
+from server.games.base import ConfigError
+
+
+class Feed(Protocol):
+    """Where a tournament publishes its standings after each game (the MQTT bus)."""
+
+    def standings(self, tournament: str, table: dict[str, Any]) -> None:
+        """Publish the current table (never raises, never blocks)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Services:
+    """What the bots' commands get from the composition root.
+
+    ``open_recorder(db)`` opens the knowledge base ``db`` and yields a :data:`Recorder`
+    for the games played (``--db``); ``open_feed(url)`` yields a :class:`Feed`
+    (``--mqtt``). Either may be missing: the option then says it is unavailable.
+    """
+
+    open_recorder: Callable[[str], AbstractAsyncContextManager[Recorder]] | None = None
+    open_feed: Callable[[str], AbstractAsyncContextManager[Feed]] | None = None
 
 
 class Progress:
@@ -80,8 +110,11 @@ def game_options(game: str, seats: int | None, pairs: list[str]) -> tuple[dict[s
     return config.to_options(), config.seats
 
 
-def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the bots' subcommands to the ``umpire`` parser."""
+def register(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], services: Services | None = None
+) -> None:
+    """Add the bots' subcommands to the ``umpire`` parser, wired to ``services``."""
+    services = services or Services()
     p = sub.add_parser(
         "tournament",
         help="play many games between bots and print a ratings table",
@@ -114,7 +147,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="publish the standings after each game to mqtt://HOST:PORT[/PREFIX]",
     )
     p.add_argument("--name", help="the tournament's name on MQTT (default: game and seed)")
-    p.set_defaults(func=cmd_tournament)
+    p.set_defaults(func=cmd_tournament, services=services)
 
     p = sub.add_parser(
         "bot",
@@ -161,26 +194,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--db", required=True, help="the SQLite knowledge base to write")
     p.add_argument("--seed", help="the same seed plays the same games")
     p.add_argument("--option", "-o", action="append", default=[], metavar="KEY=VALUE")
-    p.set_defaults(func=cmd_selfplay)
-
-    p = sub.add_parser(
-        "export",
-        help="export finished games as JSONL (every projection) or PGN (Kriegspiel)",
-        description="Games still in progress are never exported: their seeds are secret.",
-    )
-    p.add_argument("--db", required=True, help="the SQLite knowledge base to read")
-    p.add_argument("--format", choices=["jsonl", "pgn"], default="jsonl")
-    p.add_argument("--game", action="append", metavar="ID", help="only this game (repeatable)")
-    p.add_argument("--out", help="write here instead of standard output")
-    p.set_defaults(func=cmd_export)
-
-    p = sub.add_parser(
-        "verify",
-        help="recompute a game from its revealed seed and log: was the dice master honest?",
-    )
-    p.add_argument("--db", required=True, help="the SQLite knowledge base to read")
-    p.add_argument("game_id", nargs="+", metavar="GAME_ID")
-    p.set_defaults(func=cmd_verify)
+    p.set_defaults(func=cmd_selfplay, services=services)
 
 
 def lineup(args: argparse.Namespace) -> tuple[list[str], dict[str, Any], int]:
@@ -216,13 +230,25 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     specs = schedule(args.game, options, names, seats, args.games, seed)
     started = time.monotonic()
     settings = {"source": "tournament", "seed": seed}
-    feed = None
-    if args.mqtt:
-        feed = (args.name or f"{args.game}-{seed}", list(dict.fromkeys(names)), args.mqtt)
+    services: Services = args.services
+    if (args.db and services.open_recorder is None) or (args.mqtt and services.open_feed is None):
+        print("umpire tournament: --db and --mqtt need the umpire server", file=sys.stderr)
+        return 2
+
+    async def run() -> list[PlayedGame]:
+        async with contextlib.AsyncExitStack() as stack:
+            record = feed = None
+            if args.db and services.open_recorder is not None:
+                record = await stack.enter_async_context(services.open_recorder(args.db))
+            if args.mqtt and services.open_feed is not None:
+                bus = await stack.enter_async_context(services.open_feed(args.mqtt))
+                feed = (args.name or f"{args.game}-{seed}", list(dict.fromkeys(names)), bus)
+            return await play_and_record(
+                specs, args.parallel, record, settings, server=args.server, feed=feed
+            )
+
     try:
-        results = asyncio.run(
-            play_and_record(specs, args.parallel, args.db, settings, server=args.server, feed=feed)
-        )
+        results = asyncio.run(run())
     except (BotError, OSError) as exc:
         print(f"umpire tournament: {exc}", file=sys.stderr)
         return 1
@@ -251,58 +277,38 @@ def cmd_tournament(args: argparse.Namespace) -> int:
 async def play_and_record(
     specs: list[GameSpec],
     parallel: int,
-    db: str | None,
+    record: Recorder | None,
     settings: dict[str, Any],
     server: str | None = None,
-    feed: tuple[str, list[str], str] | None = None,
+    feed: tuple[str, list[str], Feed] | None = None,
 ) -> list[PlayedGame]:
-    """Play ``specs`` (locally, or on ``server``) with a progress bar; log each local game
-    to ``db`` if given (a server logs its own games).
+    """Play ``specs`` (locally, or on ``server``) with a progress bar; ``record`` each local
+    game as it finishes (a server logs its own games); publish the standings after each
+    game on ``feed`` (the tournament's name, its bots, the feed) if given.
 
     Returns the games in schedule order, without their full event lists (those are
-    written to the database as each game finishes, then dropped to keep memory flat).
+    recorded as each game finishes, then dropped to keep memory flat).
     """
     bar = Progress(len(specs))
-    store = None
-    if db:
-        from bots.selfplay import ensure_bot_players
-        from server.store import SqliteStore
-
-        store = SqliteStore(db, synchronous="NORMAL")
-        await store.open()
-        await ensure_bot_players(store, [name for spec in specs for name in spec.bots])
     results: list[PlayedGame] = []
-    bus = None
-    if feed is not None:
-        from server.bus import make_bus
-
-        bus = make_bus(feed[2])
-        await bus.start()
-    try:
-        games = stream_remote(specs, server, parallel) if server else stream_local(specs, parallel)
-        async for played in games:
-            if store is not None:
-                from bots.selfplay import record_game
-
-                await record_game(store, played, {**settings, "index": played.spec.index})
-            played.local = None
-            results.append(played)
-            bar.step()
-            if bus is not None and feed is not None:
-                table = standings(results, feed[1])
-                bus.standings(
-                    feed[0],
-                    {
-                        "games": len(results),
-                        "of": len(specs),
-                        "table": [line.to_json() for line in table],
-                    },
-                )
-    finally:
-        if store is not None:
-            await store.close()
-        if bus is not None:
-            await bus.close()
+    games = stream_remote(specs, server, parallel) if server else stream_local(specs, parallel)
+    async for played in games:
+        if record is not None:
+            await record(played, {**settings, "index": played.spec.index})
+        played.local = None
+        results.append(played)
+        bar.step()
+        if feed is not None:
+            name, bots, bus = feed
+            table = standings(results, bots)
+            bus.standings(
+                name,
+                {
+                    "games": len(results),
+                    "of": len(specs),
+                    "table": [line.to_json() for line in table],
+                },
+            )
     results.sort(key=lambda p: p.spec.index)
     return results
 
@@ -353,87 +359,27 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     except (BotError, ConfigError) as exc:
         print(f"umpire selfplay: {exc}", file=sys.stderr)
         return 2
+    services: Services = args.services
+    open_recorder = services.open_recorder
+    if open_recorder is None:
+        print("umpire selfplay: no knowledge base is available", file=sys.stderr)
+        return 2
     seed = args.seed if args.seed is not None else secrets.token_hex(8)
     specs = schedule(args.game, options, names, seats, args.games, seed)
     started = time.monotonic()
     settings = {"source": "selfplay", "seed": seed}
-    results = asyncio.run(play_and_record(specs, args.parallel, args.db, settings))
+
+    async def run() -> list[PlayedGame]:
+        async with open_recorder(args.db) as record:
+            return await play_and_record(specs, args.parallel, record, settings)
+
+    results = asyncio.run(run())
     elapsed = time.monotonic() - started
     print(
         f"{len(results)} {args.game} games logged to {args.db} in {elapsed:.1f} s "
         f"({len(results) / max(elapsed, 1e-9):.1f} games/s), seed {seed}"
     )
     return 0
-
-
-def cmd_export(args: argparse.Namespace) -> int:
-    """``umpire export``."""
-    from server.export import export_jsonl, export_pgn
-
-    async def run(out: TextIO) -> int:
-        store = await _open_existing(args.db)
-        try:
-            if args.format == "pgn":
-                return await export_pgn(store, out, args.game)
-            return await export_jsonl(store, out, args.game)
-        finally:
-            await store.close()
-
-    try:
-        if args.out:
-            with open(args.out, "w", encoding="utf-8") as out:
-                count = asyncio.run(run(out))
-        else:
-            count = asyncio.run(run(sys.stdout))
-    except (OSError, GameError) as exc:
-        print(f"umpire export: {exc}", file=sys.stderr)
-        return 1
-    print(f"exported {count} games", file=sys.stderr)
-    return 0
-
-
-def cmd_verify(args: argparse.Namespace) -> int:
-    """``umpire verify``: exit 0 when every game checks out, 1 otherwise."""
-    from server.export import verify_game
-
-    async def run() -> dict[str, list[str]]:
-        store = await _open_existing(args.db)
-        try:
-            return {game_id: await verify_game(store, game_id) for game_id in args.game_id}
-        finally:
-            await store.close()
-
-    try:
-        reports = asyncio.run(run())
-    except OSError as exc:
-        print(f"umpire verify: {exc}", file=sys.stderr)
-        return 1
-    honest = True
-    for game_id, problems in reports.items():
-        if problems:
-            honest = False
-            print(f"{game_id}: NOT verified")
-            for problem in problems:
-                print(f"  - {problem}")
-        else:
-            print(
-                f"{game_id}: verified: the seed matches its commitment and the whole game, "
-                "every die included, replays from it exactly as logged"
-            )
-    return 0 if honest else 1
-
-
-async def _open_existing(path: str) -> Any:
-    """Open a knowledge base that must already exist (never create an empty one)."""
-    import os
-
-    from server.store import SqliteStore
-
-    if not os.path.exists(path):
-        raise FileNotFoundError(f"no knowledge base at {path}")
-    store = SqliteStore(path)
-    await store.open()
-    return store
 
 
 def _result_json(played: PlayedGame) -> dict[str, Any]:

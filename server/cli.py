@@ -3,15 +3,75 @@
 Each subcommand is registered in :func:`build_parser` and imports its implementation
 lazily, so ``umpire --help`` stays fast and a missing optional dependency only affects the
 subcommand that needs it.
+
+This module is the composition root: the only place where the server's parts (store,
+journal, bus) and the bots' parts (arena, registry) meet. The bots' commands get what they
+need from the server as callbacks (:func:`open_recorder`, :func:`open_feed`), so ``bots``
+imports nothing of the server but the engines and the wire protocol.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import os
 import sys
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING, Any, TextIO
 
 from server import __version__
+
+if TYPE_CHECKING:
+    from bots.arena import PlayedGame, Recorder
+    from bots.cli import Feed
+    from server.store import Store
+
+
+@asynccontextmanager
+async def open_recorder(db: str) -> AsyncIterator[Recorder]:
+    """Open the knowledge base ``db`` and yield a recorder that logs each locally played
+    game there through the journal (``umpire selfplay``, ``tournament --db``)."""
+    from server.selfplay_log import SelfplayLog
+    from server.store import open_store
+
+    store = open_store(db, synchronous="NORMAL")
+    await store.open()
+    try:
+        book = SelfplayLog(store)
+
+        async def record(played: PlayedGame, settings: dict[str, Any]) -> None:
+            local = played.local
+            if local is None:
+                raise ValueError("only games played in this process carry their events")
+            await book.record(
+                game=local.game_name,
+                options=local.config.to_options(),
+                seed=local.seed,
+                bots=played.spec.bots,
+                events=local.events,
+                causes=local.causes,
+                history=local.game.history,
+                outcome=local.outcome,
+                settings=settings,
+            )
+
+        yield record
+    finally:
+        await store.close()
+
+
+@asynccontextmanager
+async def open_feed(url: str) -> AsyncIterator[Feed]:
+    """Start the MQTT bus at ``url`` for a tournament's standings; flush it at the end."""
+    from server.bus import make_bus
+
+    bus = make_bus(url)
+    await bus.start()
+    try:
+        yield bus
+    finally:
+        await bus.close()
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -26,9 +86,11 @@ def build_parser() -> argparse.ArgumentParser:
     rules.add_argument("game", nargs="?", help="one game's options (default: all)")
     rules.set_defaults(func=_cmd_rules)
     _add_serve(sub)
+    from bots.cli import Services
     from bots.cli import register as register_bot_commands
 
-    register_bot_commands(sub)
+    register_bot_commands(sub, Services(open_recorder=open_recorder, open_feed=open_feed))
+    _add_data(sub)
     from bots.advise_cli import register as register_advise
 
     register_advise(sub)
@@ -145,6 +207,98 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
     asyncio.run(run())
     return 0
+
+
+def _add_data(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "export",
+        help="export finished games as JSONL (every projection) or PGN (Kriegspiel)",
+        description="Games still in progress are never exported: their seeds are secret.",
+    )
+    p.add_argument("--db", required=True, help="the SQLite knowledge base to read")
+    p.add_argument("--format", choices=["jsonl", "pgn"], default="jsonl")
+    p.add_argument("--game", action="append", metavar="ID", help="only this game (repeatable)")
+    p.add_argument("--out", help="write here instead of standard output")
+    p.set_defaults(func=_cmd_export)
+
+    p = sub.add_parser(
+        "verify",
+        help="recompute a game from its revealed seed and log: was the dice master honest?",
+    )
+    p.add_argument("--db", required=True, help="the SQLite knowledge base to read")
+    p.add_argument("game_id", nargs="+", metavar="GAME_ID")
+    p.set_defaults(func=_cmd_verify)
+
+
+async def _open_existing(path: str) -> Store:
+    """Open a knowledge base that must already exist (never create an empty one)."""
+    from server.store import open_store
+
+    if "://" not in path and not os.path.exists(path):
+        raise FileNotFoundError(f"no knowledge base at {path}")
+    store = open_store(path)
+    await store.open()
+    return store
+
+
+def _cmd_export(args: argparse.Namespace) -> int:
+    """``umpire export``."""
+    from server.errors import StoreError
+    from server.export import export_jsonl, export_pgn
+    from server.games.base import GameError
+
+    async def run(out: TextIO) -> int:
+        store = await _open_existing(args.db)
+        try:
+            if args.format == "pgn":
+                return await export_pgn(store, out, args.game)
+            return await export_jsonl(store, out, args.game)
+        finally:
+            await store.close()
+
+    try:
+        if args.out:
+            with open(args.out, "w", encoding="utf-8") as out:
+                count = asyncio.run(run(out))
+        else:
+            count = asyncio.run(run(sys.stdout))
+    except (OSError, GameError, StoreError) as exc:
+        print(f"umpire export: {exc}", file=sys.stderr)
+        return 1
+    print(f"exported {count} games", file=sys.stderr)
+    return 0
+
+
+def _cmd_verify(args: argparse.Namespace) -> int:
+    """``umpire verify``: exit 0 when every game checks out, 1 otherwise."""
+    from server.errors import StoreError
+    from server.export import verify_game
+
+    async def run() -> dict[str, list[str]]:
+        store = await _open_existing(args.db)
+        try:
+            return {game_id: await verify_game(store, game_id) for game_id in args.game_id}
+        finally:
+            await store.close()
+
+    try:
+        reports = asyncio.run(run())
+    except (OSError, StoreError) as exc:
+        print(f"umpire verify: {exc}", file=sys.stderr)
+        return 1
+    honest = True
+    for game_id, problems in reports.items():
+        if problems:
+            honest = False
+            print(f"{game_id}: NOT verified")
+            for problem in problems:
+                print(f"  - {problem}")
+        else:
+            print(
+                f"{game_id}: verified: the seed matches its commitment and the whole game, "
+                "every die included, replays from it exactly as logged"
+            )
+    return 0 if honest else 1
 
 
 def _cmd_rules(args: argparse.Namespace) -> int:

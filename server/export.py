@@ -47,22 +47,38 @@ class GameLog:
 
 
 async def logs(store: Store, game_ids: Iterable[str] | None = None) -> AsyncIterator[GameLog]:
-    """The stored logs of revealed games (all of them, or those in ``game_ids``)."""
-    wanted = None if game_ids is None else set(game_ids)
-    for row in await store.games(REVEALED):
-        if wanted is not None and row.id not in wanted:
-            continue
-        if not row.seed_revealed:
-            continue
-        players: list[dict[str, Any] | None] = []
-        for player_id in row.seats:
-            player = None if player_id is None else await store.player(player_id)
-            players.append(
-                None
-                if player is None
-                else {"id": player.id, "name": player.name, "bot": player.bot}
+    """The stored logs of revealed games: all of them, streamed oldest first, or those in
+    ``game_ids`` in that order. One game's log is in memory at a time."""
+    players: dict[str, dict[str, Any] | None] = {}
+
+    async def player(player_id: str | None) -> dict[str, Any] | None:
+        if player_id is None:
+            return None
+        if player_id not in players:
+            if len(players) >= 10_000:  # keep memory bounded on a store with many guests
+                players.clear()
+            row = await store.player(player_id)
+            players[player_id] = (
+                None if row is None else {"id": row.id, "name": row.name, "bot": row.bot}
             )
-        yield GameLog(row, await store.actions(row.id), await store.events(row.id), players)
+        return players[player_id]
+
+    async for row in _rows(store, game_ids):
+        if row.status not in REVEALED or not row.seed_revealed:
+            continue
+        seated = [await player(player_id) for player_id in row.seats]
+        yield GameLog(row, await store.actions(row.id), await store.events(row.id), seated)
+
+
+async def _rows(store: Store, game_ids: Iterable[str] | None) -> AsyncIterator[GameRow]:
+    if game_ids is None:
+        async for row in store.iter_games(REVEALED):
+            yield row
+        return
+    for game_id in dict.fromkeys(game_ids):
+        found = await store.game(game_id)
+        if found is not None:
+            yield found
 
 
 def verify_log(log: GameLog) -> list[str]:
@@ -108,7 +124,10 @@ async def verify_game(store: Store, game_id: str) -> list[str]:
 
 
 def game_json(log: GameLog) -> dict[str, Any]:
-    """One game as the JSONL export writes it (see docs/data.md)."""
+    """One game as the JSONL export writes it (see docs/data.md).
+
+    Fields are listed one by one: ``row.house`` (the house seats' login tickets) is a
+    secret of the server and never leaves it."""
     _, events = log.rebuild()
     row = log.row
     seats = len(row.seats)

@@ -1,18 +1,21 @@
 """The knowledge base: players, games and their event logs, behind a small interface.
 
 :class:`Store` is what the rest of the server uses; :class:`SqliteStore` implements it on
-one SQLite file in WAL mode through ``aiosqlite``. A PostgreSQL store would implement the
-same methods. The log is the truth (DESIGN.md, idea 3): :meth:`Store.append` returns only
-once an action and its events are committed, so a room acknowledges and broadcasts only
-what survives a crash. Concurrent appends from many rooms are written in one transaction
-(group commit) by a single writer task.
+one SQLite file in WAL mode through ``aiosqlite``. A PostgreSQL store implements the same
+methods and must pass the same contract suite (``tests/server/store_contract.py``; the
+guarantees are listed in docs/data.md, "Store contract"). The log is the truth (DESIGN.md,
+idea 3): :meth:`Store.append` returns only once an action and its events are committed, so
+a room acknowledges and broadcasts only what survives a crash. Concurrent writes from many
+rooms are written in one transaction (group commit) by a single writer task on its own
+connection; reads use a second connection, so they only ever see committed rows.
 
 Schema (``PRAGMA user_version`` counts the migrations applied)::
 
     players       id, name, bot, token_hash (sha256 of the secret token), created
     games         id (= room id), game, options, settings, host, invite, public, seats,
                   status (waiting|playing|finished|aborted), seed, seed_sha256,
-                  seed_revealed, result, reason, created, started, finished
+                  seed_revealed, result, reason, created, started, finished,
+                  house (seat -> durable house-seat ticket; never exported)  [migration 2]
     game_players  game_id, seat, player_id           (who played: for histories)
     actions       game_id, n, seat, action, at, clocks (every accepted action record,
                   forfeits included: with the seed they rebuild the game)
@@ -29,7 +32,7 @@ import logging
 import sqlite3
 import time
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -101,6 +104,15 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (player_id, game, key)
     ) WITHOUT ROWID;
     """,
+    # 2: durable house-seat tickets; an index for paging through games in created order
+    """
+    ALTER TABLE games ADD COLUMN house TEXT NOT NULL DEFAULT '{}';
+    CREATE INDEX games_created ON games (created, id);
+    """,
+    # 3: find a private room by its invite code (the log is the room: ended ones too)
+    """
+    CREATE INDEX games_invite ON games (invite) WHERE invite IS NOT NULL;
+    """,
 )
 
 
@@ -135,6 +147,8 @@ class GameRow:
     reason: str | None = None
     started: float | None = None
     finished: float | None = None
+    #: seat index (as text) -> the durable ticket its house bot logs in with. A secret of
+    #: the server: never exported, never sent to a client.
     house: dict[str, str] = field(default_factory=dict)
 
 
@@ -160,7 +174,19 @@ class EventRow:
 
 
 class Store(ABC):
-    """What the server needs from its database. All writes are durable when they return."""
+    """What the server needs from its database (the store contract).
+
+    Every implementation guarantees (and ``tests/server/store_contract.py`` checks):
+
+    - a write returns only once committed: a second store opened on the same database
+      sees it at once, and it survives a crash of the process;
+    - a read never sees uncommitted rows (not even those of a transaction in progress);
+    - a failed write raises :class:`StoreError` and leaves nothing of itself behind,
+      without failing unrelated writes that happened to share its transaction;
+    - :meth:`finish_game` is all or nothing;
+    - rows come back as they were written (``events`` by ``seq``, ``actions`` by ``n``,
+      games in ``(created, id)`` order).
+    """
 
     @abstractmethod
     async def open(self) -> None:
@@ -172,7 +198,7 @@ class Store(ABC):
 
     @abstractmethod
     async def add_player(self, player: PlayerRow, token_hash: str) -> None:
-        """Store a new player."""
+        """Store a new player (an id or token hash already used raises StoreError)."""
 
     @abstractmethod
     async def player(self, player_id: str) -> PlayerRow | None:
@@ -199,41 +225,46 @@ class Store(ABC):
     async def append(
         self, game_id: str, events: Sequence[EventRow], action: ActionRow | None = None
     ) -> None:
-        """Log an accepted action (if any) and the events it caused, durably."""
+        """Log an accepted action (if any) and the events it caused, durably.
+
+        An event ``seq`` or action ``n`` already logged for the game raises StoreError."""
+
+    @abstractmethod
+    async def finish_game(
+        self,
+        row: GameRow,
+        events: Sequence[EventRow],
+        stats: Mapping[str, Mapping[str, float]],
+    ) -> None:
+        """Record a game's end in one transaction, all or nothing: store ``row`` as given
+        (status, result, reason, revealed seed, finish time), log ``events`` (the last
+        ones, if any) and add ``stats`` (player id -> key -> amount) under ``row.game``."""
 
     @abstractmethod
     async def add_stats(self, game: str, stats: Mapping[str, Mapping[str, float]]) -> None:
         """Add per-player public statistics (player id -> key -> amount)."""
 
     @abstractmethod
-    async def games(self, statuses: Iterable[str]) -> list[GameRow]:
-        """Every room whose status is one of ``statuses`` (used to recover after a crash)."""
-
     async def game(self, game_id: str) -> GameRow | None:
-        """TEMP (store branch replaces)."""
-        for row in await self.games(["waiting", "playing", "finished", "aborted"]):
-            if row.id == game_id:
-                return row
-        return None
+        """The room or game with this id, as last committed."""
 
+    @abstractmethod
     async def game_by_invite(self, invite: str) -> str | None:
         """The id of the game whose invite code is ``invite``, or ``None``."""
-        for row in await self.games(["waiting", "playing", "finished", "aborted"]):
-            if row.invite == invite:
-                return row.id
-        return None
 
-    async def iter_games(self, statuses: Iterable[str] | None = None) -> AsyncIterator[GameRow]:
-        """TEMP."""
-        for row in await self.games(statuses or ["waiting", "playing", "finished", "aborted"]):
-            yield row
+    @abstractmethod
+    def iter_games(
+        self, statuses: Iterable[str] | None = None, *, game: str | None = None
+    ) -> AsyncIterator[GameRow]:
+        """Every game (of these statuses, of this game), oldest first by ``(created, id)``.
 
-    async def finish_game(
-        self, row: GameRow, events: Sequence[EventRow], stats: Mapping[str, Mapping[str, float]]
-    ) -> None:
-        """TEMP."""
-        await self.save_game(row, events)
-        await self.add_stats(row.game, stats)
+        Streams: rows are fetched a page at a time, so memory stays bounded however many
+        games the store holds. Use ``async for row in store.iter_games(...)``."""
+
+    async def games(self, statuses: Iterable[str]) -> list[GameRow]:
+        """Every room whose status is one of ``statuses``, as a list (used to recover
+        after a crash, where the rooms are few; prefer :meth:`iter_games` elsewhere)."""
+        return [row async for row in self.iter_games(statuses)]
 
     @abstractmethod
     async def actions(self, game_id: str) -> list[ActionRow]:
@@ -264,11 +295,14 @@ class _Write:
 
 _INSERT_EVENT = "INSERT INTO events (game_id, seq, source, action_n, truth) VALUES (?,?,?,?,?)"
 _INSERT_ACTION = "INSERT INTO actions (game_id, n, seat, action, at, clocks) VALUES (?,?,?,?,?,?)"
-_SAVE_GAME = """
-INSERT OR REPLACE INTO games (id, game, options, settings, host, invite, public, seats,
-    status, seed, seed_sha256, seed_revealed, result, reason, created, started, finished)
-VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
-"""
+_GAME_COLUMNS = (
+    "id, game, options, settings, host, invite, public, seats, status, seed, seed_sha256, "
+    "seed_revealed, result, reason, created, started, finished, house"
+)
+_SAVE_GAME = (
+    f"INSERT OR REPLACE INTO games ({_GAME_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+)
+_SAVE_SEATS = "INSERT OR REPLACE INTO game_players (game_id, seat, player_id) VALUES (?,?,?)"
 _ADD_STAT = """
 INSERT INTO player_stats (player_id, game, key, value) VALUES (?,?,?,?)
 ON CONFLICT (player_id, game, key) DO UPDATE SET value = value + excluded.value
@@ -283,40 +317,109 @@ def _dumps(value: Any) -> str:
     return _ENCODER.encode(value).decode()
 
 
+def _game_from_row(r: Sequence[Any]) -> GameRow:
+    return GameRow(
+        id=r[0],
+        game=r[1],
+        options=json.loads(r[2]),
+        settings=json.loads(r[3]),
+        host=r[4],
+        invite=r[5],
+        public=bool(r[6]),
+        seats=json.loads(r[7]),
+        status=r[8],
+        seed=bytes(r[9]),
+        seed_sha256=r[10],
+        seed_revealed=bool(r[11]),
+        result=None if r[12] is None else json.loads(r[12]),
+        reason=r[13],
+        created=r[14],
+        started=r[15],
+        finished=r[16],
+        house=json.loads(r[17]),
+    )
+
+
+def _stat_rows(game: str, stats: Mapping[str, Mapping[str, float]]) -> list[tuple[Any, ...]]:
+    return [
+        (player, game, key, float(value))
+        for player, values in stats.items()
+        for key, value in values.items()
+    ]
+
+
 class SqliteStore(Store):
-    """The embedded store: one SQLite file, WAL mode, one writer task doing group commits.
+    """The embedded store: one SQLite file, WAL mode, one writer task doing group commits
+    on its own connection, and a read-only connection for every read.
 
     ``synchronous`` is SQLite's ``PRAGMA synchronous`` (``FULL`` survives power loss;
     ``NORMAL`` in WAL mode survives a crash of the process, which is what ``kill -9``
-    tests). ``max_batch`` bounds how many writes share one transaction.
+    tests). ``max_batch`` bounds how many writes share one transaction; ``page_size``
+    how many games :meth:`iter_games` holds at a time.
     """
 
-    def __init__(self, path: str, *, synchronous: str = "FULL", max_batch: int = 512) -> None:
+    def __init__(
+        self,
+        path: str,
+        *,
+        synchronous: str = "FULL",
+        max_batch: int = 512,
+        page_size: int = 200,
+    ) -> None:
         if synchronous.upper() not in {"OFF", "NORMAL", "FULL", "EXTRA"}:
             raise ValueError(f"unknown synchronous mode {synchronous!r}")
+        if path == ":memory:" or not path:
+            raise ValueError("SqliteStore needs a file: its reader and writer share it")
+        if page_size < 1 or max_batch < 1:
+            raise ValueError("page_size and max_batch must be at least 1")
         self.path = path
         self.synchronous = synchronous.upper()
         self.max_batch = max_batch
+        self.page_size = page_size
         self._db: aiosqlite.Connection | None = None
+        self._reader: aiosqlite.Connection | None = None
         self._queue: asyncio.Queue[_Write | None] = asyncio.Queue()
         self._writer: asyncio.Task[None] | None = None
         self.commits = 0  # transactions committed (for benchmarks and tests)
         #: called with (seconds, writes) after each group commit (server.ops metrics)
         self.on_commit: Callable[[float, int], None] | None = None
+        #: for fault-injection tests only: awaited inside every write transaction just
+        #: before its COMMIT; raising from it rolls the transaction back
+        self.before_commit: Callable[[], Awaitable[None]] | None = None
 
     @property
     def db(self) -> aiosqlite.Connection:
-        """The open connection; raise :class:`StoreError` when closed."""
+        """The writer's connection; raise :class:`StoreError` when closed."""
         if self._db is None:
             raise StoreError("the store is not open")
         return self._db
 
+    @property
+    def reader(self) -> aiosqlite.Connection:
+        """The read-only connection every read uses; raise :class:`StoreError` when closed."""
+        if self._reader is None:
+            raise StoreError("the store is not open")
+        return self._reader
+
     async def open(self) -> None:
-        self._db = await aiosqlite.connect(self.path, isolation_level=None)
-        await self._db.execute("PRAGMA journal_mode=WAL")
-        await self._db.execute(f"PRAGMA synchronous={self.synchronous}")
-        await self._db.execute("PRAGMA busy_timeout=5000")
-        await self._migrate()
+        if self._db is not None:
+            return
+        db = await aiosqlite.connect(self.path, isolation_level=None)
+        try:
+            await db.execute("PRAGMA busy_timeout=5000")
+            await db.execute("PRAGMA journal_mode=WAL")
+            await db.execute(f"PRAGMA synchronous={self.synchronous}")
+            self._db = db
+            await self._migrate()
+            reader = await aiosqlite.connect(self.path, isolation_level=None)
+            await reader.execute("PRAGMA busy_timeout=5000")
+            await reader.execute("PRAGMA query_only=1")
+        except BaseException:
+            self._db = None
+            await db.close()
+            raise
+        self._reader = reader
+        self._queue = asyncio.Queue()
         self._writer = asyncio.create_task(self._write_loop(), name="store-writer")
 
     async def _migrate(self) -> None:
@@ -341,10 +444,13 @@ class SqliteStore(Store):
             log.info("store %s: migrated to schema version %d", self.path, number)
 
     async def close(self) -> None:
-        if self._writer is not None:
-            await self._queue.put(None)
-            await self._writer
-            self._writer = None
+        writer, self._writer = self._writer, None
+        if writer is not None:  # new writes are refused from here; queued ones finish
+            self._queue.put_nowait(None)
+            await writer
+        if self._reader is not None:
+            await self._reader.close()
+            self._reader = None
         if self._db is not None:
             await self._db.close()
             self._db = None
@@ -360,7 +466,7 @@ class SqliteStore(Store):
         if self._writer is None:
             raise StoreError("the store is not open")
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        await self._queue.put(_Write(statements, done, events or [], actions or []))
+        self._queue.put_nowait(_Write(statements, done, events or [], actions or []))
         await done
 
     async def _write_loop(self) -> None:
@@ -376,22 +482,32 @@ class SqliteStore(Store):
                     stopping = True
                     break
                 batch.append(item)
+            started = time.perf_counter()
             try:
-                started = time.perf_counter()
-                await self._write_batch(batch)
-                if self.on_commit is not None:
-                    self.on_commit(time.perf_counter() - started, len(batch))
-            except Exception as exc:  # a broken database: every waiter hears of it
-                log.exception("store %s: a write failed", self.path)
+                await self._transaction(batch)
+            except Exception:
+                # Something in the group failed: redo each write in its own transaction,
+                # so that only the faulty one fails and its neighbours still commit.
                 for item in batch:
-                    if not item.done.done():
-                        item.done.set_exception(StoreError(f"write failed: {exc}"))
-            else:
-                for item in batch:
-                    if not item.done.done():
-                        item.done.set_result(None)
+                    try:
+                        await self._transaction([item])
+                    except Exception as exc:
+                        log.warning("store %s: a write failed: %r", self.path, exc)
+                        if not item.done.done():
+                            error = StoreError(f"write failed: {exc}")
+                            error.__cause__ = exc
+                            item.done.set_exception(error)
+                    else:
+                        if not item.done.done():
+                            item.done.set_result(None)
+                continue
+            if self.on_commit is not None:
+                self.on_commit(time.perf_counter() - started, len(batch))
+            for item in batch:
+                if not item.done.done():
+                    item.done.set_result(None)
 
-    async def _write_batch(self, batch: list[_Write]) -> None:
+    async def _transaction(self, batch: list[_Write]) -> None:
         db = self.db
         events = [row for item in batch for row in item.events]
         actions = [row for item in batch for row in item.actions]
@@ -404,6 +520,8 @@ class SqliteStore(Store):
                 await db.executemany(_INSERT_ACTION, actions)
             if events:
                 await db.executemany(_INSERT_EVENT, events)
+            if self.before_commit is not None:
+                await self.before_commit()
             await db.execute("COMMIT")
         except BaseException:
             with contextlib.suppress(sqlite3.Error):
@@ -429,7 +547,8 @@ class SqliteStore(Store):
             [("UPDATE players SET token_hash = ? WHERE id = ?", [(token_hash, player_id)])]
         )
 
-    async def save_game(self, game: GameRow, events: Sequence[EventRow] = ()) -> None:
+    @staticmethod
+    def _game_statements(game: GameRow) -> list[tuple[str, Sequence[Sequence[Any]]]]:
         row = (
             game.id,
             game.game,
@@ -448,17 +567,30 @@ class SqliteStore(Store):
             game.created,
             game.started,
             game.finished,
+            _dumps(game.house),
         )
         statements: list[tuple[str, Sequence[Sequence[Any]]]] = [(_SAVE_GAME, [row])]
         if game.status != "waiting":
             seats = [(game.id, s, p) for s, p in enumerate(game.seats) if p is not None]
-            statements.append(
-                (
-                    "INSERT OR REPLACE INTO game_players (game_id, seat, player_id) VALUES (?,?,?)",
-                    seats,
-                )
-            )
-        await self._submit(statements, [self._event_row(game.id, e) for e in events])
+            statements.append((_SAVE_SEATS, seats))
+        return statements
+
+    async def save_game(self, game: GameRow, events: Sequence[EventRow] = ()) -> None:
+        await self._submit(
+            self._game_statements(game), [self._event_row(game.id, e) for e in events]
+        )
+
+    async def finish_game(
+        self,
+        row: GameRow,
+        events: Sequence[EventRow],
+        stats: Mapping[str, Mapping[str, float]],
+    ) -> None:
+        statements = self._game_statements(row)
+        stat_rows = _stat_rows(row.game, stats)
+        if stat_rows:
+            statements.append((_ADD_STAT, stat_rows))
+        await self._submit(statements, [self._event_row(row.id, e) for e in events])
 
     async def append(
         self, game_id: str, events: Sequence[EventRow], action: ActionRow | None = None
@@ -475,19 +607,15 @@ class SqliteStore(Store):
         return (game_id, e.seq, e.source, e.action_n, _dumps(e.truth))
 
     async def add_stats(self, game: str, stats: Mapping[str, Mapping[str, float]]) -> None:
-        rows = [
-            (player, game, key, float(value))
-            for player, values in stats.items()
-            for key, value in values.items()
-        ]
+        rows = _stat_rows(game, stats)
         if rows:
             await self._submit([(_ADD_STAT, rows)])
 
-    # -- reads -------------------------------------------------------------------------
+    # -- reads (on the reader connection: committed rows only) --------------------------
 
     async def player(self, player_id: str) -> PlayerRow | None:
         rows = list(
-            await self.db.execute_fetchall(
+            await self.reader.execute_fetchall(
                 "SELECT id, name, bot, created FROM players WHERE id = ?", (player_id,)
             )
         )
@@ -495,46 +623,62 @@ class SqliteStore(Store):
 
     async def player_by_token(self, token_hash: str) -> PlayerRow | None:
         rows = list(
-            await self.db.execute_fetchall(
+            await self.reader.execute_fetchall(
                 "SELECT id, name, bot, created FROM players WHERE token_hash = ?", (token_hash,)
             )
         )
         return PlayerRow(rows[0][0], rows[0][1], bool(rows[0][2]), rows[0][3]) if rows else None
 
-    async def games(self, statuses: Iterable[str]) -> list[GameRow]:
-        wanted = list(statuses)
-        marks = ",".join("?" * len(wanted))
-        rows = await self.db.execute_fetchall(
-            "SELECT id, game, options, settings, host, invite, public, seats, status, seed, "
-            "seed_sha256, seed_revealed, result, reason, created, started, finished "
-            f"FROM games WHERE status IN ({marks}) ORDER BY created",
-            wanted,
-        )
-        return [
-            GameRow(
-                id=r[0],
-                game=r[1],
-                options=json.loads(r[2]),
-                settings=json.loads(r[3]),
-                host=r[4],
-                invite=r[5],
-                public=bool(r[6]),
-                seats=json.loads(r[7]),
-                status=r[8],
-                seed=bytes(r[9]),
-                seed_sha256=r[10],
-                seed_revealed=bool(r[11]),
-                result=None if r[12] is None else json.loads(r[12]),
-                reason=r[13],
-                created=r[14],
-                started=r[15],
-                finished=r[16],
+    async def game(self, game_id: str) -> GameRow | None:
+        rows = list(
+            await self.reader.execute_fetchall(
+                f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)
             )
-            for r in rows
-        ]
+        )
+        return _game_from_row(rows[0]) if rows else None
+
+    async def game_by_invite(self, invite: str) -> str | None:
+        rows = list(
+            await self.reader.execute_fetchall("SELECT id FROM games WHERE invite = ?", (invite,))
+        )
+        return str(rows[0][0]) if rows else None
+
+    async def iter_games(
+        self, statuses: Iterable[str] | None = None, *, game: str | None = None
+    ) -> AsyncIterator[GameRow]:
+        filters: list[str] = []
+        params: list[Any] = []
+        if statuses is not None:
+            wanted = list(statuses)
+            if not wanted:
+                return
+            filters.append(f"status IN ({','.join('?' * len(wanted))})")
+            params.extend(wanted)
+        if game is not None:
+            filters.append("game = ?")
+            params.append(game)
+        where = " AND ".join(filters) or "1"
+        after: tuple[float, str] | None = None
+        while True:
+            # Keyset paging: each page starts after the last row of the one before, so a
+            # page costs the same however deep it is and rows added meanwhile are not
+            # seen twice.
+            sql = f"SELECT {_GAME_COLUMNS} FROM games WHERE {where}"
+            page_params = list(params)
+            if after is not None:
+                sql += " AND (created, id) > (?, ?)"
+                page_params.extend(after)
+            sql += " ORDER BY created, id LIMIT ?"
+            page_params.append(self.page_size)
+            rows = list(await self.reader.execute_fetchall(sql, page_params))
+            for r in rows:
+                yield _game_from_row(r)
+            if len(rows) < self.page_size:
+                return
+            after = (rows[-1][14], rows[-1][0])
 
     async def actions(self, game_id: str) -> list[ActionRow]:
-        rows = await self.db.execute_fetchall(
+        rows = await self.reader.execute_fetchall(
             "SELECT n, seat, action, at, clocks FROM actions WHERE game_id = ? ORDER BY n",
             (game_id,),
         )
@@ -544,14 +688,14 @@ class SqliteStore(Store):
         ]
 
     async def events(self, game_id: str) -> list[EventRow]:
-        rows = await self.db.execute_fetchall(
+        rows = await self.reader.execute_fetchall(
             "SELECT seq, source, truth, action_n FROM events WHERE game_id = ? ORDER BY seq",
             (game_id,),
         )
         return [EventRow(r[0], r[1], json.loads(r[2]), r[3]) for r in rows]
 
     async def history(self, player_id: str, limit: int = 20) -> list[dict[str, Any]]:
-        rows = await self.db.execute_fetchall(
+        rows = await self.reader.execute_fetchall(
             "SELECT g.id, g.game, g.status, gp.seat, g.result, g.reason, g.started, g.finished "
             "FROM game_players gp JOIN games g ON g.id = gp.game_id "
             "WHERE gp.player_id = ? ORDER BY g.started DESC, g.id LIMIT ?",
@@ -577,7 +721,7 @@ class SqliteStore(Store):
         return out
 
     async def stats(self, player_id: str) -> dict[str, dict[str, float]]:
-        rows = await self.db.execute_fetchall(
+        rows = await self.reader.execute_fetchall(
             "SELECT game, key, value FROM player_stats WHERE player_id = ? ORDER BY game, key",
             (player_id,),
         )
@@ -585,3 +729,14 @@ class SqliteStore(Store):
         for game, key, value in rows:
             out.setdefault(game, {})[key] = int(value) if float(value).is_integer() else value
         return out
+
+
+def open_store(location: str, *, synchronous: str = "FULL") -> Store:
+    """The store for ``location`` (not yet opened): today a SQLite file path.
+
+    The one place that maps a ``--db`` argument to an implementation, so that a
+    ``postgresql://`` URL can be added here without touching any caller.
+    """
+    if "://" in location:
+        raise StoreError(f"no store implementation for {location!r}: give a SQLite file path")
+    return SqliteStore(location, synchronous=synchronous)

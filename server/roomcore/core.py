@@ -7,7 +7,7 @@ the request, arm or cancel timers, launch house bots, feed the public bus. It ne
 reads a clock, touches a socket or awaits anything, so tests drive it with a fake clock
 and no event loop (as h11 is a whole HTTP connection without I/O).
 
-An accepted action goes: engine (``game.apply``) -> :class:`~server.journal.Append`
+An accepted action goes: engine (``game.apply``) -> :class:`~server.journal.Step`
 (persisted) -> ``ack`` to the sender -> each attached connection's own projection of
 every event (:mod:`server.roomcore.streams`) -> clocks and the next ``turn``.
 
@@ -27,15 +27,16 @@ frames, their timing, the clock values) depends on how many attempts the bot nee
 
 from __future__ import annotations
 
+import dataclasses
 import secrets
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from server.errors import ClientError
 from server.games import Engine
 from server.games.base import ConfigError, Event, Game, IllegalAction, replay, seed_commitment
 from server.identity import Player
-from server.journal import Append, Finish, SaveGame, event_rows, snapshot, totals
+from server.journal import Finish, Start, Step, seat_stats
 from server.protocol import encode, with_ref
 from server.roomcore import messages as m
 from server.roomcore.clocks import Clocks
@@ -329,13 +330,13 @@ class RoomCore:
             n = len(self.game.history)
             action = ActionRow(n, record.seat, record.action, self._wall, clocks)
         rows = event_rows(first, events, source, action.n if action else None)
-        self._out.append(m.Persist(Append(self.id, rows, action)))
+        self._out.append(m.Persist(Step(self.id, rows, action)))
         return self.streams.append(events)
 
     def _save(self, events: tuple[EventRow, ...] = ()) -> None:
         self.row.seats = [seat.player.id if seat.player else None for seat in self.seats]
         self.row.house = self.seating.house_tickets()
-        self._out.append(m.Persist(SaveGame(snapshot(self.row), events)))
+        self._out.append(m.Persist(Start(snapshot(self.row), events)))
 
     def _engine(self, fn: Callable[..., list[Event]], *args: Any) -> list[Event]:
         """Call the engine; turn a refusal into a :class:`ClientError` for the sender."""
@@ -814,7 +815,7 @@ class RoomCore:
         players = [seat.player.id if seat.player else None for seat in self.seats]
         per_seat = self.engine.stats(self.streams.public(), game.outcome, len(self.seats))
         self.row.house = {}
-        self._out.append(m.Persist(Finish(snapshot(self.row), (), totals(players, per_seat))))
+        self._out.append(m.Persist(Finish(snapshot(self.row), (), seat_stats(players, per_seat))))
         self._send_room()
         self._out.append(m.PublishResult())
         self._linger()
@@ -839,7 +840,7 @@ class RoomCore:
             payload = {"type": "aborted", "reason": reason, "seed": self.row.seed.hex()}
             events.append(Event.public(len(self.seats), payload))
         rows = event_rows(len(self.streams.log) + 1, events, "room")
-        self._out.append(m.Persist(SaveGame(snapshot(self.row), rows)))
+        self._out.append(m.Persist(Start(snapshot(self.row), rows)))
         self._broadcast(self.streams.append(events), events)
         self._send_room()
         self._out.append(m.PublishResult())
@@ -902,6 +903,22 @@ class RoomCore:
             self._plan()
         out, self._out = self._out, []
         return out
+
+
+def event_rows(
+    first: int, events: Sequence[Event], source: str = "game", action_n: int | None = None
+) -> tuple[EventRow, ...]:
+    """The rows of ``events``, numbered from ``first`` in the game's log."""
+    return tuple(
+        EventRow(first + i, source, event.truth, action_n) for i, event in enumerate(events)
+    )
+
+
+def snapshot(row: GameRow) -> GameRow:
+    """A copy of ``row`` for the store (the room goes on changing its own)."""
+    return dataclasses.replace(
+        row, seats=list(row.seats), options=dict(row.options), house=dict(row.house)
+    )
 
 
 _HANDLERS: dict[type[Any], Callable[[RoomCore, Any], dict[str, Any] | None]] = {

@@ -12,7 +12,7 @@ import pytest
 
 from bots.arena import schedule
 from bots.cli import play_and_record
-from server.cli import main
+from server.cli import main, open_recorder
 from server.export import export_jsonl, export_pgn, verify_game
 from server.games.base import seed_commitment
 from server.store import GameRow, SqliteStore
@@ -21,7 +21,8 @@ from server.store import GameRow, SqliteStore
 async def selfplay(db: Path, game: str, bots: list[str], seats: int, games: int) -> None:
     options = {"seats": seats} if game == "perudo" else {}
     specs = schedule(game, options, bots, seats, games, "test")
-    await play_and_record(specs, 1, str(db), {"source": "test"})
+    async with open_recorder(str(db)) as record:
+        await play_and_record(specs, 1, record, {"source": "test"})
 
 
 async def open_store(db: Path) -> SqliteStore:
@@ -165,3 +166,35 @@ def test_cli_selfplay_export_verify(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert main(["verify", "--db", db, "nope"]) == 1
     assert main(["export", "--db", str(tmp_path / "missing.db")]) == 1
     assert "no knowledge base" in capsys.readouterr().err
+
+
+def test_cli_tournament_db_logs_every_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "t.db"
+    argv = ["tournament", "--game", "kriegspiel", "--bots", "kriegspiel-random", "--games", "2"]
+    assert main([*argv, "--seed", "s", "--db", str(db), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["games"] == 2
+    with sqlite3.connect(db) as conn:
+        rows = conn.execute("SELECT status, settings FROM games ORDER BY created").fetchall()
+    conn.close()
+    assert [(status, json.loads(s)["source"]) for status, s in rows] == [
+        ("finished", "tournament")
+    ] * 2
+
+
+def test_bots_without_a_store_refuse_db_clearly(capsys: pytest.CaptureFixture[str]) -> None:
+    import argparse
+
+    from bots.cli import register
+
+    parser = argparse.ArgumentParser()
+    register(parser.add_subparsers())  # no services: the bots alone know no knowledge base
+    argv = ["tournament", "--game", "perudo", "--bots", "perudo-random", "--db", "x.db"]
+    args = parser.parse_args(argv)
+    assert args.func(args) == 2
+    assert "--db and --mqtt need the umpire server" in capsys.readouterr().err
+    args = parser.parse_args(
+        ["selfplay", "--game", "perudo", "--bots", "perudo-random", "--db", "x"]
+    )
+    assert args.func(args) == 2

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from bots.arena import schedule
 from bots.cli import play_and_record
+from server.cli import open_feed
 from tests.ops.conftest import PREFIX, Broker, Subscriber
 
 
 async def test_tournament_standings_are_published(broker: Broker, subscriber: Subscriber) -> None:
     bots = ["perudo-simple", "perudo-random"]
     specs = schedule("perudo", {"seats": 2}, bots, 2, 6, "feed")
-    await play_and_record(specs, 1, None, {}, feed=("cup", bots, broker.url))
+    async with open_feed(broker.url) as feed:
+        await play_and_record(specs, 1, None, {}, feed=("cup", bots, feed))
     topic = f"{PREFIX}/tournaments/cup/standings"
 
     def last() -> object:

@@ -16,7 +16,7 @@ import pytest
 from server.errors import ClientError
 from server.games import engine
 from server.identity import Player
-from server.journal import Append, Finish, SaveGame
+from server.journal import Finish, Start, Step
 from server.roomcore import messages as m
 from server.roomcore.core import RoomCore, new_row
 from server.roomcore.settings import Settings, Timing
@@ -62,11 +62,11 @@ class Harness:
                 self.timers.pop(effect.name, None)
             elif isinstance(effect, m.Persist):
                 entry = effect.entry
-                if isinstance(entry, Append):
+                if isinstance(entry, Step):
                     if entry.action is not None:
                         self.stored_actions.append(entry.action)
                     self.stored_events.extend(entry.events)
-                elif isinstance(entry, SaveGame | Finish):
+                elif isinstance(entry, Start | Finish):
                     self.stored_events.extend(entry.events)
 
     def request(self, message: m.Request, at: float | None = None) -> Any:

@@ -1,0 +1,520 @@
+"""The store contract: what every :class:`server.store.Store` must do, as tests.
+
+An implementation passes it by subclassing :class:`StoreContract` in a ``test_store_*.py``
+file and providing a ``harness`` fixture that returns a :class:`StoreHarness` for a fresh,
+empty database (see ``test_store_sqlite.py``; a PostgreSQL store provides one on a
+throwaway cluster). The harness opens stores on that database and offers two fault
+hooks, the only places where the suite needs the implementation's help:
+
+- ``hold_commits``: hold every write transaction just before it commits (its statements
+  have run) until released, to show that reads never see uncommitted rows and that a
+  write does not return before its commit;
+- ``fail_commits``: make every write transaction fail just before it commits (as a crash
+  would), to show that nothing of it remains.
+
+The guarantees themselves are listed in docs/data.md, "Store contract".
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import io
+import json
+import random
+from abc import ABC, abstractmethod
+from collections.abc import AsyncIterator
+from contextlib import AbstractAsyncContextManager, AbstractContextManager
+from typing import Any
+
+import pytest
+
+from server import journal
+from server.errors import StoreError
+from server.export import export_jsonl, verify_game
+from server.games import engine
+from server.games.base import Event, Record, seed_commitment
+from server.store import ActionRow, EventRow, GameRow, PlayerRow, Store
+
+
+class CommitGate:
+    """Given by :meth:`StoreHarness.hold_commits`: ``reached`` is set once a write
+    transaction is waiting to commit; :meth:`release` lets it (and later ones) commit."""
+
+    def __init__(self) -> None:
+        self.reached = asyncio.Event()
+        self.released = asyncio.Event()
+
+    def release(self) -> None:
+        """Let held and later transactions commit."""
+        self.released.set()
+
+
+class StoreHarness(ABC):
+    """One test's database, and the hooks the contract needs from an implementation."""
+
+    #: how many games the stores opened here fetch per page in ``iter_games``
+    #: (keep it small, so the paging tests cross several pages)
+    page_size: int
+
+    @abstractmethod
+    async def open(self) -> Store:
+        """A newly opened store on this test's database. Every call opens another store
+        (other connections) on the same database, as a second process would."""
+
+    @abstractmethod
+    def hold_commits(self, store: Store) -> AbstractAsyncContextManager[CommitGate]:
+        """Inside the block, ``store`` holds each write transaction before its commit
+        until the gate is released (released at the latest when the block ends)."""
+
+    @abstractmethod
+    def fail_commits(self, store: Store) -> AbstractContextManager[None]:
+        """Inside the block, every write transaction of ``store`` fails just before its
+        commit, as if the process died there."""
+
+    @abstractmethod
+    async def close_all(self) -> None:
+        """Close every store opened here (teardown)."""
+
+
+def game_row(
+    game_id: str,
+    *,
+    created: float = 1.0,
+    status: str = "playing",
+    game: str = "perudo",
+    seats: list[str | None] | None = None,
+    **fields: Any,
+) -> GameRow:
+    """A plausible row; ``fields`` override the rest."""
+    seed = f"seed of {game_id}".encode()
+    row = GameRow(
+        id=game_id,
+        game=game,
+        options={"seats": 2},
+        settings={"source": "contract"},
+        host=None,
+        invite=None,
+        public=True,
+        seats=seats if seats is not None else ["p1", "p2"],
+        status=status,
+        seed=seed,
+        seed_sha256=seed_commitment(seed),
+        created=created,
+        started=None if status == "waiting" else created,
+    )
+    return dataclasses.replace(row, **fields)
+
+
+def event(seq: int, action_n: int | None = None, **truth: Any) -> EventRow:
+    """A game event numbered ``seq`` with a small truth."""
+    return EventRow(seq, "game", {"type": "test", "seq": seq, **truth}, action_n)
+
+
+async def play_random_game(
+    game_id: str, seed: bytes, game_name: str = "perudo", options: dict[str, Any] | None = None
+) -> tuple[GameRow, list[Event], list[int | None], list[Record], Any]:
+    """A real game played to the end by random legal moves (for export and verify)."""
+    eng = engine(game_name)
+    config = eng.make_config(options or {"seats": 2})
+    game, events = eng.new_game(config, seed)
+    causes: list[int | None] = [None] * len(events)
+    rng = random.Random(seed)
+    while game.outcome is None:
+        seat = game.to_move
+        assert seat is not None
+        new = game.apply(seat, rng.choice(game.legal_actions(seat)))
+        events.extend(new)
+        causes.extend([len(game.history)] * len(new))
+    row = GameRow(
+        id=game_id,
+        game=game_name,
+        options=config.to_options(),
+        settings={"source": "contract"},
+        host=None,
+        invite=None,
+        public=False,
+        seats=["p1", "p2"],
+        status="playing",
+        seed=seed,
+        seed_sha256=seed_commitment(seed),
+        created=5.0,
+        started=5.0,
+    )
+    return row, events, causes, list(game.history), game.outcome
+
+
+class StoreContract:
+    """The tests. Subclass it and define a ``harness`` fixture returning a StoreHarness."""
+
+    @pytest.fixture
+    async def store(self, harness: StoreHarness) -> AsyncIterator[Store]:
+        """An opened store on the test's empty database; every store closed at the end."""
+        try:
+            yield await harness.open()
+        finally:
+            await harness.close_all()
+
+    # -- players ---------------------------------------------------------------------------
+
+    async def test_players_round_trip_and_tokens_identify_them(self, store: Store) -> None:
+        alice = PlayerRow("p1", "Alice ñ", False, 12.5)
+        bot = PlayerRow("bot-x", "x", True, 13.0)
+        await store.add_player(alice, "hash-a")
+        await store.add_player(bot, "hash-b")
+        assert await store.player("p1") == alice
+        assert await store.player("bot-x") == bot
+        assert await store.player("nobody") is None
+        assert await store.player_by_token("hash-a") == alice
+        assert await store.player_by_token("hash-zzz") is None
+        await store.rename_player("p1", "Alicia")
+        assert await store.player("p1") == dataclasses.replace(alice, name="Alicia")
+        await store.set_token("p1", "hash-new")
+        assert await store.player_by_token("hash-a") is None
+        renamed = await store.player_by_token("hash-new")
+        assert renamed is not None and renamed.name == "Alicia"
+
+    async def test_a_taken_id_or_token_is_refused_and_the_store_goes_on(self, store: Store) -> None:
+        await store.add_player(PlayerRow("p1", "A", False, 1.0), "hash-a")
+        with pytest.raises(StoreError):
+            await store.add_player(PlayerRow("p1", "B", False, 2.0), "hash-b")
+        with pytest.raises(StoreError):
+            await store.add_player(PlayerRow("p2", "C", False, 3.0), "hash-a")
+        await store.add_player(PlayerRow("p2", "C", False, 3.0), "hash-c")
+        assert await store.player_by_token("hash-b") is None
+        found = await store.player("p1")
+        assert found is not None and found.name == "A"
+        assert await store.player("p2") is not None
+
+    # -- games, events, actions ------------------------------------------------------------
+
+    async def test_a_game_row_round_trips_and_is_replaced_by_a_later_save(
+        self, store: Store
+    ) -> None:
+        row = game_row(
+            "g1",
+            seed=bytes(range(256)),
+            options={"seats": 2, "preset": "classic", "nested": {"a": [1, 2.5, None]}},
+            house={"1": "ticket-1"},
+            host="p1",
+            invite="inv",
+            public=False,
+        )
+        await store.save_game(row)
+        assert await store.game("g1") == row
+        assert await store.game("g2") is None
+        later = dataclasses.replace(row, status="finished", result={"ranks": [2, 1]}, reason="x")
+        later = dataclasses.replace(later, seed_revealed=True, finished=9.0, house={})
+        await store.save_game(later)
+        assert await store.game("g1") == later
+        assert await store.game_by_invite("inv") == "g1"  # ended games keep their invite
+        assert await store.game_by_invite("other") is None
+
+    async def test_events_and_actions_round_trip_in_order(self, store: Store) -> None:
+        row = game_row("g1")
+        opening = [event(1, note="é \u2603"), event(2)]
+        await store.save_game(row, opening)
+        await store.append("g1", [event(3, 1, dice=[[1, 2], [6]])], ActionRow(1, 0, "2x3", 1.5))
+        await store.append("g1", [], ActionRow(2, 1, "dudo", 2.5, [30.0, 29.5]))
+        room = EventRow(5, "room", {"type": "paused"}, None)
+        await store.append("g1", [room])
+        await store.append("g1", [event(4, 3)], ActionRow(3, 0, "forfeit:abandoned", 3.5))
+        assert await store.events("g1") == [
+            *opening,
+            event(3, 1, dice=[[1, 2], [6]]),
+            event(4, 3),
+            room,
+        ]
+        assert await store.actions("g1") == [
+            ActionRow(1, 0, "2x3", 1.5),
+            ActionRow(2, 1, "dudo", 2.5, [30.0, 29.5]),
+            ActionRow(3, 0, "forfeit:abandoned", 3.5),
+        ]
+        assert await store.events("other") == [] and await store.actions("other") == []
+
+    async def test_a_logged_seq_or_action_is_refused_whole_and_others_still_commit(
+        self, store: Store
+    ) -> None:
+        await store.save_game(game_row("g1"), [event(1)])
+        await store.save_game(game_row("g2"), [event(1)])
+        await store.append("g1", [event(2, 1)], ActionRow(1, 0, "a", 1.0))
+        # Queued together: the faulty writes fail alone, leaving nothing of themselves.
+        results = await asyncio.gather(
+            store.append("g1", [event(3, 2)], ActionRow(2, 1, "b", 2.0)),
+            store.append("g1", [event(2, 2)], ActionRow(3, 1, "c", 3.0)),  # seq 2 is taken
+            store.append("g1", [event(9, 1)], ActionRow(1, 1, "d", 4.0)),  # action 1 is taken
+            store.append("g2", [event(2, 1)], ActionRow(1, 0, "e", 5.0)),
+            return_exceptions=True,
+        )
+        assert results[0] is None and results[3] is None
+        assert isinstance(results[1], StoreError) and isinstance(results[2], StoreError)
+        assert [e.seq for e in await store.events("g1")] == [1, 2, 3]
+        assert [(a.n, a.action) for a in await store.actions("g1")] == [(1, "a"), (2, "b")]
+        assert [a.action for a in await store.actions("g2")] == ["e"]
+
+    # -- iterating over games --------------------------------------------------------------
+
+    async def test_iter_games_filters_by_status_and_game_in_created_order(
+        self, store: Store
+    ) -> None:
+        rows = [
+            game_row("c", created=3.0, status="finished"),
+            game_row("a", created=1.0, status="waiting"),
+            game_row("b2", created=2.0, status="playing", game="kriegspiel"),
+            game_row("b1", created=2.0, status="finished", game="kriegspiel"),
+            game_row("d", created=4.0, status="aborted"),
+        ]
+        for row in rows:
+            await store.save_game(row)
+
+        async def ids(*args: Any, **kwargs: Any) -> list[str]:
+            return [row.id async for row in store.iter_games(*args, **kwargs)]
+
+        assert await ids() == ["a", "b1", "b2", "c", "d"]  # ties broken by id
+        assert await ids(["finished", "aborted"]) == ["b1", "c", "d"]
+        assert await ids(iter(["finished"])) == ["b1", "c"]
+        assert await ids(game="kriegspiel") == ["b1", "b2"]
+        assert await ids(["playing"], game="kriegspiel") == ["b2"]
+        assert await ids(["finished"], game="goofspiel") == []
+        assert await ids([]) == []
+        assert [row.id for row in await store.games(["waiting", "playing"])] == ["a", "b2"]
+        assert [row async for row in store.iter_games(["aborted"])] == [rows[4]]
+
+    async def test_iter_games_pages_through_more_rows_than_a_page(
+        self, store: Store, harness: StoreHarness
+    ) -> None:
+        count = 3 * harness.page_size + 2
+        created = [float(i // 3) for i in range(count)]  # ties across page boundaries
+        order = list(range(count))
+        random.Random(7).shuffle(order)
+        for i in order:
+            status = "finished" if i % 2 else "aborted"
+            await store.save_game(game_row(f"g{i:03}", created=created[i], status=status))
+        seen = []
+        async for row in store.iter_games(["finished", "aborted"]):
+            seen.append(row.id)
+            if len(seen) == harness.page_size:
+                # Writes go on while a reader is part way through: a later game appears
+                # once at the end; an earlier page is not read again.
+                late = game_row("late", created=float(count), status="finished")
+                await store.save_game(late)
+                await store.finish_game(
+                    dataclasses.replace(game_row("g000", created=0.0), status="aborted"), [], {}
+                )
+        assert seen == [f"g{i:03}" for i in range(count)] + ["late"]
+        odd = [row.id async for row in store.iter_games(["finished"])]
+        assert odd == [f"g{i:03}" for i in range(1, count, 2)] + ["late"]
+
+    # -- finishing a game ------------------------------------------------------------------
+
+    async def test_finish_game_stores_row_events_and_stats_together(self, store: Store) -> None:
+        row = game_row("g1", house={"0": "t0"})
+        await store.save_game(row, [event(1)])
+        await store.append("g1", [event(2, 1)], ActionRow(1, 0, "a", 1.0))
+        final = dataclasses.replace(
+            row,
+            status="finished",
+            result={"ranks": [1, 2], "winners": [0]},
+            reason="won",
+            seed_revealed=True,
+            finished=8.0,
+        )
+        stats = {"p1": {"games": 1, "wins": 1}, "p2": {"games": 1, "losses": 1}}
+        await store.finish_game(final, [event(3, 1, over=True)], stats)
+        assert await store.game("g1") == final
+        assert [e.seq for e in await store.events("g1")] == [1, 2, 3]
+        assert await store.stats("p1") == {"perudo": {"games": 1, "wins": 1}}
+        assert await store.stats("p2") == {"perudo": {"games": 1, "losses": 1}}
+
+    async def test_finish_game_is_all_or_nothing_when_an_event_is_refused(
+        self, store: Store
+    ) -> None:
+        row = game_row("g1")
+        await store.save_game(row, [event(1), event(2)])
+        final = dataclasses.replace(row, status="finished", seed_revealed=True, finished=2.0)
+        with pytest.raises(StoreError):  # event 2 is already logged
+            await store.finish_game(final, [event(3), event(2)], {"p1": {"games": 1}})
+        assert await store.game("g1") == row
+        assert [e.seq for e in await store.events("g1")] == [1, 2]
+        assert await store.stats("p1") == {}
+        await store.finish_game(final, [event(3)], {"p1": {"games": 1}})
+        assert await store.game("g1") == final
+        assert await store.stats("p1") == {"perudo": {"games": 1}}
+
+    async def test_finish_game_is_all_or_nothing_when_its_commit_fails(
+        self, store: Store, harness: StoreHarness
+    ) -> None:
+        row = game_row("g1")
+        await store.save_game(row, [event(1)])
+        await store.add_stats("perudo", {"p1": {"games": 3}})
+        final = dataclasses.replace(row, status="finished", seed_revealed=True, finished=2.0)
+        with harness.fail_commits(store), pytest.raises(StoreError):
+            await store.finish_game(final, [event(2)], {"p1": {"games": 1, "wins": 1}})
+        for reader in (store, await harness.open()):
+            assert await reader.game("g1") == row
+            assert [e.seq for e in await reader.events("g1")] == [1]
+            assert await reader.stats("p1") == {"perudo": {"games": 3}}
+        await store.finish_game(final, [event(2)], {"p1": {"games": 1, "wins": 1}})
+        assert await store.stats("p1") == {"perudo": {"games": 4, "wins": 1}}
+
+    # -- statistics and history ------------------------------------------------------------
+
+    async def test_stats_add_up_per_player_and_game(self, store: Store) -> None:
+        await store.add_stats("perudo", {"p1": {"games": 1, "bids": 4}, "p2": {"games": 1}})
+        await store.add_stats("perudo", {"p1": {"games": 1, "bids": 2.5}})
+        await store.add_stats("kriegspiel", {"p1": {"moves": 30}})
+        await store.add_stats("perudo", {})
+        await store.finish_game(
+            game_row("g1", status="finished"), [], {"p1": {"games": 1, "wins": 1}}
+        )
+        assert await store.stats("p1") == {
+            "kriegspiel": {"moves": 30},
+            "perudo": {"bids": 6.5, "games": 3, "wins": 1},
+        }
+        assert await store.stats("p2") == {"perudo": {"games": 1}}
+        assert await store.stats("p3") == {}
+
+    async def test_history_lists_a_players_started_games_newest_first(self, store: Store) -> None:
+        await store.save_game(game_row("w", status="waiting", created=9.0))  # not started
+        await store.save_game(game_row("g1", started=1.0))
+        await store.save_game(game_row("g2", started=3.0, seats=["p2", "p1"]))
+        await store.finish_game(
+            game_row(
+                "g3",
+                started=2.0,
+                status="finished",
+                result={"ranks": [2, 1]},
+                reason="last_player_standing",
+                finished=2.5,
+            ),
+            [],
+            {},
+        )
+        history = await store.history("p1")
+        assert [(h["room"], h["seat"], h["rank"]) for h in history] == [
+            ("g2", 1, None),
+            ("g3", 0, 2),
+            ("g1", 0, None),
+        ]
+        assert history[1] == {
+            "room": "g3",
+            "game": "perudo",
+            "status": "finished",
+            "seat": 0,
+            "rank": 2,
+            "reason": "last_player_standing",
+            "started": 2.0,
+            "finished": 2.5,
+        }
+        assert [h["room"] for h in await store.history("p1", limit=2)] == ["g2", "g3"]
+        assert await store.history("nobody") == []
+
+    # -- durability and isolation ----------------------------------------------------------
+
+    async def test_a_write_returns_only_once_committed(
+        self, store: Store, harness: StoreHarness
+    ) -> None:
+        await store.save_game(game_row("g1"), [event(1)])
+        async with harness.hold_commits(store) as gate:
+            writing = asyncio.create_task(
+                store.append("g1", [event(2, 1)], ActionRow(1, 0, "a", 1.0))
+            )
+            await gate.reached.wait()
+            assert not writing.done()
+            gate.release()
+            await writing
+        # Another store on the same database (the first one still open, nothing flushed
+        # by a close) sees the write: it was committed when append returned.
+        other = await harness.open()
+        assert [e.seq for e in await other.events("g1")] == [1, 2]
+        assert [a.action for a in await other.actions("g1")] == ["a"]
+
+    async def test_reads_never_see_uncommitted_rows(
+        self, store: Store, harness: StoreHarness
+    ) -> None:
+        row = game_row("g1")
+        await store.save_game(row, [event(1)])
+        other = await harness.open()
+        final = dataclasses.replace(row, status="finished", seed_revealed=True, finished=3.0)
+        async with harness.hold_commits(store) as gate:
+            finishing = asyncio.create_task(
+                store.finish_game(final, [event(2)], {"p1": {"games": 1}})
+            )
+            await gate.reached.wait()
+            for reader in (store, other):
+                assert await reader.game("g1") == row
+                assert [e.seq for e in await reader.events("g1")] == [1]
+                assert await reader.stats("p1") == {}
+                assert [g.id async for g in reader.iter_games(["finished"])] == []
+            gate.release()
+            await finishing
+        for reader in (store, other):
+            assert await reader.game("g1") == final
+            assert [e.seq for e in await reader.events("g1")] == [1, 2]
+
+    async def test_concurrent_appends_keep_each_games_order(self, store: Store) -> None:
+        games, moves = 20, 25
+
+        async def play(index: int) -> None:
+            game_id = f"g{index}"
+            await store.save_game(game_row(game_id), [event(1)])
+            for n in range(1, moves + 1):
+                await store.append(
+                    game_id, [event(n + 1, n, by=index)], ActionRow(n, n % 2, f"{index}:{n}", n)
+                )
+
+        await asyncio.gather(*(play(i) for i in range(games)))
+        for index in range(games):
+            events = await store.events(f"g{index}")
+            assert [e.seq for e in events] == list(range(1, moves + 2))
+            assert all(e.truth.get("by", index) == index for e in events)
+            actions = await store.actions(f"g{index}")
+            assert [a.action for a in actions] == [f"{index}:{n}" for n in range(1, moves + 1)]
+
+    async def test_close_finishes_pending_writes_and_is_idempotent(
+        self, store: Store, harness: StoreHarness
+    ) -> None:
+        await store.save_game(game_row("g1"), [event(1)])
+        async with harness.hold_commits(store) as gate:
+            writes = [
+                asyncio.create_task(
+                    store.append("g1", [event(n + 1, n)], ActionRow(n, 0, str(n), n))
+                )
+                for n in range(1, 11)
+            ]
+            await gate.reached.wait()
+            closing = asyncio.create_task(store.close())
+            gate.release()
+            await closing
+        assert all(w.done() and w.exception() is None for w in writes)
+        await store.close()
+        with pytest.raises(StoreError):
+            await store.append("g1", [event(99)])
+        with pytest.raises(StoreError):
+            await store.game("g1")
+        other = await harness.open()
+        assert len(await other.events("g1")) == 11
+
+    # -- house seats -----------------------------------------------------------------------
+
+    async def test_house_tickets_are_kept_but_never_exported(self, store: Store) -> None:
+        ticket = "house-ticket-that-must-never-leave-the-server"
+        row, events, causes, history, outcome = await play_random_game("h1", b"contract seed")
+        row.house = {"1": ticket}
+        await store.add_player(PlayerRow("p1", "One", False, 1.0), "t1")
+        entries = journal.finished_game(row, events, causes, history, outcome, {"p1": {"games": 1}})
+        await journal.record_finished(store, entries)
+        stored = await store.game("h1")
+        assert stored is not None and stored.house == {"1": ticket}
+        assert stored.status == "finished" and stored.seed_revealed
+        assert stored.result == outcome.to_json()
+        assert [(a.seat, a.action) for a in await store.actions("h1")] == history
+        assert [e.truth for e in await store.events("h1")] == [e.truth for e in events]
+        assert await verify_game(store, "h1") == []
+        out = io.StringIO()
+        assert await export_jsonl(store, out) == 1
+        assert ticket not in out.getvalue()
+        exported = json.loads(out.getvalue())
+        assert "house" not in exported and exported["id"] == "h1"
+        assert exported["players"][0] == {"id": "p1", "name": "One", "bot": False}
+        assert exported["players"][1] is None

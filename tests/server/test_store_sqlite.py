@@ -1,0 +1,238 @@
+"""The SQLite store: the store contract, plus what only a SQLite file has (schema
+upgrades in place, group commits, a real crash in the middle of a commit)."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import subprocess
+import sys
+import textwrap
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from pathlib import Path
+
+import pytest
+
+from server.errors import StoreError
+from server.store import MIGRATIONS, ActionRow, SqliteStore, Store
+from tests.server.store_contract import (
+    CommitGate,
+    StoreContract,
+    StoreHarness,
+    event,
+    game_row,
+)
+
+
+class SqliteHarness(StoreHarness):
+    """Stores on one SQLite file in the test's temporary folder."""
+
+    page_size = 4
+
+    def __init__(self, path: Path) -> None:
+        self.path = str(path)
+        self.opened: list[SqliteStore] = []
+
+    async def open(self) -> Store:
+        store = SqliteStore(self.path, synchronous="NORMAL", page_size=self.page_size)
+        await store.open()
+        self.opened.append(store)
+        return store
+
+    @asynccontextmanager
+    async def hold_commits(self, store: Store) -> AsyncIterator[CommitGate]:
+        assert isinstance(store, SqliteStore)
+        gate = CommitGate()
+
+        async def hold() -> None:
+            gate.reached.set()
+            await gate.released.wait()
+
+        store.before_commit = hold
+        try:
+            yield gate
+        finally:
+            gate.release()
+            store.before_commit = None
+
+    @contextmanager
+    def fail_commits(self, store: Store) -> Iterator[None]:
+        assert isinstance(store, SqliteStore)
+
+        async def fail() -> None:
+            raise RuntimeError("simulated crash just before COMMIT")
+
+        store.before_commit = fail
+        try:
+            yield
+        finally:
+            store.before_commit = None
+
+    async def close_all(self) -> None:
+        for store in self.opened:
+            await store.close()
+
+
+class TestSqliteStore(StoreContract):
+    """The store contract on :class:`SqliteStore`."""
+
+    @pytest.fixture
+    def harness(self, tmp_path: Path) -> SqliteHarness:
+        return SqliteHarness(tmp_path / "store.db")
+
+
+V1_ROW = (
+    "old1",
+    "perudo",
+    '{"seats":2}',
+    "{}",
+    None,
+    None,
+    1,
+    '["p1",null]',
+    "finished",
+    b"old seed",
+    "x" * 64,
+    1,
+    '{"ranks":[1,2]}',
+    "done",
+    1.0,
+    1.5,
+    2.0,
+)
+
+
+async def test_a_version_1_file_is_upgraded_in_place(tmp_path: Path) -> None:
+    path = tmp_path / "v1.db"
+    with sqlite3.connect(path) as conn:  # the schema as the previous release made it
+        conn.executescript(MIGRATIONS[0])
+        conn.execute("PRAGMA user_version=1")
+        conn.execute(f"INSERT INTO games VALUES ({','.join('?' * len(V1_ROW))})", V1_ROW)
+        conn.execute("INSERT INTO events VALUES ('old1', 1, 'game', NULL, '{\"type\":\"x\"}')")
+    conn.close()
+    store = SqliteStore(str(path))
+    await store.open()
+    try:
+        old = await store.game("old1")
+        assert old is not None and old.house == {} and old.result == {"ranks": [1, 2]}
+        assert old.seed == b"old seed" and old.seats == ["p1", None]
+        assert [e.truth for e in await store.events("old1")] == [{"type": "x"}]
+        await store.save_game(game_row("new1", created=3.0, house={"0": "t"}))
+        assert [g.id async for g in store.iter_games()] == ["old1", "new1"]
+    finally:
+        await store.close()
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS) == 3
+        assert conn.execute("SELECT house FROM games WHERE id = 'new1'").fetchone()[0] == (
+            '{"0":"t"}'
+        )
+    conn.close()
+
+
+async def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "future.db"
+    with sqlite3.connect(path) as conn:
+        conn.execute(f"PRAGMA user_version={len(MIGRATIONS) + 1}")
+    conn.close()
+    store = SqliteStore(str(path))
+    with pytest.raises(StoreError, match="upgrade the server"):
+        await store.open()
+    await store.close()
+
+
+async def test_concurrent_writes_share_commits(tmp_path: Path) -> None:
+    store = SqliteStore(str(tmp_path / "group.db"), synchronous="NORMAL")
+    await store.open()
+    try:
+        await store.save_game(game_row("g1"), [event(1)])
+        before = store.commits
+        await asyncio.gather(
+            *(
+                store.append("g1", [event(n + 1, n)], ActionRow(n, 0, str(n), n))
+                for n in range(1, 201)
+            )
+        )
+        assert store.commits - before < 200 / 4  # group commit: many writes a transaction
+        assert len(await store.actions("g1")) == 200
+    finally:
+        await store.close()
+
+
+CRASH = textwrap.dedent(
+    """
+    import asyncio, dataclasses, os, sys
+    from server.store import SqliteStore
+    from tests.server.store_contract import event, game_row
+
+    async def main(path: str, fatal: int) -> None:
+        store = SqliteStore(path)
+        await store.open()
+        row = game_row("g1")
+        await store.save_game(row, [event(1)])
+        commits = 0
+
+        async def die() -> None:
+            nonlocal commits
+            commits += 1
+            if commits == fatal:  # the transaction is written but not committed
+                os._exit(9)
+
+        store.before_commit = die
+        final = dataclasses.replace(row, status="finished", seed_revealed=True, finished=2.0)
+        await store.finish_game(final, [event(2)], {"p1": {"games": 1}})
+        await store.close()
+
+    asyncio.run(main(sys.argv[1], int(sys.argv[2])))
+    """
+)
+
+
+@pytest.mark.parametrize("fatal", [1, 2, 3])
+async def test_a_crash_during_finish_game_leaves_all_of_it_or_nothing(
+    tmp_path: Path, fatal: int
+) -> None:
+    # The process dies just before its ``fatal``-th commit after the game started. Were
+    # finish_game several transactions, one of these runs would leave part of it behind.
+    path = tmp_path / "crash.db"
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        [sys.executable, "-c", CRASH, str(path), str(fatal)], cwd=root, timeout=60, check=False
+    )
+    assert done.returncode in (0, 9)
+    store = SqliteStore(str(path))
+    await store.open()
+    try:
+        row = await store.game("g1")
+        assert row is not None
+        seqs = [e.seq for e in await store.events("g1")]
+        stats = await store.stats("p1")
+        if done.returncode == 9:
+            assert (row.status, row.seed_revealed, seqs, stats) == ("playing", False, [1], {})
+        else:
+            assert (row.status, row.seed_revealed, seqs) == ("finished", True, [1, 2])
+            assert stats == {"perudo": {"games": 1}}
+    finally:
+        await store.close()
+
+
+def test_a_store_needs_a_file() -> None:
+    with pytest.raises(ValueError, match="needs a file"):
+        SqliteStore(":memory:")
+
+
+async def test_iter_games_holds_one_page_at_a_time(tmp_path: Path) -> None:
+    store = SqliteStore(str(tmp_path / "pages.db"), page_size=5)
+    await store.open()
+    try:
+        for i in range(23):
+            await store.save_game(game_row(f"g{i:02}", created=float(i)))
+        queries: list[str] = []
+        await store.reader.set_trace_callback(queries.append)
+        fetched = [row.id async for row in store.iter_games()]
+        await store.reader.set_trace_callback(None)
+        assert fetched == [f"g{i:02}" for i in range(23)]
+        pages = [q for q in queries if q.startswith("SELECT") and "FROM games" in q]
+        assert len(pages) == 5 and all(q.endswith("LIMIT 5") for q in pages)
+    finally:
+        await store.close()
