@@ -1,85 +1,67 @@
-"""The autopilot: a simple, safe policy that plays a seat while its player is away.
+"""The autopilot: the engine's stand-in policy, played for a seat whose player is away.
 
-A room calls :func:`choose` when a Perudo turn times out, when a player has been
-disconnected past the grace period, or for a house bot seat. The policy sees only what the
-seat may know (``game.view(seat)`` and ``game.legal_actions(seat)``), like any client would.
-Rooms now send a stand-in house bot (:data:`STANDINS`, a real client: server.house) for
-absent or slow players; this policy is the fallback when that bot cannot act in time.
-
-Perudo policy: estimate how many dice match each bid from the seat's own dice plus the
-expected share of the unknown dice; raise to the most plausible legal bid (lowest first)
-while it is plausible enough, otherwise call dudo.
+A room calls :func:`choose` when a turn times out, when a player has been disconnected past
+the grace period, or for a house autopilot seat. Which policy plays, and which house bot
+stands in first (a real client: server.house), is the engine's to say
+(``standin_policy`` and ``standin_bot`` of :class:`server.games.spec.Engine`); an engine
+without a policy (Kriegspiel) has an absent player lose by abandonment instead.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterator, Mapping
+from typing import TypeVar
 
+from server.games import engine, engine_names
 from server.games.base import Game
+from server.games.spec import Engine, StandinPolicy
 
-Policy = Callable[[Game, int], str | None]
+Policy = StandinPolicy
+
+#: Seconds a stand-in bot has to act before the fallback policy moves instead.
+STANDIN_FALLBACK = 3.0
 
 
 def choose(game: Game, seat: int) -> str | None:
     """The action the autopilot takes for ``seat`` now, or ``None`` if it cannot act."""
-    policy = POLICIES.get(game.name)
+    policy = engine(game.name).standin_policy
     if policy is None or game.is_over or game.to_move != seat:
         return None
     return policy(game, seat)
 
 
-def _parse_bid(text: str) -> tuple[int, int] | None:
-    quantity, sep, face = text.partition("x")
-    if not sep or not quantity.isdigit() or not face.isdigit():
-        return None
-    return int(quantity), int(face)
+_V = TypeVar("_V")
 
 
-def perudo(game: Game, seat: int) -> str | None:
-    """Perudo: the most plausible raise, or dudo when every raise looks worse."""
-    legal = [str(action) for action in game.legal_actions(seat)]
-    if not legal:
-        return None
-    view: dict[str, Any] = game.view(seat)
-    dice: list[int] = list(view.get("dice") or [])
-    aces_wild = bool(view.get("aces_wild", True))
-    if isinstance(view.get("total_dice"), int):
-        unknown = max(0, int(view["total_dice"]) - len(dice))
-    else:
-        options = view.get("options") or {}
-        opponents = int(view.get("seats", 2)) - len(view.get("out") or []) - 1
-        unknown = int(0.75 * max(1, opponents) * int(options.get("dice_per_player", 5)))
+class _ByEngine(Mapping[str, _V]):
+    """A read-only view of one engine field, by engine name (engines without it left out).
 
-    def margin(quantity: int, face: int) -> float:
-        mine = sum(1 for d in dice if d == face or (aces_wild and d == 1 and face != 1))
-        p = 1 / 3 if aces_wild and face != 1 else 1 / 6
-        return mine + unknown * p - quantity
+    Compatibility only: new code asks ``server.games.engine(name)`` directly.
+    """
 
-    bids = [(b, text) for text in legal if (b := _parse_bid(text)) is not None]
-    best: tuple[float, int, str] | None = None
-    for (quantity, face), text in bids:
-        key = (margin(quantity, face), -quantity, text)
-        if best is None or key > best:
-            best = key
-    bids_so_far = view.get("bids") or []
-    if not bids_so_far:
-        return best[2] if best is not None else legal[0]
-    last = _parse_bid(str(bids_so_far[-1]["bid"]))
-    current = margin(*last) if last is not None else 0.0
-    if best is not None and (best[0] >= 0 or current >= 0.5):
-        return best[2]
-    return "dudo" if "dudo" in legal else legal[0]
+    def __init__(self, field: Callable[[Engine], _V | None]) -> None:
+        self._field = field
+
+    def _items(self) -> dict[str, _V]:
+        found: dict[str, _V] = {}
+        for name in engine_names():
+            value = self._field(engine(name))
+            if value is not None:
+                found[name] = value
+        return found
+
+    def __getitem__(self, name: str) -> _V:
+        return self._items()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._items())
+
+    def __len__(self) -> int:
+        return len(self._items())
 
 
-#: Engine name -> policy. Kriegspiel has none: an absent Kriegspiel player loses by
-#: abandonment instead.
-POLICIES: dict[str, Policy] = {"perudo": perudo}
-
-#: Engine name -> the house bot that stands in for a player who is away or out of time.
-#: It plays as a client (server.house), like every bot; the policy above is only the
-#: fallback when that bot cannot connect in time.
-STANDINS: dict[str, str] = {"perudo": "perudo-simple"}
-
-#: Seconds a stand-in bot has to act before the fallback policy moves instead.
-STANDIN_FALLBACK = 3.0
+#: Deprecated (room.py and lobby.py still read them): engine name -> its stand-in policy,
+#: and engine name -> its stand-in house bot. Use ``engine(name).standin_policy`` and
+#: ``engine(name).standin_bot``.
+POLICIES: Mapping[str, Policy] = _ByEngine(lambda spec: spec.standin_policy)
+STANDINS: Mapping[str, str] = _ByEngine(lambda spec: spec.standin_bot)
