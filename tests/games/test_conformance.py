@@ -149,10 +149,8 @@ class Playout:
 
     def run(self, max_actions: int) -> None:
         for step in range(max_actions):
-            if self.game.is_over:
-                break
             if self.rng.random() < 0.3:
-                self.probe()
+                self.probe()  # a probe accepted after all may end the game
             if self.game.is_over:
                 break
             if step % 7 == 3:
@@ -193,6 +191,8 @@ class Playout:
     def probe(self) -> None:
         """Send something probably refused; a refusal must change nothing at all."""
         game = self.game
+        if game.is_over:
+            return
         n = game.num_seats
         pool: list[tuple[Any, Any]] = [(self.rng.randrange(n), g) for g in GARBAGE]
         pool += [(self.rng.randrange(n), r.action) for r in game.history[-4:]]
