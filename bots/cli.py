@@ -32,7 +32,7 @@ from bots.arena import (
 )
 from bots.registry import builtin_names, load_bot
 from bots.sdk import BotError
-from server.games import engine
+from server.games import engine, engine_names
 from server.games.base import ConfigError
 
 
@@ -101,12 +101,10 @@ def parse_options(pairs: list[str]) -> dict[str, Any]:
 
 def game_options(game: str, seats: int | None, pairs: list[str]) -> tuple[dict[str, Any], int]:
     """Validated options for ``game`` with ``seats`` seats; return them and the seat count."""
-    options = parse_options(pairs)
-    if seats is not None and game == "perudo":
-        options["seats"] = seats
-    config = engine(game).make_config(options)
-    if seats is not None and config.seats != seats:
-        raise ConfigError(f"{game} has {config.seats} seats, not {seats}")
+    eng = engine(game)
+    config = eng.make_config(parse_options(pairs))
+    if seats is not None:
+        config = eng.with_seats(config, seats)
     return config.to_options(), config.seats
 
 
@@ -122,7 +120,7 @@ def register(
         "games, wins, win rate with a 95%% confidence interval, mean placing and an "
         "openskill rating per bot. Built-in bots: " + ", ".join(builtin_names()),
     )
-    p.add_argument("--game", required=True, choices=["perudo", "kriegspiel"])
+    p.add_argument("--game", required=True, choices=engine_names())
     p.add_argument("--bots", required=True, help="comma-separated bot specs (A,B,...)")
     p.add_argument("--games", type=int, default=100, help="how many games (default 100)")
     p.add_argument("--seats", type=int, help="seats per game (default: one per bot)")
@@ -165,7 +163,7 @@ def register(
     p.add_argument("--seat", type=int, help="the seat to take (default: the first free one)")
     p.add_argument(
         "--game",
-        choices=["perudo", "kriegspiel"],
+        choices=engine_names(),
         help="without --room: join any open room of this game, or create one",
     )
     p.add_argument(
@@ -186,7 +184,7 @@ def register(
         help="play bot games in-process and log them to a knowledge base",
         description="The fast in-process path: games are logged in the server's format.",
     )
-    p.add_argument("--game", required=True, choices=["perudo", "kriegspiel"])
+    p.add_argument("--game", required=True, choices=engine_names())
     p.add_argument("--bots", required=True, help="comma-separated bot specs")
     p.add_argument("--games", type=int, default=100)
     p.add_argument("--seats", type=int, help="seats per game (default: one per bot)")
@@ -208,8 +206,9 @@ def lineup(args: argparse.Namespace) -> tuple[list[str], dict[str, Any], int]:
     if args.games < 1 or args.parallel < 1:
         raise ConfigError("--games and --parallel must be at least 1")
     seats = args.seats
-    if seats is None and args.game == "perudo":
-        seats = max(2, len(names))
+    if seats is None:  # one seat per bot, within the game's range
+        eng = engine(args.game)
+        seats = min(max(len(names), eng.min_seats), eng.max_seats)
     options, seats = game_options(args.game, seats, args.option)
     return names, options, seats
 

@@ -7,8 +7,10 @@ comes out is exactly what happened.
 
 - :func:`export_jsonl`: one JSON object per game, with the truth and every viewer's
   projection of every event (the format of docs/data.md, for analysis and learning);
-- :func:`export_pgn`: Kriegspiel games as PGN with every attempt and announcement;
-- :func:`verify_game`: recompute a game from its seed and log; list every discrepancy.
+- :func:`export_records`: games in their engine's text record format (``pgn``: Kriegspiel
+  games with every attempt and announcement); :func:`export_pgn` is its PGN case;
+- :func:`verify_game`: recompute a game from its seed and log; list every discrepancy
+  (the generic replay check here, the engine's own fairness checks from its ``verify``).
 """
 
 from __future__ import annotations
@@ -19,8 +21,7 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 
 from server.games import engine
-from server.games.base import Event, Game, GameError, replay, seed_commitment
-from server.games.perudo_dice import verify as verify_dice
+from server.games.base import Event, Game, GameError, Record, seed_commitment
 from server.store import ActionRow, EventRow, GameRow, Store
 
 #: Statuses whose seed is public.
@@ -41,9 +42,11 @@ class GameLog:
         """Replay the logged actions with the seed; return the game and its events."""
         eng = engine(self.row.game)
         config = eng.make_config(self.row.options)
-        return replay(
-            eng.new_game, config, self.row.seed, [(a.seat, a.action) for a in self.actions]
-        )
+        return eng.replay(config, self.row.seed, self.records())
+
+    def records(self) -> list[Record]:
+        """The logged action records, in order."""
+        return [Record(a.seat, a.action) for a in self.actions]
 
 
 async def logs(store: Store, game_ids: Iterable[str] | None = None) -> AsyncIterator[GameLog]:
@@ -103,8 +106,8 @@ def verify_log(log: GameLog) -> list[str]:
             break
     if len(replayed) != len(logged):
         problems.append(f"{len(logged)} game events are logged, the replay gives {len(replayed)}")
-    if row.game == "perudo":
-        problems.extend(verify_dice(len(row.seats), row.seed, logged))
+    eng = engine(row.game)
+    problems.extend(eng.verify(game.config, row.seed, log.records(), logged))
     if row.status == "finished":
         outcome = game.outcome
         if outcome is None:
@@ -182,16 +185,27 @@ async def export_jsonl(store: Store, out: TextIO, game_ids: Iterable[str] | None
     return count
 
 
-async def export_pgn(store: Store, out: TextIO, game_ids: Iterable[str] | None = None) -> int:
-    """Write revealed Kriegspiel games as extended PGN (attempts and announcements as
-    comments); return how many. Other games are skipped."""
+async def export_records(
+    store: Store, out: TextIO, record_format: str, game_ids: Iterable[str] | None = None
+) -> int:
+    """Write revealed games whose engine writes ``record_format`` records (``"pgn"``), one
+    record each, blank-line separated; return how many. Other games are skipped."""
     count = 0
     async for log in logs(store, game_ids):
-        if log.row.game != "kriegspiel":
+        eng = engine(log.row.game)
+        if eng.record_format != record_format:
             continue
         game, _ = log.rebuild()
-        white, black = (str(p["name"]) if p else "?" for p in log.players[:2])
-        out.write(game.extended_pgn(white, black))  # type: ignore[attr-defined]
+        text = eng.record_text(game, [str(p["name"]) if p else None for p in log.players])
+        if text is None:
+            continue
+        out.write(text)
         out.write("\n\n")
         count += 1
     return count
+
+
+async def export_pgn(store: Store, out: TextIO, game_ids: Iterable[str] | None = None) -> int:
+    """Write revealed games as PGN (Kriegspiel: attempts and announcements as comments);
+    return how many. Games without a PGN record are skipped."""
+    return await export_records(store, out, "pgn", game_ids)

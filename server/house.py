@@ -6,7 +6,7 @@ the bot with the websocket transport (:mod:`bots.remote`), exactly as an externa
 runs, connecting back over loopback. It says hello as the bot's identity ``bot-<name>``
 (with a token minted at start-up, never shown) and joins with a one-use seat ticket the
 room gave it, so it sees only what its seat may see and can never act for another seat.
-The ``autopilot`` policy of :mod:`server.autopilot` stays for seats whose player is away.
+The engine's stand-in policy (``Engine.standin_policy``) stays for seats whose player is away.
 """
 
 from __future__ import annotations

@@ -1,18 +1,19 @@
 """Sans-I/O rules engines and the registry that names them.
 
-Each engine module offers a config class (``from_options`` / ``to_options``), a
-``new_game(config, seed)`` constructor and a :class:`~server.games.base.Game` subclass.
-:func:`engine` looks one up by the name rooms and logs use ("perudo", "kriegspiel").
+Each engine module exports ``ENGINE``, an :class:`~server.games.spec.Engine`: its config
+class, ``new_game(config, seed)``, seat range, statistics, verification, records and
+stand-in policy. :func:`engine` looks one up by the name rooms and logs use ("perudo",
+"kriegspiel"); :func:`register` adds another at run time (the tests add Goofspiel).
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
 
-from server.games.base import ConfigError, Game, GameConfig, NewGame
+from server.games.base import ConfigError
+from server.games.spec import Engine
+
+__all__ = ["ConfigError", "Engine", "engine", "engine_names", "register"]
 
 #: Engine name -> module path. Modules are imported on first use.
 _MODULES = {
@@ -21,54 +22,37 @@ _MODULES = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Engine:
-    """One rules engine: how to build its config from options and start a game."""
+def register(name: str, module_path: str) -> Engine:
+    """Add the engine module at ``module_path`` under ``name`` and return its engine.
 
-    name: str
-    config_type: type[GameConfig]
-    game_type: type[Game]
-    new_game: NewGame
-
-    # TEMP shim until the engine branch lands
-    @property
-    def standin_policy(self) -> Any:
-        if self.name != "perudo":
-            return None
-        from server import autopilot
-
-        return autopilot.perudo
-
-    @property
-    def standin_bot(self) -> str | None:
-        return "perudo-simple" if self.name == "perudo" else None
-
-    def with_seats(self, config: Any, n: int) -> Any:
-        options = config.to_options()
-        options["seats"] = n
-        return self.make_config(options)
-
-    def stats(self, public: Any, outcome: Any, seats: int) -> Any:
-        from server import stats
-        from server.games.base import Event
-
-        events = [Event(p, (), p) for p in public]
-        return stats.compute(self.name, events, outcome, seats)
-
-    def make_config(self, options: Mapping[str, Any]) -> Any:
-        """Validate room options into this engine's config; raise ``ConfigError``."""
-        return self.config_type.from_options(options)
+    The module must export ``ENGINE`` named ``name``. Registering the same module again is
+    harmless; another module under a taken name is a ``ValueError``.
+    """
+    known = _MODULES.get(name)
+    if known is not None and known != module_path:
+        raise ValueError(f"engine {name!r} is already registered as {known}")
+    spec = _load(name, module_path)
+    _MODULES[name] = module_path
+    return spec
 
 
 def engine_names() -> tuple[str, ...]:
-    """The names of all engines, in a stable order."""
+    """The names of all engines, in a stable order (built-in ones first)."""
     return tuple(_MODULES)
 
 
 def engine(name: str) -> Engine:
     """The engine called ``name``; raise :class:`ConfigError` for an unknown name."""
-    path = _MODULES.get(name)
+    path = _MODULES.get(name) if isinstance(name, str) else None
     if path is None:
         raise ConfigError(f"unknown game {name!r}: choose one of {', '.join(_MODULES)}")
-    module = importlib.import_module(path)
-    return Engine(name, module.CONFIG_TYPE, module.GAME_TYPE, module.new_game)
+    return _load(name, path)
+
+
+def _load(name: str, module_path: str) -> Engine:
+    spec = getattr(importlib.import_module(module_path), "ENGINE", None)
+    if not isinstance(spec, Engine):
+        raise TypeError(f"{module_path} exports no ENGINE (a server.games.spec.Engine)")
+    if spec.name != name:
+        raise ValueError(f"{module_path} is the engine {spec.name!r}, not {name!r}")
+    return spec

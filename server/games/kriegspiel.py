@@ -26,6 +26,7 @@ Choices the rules leave open (documented in ``docs/kriegspiel.md``):
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import chess
@@ -56,6 +57,7 @@ from server.games.kriegspiel_rules import (
     own_board_attempts,
     own_placement,
 )
+from server.games.spec import Engine, add, check_seat_count, result_stats
 
 __all__ = [
     "ACCEPT_DRAW",
@@ -63,6 +65,7 @@ __all__ = [
     "COMMAND_WORDS",
     "CONFIG_TYPE",
     "DECLINE_DRAW",
+    "ENGINE",
     "GAME_TYPE",
     "OFFER_DRAW",
     "RESIGN",
@@ -74,6 +77,9 @@ __all__ = [
     "KriegspielConfig",
     "KriegspielGame",
     "new_game",
+    "record_text",
+    "stats",
+    "with_seats",
 ]
 
 #: Forfeit reasons that mean the clock ran out: a draw if the winner could never mate.
@@ -206,6 +212,7 @@ class KriegspielGame(Game):
             color = viewer == 0
             mover = viewer == turn
             snapshot["color"] = color_name(color)
+            snapshot["seat"] = viewer
             snapshot["board"] = own_placement(self._board, color)
             snapshot["refused"] = list(self._refused_text) if mover else []
             snapshot["must_try_pawn_capture"] = self._duty and mover
@@ -305,12 +312,19 @@ class KriegspielGame(Game):
 
     def _illegal(self, move: chess.Move, possible: bool) -> Event:
         color = color_name(self._board.turn)
+        seat = _seat_of(self._board.turn)
         impossible = not possible and self._rules in ("cincinnati", "rand")
         answer = "impossible" if impossible else "illegal"
         heard: _Projection = None
         if self._rules != "wild16":
-            heard = {"type": "illegal", "color": color, "answer": answer}
-        mover = {"type": "illegal", "color": color, "move": move.uci(), "answer": answer}
+            heard = {"type": "illegal", "color": color, "seat": seat, "answer": answer}
+        mover = {
+            "type": "illegal",
+            "color": color,
+            "seat": seat,
+            "move": move.uci(),
+            "answer": answer,
+        }
         truth = dict(mover, possible=possible)
         return self._emit(truth, mover, heard, self._board.turn)
 
@@ -343,6 +357,7 @@ class KriegspielGame(Game):
         heard: dict[str, Json] = {
             "type": "move",
             "color": color_name(color),
+            "seat": seat,
             "capture": None if capture is None else chess.square_name(capture),
             "captured": captured if self._rules != "english" else None,
             "check": checks,
@@ -392,20 +407,23 @@ class KriegspielGame(Game):
         board = self._board
         captures = legal_pawn_captures(board)
         color = color_name(board.turn)
+        seat = _seat_of(board.turn)
         truth: dict[str, Json] = {
             "type": "pawn_tries",
             "color": color,
+            "seat": seat,
             "moves": [move.uci() for move in captures],
         }
+        named = {"type": "pawn_tries", "color": color, "seat": seat}
         if rules == "wild16":
-            heard: dict[str, Json] = {"type": "pawn_tries", "color": color, "count": len(captures)}
+            heard: dict[str, Json] = dict(named, count=len(captures))
             mover = heard
         elif rules == "cincinnati":
-            heard = {"type": "pawn_tries", "color": color, "any": bool(captures)}
+            heard = dict(named, any=bool(captures))
             mover = heard
         else:
             pawns = sorted({move.from_square for move in captures})
-            heard = {"type": "pawn_tries", "color": color, "pawns": len(pawns)}
+            heard = dict(named, pawns=len(pawns))
             mover = dict(heard, squares=[chess.square_name(square) for square in pawns])
         truth.update(mover)
         return self._emit(truth, mover, heard, board.turn)
@@ -430,6 +448,7 @@ class KriegspielGame(Game):
         heard: dict[str, Json] = {
             "type": "any",
             "color": color_name(self._board.turn),
+            "seat": _seat_of(self._board.turn),
             "answer": bool(captures),
         }
         truth = dict(heard, moves=[move.uci() for move in captures])
@@ -448,7 +467,7 @@ class KriegspielGame(Game):
             )
         self._draw_offer = seat
         self._offer_blocked[seat] = True
-        return self._public({"type": "draw_offered", "color": color_name(seat == 0)})
+        return self._public({"type": "draw_offered", "color": color_name(seat == 0), "seat": seat})
 
     def _answer_draw(self, seat: int, *, accept: bool) -> Event:
         word = "accept_draw" if accept else "decline_draw"
@@ -457,7 +476,7 @@ class KriegspielGame(Game):
         self._draw_offer = None
         if accept:
             return self._end("agreed_draw", None, by=seat)
-        return self._public({"type": "draw_declined", "color": color_name(seat == 0)})
+        return self._public({"type": "draw_declined", "color": color_name(seat == 0), "seat": seat})
 
     # -- events ------------------------------------------------------------------------
 
@@ -470,9 +489,12 @@ class KriegspielGame(Game):
             "reason": reason,
             "result": result_string(self._outcome),
             "winner": None if winner is None else color_name(winner == 0),
+            "ranks": list(ranks),
+            "winners": list(self._outcome.winners),
         }
         if by is not None:
             payload["by"] = color_name(by == 0)
+            payload["seat"] = by
         self._draw_offer = None
         return self._public(payload, fen=self._board.fen())
 
@@ -509,7 +531,12 @@ class KriegspielGame(Game):
             "to_move": to_move,
         }
         seats = tuple(
-            dict(spectator, color=color_name(color), board=own_placement(board, color))
+            dict(
+                spectator,
+                color=color_name(color),
+                seat=_seat_of(color),
+                board=own_placement(board, color),
+            )
             for color in (chess.WHITE, chess.BLACK)
         )
         truth = dict(
@@ -535,5 +562,57 @@ def new_game(config: KriegspielConfig, seed: bytes) -> tuple[KriegspielGame, lis
     return game, game._start()
 
 
+def with_seats(config: KriegspielConfig, n: int) -> KriegspielConfig:
+    """``config`` itself when ``n`` is 2; Kriegspiel has exactly two players."""
+    check_seat_count("kriegspiel", n, 2, 2)
+    return config
+
+
+def stats(
+    public_events: Sequence[dict[str, Json]], outcome: Outcome, seats: int
+) -> list[dict[str, float]]:
+    """Each seat's statistics from public events: ``moves`` and ``illegal_attempts`` (their
+    ratio is illegal attempts per move) besides ``games``, ``wins``, ``draws``, ``losses``.
+
+    Under wild16 nobody but the mover hears of an illegal attempt, so those attempts never
+    count: they are not public.
+    """
+    out = result_stats(outcome, seats)
+    for event in public_events:
+        seat = event.get("seat")
+        if not isinstance(seat, int) or not 0 <= seat < seats:
+            continue
+        kind = event.get("type")
+        if kind == "move":
+            add(out[seat], "moves")
+        elif kind == "illegal":
+            add(out[seat], "illegal_attempts")
+    return out
+
+
+def record_text(game: Game, players: Sequence[str | None]) -> str:
+    """The extended PGN (every attempt and announcement as comments) of ``game``."""
+    if not isinstance(game, KriegspielGame):
+        raise TypeError(f"a Kriegspiel record needs a KriegspielGame, not {type(game).__name__}")
+    names = [name or "?" for name in players[:2]]
+    names += ["?"] * (2 - len(names))
+    return game.extended_pgn(names[0], names[1])
+
+
 CONFIG_TYPE = KriegspielConfig
 GAME_TYPE = KriegspielGame
+
+#: The Kriegspiel engine: what the server needs to know about the game (server.games.spec).
+#: No stand-in: an absent player loses by abandonment.
+ENGINE = Engine(
+    name=KriegspielGame.name,
+    config_type=KriegspielConfig,
+    game_type=KriegspielGame,
+    new_game=new_game,
+    min_seats=2,
+    max_seats=2,
+    with_seats=with_seats,
+    stats=stats,
+    record_text=record_text,
+    record_format="pgn",
+)

@@ -50,6 +50,9 @@ from server.games.perudo_actions import (
     raises,
 )
 from server.games.perudo_dice import first_starter, roll_dice, verify
+from server.games.perudo_standin import standin
+from server.games.perudo_stats import stats
+from server.games.spec import Engine, check_seat_count
 
 # -- configuration -----------------------------------------------------------------------
 
@@ -505,13 +508,46 @@ def replay_game(
     return game, events
 
 
+def with_seats(config: PerudoConfig, n: int) -> PerudoConfig:
+    """``config`` for ``n`` players (2 to 8). As with the ``seats`` option, ``max_players``
+    rises to 8 by itself when it is at its default (6) and ``n`` is more."""
+    check_seat_count("perudo", n, 2, 8)
+    options = config.to_options()
+    options["seats"] = n
+    if n > config.max_players and config.max_players == 6:
+        options["max_players"] = 8
+    return PerudoConfig.from_options(options)
+
+
+def _verify(
+    config: PerudoConfig, seed: bytes, records: Sequence[Record], truths: Sequence[dict[str, Json]]
+) -> list[str]:
+    return verify(config.seats, seed, list(truths))
+
+
 CONFIG_TYPE = PerudoConfig
 GAME_TYPE = Perudo
+
+#: The Perudo engine: what the server needs to know about the game (server.games.spec).
+ENGINE = Engine(
+    name=Perudo.name,
+    config_type=PerudoConfig,
+    game_type=Perudo,
+    new_game=new_game,
+    min_seats=2,
+    max_seats=8,
+    with_seats=with_seats,
+    stats=stats,
+    verify=_verify,
+    standin_policy=standin,
+    standin_bot="perudo-simple",
+)
 
 __all__ = [
     "CALZA",
     "CONFIG_TYPE",
     "DUDO",
+    "ENGINE",
     "GAME_TYPE",
     "PRESETS",
     "Action",
@@ -526,5 +562,8 @@ __all__ = [
     "raise_error",
     "replay_game",
     "roll_dice",
+    "standin",
+    "stats",
     "verify",
+    "with_seats",
 ]

@@ -119,7 +119,7 @@ def test_tournament_command_errors(capsys: pytest.CaptureFixture[str]) -> None:
         )
         == 2
     )
-    assert "seats must be" in capsys.readouterr().err
+    assert "perudo needs 2 to 8 players, not 9" in capsys.readouterr().err
     assert (
         main(
             [

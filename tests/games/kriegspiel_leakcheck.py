@@ -34,6 +34,9 @@ KEYS = frozenset(
     {
         "type",
         "color",
+        "seat",
+        "ranks",
+        "winners",
         "rules",
         "to_move",
         "board",
@@ -98,15 +101,31 @@ WORDS = frozenset(
 
 #: The keys the opponent (and a spectator) may hear, per event type.
 HEARD_KEYS = {
-    "illegal": {"type", "color", "answer"},
-    "move": {"type", "color", "capture", "captured", "check", "promotion"},
-    "pawn_tries": {"type", "color", "count", "any", "pawns"},
-    "any": {"type", "color", "answer"},
-    "draw_offered": {"type", "color"},
-    "draw_declined": {"type", "color"},
-    "game_over": {"type", "reason", "result", "winner", "by"},
+    "illegal": {"type", "color", "seat", "answer"},
+    "move": {"type", "color", "seat", "capture", "captured", "check", "promotion"},
+    "pawn_tries": {"type", "color", "seat", "count", "any", "pawns"},
+    "any": {"type", "color", "seat", "answer"},
+    "draw_offered": {"type", "color", "seat"},
+    "draw_declined": {"type", "color", "seat"},
+    "game_over": {"type", "reason", "result", "winner", "by", "seat", "ranks", "winners"},
     "game_started": {"type", "rules", "to_move"},
 }
+
+_SEAT_OF = {"white": 0, "black": 1}
+
+
+def check_seats_named(projection: dict[str, Any]) -> None:
+    """Events that name a player carry ``seat`` beside ``color`` (white is seat 0)."""
+    kind = projection["type"]
+    named = projection.get("by") if kind == "game_over" else projection.get("color")
+    if named is None:
+        assert "seat" not in projection, projection
+        return
+    assert projection.get("seat") == _SEAT_OF[named], f"seat and colour differ: {projection}"
+    if kind == "game_over":
+        winner = projection["winner"]
+        winners = [0, 1] if winner is None else [_SEAT_OF[winner]]
+        assert projection["winners"] == winners, projection
 
 
 def squares_named(projection: dict[str, Any]) -> set[str]:
@@ -194,13 +213,14 @@ class LeakChecker:
                 match = _UCI.match(action[1])
                 if match is not None:
                     allowed.update(match.groups())
+            check_seats_named(projection)
             leaked = squares_named(projection) - allowed
             assert not leaked, f"seat {seat} learns {leaked} from {projection}; truth {truth}"
             if "board" in projection:
                 assert projection["board"] == own_board(after, color).board_fen()
             self.heard[seat].append(projection)
             kind = truth["type"]
-            mover_seat = 0 if truth.get("color") == "white" else 1
+            mover_seat = truth.get("seat")
             own_news = seat == mover_seat and kind in ("illegal", "move", "pawn_tries")
             if not own_news and kind != "game_started":
                 extra = set(projection) - HEARD_KEYS[kind]

@@ -150,10 +150,11 @@ def test_not_your_turn_and_repeated() -> None:
     assert illegal.seats[0] == {
         "type": "illegal",
         "color": "white",
+        "seat": 0,
         "move": "e4e5",
         "answer": "illegal",
     }
-    assert illegal.seats[1] == {"type": "illegal", "color": "white", "answer": "illegal"}
+    assert illegal.seats[1] == {"type": "illegal", "color": "white", "seat": 0, "answer": "illegal"}
     assert "e4e5" in table.refuse(0, "e4e5", "repeated").reason
     assert table.game.view(0)["refused"] == ["e4e5"]
     assert table.game.view(1)["refused"] == []
@@ -185,9 +186,19 @@ def test_illegal_and_impossible_per_rule_set(rules: str) -> None:
         assert illegal.seats[1] is None and illegal.spectator is None
         assert impossible.seats[1] is None and impossible.spectator is None
     else:
-        assert illegal.seats[1] == {"type": "illegal", "color": "white", "answer": "illegal"}
+        assert illegal.seats[1] == {
+            "type": "illegal",
+            "color": "white",
+            "seat": 0,
+            "answer": "illegal",
+        }
         assert illegal.spectator == illegal.seats[1]
-        assert impossible.seats[1] == {"type": "illegal", "color": "white", "answer": mover_answer}
+        assert impossible.seats[1] == {
+            "type": "illegal",
+            "color": "white",
+            "seat": 0,
+            "answer": mover_answer,
+        }
     # attempts are recorded in the history, refusals are not
     assert [record.action for record in table.game.history] == ["e2e4", "e7e5", "e4e5", "e4e6"]
 
@@ -269,19 +280,34 @@ def test_pawn_tries_per_rule_set() -> None:
     wild = Table("wild16", fen).opening[-1]
     assert wild.type == "pawn_tries"
     assert wild.seats[0] == wild.seats[1] == wild.spectator
-    assert wild.seats[1] == {"type": "pawn_tries", "color": "white", "count": 2}
+    assert wild.seats[1] == {"type": "pawn_tries", "color": "white", "seat": 0, "count": 2}
     cincinnati = Table("cincinnati", fen).opening[-1]
-    assert cincinnati.seats[1] == {"type": "pawn_tries", "color": "white", "any": True}
+    assert cincinnati.seats[1] == {"type": "pawn_tries", "color": "white", "seat": 0, "any": True}
     rand = Table("rand", fen).opening[-1]
-    assert rand.seats[0] == {"type": "pawn_tries", "color": "white", "pawns": 1, "squares": ["d4"]}
-    assert rand.seats[1] == rand.spectator == {"type": "pawn_tries", "color": "white", "pawns": 1}
+    assert rand.seats[0] == {
+        "type": "pawn_tries",
+        "color": "white",
+        "seat": 0,
+        "pawns": 1,
+        "squares": ["d4"],
+    }
+    assert (
+        rand.seats[1]
+        == rand.spectator
+        == {"type": "pawn_tries", "color": "white", "seat": 0, "pawns": 1}
+    )
     english = Table("english", fen)
     assert [event.type for event in english.opening] == ["game_started"]
 
 
 def test_no_pawn_tries_announce_false() -> None:
     table = Table("cincinnati")
-    assert table.opening[-1].seats[0] == {"type": "pawn_tries", "color": "white", "any": False}
+    assert table.opening[-1].seats[0] == {
+        "type": "pawn_tries",
+        "color": "white",
+        "seat": 0,
+        "any": False,
+    }
 
 
 def test_pinned_pawn_does_not_count() -> None:
@@ -299,7 +325,12 @@ def test_pawn_capturing_its_pinner_counts() -> None:
 def test_in_check_only_resolving_captures_count() -> None:
     table = Table("rand", "k7/8/8/8/8/2n4r/1P4P1/7K w - - 0 1")
     assert table.opening[-1].seats[0]["squares"] == ["g2"]
-    assert table.opening[-1].seats[1] == {"type": "pawn_tries", "color": "white", "pawns": 1}
+    assert table.opening[-1].seats[1] == {
+        "type": "pawn_tries",
+        "color": "white",
+        "seat": 0,
+        "pawns": 1,
+    }
     assert only(table.play("b2c3"), "illegal").seats[0]["answer"] == "illegal"
 
 
@@ -314,7 +345,7 @@ def test_pawn_tries_follow_each_move() -> None:
     table = Table("wild16")
     events = table.play("e2e4", "d7d5")
     assert [event.type for event in events] == ["move", "pawn_tries", "move", "pawn_tries"]
-    assert events[-1].seats[0] == {"type": "pawn_tries", "color": "white", "count": 1}
+    assert events[-1].seats[0] == {"type": "pawn_tries", "color": "white", "seat": 0, "count": 1}
 
 
 # -- english: "any?" ----------------------------------------------------------------------
@@ -324,7 +355,7 @@ def test_english_any_yes_and_the_duty() -> None:
     table = Table("english", "4k3/8/8/2p5/3P4/8/8/4K3 w - - 0 1")
     event = only(table.play("any"), "any")
     assert event.seats[0] == event.seats[1] == event.spectator
-    assert event.seats[1] == {"type": "any", "color": "white", "answer": True}
+    assert event.seats[1] == {"type": "any", "color": "white", "seat": 0, "answer": True}
     table.refuse(0, "any", "repeated")
     table.refuse(0, "e1e2", "illegal")  # the duty: a pawn capture first
     assert table.game.view(0)["must_try_pawn_capture"] is True
@@ -450,6 +481,7 @@ def test_castling_out_of_through_into_check(black: str, kingside: bool, queensid
             assert event.seats[1] == {
                 "type": "move",
                 "color": "white",
+                "seat": 0,
                 "capture": None,
                 "captured": None,
                 "check": event.truth["check"],
@@ -522,6 +554,8 @@ def test_checkmate(rules: str) -> None:
         "reason": "checkmate",
         "result": "1-0",
         "winner": "white",
+        "ranks": [1, 2],
+        "winners": [0],
     }
     assert table.game.outcome == Outcome((1, 2), "checkmate")
     assert table.game.to_move is None
@@ -600,7 +634,10 @@ def test_resign_at_any_time() -> None:
         "reason": "resignation",
         "result": "1-0",
         "winner": "white",
+        "ranks": [1, 2],
+        "winners": [0],
         "by": "black",
+        "seat": 1,
     }
     assert table.game.outcome == Outcome((1, 2), "resignation")
     table.refuse(0, "e2e4", "game_over")
@@ -609,7 +646,11 @@ def test_resign_at_any_time() -> None:
 def test_draw_offer_accept() -> None:
     table = Table()
     offered = table.send(1, "offer_draw")[0]
-    assert offered.seats[0] == offered.seats[1] == {"type": "draw_offered", "color": "black"}
+    assert (
+        offered.seats[0]
+        == offered.seats[1]
+        == {"type": "draw_offered", "color": "black", "seat": 1}
+    )
     table.refuse(1, "offer_draw", "illegal")
     table.refuse(1, "accept_draw", "illegal")
     table.refuse(0, "offer_draw", "illegal")
@@ -626,7 +667,7 @@ def test_draw_offer_decline_and_lapse() -> None:
     table = Table()
     table.send(0, "offer_draw")
     declined = table.send(1, "decline_draw")[0]
-    assert declined.spectator == {"type": "draw_declined", "color": "black"}
+    assert declined.spectator == {"type": "draw_declined", "color": "black", "seat": 1}
     table.refuse(0, "offer_draw", "illegal")  # not again before black has moved
     table.refuse(1, "decline_draw", "illegal")
     table.play("e2e4")

@@ -1,32 +1,18 @@
-"""The autopilot: a simple, safe policy that plays a seat while its player is away.
+"""Perudo's stand-in policy: a simple, safe move for a seat whose player is away.
 
-A room calls :func:`choose` when a Perudo turn times out, when a player has been
-disconnected past the grace period, or for a house bot seat. The policy sees only what the
-seat may know (``game.view(seat)`` and ``game.legal_actions(seat)``), like any client would.
-Rooms now send a stand-in house bot (:data:`STANDINS`, a real client: server.house) for
-absent or slow players; this policy is the fallback when that bot cannot act in time.
+The server uses it when the stand-in house bot cannot act in time. It sees only what the
+seat may know (``game.view(seat)`` and ``game.legal_actions(seat)``), like any client.
 
-Perudo policy: estimate how many dice match each bid from the seat's own dice plus the
-expected share of the unknown dice; raise to the most plausible legal bid (lowest first)
-while it is plausible enough, otherwise call dudo.
+Estimate how many dice match each bid from the seat's own dice plus the expected share of
+the unknown dice; raise to the most plausible legal bid (lowest first) while it is
+plausible enough, otherwise call dudo.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from server.games.base import Game
-
-Policy = Callable[[Game, int], str | None]
-
-
-def choose(game: Game, seat: int) -> str | None:
-    """The action the autopilot takes for ``seat`` now, or ``None`` if it cannot act."""
-    policy = POLICIES.get(game.name)
-    if policy is None or game.is_over or game.to_move != seat:
-        return None
-    return policy(game, seat)
 
 
 def _parse_bid(text: str) -> tuple[int, int] | None:
@@ -36,8 +22,11 @@ def _parse_bid(text: str) -> tuple[int, int] | None:
     return int(quantity), int(face)
 
 
-def perudo(game: Game, seat: int) -> str | None:
-    """Perudo: the most plausible raise, or dudo when every raise looks worse."""
+def standin(game: Game, seat: int) -> str | None:
+    """The most plausible raise, or dudo when every raise looks worse; ``None`` if ``seat``
+    may not act."""
+    if game.is_over or game.to_move != seat:
+        return None
     legal = [str(action) for action in game.legal_actions(seat)]
     if not legal:
         return None
@@ -70,16 +59,3 @@ def perudo(game: Game, seat: int) -> str | None:
     if best is not None and (best[0] >= 0 or current >= 0.5):
         return best[2]
     return "dudo" if "dudo" in legal else legal[0]
-
-
-#: Engine name -> policy. Kriegspiel has none: an absent Kriegspiel player loses by
-#: abandonment instead.
-POLICIES: dict[str, Policy] = {"perudo": perudo}
-
-#: Engine name -> the house bot that stands in for a player who is away or out of time.
-#: It plays as a client (server.house), like every bot; the policy above is only the
-#: fallback when that bot cannot connect in time.
-STANDINS: dict[str, str] = {"perudo": "perudo-simple"}
-
-#: Seconds a stand-in bot has to act before the fallback policy moves instead.
-STANDIN_FALLBACK = 3.0
