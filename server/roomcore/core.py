@@ -796,6 +796,7 @@ class RoomCore:
             return
         if self.engine.standin_policy is not None:
             self.seats[seat].autopilot = True
+            self._launch_standin(seat, once=False)
             self._send_room()
             self._plan()
         else:

@@ -360,3 +360,22 @@ def test_a_finished_game_is_watched_and_resumed_from_the_log() -> None:
     mine = [f for f in seat.frames if f["type"] == "event"]
     original = [f for f in ana.frames if f["type"] == "event"]
     assert mine == original  # the same stream, frame for frame
+
+
+def test_a_perudo_player_gone_past_the_grace_period_gets_a_stand_in_at_once() -> None:
+    h = Harness(make_core("perudo", {"seats": 2}))
+    ana, bob = Conn(ANA), Conn(BOB)
+    h.request(m.Join(ana))
+    h.request(m.Join(bob))
+    h.feed(m.Detach(bob, token=None), at=1.0)
+    out: list[m.Effect] = []
+    h.run_until(11.0)
+    out = [e for e in h.effects if isinstance(e, m.Launch)]
+    assert out and out[-1].seat == 1 and out[-1].bot == "perudo-simple"
+    assert h.core.seats[1].autopilot
+    # the stand-in's ticket opens bob's seat; bob's return sends it away
+    standin = Conn(Player("bot-perudo-simple", "perudo-simple", True))
+    assert h.request(m.Join(standin, ticket=out[-1].ticket))["seat"] == 1
+    h.request(m.Resume(Conn(BOB), since=0), at=12.0)
+    assert not h.core.seats[1].autopilot
+    assert {"type": "left", "room": "r1"} in standin.frames
