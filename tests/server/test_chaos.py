@@ -118,6 +118,7 @@ class Human:
     sent: list[Sent] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     connections: int = 0
+    compared: int = 0  #: frames received again after a reconnect and compared
     finished_at: float | None = None  #: when this seat saw the end (monotonic)
 
     @property
@@ -175,6 +176,7 @@ class Human:
 
     def _event(self, seq: int, text: str) -> None:
         if seq <= self.last_seq:
+            self.compared += 1
             if self.frames.get(seq) != text:
                 self.problems.append(
                     f"{self.name}: seq {seq} re-sent differently:\n"
@@ -308,12 +310,14 @@ async def test_twenty_games_survive_three_sigkills(tmp_path: Path) -> None:
     proc = await start_server(db, port)
     runs: list[asyncio.Task[None]] = []
     kills: list[float] = []
+    live: list[int] = []  #: games not over (for their humans) at each kill
     try:
         tables = await set_up(port, rng)
         humans = [h for t in tables for h in t.humans]
         runs = [asyncio.create_task(h.run(port)) for h in humans]
         for _ in range(KILLS):
             await asyncio.sleep(rng.uniform(1.5, 4.0))  # a random moment of live play
+            live.append(sum(1 for t in tables if not all(h.done for h in t.humans)))
             proc.send_signal(signal.SIGKILL)
             await proc.wait()
             kills.append(time.monotonic() - started)
@@ -368,9 +372,14 @@ async def test_twenty_games_survive_three_sigkills(tmp_path: Path) -> None:
                     )
     elapsed = time.monotonic() - started
     ends = [h.finished_at - started for t in tables for h in t.humans if h.finished_at]
+    compared = sum(h.compared for t in tables for h in t.humans)
     summary = (
-        f"kills at {[round(k, 1) for k in kills]} s, last game seen over at "
+        f"kills at {[round(k, 1) for k in kills]} s with {live} games live, "
+        f"{compared} frames re-sent and compared, last game seen over at "
         f"{max(ends, default=0):.0f} s, {elapsed:.0f} s in all"
     )
     assert not problems, f"{len(problems)} problems ({summary}):\n" + "\n".join(problems)
     assert elapsed < 180, summary
+    assert live[0] >= GAMES // 2 and live[-1] >= 1, f"the kills came too late: {summary}"
+    assert compared > 0, summary
+    print(summary)
