@@ -36,6 +36,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from queue import Empty
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
@@ -374,7 +375,10 @@ async def echo_worker(
 
 def _worker(kind: str, args: tuple[Any, ...], out: Any) -> None:
     fn = umpire_worker if kind == "umpire" else echo_worker
-    out.put(asyncio.run(fn(*args)))
+    try:
+        out.put(asyncio.run(fn(*args)))
+    except Exception as exc:  # always answer, so that the main process never waits forever
+        out.put({"latencies": [], "actions": 0, "games": 0, "error": repr(exc)})
 
 
 def cpu_seconds(pid: int) -> float:
@@ -403,13 +407,32 @@ def drive(
         proc = mp.Process(target=_worker, args=(kind, args, queue))
         proc.start()
         procs.append(proc)
+    results: list[dict[str, Any]] = []
+
+    def collect(until: float | None) -> bool:
+        """Gather worker results until ``until`` (or all); False at the first error."""
+        while len(results) < len(procs):
+            timeout = None if until is None else until - time.monotonic()
+            if timeout is not None and timeout <= 0:
+                return True
+            try:
+                results.append(queue.get(timeout=timeout))
+            except Empty:
+                return True
+            if results[-1]["error"]:
+                return False
+        return True
+
     cpu = None
-    if server_pid is not None:
-        time.sleep(max(0.0, measure_from - time.monotonic()))
+    ok = collect(measure_from)
+    if ok and server_pid is not None:
         first = cpu_seconds(server_pid)
-        time.sleep(max(0.0, deadline - time.monotonic()))
+        ok = collect(deadline)
         cpu = cpu_seconds(server_pid) - first
-    results = [queue.get() for _ in procs]
+    ok = ok and collect(None)
+    if not ok:
+        for proc in procs:
+            proc.terminate()
     for proc in procs:
         proc.join()
     errors = [r["error"] for r in results if r["error"]]
