@@ -205,8 +205,8 @@ class Human:
 
     def _pause(self) -> float:
         if self.game == "perudo":
-            return self.rng.uniform(0.1, 0.35)
-        return self.rng.uniform(0.02, 0.07)
+            return self.rng.uniform(0.15, 0.5)
+        return self.rng.uniform(0.05, 0.15)
 
 
 @dataclass
@@ -228,7 +228,7 @@ def layout(index: int) -> tuple[str, bool, int, dict[int, str], dict[str, Any]]:
     if index % 2 == 0:
         kinds = ("perudo-random", "perudo-simple")
         bots = {3: kinds[k % 2]} if k % 2 == 0 else {2: kinds[0], 3: kinds[1]}
-        return "perudo", public, 0, bots, {"seats": 4, "dice_per_player": 4}
+        return "perudo", public, 0, bots, {"seats": 4, "dice_per_player": 5}
     options = {"rules": "wild16", "fen": KRIEGSPIEL_FENS[k % 3]}
     if k % 3 == 0:
         return "kriegspiel", public, 0, {}, options
