@@ -35,8 +35,7 @@ import json
 import logging
 import signal
 import sys
-import threading
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -56,23 +55,27 @@ WORKERS = 64
 #: runner exits with it), so a house bot keeps trying far longer than an external one.
 RECONNECTS = 100
 
-_local = threading.local()
 
-
-def _drive(fn: Callable[..., Awaitable[T]], *args: Any) -> T:
-    """Run the bot coroutine ``fn(*args)`` to its end on this worker thread's own loop."""
-    loop: asyncio.AbstractEventLoop | None = getattr(_local, "loop", None)
-    if loop is None:
-        loop = _local.loop = asyncio.new_event_loop()
-    return loop.run_until_complete(fn(*args))
+def _drive(fn: Callable[..., Coroutine[Any, Any, T]], *args: Any) -> T:
+    """Run the bot coroutine ``fn(*args)`` to its end on this worker thread, without an
+    event loop: a bot's callbacks compute, they do not wait for I/O or timers (awaiting
+    ``asyncio.sleep(0)`` is fine; a real wait raises ``RuntimeError``)."""
+    coro = fn(*args)
+    try:
+        while True:
+            if coro.send(None) is not None:
+                coro.close()
+                raise RuntimeError(f"{fn!r} waited for a future: house bots may not")
+    except StopIteration as stop:
+        result: T = stop.value
+        return result
 
 
 class Threaded(Bot):
     """Wraps a bot so that each of its callbacks runs in a worker thread.
 
     The transport awaits one callback at a time, so the wrapped bot is never entered by two
-    threads at once; it must only not keep event-loop objects between callbacks (each worker
-    thread has its own loop)."""
+    threads at once."""
 
     def __init__(self, inner: Bot) -> None:
         self.inner = inner

@@ -356,9 +356,14 @@ class RemotePlayer:
         else:
             action = await bot.decide(decision)
         if pause and self.think:
-            await asyncio.sleep(max(0.0, self.think - (loop.time() - started)))
+            await self.pause(max(0.0, self.think - (loop.time() - started)))
         state.pending = action
         await self._send(type="act", room=state.room, action=action)
+
+    async def pause(self, seconds: float) -> None:
+        """The per-turn pause before a turn's first attempt (``think`` less the time the
+        bot took to decide). Override it to wait differently."""
+        await asyncio.sleep(seconds)
 
     async def _refused(self, bot: Bot, state: _Game, frame: dict[str, Any]) -> None:
         if state.pending is None:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from bots.baseline import KriegspielRandom, PerudoRandom, PerudoSimple
-from bots.remote import Target, play_remote
+from bots.remote import RemotePlayer, Target, play_remote
 from server.app import UmpireServer
 from server.hints import perudo_hint
 
@@ -620,3 +620,62 @@ async def test_event_loop_lag_stays_low_while_a_hard_house_bot_thinks(
         if line.startswith("umpire_event_loop_lag_p99_seconds ")
     )
     assert p99 < 0.05
+
+
+class Paced(RemotePlayer):
+    """A remote player that logs its decisions and per-turn pauses instead of waiting."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.log: list[tuple[str, ...]] = []
+
+    async def pause(self, seconds: float) -> None:
+        self.log.append(("pause",))
+
+
+class FirstTriesA8(KriegspielRandom):
+    """Tries the rook's a1a8 first (through a black pawn: an illegal attempt), then plays
+    at random."""
+
+    def __init__(self, player: Paced) -> None:
+        super().__init__(seed=6)
+        self.player = player
+
+    async def decide(self, decision: Any) -> str:
+        first = not self.player.log
+        action = "a1a8" if first else await super().decide(decision)
+        self.player.log.append(("decide", action))
+        return action
+
+
+async def test_an_external_bot_pauses_once_per_turn_never_before_a_retry(
+    server: UmpireServer, connect: Any
+) -> None:
+    host = await connect("host")
+    fen = "4k3/8/8/p7/8/8/8/R3K3 w - - 0 1"
+    room_id = (
+        await host.request(
+            "create_room", "created", game="kriegspiel", options={"fen": fen}, sit=False
+        )
+    )["room"]
+    await host.request("add_bot", "bot_added", room=room_id, bot="kriegspiel-random", seat=1)
+    player = Paced(
+        f"ws://127.0.0.1:{server.port}",
+        lambda: FirstTriesA8(player),
+        name="paced",
+        target=Target(room=room_id, seat=0),
+        think=0.01,
+    )
+    task = asyncio.create_task(player.play(1))
+    try:
+        async with asyncio.timeout(20):
+            while len(player.log) < 4 and not task.done():
+                await asyncio.sleep(0.02)
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+    room = server.lobby.rooms[room_id]
+    assert room.game.history[0].seat == 0 and room.game.history[0].action == "a1a8"
+    assert player.log[:2] == [("decide", "a1a8"), ("pause",)]  # the turn's first attempt
+    assert player.log[2][0] == "decide" and player.log[3][0] == "decide"  # the retry: no pause
