@@ -172,8 +172,9 @@ class Table:
     room: str = ""
     created: asyncio.Event = field(default_factory=asyncio.Event)
     over: asyncio.Event = field(default_factory=asyncio.Event)
-    seen: list[int] = field(default_factory=list)  #: the last event seq each seat received
-    sent_at: list[float] = field(default_factory=list)  #: when each seat sent its last act
+    #: by connection (its index in ``clients``, not necessarily the seat it holds):
+    seen: list[int] = field(default_factory=list)  #: the last event seq it received
+    sent_at: list[float] = field(default_factory=list)  #: when it sent its last act
     #: acknowledged actions being measured: (the seq they ended at, when they were sent)
     measuring: list[tuple[float, int]] = field(default_factory=list)
 
@@ -281,7 +282,12 @@ class Load:
                     event = frame.get("event")
                     if event is not None and event.get("type") == "game_over" and seat == 0:
                         table.over.set()
-                elif kind == "turn" and frame["seat"] == seat:
+                elif kind == "turn":
+                    # Only the connection holding the seat gets its turn frames. Which seat a
+                    # connection holds is the server's answer, not the join order: joins
+                    # sent on three connections may reach the room in any order (guessing
+                    # the seat from that order made the old generator act from the wrong
+                    # seat: not_your_turn, then a dudo from the same seat, forever).
                     asyncio.get_running_loop().create_task(self.act(table, seat, frame))
         except ConnectionClosed as exc:
             if time.monotonic() < self.deadline:
