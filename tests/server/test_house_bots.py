@@ -583,11 +583,17 @@ async def test_a_sigkilled_server_leaves_no_runner_and_its_successor_relaunches_
 async def test_event_loop_lag_stays_low_while_a_hard_house_bot_thinks(
     server: UmpireServer, connect: Any
 ) -> None:
-    """Issue 14, point 5: the lag p99 stays under 50 ms while kriegspiel-meta:hard thinks
-    (its decisions take about 1 s each, in the runner process)."""
+    """Issue 14, point 5: the lag p99 stays under 50 ms while kriegspiel-meta:hard thinks.
+    Hunting a lone king, its mate search takes 0.3 to 0.8 s on some moves (played inside
+    the server's loop, 9 of 67 probes woke more than 50 ms late); in its runner process it
+    costs the server nothing."""
     host = await connect("host")
-    room_id = (await host.request("create_room", "created", game="kriegspiel", sit=False))["room"]
-    await host.request("add_bot", "bot_added", room=room_id, bot="kriegspiel-meta:hard", seat=1)
+    room_id = (
+        await host.request(
+            "create_room", "created", game="kriegspiel", options={"fen": KQK}, sit=False
+        )
+    )["room"]
+    await host.request("add_bot", "bot_added", room=room_id, bot="kriegspiel-meta:hard", seat=0)
     before = lag_buckets(await metric_text(server.port))
     url = f"ws://127.0.0.1:{server.port}"
     task = asyncio.create_task(
@@ -597,21 +603,22 @@ async def test_event_loop_lag_stays_low_while_a_hard_house_bot_thinks(
     )
     room = server.lobby.rooms[room_id]
 
-    def black_moves() -> int:
-        return sum(1 for seat, _ in room.game.history if seat == 1) if room.game else 0
+    def white_attempts() -> int:
+        return sum(1 for seat, _ in room.game.history if seat == 0) if room.game else 0
 
-    try:  # at least 5 s (100 probes) of a game where black made its moves
+    try:  # the hunt (or 12 attempts of it), and at least 3 s of probes
         async with asyncio.timeout(60):
             while True:
                 after = lag_buckets(text := await metric_text(server.port))
                 probes = after[math.inf] - before[math.inf]
-                if probes >= 100 and black_moves() >= 3:
+                if probes >= 60 and (white_attempts() >= 12 or room.state == "finished"):
                     break
                 await asyncio.sleep(0.2)
     finally:
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await task
+    assert white_attempts() >= 8
     late = probes - (after[0.05] - before[0.05])
     assert late <= 0.01 * probes, f"{late:.0f} of {probes:.0f} probes woke > 50 ms late"
     p99 = next(
