@@ -208,7 +208,7 @@ def main() -> None:
     logging.basicConfig(
         level=logging.WARNING,
         stream=sys.stderr,
-        format="house-runner[%(process)d] %(levelname)s %(name)s: %(message)s",
+        format="%(levelname)s %(name)s: %(message)s",  # the server logs each line
     )
     asyncio.run(_main())
 

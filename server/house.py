@@ -187,6 +187,7 @@ class _Runner:
                     RUNNER_MODULE,
                     stdin=asyncio.subprocess.PIPE,
                     stdout=asyncio.subprocess.PIPE,
+                    stderr=asyncio.subprocess.PIPE,
                     env=_runner_env(),
                 )
             except OSError:
@@ -203,7 +204,7 @@ class _Runner:
             )
             for command in list(self.active.values()):
                 self._write(command)
-            await self._read(proc)
+            await asyncio.gather(self._read(proc), self._relay(proc))
             code = await proc.wait()
             self.proc = None
             if self.house.closing or not self.active:
@@ -233,6 +234,14 @@ class _Runner:
             if command is not None and command["ticket"] == ticket:
                 del self.active[(room, seat)]
                 self.house._done(self, room, seat)
+
+    async def _relay(self, proc: asyncio.subprocess.Process) -> None:
+        """Pass the runner's log lines on to the server's log (its format, its ids)."""
+        assert proc.stderr is not None
+        while line := await proc.stderr.readline():
+            log.warning(
+                "house bot runner %d: %s", self.index, line.decode(errors="replace").rstrip()
+            )
 
     async def close(self) -> None:
         proc = self.proc
