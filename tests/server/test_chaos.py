@@ -4,8 +4,8 @@ Issue 14, point 11. Ten Perudo and ten Kriegspiel (wild16) games, public and pri
 with scripted human clients and house bots, run against a server process on a fixed port
 and a temporary database. At three random moments (seeded: ``CHAOS_SEED``) the server is
 killed with SIGKILL and started again on the same database. The humans reconnect, say
-hello with their token and resume every time from sequence number 0, so that each frame
-they already hold is sent again and compared byte for byte.
+hello with their token and resume by sequence number (from 0, or from a few frames before
+their last), so that frames they already hold are sent again and compared byte for byte.
 
 Checked at the end: every game finished, none with ``abandoned`` or ``timeout`` (nobody was
 away but the server) and no forfeit logged; every acknowledged action is in the
@@ -146,7 +146,10 @@ class Human:
         if welcome.get("type") != "welcome":
             self.problems.append(f"{self.name}: hello refused: {welcome}")
             raise ConnectionClosed(None, None)
-        await ws.send(json.dumps({"type": "resume", "room": self.room, "since": 0}))
+        # Even seats ask for their whole stream again, odd ones for the last few frames and
+        # on: either way every frame held before is sent again and compared.
+        since = 0 if self.seat % 2 == 0 else max(0, self.last_seq - 3)
+        await ws.send(json.dumps({"type": "resume", "room": self.room, "since": since}))
         pending: Sent | None = None
         async for text in ws:
             self.heard_at = time.monotonic()
