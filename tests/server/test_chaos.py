@@ -8,7 +8,8 @@ hello with their token and resume by sequence number (from 0, or from a few fram
 their last), so that frames they already hold are sent again and compared byte for byte.
 
 Checked at the end: every game finished, none with ``abandoned`` or ``timeout`` (nobody was
-away but the server) and no forfeit logged; every acknowledged action is in the
+away but the server), no forfeit logged, and no seat ever played by the server's stand-in
+(a house bot that does not come back after a restart would be); every acknowledged action is in the
 ``actions`` table exactly once, in order; every human seat's stream has no gap, ends at the
 final ``room`` frame's ``seq``, and every frame re-sent after a kill is byte-identical to
 the one received before it.
@@ -122,6 +123,8 @@ class Human:
     problems: list[str] = field(default_factory=list)
     connections: int = 0
     compared: int = 0  #: frames received again after a reconnect and compared
+    #: seats a room frame showed played by the server (absent past the grace period)
+    stood_in: set[int] = field(default_factory=set)
     finished_at: float | None = None  #: when this seat saw the end (monotonic)
 
     @property
@@ -159,8 +162,10 @@ class Human:
                 continue
             if kind == "event":
                 self._event(frame["seq"], text)
-            elif kind == "room" and frame.get("state") in ("finished", "aborted"):
-                self.final = frame
+            elif kind == "room":
+                self.stood_in |= {s["seat"] for s in frame["seats"] if s.get("autopilot")}
+                if frame.get("state") in ("finished", "aborted"):
+                    self.final = frame
             elif kind == "ack" and pending is not None:
                 pending.acked, pending = True, None
             elif kind == "error":
@@ -362,6 +367,9 @@ async def test_twenty_games_survive_three_sigkills(tmp_path: Path) -> None:
             forfeits = [a for a in actions if a[1].startswith("forfeit")]
             if forfeits:
                 problems.append(f"{where}: forfeits logged: {forfeits}")
+            stood_in = sorted({seat for human in table.humans for seat in human.stood_in})
+            if stood_in:
+                problems.append(f"{where}: the server played seats {stood_in} (away too long)")
             for human in table.humans:
                 problems += [f"{where}: {p}" for p in human.problems]
                 logged = [a for s, a in actions if s == human.seat]
