@@ -2,11 +2,16 @@
 
 The server runs in its own process; this script is the load generator (it can spread the
 rooms over several worker processes with ``--procs``). Each room has ``--seats`` players,
-each on its own websocket; players act as soon as it is their turn (closed loop), after an
-optional ``--think`` pause, and a finished game is followed by a new one in a new room.
+each on its own websocket; a player acts only on a ``turn`` frame for its own seat, with
+one of the frame's legal actions, as soon as it comes (closed loop) or after an optional
+``--think`` pause, and a finished game is followed by a new one in a new room. The first
+``error`` frame, a closed connection or a stalled game stops the run (printed; exit 1), and
+the run ends by itself after ``--warmup`` + ``--duration`` seconds.
 
 Reported: actions/s (acknowledged actions), p50/p99 latency from sending an action to the
-moment the *last* seat of the room received the last event it caused, the server's RSS
+moment the *last* seat of the room received the last event it caused, the server's CPU
+time per acknowledged action (user + system seconds of the server process over the measured
+window, from /proc/<pid>/stat, divided by the actions acknowledged in it), the server's RSS
 (current and peak), and the same closed-loop measure against a bare ``websockets`` echo
 server (one message in flight per room) as the reference.
 
@@ -31,9 +36,11 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from queue import Empty
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -152,42 +159,73 @@ def rss_mb(pid: int) -> tuple[float, float]:
 # -- the umpire load ------------------------------------------------------------------------
 
 
+class LoadError(Exception):
+    """The server answered an error (or stalled): the run stops at the first one."""
+
+
 @dataclass
 class Table:
-    """One room's players and the action in flight."""
+    """One room's players and the actions whose events are still on their way."""
 
     seats: int
     clients: list[ClientConnection] = field(default_factory=list)
     room: str = ""
-    sent_at: float = 0.0
-    target: int | None = None  # the seq the action in flight ended at (from its ack)
-    seen: list[int] = field(default_factory=list)
-    to_move: int | None = None
-    last_bid: tuple[int, int] | None = None
-    palifico: bool = False
+    created: asyncio.Event = field(default_factory=asyncio.Event)
     over: asyncio.Event = field(default_factory=asyncio.Event)
-    in_flight: bool = False
+    #: by connection (its index in ``clients``, not necessarily the seat it holds):
+    seen: list[int] = field(default_factory=list)  #: the last event seq it received
+    sent_at: list[float] = field(default_factory=list)  #: when it sent its last act
+    #: acknowledged actions being measured: (the seq they ended at, when they were sent)
+    measuring: list[tuple[float, int]] = field(default_factory=list)
 
 
 class Load:
-    """Drives tables until the deadline; collects latencies."""
+    """Drives tables until the deadline; collects latencies.
 
-    def __init__(self, port: int, think: float, deadline: float, rng: random.Random) -> None:
+    Each seat's connection acts only on a ``turn`` frame addressed to its own seat (never
+    for another seat), picking one of the frame's ``legal`` actions. The first ``error``
+    frame (or a game that stalls) stops the whole run: it is printed and the script exits
+    with status 1.
+    """
+
+    def __init__(
+        self, port: int, think: float, measure_from: float, deadline: float, rng: random.Random
+    ) -> None:
         self.url = f"ws://127.0.0.1:{port}"
         self.think = think
+        self.measure_from = measure_from
         self.deadline = deadline
         self.rng = rng
         self.latencies: list[float] = []
-        self.actions = 0
+        self.actions = 0  #: acknowledged actions within the measured window
         self.games = 0
-        self.measure_from = 0.0
+        self.failed: asyncio.Future[str] | None = None
+
+    def fail(self, message: str) -> None:
+        """Stop the run with ``message`` (the first failure wins)."""
+        if self.failed is not None and not self.failed.done():
+            self.failed.set_result(message)
+
+    async def run(self, tables: range, seats: int) -> None:
+        self.failed = asyncio.get_running_loop().create_future()
+        players = asyncio.gather(*(self.run_table(i, seats) for i in tables))
+        await asyncio.wait({players, self.failed}, return_when=asyncio.FIRST_COMPLETED)
+        if self.failed.done():
+            players.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await players
+            raise LoadError(self.failed.result())
+        players.result()
 
     async def run_table(self, index: int, seats: int) -> None:
         table = Table(seats)
         for seat in range(seats):
             ws = await connect(self.url, compression=None, max_size=None, ping_interval=None)
             await ws.send(json.dumps({"type": "hello", "v": 1, "name": f"t{index}s{seat}"}))
-            json.loads(await ws.recv())
+            welcome = json.loads(await ws.recv())
+            if welcome.get("type") != "welcome":
+                self.fail(f"hello refused: {welcome}")
+                return
             table.clients.append(ws)
         readers = [asyncio.create_task(self.read(table, s)) for s in range(seats)]
         try:
@@ -201,109 +239,128 @@ class Load:
                     await ws.close()
 
     async def play_game(self, table: Table) -> None:
-        table.over = asyncio.Event()
+        table.over, table.created = asyncio.Event(), asyncio.Event()
         table.seen = [0] * table.seats
-        table.to_move, table.last_bid, table.target, table.in_flight = None, None, None, False
+        table.sent_at = [0.0] * table.seats
+        table.measuring = []
         table.room = ""
-        host = table.clients[0]
-        await host.send(
+        await table.clients[0].send(
             json.dumps({"type": "create_room", "game": "perudo", "options": {"seats": table.seats}})
         )
-        while not table.room:
-            await asyncio.sleep(0.001)
+        await table.created.wait()
         for seat in range(1, table.seats):
             await table.clients[seat].send(json.dumps({"type": "join", "room": table.room}))
-        await table.over.wait()
+        try:
+            # a game ends by itself; one that stops moving is a fault worth stopping for
+            await asyncio.wait_for(table.over.wait(), max(60.0, 60 * self.think))
+        except TimeoutError:
+            self.fail(f"room {table.room}: no game_over within 60 s")
+            return
         self.games += 1
 
     async def read(self, table: Table, seat: int) -> None:
         ws = table.clients[seat]
-        async for text in ws:
-            frame = json.loads(text)
-            kind = frame["type"]
-            if kind == "created":
-                table.room = frame["room"]
-            elif kind == "ack":
-                table.target = frame["seq"]
-                self.check_done(table)
-            elif kind == "event" and frame["room"] == table.room:
-                table.seen[seat] = frame["seq"]
-                event = frame.get("event")
-                if event is not None and seat == 0:
-                    self.follow(table, event)
-                self.check_done(table)
-            elif kind == "error":  # should not happen; fall back to dudo to keep going
-                print("error:", frame, file=sys.stderr)
-                await ws.send(json.dumps({"type": "act", "room": table.room, "action": "dudo"}))
-
-    def follow(self, table: Table, event: dict[str, Any]) -> None:
-        kind = event["type"]
-        if kind == "round_started":
-            table.to_move, table.last_bid = event["starter"], None
-            table.palifico = event["palifico"] is not None
-        elif kind == "bid":
-            table.to_move, table.last_bid = event["next"], (event["quantity"], event["face"])
-        elif kind == "challenge":
-            table.to_move = None
-        elif kind == "game_over":
-            table.to_move = None
-            table.over.set()
+        try:
+            async for text in ws:
+                frame = json.loads(text)
+                kind = frame["type"]
+                if kind == "error":
+                    self.fail(f"seat {seat} of room {table.room}: {frame}")
+                    return
+                if kind == "created":
+                    table.room = frame["room"]
+                    table.created.set()
+                elif frame.get("room") != table.room:
+                    continue  # a late frame of this table's previous game
+                elif kind == "ack":
+                    table.measuring.append((table.sent_at[seat], frame["seq"]))
+                    if self.measure_from <= time.monotonic() < self.deadline:
+                        self.actions += 1
+                elif kind == "event":
+                    table.seen[seat] = frame["seq"]
+                    self.check_done(table)
+                    event = frame.get("event")
+                    if event is not None and event.get("type") == "game_over" and seat == 0:
+                        table.over.set()
+                elif kind == "turn":
+                    # Only the connection holding the seat gets its turn frames. Which seat a
+                    # connection holds is the server's answer, not the join order: joins
+                    # sent on three connections may reach the room in any order (guessing
+                    # the seat from that order made the old generator act from the wrong
+                    # seat: not_your_turn, then a dudo from the same seat, forever).
+                    asyncio.get_running_loop().create_task(self.act(table, seat, frame))
+        except ConnectionClosed as exc:
+            if time.monotonic() < self.deadline:
+                self.fail(f"seat {seat} of room {table.room}: connection closed: {exc}")
 
     def check_done(self, table: Table) -> None:
-        if table.target is not None and min(table.seen) >= table.target:
-            now = time.monotonic()
-            if table.in_flight and table.sent_at >= self.measure_from and now < self.deadline:
-                self.latencies.append(now - table.sent_at)
-                self.actions += 1
-            table.in_flight, table.target = False, None
-        if not table.in_flight and table.to_move is not None and not table.over.is_set():
-            table.in_flight = True
-            asyncio.get_running_loop().create_task(self.act(table))
+        """Record the latency of each action whose events every seat has received."""
+        if not table.measuring:
+            return
+        low = min(table.seen)
+        now = time.monotonic()
+        while table.measuring and table.measuring[0][1] <= low:
+            sent_at, _ = table.measuring.pop(0)
+            if self.measure_from <= sent_at and now < self.deadline:
+                self.latencies.append(now - sent_at)
 
-    async def act(self, table: Table) -> None:
+    async def act(self, table: Table, seat: int, turn: dict[str, Any]) -> None:
         if self.think:
             await asyncio.sleep(self.rng.expovariate(1 / self.think))
-        seat = table.to_move
-        assert seat is not None
-        action = self.choose(table)
-        table.sent_at = time.monotonic()
-        await table.clients[seat].send(
-            json.dumps({"type": "act", "room": table.room, "action": action})
-        )
+        action = self.choose(turn["legal"], table.seats)
+        table.sent_at[seat] = time.monotonic()
+        with contextlib.suppress(ConnectionClosed):
+            await table.clients[seat].send(
+                json.dumps({"type": "act", "room": table.room, "action": action})
+            )
 
-    def choose(self, table: Table) -> str:
+    def choose(self, legal: list[str], seats: int) -> str:
+        """Dudo sometimes (always past two dice a player), else a random low raise."""
         rng = self.rng
-        if table.last_bid is None:
-            return f"{rng.randint(1, 3)}x{rng.randint(2, 6)}"
-        quantity, face = table.last_bid
-        if quantity >= table.seats * 2 or rng.random() < 0.3:
+        bids = [a for a in legal if "x" in a]
+        low = min((int(b.split("x")[0]) for b in bids), default=None)
+        if "dudo" in legal and (low is None or low > seats * 2 or rng.random() < 0.3):
             return "dudo"
-        if face == 1 or table.palifico:
-            return f"{quantity + 1}x{face}"
-        if face < 6 and rng.random() < 0.5:
-            return f"{quantity}x{rng.randint(face + 1, 6)}"
-        return f"{quantity + 1}x{face}"
+        assert low is not None, legal
+        return rng.choice([b for b in bids if int(b.split("x")[0]) <= low + 1])
 
 
 async def umpire_worker(
-    port: int, rooms: range, seats: int, think: float, warmup: float, duration: float, seed: int
+    port: int,
+    rooms: range,
+    seats: int,
+    think: float,
+    measure_from: float,
+    deadline: float,
+    seed: int,
 ) -> dict[str, Any]:
-    start = time.monotonic()
-    load = Load(port, think, start + warmup + duration, random.Random(seed))
-    load.measure_from = start + warmup
-    await asyncio.gather(*(load.run_table(i, seats) for i in rooms))
-    return {"latencies": load.latencies, "actions": load.actions, "games": load.games}
+    load = Load(port, think, measure_from, deadline, random.Random(seed))
+    error = None
+    try:
+        await load.run(rooms, seats)
+    except (LoadError, OSError, ConnectionClosed) as exc:
+        error = str(exc) or repr(exc)
+    return {
+        "latencies": load.latencies,
+        "actions": load.actions,
+        "games": load.games,
+        "error": error,
+    }
 
 
 # -- the echo reference ----------------------------------------------------------------------
 
 
 async def echo_worker(
-    port: int, rooms: range, seats: int, think: float, warmup: float, duration: float, seed: int
+    port: int,
+    rooms: range,
+    seats: int,
+    think: float,
+    measure_from: float,
+    deadline: float,
+    seed: int,
 ) -> dict[str, Any]:
     """Closed loop: each 'room' keeps one ~150-byte message in flight to the echo server."""
-    start = time.monotonic()
-    deadline = start + warmup + duration
     latencies: list[float] = []
     payload = json.dumps({"type": "act", "room": "oh_GdIGG", "action": "5x4", "pad": "x" * 90})
 
@@ -313,41 +370,91 @@ async def echo_worker(
             while (now := time.monotonic()) < deadline:
                 await ws.send(payload)
                 await ws.recv()
-                if now >= start + warmup:
+                if now >= measure_from:
                     latencies.append(time.monotonic() - now)
         finally:
             await ws.close()
 
     await asyncio.gather(*(one(i) for i in rooms))
-    return {"latencies": latencies, "actions": len(latencies), "games": 0}
+    return {"latencies": latencies, "actions": len(latencies), "games": 0, "error": None}
 
 
 def _worker(kind: str, args: tuple[Any, ...], out: Any) -> None:
     fn = umpire_worker if kind == "umpire" else echo_worker
-    out.put(asyncio.run(fn(*args)))
+    try:
+        out.put(asyncio.run(fn(*args)))
+    except Exception as exc:  # always answer, so that the main process never waits forever
+        out.put({"latencies": [], "actions": 0, "games": 0, "error": repr(exc)})
 
 
-def drive(kind: str, port: int, options: argparse.Namespace) -> dict[str, Any]:
-    """Run the load over ``--procs`` worker processes; merge their results."""
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of process ``pid`` so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    utime, stime = int(fields[11]), int(fields[12])  # fields 14 and 15 of proc(5)
+    return (utime + stime) / os.sysconf("SC_CLK_TCK")
+
+
+def drive(
+    kind: str, port: int, options: argparse.Namespace, server_pid: int | None = None
+) -> dict[str, Any]:
+    """Run the load over ``--procs`` worker processes; merge their results.
+
+    The measured window is the same for every worker: from ``--warmup`` seconds after the
+    start (connections take a moment) for ``--duration`` seconds. With ``server_pid``, the
+    server's CPU time over that window is read from /proc."""
     queue: Any = mp.Queue()
     per = -(-options.rooms // options.procs)
+    measure_from = time.monotonic() + options.warmup
+    deadline = measure_from + options.duration
     procs = []
     for w in range(options.procs):
         rooms = range(w * per, min(options.rooms, (w + 1) * per))
-        args = (port, rooms, options.seats, options.think, options.warmup, options.duration, w)
+        args = (port, rooms, options.seats, options.think, measure_from, deadline, w)
         proc = mp.Process(target=_worker, args=(kind, args, queue))
         proc.start()
         procs.append(proc)
-    results = [queue.get() for _ in procs]
+    results: list[dict[str, Any]] = []
+
+    def collect(until: float | None) -> bool:
+        """Gather worker results until ``until`` (or all); False at the first error."""
+        while len(results) < len(procs):
+            timeout = None if until is None else until - time.monotonic()
+            if timeout is not None and timeout <= 0:
+                return True
+            try:
+                results.append(queue.get(timeout=timeout))
+            except Empty:
+                return True
+            if results[-1]["error"]:
+                return False
+        return True
+
+    cpu = None
+    ok = collect(measure_from)
+    if ok and server_pid is not None:
+        first = cpu_seconds(server_pid)
+        ok = collect(deadline)
+        cpu = cpu_seconds(server_pid) - first
+    ok = ok and collect(None)
+    if not ok:
+        for proc in procs:
+            proc.terminate()
     for proc in procs:
         proc.join()
+    errors = [r["error"] for r in results if r["error"]]
+    if errors:
+        print(f"{kind}: the load stopped at the first error: {errors[0]}", file=sys.stderr)
+        raise SystemExit(1)
     latencies = sorted(x for r in results for x in r["latencies"])
     actions = sum(r["actions"] for r in results)
     return {
+        "actions": actions,
         "per_second": actions / options.duration,
         "p50_ms": 1000 * statistics.median(latencies) if latencies else float("nan"),
         "p99_ms": 1000 * latencies[int(0.99 * (len(latencies) - 1))] if latencies else float("nan"),
         "games": sum(r["games"] for r in results),
+        "cpu_s": cpu,
+        "cpu_us_per_action": 1e6 * cpu / actions if cpu is not None and actions else float("nan"),
     }
 
 
@@ -378,7 +485,7 @@ def main() -> None:
         server, port = start_umpire(str(Path(tmp) / "load.db"), options.synchronous, extra)
         feed: dict[str, float] = {}
         try:
-            umpire = drive("umpire", port, options)
+            umpire = drive("umpire", port, options, server.pid)
             rss, peak = rss_mb(server.pid)
             if options.mqtt:
                 feed = feed_counters(port)
@@ -398,6 +505,10 @@ def main() -> None:
         f"  actions/s {umpire['per_second']:.0f}  p50 {umpire['p50_ms']:.1f} ms  "
         f"p99 {umpire['p99_ms']:.1f} ms  server RSS {rss:.0f} MB (peak {peak:.0f} MB)"
     )
+    print(
+        f"  server CPU {umpire['cpu_s']:.2f} s over {umpire['actions']} acknowledged actions: "
+        f"{umpire['cpu_us_per_action']:.0f} us per action"
+    )
     if options.mqtt:
         print(
             f"  mqtt feed {options.mqtt}: "
@@ -408,7 +519,7 @@ def main() -> None:
         return
     echo_server, echo_port = start_echo()
     try:
-        echo = drive("echo", echo_port, options)
+        echo = drive("echo", echo_port, options, echo_server.pid)
         echo_rss, _ = rss_mb(echo_server.pid)
     finally:
         echo_server.kill()
@@ -416,7 +527,8 @@ def main() -> None:
     print(
         f"echo reference: {options.rooms} connections, one message in flight each\n"
         f"  messages/s {echo['per_second']:.0f}  p50 {echo['p50_ms']:.1f} ms  "
-        f"p99 {echo['p99_ms']:.1f} ms  RSS {echo_rss:.0f} MB"
+        f"p99 {echo['p99_ms']:.1f} ms  RSS {echo_rss:.0f} MB, "
+        f"CPU {echo['cpu_us_per_action']:.0f} us per message"
     )
     ratio = umpire["per_second"] / echo["per_second"]
     print(f"ratio umpire actions/s : echo messages/s = {ratio:.2f}")

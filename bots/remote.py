@@ -8,7 +8,12 @@ for each ``event`` frame, ``decide`` for each ``turn`` frame, ``rejected`` for a
 
 After a dropped connection it reconnects with its token (backing off), ``resume``s the
 room from the last sequence number it saw, and plays on. House bots started by the server
-use this very code, with a seat ticket the server gave them.
+use this very code (in a runner process, :mod:`bots.house_runner`), with a seat ticket the
+server gave them and no pause of their own: the server paces its house seats.
+
+``think`` is an optional pause per turn, for a human-friendly pace: the first attempt of a
+turn is sent no sooner than ``think`` seconds after the turn frame; a new attempt after a
+refused or illegal one is sent at once.
 """
 
 from __future__ import annotations
@@ -62,6 +67,7 @@ class _Game:
     last_seq: int = 0
     turn: dict[str, Any] | None = None
     pending: str | None = None  #: the action sent and not yet acknowledged
+    acked_seq: int = -1  #: the seq of the last ack (the turn after it may be a retry)
     rejections: int = 0
     resyncing: bool = False  #: asked for the whole stream; turns before it are stale
     final: dict[str, Any] | None = None  #: the room frame that ended the game, once seen
@@ -89,7 +95,7 @@ class RemotePlayer:
         self.target = target
         self.token = token
         self.max_reconnects = max_reconnects
-        self.think = think  #: seconds to wait before each action (a human-friendly pace)
+        self.think = think  #: seconds from a turn's start to its first attempt
         self.headers = headers or {}
         self.player_id: str | None = None
         self.results: list[GameResult] = []
@@ -173,6 +179,9 @@ class RemotePlayer:
                         state = await self._enter()
                     else:
                         await self._resume(state, state.last_seq)
+                        # a refused resume ends this game for the bot (BotError) rather
+                        # than leaving it waiting for frames that never come
+                        self._early.append(await self._reply(("resumed",)))
                     attempts = 0
                     return await self._loop(bot, state)
             except (ConnectionClosed, OSError, InvalidHandshake) as exc:
@@ -287,12 +296,16 @@ class RemotePlayer:
             elif frame["seat"] == state.seat:
                 state.held_turn = None
                 await self._start(bot, state, frame["view"])
+                # The game asks again right after our own action (Kriegspiel's illegal
+                # attempt): the same turn goes on, so no new pause.
+                retry = frame.get("seq") == state.acked_seq
                 state.turn = frame
                 state.rejections = 0
-                await self._decide(bot, state)
+                await self._decide(bot, state, pause=not retry)
         elif kind == "ack":
             state.pending = None
             state.turn = None
+            state.acked_seq = int(frame.get("seq", -1))
         elif kind == "left":
             state.ended = True  # the server sent this bot away (a stand-in whose player is back)
         elif kind == "error":
@@ -330,19 +343,27 @@ class RemotePlayer:
         )
         await bot.start(info)
 
-    async def _decide(self, bot: Bot, state: _Game) -> None:
+    async def _decide(self, bot: Bot, state: _Game, pause: bool = False) -> None:
+        """Ask the bot for an action and send it (after the turn's pause if ``pause``)."""
         turn = state.turn
         assert turn is not None and state.seat is not None
+        loop = asyncio.get_running_loop()
+        started = loop.time()
         decision = Decision(state.seat, turn["view"], list(turn["legal"]), turn["time_left"])
         if state.rejections >= MAX_REJECTIONS:
             action = decision.legal[0]
             log.warning("%s: %d refusals in a row; playing %s", self.name, state.rejections, action)
         else:
             action = await bot.decide(decision)
-        if self.think:
-            await asyncio.sleep(self.think)
+        if pause and self.think:
+            await self.pause(max(0.0, self.think - (loop.time() - started)))
         state.pending = action
         await self._send(type="act", room=state.room, action=action)
+
+    async def pause(self, seconds: float) -> None:
+        """The per-turn pause before a turn's first attempt (``think`` less the time the
+        bot took to decide). Override it to wait differently."""
+        await asyncio.sleep(seconds)
 
     async def _refused(self, bot: Bot, state: _Game, frame: dict[str, Any]) -> None:
         if state.pending is None:

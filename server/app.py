@@ -26,7 +26,7 @@ from server import __version__, logs, stats
 from server.bus import NO_BUS, Bus
 from server.connection import Client
 from server.errors import ClientError
-from server.house import HOUSE_HEADER, HouseBots
+from server.house import HOUSE_ADDRESS, HOUSE_HEADER, HouseBots, known
 from server.identity import Identities
 from server.limits import Strikes, TokenBucket
 from server.lobby import Lobby
@@ -87,6 +87,7 @@ class ServerConfig:
     synchronous: str = "FULL"
     limits: Limits = field(default_factory=Limits)
     timing: Timing = field(default_factory=Timing)
+    house_procs: int = 1  # runner processes for the house bots (server.house)
 
 
 class UmpireServer:
@@ -104,7 +105,7 @@ class UmpireServer:
         self.metrics = Metrics(self)
         if isinstance(self.store, SqliteStore):
             self.store.on_commit = self.metrics.store_commit
-        self.house = HouseBots(self.identities, think=config.timing.autopilot_delay)
+        self.house = HouseBots(procs=config.house_procs)
         self.lobby = Lobby(
             self.store,
             self.identities,
@@ -136,6 +137,7 @@ class UmpireServer:
         """Open the store, restore unfinished rooms, start listening."""
         await self.store.open()
         await self.bus.start()
+        self.metrics.start()
         await self.lobby.restore()
         limits = self.limits
         self._server = await serve(
@@ -168,6 +170,7 @@ class UmpireServer:
             self._server.close()  # 1001 to every connection, then waits for handlers
             await self._server.wait_closed()
         await self.lobby.close()
+        await self.metrics.close()
         await self.bus.close()
         await self.store.close()
         log.info("umpire stopped")
@@ -180,7 +183,7 @@ class UmpireServer:
         logs.bind(conn=logs.new_conn_id(), room=None)
         house = ws.request is not None and ws.request.headers.get(HOUSE_HEADER) == self.house.secret
         if house:
-            address = "house"  # the server's own bots are not counted against loopback
+            address = HOUSE_ADDRESS  # the server's own bots are not counted against loopback
         elif self._per_address.get(address, 0) >= self.limits.max_connections_per_address:
             frame = error_frame(
                 "too_many_connections",
@@ -285,7 +288,7 @@ class UmpireServer:
         if isinstance(message, AddBot):
             room = self._attached(client, message.room)
             offered = self.house.available(room.engine.name)
-            if message.bot != "autopilot" and message.bot not in offered:
+            if message.bot != "autopilot" and not self.house.accepts(room.engine.name, message.bot):
                 names = ", ".join(["autopilot", *offered])
                 raise ClientError(
                     "unsupported", f"no house bot {message.bot!r} for {room.engine.name}: {names}"
@@ -326,7 +329,13 @@ class UmpireServer:
             raise ClientError(
                 "version", f"protocol version {message.v} is not supported; use {PROTOCOL_VERSION}"
             )
-        player, token = await self.identities.hello(message.name, message.token, message.bot)
+        if client.address == HOUSE_ADDRESS and message.bot and message.token is None:
+            # A house bot (the header proved it): its durable identity, no token at all.
+            if not known(message.name):
+                raise ClientError("bad_name", f"no house bot {message.name!r}")
+            player, token = await self.identities.house_bot(message.name), ""
+        else:
+            player, token = await self.identities.hello(message.name, message.token, message.bot)
         client.player = player
         limits = self.limits
         return {

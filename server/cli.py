@@ -143,6 +143,9 @@ def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     feed.add_argument(
         "--mqtt-buffer", type=int, default=10_000, help="messages kept while the broker is away"
     )
+    serve.add_argument(
+        "--house-procs", type=int, default=1, help="processes in which the house bots play"
+    )
     serve.add_argument("--log-level", default="INFO", help="DEBUG, INFO, WARNING or ERROR")
     serve.add_argument(
         "--log-format", default="text", choices=["text", "json"], help="json: one object a line"
@@ -188,6 +191,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         timing=Timing(
             grace=args.grace, autopilot_delay=args.autopilot_delay, finished_ttl=args.finished_ttl
         ),
+        house_procs=args.house_procs,
     )
 
     async def run() -> None:

@@ -7,6 +7,7 @@ so a plain SHA-256 is a safe hash for them (no password stretching is needed).
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import secrets
 import time
@@ -55,6 +56,7 @@ class Identities:
     def __init__(self, store: Store) -> None:
         self.store = store
         self._cache: dict[str, Player] = {}
+        self._house_lock = asyncio.Lock()  # two first uses of a kind make one row
 
     async def hello(self, name: str, token: str | None, bot: bool) -> tuple[Player, str]:
         """The player for a ``hello`` and its token (new, or the one presented)."""
@@ -76,27 +78,23 @@ class Identities:
         return player, token
 
     async def house_bot(self, kind: str) -> Player:
-        """The identity of a house bot of this kind (one per kind, made on first use)."""
+        """The durable identity ``bot-<kind>`` of a house bot (one per kind, made on first
+        use). House bot connections are recognised by the server's house header and say
+        hello as this identity without any token, so no token is ever minted or rotated
+        for it: bots of one kind launched together can never invalidate each other."""
         player_id = "bot-" + kind
         cached = self._cache.get(player_id)
         if cached is not None:
             return cached
-        row = await self.store.player(player_id)
-        if row is None:
-            row = PlayerRow(player_id, kind, True, time.time())
-            # Nobody can present this token: it is random and never shown.
-            await self.store.add_player(row, hash_token(secrets.token_urlsafe(32)))
+        async with self._house_lock:
+            row = await self.store.player(player_id)
+            if row is None:
+                row = PlayerRow(player_id, check_name(kind), True, time.time())
+                # Nobody can present this token: it is random and never shown.
+                await self.store.add_player(row, hash_token(secrets.token_urlsafe(32)))
         player = Player(row.id, row.name, True)
         self._cache[player.id] = player
         return player
-
-    async def house_token(self, kind: str) -> tuple[Player, str]:
-        """The identity of house bot ``kind`` and a fresh token for it (the old one stops
-        working): the server's own bot clients say hello with it."""
-        player = await self.house_bot(kind)
-        token = secrets.token_urlsafe(32)
-        await self.store.set_token(player.id, hash_token(token))
-        return player, token
 
     async def get(self, player_id: str) -> Player | None:
         """The player with this id, or ``None``."""

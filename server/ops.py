@@ -6,13 +6,22 @@ the store (group commits) and read from the server at scrape time (connections, 
 games by state, the MQTT feed's counters). :meth:`Metrics.process_request` is the
 ``process_request`` hook of ``websockets.serve``: a plain HTTP ``GET /healthz`` or
 ``GET /metrics`` is answered there and never becomes a websocket connection.
+
+:class:`LoopLag` measures the event loop's lag: a task that asks to wake up every 50 ms
+and records how late it woke (``umpire_event_loop_lag_seconds``, a histogram, and
+``umpire_event_loop_lag_p99_seconds`` over the last minute). A room, a commit or a ping
+that waits behind blocking work waits about as long.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
+import math
 import time
 from collections import Counter as Tally
+from collections import deque
 from collections.abc import Iterator
 from http import HTTPStatus
 from typing import TYPE_CHECKING
@@ -35,6 +44,41 @@ HEALTH_PATH = "/healthz"
 METRICS_PATH = "/metrics"
 
 _LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+_LAG_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 10.0)
+#: seconds between two wake-ups of the lag probe, and how many lags the p99 is taken over
+LAG_INTERVAL = 0.05
+LAG_WINDOW = 1200
+
+
+class LoopLag:
+    """The event loop's lag: how late a task asking to wake every ``interval`` wakes up.
+
+    :meth:`run` is that task (start it with the server, cancel it at the end); each lag is
+    observed in ``histogram`` and kept in a window of the last ``window`` for quantiles."""
+
+    def __init__(
+        self, histogram: Histogram, interval: float = LAG_INTERVAL, window: int = LAG_WINDOW
+    ) -> None:
+        self.histogram = histogram
+        self.interval = interval
+        self.recent: deque[float] = deque(maxlen=window)
+
+    async def run(self) -> None:
+        """Measure until cancelled."""
+        loop = asyncio.get_running_loop()
+        while True:
+            due = loop.time() + self.interval
+            await asyncio.sleep(self.interval)
+            lag = max(0.0, loop.time() - due)
+            self.histogram.observe(lag)
+            self.recent.append(lag)
+
+    def quantile(self, q: float) -> float:
+        """The ``q`` quantile (nearest rank) of the recent lags, 0 before any."""
+        if not self.recent:
+            return 0.0
+        ordered = sorted(self.recent)
+        return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
 
 
 class _Rate:
@@ -87,10 +131,32 @@ class Metrics:
             buckets=_LATENCY_BUCKETS,
             registry=self.registry,
         )
+        self.loop_lag = Histogram(
+            "umpire_event_loop_lag_seconds",
+            f"How late the event loop woke a task that sleeps {LAG_INTERVAL:g} s at a time",
+            buckets=_LAG_BUCKETS,
+            registry=self.registry,
+        )
+        self.lag = LoopLag(self.loop_lag)
+        self._lag_task: asyncio.Task[None] | None = None
         self._accepted = self.actions.labels("accepted")
         self._refused = self.actions.labels("refused")
         self._rate = _Rate()
         self.registry.register(_ServerCollector(self))
+        self.registry.register(_LagCollector(self.lag))
+
+    def start(self) -> None:
+        """Start measuring the event loop's lag (call from the running loop)."""
+        if self._lag_task is None:
+            self._lag_task = asyncio.create_task(self.lag.run(), name="loop-lag")
+
+    async def close(self) -> None:
+        """Stop measuring (server shutdown)."""
+        task, self._lag_task = self._lag_task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
 
     def action(self, seconds: float, accepted: bool) -> None:
         """Count one action and its latency (call after the room answered)."""
@@ -190,4 +256,18 @@ class _ServerCollector(Collector):
             "umpire_mqtt_connected",
             "1 when the MQTT feed is connected to its broker",
             value=1.0 if bus.connected else 0.0,
+        )
+
+
+class _LagCollector(Collector):
+    """The event loop's recent lag quantiles, read at scrape time."""
+
+    def __init__(self, lag: LoopLag) -> None:
+        self.lag = lag
+
+    def collect(self) -> Iterator[Metric]:
+        yield GaugeMetricFamily(
+            "umpire_event_loop_lag_p99_seconds",
+            f"99th percentile of the event loop's lag over its last {LAG_WINDOW} probes",
+            value=self.lag.quantile(0.99),
         )
