@@ -257,7 +257,7 @@ class UmpireServer:
             raise ClientError("hello_required", "say hello first", abuse=True)
         lobby = self.lobby
         if isinstance(message, Act):
-            room = await lobby.find(player, message.room, None)
+            room = await lobby.find(player, message.room, None, conn=client)
             started = time.perf_counter()
             try:
                 await room.act(client, message.action, message.seat, message.ref)
@@ -300,7 +300,7 @@ class UmpireServer:
         if isinstance(message, Ping):
             return {"type": "pong"}
         if isinstance(message, Hint):
-            room = await lobby.find(player, message.room, None)
+            room = await lobby.find(player, message.room, None, conn=client)
             options = {
                 "bluff": message.bluff,
                 "reliability": message.reliability,

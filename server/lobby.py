@@ -111,9 +111,11 @@ class Lobby:
         room_id: str | None,
         invite: str | None,
         ticket: str | None = None,
+        conn: object = None,
     ) -> Room:
         """The room a request names: by invite code; by id if public, seated in, hosted,
-        or opened by a house seat's ``ticket`` (the room checks the ticket itself)."""
+        followed by the connection ``conn``, or opened by a house seat's ``ticket`` (the
+        room checks the ticket itself)."""
         room: Room | None = None
         if invite is not None:
             found = self._invites.get(invite)
@@ -126,6 +128,7 @@ class Lobby:
             if candidate is not None and (
                 candidate.settings.public
                 or ticket is not None
+                or (conn is not None and conn in candidate.viewers)
                 or candidate.seat_of(player) is not None
                 or (player is not None and candidate.host == player.id)
             ):
