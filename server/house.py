@@ -78,7 +78,8 @@ class HouseBots:
     def __init__(self, *, procs: int = 1, python: str = sys.executable) -> None:
         if procs < 1:
             raise ValueError(f"house bots need at least one runner process, not {procs}")
-        self.url = ""  # set once the server listens
+        self._url = ""
+        self._listening = asyncio.Event()  # runners start once the server's URL is known
         self.secret = secrets.token_urlsafe(24)
         self.python = python
         self._runners = [_Runner(self, index) for index in range(procs)]
@@ -86,6 +87,18 @@ class HouseBots:
         self._cache: dict[str, list[str]] = {}
         self._accepted: dict[tuple[str, str], bool] = {}
         self.closing = False
+
+    @property
+    def url(self) -> str:
+        """The server's websocket URL, for the bots to connect back to."""
+        return self._url
+
+    @url.setter
+    def url(self, value: str) -> None:
+        """Set once the server listens: bots launched before wait until then."""
+        self._url = value
+        if value:
+            self._listening.set()
 
     def available(self, game: str) -> list[str]:
         """The bot names a host may add to a room of ``game``."""
@@ -179,6 +192,7 @@ class _Runner:
     async def _supervise(self) -> None:
         """Run the process; restart it (with every active bot) if it dies unasked."""
         failures = 0
+        await self.house._listening.wait()
         while not self.house.closing:
             try:
                 proc = await asyncio.create_subprocess_exec(

@@ -132,7 +132,7 @@ class Human:
         return self.final is not None and self.last_seq >= int(self.final["seq"])
 
     async def run(self, port: int) -> None:
-        """Connect, resume from 0, play; reconnect whenever the server goes away."""
+        """Connect, resume, play; reconnect whenever the server goes away."""
         while not self.done:
             try:
                 async with connect(
@@ -169,9 +169,7 @@ class Human:
             elif kind == "ack" and pending is not None:
                 pending.acked, pending = True, None
             elif kind == "error":
-                if pending is not None and frame.get("code") in ("game_over", "not_your_turn"):
-                    pending = None  # the game moved on (or ended) under a stale turn
-                    continue
+                # it acts only on an up-to-date turn of its own seat: no refusal is expected
                 self.problems.append(f"{self.name}: error {frame}")
                 pending = None
             elif kind == "turn" and frame["seat"] == self.seat and frame["seq"] == self.last_seq:
