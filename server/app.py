@@ -200,15 +200,25 @@ class UmpireServer:
             frame = error_frame("internal", "the server failed on your message; reconnect")
             with contextlib.suppress(ConnectionClosed):
                 await ws.send(encode(frame))
+            self._release(client)
             await ws.close(1011, "internal error")
         finally:
-            left = self._per_address[address] - 1
-            if left:
-                self._per_address[address] = left
-            else:
-                del self._per_address[address]
+            self._release(client)
             for room in list(client.rooms):
                 room.post(room.detach, client)
+
+    def _release(self, client: Client) -> None:
+        """Give the client's per-address slot back (once): as soon as the server decides
+        to close, not when the peer finally completes the closing handshake."""
+        if client.released:
+            return
+        client.released = True
+        address = client.address
+        left = self._per_address[address] - 1
+        if left:
+            self._per_address[address] = left
+        else:
+            del self._per_address[address]
 
     async def _serve(self, client: Client, ws: ServerConnection) -> None:
         limits = self.limits
@@ -219,6 +229,7 @@ class UmpireServer:
                 async with asyncio.timeout(limits.idle_timeout):
                     frame = await ws.recv()
             except TimeoutError:
+                self._release(client)
                 await ws.close(1000, "idle timeout")
                 return
             now = time.monotonic()
@@ -240,7 +251,10 @@ class UmpireServer:
                 room = getattr(message, "room", None)
                 client.send_frame(error_frame(exc.code, exc.message, ref=ref, room=room))
                 if exc.abuse and strikes.hit(now):
+                    # The slot is free at once; the peer has close_timeout to answer the
+                    # close, and whatever it sends meanwhile is discarded unread.
                     client.closing = True
+                    self._release(client)
                     await ws.close(1008, "too many bad messages")
                     return
 

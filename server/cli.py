@@ -128,7 +128,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         ),
     )
 
-    async def run() -> None:
+    async def run() -> int:
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
@@ -136,15 +136,21 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         delay = FeedDelay(args.feed_delay_moves, args.feed_delay_seconds)
         bus = make_bus(args.mqtt, delay, max_buffer=args.mqtt_buffer)
         server = UmpireServer(config, bus=bus)
-        await server.start()
+        try:
+            await server.start()
+        except OSError as exc:  # the port is taken, the address is not ours, ...
+            await server.close()
+            reason = exc.strerror or str(exc)
+            print(f"umpire: cannot listen on {args.host}:{args.port}: {reason}", file=sys.stderr)
+            return 1
         print(f"umpire listening on ws://{args.host}:{server.port}", flush=True)
         try:
             await stop.wait()
         finally:
             await server.close()
+        return 0
 
-    asyncio.run(run())
-    return 0
+    return asyncio.run(run())
 
 
 def _cmd_rules(args: argparse.Namespace) -> int:

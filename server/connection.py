@@ -59,6 +59,8 @@ class Client:
         self.player: Player | None = None
         self.rooms: set[Room] = set()
         self.closing = False
+        #: the connection's per-address slot was given back (see ``UmpireServer._release``)
+        self.released = False
         self.frames_sent = 0
 
     def send(self, text: str) -> None:

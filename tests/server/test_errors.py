@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
 import pytest
 
 from server.app import Limits, UmpireServer
 from server.protocol import ERROR_CODES
-from tests.server.wsclient import WsClient
+from tests.server.wsclient import RawSocket, WsClient
 
 TESTED: set[str] = set()
 
@@ -292,11 +293,34 @@ async def test_idle_connections_are_closed(make_server: Any) -> None:
 
 
 async def test_keepalive_pings_are_answered(make_server: Any) -> None:
-    server = await make_server(limits=Limits(ping_interval=0.05, ping_timeout=0.5))
-    c = await WsClient.open(server.port)
-    await asyncio.sleep(0.3)  # several pings went by; the client library answered them
-    await c.hello("ana")
-    await c.close()
+    """The server pings; a client that answers stays connected past the ping timeout."""
+    server = await make_server(limits=Limits(ping_interval=0.05, ping_timeout=0.3))
+    raw = await RawSocket.open(server.port)
+    loop = asyncio.get_running_loop()
+    first = None
+    pings = 0
+    try:
+        async with asyncio.timeout(5):
+            # answer pings until they have spanned more than two ping timeouts
+            while first is None or loop.time() - first < 0.7:
+                opcode, payload = await raw.read_frame()
+                assert opcode == 0x9, (opcode, payload)  # nothing but pings so far
+                raw.send_frame(0xA, payload)
+                pings += 1
+                first = first if first is not None else loop.time()
+        assert pings >= 3
+        raw.send_text('{"type":"hello","v":1,"name":"ana","ref":1}')
+        async with asyncio.timeout(5):
+            while True:
+                opcode, payload = await raw.read_frame()
+                if opcode == 0x9:
+                    raw.send_frame(0xA, payload)
+                    continue
+                assert opcode == 0x1, (opcode, payload)
+                assert json.loads(payload)["type"] == "welcome"
+                break
+    finally:
+        raw.close()
 
 
 def test_every_error_code_is_tested() -> None:
@@ -305,58 +329,11 @@ def test_every_error_code_is_tested() -> None:
     assert not untested, sorted(untested)
 
 
-class RawSocket:
-    """A websocket client written by hand, so that it can misbehave: it never answers a
-    ping."""
-
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        self.reader = reader
-        self.writer = writer
-
-    @classmethod
-    async def open(cls, port: int) -> RawSocket:
-        import base64
-        import os
-
-        reader, writer = await asyncio.open_connection("127.0.0.1", port)
-        key = base64.b64encode(os.urandom(16)).decode()
-        writer.write(
-            (
-                f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
-                f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
-                "Sec-WebSocket-Version: 13\r\n\r\n"
-            ).encode()
-        )
-        await writer.drain()
-        status = await reader.readuntil(b"\r\n\r\n")
-        assert status.startswith(b"HTTP/1.1 101"), status
-        return cls(reader, writer)
-
-    def send_text(self, text: str) -> None:
-        """One masked text frame (the mask is zero: XOR with zero keeps the bytes)."""
-        data = text.encode()
-        assert len(data) < 126
-        self.writer.write(bytes([0x81, 0x80 | len(data)]) + b"\x00\x00\x00\x00" + data)
-
-    async def closed_within(self, seconds: float) -> bool:
-        """True if the server closes the TCP connection within ``seconds`` (reading all)."""
-        try:
-            async with asyncio.timeout(seconds):
-                while await self.reader.read(65536):
-                    pass
-                return True
-        except TimeoutError:
-            return False
-        except ConnectionResetError:
-            return True
-
-
 async def test_a_client_that_never_answers_pings_is_dropped(make_server: Any) -> None:
     server = await make_server(limits=Limits(ping_interval=0.1, ping_timeout=0.2))
     raw = await RawSocket.open(server.port)
     raw.send_text('{"type":"hello","v":1,"name":"mute"}')
     await raw.writer.drain()
     # the raw client reads nothing and answers no ping: closed after about 0.3 s
-    await asyncio.sleep(0.1)
     assert await raw.closed_within(3.0)
-    raw.writer.close()
+    raw.close()
