@@ -25,6 +25,10 @@ def build_parser() -> argparse.ArgumentParser:
     rules = sub.add_parser("rules", help="list the games, their presets and options")
     rules.add_argument("game", nargs="?", help="one game's options (default: all)")
     rules.set_defaults(func=_cmd_rules)
+    schema = sub.add_parser(
+        "schema", help="print the JSON Schema of every wire message (both directions)"
+    )
+    schema.set_defaults(func=_cmd_schema)
     _add_serve(sub)
     from bots.cli import register as register_bot_commands
 
@@ -151,6 +155,15 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         return 0
 
     return asyncio.run(run())
+
+
+def _cmd_schema(args: argparse.Namespace) -> int:
+    import json
+
+    from server.frames import json_schema
+
+    print(json.dumps(json_schema(), indent=2, sort_keys=True))
+    return 0
 
 
 def _cmd_rules(args: argparse.Namespace) -> int:
