@@ -73,6 +73,7 @@ class Limits:
     abuse_limit: float = 10.0  # outstanding abuse strikes before closing with 1008
     abuse_decay: float = 0.1  # strikes forgiven per second
     max_backlog: int = 1 << 20  # unsent bytes before a slow reader is closed with 1008
+    close_timeout: float = 2.0  # seconds a closing peer has to answer before the TCP drop
     max_rooms: int = 10_000
     max_rooms_per_player: int = 20
 
@@ -147,6 +148,7 @@ class UmpireServer:
             ping_timeout=limits.ping_timeout,
             compression=None,
             max_queue=8,
+            close_timeout=limits.close_timeout,
             process_request=self.metrics.process_request,
         )
         log.info("umpire %s listening on ws://%s:%d", __version__, self.config.host, self.port)
@@ -251,11 +253,9 @@ class UmpireServer:
                 room = getattr(message, "room", None)
                 client.send_frame(error_frame(exc.code, exc.message, ref=ref, room=room))
                 if exc.abuse and strikes.hit(now):
-                    # The slot is free at once; the peer has close_timeout to answer the
-                    # close, and whatever it sends meanwhile is discarded unread.
                     client.closing = True
-                    self._release(client)
-                    await ws.close(1008, "too many bad messages")
+                    self._release(client)  # the slot is free at once
+                    await _close_discarding(ws, 1008, "too many bad messages")
                     return
 
     # -- routing ------------------------------------------------------------------------
@@ -387,3 +387,16 @@ class UmpireServer:
             "stats": {game: {**values, **stats.rates(values)} for game, values in totals.items()},
             "history": await self.store.history(player.id),
         }
+
+
+async def _close_discarding(ws: ServerConnection, code: int, reason: str) -> None:
+    """Close ``ws``, discarding whatever the peer still sends meanwhile.
+
+    Reading on matters: a peer that keeps sending fills the connection's incoming queue,
+    which stops reading from the socket, so the peer's answer to the close would never be
+    read and the close would last the whole ``close_timeout``."""
+    closing = asyncio.ensure_future(ws.close(code, reason))
+    with contextlib.suppress(ConnectionClosed):
+        async for _ in ws:
+            pass
+    await closing

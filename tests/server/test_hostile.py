@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from websockets.exceptions import ConnectionClosed
 
 from server.app import Limits, UmpireServer
 from server.errors import ClientError
@@ -326,6 +327,30 @@ async def test_abuse_close_frees_the_address_slot_while_the_client_floods(
         stop.set()
         await flooding
         raw.close()
+
+
+async def test_abuse_close_completes_while_a_library_client_floods(
+    make_server: ServerFactory,
+) -> None:
+    """A client library that keeps sending still gets its close handshake done at once
+    (the server reads on, discarding, so it hears the answer to its close)."""
+    server = await make_server(
+        limits=Limits(
+            rate=1e6, burst=1e6, abuse_limit=2, abuse_decay=0, max_connections_per_address=1
+        )
+    )
+    flooder = await WsClient.open(server.port)
+    with pytest.raises(ConnectionClosed):
+        async with asyncio.timeout(1.0):  # well inside close_timeout (2 s)
+            while True:  # bursts fill the server's incoming queue, which stops its reads
+                for _ in range(50):
+                    await flooder.ws.send("garbage")
+                await asyncio.sleep(0)  # let the client read the server's frames
+    assert flooder.ws.close_code == 1008
+    async with asyncio.timeout(1.0):
+        fresh = await WsClient.open(server.port)
+        await fresh.hello("next")
+    await fresh.close()
 
 
 def test_serve_on_a_busy_port_says_so_and_exits(tmp_path: Path) -> None:
