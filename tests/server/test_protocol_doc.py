@@ -18,7 +18,7 @@ import msgspec
 import pytest
 
 from server.app import UmpireServer
-from server.frames import FRAME_TYPES, Frame, ErrorCode, json_schema
+from server.frames import FRAME_TYPES, ErrorCode, Frame, json_schema
 from server.protocol import ERROR_CODES, MESSAGE_TYPES, Message
 from tests.server.wsclient import check_frame
 
