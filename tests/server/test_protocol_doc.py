@@ -182,6 +182,15 @@ def test_the_schema_covers_both_directions() -> None:
     assert set(schema["outbound"]["discriminator"]["mapping"]) == set(FRAME_TYPES)
 
 
+def test_umpire_schema_prints_it(capsys: pytest.CaptureFixture[str]) -> None:
+    from server.cli import main
+
+    assert main(["schema"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed == json.loads(json.dumps(json_schema()))
+    assert {"inbound", "outbound", "$defs"} <= set(printed)
+
+
 def test_the_test_client_refuses_undocumented_frames() -> None:
     check_frame('{"type":"pong","ref":3}')
     for bad in (
