@@ -24,6 +24,18 @@ async def expect_error(client: WsClient, code: str, **fields: Any) -> dict[str, 
     return frame
 
 
+async def mover(room: str, *clients: WsClient) -> WsClient:
+    """The client whose seat is to move in ``room``: the one that gets a ``turn`` frame."""
+    waits = {asyncio.ensure_future(c.expect("turn", room=room)): c for c in clients}
+    done, pending = await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+    for task in pending:
+        task.cancel()
+    await asyncio.gather(*pending, return_exceptions=True)
+    (first,) = done
+    first.result()
+    return waits[first]
+
+
 async def new_room(client: WsClient, **create: Any) -> str:
     create.setdefault("game", "perudo")
     create.setdefault("options", {"seats": 2})
@@ -98,22 +110,20 @@ async def test_lobby_and_room_errors(server: UmpireServer, connect: Any) -> None
     await d.send(type="join", room=room)
     await expect_error(d, "bad_state")
 
-    game = server.lobby.rooms[room].game
-    assert game is not None and game.to_move is not None
-    mover = [a, b, c][game.to_move]
-    other = [a, b, c][(game.to_move + 1) % 3]
+    to_move = await mover(room, a, b, c)
+    other = next(x for x in (a, b, c) if x is not to_move)
     await other.send(type="act", room=room, action="1x2")
     await expect_error(other, "not_your_turn")
-    await mover.send(type="act", room=room, action="bid high")
-    await expect_error(mover, "malformed")
-    await mover.send(type="act", room=room, action="1x1")
-    await expect_error(mover, "illegal")
+    await to_move.send(type="act", room=room, action="bid high")
+    await expect_error(to_move, "malformed")
+    await to_move.send(type="act", room=room, action="1x1")
+    await expect_error(to_move, "illegal")
     await d.send(type="act", room=room, action="1x2")
     await expect_error(d, "not_seated")
     await a.send(type="act", room=room, action="1x2", seat=1)
     await expect_error(a, "not_your_seat")
-    await mover.send(type="act", room=room, action="forfeit:timeout")
-    await expect_error(mover, "malformed")
+    await to_move.send(type="act", room=room, action="forfeit:timeout")
+    await expect_error(to_move, "malformed")
 
 
 async def test_spectator_policies_and_private_rooms(server: UmpireServer, connect: Any) -> None:
@@ -192,28 +202,26 @@ async def test_an_engine_crash_aborts_only_its_room(
     healthy = await new_room(b)
     await a.request("join", "joined", room=healthy)
     game = server.lobby.rooms[doomed].game
-    assert game is not None and game.to_move is not None
+    assert game is not None
 
     def explode(*_: Any) -> Any:
         raise RuntimeError("engine bug")
 
     monkeypatch.setattr(game, "apply", explode)
-    mover = [a, b][game.to_move]
-    await mover.send(type="act", room=doomed, action="1x2")
-    await expect_error(mover, "aborted", room=doomed)
+    to_move = await mover(doomed, a, b)
+    await to_move.send(type="act", room=doomed, action="1x2")
+    await expect_error(to_move, "aborted", room=doomed)
     for c in (a, b):
         aborted = await c.expect("event", room=doomed)
         while aborted["event"]["type"] != "aborted":
             aborted = await c.expect("event", room=doomed)
         assert aborted["event"]["reason"].startswith("internal error")
-    await mover.send(type="act", room=doomed, action="1x2")
-    await expect_error(mover, "aborted")
+    await to_move.send(type="act", room=doomed, action="1x2")
+    await expect_error(to_move, "aborted")
     rows = await server.store.games(["aborted"])
     assert [r.id for r in rows] == [doomed]
     # the other room plays on
-    other = server.lobby.rooms[healthy].game
-    assert other is not None and other.to_move is not None
-    player = [b, a][other.to_move]
+    player = await mover(healthy, a, b)
     await player.send(type="act", room=healthy, action="1x2")
     await player.expect("ack", room=healthy)
 

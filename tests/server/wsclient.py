@@ -50,7 +50,8 @@ class WsClient:
         await self.ws.send(data)
 
     async def _pull(self, timeout: float) -> dict[str, Any]:
-        text = await asyncio.wait_for(self.ws.recv(), timeout)
+        async with asyncio.timeout(timeout):  # (wait_for can swallow a cancellation)
+            text = await self.ws.recv()
         assert isinstance(text, str)
         self.raw.append(text)
         if self.checked:
