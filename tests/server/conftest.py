@@ -11,6 +11,7 @@ import pytest
 
 from server.app import Limits, ServerConfig, UmpireServer
 from server.room import Timing
+from tests.conftest import no_error_logs  # noqa: F401  (for conftests that import it from here)
 from tests.server.wsclient import WsClient
 
 FAST = Timing(grace=0.5, autopilot_delay=0.0, finished_ttl=30.0)
