@@ -73,6 +73,7 @@ class Limits:
     abuse_limit: float = 10.0  # outstanding abuse strikes before closing with 1008
     abuse_decay: float = 0.1  # strikes forgiven per second
     max_backlog: int = 1 << 20  # unsent bytes before a slow reader is closed with 1008
+    close_timeout: float = 2.0  # seconds a closing peer has to answer before the TCP drop
     max_rooms: int = 10_000
     max_rooms_per_player: int = 20
 
@@ -149,6 +150,7 @@ class UmpireServer:
             ping_timeout=limits.ping_timeout,
             compression=None,
             max_queue=8,
+            close_timeout=limits.close_timeout,
             process_request=self.metrics.process_request,
         )
         log.info("umpire %s listening on ws://%s:%d", __version__, self.config.host, self.port)
@@ -203,15 +205,25 @@ class UmpireServer:
             frame = error_frame("internal", "the server failed on your message; reconnect")
             with contextlib.suppress(ConnectionClosed):
                 await ws.send(encode(frame))
+            self._release(client)
             await ws.close(1011, "internal error")
         finally:
-            left = self._per_address[address] - 1
-            if left:
-                self._per_address[address] = left
-            else:
-                del self._per_address[address]
+            self._release(client)
             for room in list(client.rooms):
                 room.detach(client)
+
+    def _release(self, client: Client) -> None:
+        """Give the client's per-address slot back (once): as soon as the server decides
+        to close, not when the peer finally completes the closing handshake."""
+        if client.released:
+            return
+        client.released = True
+        address = client.address
+        left = self._per_address[address] - 1
+        if left:
+            self._per_address[address] = left
+        else:
+            del self._per_address[address]
 
     async def _serve(self, client: Client, ws: ServerConnection) -> None:
         limits = self.limits
@@ -222,6 +234,7 @@ class UmpireServer:
                 async with asyncio.timeout(limits.idle_timeout):
                     frame = await ws.recv()
             except TimeoutError:
+                self._release(client)
                 await ws.close(1000, "idle timeout")
                 return
             now = time.monotonic()
@@ -244,7 +257,8 @@ class UmpireServer:
                 client.send_frame(error_frame(exc.code, exc.message, ref=ref, room=room))
                 if exc.abuse and strikes.hit(now):
                     client.closing = True
-                    await ws.close(1008, "too many bad messages")
+                    self._release(client)  # the slot is free at once
+                    await _close_discarding(ws, 1008, "too many bad messages")
                     return
 
     # -- routing ------------------------------------------------------------------------
@@ -382,3 +396,16 @@ class UmpireServer:
             "stats": {game: {**values, **stats.rates(values)} for game, values in totals.items()},
             "history": await self.store.history(player.id),
         }
+
+
+async def _close_discarding(ws: ServerConnection, code: int, reason: str) -> None:
+    """Close ``ws``, discarding whatever the peer still sends meanwhile.
+
+    Reading on matters: a peer that keeps sending fills the connection's incoming queue,
+    which stops reading from the socket, so the peer's answer to the close would never be
+    read and the close would last the whole ``close_timeout``."""
+    closing = asyncio.ensure_future(ws.close(code, reason))
+    with contextlib.suppress(ConnectionClosed):
+        async for _ in ws:
+            pass
+    await closing

@@ -85,6 +85,10 @@ def build_parser() -> argparse.ArgumentParser:
     rules = sub.add_parser("rules", help="list the games, their presets and options")
     rules.add_argument("game", nargs="?", help="one game's options (default: all)")
     rules.set_defaults(func=_cmd_rules)
+    schema = sub.add_parser(
+        "schema", help="print the JSON Schema of every wire message (both directions)"
+    )
+    schema.set_defaults(func=_cmd_schema)
     _add_serve(sub)
     from bots.cli import Services
     from bots.cli import register as register_bot_commands
@@ -194,7 +198,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         house_procs=args.house_procs,
     )
 
-    async def run() -> None:
+    async def run() -> int:
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
@@ -202,14 +206,29 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         delay = FeedDelay(args.feed_delay_moves, args.feed_delay_seconds)
         bus = make_bus(args.mqtt, delay, max_buffer=args.mqtt_buffer)
         server = UmpireServer(config, bus=bus)
-        await server.start()
+        try:
+            await server.start()
+        except OSError as exc:  # the port is taken, the address is not ours, ...
+            await server.close()
+            reason = exc.strerror or str(exc)
+            print(f"umpire: cannot listen on {args.host}:{args.port}: {reason}", file=sys.stderr)
+            return 1
         print(f"umpire listening on ws://{args.host}:{server.port}", flush=True)
         try:
             await stop.wait()
         finally:
             await server.close()
+        return 0
 
-    asyncio.run(run())
+    return asyncio.run(run())
+
+
+def _cmd_schema(args: argparse.Namespace) -> int:
+    import json
+
+    from server.frames import json_schema
+
+    print(json.dumps(json_schema(), indent=2, sort_keys=True))
     return 0
 
 

@@ -6,7 +6,8 @@ A reader whose unsent backlog grows past ``max_backlog`` bytes is disconnected w
 
 Inside :func:`corked` (a room wraps each of its jobs in it), frames for each client are
 held and written in one go when the job ends: the ``ack``, the events and the ``turn``
-frame an action causes reach each connection in a single socket write.
+frame an action causes reach each connection in a single socket write. ``websockets`` has
+no public call for that; :func:`_can_write_many` guards the internals it takes.
 """
 
 from __future__ import annotations
@@ -59,6 +60,8 @@ class Client:
         self.player: Player | None = None
         self.rooms: set[Room] = set()
         self.closing = False
+        #: the connection's per-address slot was given back (see ``UmpireServer._release``)
+        self.released = False
         self.frames_sent = 0
 
     def send(self, text: str) -> None:
@@ -86,7 +89,7 @@ class Client:
         ws = self.ws
         if ws is None or self.closing or ws.protocol.state is not State.OPEN:
             return
-        if len(texts) == 1 or ws.send_in_progress is not None:
+        if len(texts) == 1 or not _can_write_many(ws):
             for text in texts:
                 self.send(text)
             return
@@ -123,3 +126,18 @@ class Client:
 
 
 _background: set[asyncio.Task[None]] = set()
+
+
+def _can_write_many(ws: ServerConnection) -> bool:
+    """Whether several frames can go out in one socket write now.
+
+    That takes three internals of ``websockets`` (the ones :func:`websockets.broadcast`
+    itself uses): ``send_in_progress``, ``protocol.send_text`` and ``send_data``. The
+    dependency is pinned below the next major version (pyproject.toml); should they still
+    disappear, frames go out one write each through the public ``broadcast`` instead, and
+    ``tests/server/test_connection.py`` says so."""
+    return (
+        getattr(ws, "send_in_progress", True) is None
+        and callable(getattr(ws.protocol, "send_text", None))
+        and callable(getattr(ws, "send_data", None))
+    )

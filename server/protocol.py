@@ -59,8 +59,32 @@ ERROR_CODES: dict[str, str] = {
     "too_many_connections": "too many connections from this address",
 }
 
+#: The largest integer a client may send: every JSON implementation (JavaScript's numbers
+#: included) holds integers up to 2**53 - 1 exactly.
+MAX_INT = 2**53 - 1
+
 RoomId = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
-Ref = int | Annotated[str, msgspec.Meta(max_length=64)] | None
+Ref = (
+    Annotated[int, msgspec.Meta(ge=-MAX_INT, le=MAX_INT)]
+    | Annotated[str, msgspec.Meta(max_length=64)]
+    | None
+)
+#: A seat number (seats are numbered from 0; no game has hundreds).
+SeatNo = Annotated[int, msgspec.Meta(ge=0, le=255)]
+#: An action's text: printable ASCII (every game spells its actions so), at most 64.
+ActionText = Annotated[str, msgspec.Meta(max_length=64, pattern="^[ -~]*$")]
+#: A room option's value: options are flat scalars (see ``umpire rules``).
+OptionValue = (
+    bool
+    | Annotated[int, msgspec.Meta(ge=-MAX_INT, le=MAX_INT)]
+    | Annotated[float, msgspec.Meta(ge=-1e9, le=1e9)]
+    | Annotated[str, msgspec.Meta(max_length=256)]
+    | None
+)
+Options = Annotated[
+    dict[Annotated[str, msgspec.Meta(min_length=1, max_length=32)], OptionValue],
+    msgspec.Meta(max_length=32),
+]
 
 
 class Inbound(msgspec.Struct, tag_field="type", forbid_unknown_fields=True, kw_only=True):
@@ -72,7 +96,7 @@ class Inbound(msgspec.Struct, tag_field="type", forbid_unknown_fields=True, kw_o
 class Hello(Inbound, tag="hello"):
     """Say who you are: a new guest (no token) or a returning one (its token)."""
 
-    v: int
+    v: Annotated[int, msgspec.Meta(ge=0, le=MAX_INT)]
     name: str  # checked by the identity service (code bad_name); frames are size-capped
     token: Annotated[str, msgspec.Meta(max_length=200)] | None = None
     bot: bool = False
@@ -89,7 +113,7 @@ class CreateRoom(Inbound, tag="create_room"):
     """Create a room; the creator is its host and (``sit``) takes seat 0."""
 
     game: Annotated[str, msgspec.Meta(max_length=32)]
-    options: dict[str, Any] = msgspec.field(default_factory=dict)
+    options: Options = msgspec.field(default_factory=dict)
     public: bool = True
     spectators: Literal["live", "after", "none"] = "live"
     turn_time: Annotated[float, msgspec.Meta(ge=0, le=86400)] = 0.0
@@ -112,7 +136,7 @@ class Join(Inbound, tag="join"):
 
     room: RoomId | None = None
     invite: Annotated[str, msgspec.Meta(max_length=64)] | None = None
-    seat: int | None = None
+    seat: SeatNo | None = None
     ticket: Annotated[str, msgspec.Meta(max_length=64)] | None = None
 
 
@@ -139,7 +163,7 @@ class AddBot(Inbound, tag="add_bot"):
     """Fill an empty seat (``seat`` or the first free one) with a house bot (host only)."""
 
     room: RoomId
-    seat: int | None = None
+    seat: SeatNo | None = None
     bot: Annotated[str, msgspec.Meta(max_length=32)] = "autopilot"
 
 
@@ -147,15 +171,15 @@ class Act(Inbound, tag="act"):
     """Send an action (``"5x4"``, ``"dudo"``, ``"e2e4"``...) for your seat."""
 
     room: RoomId
-    action: Annotated[str, msgspec.Meta(max_length=64)]
-    seat: int | None = None
+    action: ActionText
+    seat: SeatNo | None = None
 
 
 class Resume(Inbound, tag="resume"):
     """Re-attach to a room and receive every event after ``since`` (0: all of them)."""
 
     room: RoomId
-    since: Annotated[int, msgspec.Meta(ge=0)] = 0
+    since: Annotated[int, msgspec.Meta(ge=0, le=MAX_INT)] = 0
     invite: Annotated[str, msgspec.Meta(max_length=64)] | None = None
     ticket: Annotated[str, msgspec.Meta(max_length=64)] | None = None
 
@@ -213,41 +237,71 @@ _encoder = msgspec.json.Encoder()
 def decode(frame: str | bytes) -> Inbound:
     """Decode one inbound frame into its message type; raise :class:`ClientError`.
 
-    The error says what was wrong: ``bad_json`` (not a JSON object), ``unknown_type`` or
-    ``bad_message`` (with msgspec's description of the field at fault).
+    Never raises anything else, whatever the frame holds. The error says what was wrong:
+    ``bad_json`` (not a JSON object in a text frame, nested too deeply, a number no JSON
+    reader can hold), ``unknown_type`` or ``bad_message`` (with msgspec's description of
+    the field at fault). Every one of them counts as abuse.
     """
-    if isinstance(frame, bytes):
+    if not isinstance(frame, str):
         raise ClientError("bad_json", "send JSON in text frames, not binary", abuse=True)
     try:
         message: Inbound = _decoder.decode(frame)
         return message
     except msgspec.ValidationError as exc:
-        loose = _loose.decode(frame)
-        if not isinstance(loose, dict):
-            raise ClientError("bad_json", "a message is a JSON object", abuse=True) from None
-        kind = loose.get("type")
-        if not isinstance(kind, str):
-            raise ClientError(
-                "bad_message", 'a message needs a string "type" field', abuse=True
-            ) from None
-        if kind not in MESSAGE_TYPES:
-            known = ", ".join(MESSAGE_TYPES)
-            raise ClientError(
-                "unknown_type", f"unknown message type {kind[:40]!r}: one of {known}", abuse=True
-            ) from None
-        raise ClientError("bad_message", f"{kind}: {exc}", abuse=True) from None
+        raise _invalid(frame, exc) from None
     except msgspec.DecodeError as exc:
+        raise ClientError("bad_json", f"not valid JSON: {exc}", abuse=True) from None
+    except RecursionError:
+        raise ClientError("bad_json", "the JSON is nested too deeply", abuse=True) from None
+    except (UnicodeError, ValueError, OverflowError) as exc:  # defensive: msgspec's own
         raise ClientError("bad_json", f"not valid JSON: {exc}", abuse=True) from None
 
 
-def ref_of(frame: str | bytes) -> Ref:
-    """Best effort: the ``ref`` of a frame that failed to decode, to echo in the error."""
+class _Broken(Exception):
+    """Even plain JSON decoding failed (the reason is the message)."""
+
+
+def _loads(frame: str) -> Any:
+    """The frame as plain JSON values; raise :class:`_Broken` when even that fails."""
     try:
-        loose = _loose.decode(frame)
-    except (msgspec.DecodeError, TypeError):
+        return _loose.decode(frame)
+    except RecursionError:
+        raise _Broken("nested too deeply") from None
+    except (msgspec.MsgspecError, UnicodeError, ValueError, OverflowError) as exc:
+        raise _Broken(str(exc)) from None
+
+
+def _invalid(frame: str, exc: msgspec.ValidationError) -> ClientError:
+    """The error for a frame that is JSON but not a valid message."""
+    try:
+        loose = _loads(frame)
+    except _Broken as broken:  # e.g. a number beyond a double anywhere in the frame
+        return ClientError("bad_json", f"not usable JSON: {broken}", abuse=True)
+    if not isinstance(loose, dict):
+        return ClientError("bad_json", "a message is a JSON object", abuse=True)
+    kind = loose.get("type")
+    if not isinstance(kind, str):
+        return ClientError("bad_message", 'a message needs a string "type" field', abuse=True)
+    if kind not in MESSAGE_TYPES:
+        known = ", ".join(MESSAGE_TYPES)
+        return ClientError(
+            "unknown_type", f"unknown message type {kind[:40]!r}: one of {known}", abuse=True
+        )
+    return ClientError("bad_message", f"{kind}: {exc}", abuse=True)
+
+
+def ref_of(frame: str | bytes) -> Ref:
+    """Best effort: the ``ref`` of a frame that failed to decode, to echo in the error.
+
+    Only a ``ref`` that is itself valid is echoed; never raises."""
+    if not isinstance(frame, str):
+        return None
+    try:
+        loose = _loads(frame)
+    except _Broken:
         return None
     ref = loose.get("ref") if isinstance(loose, dict) else None
-    if isinstance(ref, int) and not isinstance(ref, bool):
+    if isinstance(ref, int) and not isinstance(ref, bool) and -MAX_INT <= ref <= MAX_INT:
         return ref
     if isinstance(ref, str) and len(ref) <= 64:
         return ref

@@ -1,5 +1,5 @@
-"""Fixtures for client tests: the server tests' real server on an ephemeral port, the
-ERROR-log guard, and a private config directory for the token file."""
+"""Fixtures for client tests: the server tests' real server on an ephemeral port and a
+private config directory for the token file."""
 
 from __future__ import annotations
 
@@ -11,8 +11,6 @@ from tests.server.conftest import (  # noqa: F401  (fixtures re-exported for pyt
     connect,
     db_path,
     make_server,
-    no_error_logs,
-    pytest_configure,
     server,
 )
 

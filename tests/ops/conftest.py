@@ -25,7 +25,7 @@ import pytest
 from server.app import Limits, ServerConfig, UmpireServer
 from server.bus import Bus, FeedDelay, MqttBus, MqttTarget
 from server.room import Timing
-from tests.server.conftest import db_path, no_error_logs  # noqa: F401  (fixtures)
+from tests.server.conftest import db_path  # noqa: F401  (fixtures)
 from tests.server.wsclient import WsClient
 
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"

@@ -1,11 +1,9 @@
-"""Fixtures for server tests: a real server on an ephemeral port, scripted clients, and a
-guard that fails any test which logs an ERROR (mark it ``allow_errors`` when the error is
-the point of the test)."""
+"""Fixtures for server tests: a real server on an ephemeral port and scripted clients
+(the guard against ERROR logs is in ``tests/conftest.py``, for every test)."""
 
 from __future__ import annotations
 
-import logging
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -13,36 +11,8 @@ import pytest
 
 from server.app import Limits, ServerConfig, UmpireServer
 from server.room import Timing
+from tests.conftest import no_error_logs  # noqa: F401  (for conftests that import it from here)
 from tests.server.wsclient import WsClient
-
-
-def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", "allow_errors: the test expects ERROR log records")
-
-
-class _ErrorCollector(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__(logging.ERROR)
-        self.records: list[logging.LogRecord] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.records.append(record)
-
-
-@pytest.fixture(autouse=True)
-def no_error_logs(request: pytest.FixtureRequest) -> Iterator[_ErrorCollector]:
-    """Fail the test if anything logged at ERROR or above (unless marked allow_errors)."""
-    collector = _ErrorCollector()
-    root = logging.getLogger()
-    root.addHandler(collector)
-    try:
-        yield collector
-    finally:
-        root.removeHandler(collector)
-    if collector.records and request.node.get_closest_marker("allow_errors") is None:
-        messages = "\n".join(f"{r.name}: {r.getMessage()}" for r in collector.records)
-        pytest.fail(f"the test logged errors:\n{messages}")
-
 
 FAST = Timing(grace=0.5, autopilot_delay=0.0, finished_ttl=30.0)
 

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
 import pytest
 
 from server.app import Limits, UmpireServer
 from server.protocol import ERROR_CODES
-from tests.server.wsclient import WsClient
+from tests.server.wsclient import RawSocket, WsClient
 
 TESTED: set[str] = set()
 
@@ -21,6 +22,18 @@ async def expect_error(client: WsClient, code: str, **fields: Any) -> dict[str, 
         assert frame.get(key) == value, frame
     TESTED.add(code)
     return frame
+
+
+async def mover(room: str, *clients: WsClient) -> WsClient:
+    """The client whose seat is to move in ``room``: the one that gets a ``turn`` frame."""
+    waits = {asyncio.ensure_future(c.expect("turn", room=room)): c for c in clients}
+    done, pending = await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+    for task in pending:
+        task.cancel()
+    await asyncio.gather(*pending, return_exceptions=True)
+    (first,) = done
+    first.result()
+    return waits[first]
 
 
 async def new_room(client: WsClient, **create: Any) -> str:
@@ -97,22 +110,20 @@ async def test_lobby_and_room_errors(server: UmpireServer, connect: Any) -> None
     await d.send(type="join", room=room)
     await expect_error(d, "bad_state")
 
-    game = server.lobby.rooms[room].game
-    assert game is not None and game.to_move is not None
-    mover = [a, b, c][game.to_move]
-    other = [a, b, c][(game.to_move + 1) % 3]
+    to_move = await mover(room, a, b, c)
+    other = next(x for x in (a, b, c) if x is not to_move)
     await other.send(type="act", room=room, action="1x2")
     await expect_error(other, "not_your_turn")
-    await mover.send(type="act", room=room, action="bid high")
-    await expect_error(mover, "malformed")
-    await mover.send(type="act", room=room, action="1x1")
-    await expect_error(mover, "illegal")
+    await to_move.send(type="act", room=room, action="bid high")
+    await expect_error(to_move, "malformed")
+    await to_move.send(type="act", room=room, action="1x1")
+    await expect_error(to_move, "illegal")
     await d.send(type="act", room=room, action="1x2")
     await expect_error(d, "not_seated")
     await a.send(type="act", room=room, action="1x2", seat=1)
     await expect_error(a, "not_your_seat")
-    await mover.send(type="act", room=room, action="forfeit:timeout")
-    await expect_error(mover, "malformed")
+    await to_move.send(type="act", room=room, action="forfeit:timeout")
+    await expect_error(to_move, "malformed")
 
 
 async def test_spectator_policies_and_private_rooms(server: UmpireServer, connect: Any) -> None:
@@ -191,28 +202,26 @@ async def test_an_engine_crash_aborts_only_its_room(
     healthy = await new_room(b)
     await a.request("join", "joined", room=healthy)
     game = server.lobby.rooms[doomed].game
-    assert game is not None and game.to_move is not None
+    assert game is not None
 
     def explode(*_: Any) -> Any:
         raise RuntimeError("engine bug")
 
     monkeypatch.setattr(game, "apply", explode)
-    mover = [a, b][game.to_move]
-    await mover.send(type="act", room=doomed, action="1x2")
-    await expect_error(mover, "aborted", room=doomed)
+    to_move = await mover(doomed, a, b)
+    await to_move.send(type="act", room=doomed, action="1x2")
+    await expect_error(to_move, "aborted", room=doomed)
     for c in (a, b):
         aborted = await c.expect("event", room=doomed)
         while aborted["event"]["type"] != "aborted":
             aborted = await c.expect("event", room=doomed)
         assert aborted["event"]["reason"].startswith("internal error")
-    await mover.send(type="act", room=doomed, action="1x2")
-    await expect_error(mover, "aborted")
+    await to_move.send(type="act", room=doomed, action="1x2")
+    await expect_error(to_move, "aborted")
     rows = await server.store.games(["aborted"])
     assert [r.id for r in rows] == [doomed]
     # the other room plays on
-    other = server.lobby.rooms[healthy].game
-    assert other is not None and other.to_move is not None
-    player = [b, a][other.to_move]
+    player = await mover(healthy, a, b)
     await player.send(type="act", room=healthy, action="1x2")
     await player.expect("ack", room=healthy)
 
@@ -292,11 +301,34 @@ async def test_idle_connections_are_closed(make_server: Any) -> None:
 
 
 async def test_keepalive_pings_are_answered(make_server: Any) -> None:
-    server = await make_server(limits=Limits(ping_interval=0.05, ping_timeout=0.5))
-    c = await WsClient.open(server.port)
-    await asyncio.sleep(0.3)  # several pings went by; the client library answered them
-    await c.hello("ana")
-    await c.close()
+    """The server pings; a client that answers stays connected past the ping timeout."""
+    server = await make_server(limits=Limits(ping_interval=0.05, ping_timeout=0.3))
+    raw = await RawSocket.open(server.port)
+    loop = asyncio.get_running_loop()
+    first = None
+    pings = 0
+    try:
+        async with asyncio.timeout(5):
+            # answer pings until they have spanned more than two ping timeouts
+            while first is None or loop.time() - first < 0.7:
+                opcode, payload = await raw.read_frame()
+                assert opcode == 0x9, (opcode, payload)  # nothing but pings so far
+                raw.send_frame(0xA, payload)
+                pings += 1
+                first = first if first is not None else loop.time()
+        assert pings >= 3
+        raw.send_text('{"type":"hello","v":1,"name":"ana","ref":1}')
+        async with asyncio.timeout(5):
+            while True:
+                opcode, payload = await raw.read_frame()
+                if opcode == 0x9:
+                    raw.send_frame(0xA, payload)
+                    continue
+                assert opcode == 0x1, (opcode, payload)
+                assert json.loads(payload)["type"] == "welcome"
+                break
+    finally:
+        raw.close()
 
 
 def test_every_error_code_is_tested() -> None:
@@ -305,58 +337,11 @@ def test_every_error_code_is_tested() -> None:
     assert not untested, sorted(untested)
 
 
-class RawSocket:
-    """A websocket client written by hand, so that it can misbehave: it never answers a
-    ping."""
-
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        self.reader = reader
-        self.writer = writer
-
-    @classmethod
-    async def open(cls, port: int) -> RawSocket:
-        import base64
-        import os
-
-        reader, writer = await asyncio.open_connection("127.0.0.1", port)
-        key = base64.b64encode(os.urandom(16)).decode()
-        writer.write(
-            (
-                f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
-                f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
-                "Sec-WebSocket-Version: 13\r\n\r\n"
-            ).encode()
-        )
-        await writer.drain()
-        status = await reader.readuntil(b"\r\n\r\n")
-        assert status.startswith(b"HTTP/1.1 101"), status
-        return cls(reader, writer)
-
-    def send_text(self, text: str) -> None:
-        """One masked text frame (the mask is zero: XOR with zero keeps the bytes)."""
-        data = text.encode()
-        assert len(data) < 126
-        self.writer.write(bytes([0x81, 0x80 | len(data)]) + b"\x00\x00\x00\x00" + data)
-
-    async def closed_within(self, seconds: float) -> bool:
-        """True if the server closes the TCP connection within ``seconds`` (reading all)."""
-        try:
-            async with asyncio.timeout(seconds):
-                while await self.reader.read(65536):
-                    pass
-                return True
-        except TimeoutError:
-            return False
-        except ConnectionResetError:
-            return True
-
-
 async def test_a_client_that_never_answers_pings_is_dropped(make_server: Any) -> None:
     server = await make_server(limits=Limits(ping_interval=0.1, ping_timeout=0.2))
     raw = await RawSocket.open(server.port)
     raw.send_text('{"type":"hello","v":1,"name":"mute"}')
     await raw.writer.drain()
     # the raw client reads nothing and answers no ping: closed after about 0.3 s
-    await asyncio.sleep(0.1)
     assert await raw.closed_within(3.0)
-    raw.writer.close()
+    raw.close()

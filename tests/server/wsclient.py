@@ -1,13 +1,22 @@
-"""A scripted websocket client for tests and the benchmark: it records every frame."""
+"""A scripted websocket client for tests and the benchmark: it records every frame and
+checks each one strictly against the server's frame types (:mod:`server.frames`), so every
+server test also checks that the server sends only documented frames. ``RawSocket`` is a
+hand-written client that can misbehave."""
 
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
+import os
+import struct
 from typing import Any
 
+import msgspec
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
+
+from server import frames
 
 TIMEOUT = 5.0
 
@@ -22,6 +31,9 @@ class WsClient:
         self._pending: list[dict[str, Any]] = []  # received but not yet consumed
         self.player: dict[str, Any] = {}
         self.token: str | None = None
+
+    #: check every received frame against :data:`server.frames.Frame` (strict)
+    checked = True
 
     @classmethod
     async def open(cls, port: int, **kwargs: Any) -> WsClient:
@@ -38,9 +50,12 @@ class WsClient:
         await self.ws.send(data)
 
     async def _pull(self, timeout: float) -> dict[str, Any]:
-        text = await asyncio.wait_for(self.ws.recv(), timeout)
+        async with asyncio.timeout(timeout):  # (wait_for can swallow a cancellation)
+            text = await self.ws.recv()
         assert isinstance(text, str)
         self.raw.append(text)
+        if self.checked:
+            check_frame(text)
         frame: dict[str, Any] = json.loads(text)
         self.frames.append(frame)
         self._pending.append(frame)
@@ -111,3 +126,79 @@ class WsClient:
     def events(self, room: str) -> list[dict[str, Any]]:
         """Every event frame received for ``room``, in order."""
         return [f for f in self.frames if f.get("type") == "event" and f.get("room") == room]
+
+
+def check_frame(text: str | bytes) -> None:
+    """Fail (AssertionError) unless ``text`` is exactly one of the server's frame types."""
+    try:
+        frames.check(text)
+    except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+        shown = text if len(text) < 2000 else text[:2000] + "..."
+        raise AssertionError(f"the server sent an undocumented frame ({exc}): {shown!r}") from None
+
+
+class RawSocket:
+    """A websocket client written by hand, so that it can misbehave: it answers pings
+    only when asked to, never answers a close, and can flood the server."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader = reader
+        self.writer = writer
+
+    @classmethod
+    async def open(cls, port: int) -> RawSocket:
+        """Connect and complete the opening handshake."""
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        key = base64.b64encode(os.urandom(16)).decode()
+        writer.write(
+            (
+                f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+                f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                "Sec-WebSocket-Version: 13\r\n\r\n"
+            ).encode()
+        )
+        await writer.drain()
+        status = await reader.readuntil(b"\r\n\r\n")
+        assert status.startswith(b"HTTP/1.1 101"), status
+        return cls(reader, writer)
+
+    def send_frame(self, opcode: int, data: bytes) -> None:
+        """One masked frame (the mask is zero: XOR with zero keeps the bytes)."""
+        size = len(data)
+        if size < 126:
+            header = bytes([0x80 | opcode, 0x80 | size])
+        elif size < 1 << 16:
+            header = bytes([0x80 | opcode, 0x80 | 126]) + struct.pack("!H", size)
+        else:
+            header = bytes([0x80 | opcode, 0x80 | 127]) + struct.pack("!Q", size)
+        self.writer.write(header + b"\x00\x00\x00\x00" + data)
+
+    def send_text(self, text: str) -> None:
+        """One text frame."""
+        self.send_frame(0x1, text.encode())
+
+    async def read_frame(self) -> tuple[int, bytes]:
+        """The next frame from the server (unmasked, unfragmented): (opcode, payload)."""
+        head = await self.reader.readexactly(2)
+        size = head[1] & 0x7F
+        if size == 126:
+            size = struct.unpack("!H", await self.reader.readexactly(2))[0]
+        elif size == 127:
+            size = struct.unpack("!Q", await self.reader.readexactly(8))[0]
+        return head[0] & 0x0F, await self.reader.readexactly(size)
+
+    async def closed_within(self, seconds: float) -> bool:
+        """True if the server closes the TCP connection within ``seconds`` (reading all)."""
+        try:
+            async with asyncio.timeout(seconds):
+                while await self.reader.read(65536):
+                    pass
+                return True
+        except TimeoutError:
+            return False
+        except ConnectionResetError:
+            return True
+
+    def close(self) -> None:
+        """Drop the TCP connection."""
+        self.writer.close()
