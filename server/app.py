@@ -45,6 +45,7 @@ from server.protocol import (
     Ping,
     Profile,
     Resume,
+    Say,
     Start,
     Watch,
     decode,
@@ -55,6 +56,7 @@ from server.protocol import (
 )
 from server.room import Room, Settings, Timing
 from server.store import SqliteStore, Store
+from server.web import WebClient, chain
 
 log = logging.getLogger(__name__)
 
@@ -87,6 +89,7 @@ class ServerConfig:
     synchronous: str = "FULL"
     limits: Limits = field(default_factory=Limits)
     timing: Timing = field(default_factory=Timing)
+    allow_origins: tuple[str, ...] = ()  # server.web: origins besides the server's own
 
 
 class UmpireServer:
@@ -102,6 +105,7 @@ class UmpireServer:
         #: the public feed (server.bus; ``umpire serve --mqtt``) and the metrics (server.ops)
         self.bus = bus or NO_BUS
         self.metrics = Metrics(self)
+        self.web = WebClient(config.allow_origins)
         if isinstance(self.store, SqliteStore):
             self.store.on_commit = self.metrics.store_commit
         self.house = HouseBots(self.identities, think=config.timing.autopilot_delay)
@@ -147,7 +151,7 @@ class UmpireServer:
             ping_timeout=limits.ping_timeout,
             compression=None,
             max_queue=8,
-            process_request=self.metrics.process_request,
+            process_request=chain(self.metrics.process_request, self.web.process_request),
         )
         log.info("umpire %s listening on ws://%s:%d", __version__, self.config.host, self.port)
         host = self.config.host
@@ -292,6 +296,10 @@ class UmpireServer:
                 )
             bot = await self.identities.house_bot(message.bot)
             return await room.call(room.add_bot, client, message.seat, bot, message.bot)
+        if isinstance(message, Say):
+            room = self._attached(client, message.room)
+            await room.call(room.say, client, message.text)
+            return None
         if isinstance(message, Profile):
             return await self._profile(message.player or player.id)
         if isinstance(message, Ping):
@@ -354,6 +362,7 @@ class UmpireServer:
             clock_base=clock.base if clock else 0.0,
             clock_increment=clock.increment if clock else 0.0,
             autostart=message.autostart,
+            chat=message.chat,
         )
         room = await self.lobby.create(client.player, message.game, message.options, settings)
         seat = None

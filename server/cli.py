@@ -81,6 +81,13 @@ def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     feed.add_argument(
         "--mqtt-buffer", type=int, default=10_000, help="messages kept while the broker is away"
     )
+    serve.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="a web origin (https://example.org) whose pages may connect; repeat; *: any",
+    )
     serve.add_argument("--log-level", default="INFO", help="DEBUG, INFO, WARNING or ERROR")
     serve.add_argument(
         "--log-format", default="text", choices=["text", "json"], help="json: one object a line"
@@ -126,6 +133,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         timing=Timing(
             grace=args.grace, autopilot_delay=args.autopilot_delay, finished_ttl=args.finished_ttl
         ),
+        allow_origins=tuple(args.allow_origin),
     )
 
     async def run() -> None:
@@ -138,6 +146,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         server = UmpireServer(config, bus=bus)
         await server.start()
         print(f"umpire listening on ws://{args.host}:{server.port}", flush=True)
+        print(f"play in a browser: http://{args.host}:{server.port}/", flush=True)
         try:
             await stop.wait()
         finally:

@@ -35,7 +35,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from server import autopilot, hints, logs, stats
+from server import autopilot, chat, hints, logs, stats
 from server.bus import NO_BUS, Bus
 from server.connection import Client, corked
 from server.errors import ClientError
@@ -62,6 +62,7 @@ class Settings:
     clock_base: float = 0.0  # seconds per player, 0 = no clock
     clock_increment: float = 0.0
     autostart: bool = True
+    chat: bool = True  # server.chat: the room's chat is on
 
     def to_json(self) -> dict[str, Any]:
         """The settings as stored in the ``games`` row."""
@@ -72,6 +73,7 @@ class Settings:
             "clock_base": self.clock_base,
             "clock_increment": self.clock_increment,
             "autostart": self.autostart,
+            "chat": self.chat,
         }
 
     @classmethod
@@ -161,6 +163,7 @@ class Room:
         self._turn_started = 0.0
         self._clock_seat: int | None = None
         self._closed = False
+        self.chat = chat.Chat(self.id, self.settings.chat)
 
     # -- lifecycle ----------------------------------------------------------------------
 
@@ -371,6 +374,7 @@ class Room:
             "seed": self.row.seed.hex() if revealed else None,
             "outcome": outcome.to_json() if outcome is not None else None,
             "reason": self.row.reason if self.state == ABORTED else None,
+            "chat": self.settings.chat,
         }
 
     def _room_frame(self, client: Client, summary: dict[str, Any]) -> str:
@@ -778,6 +782,11 @@ class Room:
             raise ClientError("bad_state", f"the game in room {self.id} is not being played")
         reply = hints.perudo_hint(self.game, held, **options)
         return {**reply, "room": self.id}
+
+    async def say(self, client: Client, text: str) -> None:
+        """Chat (server.chat): ``text`` to the speaker's channel, house bots left out."""
+        listeners = {c: v for c, v in self.viewers.items() if c not in self._pilots}
+        self.chat.say(client, listeners, text, time.monotonic())
 
     def _require_host(self, client: Client) -> None:
         if client.player is None or client.player.id != self.host:
