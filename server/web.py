@@ -108,7 +108,7 @@ class WebClient:
             return connection.respond(HTTPStatus.FORBIDDEN, "origin not allowed\n")
         found = static_file(request.path)
         if found is None:
-            return None
+            return None  # websockets answers 426 Upgrade Required
         body, kind = found
         response = connection.respond(HTTPStatus.OK, "")
         response.body = body
