@@ -72,7 +72,7 @@ export function kriegTable(ui, room) {
   const t = ui.t;
   const k = room.krieg;
   const names = seatNames(room);
-  const legal = room.turn ? room.turn.legal || [] : [];
+  const legal = room.turn && ui.acting !== room.id ? room.turn.legal || [] : [];
   const sel = ui.krieg.selected;
   const moves = sel ? attemptsFrom(legal, sel) : {};
   const markers = ui.markers(room.id);
@@ -101,7 +101,7 @@ export function kriegTable(ui, room) {
       clocks.map((c, seat) => h("span", { class: `clock${room.clock.to_move === seat ? " running" : ""}`, "data-seat": seat }, clockText(ui, room, seat, c)))));
   }
   if (room.seat !== null) {
-    parts.push(boardGrid(ui, k.board, { flipped, selected: sel, targets: Object.keys(moves), markers, onSquare, onDrop: room.turn ? onDrop : null }));
+    parts.push(boardGrid(ui, k.board, { flipped, selected: sel, targets: Object.keys(moves), markers, onSquare, onDrop: legal.length ? onDrop : null }));
   }
   if (ui.krieg.promotion && ui.krieg.promotion.room === room.id) {
     const options = ui.krieg.promotion.options;

@@ -24,8 +24,10 @@ const ui = {
   pick: { face: null, quantity: null },
   krieg: { selected: null, flipped: false, marker: null, promotion: null },
   confirming: null,
-  form: { game: "perudo", seats: 4, dice: 5, preset: "piatnik", calza: false, counts: false, palifico: true, rules: "wild16", clock: 0, private: false, chat: true, spectators: "live" },
+  form: { game: "perudo", seats: 4, dice: 5, preset: "piatnik", reveal: "until_proven", calza: false, counts: false, palifico: true, rules: "wild16", clock: 0, fen: "", private: false, chat: true, spectators: "live" },
   drafts: {},
+  acting: null,
+  revealAsked: {},
   seeds: {},
   conn: null,
 };
@@ -33,6 +35,7 @@ ui.lang = store.getItem("umpire.lang") || ((navigator.language || "en").startsWi
 ui.t = (key, args) => translate(ui.lang, key, args);
 ui.send = (message) => ui.conn && ui.conn.send(message);
 ui.act = (room, action) => {
+  ui.acting = room.id; // hide the controls until the ack (or the error)
   ui.krieg.selected = null;
   ui.krieg.promotion = null;
   ui.send({ type: "act", room: room.id, action });
@@ -117,6 +120,14 @@ function onFrame(frame) {
   }
   if (frame.type === "rooms" && !state.current && JSON.stringify(frame.rooms) === JSON.stringify(state.lobby)) return;
   applyFrame(state, frame);
+  if ((frame.type === "ack" || frame.type === "error") && ui.acting === frame.room) ui.acting = null;
+  if (frame.type === "welcome") ui.acting = null;
+  const followed = frame.type === "room" && state.rooms[frame.room];
+  if (followed && frame.state === "finished" && followed.game === "kriegspiel" && !followed.krieg.revealed && !ui.revealAsked[frame.room]) {
+    // the end's view (a snapshot) holds the real position: attach again to get it
+    ui.revealAsked[frame.room] = true;
+    ui.send({ type: "watch", room: frame.room });
+  }
   if (frame.type === "clock" && state.rooms[frame.room]) state.rooms[frame.room].clockAt = Date.now();
   if (frame.type === "welcome") {
     store.setItem("umpire.token", frame.token);
@@ -279,6 +290,7 @@ function createForm() {
       field(t("seats"), h("input", { id: "f-seats", type: "number", min: 2, max: 6, value: f.seats, "data-key": "f-seats", oninput: set("seats", num) })),
       field(t("dicePerPlayer"), h("input", { id: "f-dice", type: "number", min: 1, max: 10, value: f.dice, "data-key": "f-dice", oninput: set("dice", num) })),
       field(t("preset"), h("select", { id: "f-preset", onchange: set("preset", val) }, ["piatnik", "classic"].map((p) => h("option", { value: p, selected: f.preset === p }, p)))),
+      field(t("revealRule"), h("select", { id: "f-reveal", onchange: set("reveal", val) }, ["until_proven", "all"].map((r) => h("option", { value: r, selected: f.reveal === r }, t(`reveal_${r}`))))),
       field(t("calza"), h("input", { id: "f-calza", type: "checkbox", checked: f.calza, onchange: set("calza", chk) })),
       field(t("showDiceCounts"), h("input", { id: "f-counts", type: "checkbox", checked: f.counts, onchange: set("counts", chk) })),
       field(t("palifico"), h("input", { id: "f-palifico", type: "checkbox", checked: f.palifico, onchange: set("palifico", chk) })),
@@ -287,6 +299,7 @@ function createForm() {
     fields.push(
       field(t("rules"), h("select", { id: "f-rules", onchange: set("rules", val) }, ["wild16", "cincinnati", "rand", "english"].map((r) => h("option", { value: r, selected: f.rules === r }, r)))),
       field(t("clockMinutes"), h("input", { id: "f-clock", type: "number", min: 0, max: 180, value: f.clock, oninput: set("clock", num) })),
+      field(t("fen"), h("input", { id: "f-fen", value: f.fen, placeholder: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", oninput: set("fen", val) })),
     );
   }
   fields.push(
@@ -298,9 +311,10 @@ function createForm() {
     e.preventDefault();
     const message = { type: "create_room", game: f.game, public: !f.private, chat: f.chat, spectators: f.spectators };
     if (f.game === "perudo") {
-      message.options = { seats: f.seats, dice_per_player: f.dice, preset: f.preset, calza: f.calza, show_dice_counts: f.counts, palifico: f.palifico };
+      message.options = { seats: f.seats, dice_per_player: f.dice, preset: f.preset, reveal: f.reveal, calza: f.calza, show_dice_counts: f.counts, palifico: f.palifico };
     } else {
       message.options = { rules: f.rules };
+      if (f.fen.trim()) message.options.fen = f.fen.trim();
       if (f.clock > 0) message.clock = { base: f.clock * 60, increment: 0 };
     }
     ui.state.error = null;

@@ -34,14 +34,11 @@ export function perudoTable(ui, room) {
     parts.push(h("p", { class: "palifico", role: "status" }, t("palificoBanner", { name: names[p.palifico] || "?" })));
   }
   const reveal = p.reveal && p.reveal.revealed && p.reveal.revealed.length ? p.reveal : null;
-  const bidFace = reveal ? (parseBid(reveal.bid) || {}).face : null;
-  const shown = {};
-  if (reveal) for (const r of reveal.revealed) shown[r.seat] = r.dice;
   if (room.seat !== null && p.dice.length) {
     parts.push(
       h("section", { class: "mine", "aria-label": t("yourDice") },
         h("h3", {}, t("yourDice")),
-        h("div", { class: "dice my-dice" }, p.dice.map((f) => die(f, { label: String(f), hot: reveal && matches(f, bidFace, reveal.acesWild), size: 48 }))),
+        h("div", { class: "dice my-dice" }, p.dice.map((f) => die(f, { label: String(f), size: 48 }))),
       ),
     );
   }
@@ -51,8 +48,7 @@ export function perudoTable(ui, room) {
     const out = p.out.includes(seat);
     const count = p.counts ? p.counts[seat] : null;
     let dice;
-    if (shown[seat]) dice = shown[seat].map((f) => die(f, { label: String(f), hot: matches(f, bidFace, reveal.acesWild), size: 30 }));
-    else if (count !== null && !out) dice = Array.from({ length: count }, () => die(null, { label: t("diceUnknown"), size: 30 }));
+    if (count !== null && !out) dice = Array.from({ length: count }, () => die(null, { label: t("diceUnknown"), size: 30 }));
     else dice = out ? [] : [h("span", { class: "muted" }, t("diceUnknown"))];
     cups.push(
       h("li", { class: `cup${p.toMove === seat ? " to-move" : ""}${out ? " out" : ""}`, "data-seat": seat, "aria-label": t("cup", { name: names[seat] || "?" }) },
@@ -64,9 +60,14 @@ export function perudoTable(ui, room) {
   });
   parts.push(h("ul", { class: "cups" }, cups));
   if (reveal) {
+    const bidFace = (parseBid(reveal.bid) || {}).face;
     parts.push(
       h("section", { class: "reveal", "aria-live": "polite" },
         h("h3", {}, t("revealTitle", { count: reveal.count, bid: reveal.bid, verdict: t(reveal.bidTrue ? "bidTrue" : "bidFalse") })),
+        h("ul", { class: "cups revealed-cups" }, reveal.revealed.map((r) =>
+          h("li", { class: "cup", "data-seat": r.seat },
+            h("span", { class: "who" }, r.seat === room.seat ? t("you") : names[r.seat] || "?"),
+            h("span", { class: "dice" }, r.dice.map((f) => die(f, { label: String(f), hot: matches(f, bidFace, reveal.acesWild), size: 30 })))))),
         h("ul", { class: "changes" }, p.changes.map((c) => h("li", { class: c.change < 0 ? "lost" : "gained" }, t(c.change < 0 ? "ev_lost" : c.change > 0 ? "ev_gained" : "ev_kept", { name: names[c.seat] || "?", reason: String(c.reason || "").replaceAll("_", " ") })))),
       ),
     );
@@ -80,7 +81,7 @@ export function perudoTable(ui, room) {
   if (!p.outcome && room.frame.state === "playing") {
     parts.push(h("p", { class: "turn-of" }, room.turn ? t("yourTurn") : t("turnOf", { name: names[p.toMove] || "…" })));
   }
-  if (room.turn) parts.push(bidPicker(ui, room));
+  if (room.turn && ui.acting !== room.id) parts.push(bidPicker(ui, room));
   if (room.seat !== null && room.frame.state === "playing") {
     parts.push(h("button", { type: "button", class: "small", id: "hint", onclick: () => ui.send({ type: "hint", room: room.id, lang: ui.lang }) }, t("hint")));
   }

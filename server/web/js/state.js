@@ -134,6 +134,9 @@ function applyRoomFrame(room, frame) {
     case "clock":
       room.clock = frame;
       break;
+    case "ack":
+      room.turn = null; // a new turn frame follows when the game still waits for us
+      break;
     case "chat":
       room.chat.push({ channel: frame.channel, seat: frame.seat, name: frame.name, text: frame.text });
       if (room.chat.length > 200) room.chat.shift();
@@ -227,8 +230,6 @@ function perudoEvent(room, e) {
       p.palifico = e.palifico ?? null;
       p.acesWild = e.aces_wild !== false;
       p.bids = [];
-      p.reveal = null;
-      p.changes = [];
       if (e.counts) p.counts = [...e.counts];
       if (e.dice) {
         p.dice = [...e.dice];
@@ -236,11 +237,14 @@ function perudoEvent(room, e) {
       }
       return { key: "ev_round_started", args: { round: e.round, name: name(e.starter) } };
     case "bid":
+      p.reveal = null; // the last round's reveal stays on the table until the first bid
+      p.changes = [];
       p.bids.push({ seat: e.seat, bid: e.bid });
       p.toMove = e.next ?? null;
       return { key: "ev_bid", args: { name: name(e.seat), bid: e.bid } };
     case "challenge":
       p.toMove = null;
+      p.changes = [];
       p.reveal = { kind: e.kind, caller: e.seat, bidder: e.bidder, bid: e.bid, revealed: [], count: null, bidTrue: null };
       return { key: "ev_challenge", args: { name: name(e.seat), kind: String(e.kind).toUpperCase(), bidder: name(e.bidder), bid: e.bid } };
     case "reveal":
