@@ -95,9 +95,12 @@ def served(tmp_path: Path) -> Iterator[Served]:
     assert not server.errors(), "\n".join(server.errors())
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    """Debian's Chromium, headless, through Playwright (skips when either is missing)."""
+    """Debian's Chromium, headless, through Playwright (skips when either is missing).
+
+    Module-scoped: Playwright's sync API runs an event loop of its own, which must be gone
+    before any pytest-asyncio test of another module runs."""
     executable = shutil.which("chromium")
     if executable is None:
         pytest.skip("no chromium on PATH (apt-get install chromium)")

@@ -22,8 +22,9 @@ function squares(flipped) {
 /** The board grid: 64 buttons; `pieces` {square: letter}; `options` for interaction. */
 export function boardGrid(ui, pieces, { flipped = false, selected = null, targets = [], markers = {}, onSquare = null, onDrop = null, label = "" } = {}) {
   const t = ui.t;
-  return h("div", { class: "board", role: "grid", "aria-label": label || t("board") },
-    squares(flipped).map((sq) => {
+  return h("div", { class: "board", role: "group", "aria-label": label || t("board") },
+    squares(flipped).map((sq, index) => {
+      const coords = `${index >= 56 ? " coord-file" : ""}${index % 8 === 0 ? " coord-rank" : ""}`;
       const piece = pieces[sq];
       const dark = (FILES.indexOf(sq[0]) + Number(sq[1])) % 2 === 0;
       const marker = markers[sq];
@@ -31,8 +32,10 @@ export function boardGrid(ui, pieces, { flipped = false, selected = null, target
       const name = piece ? t("squareWith", { square: sq, color: t(color), piece: t(PIECE_KEY[piece.toLowerCase()]) }) : sq;
       return h("button", {
         type: "button",
-        class: `sq ${dark ? "dark" : "light"}${sq === selected ? " selected" : ""}${targets.includes(sq) ? " target" : ""}`,
+        class: `sq ${dark ? "dark" : "light"}${coords}${sq === selected ? " selected" : ""}${targets.includes(sq) ? " target" : ""}`,
         "data-square": sq,
+        "data-file": sq[0],
+        "data-rank": sq[1],
         "data-key": `sq-${sq}`,
         "aria-label": marker ? `${name} (${t("marker")}: ${t(PIECE_KEY[marker])})` : name,
         draggable: piece && onDrop ? "true" : null,
