@@ -47,9 +47,7 @@ def channel_of(seat: int | None) -> str:
     return SPECTATORS if seat is None else PLAYERS
 
 
-def chat_frame(
-    room: str, seat: int | None, player: str, name: str, text: str
-) -> dict[str, Any]:
+def chat_frame(room: str, seat: int | None, player: str, name: str, text: str) -> dict[str, Any]:
     """The ``chat`` frame every member of the speaker's channel receives."""
     return {
         "type": "chat",

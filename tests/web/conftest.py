@@ -132,9 +132,11 @@ def new_page(browser: Any) -> Iterator[Callable[..., Any]]:
         page.on(
             "console",
             # a lost websocket is logged by the browser itself (the restart test)
-            lambda msg: errors.append(msg.text)
-            if msg.type == "error" and "WebSocket" not in msg.text
-            else None,
+            lambda msg: (
+                errors.append(msg.text)
+                if msg.type == "error" and "WebSocket" not in msg.text
+                else None
+            ),
         )
         return page
 

@@ -109,9 +109,12 @@ def test_private_room_by_invite_link_never_shows_the_other_dice(
     for page in (ana, bob):
         page.wait_for_selector(".my-dice svg.die")
     mine = {
-        name: [int(f) for f in page.locator(".my-dice svg.die").evaluate_all(
-            "els => els.map(e => e.dataset.face)"
-        )]
+        name: [
+            int(f)
+            for f in page.locator(".my-dice svg.die").evaluate_all(
+                "els => els.map(e => e.dataset.face)"
+            )
+        ]
         for name, page in (("ana", ana), ("bob", bob))
     }
     assert len(mine["ana"]) == len(mine["bob"]) == 3
