@@ -74,6 +74,17 @@ def test_perudo_against_three_bots_from_lobby_to_placings(
     page.wait_for_selector("#seed-check:has-text('✓')")
     assert page.locator(".room-state").get_attribute("data-state") == "finished"
     shot(page, "placings", tmp_path)
+    # the replay recomputes every cup from the revealed seed, step by step
+    page.wait_for_selector(".replay .seed:has-text('✓')")
+    page.click("#replay-first")
+    assert page.locator("#replay-caption").inner_text() == "The game starts: 4 players, 2 dice each."
+    page.click("#replay-next")
+    assert page.locator("#replay-caption").inner_text().startswith("Round 1:")
+    faces = page.locator(".replay-cups .cup svg.die").evaluate_all(
+        "els => els.map(e => Number(e.dataset.face))"
+    )
+    assert len(faces) == 8 and all(1 <= f <= 6 for f in faces)
+    shot(page, "replay", tmp_path)
 
 
 def _dice_frames(page: Any, log: list[dict[str, Any]]) -> None:
@@ -173,6 +184,11 @@ def test_kriegspiel_illegal_attempts_promotion_and_resignation(
     page.wait_for_selector(".game-over")
     assert "resignation" in page.locator(".game-over").inner_text()
     page.wait_for_selector(".revealed .piece")  # both sides' pieces, shown at the end
+    page.click("#replay-first")
+    assert page.locator(".replay .piece").count() == 3  # the start: both kings and the pawn
+    page.wait_for_selector(".replay .sq[data-square=g7] .piece")
+    page.click("#replay-last")
+    page.wait_for_selector(".replay .sq[data-square=a8] .piece")
     assert page.locator(".room-state").get_attribute("data-state") == "finished"
 
 

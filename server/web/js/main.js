@@ -7,6 +7,7 @@ import { applyFrame, initialState, resumePlan, seatNames } from "./state.js";
 import { perudoTable } from "./perudo.js";
 import { kriegTable, tickClocks } from "./krieg.js";
 import { Connection } from "./net.js";
+import { replayView } from "./replay_view.js";
 
 const store = window.localStorage;
 const BOTS = {
@@ -28,6 +29,8 @@ const ui = {
   drafts: {},
   acting: null,
   revealAsked: {},
+  replays: {},
+  replayAsked: {},
   seeds: {},
   conn: null,
 };
@@ -370,6 +373,7 @@ function roomView(room) {
   return h("div", { class: "room" },
     h("section", { class: "card head" }, header, invite, seats, h("div", { class: "actions" }, actions)),
     h("section", { class: "card table" }, table),
+    replayView(ui, room),
     h("div", { class: "side" }, logView(room), chatView(room)));
 }
 
@@ -408,6 +412,9 @@ function chatView(room) {
       h("input", { id: "chat-input", maxlength: 300, "aria-label": t("say"), placeholder: t("say"), value: ui.drafts[room.id] || "", "data-key": "chat-input", oninput: (e) => { ui.drafts[room.id] = e.target.value; } }),
       h("button", { type: "submit", id: "chat-send" }, t("send"))));
 }
+
+ui.render = () => render();
+ui.logLine = (entry) => logLine(entry);
 
 document.getElementById("lang").addEventListener("click", () => {
   ui.lang = ui.lang === "en" ? "it" : "en";

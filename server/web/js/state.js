@@ -28,7 +28,8 @@ export function roomState(id) {
     turn: null,
     clock: null,
     clockAt: 0,
-    log: [], // [{key, args}]
+    log: [], // [{key, args, seq}]
+    events: {}, // seq -> event (this viewer's projection)
     chat: [], // [{channel, seat, name, text}]
     perudo: perudoTable(),
     krieg: kriegBoard(),
@@ -119,11 +120,15 @@ function applyRoomFrame(room, frame) {
       applyView(room, frame.view);
       break;
     case "event":
+      room.events[frame.seq] = frame.event; // every event by its number, for the replay
       if (frame.seq > room.seq) {
         room.seq = frame.seq;
         if (room.turn && frame.seq > (room.turn.seq || 0)) room.turn = null;
         const entry = applyEvent(room, frame.event);
-        if (entry) room.log.push(entry);
+        if (entry) {
+          entry.seq = frame.seq;
+          room.log.push(entry);
+        }
       }
       break;
     case "turn":
@@ -418,6 +423,16 @@ export function attemptsFrom(legal, square) {
     if (/^[a-h][1-8][a-h][1-8][qrbn]?$/.test(action) && action.startsWith(square)) {
       (out[action.slice(2, 4)] ||= []).push(action);
     }
+  }
+  return out;
+}
+
+/** The room's events in order, or null while some are missing (resume from 0 then). */
+export function fullHistory(room) {
+  const out = [];
+  for (let seq = 1; seq <= room.seq; seq += 1) {
+    if (!(seq in room.events)) return null;
+    out.push(room.events[seq]);
   }
   return out;
 }

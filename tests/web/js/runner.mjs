@@ -1,11 +1,11 @@
 // Runs state_cases.mjs in a browser page (tests/web/test_js_state.py) when Node is absent.
-import { cases } from "./state_cases.mjs";
+import { asyncCases, cases } from "./state_cases.mjs";
 
 const list = document.getElementById("results");
-for (const [name, fn] of cases) {
+for (const [name, fn] of [...cases, ...asyncCases]) {
   const item = document.createElement("li");
   try {
-    fn();
+    await fn();
     item.className = "pass";
     item.textContent = name;
   } catch (error) {

@@ -6,6 +6,7 @@ import {
   parsePlacement, placings, resumePlan, seatNames,
 } from "../../../server/web/js/state.js";
 import { translate } from "../../../server/web/js/i18n.js";
+import { commitment, kriegReplay, perudoReplay, rollDice, seedKey } from "../../../server/web/js/replay.js";
 
 const canon = (value) => JSON.stringify(value, (key, v) =>
   v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort()) : v);
@@ -98,5 +99,41 @@ export const cases = [
     const s = feed(initialState(), [{ type: "joined", room: ROOM, seat: 1 }, { type: "left", room: ROOM }]);
     eq(s.rooms, {});
     eq(s.current, null);
+  }],
+];
+
+// -- replays (async: they use WebCrypto, in Node and in the browser alike) ---------------
+
+export const asyncCases = [
+  ["the dice are drawn from the seed as the server draws them", async () => {
+    const key = await seedKey("ab".repeat(32));
+    eq(await rollDice(key, 1, 0, 5), [4, 3, 6, 5, 6]);
+    eq(await rollDice(key, 3, 2, 4), [3, 5, 4, 3]);
+  }],
+  ["a perudo replay recomputes every cup and checks the commitment", async () => {
+    const seed = "ab".repeat(32);
+    const published = await commitment(seed);
+    const events = [
+      { type: "game_started", seats: 3, options: { dice_per_player: 5 } },
+      { type: "round_started", round: 1, starter: 2, seat: 0, dice: [4, 3, 6, 5, 6] },
+      { type: "bid", seat: 2, bid: "3x4" },
+      { type: "dice_changed", seat: 2, change: -1 },
+      { type: "round_started", round: 2, starter: 2 },
+    ];
+    const replay = await perudoReplay(events, seed, published);
+    eq(replay.seedOk, true);
+    eq(replay.mismatches, 0);
+    eq(replay.steps[1].cups[0], [4, 3, 6, 5, 6]);
+    eq(replay.steps[4].cups[2].length, 4);
+    eq((await perudoReplay(events, seed, "00")).seedOk, false);
+    events[1].dice = [1, 1, 1, 1, 1];
+    eq((await perudoReplay(events, seed, published)).mismatches, 1);
+  }],
+  ["a kriegspiel replay plays the real moves, en passant included", async () => {
+    const events = [{ type: "game_started" }, { type: "move" }, { type: "illegal" }, { type: "move" }, { type: "move" }];
+    const replay = kriegReplay(events, { start_fen: "4k3/8/8/8/1p6/8/P7/4K3 w - - 0 1", moves: ["a2a4", "b4a3", "e1d1"] });
+    eq(replay.steps[3].board, { e8: "k", a3: "p", e1: "K" });
+    eq(replay.steps[4].board, { e8: "k", a3: "p", d1: "K" });
+    eq(replay.unmatched, 0);
   }],
 ];
