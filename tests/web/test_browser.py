@@ -161,16 +161,28 @@ def test_kriegspiel_illegal_attempts_promotion_and_resignation(
     page.wait_for_selector("#create")
     page.select_option("#f-game", "kriegspiel")
     page.fill("#f-fen", KRIEG_FEN)
+    page.fill("#f-clock", "5")
     page.click("#f-create")
     page.wait_for_selector(".seats")
     add_bots(page, range(1, 2), "kriegspiel-random")
     page.wait_for_selector(".sq[data-square=e6] .piece")
     assert page.locator(".piece").count() == 2  # only my own king and pawn
+    page.wait_for_selector(".clock.running[data-seat='0']")
     # f7 and f6 touch the black king, which I cannot see: the umpire refuses them
-    for target in ("f7", "f6"):
-        page.click(".sq[data-square=e6]")
-        page.click(f".sq[data-square={target}].target")
-        page.wait_for_selector(f".refused:has-text('e6{target}')")
+    page.click(".sq[data-square=e6]")
+    page.click(".sq[data-square=f7].target")
+    page.wait_for_selector(".refused:has-text('e6f7')")
+    page.focus(".sq[data-square=e6]")  # the same with the keyboard
+    page.keyboard.press("Enter")
+    page.wait_for_selector(".sq[data-square=e6].selected")
+    page.focus(".sq[data-square=f6]")
+    page.keyboard.press("Enter")
+    page.wait_for_selector(".refused:has-text('e6f6')")
+    # a marker where I guess the black king is: kept in this browser only
+    page.select_option("#marker", "k")
+    page.click(".sq[data-square=g7]")
+    page.wait_for_selector(".sq[data-square=g7] .marker")
+    page.select_option("#marker", "")
     assert "You tried e6f7: illegal." in page.locator(".log-lines").inner_text()
     # a7-a8 by drag and drop offers the promotion picker
     page.drag_and_drop(".sq[data-square=a7]", ".sq[data-square=a8]")
@@ -211,6 +223,11 @@ def test_the_page_reconnects_after_a_server_restart_and_play_goes_on(
     if not page.locator(".placings").count():
         page.click("#dudo" if page.locator("#dudo").count() else "#bid")
     page.locator(".log-lines li").nth(before).wait_for()
+    # a reload is the same player (name and token are kept), back at the same table
+    page.reload()
+    page.wait_for_selector(".my-dice svg.die, .placings")
+    assert page.locator("#name").count() == 0
+    assert page.locator(".seat[data-seat='0'] .badges").inner_text().startswith("you")
 
 
 def test_phone_sized_screen(served: Served, new_page: Any, tmp_path: Path) -> None:
@@ -220,21 +237,37 @@ def test_phone_sized_screen(served: Served, new_page: Any, tmp_path: Path) -> No
     add_bots(page, range(1, 3), "perudo-random")
     page.wait_for_selector(".my-dice svg.die")
     page.wait_for_selector("#bid, #dudo, .turn-of")
+    page.click("#hint")
+    page.wait_for_selector(".hint strong:has-text('The expert suggests')")
+    page.click("#lang")  # Italiano
+    page.wait_for_selector("#hint:has-text('Consiglio')")
+    page.click("#hint")
+    page.wait_for_selector(".hint strong:has-text(\"L'esperto suggerisce\")")
+    assert page.locator("html").get_attribute("lang") == "it"
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 375, f"the page scrolls sideways: {width}px"
     shot(page, "phone", tmp_path)
 
 
-def test_chat_shows_markup_as_text(served: Served, new_page: Any, tmp_path: Path) -> None:
-    ana, bob = new_page(), new_page()
+def test_lobby_spectators_chat_as_text_and_leaving(
+    served: Served, new_page: Any, tmp_path: Path
+) -> None:
+    ana, bob, eve = new_page(), new_page(), new_page()
+    enter(bob, served.url, "bob")
+    bob.wait_for_selector("#create")
     enter(ana, served.url, "<i>ana</i>")
     room = create_perudo(ana, seats=2, dice=3)
-    enter(bob, served.url, "bob")
-    bob.click(f".room-card[data-room={room}] button:has-text('Join')")
+    # bob's lobby shows the new room by itself, and he joins it
+    bob.click(f".room-card[data-room='{room}'] button:has-text('Join')")
     bob.wait_for_selector(".my-dice svg.die")
+    enter(eve, served.url, "eve")
+    eve.click(f".room-card[data-room='{room}'] button:has-text('Watch')")
+    eve.wait_for_selector(".cups")
+    assert eve.locator(".my-dice").count() == 0  # a spectator has no dice
+    assert eve.locator("h2:has-text(\"Spectators' chat\")").count() == 1
     text = '<b>bold</b> <img src=x onerror="alert(1)"> <script>alert(2)</script>'
     bob.fill("#chat-input", text)
-    bob.click("#chat-send")
+    bob.press("#chat-input", "Enter")
     for page in (ana, bob):
         page.wait_for_selector(".chat-text")
         assert page.locator(".chat-text").inner_text() == text
@@ -242,3 +275,15 @@ def test_chat_shows_markup_as_text(served: Served, new_page: Any, tmp_path: Path
     assert ana.locator(".seat[data-seat='0'] .name").inner_text() == "<i>ana</i>"
     assert ana.locator(".seats i").count() == 0
     shot(ana, "chat", tmp_path)
+    eve.fill("#chat-input", "spectators only")
+    eve.click("#chat-send")
+    eve.wait_for_selector(".chat-text:has-text('spectators only')")
+    assert [t for t in ana.locator(".chat-text").all_inner_texts()] == [text]
+    assert eve.locator(".chat-text").count() == 1
+    # leaving a running game asks first
+    ana.click("#leave")
+    ana.click("#leave-no")
+    assert ana.locator(".room").count() == 1
+    ana.click("#leave")
+    ana.click("#leave-yes")
+    ana.wait_for_selector("#create")

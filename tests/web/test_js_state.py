@@ -45,8 +45,8 @@ def test_state_module_in_chromium(new_page: Any) -> None:
         )
         route.fulfill(status=200, body=file.read_bytes(), content_type=kind or "text/plain")
 
-    page.route("http://cases.test/**", serve)
-    page.goto("http://cases.test/tests/web/js/runner.html")
+    page.route("http://127.0.0.1:9/**", serve)
+    page.goto("http://127.0.0.1:9/tests/web/js/runner.html")
     page.wait_for_selector("#done", state="attached")
     failures = page.locator("li.fail").all_inner_texts()
     assert not failures, failures

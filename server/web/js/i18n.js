@@ -130,6 +130,7 @@ export const STRINGS = {
     replayFair: "Every cup recomputed from the revealed seed; the seed matches its commitment and every reveal ✓",
     replayUnfair: "WARNING: the seed does not match ({n} cups differ, or the commitment is wrong)",
     realMove: "Real move: {move}",
+    needsSecure: "The replay recomputes the dice with the browser's WebCrypto, which needs https (or localhost).",
     // the log
     ev_game_started_perudo: "The game starts: {seats} players, {dice} dice each.",
     ev_round_started: "Round {round}: {name} starts.",
@@ -290,6 +291,7 @@ export const STRINGS = {
     replayFair: "Ogni bicchiere ricalcolato dal seme rivelato; il seme corrisponde all'impegno e a ogni rivelazione ✓",
     replayUnfair: "ATTENZIONE: il seme non corrisponde ({n} bicchieri diversi, o impegno sbagliato)",
     realMove: "Mossa reale: {move}",
+    needsSecure: "La rivista ricalcola i dadi con WebCrypto del browser, che richiede https (o localhost).",
     ev_game_started_perudo: "Si comincia: {seats} giocatori, {dice} dadi a testa.",
     ev_round_started: "Giro {round}: comincia {name}.",
     ev_bid: "{name} punta {bid}.",

@@ -26,6 +26,10 @@ function load(ui, room) {
     Object.assign(made, { status: "ready", data, index: data.steps.length - 1, captions: captions(room, events) });
     ui.render();
   };
+  if (room.game === "perudo" && !(globalThis.crypto && crypto.subtle)) {
+    // WebCrypto exists only on secure pages (https, or localhost)
+    return Object.assign(made, { status: "unavailable" });
+  }
   if (room.game === "perudo") perudoReplay(events, room.frame.seed, room.frame.seed_sha256).then(ready);
   else queueMicrotask(() => ready(kriegReplay(events, room.krieg.revealed)));
   return made;
@@ -49,7 +53,10 @@ export function replayView(ui, room) {
   const t = ui.t;
   if (room.frame.state !== "finished" || !room.frame.seed) return null;
   const slot = load(ui, room);
-  if (slot.status !== "ready") return h("section", { class: "card replay" }, h("h2", {}, t("replay")), h("p", { class: "muted" }, "…"));
+  if (slot.status !== "ready") {
+    const note = slot.status === "unavailable" ? t("needsSecure") : "…";
+    return h("section", { class: "card replay" }, h("h2", {}, t("replay")), h("p", { class: "muted" }, note));
+  }
   const { steps } = slot.data;
   const index = Math.min(slot.index, steps.length - 1);
   const step = steps[index];
