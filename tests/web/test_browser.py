@@ -77,7 +77,8 @@ def test_perudo_against_three_bots_from_lobby_to_placings(
     # the replay recomputes every cup from the revealed seed, step by step
     page.wait_for_selector(".replay .seed:has-text('✓')")
     page.click("#replay-first")
-    assert page.locator("#replay-caption").inner_text() == "The game starts: 4 players, 2 dice each."
+    caption = page.locator("#replay-caption")
+    assert caption.inner_text() == "The game starts: 4 players, 2 dice each."
     page.click("#replay-next")
     assert page.locator("#replay-caption").inner_text().startswith("Round 1:")
     faces = page.locator(".replay-cups .cup svg.die").evaluate_all(

@@ -206,7 +206,7 @@ export const STRINGS = {
     freeSeat: "posto libero",
     seatLabel: "Posto {seat}",
     you: "tu",
-    host: "ospite",
+    host: "organizzatore",
     bot: "bot",
     away: "assente",
     autopilot: "pilota automatico",
