@@ -243,7 +243,7 @@ def test_phone_sized_screen(served: Served, new_page: Any, tmp_path: Path) -> No
     page.click("#lang")  # Italiano
     page.wait_for_selector("#hint:has-text('Consiglio')")
     page.click("#hint")
-    page.wait_for_selector(".hint strong:has-text(\"L'esperto suggerisce\")")
+    page.wait_for_selector('.hint strong:has-text("L\'esperto suggerisce")')
     assert page.locator("html").get_attribute("lang") == "it"
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 375, f"the page scrolls sideways: {width}px"
@@ -265,7 +265,7 @@ def test_lobby_spectators_chat_as_text_and_leaving(
     eve.click(f".room-card[data-room='{room}'] button:has-text('Watch')")
     eve.wait_for_selector(".cups")
     assert eve.locator(".my-dice").count() == 0  # a spectator has no dice
-    assert eve.locator("h2:has-text(\"Spectators' chat\")").count() == 1
+    assert eve.locator('h2:has-text("Spectators\' chat")').count() == 1
     text = '<b>bold</b> <img src=x onerror="alert(1)"> <script>alert(2)</script>'
     bob.fill("#chat-input", text)
     bob.press("#chat-input", "Enter")
