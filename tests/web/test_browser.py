@@ -58,10 +58,10 @@ def test_perudo_against_three_bots_from_lobby_to_placings(
 ) -> None:
     page = new_page(viewport={"width": 1280, "height": 900})
     enter(page, served.url, "ana")
-    page.wait_for_selector("#create")
-    shot(page, "lobby", tmp_path)
     create_perudo(page, seats=4, dice=2, counts=True)
-    add_bots(page, range(1, 4), "perudo-random")
+    add_bots(page, range(1, 3), "perudo-random")
+    shot(page, "waiting", tmp_path)
+    add_bots(page, range(3, 4), "perudo-random")
     page.wait_for_selector(".my-dice svg.die")
     assert page.locator(".cup").count() == 3
     page.wait_for_selector("#bid, #dudo, .placings")
@@ -259,6 +259,8 @@ def test_lobby_spectators_chat_as_text_and_leaving(
     enter(ana, served.url, "<i>ana</i>")
     room = create_perudo(ana, seats=2, dice=3)
     # bob's lobby shows the new room by itself, and he joins it
+    bob.wait_for_selector(f".room-card[data-room='{room}']")
+    shot(bob, "lobby", tmp_path)
     bob.click(f".room-card[data-room='{room}'] button:has-text('Join')")
     bob.wait_for_selector(".my-dice svg.die")
     enter(eve, served.url, "eve")
