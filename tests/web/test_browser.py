@@ -77,8 +77,8 @@ def test_perudo_against_three_bots_from_lobby_to_placings(
     # the replay recomputes every cup from the revealed seed, step by step
     page.wait_for_selector(".replay .seed:has-text('✓')")
     page.click("#replay-first")
-    caption = page.locator("#replay-caption")
-    assert caption.inner_text() == "The game starts: 4 players, 2 dice each."
+    caption_text = "The game starts: 4 players, 2 dice each."
+    assert page.locator("#replay-caption").inner_text() == caption_text
     page.click("#replay-next")
     assert page.locator("#replay-caption").inner_text().startswith("Round 1:")
     faces = page.locator(".replay-cups .cup svg.die").evaluate_all(
@@ -86,6 +86,14 @@ def test_perudo_against_three_bots_from_lobby_to_placings(
     )
     assert len(faces) == 8 and all(1 <= f <= 6 for f in faces)
     shot(page, "replay", tmp_path)
+    # anyone can open the finished game from the lobby and replay it
+    room = page.evaluate("location.hash").rsplit("/", 1)[1]
+    other = new_page()
+    enter(other, served.url, "eve")
+    other.click(f".room-card[data-room='{room}'] button:has-text('Replay')")
+    other.wait_for_selector(".replay .seed:has-text('✓')")
+    other.click("#replay-first")
+    assert other.locator("#replay-caption").inner_text() == caption_text
 
 
 def _dice_frames(page: Any, log: list[dict[str, Any]]) -> None:

@@ -25,7 +25,7 @@ const ui = {
   pick: { face: null, quantity: null },
   krieg: { selected: null, flipped: false, marker: null, promotion: null },
   confirming: null,
-  form: { game: "perudo", seats: 4, dice: 5, preset: "piatnik", reveal: "until_proven", calza: false, counts: false, palifico: true, rules: "wild16", clock: 0, fen: "", private: false, chat: true, spectators: "live" },
+  form: { game: "perudo", seats: 4, dice: 5, preset: "piatnik", reveal: "until_proven", turnTime: 0, calza: false, counts: false, palifico: true, rules: "wild16", clock: 0, fen: "", private: false, chat: true, spectators: "live" },
   drafts: {},
   acting: null,
   revealAsked: {},
@@ -294,6 +294,7 @@ function createForm() {
       field(t("dicePerPlayer"), h("input", { id: "f-dice", type: "number", min: 1, max: 10, value: f.dice, "data-key": "f-dice", oninput: set("dice", num) })),
       field(t("preset"), h("select", { id: "f-preset", onchange: set("preset", val) }, ["piatnik", "classic"].map((p) => h("option", { value: p, selected: f.preset === p }, p)))),
       field(t("revealRule"), h("select", { id: "f-reveal", onchange: set("reveal", val) }, ["until_proven", "all"].map((r) => h("option", { value: r, selected: f.reveal === r }, t(`reveal_${r}`))))),
+      field(t("turnTime"), h("input", { id: "f-turn-time", type: "number", min: 0, max: 3600, value: f.turnTime, oninput: set("turnTime", num) })),
       field(t("calza"), h("input", { id: "f-calza", type: "checkbox", checked: f.calza, onchange: set("calza", chk) })),
       field(t("showDiceCounts"), h("input", { id: "f-counts", type: "checkbox", checked: f.counts, onchange: set("counts", chk) })),
       field(t("palifico"), h("input", { id: "f-palifico", type: "checkbox", checked: f.palifico, onchange: set("palifico", chk) })),
@@ -314,6 +315,7 @@ function createForm() {
     e.preventDefault();
     const message = { type: "create_room", game: f.game, public: !f.private, chat: f.chat, spectators: f.spectators };
     if (f.game === "perudo") {
+      if (f.turnTime > 0) message.turn_time = f.turnTime;
       message.options = { seats: f.seats, dice_per_player: f.dice, preset: f.preset, reveal: f.reveal, calza: f.calza, show_dice_counts: f.counts, palifico: f.palifico };
     } else {
       message.options = { rules: f.rules };
