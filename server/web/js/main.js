@@ -10,6 +10,7 @@ import { Connection } from "./net.js";
 import { replayView } from "./replay_view.js";
 
 const store = window.localStorage;
+const AUTO = "auto"; // the ref of requests the page sends by itself
 const BOTS = {
   perudo: ["perudo-simple", "perudo-expert", "perudo-random", "autopilot"],
   kriegspiel: ["kriegspiel-random", "kriegspiel-meta"],
@@ -20,7 +21,6 @@ const ui = {
   lang: "en",
   name: store.getItem("umpire.name") || "",
   connected: false,
-  everConnected: false,
   routed: false,
   pick: { face: null, quantity: null },
   krieg: { selected: null, flipped: false, marker: null, promotion: null },
@@ -39,6 +39,7 @@ ui.t = (key, args) => translate(ui.lang, key, args);
 ui.send = (message) => ui.conn && ui.conn.send(message);
 ui.act = (room, action) => {
   ui.acting = room.id; // hide the controls until the ack (or the error)
+  ui.state.error = null;
   ui.krieg.selected = null;
   ui.krieg.promotion = null;
   ui.send({ type: "act", room: room.id, action });
@@ -121,6 +122,13 @@ function onFrame(frame) {
     ui.conn.ws.close();
     return;
   }
+  if (frame.type === "error" && frame.ref === AUTO) {
+    // a request the page made by itself (resume, lobby refresh) failed: a room that is
+    // gone after a restart, say; forget it instead of showing an error
+    if (frame.room && frame.code === "no_such_room") delete state.rooms[frame.room];
+    render();
+    return;
+  }
   if (frame.type === "rooms" && !state.current && JSON.stringify(frame.rooms) === JSON.stringify(state.lobby)) return;
   applyFrame(state, frame);
   if ((frame.type === "ack" || frame.type === "error") && ui.acting === frame.room) ui.acting = null;
@@ -129,12 +137,12 @@ function onFrame(frame) {
   if (followed && frame.state === "finished" && followed.game === "kriegspiel" && !followed.krieg.revealed && !ui.revealAsked[frame.room]) {
     // the end's view (a snapshot) holds the real position: attach again to get it
     ui.revealAsked[frame.room] = true;
-    ui.send({ type: "watch", room: frame.room });
+    ui.send({ type: "watch", room: frame.room, ref: AUTO });
   }
   if (frame.type === "clock" && state.rooms[frame.room]) state.rooms[frame.room].clockAt = Date.now();
   if (frame.type === "welcome") {
     store.setItem("umpire.token", frame.token);
-    for (const entry of resumePlan(state)) ui.send({ type: "resume", ...entry });
+    for (const entry of resumePlan(state)) ui.send({ type: "resume", ...entry, ref: AUTO });
     if (!ui.routed) {
       ui.routed = true;
       route();
@@ -153,7 +161,6 @@ function connect() {
     onFrame,
     onStatus: (up) => {
       ui.connected = up;
-      if (up) ui.everConnected = true;
       render();
     },
     hello: () => {
@@ -186,7 +193,7 @@ window.addEventListener("hashchange", () => {
 });
 
 setInterval(() => {
-  if (ui.connected && !ui.state.current) ui.send({ type: "list_rooms" });
+  if (ui.connected && !ui.state.current) ui.send({ type: "list_rooms", ref: AUTO });
 }, 2000);
 setInterval(() => {
   const room = ui.state.current && ui.state.rooms[ui.state.current];

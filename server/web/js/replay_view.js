@@ -16,7 +16,7 @@ function load(ui, room) {
     // Kriegspiel's real moves come with the final snapshot (main.js asks for it)
     if (!events && !ui.replayAsked[room.id]) {
       ui.replayAsked[room.id] = true;
-      ui.send({ type: "resume", room: room.id, since: 0 });
+      ui.send({ type: "resume", room: room.id, since: 0, ref: "auto" });
     }
     return { status: "loading" };
   }
