@@ -177,6 +177,8 @@ def test_kriegspiel_illegal_attempts_promotion_and_resignation(
     page.wait_for_selector(".sq[data-square=e6] .piece")
     assert page.locator(".piece").count() == 2  # only my own king and pawn
     page.wait_for_selector(".clock.running[data-seat='0']")
+    page.wait_for_selector("#resign")
+    assert page.locator("#any").count() == 0  # wild16 has no "any?"
     # f7 and f6 touch the black king, which I cannot see: the umpire refuses them
     page.click(".sq[data-square=e6]")
     page.click(".sq[data-square=f7].target")
@@ -298,3 +300,30 @@ def test_lobby_spectators_chat_as_text_and_leaving(
     ana.click("#leave")
     ana.click("#leave-yes")
     ana.wait_for_selector("#create")
+
+
+def test_kriegspiel_any_only_under_rules_that_have_it_and_flip(
+    served: Served, new_page: Any
+) -> None:
+    page = new_page()
+    enter(page, served.url, "ana")
+    page.wait_for_selector("#create")
+    page.select_option("#f-game", "kriegspiel")
+    page.select_option("#f-rules", "english")
+    page.click("#f-create")
+    page.wait_for_selector(".seats")
+    add_bots(page, range(1, 2), "kriegspiel-random")
+    page.wait_for_selector(".turn-of:has-text('Your turn')")
+    assert page.locator(".board .sq").first.get_attribute("data-square") == "a8"
+    page.click("#flip")
+    page.wait_for_selector(".board .sq:first-child[data-square=h1]")
+    page.click("#any")
+    page.wait_for_selector(".log-lines li:has-text('Are there any?')")
+    assert page.locator("#any").count() == 0  # once a turn
+    page.click(".sq[data-square=e2]")
+    page.click(".sq[data-square=e4]")
+    page.wait_for_selector(".log-lines li:has-text('You moved e2e4.')")
+    page.wait_for_selector("#offer-draw")
+    page.click("#resign")
+    page.click("#resign-no")
+    assert page.locator(".game-over").count() == 0
