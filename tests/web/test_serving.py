@@ -137,3 +137,22 @@ async def test_chat_can_be_switched_off_and_is_rate_limited(make_server) -> None
     await ana.error("rate_limited")
     for client in (ana, bob, eve):
         await client.close()
+
+
+def test_every_client_file_ships_in_the_package() -> None:
+    """pyproject's package-data globs cover every file of server/web (a non-editable
+    install serves the same client)."""
+    import tomllib
+    from fnmatch import fnmatch
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    globs = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"][
+        "package-data"
+    ]["server"]
+    web = root / "server" / "web"
+    files = [p.relative_to(root / "server").as_posix() for p in web.rglob("*") if p.is_file()]
+    assert files
+    for name in files:
+        assert any(fnmatch(name, pattern) for pattern in globs), name
+        assert static_file("/" + name.removeprefix("web/")) is not None, name
