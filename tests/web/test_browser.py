@@ -212,6 +212,11 @@ def test_kriegspiel_illegal_attempts_promotion_and_resignation(
     page.wait_for_selector(".replay .sq[data-square=g7] .piece")
     page.click("#replay-last")
     page.wait_for_selector(".replay .sq[data-square=a8] .piece")
+    with page.expect_download() as download:
+        page.click("#pgn")
+    record = Path(download.value.path()).read_text()
+    assert '[FEN "8/P5k1/4K3/8/8/8/8/8 w - - 0 1"]' in record
+    assert "1. a8=Q" in record and record.rstrip().endswith("0-1")
     assert page.locator(".room-state").get_attribute("data-state") == "finished"
 
 

@@ -5,6 +5,7 @@ import { boardGrid } from "./krieg.js";
 import { die } from "./perudo.js";
 import { applyFrame, fullHistory, initialState, roomState, seatNames } from "./state.js";
 import { kriegReplay, perudoReplay } from "./replay.js";
+import { pgn } from "./san.js";
 
 /** Start (once) making the replay of `room`; returns its slot ({status, data, index}). */
 function load(ui, room) {
@@ -48,6 +49,25 @@ function captions(room, events) {
   return out;
 }
 
+/** The PGN of the real game, as a file download (made in the page). */
+export function gamePgn(room, names) {
+  const revealed = room.krieg.revealed;
+  const outcome = room.krieg.outcome || room.frame.outcome || {};
+  const ranks = outcome.ranks || [];
+  const fromRanks = ranks.length === 2 ? (ranks[0] === ranks[1] ? "1/2-1/2" : ranks[0] < ranks[1] ? "1-0" : "0-1") : "*";
+  const result = outcome.result || fromRanks;
+  return pgn({ startFen: revealed.start_fen, moves: revealed.moves, white: names[0] || "?", black: names[1] || "?", result, event: `umpire Kriegspiel ${room.id}` });
+}
+
+function downloadPgn(room, names) {
+  const blob = new Blob([gamePgn(room, names)], { type: "application/x-chess-pgn" });
+  const link = h("a", { href: URL.createObjectURL(blob), download: `umpire-${room.id}.pgn` });
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+}
+
 /** The replay card, or null when the room is not finished. */
 export function replayView(ui, room) {
   const t = ui.t;
@@ -78,7 +98,8 @@ export function replayView(ui, room) {
   } else {
     panel = h("div", { class: "replay-board" },
       boardGrid(ui, step.board, { flipped: room.krieg.color === "black", label: t("replay") }),
-      step.move ? h("p", { class: "moves" }, t("realMove", { move: step.move })) : null);
+      step.move ? h("p", { class: "moves" }, t("realMove", { move: step.move })) : null,
+      h("button", { type: "button", id: "pgn", onclick: () => downloadPgn(room, names) }, t("downloadPgn")));
   }
   return h("section", { class: "card replay", "aria-label": t("replay") },
     h("h2", {}, t("replay")),

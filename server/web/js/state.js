@@ -192,7 +192,7 @@ function applyView(room, view) {
     k.rules = view.rules || k.rules;
     k.toMove = view.to_move ?? null;
     k.drawOffer = view.draw_offer ?? null;
-    k.outcome = view.outcome ?? k.outcome;
+    if (view.outcome) k.outcome = { ...(k.outcome || {}), ...view.outcome };
     if (view.color) k.color = view.color;
     if (view.board !== undefined) k.board = parsePlacement(view.board);
     k.refused = [...(view.refused || [])];

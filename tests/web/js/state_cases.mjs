@@ -6,6 +6,8 @@ import {
   parsePlacement, placings, resumePlan, seatNames,
 } from "../../../server/web/js/state.js";
 import { translate } from "../../../server/web/js/i18n.js";
+import { fromFen, pgn, play, san } from "../../../server/web/js/san.js";
+import sanGames from "./san_cases.mjs";
 import { commitment, kriegReplay, perudoReplay, rollDice, seedKey } from "../../../server/web/js/replay.js";
 
 const canon = (value) => JSON.stringify(value, (key, v) =>
@@ -135,5 +137,18 @@ export const asyncCases = [
     eq(replay.steps[3].board, { e8: "k", a3: "p", e1: "K" });
     eq(replay.steps[4].board, { e8: "k", a3: "p", d1: "K" });
     eq(replay.unmatched, 0);
+  }],
+  ["SAN as python-chess spells it, over 40 random games", async () => {
+    for (const game of sanGames) {
+      let pos = fromFen(game.fen);
+      game.uci.forEach((uci, i) => {
+        eq(san(pos, uci), game.san[i], `${game.fen} ${game.uci.slice(0, i + 1).join(" ")}:`);
+        pos = play(pos, uci);
+      });
+    }
+  }],
+  ["a PGN with its tags, the start position and the result", async () => {
+    const text = pgn({ startFen: "8/P5k1/4K3/8/8/8/8/8 w - - 0 1", moves: ["a7a8q", "g7g6"], white: 'a"b', black: "bot", result: "1-0" });
+    eq(text.split("\n").filter((l) => l.startsWith("[White") || l.startsWith("[FEN") || l.startsWith("1.")), ['[White "a\\"b"]', '[FEN "8/P5k1/4K3/8/8/8/8/8 w - - 0 1"]', "1. a8=Q Kg6 1-0"]);
   }],
 ];
