@@ -38,7 +38,7 @@ def main() -> None:
             board.push(move)
         games.append({"fen": fen, "uci": ucis, "san": sans})
     out = Path(__file__).parent / "js" / "san_cases.mjs"
-    header = "// Random games spelled by python-chess (tests/web/make_san_cases.py made this file).\n"
+    header = "// Random games spelled by python-chess (made by tests/web/make_san_cases.py).\n"
     out.write_text(header + "export default " + json.dumps(games) + ";\n")
 
 
