@@ -249,10 +249,12 @@ def test_the_page_reconnects_after_a_server_restart_and_play_goes_on(
 def test_phone_sized_screen(served: Served, new_page: Any, tmp_path: Path) -> None:
     page = new_page(viewport={"width": 375, "height": 667}, is_mobile=True, has_touch=True)
     enter(page, served.url, "ana")
+    page.fill("#f-turn-time", "120")
     create_perudo(page, seats=3, dice=5, counts=True)
     add_bots(page, range(1, 3), "perudo-random")
     page.wait_for_selector(".my-dice svg.die")
     page.wait_for_selector("#bid, #dudo, .turn-of")
+    page.wait_for_selector(".turn-timer")  # a timed room shows the turn's seconds
     page.click("#hint")
     page.wait_for_selector(".hint strong:has-text('The expert suggests')")
     page.click("#lang")  # Italiano

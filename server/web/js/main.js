@@ -4,7 +4,7 @@
 import { h, mount } from "./dom.js";
 import { translate } from "./i18n.js";
 import { applyFrame, initialState, resumePlan, seatNames } from "./state.js";
-import { perudoTable } from "./perudo.js";
+import { perudoTable, tickTurn } from "./perudo.js";
 import { kriegTable, tickClocks } from "./krieg.js";
 import { Connection } from "./net.js";
 import { replayView } from "./replay_view.js";
@@ -197,7 +197,10 @@ setInterval(() => {
 }, 2000);
 setInterval(() => {
   const room = ui.state.current && ui.state.rooms[ui.state.current];
-  if (room && room.clock && room.frame.state === "playing") tickClocks(ui, room);
+  if (room && room.clock && room.frame.state === "playing") {
+    if (room.game === "kriegspiel") tickClocks(ui, room);
+    else tickTurn(room);
+  }
 }, 500);
 
 // -- rendering ----------------------------------------------------------------------

@@ -23,6 +23,17 @@ export function die(face, { label, hot = false, size = 40 } = {}) {
   );
 }
 
+/** Whole seconds left in a timed Perudo turn (the room has a turn_time). */
+export function turnLeft(room, now) {
+  return Math.max(0, Math.ceil(room.clock.turn_time - (now - room.clockAt) / 1000));
+}
+
+/** Update the turn timer in place (called twice a second). */
+export function tickTurn(room) {
+  const el = document.querySelector(".turn-timer");
+  if (el && room.clock && room.clock.turn_time) el.textContent = ` ⏱ ${turnLeft(room, Date.now())}s`;
+}
+
 /** The whole table for `room` (a room state) in the page `ui`. */
 export function perudoTable(ui, room) {
   const t = ui.t;
@@ -79,7 +90,9 @@ export function perudoTable(ui, room) {
     ),
   );
   if (!p.outcome && room.frame.state === "playing") {
-    parts.push(h("p", { class: "turn-of" }, room.turn ? t("yourTurn") : t("turnOf", { name: names[p.toMove] || "…" })));
+    const limit = room.clock && room.clock.turn_time ? turnLeft(room, Date.now()) : null;
+    parts.push(h("p", { class: "turn-of" }, room.turn ? t("yourTurn") : t("turnOf", { name: names[p.toMove] || "…" }),
+      limit !== null ? h("span", { class: "turn-timer", "aria-label": t("turnTimer") }, ` ⏱ ${limit}s`) : null));
   }
   if (room.turn && ui.acting !== room.id) parts.push(bidPicker(ui, room));
   if (room.seat !== null && room.frame.state === "playing") {
