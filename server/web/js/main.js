@@ -139,6 +139,7 @@ function onFrame(frame) {
     ui.revealAsked[frame.room] = true;
     ui.send({ type: "watch", room: frame.room, ref: AUTO });
   }
+  if (frame.type === "hint" && state.rooms[frame.room]) ui.hintAt = state.rooms[frame.room].seq; // shown until the next event
   if (frame.type === "clock" && state.rooms[frame.room]) state.rooms[frame.room].clockAt = Date.now();
   if (frame.type === "welcome") {
     store.setItem("umpire.token", frame.token);

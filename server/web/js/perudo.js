@@ -31,7 +31,7 @@ export function turnLeft(room, now) {
 /** Update the turn timer in place (called twice a second). */
 export function tickTurn(room) {
   const el = document.querySelector(".turn-timer");
-  if (el && room.clock && room.clock.turn_time) el.textContent = ` ⏱ ${turnLeft(room, Date.now())}s`;
+  if (el && room.clock && room.clock.turn_time) el.textContent = ` · ${turnLeft(room, Date.now())} s`;
 }
 
 /** The whole table for `room` (a room state) in the page `ui`. */
@@ -92,14 +92,14 @@ export function perudoTable(ui, room) {
   if (!p.outcome && room.frame.state === "playing") {
     const limit = room.clock && room.clock.turn_time ? turnLeft(room, Date.now()) : null;
     parts.push(h("p", { class: "turn-of" }, room.turn ? t("yourTurn") : t("turnOf", { name: names[p.toMove] || "…" }),
-      limit !== null ? h("span", { class: "turn-timer", "aria-label": t("turnTimer") }, ` ⏱ ${limit}s`) : null));
+      limit !== null ? h("span", { class: "turn-timer", "aria-label": t("turnTimer") }, ` · ${limit} s`) : null));
   }
   if (room.turn && ui.acting !== room.id) parts.push(bidPicker(ui, room));
   if (room.seat !== null && room.frame.state === "playing") {
     parts.push(h("button", { type: "button", class: "small", id: "hint", onclick: () => ui.send({ type: "hint", room: room.id, lang: ui.lang }) }, t("hint")));
   }
   const hint = ui.state.hint;
-  if (hint && hint.room === room.id && room.frame.state === "playing") {
+  if (hint && hint.room === room.id && ui.hintAt === room.seq && room.frame.state === "playing") {
     parts.push(h("aside", { class: "hint", "aria-live": "polite" }, h("strong", {}, t("hintTitle", { action: hint.action })), h("p", {}, hint.explanation || "")));
   }
   if (p.outcome) parts.push(outcomeView(ui, room, names));
