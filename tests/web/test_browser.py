@@ -225,8 +225,11 @@ def test_the_page_reconnects_after_a_server_restart_and_play_goes_on(
 ) -> None:
     page = new_page()
     enter(page, served.url, "ana")
-    create_perudo(page, seats=2, dice=4)
+    create_perudo(page, seats=3, dice=4)
     add_bots(page, range(1, 2), "perudo-simple")
+    page.click("#start")  # the host starts early, with the seats taken so far
+    page.wait_for_selector("#bid, #dudo, .turn-of")
+    assert page.locator(".cup").count() == 1
     page.wait_for_selector("#bid, #dudo")
     page.click("#dudo" if page.locator("#dudo").count() else "#bid")
     page.wait_for_selector(".bid-list li, .reveal")
