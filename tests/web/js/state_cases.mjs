@@ -5,7 +5,7 @@ import {
   applyFrame, attemptsFrom, applyOwnMove, initialState, legalBids, matches, parseBid,
   parsePlacement, placings, resumePlan, seatNames,
 } from "../../../server/web/js/state.js";
-import { translate } from "../../../server/web/js/i18n.js";
+import { STRINGS, translate } from "../../../server/web/js/i18n.js";
 import { fromFen, pgn, play, san } from "../../../server/web/js/san.js";
 import sanGames from "./san_cases.mjs";
 import { commitment, kriegReplay, perudoReplay, rollDice, seedKey } from "../../../server/web/js/replay.js";
@@ -96,6 +96,11 @@ export const cases = [
   }],
   ["attempts from a square group promotions", () => {
     eq(attemptsFrom(["a7a8q", "a7a8r", "a7a8b", "a7a8n", "e6d6", "resign"], "a7"), { a8: ["a7a8q", "a7a8r", "a7a8b", "a7a8n"] });
+  }],
+  ["every string exists in English and Italian, with the same slots", () => {
+    const slots = (text) => (text.match(/\{\w+\}/g) || []).sort().join();
+    eq(Object.keys(STRINGS.it).sort(), Object.keys(STRINGS.en).sort());
+    for (const key of Object.keys(STRINGS.en)) eq(slots(STRINGS.it[key]), slots(STRINGS.en[key]), key);
   }],
   ["leaving forgets the room", () => {
     const s = feed(initialState(), [{ type: "joined", room: ROOM, seat: 1 }, { type: "left", room: ROOM }]);
