@@ -242,6 +242,10 @@ def test_the_page_reconnects_after_a_server_restart_and_play_goes_on(
     if not page.locator(".placings").count():
         page.click("#dudo" if page.locator("#dudo").count() else "#bid")
     page.locator(".log-lines li").nth(before).wait_for()
+    # the lobby lists the rooms this page follows, and leads back
+    page.click("a.back")
+    page.click(".my-rooms a")
+    page.wait_for_selector(".my-dice svg.die, .placings")
     # a reload is the same player (name and token are kept), back at the same table
     page.reload()
     page.wait_for_selector(".my-dice svg.die, .placings")

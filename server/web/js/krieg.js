@@ -103,6 +103,7 @@ export function kriegTable(ui, room) {
     parts.push(h("p", { class: "clocks", "aria-label": t("clocks") },
       clocks.map((c, seat) => h("span", { class: `clock${room.clock.to_move === seat ? " running" : ""}`, "data-seat": seat }, clockText(ui, room, seat, c)))));
   }
+  if (room.seat === null && !k.revealed) parts.push(h("p", { class: "muted" }, t("kriegSpectator")));
   if (room.seat !== null) {
     parts.push(boardGrid(ui, k.board, { flipped, selected: sel, targets: Object.keys(moves), markers, onSquare, onDrop: legal.length ? onDrop : null }));
   }

@@ -20,9 +20,14 @@ export function nameForm(ui) {
 export function lobbyView(ui) {
   const t = ui.t;
   const rooms = ui.state.lobby;
+  const mine = Object.values(ui.state.rooms).filter((r) => r.frame.state);
   return h("div", { class: "lobby" },
     h("section", { class: "card" },
       h("h1", {}, t("lobby")),
+      mine.length
+        ? h("nav", { class: "my-rooms", "aria-label": t("myRooms") }, h("h2", {}, t("myRooms")),
+            h("ul", {}, mine.map((r) => h("li", {}, h("a", { href: `#/room/${encodeURIComponent(r.id)}` }, `${t(r.game)} ${r.id}`), " ", h("span", { class: `state ${r.frame.state}` }, t(`state_${r.frame.state}`))))))
+        : null,
       rooms.length
         ? h("ul", { class: "rooms" }, rooms.map((r) => roomCard(ui, r)))
         : h("p", { class: "muted" }, t("noRooms"))),
