@@ -147,8 +147,8 @@ def test_private_room_by_invite_link_never_shows_the_other_dice(
     assert {seat for seat, _ in _seen_dice(ana_frames)} == {0}
     assert {seat for seat, _ in _seen_dice(bob_frames)} == {1}
     # whoever starts bids, the other calls dudo: the cups are revealed on both pages
-    ana.wait_for_selector("#bid, .turn-of")
-    first, second = (ana, bob) if ana.locator("#bid").count() else (bob, ana)
+    # (the seat to move is known with the dice: ana's page marks bob's cup if he starts)
+    first, second = (bob, ana) if ana.locator(".cup.to-move").count() else (ana, bob)
     first.click("#bid")
     second.click("#dudo")
     for page, other in ((ana, 1), (bob, 0)):
@@ -260,7 +260,7 @@ def test_phone_sized_screen(served: Served, new_page: Any, tmp_path: Path) -> No
     create_perudo(page, seats=3, dice=5, counts=True)
     add_bots(page, range(1, 3), "perudo-random")
     page.wait_for_selector(".my-dice svg.die")
-    page.wait_for_selector("#bid, #dudo, .turn-of")
+    page.wait_for_selector("#bid, #dudo")  # my turn: the game waits for me from now on
     page.wait_for_selector(".turn-timer")  # a timed room shows the turn's seconds
     page.click("#hint")
     page.wait_for_selector(".hint strong:has-text('The expert suggests')")
