@@ -156,3 +156,13 @@ def test_every_client_file_ships_in_the_package() -> None:
     for name in files:
         assert any(fnmatch(name, pattern) for pattern in globs), name
         assert static_file("/" + name.removeprefix("web/")) is not None, name
+
+
+def test_allow_origin_is_a_repeatable_serve_flag() -> None:
+    from server.cli import build_parser
+
+    args = build_parser().parse_args(
+        ["serve", "--allow-origin", "https://a.example", "--allow-origin", "https://b.example"]
+    )
+    assert args.allow_origin == ["https://a.example", "https://b.example"]
+    assert build_parser().parse_args(["serve"]).allow_origin == []
