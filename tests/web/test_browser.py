@@ -11,6 +11,19 @@ from typing import Any
 
 from tests.web.conftest import Served, shot
 
+UNNAMED_CONTROLS = """() => [...document.querySelectorAll("button, select, input, a[href]")]
+  .filter((el) => !(
+    (el.getAttribute("aria-label") || "").trim() ||
+    (el.textContent || "").trim() ||
+    (el.labels && [...el.labels].some((l) => l.textContent.trim())) ||
+    (el.getAttribute("placeholder") || "").trim()))
+  .map((el) => el.outerHTML.slice(0, 120))"""
+
+
+def assert_named(page: Any) -> None:
+    """Every control on the page has an accessible name."""
+    assert page.evaluate(UNNAMED_CONTROLS) == []
+
 
 def enter(page: Any, url: str, name: str) -> None:
     """Open ``url`` and choose a name."""
@@ -60,11 +73,13 @@ def test_perudo_against_three_bots_from_lobby_to_placings(
     enter(page, served.url, "ana")
     create_perudo(page, seats=4, dice=2, counts=True)
     add_bots(page, range(1, 3), "perudo-random")
+    assert_named(page)
     shot(page, "waiting", tmp_path)
     add_bots(page, range(3, 4), "perudo-random")
     page.wait_for_selector(".my-dice svg.die")
     assert page.locator(".cup").count() == 3
     page.wait_for_selector("#bid, #dudo, .placings")
+    assert_named(page)
     shot(page, "perudo", tmp_path)
     actions = play_perudo_to_the_end(page)
     assert actions >= 1
@@ -85,6 +100,7 @@ def test_perudo_against_three_bots_from_lobby_to_placings(
         "els => els.map(e => Number(e.dataset.face))"
     )
     assert len(faces) == 8 and all(1 <= f <= 6 for f in faces)
+    assert_named(page)
     shot(page, "replay", tmp_path)
     # anyone can open the finished game from the lobby and replay it
     room = page.evaluate("location.hash").rsplit("/", 1)[1]
@@ -201,6 +217,7 @@ def test_kriegspiel_illegal_attempts_promotion_and_resignation(
     page.wait_for_selector(".sq[data-square=a8] .piece:has-text('♕')")
     assert "You moved a7a8q." in page.locator(".log-lines").inner_text()
     page.wait_for_selector(".turn-of:has-text('Your turn')")
+    assert_named(page)
     shot(page, "kriegspiel", tmp_path)
     page.click("#resign")
     page.click("#resign-yes")
@@ -284,6 +301,7 @@ def test_lobby_spectators_chat_as_text_and_leaving(
     room = create_perudo(ana, seats=2, dice=3)
     # bob's lobby shows the new room by itself, and he joins it
     bob.wait_for_selector(f".room-card[data-room='{room}']")
+    assert_named(bob)
     shot(bob, "lobby", tmp_path)
     bob.click(f".room-card[data-room='{room}'] button:has-text('Join')")
     bob.wait_for_selector(".my-dice svg.die")
@@ -316,10 +334,10 @@ def test_lobby_spectators_chat_as_text_and_leaving(
     ana.wait_for_selector("#create")
 
 
-def test_kriegspiel_any_only_under_rules_that_have_it_and_flip(
+def test_kriegspiel_any_only_under_rules_that_have_it_and_flip_on_a_phone(
     served: Served, new_page: Any
 ) -> None:
-    page = new_page()
+    page = new_page(viewport={"width": 375, "height": 667}, is_mobile=True, has_touch=True)
     enter(page, served.url, "ana")
     page.wait_for_selector("#create")
     page.select_option("#f-game", "kriegspiel")
@@ -341,3 +359,6 @@ def test_kriegspiel_any_only_under_rules_that_have_it_and_flip(
     page.click("#resign")
     page.click("#resign-no")
     assert page.locator(".game-over").count() == 0
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 375, f"the page scrolls sideways: {width}px"
+    assert page.locator(".board").bounding_box()["width"] <= 375
