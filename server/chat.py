@@ -1,11 +1,12 @@
-"""Chat in a room: the pure part (validation, channels, the frame).
+"""Chat in a room: validation, channels, the frame, and :class:`Chat`, which a room calls.
 
 A ``say`` message is plain text, at most :data:`MAX_CHARS` characters after trimming, with
-no control characters (a newline is allowed). Seated players and spectators talk on
-separate channels, each heard only by its own members, so a spectator who may see more
-than a player can never whisper it to the table. The room decides who is who and sends;
-this module only judges the text and builds the frame. Clients must show ``text`` as text
-(the browser client never parses it as markup).
+no control or format characters (a newline and the emoji joiner U+200D are allowed;
+bidirectional overrides are not, so a line cannot pretend to be someone else's). Seated
+players and spectators talk on separate channels, each heard only by its own members, so
+a spectator who may see more than a player can never whisper it to the table. The room
+decides who is who; this module judges the text, builds the frame and picks the
+listeners. Clients must show ``text`` as text (the browser client never parses markup).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ RATE = 1.0
 BURST = 5.0
 
 PLAYERS, SPECTATORS = "players", "spectators"
+ALLOWED = frozenset("\n\u200d")  # control/format characters a message may hold
 
 
 def clean_text(text: str) -> str:
@@ -37,7 +39,7 @@ def clean_text(text: str) -> str:
         raise ClientError("bad_message", "say: the text is empty")
     if len(text) > MAX_CHARS:
         raise ClientError("bad_message", f"say: at most {MAX_CHARS} characters, not {len(text)}")
-    if any(unicodedata.category(ch) in ("Cc", "Cf") and ch != "\n" for ch in text):
+    if any(unicodedata.category(ch) in ("Cc", "Cf") and ch not in ALLOWED for ch in text):
         raise ClientError("bad_message", "say: control characters are not allowed")
     return text
 

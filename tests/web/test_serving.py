@@ -166,3 +166,17 @@ def test_allow_origin_is_a_repeatable_serve_flag() -> None:
     )
     assert args.allow_origin == ["https://a.example", "https://b.example"]
     assert build_parser().parse_args(["serve"]).allow_origin == []
+
+
+def test_chat_text_rules() -> None:
+    from server.chat import clean_text
+    from server.errors import ClientError
+
+    assert clean_text("  two\nlines 👨‍👩‍👧 ") == "two\nlines 👨‍👩‍👧"
+    for bad in ("", "   ", "x" * 301, "bell\x07", "evil\u202etxt.exe"):
+        try:
+            clean_text(bad)
+        except ClientError as exc:
+            assert exc.code == "bad_message"
+        else:
+            raise AssertionError(f"{bad!r} was accepted")
