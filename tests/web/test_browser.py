@@ -289,6 +289,10 @@ def test_phone_sized_screen(served: Served, new_page: Any, tmp_path: Path) -> No
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 375, f"the page scrolls sideways: {width}px"
     shot(page, "phone", tmp_path)
+    action = page.locator(".hint strong").inner_text().rsplit(" ", 1)[1]
+    page.click("#play-hint")  # the expert's move, played from the hint
+    line = f"ana punta {action}." if action[0].isdigit() else f"ana chiama {action.upper()}"
+    page.wait_for_selector(f".log-lines li:has-text('{line}')")
 
 
 def test_lobby_spectators_chat_as_text_and_leaving(

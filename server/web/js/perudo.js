@@ -100,7 +100,11 @@ export function perudoTable(ui, room) {
   }
   const hint = ui.state.hint;
   if (hint && hint.room === room.id && ui.hintAt === room.seq && room.frame.state === "playing") {
-    parts.push(h("aside", { class: "hint", "aria-live": "polite" }, h("strong", {}, t("hintTitle", { action: hint.action })), h("p", {}, hint.explanation || "")));
+    const playable = room.turn && ui.acting !== room.id && (room.turn.legal || []).includes(hint.action);
+    parts.push(h("aside", { class: "hint", "aria-live": "polite" },
+      h("strong", {}, t("hintTitle", { action: hint.action })),
+      h("p", {}, hint.explanation || ""),
+      playable ? h("button", { type: "button", id: "play-hint", class: "small", onclick: () => ui.act(room, hint.action) }, t("playHint", { action: hint.action })) : null));
   }
   if (p.outcome) parts.push(outcomeView(ui, room, names));
   return h("div", { class: "perudo" }, parts);
