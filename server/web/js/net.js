@@ -1,5 +1,10 @@
 // The websocket: connect, say hello with the stored token, resume, and reconnect by itself
-// with a growing delay after any loss (network or server restart).
+// with a growing delay after any loss (network or server restart). A quiet connection is
+// pinged every 15 s; one silent for 40 s is taken for dead (a network that vanished
+// without closing it) and replaced.
+
+const PING_EVERY = 15000;
+const DEAD_AFTER = 40000;
 
 export class Connection {
   constructor(url, { onFrame, onStatus, hello }) {
@@ -11,22 +16,46 @@ export class Connection {
     this.delay = 250;
     this.queue = [];
     this.ready = false;
+    this.lastHeard = Date.now();
+    setInterval(() => this.heartbeat(), PING_EVERY);
+  }
+
+  heartbeat() {
+    const ws = this.ws;
+    if (!ws || ws.readyState !== WebSocket.OPEN || !this.ready) return;
+    if (Date.now() - this.lastHeard > DEAD_AFTER) {
+      this.lost(ws); // do not wait for a closing handshake that may never come
+      ws.close();
+    } else ws.send(JSON.stringify({ type: "ping", ref: "heartbeat" }));
+  }
+
+  lost(ws) {
+    if (this.ws !== ws) return;
+    this.ws = null;
+    this.ready = false;
+    this.onStatus(false);
+    setTimeout(() => this.open(), this.delay);
+    this.delay = Math.min(this.delay * 2, 3000);
   }
 
   open() {
     const ws = new WebSocket(this.url);
+    this.lastHeard = Date.now();
     this.ws = ws;
     ws.addEventListener("open", () => {
       this.delay = 250;
       ws.send(JSON.stringify(this.hello()));
     });
     ws.addEventListener("message", (msg) => {
+      if (this.ws !== ws) return; // a socket given up for dead
+      this.lastHeard = Date.now();
       let frame;
       try {
         frame = JSON.parse(msg.data);
       } catch {
         return;
       }
+      if (frame.type === "pong" && frame.ref === "heartbeat") return;
       if (frame.type === "welcome") {
         this.ready = true;
         this.onStatus(true);
@@ -36,13 +65,7 @@ export class Connection {
       }
       this.onFrame(frame);
     });
-    ws.addEventListener("close", () => {
-      if (this.ws !== ws) return;
-      this.ready = false;
-      this.onStatus(false);
-      setTimeout(() => this.open(), this.delay);
-      this.delay = Math.min(this.delay * 2, 3000);
-    });
+    ws.addEventListener("close", () => this.lost(ws));
   }
 
   /** Send a message now, or once connected. */
