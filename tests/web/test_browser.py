@@ -223,7 +223,8 @@ def test_kriegspiel_illegal_attempts_promotion_and_resignation(
     page.click("#resign-yes")
     page.wait_for_selector(".game-over")
     assert "resignation" in page.locator(".game-over").inner_text()
-    page.wait_for_selector(".revealed .piece")  # both sides' pieces, shown at the end
+    page.wait_for_selector(".replay .sq[data-square=e6] .piece")  # both sides, at the end
+    shot(page, "kriegspiel-end", tmp_path)
     page.click("#replay-first")
     assert page.locator(".replay .piece").count() == 3  # the start: both kings and the pawn
     page.wait_for_selector(".replay .sq[data-square=g7] .piece")

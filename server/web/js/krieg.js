@@ -2,7 +2,7 @@
 // picker, the umpire's log lives in main.js; markers are kept in this browser only.
 
 import { h } from "./dom.js";
-import { FILES, attemptsFrom, clockNow, parsePlacement, seatNames } from "./state.js";
+import { FILES, attemptsFrom, clockNow, seatNames } from "./state.js";
 
 const GLYPHS = { K: "♔", Q: "♕", R: "♖", B: "♗", N: "♘", P: "♙", k: "♚", q: "♛", r: "♜", b: "♝", n: "♞", p: "♟" };
 const PIECE_KEY = { k: "piece_k", q: "piece_q", r: "piece_r", b: "piece_b", n: "piece_n", p: "piece_p" };
@@ -99,7 +99,7 @@ export function kriegTable(ui, room) {
   };
   const parts = [];
   const clocks = clockNow(room, Date.now());
-  if (clocks) {
+  if (clocks && !k.outcome) {
     parts.push(h("p", { class: "clocks", "aria-label": t("clocks") },
       clocks.map((c, seat) => h("span", { class: `clock${room.clock.to_move === seat ? " running" : ""}`, "data-seat": seat }, clockText(ui, room, seat, c)))));
   }
@@ -133,9 +133,6 @@ export function kriegTable(ui, room) {
     if (legal.includes("offer_draw")) controls.push(h("button", { type: "button", id: "offer-draw", onclick: () => ui.act(room, "offer_draw") }, t("offerDraw")));
     controls.push(ui.confirmButton("resign", t("resign"), t("resignConfirm"), () => ui.act(room, "resign")));
     parts.push(h("div", { class: "controls" }, controls));
-  }
-  if (k.revealed) {
-    parts.push(h("section", { class: "revealed" }, h("h3", {}, t("board")), boardGrid(ui, parsePlacement(k.revealed.fen), { flipped, label: "revealed" }), h("p", { class: "moves" }, k.revealed.moves.join(" "))));
   }
   return h("div", { class: "krieg" }, parts);
 }
