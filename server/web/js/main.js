@@ -146,6 +146,7 @@ function onFrame(frame) {
       route();
     }
   }
+  if (frame.type === "turn") ui.pick = { face: null, quantity: null }; // each turn starts at the lowest bid
   if (frame.type === "turn") ui.krieg.selected = ui.krieg.selected && frame.legal.some((a) => a.startsWith(ui.krieg.selected)) ? ui.krieg.selected : null;
   if (frame.type === "created" || frame.type === "joined" || frame.type === "watching") {
     const hash = `#/room/${frame.room}`;
@@ -220,6 +221,7 @@ function render() {
     const room = ui.state.current && ui.state.rooms[ui.state.current];
     mount(app, errorLine(), room ? roomView(ui, room) : lobbyView(ui));
   }
+  for (const list of app.querySelectorAll(".log-lines, .chat-lines")) list.scrollTop = list.scrollHeight; // newest in view
   if (focused) {
     const again = app.querySelector(`[data-key="${CSS.escape(focused)}"]`);
     if (again) again.focus();
