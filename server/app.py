@@ -45,6 +45,7 @@ from server.protocol import (
     Ping,
     Profile,
     Resume,
+    Say,
     Start,
     Watch,
     decode,
@@ -55,6 +56,7 @@ from server.protocol import (
 )
 from server.room import Room, Settings, Timing
 from server.store import SqliteStore, Store
+from server.web import WebClient, chain
 
 log = logging.getLogger(__name__)
 
@@ -89,6 +91,7 @@ class ServerConfig:
     limits: Limits = field(default_factory=Limits)
     timing: Timing = field(default_factory=Timing)
     house_procs: int = 1  # runner processes for the house bots (server.house)
+    allow_origins: tuple[str, ...] = ()  # server.web: origins besides the server's own
 
 
 class UmpireServer:
@@ -104,6 +107,7 @@ class UmpireServer:
         #: the public feed (server.bus; ``umpire serve --mqtt``) and the metrics (server.ops)
         self.bus = bus or NO_BUS
         self.metrics = Metrics(self)
+        self.web = WebClient(config.allow_origins)
         if isinstance(self.store, SqliteStore):
             self.store.on_commit = self.metrics.store_commit
         self.house = HouseBots(procs=config.house_procs)
@@ -151,7 +155,7 @@ class UmpireServer:
             compression=None,
             max_queue=8,
             close_timeout=limits.close_timeout,
-            process_request=self.metrics.process_request,
+            process_request=chain(self.metrics.process_request, self.web.process_request),
         )
         log.info("umpire %s listening on ws://%s:%d", __version__, self.config.host, self.port)
         host = self.config.host
@@ -309,6 +313,10 @@ class UmpireServer:
                 )
             bot = await self.identities.house_bot(message.bot)
             return await room.add_bot(client, message.seat, bot, message.bot)
+        if isinstance(message, Say):
+            room = self._attached(client, message.room)
+            await room.say(client, message.text)
+            return None
         if isinstance(message, Profile):
             return await self._profile(message.player or player.id)
         if isinstance(message, Ping):
@@ -377,6 +385,7 @@ class UmpireServer:
             clock_base=clock.base if clock else 0.0,
             clock_increment=clock.increment if clock else 0.0,
             autostart=message.autostart,
+            chat=message.chat,
         )
         room = await self.lobby.create(client.player, message.game, message.options, settings)
         seat = None

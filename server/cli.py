@@ -150,6 +150,13 @@ def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     serve.add_argument(
         "--house-procs", type=int, default=1, help="processes in which the house bots play"
     )
+    serve.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="a web origin (https://example.org) whose pages may connect; repeat; *: any",
+    )
     serve.add_argument("--log-level", default="INFO", help="DEBUG, INFO, WARNING or ERROR")
     serve.add_argument(
         "--log-format", default="text", choices=["text", "json"], help="json: one object a line"
@@ -196,6 +203,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             grace=args.grace, autopilot_delay=args.autopilot_delay, finished_ttl=args.finished_ttl
         ),
         house_procs=args.house_procs,
+        allow_origins=tuple(args.allow_origin),
     )
 
     async def run() -> int:
@@ -214,6 +222,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             print(f"umpire: cannot listen on {args.host}:{args.port}: {reason}", file=sys.stderr)
             return 1
         print(f"umpire listening on ws://{args.host}:{server.port}", flush=True)
+        print(f"play in a browser: http://{args.host}:{server.port}/", flush=True)
         try:
             await stop.wait()
         finally:

@@ -156,6 +156,7 @@ class RoomFields(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     seed: str | None
     outcome: OutcomeInfo | None
     reason: str | None
+    chat: bool
 
 
 class RoomInfo(RoomFields):
@@ -343,6 +344,18 @@ class HintFrame(Reply, tag="hint"):
     alternatives: list[tuple[str, float]]
 
 
+class ChatFrame(OutFrame, tag="chat"):
+    """One chat line (``n``: the room's line number), heard by the speaker's channel."""
+
+    room: str
+    n: int
+    channel: Literal["players", "spectators"]
+    seat: int | None
+    player: str
+    name: str
+    text: str
+
+
 #: Every frame the server sends, tagged by ``"type"``.
 Frame = (
     WelcomeFrame
@@ -364,6 +377,7 @@ Frame = (
     | PongFrame
     | ProfileFrame
     | HintFrame
+    | ChatFrame
 )
 
 #: The outbound frame types by their ``"type"`` tag.
@@ -389,6 +403,7 @@ FRAME_TYPES: dict[str, type[OutFrame]] = {
         PongFrame,
         ProfileFrame,
         HintFrame,
+        ChatFrame,
     )
 }
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import TypeAlias
 
 from server.games.base import Event, Outcome, Record
-from server.store import ActionRow, EventRow, GameRow, Store
+from server.store import ActionRow, ChatRow, EventRow, GameRow, Store
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +53,15 @@ class Finish:
     stats: Mapping[str, Mapping[str, float]] = dataclasses.field(default_factory=dict)
 
 
-Entry: TypeAlias = Start | Step | Finish
+@dataclass(frozen=True, slots=True)
+class Said:
+    """A chat line of room ``game_id``."""
+
+    game_id: str
+    line: ChatRow
+
+
+Entry: TypeAlias = Start | Step | Finish | Said
 
 
 def event_rows(
@@ -168,6 +176,8 @@ async def commit(store: Store, entry: Entry) -> None:
         await store.save_game(entry.row, entry.events)
     elif isinstance(entry, Step):
         await store.append(entry.game_id, entry.events, entry.action)
+    elif isinstance(entry, Said):
+        await store.add_chat(entry.game_id, entry.line)
     else:
         await store.finish_game(entry.row, entry.events, entry.stats)
 

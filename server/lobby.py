@@ -173,7 +173,8 @@ class Lobby:
         except ConfigError as exc:
             log.error("room %s: cannot rebuild (%s)", row.id, exc)
             return None
-        core = RoomCore(row, eng, config, self.timing, players)
+        chat_lines = await self.store.chat(row.id)
+        core = RoomCore(row, eng, config, self.timing, players, chat_lines=chat_lines)
         room = Room(core, self.store, self._forget)
         self._add(room)
         if row.status != WAITING and row.seed:

@@ -120,6 +120,7 @@ class CreateRoom(Inbound, tag="create_room"):
     clock: Clock | None = None
     autostart: bool = True
     sit: bool = True
+    chat: bool = True
 
 
 class ListRooms(Inbound, tag="list_rooms"):
@@ -208,9 +209,16 @@ class Hint(Inbound, tag="hint"):
     lang: Literal["en", "it"] = "en"
 
 
+class Say(Inbound, tag="say"):
+    """Say something in a room's chat (plain text; checked by :mod:`server.chat`)."""
+
+    room: RoomId
+    text: Annotated[str, msgspec.Meta(max_length=1200)]
+
+
 Message = (
     Hello | CreateRoom | ListRooms | Join | Watch | Leave | Start | AddBot | Act | Resume
-) | (Profile | Ping | Hint)
+) | (Profile | Ping | Hint | Say)
 
 #: The inbound message types by their ``"type"`` tag.
 MESSAGE_TYPES: dict[str, type[Inbound]] = {
@@ -227,6 +235,7 @@ MESSAGE_TYPES: dict[str, type[Inbound]] = {
     "profile": Profile,
     "ping": Ping,
     "hint": Hint,
+    "say": Say,
 }
 
 _decoder = msgspec.json.Decoder(Message)

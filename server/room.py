@@ -412,6 +412,10 @@ class Room:
         reply: dict[str, Any] = await self.call(advise)
         return reply
 
+    async def say(self, client: Client, text: str) -> None:
+        """A chat line to the sender's channel (stored with the game)."""
+        await self.request(m.Say(client, text=text))
+
     def relaunch_bots(self) -> None:
         """Start the house bot clients again (the server listens again after a restart)."""
         self.post(m.Relaunch())

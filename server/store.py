@@ -20,6 +20,8 @@ Schema (``PRAGMA user_version`` counts the migrations applied)::
     actions       game_id, n, seat, action, at, clocks (every accepted action record,
                   forfeits included: with the seed they rebuild the game)
     events        game_id, seq, source (game|room), action_n, truth
+    chat          game_id, n, at, channel (players|spectators), seat, player_id, name,
+                  text (a room's chat lines, stored with its game)            [migration 4]
     player_stats  player_id, game, key, value        (public statistics, summed)
 """
 
@@ -113,6 +115,20 @@ MIGRATIONS: tuple[str, ...] = (
     """
     CREATE INDEX games_invite ON games (invite) WHERE invite IS NOT NULL;
     """,
+    # 4: a room's chat, stored with its game (shown again on reconnects and replays)
+    """
+    CREATE TABLE chat (
+        game_id TEXT NOT NULL,
+        n INTEGER NOT NULL,
+        at REAL NOT NULL,
+        channel TEXT NOT NULL,
+        seat INTEGER,
+        player_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        text TEXT NOT NULL,
+        PRIMARY KEY (game_id, n)
+    ) WITHOUT ROWID;
+    """,
 )
 
 
@@ -171,6 +187,19 @@ class EventRow:
     source: str
     truth: dict[str, Any]
     action_n: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ChatRow:
+    """One chat line of a room: the ``n``-th (from 1), who said what, to which channel."""
+
+    n: int
+    at: float
+    channel: str  # players | spectators
+    seat: int | None
+    player: str
+    name: str
+    text: str
 
 
 class Store(ABC):
@@ -245,6 +274,14 @@ class Store(ABC):
         """Add per-player public statistics (player id -> key -> amount)."""
 
     @abstractmethod
+    async def add_chat(self, game_id: str, line: ChatRow) -> None:
+        """Store one chat line of a room (its number ``n`` is new for the room)."""
+
+    @abstractmethod
+    async def chat(self, game_id: str) -> list[ChatRow]:
+        """A room's chat lines in order."""
+
+    @abstractmethod
     async def game(self, game_id: str) -> GameRow | None:
         """The room or game with this id, as last committed."""
 
@@ -294,6 +331,10 @@ class _Write:
 
 
 _INSERT_EVENT = "INSERT INTO events (game_id, seq, source, action_n, truth) VALUES (?,?,?,?,?)"
+_INSERT_CHAT = (
+    "INSERT INTO chat (game_id, n, at, channel, seat, player_id, name, text) "
+    "VALUES (?,?,?,?,?,?,?,?)"
+)
 _INSERT_ACTION = "INSERT INTO actions (game_id, n, seat, action, at, clocks) VALUES (?,?,?,?,?,?)"
 _GAME_COLUMNS = (
     "id, game, options, settings, host, invite, public, seats, status, seed, seed_sha256, "
@@ -605,6 +646,18 @@ class SqliteStore(Store):
     @staticmethod
     def _event_row(game_id: str, e: EventRow) -> tuple[Any, ...]:
         return (game_id, e.seq, e.source, e.action_n, _dumps(e.truth))
+
+    async def add_chat(self, game_id: str, line: ChatRow) -> None:
+        row = (game_id, line.n, line.at, line.channel, line.seat, line.player, line.name, line.text)
+        await self._submit([(_INSERT_CHAT, [row])])
+
+    async def chat(self, game_id: str) -> list[ChatRow]:
+        rows = await self.reader.execute_fetchall(
+            "SELECT n, at, channel, seat, player_id, name, text FROM chat "
+            "WHERE game_id = ? ORDER BY n",
+            (game_id,),
+        )
+        return [ChatRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6]) for r in rows]
 
     async def add_stats(self, game: str, stats: Mapping[str, Mapping[str, float]]) -> None:
         rows = _stat_rows(game, stats)

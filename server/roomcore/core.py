@@ -32,11 +32,13 @@ import secrets
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from server import chat
 from server.errors import ClientError
 from server.games import Engine
 from server.games.base import ConfigError, Event, Game, IllegalAction, replay, seed_commitment
 from server.identity import Player
-from server.journal import Finish, Start, Step, seat_stats
+from server.journal import Finish, Said, Start, Step, seat_stats
+from server.limits import TokenBucket
 from server.protocol import encode, with_ref
 from server.roomcore import messages as m
 from server.roomcore.clocks import Clocks
@@ -44,7 +46,7 @@ from server.roomcore.seating import Seat, Seating, seat_from_id
 from server.roomcore.settings import ABORTED, FINISHED, PLAYING, WAITING, Settings, Timing
 from server.roomcore.streams import Streams, Viewer
 from server.roomcore.timers import Timers
-from server.store import ActionRow, EventRow, GameRow
+from server.store import ActionRow, ChatRow, EventRow, GameRow
 
 #: Seconds a stand-in bot has to act before the engine's fallback policy moves instead.
 STANDIN_FALLBACK = 3.0
@@ -63,6 +65,7 @@ class RoomCore:
         timing: Timing,
         players: dict[str, Player],
         *,
+        chat_lines: Iterable[ChatRow] = (),
         token: Callable[[], str] = lambda: secrets.token_urlsafe(16),
         new_seed: Callable[[], bytes] = lambda: secrets.token_bytes(32),
     ) -> None:
@@ -87,6 +90,9 @@ class RoomCore:
         #: while a house seat's move is held back: the viewers to show it to on release
         self._hold: tuple[int, list[Event], set[Viewer]] | None = None
         self._held_inputs: list[m.Input] = []
+        #: the room's chat, as stored (server.chat), and each speaker's rate
+        self.chat = list(chat_lines)
+        self._chat_rate: dict[str, TokenBucket] = {}
         self._out: list[m.Effect] = []
         self._now = 0.0
         self._wall = 0.0
@@ -225,6 +231,7 @@ class RoomCore:
             "seed": self.row.seed.hex() if revealed else None,
             "outcome": outcome.to_json() if outcome is not None else None,
             "reason": self.row.reason if self.state == ABORTED else None,
+            "chat": self.settings.chat,
         }
 
     def _room_frame(self, conn: m.Conn, summary: dict[str, Any]) -> str:
@@ -475,10 +482,42 @@ class RoomCore:
                 self._send(conn, encode(frame))
             else:
                 self._send(conn, *self.streams.since(viewer, since))
+        if conn not in self.seating.pilots:
+            channel = chat.channel_of(viewer)
+            lines = [line for line in self.chat if line.channel == channel][-chat.HISTORY :]
+            self._send(conn, *(encode(chat.chat_frame(self.id, line)) for line in lines))
         if returned:
             self._plan()
         self._send_clock(conn)
         self._send_turn(conn)
+
+    def _say(self, msg: m.Say) -> None:
+        """A chat line: stored with the game, then heard by the speaker's channel."""
+        conn, player = msg.conn, msg.conn.player
+        if not self.settings.chat:
+            raise ClientError("unsupported", f"chat is off in room {self.id}")
+        if player is None or conn not in self.viewers or conn in self.seating.pilots:
+            raise ClientError("no_such_room", f"you are not in a room {self.id!r}")
+        rate = self._chat_rate.setdefault(player.id, TokenBucket(chat.RATE, chat.BURST))
+        if not rate.take(self._now):
+            raise ClientError("rate_limited", f"chat: at most {chat.RATE:g} message per second")
+        seat = self.viewers[conn]
+        text = chat.clean_text(msg.text)
+        line = ChatRow(
+            len(self.chat) + 1,
+            self._wall,
+            chat.channel_of(seat),
+            seat,
+            player.id,
+            player.name,
+            text,
+        )
+        self.chat.append(line)
+        self._out.append(m.Persist(Said(self.id, line)))
+        frame = encode(chat.chat_frame(self.id, line))
+        for listener, viewer in self.viewers.items():
+            if listener not in self.seating.pilots and chat.channel_of(viewer) == line.channel:
+                self._send(listener, frame)
 
     def _leave(self, msg: m.Leave) -> dict[str, Any]:
         held = self.seat_of(msg.conn.player)
@@ -931,6 +970,7 @@ _HANDLERS: dict[type[Any], Callable[[RoomCore, Any], dict[str, Any] | None]] = {
     m.Start: RoomCore._start_request,
     m.AddBot: RoomCore._add_bot,
     m.Act: RoomCore._act,
+    m.Say: RoomCore._say,
 }
 
 

@@ -94,10 +94,9 @@ class Act(Request):
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Say(Request):
-    """A chat line."""
+    """A chat line to the sender's channel."""
 
     text: str = ""
-    ref: int | str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -66,8 +66,8 @@ async def test_healthz_and_metrics(make_feed_server: Any, connect: Any) -> None:
     assert sample(text, "umpire_mqtt_messages_dropped_total") == 0
     assert "umpire_actions_per_second" in text
 
-    # anything else is still a websocket endpoint
-    status, _, _ = await asyncio.to_thread(http_get, server.port, "/")
+    # anything that is not a client file is still a websocket endpoint
+    status, _, _ = await asyncio.to_thread(http_get, server.port, "/no-such-page")
     assert status == 426  # Upgrade Required
 
 

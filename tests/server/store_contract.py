@@ -34,7 +34,7 @@ from server.errors import StoreError
 from server.export import export_jsonl, verify_game
 from server.games import engine
 from server.games.base import Event, Record, seed_commitment
-from server.store import ActionRow, EventRow, GameRow, PlayerRow, Store
+from server.store import ActionRow, ChatRow, EventRow, GameRow, PlayerRow, Store
 
 
 class CommitGate:
@@ -209,6 +209,20 @@ class StoreContract:
         assert await store.game("g1") == later
         assert await store.game_by_invite("inv") == "g1"  # ended games keep their invite
         assert await store.game_by_invite("other") is None
+
+    async def test_chat_lines_round_trip_in_order_per_room(self, store: Store) -> None:
+        await store.save_game(game_row("g1"))
+        await store.save_game(game_row("g2"))
+        lines = [
+            ChatRow(1, 1.5, "players", 0, "p1", "Ana", "<b>hi</b> & bye"),
+            ChatRow(2, 2.5, "spectators", None, "p3", "Cy", "ciao\nà tutti"),
+        ]
+        for line in reversed(lines):
+            await store.add_chat("g1", line)
+        await store.add_chat("g2", ChatRow(1, 3.0, "players", 1, "p2", "Bo", "other room"))
+        assert await store.chat("g1") == lines
+        assert [c.text for c in await store.chat("g2")] == ["other room"]
+        assert await store.chat("nope") == []
 
     async def test_events_and_actions_round_trip_in_order(self, store: Store) -> None:
         row = game_row("g1")

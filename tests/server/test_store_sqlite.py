@@ -123,7 +123,7 @@ async def test_a_version_1_file_is_upgraded_in_place(tmp_path: Path) -> None:
     finally:
         await store.close()
     with sqlite3.connect(path) as conn:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS) == 3
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS) == 4
         assert conn.execute("SELECT house FROM games WHERE id = 'new1'").fetchone()[0] == (
             '{"0":"t"}'
         )

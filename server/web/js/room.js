@@ -1,0 +1,98 @@
+// A room: its seats and host controls, the game's table, the log and the chat.
+
+import { h } from "./dom.js";
+import { kriegTable } from "./krieg.js";
+import { perudoTable } from "./perudo.js";
+import { replayView } from "./replay_view.js";
+import { seatNames } from "./state.js";
+
+const BOTS = {
+  perudo: ["perudo-simple", "perudo-expert", "perudo-random", "autopilot"],
+  kriegspiel: ["kriegspiel-random", "kriegspiel-meta"],
+};
+
+export function roomView(ui, room) {
+  const t = ui.t;
+  const frame = room.frame;
+  const me = ui.state.player;
+  const isHost = me && frame.host === me.id;
+  const waiting = frame.state === "waiting";
+  const names = seatNames(room);
+  const header = h("div", { class: "room-head" },
+    h("h1", {}, t("room", { room: room.id }), " ", h("span", { class: "muted" }, `${t(room.game || "perudo")} · `, h("span", { class: "room-state", "data-state": frame.state || "" }, frame.state ? t(`state_${frame.state}`) : "…"))),
+    h("a", { href: "#/", class: "back", onclick: () => { ui.send({ type: "list_rooms" }); } }, t("back")));
+  const invite = room.invite
+    ? h("p", { class: "invite" }, h("label", { for: "invite-link" }, t("invite")), " ",
+        h("input", { id: "invite-link", readonly: true, value: `${location.origin}/#/invite/${room.invite}` }),
+        h("button", { type: "button", class: "small", onclick: () => navigator.clipboard && navigator.clipboard.writeText(`${location.origin}/#/invite/${room.invite}`) }, t("copy")))
+    : null;
+  const seats = h("ul", { class: "seats" }, (frame.seats || []).map((s, i) => {
+    const badges = [];
+    if (s.player && s.player === (me && me.id)) badges.push(t("you"));
+    if (s.player && s.player === frame.host) badges.push(t("host"));
+    if (s.bot) badges.push(t("bot"));
+    if (s.player && !s.connected) badges.push(t("away"));
+    if (s.autopilot && !s.house) badges.push(t("autopilot"));
+    const add = isHost && waiting && !s.player
+      ? [h("select", { id: `bot-kind-${i}`, "aria-label": t("botKind", { seat: i }), "data-key": `bot-kind-${i}` }, (BOTS[room.game] || []).map((b) => h("option", { value: b }, b))),
+         h("button", { type: "button", class: "small", "data-key": `add-bot-${i}`, "aria-label": t("addBotTo", { seat: i }), onclick: () => ui.send({ type: "add_bot", room: room.id, seat: i, bot: document.getElementById(`bot-kind-${i}`).value }) }, t("addBot"))]
+      : [];
+    return h("li", { class: `seat${s.player ? "" : " free"}`, "data-seat": i },
+      h("span", { class: "seat-no" }, t("seatLabel", { seat: i })), " ",
+      h("span", { class: "name" }, names[i] || t("freeSeat")), " ",
+      badges.length ? h("span", { class: "badges" }, badges.join(" · ")) : null, " ", add);
+  }));
+  const actions = [];
+  if (isHost && waiting) actions.push(h("button", { type: "button", id: "start", class: "primary", onclick: () => ui.send({ type: "start", room: room.id }) }, t("start")));
+  const leave = () => {
+    ui.send({ type: "leave", room: room.id });
+    location.hash = "#/";
+  };
+  actions.push(frame.state === "playing" && room.seat !== null ? ui.confirmButton("leave", t("leave"), t("leaveConfirm"), leave) : h("button", { type: "button", id: "leave", onclick: leave }, t("leave")));
+  let table = null;
+  if (waiting) table = h("p", { class: "muted" }, t("waitingPlayers"));
+  else if (room.game === "perudo") table = perudoTable(ui, room);
+  else if (room.game === "kriegspiel") table = kriegTable(ui, room);
+  if (room.seat === null && !waiting) actions.push(h("span", { class: "muted" }, t("spectating")));
+  return h("div", { class: "room" },
+    h("section", { class: "card head" }, header, invite, seats, h("div", { class: "actions" }, actions)),
+    h("section", { class: "card table" }, table),
+    replayView(ui, room),
+    h("div", { class: "side" }, logView(ui, room), chatView(ui, room)));
+}
+
+export function logLine(ui, entry) {
+  const t = ui.t;
+  if (entry.parts) return entry.parts.map((part) => logLine(ui, part)).join(" ");
+  const args = { ...entry.args };
+  for (const key of entry.tr || []) args[key] = t(args[key]);
+  return t(entry.key, args);
+}
+
+function logView(ui, room) {
+  const t = ui.t;
+  const lines = room.log.slice(-40);
+  return h("section", { class: "card log", "aria-label": t("log") },
+    h("h2", {}, t("log")),
+    h("ol", { class: "log-lines", "aria-live": "polite" }, lines.map((entry) => h("li", {}, logLine(ui, entry)))));
+}
+
+function chatView(ui, room) {
+  const t = ui.t;
+  if (room.frame.chat === false) return h("section", { class: "card chat" }, h("p", { class: "muted" }, t("chatOff")));
+  const send = (e) => {
+    e.preventDefault();
+    const input = document.getElementById("chat-input");
+    const text = input.value.trim();
+    if (!text) return;
+    ui.send({ type: "say", room: room.id, text });
+    ui.drafts[room.id] = "";
+    input.value = "";
+  };
+  return h("section", { class: "card chat", "aria-label": t("chat") },
+    h("h2", {}, room.seat === null ? t("chatSpectators") : t("chatPlayers")),
+    h("ol", { class: "chat-lines", "aria-live": "polite" }, room.chat.map((m) => h("li", {}, h("strong", { class: "chat-name" }, m.name), ": ", h("span", { class: "chat-text" }, m.text)))),
+    h("form", { class: "say", onsubmit: send },
+      h("input", { id: "chat-input", maxlength: 300, "aria-label": t("say"), placeholder: t("say"), value: ui.drafts[room.id] || "", "data-key": "chat-input", oninput: (e) => { ui.drafts[room.id] = e.target.value; } }),
+      h("button", { type: "submit", id: "chat-send" }, t("send"))));
+}

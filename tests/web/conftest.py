@@ -1,0 +1,154 @@
+"""Fixtures for the browser client's tests.
+
+The server tests' fixtures (``make_server``, the ERROR-log guard) for the server-side
+tests, and for the browser tests a real ``umpire serve`` subprocess (:class:`Served`) with
+Debian's Chromium driven by Playwright. Browser tests are skipped, with the reason, when
+``chromium`` or the ``playwright`` package is missing; CI installs both. The browser is
+launched by its path: Playwright never downloads one.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.server.conftest import db_path, make_server, no_error_logs
+
+__all__ = ["db_path", "make_server", "no_error_logs"]
+
+ROOT = Path(__file__).resolve().parents[2]
+DOCS = ROOT / "docs"
+#: how long a page may take to reach a state (a whole bot game fits in it)
+WAIT_MS = 30_000
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+class Served:
+    """``umpire serve`` in a subprocess on a free port, restartable on the same port and
+    database; its log is checked for ERROR lines when it stops."""
+
+    def __init__(self, db: Path, log: Path) -> None:
+        self.db = db
+        self.log = log
+        self.port = 0
+        self.proc: subprocess.Popen[str] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/"
+
+    def start(self) -> None:
+        command = [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1"]
+        command += ["--port", str(self.port), "--db", str(self.db), "--synchronous", "NORMAL"]
+        command += ["--autopilot-delay", "0", "--grace", "30"]
+        with self.log.open("a") as log:
+            self.proc = subprocess.Popen(
+                command, cwd=ROOT, stdout=subprocess.PIPE, stderr=log, text=True
+            )
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        found = re.search(r":(\d+)$", line.strip())
+        assert found, f"umpire serve did not start: {line!r} {self.log.read_text()[-2000:]}"
+        self.port = int(found.group(1))
+
+    def stop(self) -> None:
+        if self.proc is None:
+            return
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            self.proc.wait(timeout=15)
+        finally:
+            if self.proc.poll() is None:
+                self.proc.kill()
+                self.proc.wait()
+            if self.proc.stdout is not None:
+                self.proc.stdout.close()
+            self.proc = None
+
+    def errors(self) -> list[str]:
+        return [line for line in self.log.read_text().splitlines() if " ERROR " in line]
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[Served]:
+    """A running ``umpire serve`` (stopped, and its log checked, after the test)."""
+    server = Served(tmp_path / "umpire.db", tmp_path / "server.log")
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+    assert not server.errors(), "\n".join(server.errors())
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium, headless, through Playwright (skips when either is missing).
+
+    Module-scoped: Playwright's sync API runs an event loop of its own, which must be gone
+    before any pytest-asyncio test of another module runs."""
+    executable = shutil.which("chromium")
+    if executable is None:
+        pytest.skip("no chromium on PATH (apt-get install chromium)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.skip("the playwright package is not installed (pip install -e '.[dev]')")
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.fixture
+def new_page(browser: Any) -> Iterator[Callable[..., Any]]:
+    """``new_page(**context_options)``: a page in a fresh context (own storage), that
+    fails the test on any JavaScript error."""
+    contexts: list[Any] = []
+    errors: list[str] = []
+
+    def factory(**options: Any) -> Any:
+        context = browser.new_context(**options)
+        context.set_default_timeout(WAIT_MS)
+        contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.on(
+            "console",
+            # a lost websocket is logged by the browser itself (the restart test)
+            lambda msg: (
+                errors.append(msg.text)
+                if msg.type == "error" and "WebSocket" not in msg.text
+                else None
+            ),
+        )
+        return page
+
+    yield factory
+    for context in contexts:
+        context.close()
+    assert not errors, errors
+
+
+def shot(page: Any, name: str, tmp_path: Path) -> Path:
+    """Save a screenshot: into docs/ when UMPIRE_SCREENSHOTS=1, else into tmp_path."""
+    folder = DOCS if os.environ.get("UMPIRE_SCREENSHOTS") == "1" else tmp_path
+    path = folder / f"web-{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path

@@ -1,0 +1,165 @@
+// Cases for the page's pure state logic (server/web/js/state.js). They run under Node's
+// test runner (state.test.mjs) or, without Node, in Chromium (tests/web/test_js_state.py).
+
+import {
+  applyFrame, attemptsFrom, applyOwnMove, initialState, legalBids, matches, parseBid,
+  parsePlacement, placings, resumePlan, seatNames,
+} from "../../../server/web/js/state.js";
+import { STRINGS, translate } from "../../../server/web/js/i18n.js";
+import { fromFen, pgn, play, san } from "../../../server/web/js/san.js";
+import sanGames from "./san_cases.mjs";
+import { commitment, kriegReplay, perudoReplay, rollDice, seedKey } from "../../../server/web/js/replay.js";
+
+const canon = (value) => JSON.stringify(value, (key, v) =>
+  v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort()) : v);
+
+function eq(actual, expected, what = "") {
+  const a = canon(actual);
+  const b = canon(expected);
+  if (a !== b) throw new Error(`${what} expected ${b}, got ${a}`);
+}
+
+const ROOM = "r1";
+const seats = (names) => names.map((name, seat) => ({ seat, player: name ? `p${seat}` : null, name }));
+const feed = (state, frames) => frames.reduce(applyFrame, state);
+
+export const cases = [
+  ["welcome keeps the player, token and seats to resume", () => {
+    const s = applyFrame(initialState(), { type: "welcome", player: { id: "p0", name: "ana" }, token: "t", seats: [{ room: ROOM, seq: 4 }] });
+    eq(s.token, "t");
+    eq(resumePlan(s), [{ room: ROOM, since: 0 }]);
+  }],
+  ["a perudo round: dice, bids, challenge, reveal, losses, placings", () => {
+    const s = feed(initialState(), [
+      { type: "created", room: ROOM, seat: 0, invite: null },
+      { type: "room", room: ROOM, game: "perudo", state: "playing", seats: seats(["ana", "bob", "ana"]) },
+      { type: "event", room: ROOM, seq: 1, event: { type: "game_started", seats: 3, options: { dice_per_player: 2, show_dice_counts: true }, seed_sha256: "h" } },
+      { type: "event", room: ROOM, seq: 2, event: { type: "round_started", round: 1, starter: 1, palifico: null, aces_wild: true, seat: 0, dice: [1, 4] } },
+      { type: "event", room: ROOM, seq: 3, event: { type: "bid", round: 1, seat: 1, bid: "2x4", next: 2 } },
+      { type: "event", room: ROOM, seq: 3, event: { type: "bid", round: 1, seat: 1, bid: "2x4", next: 2 } },
+      { type: "event", room: ROOM, seq: 4, event: { type: "challenge", kind: "dudo", seat: 2, bidder: 1, bid: "2x4" } },
+      { type: "event", room: ROOM, seq: 5, event: { type: "reveal", bid: "2x4", aces_wild: true, revealed: [{ seat: 0, dice: [1, 4] }, { seat: 1, dice: [2, 3] }, { seat: 2, dice: [5, 6] }], count: 2, complete: true, bid_true: true } },
+      { type: "event", room: ROOM, seq: 6, event: { type: "dice_changed", seat: 2, change: -1, reason: "lost_dudo", out: false } },
+    ]);
+    const room = s.rooms[ROOM];
+    eq(s.current, ROOM);
+    eq(room.seat, 0);
+    eq(room.seq, 6);
+    eq(room.perudo.dice, [1, 4]);
+    eq(room.perudo.bids, [{ seat: 1, bid: "2x4" }], "a repeated seq is ignored:");
+    eq(room.perudo.counts, [2, 2, 1]);
+    eq(room.perudo.reveal.count, 2);
+    eq(seatNames(room), ["ana#0", "bob", "ana#2"]);
+    eq(translate("en", room.log[2].key, room.log[2].args), "bob bids 2x4.");
+    eq(translate("it", room.log[2].key, room.log[2].args), "bob punta 2x4.");
+    applyFrame(s, { type: "event", room: ROOM, seq: 7, event: { type: "game_over", ranks: [2, 1, 3], winners: [1], reason: "last_player_standing", seed: "ab" } });
+    eq(placings(room.perudo.outcome).map((p) => p.seat), [1, 0, 2]);
+    eq(room.perudo.seed, "ab");
+  }],
+  ["a turn frame offers the legal bids by face; an event after it ends the turn", () => {
+    const s = feed(initialState(), [
+      { type: "room", room: ROOM, game: "perudo", state: "playing", seats: seats(["ana", "bob"]) },
+      { type: "turn", room: ROOM, seat: 0, seq: 3, legal: ["3x4", "2x1", "3x5", "4x4", "dudo"], view: { game: "perudo", seats: 2, round: 1, to_move: 0, bids: [{ seat: 1, bid: "2x4" }], seat: 0, dice: [3, 3], dice_left: 2 } },
+    ]);
+    const room = s.rooms[ROOM];
+    eq(legalBids(room.turn.legal), { 1: [2], 4: [3, 4], 5: [3] });
+    eq(room.perudo.dice, [3, 3]);
+    applyFrame(s, { type: "event", room: ROOM, seq: 4, event: { type: "bid", seat: 0, bid: "3x4", next: 1 } });
+    eq(room.turn, null);
+  }],
+  ["bids parse and aces match when wild", () => {
+    eq(parseBid("5x4"), { quantity: 5, face: 4 });
+    eq(parseBid("dudo"), null);
+    eq([matches(1, 4, true), matches(1, 4, false), matches(4, 4, false), matches(1, 1, true)], [true, false, true, true]);
+  }],
+  ["chat keeps the text as given (markup is only text)", () => {
+    const s = applyFrame(initialState(), { type: "chat", room: ROOM, n: 1, channel: "players", seat: 0, player: "p0", name: "<i>ana</i>", text: "<b>hi</b>" });
+    eq(s.rooms[ROOM].chat, [{ n: 1, channel: "players", seat: 0, name: "<i>ana</i>", text: "<b>hi</b>" }]);
+  }],
+  ["chat heard again after a reconnect is kept once, in order", () => {
+    let s = initialState();
+    const line = (n, text) => ({ type: "chat", room: ROOM, n, channel: "players", seat: 0, player: "p0", name: "ana", text });
+    for (const frame of [line(1, "a"), line(2, "b"), line(1, "a"), line(2, "b"), line(3, "c")]) s = applyFrame(s, frame);
+    eq(s.rooms[ROOM].chat.map((l) => l.text), ["a", "b", "c"]);
+  }],
+  ["kriegspiel: own board, own moves, castling, promotion, captures heard", () => {
+    eq(parsePlacement("4k3/P7/4K3/8/8/8/8/8"), { e8: "k", a7: "P", e6: "K" });
+    eq(applyOwnMove({ e1: "K", h1: "R" }, "e1g1"), { g1: "K", f1: "R" });
+    eq(applyOwnMove({ a7: "P" }, "a7a8q"), { a8: "Q" });
+    eq(applyOwnMove({ b2: "p" }, "b2b1n"), { b1: "n" });
+    const s = feed(initialState(), [
+      { type: "room", room: ROOM, game: "kriegspiel", state: "playing", seats: seats(["ana", "bot"]) },
+      { type: "event", room: ROOM, seq: 1, event: { type: "game_started", rules: "wild16", to_move: "white", color: "white", board: "8/P7/4K3/8/8/8/8/8" } },
+      { type: "event", room: ROOM, seq: 2, event: { type: "illegal", color: "white", move: "e6e7", answer: "illegal" } },
+      { type: "event", room: ROOM, seq: 3, event: { type: "move", color: "white", move: "a7a8q", capture: null, check: ["rank"] } },
+      { type: "event", room: ROOM, seq: 4, event: { type: "move", color: "black", capture: "a8", captured: "piece", check: [] } },
+    ]);
+    const k = s.rooms[ROOM].krieg;
+    eq(k.board, { e6: "K" });
+    eq(k.toMove, "white");
+    eq(k.refused, []);
+    eq(translate("en", s.rooms[ROOM].log[1].key, s.rooms[ROOM].log[1].args), "You tried e6e7: illegal.");
+  }],
+  ["attempts from a square group promotions", () => {
+    eq(attemptsFrom(["a7a8q", "a7a8r", "a7a8b", "a7a8n", "e6d6", "resign"], "a7"), { a8: ["a7a8q", "a7a8r", "a7a8b", "a7a8n"] });
+  }],
+  ["every string exists in English and Italian, with the same slots", () => {
+    const slots = (text) => (text.match(/\{\w+\}/g) || []).sort().join();
+    eq(Object.keys(STRINGS.it).sort(), Object.keys(STRINGS.en).sort());
+    for (const key of Object.keys(STRINGS.en)) eq(slots(STRINGS.it[key]), slots(STRINGS.en[key]), key);
+  }],
+  ["leaving forgets the room", () => {
+    const s = feed(initialState(), [{ type: "joined", room: ROOM, seat: 1 }, { type: "left", room: ROOM }]);
+    eq(s.rooms, {});
+    eq(s.current, null);
+  }],
+];
+
+// -- replays (async: they use WebCrypto, in Node and in the browser alike) ---------------
+
+export const asyncCases = [
+  ["the dice are drawn from the seed as the server draws them", async () => {
+    const key = await seedKey("ab".repeat(32));
+    eq(await rollDice(key, 1, 0, 5), [4, 3, 6, 5, 6]);
+    eq(await rollDice(key, 3, 2, 4), [3, 5, 4, 3]);
+  }],
+  ["a perudo replay recomputes every cup and checks the commitment", async () => {
+    const seed = "ab".repeat(32);
+    const published = await commitment(seed);
+    const events = [
+      { type: "game_started", seats: 3, options: { dice_per_player: 5 } },
+      { type: "round_started", round: 1, starter: 2, seat: 0, dice: [4, 3, 6, 5, 6] },
+      { type: "bid", seat: 2, bid: "3x4" },
+      { type: "dice_changed", seat: 2, change: -1 },
+      { type: "round_started", round: 2, starter: 2 },
+    ];
+    const replay = await perudoReplay(events, seed, published);
+    eq(replay.seedOk, true);
+    eq(replay.mismatches, 0);
+    eq(replay.steps[1].cups[0], [4, 3, 6, 5, 6]);
+    eq(replay.steps[4].cups[2].length, 4);
+    eq((await perudoReplay(events, seed, "00")).seedOk, false);
+    events[1].dice = [1, 1, 1, 1, 1];
+    eq((await perudoReplay(events, seed, published)).mismatches, 1);
+  }],
+  ["a kriegspiel replay plays the real moves, en passant included", async () => {
+    const events = [{ type: "game_started" }, { type: "move" }, { type: "illegal" }, { type: "move" }, { type: "move" }];
+    const replay = kriegReplay(events, { start_fen: "4k3/8/8/8/1p6/8/P7/4K3 w - - 0 1", moves: ["a2a4", "b4a3", "e1d1"] });
+    eq(replay.steps[3].board, { e8: "k", a3: "p", e1: "K" });
+    eq(replay.steps[4].board, { e8: "k", a3: "p", d1: "K" });
+    eq(replay.unmatched, 0);
+  }],
+  ["SAN as python-chess spells it, over 40 random games", async () => {
+    for (const game of sanGames) {
+      let pos = fromFen(game.fen);
+      game.uci.forEach((uci, i) => {
+        eq(san(pos, uci), game.san[i], `${game.fen} ${game.uci.slice(0, i + 1).join(" ")}:`);
+        pos = play(pos, uci);
+      });
+    }
+  }],
+  ["a PGN with its tags, the start position and the result", async () => {
+    const text = pgn({ startFen: "8/P5k1/4K3/8/8/8/8/8 w - - 0 1", moves: ["a7a8q", "g7g6"], white: 'a"b', black: "bot", result: "1-0" });
+    eq(text.split("\n").filter((l) => l.startsWith("[White") || l.startsWith("[FEN") || l.startsWith("1.")), ['[White "a\\"b"]', '[FEN "8/P5k1/4K3/8/8/8/8/8 w - - 0 1"]', "1. a8=Q Kg6 1-0"]);
+  }],
+];
