@@ -8,10 +8,13 @@ or ``package.module:ClassName`` for any importable :class:`~bots.sdk.Bot` subcla
 from __future__ import annotations
 
 import importlib
+import logging
 from collections.abc import Callable
 from typing import Any
 
 from bots.sdk import Bot, BotError
+
+log = logging.getLogger(__name__)
 
 #: Built-in bots: name -> "module:Class".
 BUILTIN: dict[str, str] = {
@@ -61,3 +64,33 @@ def load_bot(spec: str, **kwargs: Any) -> tuple[str, BotFactory]:
     raise BotError(
         f"unknown bot {spec!r}: use one of {', '.join(builtin_names())} or package.module:ClassName"
     )
+
+
+class HouseCatalog:
+    """The built-in bots, as the server's house-bot catalog (``server.house.Catalog``):
+    the composition root hands it to the server, which never imports bots itself."""
+
+    def bots_for(self, game: str) -> list[str]:
+        """The names of the built-in bots that play ``game``."""
+        names = []
+        for name in builtin_names():
+            try:
+                _, factory = load_bot(name)
+                if game in type(factory()).games:
+                    names.append(name)
+            except Exception:  # a bot whose module fails to import is simply not offered
+                log.warning("house bot %s cannot be loaded", name, exc_info=True)
+        return names
+
+    def knows(self, spec: str) -> bool:
+        """Whether ``spec`` names a built-in bot, with a level it has if one is given."""
+        name = spec.partition(":")[0]
+        if name not in BUILTIN:
+            return False
+        if spec == name:
+            return True
+        try:
+            load_bot(spec)[1]()
+        except Exception:
+            return False
+        return True

@@ -1,6 +1,6 @@
 """Make the SVG screenshots in ``docs/``: ``python -m client_cli.screenshots [DIR]``.
 
-It starts a throwaway server in this process (a temporary SQLite file, nothing kept), plays
+It starts a throwaway ``umpire serve`` process (a temporary SQLite file, nothing kept), plays
 a little with house bots and a second client, and saves what the headless TUI shows:
 ``client-lobby.svg``, ``client-perudo.svg`` and ``client-kriegspiel.svg``.
 """
@@ -55,22 +55,39 @@ async def _add_bot(app: UmpireApp, names: list[str]) -> None:
 
 async def shoot(out: Path) -> None:
     """Run a server, drive the TUI, save the three screenshots into ``out``."""
-    from server.app import Limits, ServerConfig, UmpireServer
-    from server.room import Timing
-
     tmp = tempfile.mkdtemp(prefix="umpire-shots-")
     os.environ["XDG_CONFIG_HOME"] = tmp
-    config = ServerConfig(
-        host="127.0.0.1",
-        port=0,
-        db=str(Path(tmp) / "umpire.db"),
-        synchronous="NORMAL",
-        limits=Limits(rate=1000, burst=1000),
-        timing=Timing(grace=30, autopilot_delay=0.3, finished_ttl=60),
+    # the server runs as its own process, as a player would meet it (and the client never
+    # imports the server)
+    server = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "server.cli",
+        "serve",
+        "--port",
+        "0",
+        "--db",
+        str(Path(tmp) / "umpire.db"),
+        "--synchronous",
+        "NORMAL",
+        "--rate",
+        "1000",
+        "--burst",
+        "1000",
+        "--grace",
+        "30",
+        "--autopilot-delay",
+        "0.3",
+        "--log-level",
+        "WARNING",
+        stdout=asyncio.subprocess.PIPE,
     )
-    server = UmpireServer(config)
-    await server.start()
-    url = f"ws://127.0.0.1:{server.port}"
+    assert server.stdout is not None
+    line = (await server.stdout.readline()).decode()
+    if "listening on" not in line:
+        raise SystemExit(f"the server did not start: {line!r}")
+    port = int(line.rsplit(":", 1)[1])
+    url = f"ws://127.0.0.1:{port}"
     try:
         async with _other(url, "bob") as bob, _other(url, "cara") as cara:
             await bob.request({"type": "create_room", "game": "perudo", "options": {"seats": 4}})
@@ -85,7 +102,8 @@ async def shoot(out: Path) -> None:
             await _perudo_and_lobby(url, out)
             await _kriegspiel(url, bob, out)
     finally:
-        await server.close()
+        server.terminate()
+        await server.wait()
 
 
 async def _perudo_and_lobby(url: str, out: Path) -> None:

@@ -26,7 +26,7 @@ from server import __version__, logs, stats
 from server.bus import NO_BUS, Bus
 from server.connection import Client
 from server.errors import ClientError
-from server.house import HOUSE_ADDRESS, HOUSE_HEADER, HouseBots, known
+from server.house import HOUSE_ADDRESS, HOUSE_HEADER, Catalog, HouseBots
 from server.identity import Identities
 from server.limits import Strikes, TokenBucket
 from server.lobby import Lobby
@@ -54,7 +54,7 @@ from server.protocol import (
     ref_of,
     with_ref,
 )
-from server.room import Room, Settings, Timing
+from server.room import Advisor, Room, Settings, Timing
 from server.store import SqliteStore, Store
 from server.web import WebClient, chain
 
@@ -98,8 +98,17 @@ class UmpireServer:
     """The game server. ``await start()``, then ``await close()`` (or use ``async with``)."""
 
     def __init__(
-        self, config: ServerConfig, store: Store | None = None, bus: Bus | None = None
+        self,
+        config: ServerConfig,
+        store: Store | None = None,
+        bus: Bus | None = None,
+        *,
+        catalog: Catalog | None = None,
+        advisor: Advisor | None = None,
     ) -> None:
+        """``catalog`` (the house bots that may be started) and ``advisor`` (the ``hint``
+        advice) come from the composition root, :func:`server.root.build_server`; without
+        them the server offers no house bots and no hints."""
         self.config = config
         self.limits = config.limits
         self.store = store or SqliteStore(config.db, synchronous=config.synchronous)
@@ -110,7 +119,7 @@ class UmpireServer:
         self.web = WebClient(config.allow_origins)
         if isinstance(self.store, SqliteStore):
             self.store.on_commit = self.metrics.store_commit
-        self.house = HouseBots(procs=config.house_procs)
+        self.house = HouseBots(procs=config.house_procs, catalog=catalog)
         self.lobby = Lobby(
             self.store,
             self.identities,
@@ -120,6 +129,7 @@ class UmpireServer:
             bus=self.bus,
         )
         self.lobby.launcher = self.house.launch
+        self.lobby.advisor = advisor
         self._server: Server | None = None
         self._per_address: dict[str, int] = {}
         self._closing: asyncio.Task[None] | None = None
@@ -353,7 +363,7 @@ class UmpireServer:
             )
         if client.address == HOUSE_ADDRESS and message.bot and message.token is None:
             # A house bot (the header proved it): its durable identity, no token at all.
-            if not known(message.name):
+            if not self.house.known(message.name):
                 raise ClientError("bad_name", f"no house bot {message.name!r}")
             player, token = await self.identities.house_bot(message.name), ""
         else:

@@ -169,9 +169,10 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     import signal
 
     from server import logs
-    from server.app import Limits, ServerConfig, UmpireServer
+    from server.app import Limits, ServerConfig
     from server.bus import FeedDelay, make_bus
     from server.room import Timing
+    from server.root import build_server
 
     logs.configure(args.log_level, args.log_format)
     import gc
@@ -213,7 +214,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             loop.add_signal_handler(sig, stop.set)
         delay = FeedDelay(args.feed_delay_moves, args.feed_delay_seconds)
         bus = make_bus(args.mqtt, delay, max_buffer=args.mqtt_buffer)
-        server = UmpireServer(config, bus=bus)
+        server = build_server(config, bus=bus)
         try:
             await server.start()
         except OSError as exc:  # the port is taken, the address is not ours, ...

@@ -33,7 +33,7 @@ import os
 import secrets
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 log = logging.getLogger(__name__)
 
@@ -49,33 +49,26 @@ RUNNER_MODULE = "bots.house_runner"
 STOP_TIMEOUT = 5.0
 
 
-def bots_for(game: str) -> list[str]:
-    """The names of the registered bots that play ``game``."""
-    from bots.registry import BUILTIN, load_bot
+class Catalog(Protocol):
+    """The bots a server may start as house bots (the composition root, :mod:`server.root`,
+    hands in the bots package's registry; the server itself never imports bots)."""
 
-    names = []
-    for name in sorted(BUILTIN):
-        try:
-            _, factory = load_bot(name)
-            if game in type(factory()).games:
-                names.append(name)
-        except Exception:  # a bot whose module fails to import is simply not offered
-            log.warning("house bot %s cannot be loaded", name, exc_info=True)
-    return names
+    def bots_for(self, game: str) -> list[str]:
+        """The names of the bots that play ``game``."""
+        ...
 
-
-def known(spec: str) -> bool:
-    """Whether ``spec`` names a built-in bot (``perudo-simple``, ``kriegspiel-meta:hard``):
-    the only names a house connection may say hello as."""
-    from bots.registry import BUILTIN
-
-    return spec.partition(":")[0] in BUILTIN
+    def knows(self, spec: str) -> bool:
+        """Whether ``spec`` names a bot, with a level it has if one is given
+        (``perudo-simple``, ``kriegspiel-meta:hard``)."""
+        ...
 
 
 class HouseBots:
     """Starts and stops the house bots of one server, in a pool of runner processes."""
 
-    def __init__(self, *, procs: int = 1, python: str = sys.executable) -> None:
+    def __init__(
+        self, *, procs: int = 1, python: str = sys.executable, catalog: Catalog | None = None
+    ) -> None:
         if procs < 1:
             raise ValueError(f"house bots need at least one runner process, not {procs}")
         self._url = ""
@@ -84,6 +77,8 @@ class HouseBots:
         self.python = python
         self._runners = [_Runner(self, index) for index in range(procs)]
         self._where: dict[tuple[str, int], _Runner] = {}
+        #: what may be started (none without a catalog: then no house bots are offered)
+        self.catalog = catalog
         self._cache: dict[str, list[str]] = {}
         self._accepted: dict[tuple[str, str], bool] = {}
         self.closing = False
@@ -103,8 +98,13 @@ class HouseBots:
     def available(self, game: str) -> list[str]:
         """The bot names a host may add to a room of ``game``."""
         if game not in self._cache:
-            self._cache[game] = bots_for(game)
+            self._cache[game] = [] if self.catalog is None else self.catalog.bots_for(game)
         return self._cache[game]
+
+    def known(self, spec: str) -> bool:
+        """Whether ``spec`` names a bot this server may start: the only names a house
+        connection may say hello as."""
+        return self.catalog is not None and self.catalog.knows(spec.partition(":")[0])
 
     def accepts(self, game: str, spec: str) -> bool:
         """Whether a host may add ``spec`` to a room of ``game``: one of :meth:`available`,
@@ -114,12 +114,7 @@ class HouseBots:
             name, _, level = spec.partition(":")
             ok = name in self.available(game)
             if ok and level:
-                from bots.registry import load_bot
-
-                try:
-                    load_bot(spec)[1]()
-                except Exception:
-                    ok = False
+                ok = self.catalog is not None and self.catalog.knows(spec)
             self._accepted[key] = ok
         return self._accepted[key]
 

@@ -20,7 +20,17 @@ from server.errors import ClientError
 from server.games import engine as find_engine
 from server.games.base import ConfigError
 from server.identity import Identities, Player
-from server.room import ABORTED, FINISHED, PLAYING, WAITING, Launcher, Room, Settings, Timing
+from server.room import (
+    ABORTED,
+    FINISHED,
+    PLAYING,
+    WAITING,
+    Advisor,
+    Launcher,
+    Room,
+    Settings,
+    Timing,
+)
 from server.roomcore.core import RoomCore
 from server.store import GameRow, Store
 
@@ -53,6 +63,8 @@ class Lobby:
         bus.set_lobby(lambda: self.listing(None))
         #: starts a house bot client for a room's seat (see server.house); set by the app
         self.launcher: Launcher | None = None
+        #: gives ``hint`` advice (server.root wires the Perudo expert); set by the app
+        self.advisor: Advisor | None = None
 
     # -- rooms ----------------------------------------------------------------------------
 
@@ -91,6 +103,7 @@ class Lobby:
 
     def _add(self, room: Room) -> None:
         room.launcher = self.launcher
+        room.advisor = self.advisor
         self.rooms[room.id] = room
         if room.invite is not None:
             self._invites[room.invite] = room.id

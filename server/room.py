@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from server import hints, journal, logs
+from server import journal, logs
 from server.bus import NO_BUS, Bus
 from server.connection import Client, corked
 from server.errors import ClientError
@@ -38,6 +38,9 @@ log = logging.getLogger(__name__)
 
 #: Starts a house bot client: (room id, seat, bot name, ticket).
 Launcher = Callable[[str, int, str, str], None]
+#: Advice for a seat: ``advisor(game, seat, **options)`` returns the ``hint`` frame's
+#: fields, or raises ``ValueError`` when it has none to give.
+Advisor = Callable[..., dict[str, Any]]
 
 
 @dataclass(slots=True)
@@ -62,6 +65,8 @@ class Room:
         self.on_close = on_close
         #: starts a house bot client; set by the lobby
         self.launcher: Launcher | None = None
+        #: gives the ``hint`` advice (the composition root wires the expert); set by the lobby
+        self.advisor: Advisor | None = None
         self._queue: asyncio.Queue[_Job | None] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._handles: dict[str, asyncio.TimerHandle] = {}
@@ -407,7 +412,13 @@ class Room:
             seat = self.core.hint_seat(client)
             game = self.core.game
             assert game is not None
-            return {**hints.perudo_hint(game, seat, **options), "room": self.id}
+            if self.advisor is None:
+                raise ClientError("unsupported", "this server gives no hints")
+            try:
+                advice = self.advisor(game, seat, **options)
+            except ValueError as exc:
+                raise ClientError("unsupported", str(exc)) from None
+            return {**advice, "room": self.id}
 
         reply: dict[str, Any] = await self.call(advise)
         return reply

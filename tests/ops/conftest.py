@@ -25,6 +25,7 @@ import pytest
 from server.app import Limits, ServerConfig, UmpireServer
 from server.bus import Bus, FeedDelay, MqttBus, MqttTarget
 from server.room import Timing
+from server.root import build_server
 from tests.server.conftest import db_path  # noqa: F401  (fixtures)
 from tests.server.wsclient import WsClient
 
@@ -206,7 +207,7 @@ async def make_feed_server(db_path: str) -> AsyncIterator[Callable[..., Any]]:  
             limits=Limits(rate=1000, burst=1000),
             timing=timing or OPS_TIMING,
         )
-        server = UmpireServer(config, bus=bus)
+        server = build_server(config, bus=bus)
         await server.start()
         servers.append(server)
         return server

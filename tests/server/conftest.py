@@ -11,6 +11,7 @@ import pytest
 
 from server.app import Limits, ServerConfig, UmpireServer
 from server.room import Timing
+from server.root import build_server
 from tests.conftest import no_error_logs  # noqa: F401  (for conftests that import it from here)
 from tests.server.wsclient import WsClient
 
@@ -41,7 +42,7 @@ async def make_server(db_path: str) -> AsyncIterator[ServerFactory]:
             limits=limits or Limits(rate=1000, burst=1000),
             timing=timing or FAST,
         )
-        server = UmpireServer(config)
+        server = build_server(config)
         await server.start()
         servers.append(server)
         return server

@@ -307,11 +307,6 @@ def _memo(fn: Any) -> Any:
 
 
 @pytest.mark.timeout(240)
-@pytest.mark.xfail(
-    strict=False,
-    reason="issue 14: the current server.room cannot pass this (see the final report); "
-    "the sans-I/O room of server/rooms must",
-)
 async def test_twenty_games_survive_three_sigkills(tmp_path: Path) -> None:
     rng = random.Random(SEED)
     db = tmp_path / "chaos.db"

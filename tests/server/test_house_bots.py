@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from bots.baseline import KriegspielRandom, PerudoRandom, PerudoSimple
+from bots.perudo_expert.hint import perudo_hint
 from bots.remote import RemotePlayer, Target, play_remote
 from server.app import UmpireServer
-from server.hints import perudo_hint
 
 KQK = "4k3/8/8/8/8/8/8/3QK3 w - - 0 1"
 

@@ -1,5 +1,8 @@
 """Hints: the Perudo expert's advice for a seat, from what that seat may know.
 
+The server offers this function as its *advisor* (wired in its composition root,
+:mod:`server.root`): a ``hint`` request gets its reply from here.
+
 A seated player asks (protocol ``hint``) and gets the action the expert system would take,
 its probability and the explanation (English or Italian), as the source's supporter mode
 gives it. The advice is computed from the seat's own dice, the bids of the round and each
@@ -10,7 +13,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from server.errors import ClientError
 from server.games.base import Game
 
 
@@ -25,14 +27,15 @@ def perudo_hint(
     seed: int | None = None,
 ) -> dict[str, Any]:
     """The ``hint`` reply for ``seat`` of a Perudo ``game`` in progress (``seed`` fixes the
-    expert's own randomness, for tests; by default it is fresh each time)."""
+    expert's own randomness, for tests; by default it is fresh each time). Raise
+    ``ValueError`` when there is no advice to give (not Perudo, or the game is over)."""
     from bots.perudo_expert import TableView, Thresholds, advise
     from server.games.perudo import Perudo
 
     if not isinstance(game, Perudo):
-        raise ClientError("unsupported", "hints are for Perudo")
+        raise ValueError("hints are for Perudo")
     if game.is_over:
-        raise ClientError("game_over", "the game is over")
+        raise ValueError("the game is over")
     config = game.config
     view = TableView.build(
         seat,
