@@ -47,10 +47,9 @@ async def test_house_bot_profiles_accumulate(server: UmpireServer, connect: Any)
     )["room"]
     bot = await host.request("add_bot", "bot_added", room=room_id)
     await host.request("add_bot", "bot_added", room=room_id)
-    for _ in range(200):
-        if server.lobby.rooms[room_id].state == "finished":
-            break
-        await asyncio.sleep(0.02)
+    await host.request("watch", "watching", room=room_id)
+    # the room frame of the end comes after the end (and its statistics) is durable
+    await host.expect("room", timeout=60, state="finished")
     profile = await host.request("profile", "profile", player=bot["bot"])
     assert profile["player"]["bot"] is True
     assert profile["stats"]["perudo"]["games"] == 2  # the one identity held both seats
