@@ -14,7 +14,6 @@ If the core or the store fails, the room logs it and aborts its game; the server
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import logging
 import time
 from collections.abc import Callable
@@ -214,12 +213,13 @@ class Room:
         if self._task is not None:
             await asyncio.shield(self._task)
 
-    async def request(self, message: m.Request) -> Any:
-        """Hand ``message`` to the room and return its reply (or raise its error)."""
+    async def request(self, make: Callable[[object], m.Request]) -> Any:
+        """Hand the request ``make(token)`` to the room and return its reply (or raise its
+        error); the token is how the room's effects name this request."""
         if self._closed:
             raise ClientError("no_such_room", f"room {self.id} is closed")
         done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait(_Job(message=message, done=done))
+        self._queue.put_nowait(_Job(message=make(done), done=done))
         return await done
 
     def post(self, message: m.Input) -> None:
@@ -274,8 +274,6 @@ class Room:
                 return
             assert job.message is not None
             message = job.message
-            if isinstance(message, m.Request):
-                message = _with_token(message, done)
             await self._perform(self.core.handle(message, loop.time(), time.time()))
         except ClientError as exc:
             if done is not None and not done.done():
@@ -365,22 +363,26 @@ class Room:
         self, client: Client, seat: int | None, ticket: str | None = None
     ) -> dict[str, Any]:
         """Take a seat (or re-attach to the one held, or the seat a house ticket opens)."""
-        reply: dict[str, Any] = await self.request(m.Join(client, seat=seat, ticket=ticket))
+        reply: dict[str, Any] = await self.request(
+            lambda t: m.Join(client, seat=seat, ticket=ticket, token=t)
+        )
         return reply
 
     async def watch(self, client: Client) -> dict[str, Any]:
         """Attach as a spectator (a seated player gets its own seat's view)."""
-        reply: dict[str, Any] = await self.request(m.Watch(client))
+        reply: dict[str, Any] = await self.request(lambda t: m.Watch(client, token=t))
         return reply
 
     async def resume(self, client: Client, since: int, ticket: str | None = None) -> dict[str, Any]:
         """Re-attach and receive every event of the viewer's stream after ``since``."""
-        reply: dict[str, Any] = await self.request(m.Resume(client, since=since, ticket=ticket))
+        reply: dict[str, Any] = await self.request(
+            lambda t: m.Resume(client, since=since, ticket=ticket, token=t)
+        )
         return reply
 
     async def leave(self, client: Client) -> dict[str, Any]:
         """Detach; before the start a player also gives up its seat."""
-        reply: dict[str, Any] = await self.request(m.Leave(client))
+        reply: dict[str, Any] = await self.request(lambda t: m.Leave(client, token=t))
         return reply
 
     def detach(self, client: Client) -> None:
@@ -389,21 +391,23 @@ class Room:
 
     async def start(self, client: Client) -> dict[str, Any]:
         """Start the game now with the seats taken (host only)."""
-        reply: dict[str, Any] = await self.request(m.Start(client))
+        reply: dict[str, Any] = await self.request(lambda t: m.Start(client, token=t))
         return reply
 
     async def add_bot(
         self, client: Client, seat: int | None, bot: Player, name: str = "autopilot"
     ) -> dict[str, Any]:
         """Fill an empty seat with a house bot (host only, before the start)."""
-        reply: dict[str, Any] = await self.request(m.AddBot(client, bot=bot, name=name, seat=seat))
+        reply: dict[str, Any] = await self.request(
+            lambda t: m.AddBot(client, bot=bot, name=name, seat=seat, token=t)
+        )
         return reply
 
     async def act(
         self, client: Client, action: str, seat: int | None, ref: int | str | None = None
     ) -> None:
         """Apply ``action`` for the sender's seat; the ``ack`` is sent once it is durable."""
-        await self.request(m.Act(client, action=action, seat=seat, ref=ref))
+        await self.request(lambda t: m.Act(client, action=action, seat=seat, ref=ref, token=t))
 
     async def hint(self, client: Client, options: dict[str, Any]) -> dict[str, Any]:
         """The expert's advice for the sender's seat, from that seat's knowledge."""
@@ -425,18 +429,11 @@ class Room:
 
     async def say(self, client: Client, text: str) -> None:
         """A chat line to the sender's channel (stored with the game)."""
-        await self.request(m.Say(client, text=text))
+        await self.request(lambda t: m.Say(client, text=text, token=t))
 
     def relaunch_bots(self) -> None:
         """Start the house bot clients again (the server listens again after a restart)."""
         self.post(m.Relaunch())
-
-
-def _with_token(message: m.Request, done: asyncio.Future[Any] | None) -> m.Request:
-    """``message`` carrying ``done`` as its reply token."""
-    if message.token is done:
-        return message
-    return dataclasses.replace(message, token=done)
 
 
 __all__ = ["ABORTED", "FINISHED", "PLAYING", "WAITING", "Room", "Seat", "Settings", "Timing"]
