@@ -203,6 +203,11 @@ class Game(ABC):
         possible on the seat's own board, not the moves that are legal on the real one.
         """
 
+    def legal_texts(self, seat: int) -> list[str]:
+        """The texts of :meth:`legal_actions` (what a ``turn`` frame lists); engines with
+        many actions per turn may cache them."""
+        return [str(action) for action in self.legal_actions(seat)]
+
     @abstractmethod
     def view(self, viewer: Viewer) -> dict[str, Json]:
         """A snapshot of everything ``viewer`` may know now (for a joining client)."""

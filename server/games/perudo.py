@@ -69,6 +69,10 @@ PRESETS: dict[str, dict[str, Any]] = {
 }
 
 
+#: legal_texts by situation (total dice, last bid, palifico, one die left, calza)
+_LEGAL_TEXTS: dict[tuple[object, ...], tuple[str, ...]] = {}
+
+
 @dataclass(frozen=True, slots=True)
 class PerudoConfig:
     """Perudo options: presets piatnik (default) and classic; seats 2..max_players (<= 8),
@@ -227,6 +231,24 @@ class Perudo(Game):
         if self._config.calza:
             actions.append(CALZA)
         return actions
+
+    def legal_texts(self, seat: int) -> list[str]:
+        """The texts of :meth:`legal_actions`, built once per situation (a turn frame lists
+        up to ~180 bids, and the same situations come back again and again)."""
+        if self._outcome is not None or seat != self.turn:
+            return []
+        last = self.round.last
+        key = (
+            self._config.total_dice,
+            None if last is None else str(last[1]),
+            self.round.palifico is not None,
+            self.counts[seat] == 1,
+            self._config.calza,
+        )
+        texts = _LEGAL_TEXTS.get(key)
+        if texts is None:
+            texts = _LEGAL_TEXTS[key] = tuple(str(a) for a in self.legal_actions(seat))
+        return list(texts)
 
     def _apply(self, seat: int, action: Action) -> list[Event]:
         if seat != self.turn:

@@ -315,7 +315,7 @@ class RoomCore:
                 "room": self.id,
                 "seat": seat,
                 "seq": self.viewer_seq(seat),
-                "legal": [str(action) for action in game.legal_actions(seat)],
+                "legal": game.legal_texts(seat),
                 "view": game.view(seat),
                 "time_left": left,
             }
