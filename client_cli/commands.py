@@ -59,6 +59,7 @@ Lobby
                                    kriegspiel-meta)
   start                            start now (host)
   leave                            leave the current room
+  say TEXT                         chat (players and spectators have their own channels)
   room ROOM                        look at another room you follow
   profile                          your statistics
 Perudo
@@ -174,6 +175,11 @@ def parse(line: str, state: ClientState) -> Command:
             return Command(error=f"{head}: join, watch or create a room first")
         if head in ("start", "leave"):
             return Command(message={"type": head, "room": current})
+        if head in ("say", "chat"):
+            text = line.strip().split(None, 1)[1] if args else ""
+            if not text:
+                return Command(error="say TEXT")
+            return Command(message={"type": "say", "room": current, "text": text})
         if head == "bot":
             msg = {"type": "add_bot", "room": current}
             rest = list(args)

@@ -33,6 +33,8 @@ class RoomState:
     history: dict[int, Json] = field(default_factory=dict)
     last_view: Json | None = None
     log: list[str] = field(default_factory=list)
+    #: chat line numbers already shown (a reconnect hears the channel's recent lines again)
+    chat_seen: set[int] = field(default_factory=set)
     perudo: PerudoTable = field(default_factory=PerudoTable)
     kriegspiel: KriegBoard = field(default_factory=KriegBoard)
 
@@ -115,6 +117,14 @@ class RoomState:
         elif kind == "clock":
             self.clock = frame
             self.clock_at = time.monotonic()
+        elif kind == "chat":
+            n = int(frame.get("n", 0))
+            if n not in self.chat_seen:
+                self.chat_seen.add(n)
+                where = "spectators" if frame.get("channel") == "spectators" else "table"
+                line = f"{frame.get('name', '?')} ({where}): {frame.get('text', '')}"
+                self.log.append(line)
+                lines.append(line)
         elif kind in ("created", "joined", "watching", "resumed"):
             if frame.get("seat") is not None:
                 self.seat = frame["seat"]

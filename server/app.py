@@ -325,8 +325,7 @@ class UmpireServer:
             return await room.add_bot(client, message.seat, bot, message.bot)
         if isinstance(message, Say):
             room = self._attached(client, message.room)
-            await room.say(client, message.text)
-            return None
+            return await room.say(client, message.text)
         if isinstance(message, Profile):
             return await self._profile(message.player or player.id)
         if isinstance(message, Ping):

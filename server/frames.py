@@ -344,8 +344,9 @@ class HintFrame(Reply, tag="hint"):
     alternatives: list[tuple[str, float]]
 
 
-class ChatFrame(OutFrame, tag="chat"):
-    """One chat line (``n``: the room's line number), heard by the speaker's channel."""
+class ChatFrame(Reply, tag="chat"):
+    """One chat line (``n``: the room's line number), heard by the speaker's channel; the
+    speaker's own copy is its ``say``'s reply (with the ``ref``)."""
 
     room: str
     n: int

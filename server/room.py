@@ -427,9 +427,11 @@ class Room:
         reply: dict[str, Any] = await self.call(advise)
         return reply
 
-    async def say(self, client: Client, text: str) -> None:
-        """A chat line to the sender's channel (stored with the game)."""
-        await self.request(lambda t: m.Say(client, text=text, token=t))
+    async def say(self, client: Client, text: str) -> dict[str, Any]:
+        """A chat line to the sender's channel (stored with the game); the reply is the
+        sender's own ``chat`` frame."""
+        reply: dict[str, Any] = await self.request(lambda t: m.Say(client, text=text, token=t))
+        return reply
 
     def relaunch_bots(self) -> None:
         """Start the house bot clients again (the server listens again after a restart)."""

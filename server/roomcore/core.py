@@ -491,8 +491,9 @@ class RoomCore:
         self._send_clock(conn)
         self._send_turn(conn)
 
-    def _say(self, msg: m.Say) -> None:
-        """A chat line: stored with the game, then heard by the speaker's channel."""
+    def _say(self, msg: m.Say) -> dict[str, Any]:
+        """A chat line: stored with the game, then heard by the speaker's channel (the
+        speaker's own copy is the reply, so it carries the request's ``ref``)."""
         conn, player = msg.conn, msg.conn.player
         if not self.settings.chat:
             raise ClientError("unsupported", f"chat is off in room {self.id}")
@@ -514,10 +515,14 @@ class RoomCore:
         )
         self.chat.append(line)
         self._out.append(m.Persist(Said(self.id, line)))
-        frame = encode(chat.chat_frame(self.id, line))
+        reply = chat.chat_frame(self.id, line)
+        frame = encode(reply)
         for listener, viewer in self.viewers.items():
-            if listener not in self.seating.pilots and chat.channel_of(viewer) == line.channel:
+            if listener is conn or listener in self.seating.pilots:
+                continue
+            if chat.channel_of(viewer) == line.channel:
                 self._send(listener, frame)
+        return reply
 
     def _leave(self, msg: m.Leave) -> dict[str, Any]:
         held = self.seat_of(msg.conn.player)

@@ -72,3 +72,19 @@ async def test_commands_need_a_room_and_lobby_lists(server: UmpireServer) -> Non
     assert "perudo" in text and "1/3 seats" in text
     assert "unknown command 'frobnicate'" in text
     assert "Refused (no_such_room)" in text
+
+
+async def test_say_chats_and_markup_stays_text(server: UmpireServer) -> None:
+    client, out = _client(server, "ana")
+
+    async def script() -> AsyncIterator[str]:
+        yield "say nobody to hear"  # refused before sending: not in a room
+        yield "create perudo seats=2"
+        yield "say Hello <b>there</b> [red]x[/red]"
+        yield "say"
+
+    assert await client.run(script()) == 0
+    text = out.getvalue()
+    assert "Not sent: say: join, watch or create a room first" in text
+    assert "ana (table): Hello <b>there</b> [red]x[/red]" in text
+    assert "Not sent: say TEXT" in text
