@@ -78,6 +78,9 @@ def test_perudo_against_three_bots_from_lobby_to_placings(
     add_bots(page, range(3, 4), "perudo-random")
     page.wait_for_selector(".my-dice svg.die")
     assert page.locator(".cup").count() == 3
+    page.fill("#chat-input", "good luck <3")
+    page.press("#chat-input", "Enter")
+    page.wait_for_selector(".chat-text:has-text('good luck <3')")
     page.wait_for_selector("#bid, #dudo, .placings")
     assert_named(page)
     shot(page, "perudo", tmp_path)
@@ -110,6 +113,11 @@ def test_perudo_against_three_bots_from_lobby_to_placings(
     other.wait_for_selector(".replay .seed:has-text('✓')")
     other.click("#replay-first")
     assert other.locator("#replay-caption").inner_text() == caption_text
+    # the chat is stored with the game: the finished room, opened again, shows it once
+    page.reload()
+    page.wait_for_selector(".chat-text:has-text('good luck <3')")
+    assert page.locator(".chat-text").all_inner_texts() == ["good luck <3"]
+    assert other.locator(".chat-text").count() == 0  # a spectator never sees the table's chat
 
 
 def _dice_frames(page: Any, log: list[dict[str, Any]]) -> None:

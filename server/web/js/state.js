@@ -432,8 +432,12 @@ export function attemptsFrom(legal, square) {
 
 /** The room's events in order, or null while some are missing (resume from 0 then). */
 export function fullHistory(room) {
+  // the room frame (which comes first when a page attaches) already says how many events
+  // this viewer's stream holds: until they are all here, there is no full history
+  const last = Math.max(room.seq, (room.frame && room.frame.seq) || 0);
+  if (last === 0) return null;
   const out = [];
-  for (let seq = 1; seq <= room.seq; seq += 1) {
+  for (let seq = 1; seq <= last; seq += 1) {
     if (!(seq in room.events)) return null;
     out.push(room.events[seq]);
   }

@@ -2,7 +2,7 @@
 // test runner (state.test.mjs) or, without Node, in Chromium (tests/web/test_js_state.py).
 
 import {
-  applyFrame, attemptsFrom, applyOwnMove, initialState, legalBids, matches, parseBid,
+  applyFrame, attemptsFrom, applyOwnMove, fullHistory, initialState, legalBids, matches, parseBid,
   parsePlacement, placings, resumePlan, seatNames,
 } from "../../../server/web/js/state.js";
 import { STRINGS, translate } from "../../../server/web/js/i18n.js";
@@ -75,6 +75,14 @@ export const cases = [
   ["chat keeps the text as given (markup is only text)", () => {
     const s = applyFrame(initialState(), { type: "chat", room: ROOM, n: 1, channel: "players", seat: 0, player: "p0", name: "<i>ana</i>", text: "<b>hi</b>" });
     eq(s.rooms[ROOM].chat, [{ n: 1, channel: "players", seat: 0, name: "<i>ana</i>", text: "<b>hi</b>" }]);
+  }],
+  ["a finished room's history is not full until its whole stream is here", () => {
+    let s = applyFrame(initialState(), { type: "room", room: ROOM, game: "perudo", state: "finished", seq: 2, seats: [] });
+    eq(fullHistory(s.rooms[ROOM]), null); // the room frame comes before the events
+    s = applyFrame(s, { type: "event", room: ROOM, seq: 1, event: { type: "game_started" } });
+    eq(fullHistory(s.rooms[ROOM]), null);
+    s = applyFrame(s, { type: "event", room: ROOM, seq: 2, event: { type: "round_started", round: 1 } });
+    eq(fullHistory(s.rooms[ROOM]).map((e) => e.type), ["game_started", "round_started"]);
   }],
   ["chat heard again after a reconnect is kept once, in order", () => {
     let s = initialState();
