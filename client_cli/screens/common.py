@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal
@@ -60,10 +61,14 @@ class ClientScreen(Screen[None]):
             for line in lines:
                 log.write(line)
 
-    async def on_input_submitted(self, event: Input.Submitted) -> None:
-        """Run the command line (other inputs handle their own submit)."""
-        if event.input.id != "command":
-            return
+    @on(Input.Submitted, "#command")
+    async def run_command_line(self, event: Input.Submitted) -> None:
+        """Run the command line, once (other inputs have their own handlers).
+
+        A handler named ``on_input_submitted`` would be called by textual once for every
+        class of the screen that defines one, so each input gets its own ``@on`` handler.
+        """
+        event.stop()
         line = event.value
         event.input.value = ""
         await self.client.run_line(line)
@@ -116,6 +121,12 @@ class RoomScreen(ClientScreen):
         handler: Any = getattr(self, f"action_{event.button.id}", None)
         if handler is not None:
             await handler()
+
+    @on(Input.Submitted, "#botname")
+    async def submit_bot_name(self, event: Input.Submitted) -> None:
+        """Enter in the bot box adds that bot."""
+        event.stop()
+        await self.action_add_bot()
 
     async def action_add_bot(self) -> None:
         """Add the bot named in the bot box."""

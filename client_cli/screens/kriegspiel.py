@@ -12,7 +12,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widget import Widget
-from textual.widgets import Button, Footer, Header, Input, RichLog, Static
+from textual.widgets import Button, Footer, Header, RichLog, Static
 
 from client_cli.kriegspiel_model import KriegBoard
 from client_cli.render import board_lines, clocks_line, outcome_line, seats_lines
@@ -220,13 +220,6 @@ class KriegspielScreen(RoomScreen):
     async def on_board_view_attempt(self, message: BoardView.Attempt) -> None:
         """Squares chosen on the board: try that move."""
         await self.client.run_line(message.uci)
-
-    async def on_input_submitted(self, event: Input.Submitted) -> None:
-        """The bot box adds a bot; the command line runs commands."""
-        if event.input.id == "botname":
-            await self.action_add_bot()
-        else:
-            await super().on_input_submitted(event)
 
     async def action_any(self) -> None:
         """Ask "Are there any?" (english rules)."""

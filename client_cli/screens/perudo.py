@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
@@ -78,14 +79,11 @@ class PerudoScreen(RoomScreen):
         if isinstance(quantity, int) and isinstance(face, int):
             self.query_one("#bid", Input).value = f"{quantity}x{face}"
 
-    async def on_input_submitted(self, event: Input.Submitted) -> None:
-        """Enter in the bid box bids; other inputs as usual."""
-        if event.input.id == "bid":
-            await self.action_bid_button()
-        elif event.input.id == "botname":
-            await self.action_add_bot()
-        else:
-            await super().on_input_submitted(event)
+    @on(Input.Submitted, "#bid")
+    async def submit_bid(self, event: Input.Submitted) -> None:
+        """Enter in the bid box bids."""
+        event.stop()
+        await self.action_bid_button()
 
     async def action_bid_button(self) -> None:
         """Bid what the bid box says (checked against the legal bids before sending)."""
