@@ -39,7 +39,8 @@ CSS = """
 #quantity, #face { width: 12; }
 #botname { width: 24; }
 #create { width: 70; height: auto; border: thick $primary; padding: 1 2; background: $surface; }
-CreateScreen { align: center middle; }
+CreateScreen, ConfirmScreen { align: center middle; }
+#confirm { width: 60; height: auto; border: thick $error; padding: 1 2; background: $surface; }
 #caption { padding: 1 1; text-style: bold; }
 #panel { padding: 0 2; height: auto; }
 #notes { padding: 1 1; color: $success; }

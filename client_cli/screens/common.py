@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import BindingType
-from textual.containers import Horizontal
+from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
-from textual.screen import Screen
+from textual.screen import ModalScreen, Screen
 from textual.suggester import SuggestFromList
-from textual.widgets import Button, Input, RichLog
+from textual.widgets import Button, Input, Label, RichLog
 
 from client_cli.commands import HOUSE_BOTS
 from client_cli.state import RoomState
@@ -26,8 +26,41 @@ class CommandLine(Input):
 
     def __init__(self) -> None:
         super().__init__(
-            placeholder="command (help lists them): e.g. 5x4, e2e4, rooms", id="command"
+            placeholder="command (help lists them): e.g. 5x4, e2e4, rooms",
+            id="command",
+            select_on_focus=False,  # `i` writes "invite " here: a paste must add to it
         )
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """A yes/no question before something that cannot be undone (``y`` or ``n``)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        ("y", "answer(True)", "Yes"),
+        ("n,escape", "answer(False)", "No"),
+    ]
+
+    def __init__(self, question: str) -> None:
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="confirm"):
+            yield Label(self.question)
+            with Horizontal():
+                yield Button("Yes (y)", id="yes", variant="error")
+                yield Button("No (n)", id="no", variant="primary")
+
+    def on_mount(self) -> None:
+        self.query_one("#no", Button).focus()
+
+    def action_answer(self, yes: bool) -> None:
+        """Close with the answer."""
+        self.dismiss(yes)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        """The buttons answer too."""
+        self.dismiss(event.button.id == "yes")
 
 
 class ClientScreen(Screen[None]):
@@ -138,7 +171,19 @@ class RoomScreen(ClientScreen):
         await self.client.run_line("start")
 
     async def action_leave(self) -> None:
-        """Leave the room and go back to the lobby."""
+        """Leave the room and go back to the lobby (asking first during a game you play)."""
+        room = self.room
+        if room.state == "playing" and room.seat is not None:
+            question = "Leave this game while it is running? (y: leave · n: stay)"
+            self.app.push_screen(ConfirmScreen(question), self._leave_confirmed)
+            return
+        await self._leave()
+
+    async def _leave_confirmed(self, yes: bool | None) -> None:
+        if yes:
+            await self._leave()
+
+    async def _leave(self) -> None:
         await self.client.run_line("leave")
         self.action_back()
 

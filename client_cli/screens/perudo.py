@@ -94,14 +94,21 @@ class PerudoScreen(RoomScreen):
             return
         if await self.client.run_line(text):
             box.value = ""
+            self.focus_table()
+
+    def focus_table(self) -> None:
+        """Put the focus on the log after an action, so the single-letter keys work again."""
+        self.query_one("#log", RichLog).focus()
 
     async def action_dudo(self) -> None:
         """Call dudo on the last bid."""
-        await self.client.run_line("dudo")
+        if await self.client.run_line("dudo"):
+            self.focus_table()
 
     async def action_calza(self) -> None:
         """Call calza (when the table allows it)."""
-        await self.client.run_line("calza")
+        if await self.client.run_line("calza"):
+            self.focus_table()
 
     async def action_hint(self) -> None:
         """Ask the expert for a suggestion; its explanation shows above the log."""
