@@ -30,7 +30,7 @@ CSS = """
 #main { height: 1fr; }
 #table { width: 1fr; padding: 0 1; border: round $secondary; }
 #side { width: 1fr; }
-#hint { height: auto; max-height: 8; color: $warning; }
+#hint { height: auto; max-height: 8; overflow-y: auto; color: $warning; }
 #boardbox { width: 40; }
 #board { height: 11; width: 36; padding: 0 1; }
 #status { height: auto; padding: 0 1; }

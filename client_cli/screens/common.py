@@ -32,6 +32,11 @@ class CommandLine(Input):
         )
 
 
+def message_log(max_lines: int = 1000) -> RichLog:
+    """The log: long lines wrap at the log's own width (not at RichLog's default 78)."""
+    return RichLog(id="log", wrap=True, max_lines=max_lines, min_width=20)
+
+
 class ConfirmScreen(ModalScreen[bool]):
     """A yes/no question before something that cannot be undone (``y`` or ``n``)."""
 

@@ -12,11 +12,11 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widget import Widget
-from textual.widgets import Button, Footer, Header, RichLog, Static
+from textual.widgets import Button, Footer, Header, Static
 
 from client_cli.kriegspiel_model import KriegBoard
 from client_cli.render import board_lines, clocks_line, outcome_line, seats_lines
-from client_cli.screens.common import CommandLine, RoomScreen
+from client_cli.screens.common import CommandLine, RoomScreen, message_log
 
 
 class BoardView(Widget, can_focus=True):
@@ -153,7 +153,7 @@ class KriegspielScreen(RoomScreen):
             with Vertical(id="boardbox"):
                 yield BoardView(self.room.kriegspiel, id="board")
                 yield Static(id="status")
-            yield RichLog(id="log", wrap=True, max_lines=1000)
+            yield message_log()
         yield from self.waiting_bar("kriegspiel-random")
         with Horizontal(id="controls"):
             yield Button("Any? (y)", id="any")

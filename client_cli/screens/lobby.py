@@ -16,11 +16,10 @@ from textual.widgets import (
     Header,
     Input,
     Label,
-    RichLog,
     Select,
 )
 
-from client_cli.screens.common import ClientScreen, CommandLine
+from client_cli.screens.common import ClientScreen, CommandLine, message_log
 
 
 class LobbyScreen(ClientScreen):
@@ -42,7 +41,7 @@ class LobbyScreen(ClientScreen):
         table: DataTable[str] = DataTable(id="rooms", cursor_type="row")
         table.add_columns("room", "game", "rules", "state", "seats", "players")
         yield table
-        yield RichLog(id="log", wrap=True, max_lines=500)
+        yield message_log(500)
         yield CommandLine()
         yield Footer()
 

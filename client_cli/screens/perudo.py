@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from textual import on
 from textual.app import ComposeResult
@@ -12,8 +12,10 @@ from textual.widgets import Button, Footer, Header, Input, RichLog, Select, Stat
 
 from client_cli.perudo_model import parse_bid
 from client_cli.render import perudo_lines, seats_lines
-from client_cli.screens.common import CommandLine, RoomScreen
+from client_cli.screens.common import CommandLine, RoomScreen, message_log
 from client_cli.state import describe_hint
+
+Json = dict[str, Any]
 
 
 class PerudoScreen(RoomScreen):
@@ -26,13 +28,18 @@ class PerudoScreen(RoomScreen):
         ("e", "focus_bid", "Enter a bid"),
     ]
 
+    def __init__(self, room_id: str) -> None:
+        super().__init__(room_id)
+        self._hint: Json | None = None
+        self._hint_turn: Json | None = None
+
     def compose(self) -> ComposeResult:
         yield Header()
         with Horizontal(id="main"):
             yield Static(id="table")
             with Vertical(id="side"):
                 yield Static("", id="hint")
-                yield RichLog(id="log", wrap=True, max_lines=1000)
+                yield message_log()
         yield from self.waiting_bar("autopilot")
         with Horizontal(id="controls"):
             yield Input(placeholder="bid, e.g. 5x4", id="bid")
@@ -68,9 +75,18 @@ class PerudoScreen(RoomScreen):
         picker.set_options([(str(q), q) for q in quantities])
         if current in quantities:
             picker.value = current
+        self._show_hint()
+
+    def _show_hint(self) -> None:
+        """Show a new hint for this room; clear the box once the turn it was for is over."""
+        box = self.query_one("#hint", Static)
         hint = self.client.session.state.last_hint
-        if hint is not None and hint.get("room") == self.room_id:
-            self.query_one("#hint", Static).update(describe_hint(hint))
+        if hint is not None and hint.get("room") == self.room_id and hint is not self._hint:
+            self._hint, self._hint_turn = hint, self.room.turn
+            box.update(describe_hint(hint))
+        elif self._hint_turn is not None and self.room.turn is not self._hint_turn:
+            self._hint_turn = None
+            box.update("")
 
     def on_select_changed(self, event: Select.Changed) -> None:
         """The pickers write the bid into the bid box."""
@@ -112,11 +128,16 @@ class PerudoScreen(RoomScreen):
 
     async def action_hint(self) -> None:
         """Ask the expert for a suggestion; its explanation shows above the log."""
-        self.query_one("#hint", Static).update("Asking for a hint...")
+        box = self.query_one("#hint", Static)
+        box.update("Asking for a hint...")
+        self._hint_turn = self.room.turn
+        before = self.client.session.state.last_hint
         await self.client.run_line("hint")
         hint = self.client.session.state.last_hint
-        if hint is None or hint.get("room") != self.room_id:
-            self.query_one("#hint", Static).update("No hint available.")
+        if hint is None or hint is before or hint.get("room") != self.room_id:
+            box.update("No hint available.")
+        else:
+            self._show_hint()
 
     async def action_hint_button(self) -> None:
         """The Hint button."""

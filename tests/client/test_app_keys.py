@@ -159,8 +159,9 @@ async def test_the_log_wraps_and_the_hint_is_cleared_next_turn(tui: Any) -> None
     await pilot.press("h")
     hint = screen.query_one("#hint", Static)
     await until(pilot, lambda: "hint" in str(hint.render()).lower())
+    assert hint.region.intersection(log.region).area == 0
     turn = room.turn
     await command(pilot, room.legal[0])
-    await until(pilot, lambda: room.turn is not None and room.turn is not turn or room.over)
+    await until(pilot, lambda: (room.turn is not None and room.turn is not turn) or room.over)
     await pilot.pause()
     assert str(hint.render()).strip() == ""
