@@ -127,9 +127,23 @@ class RoomScreen(ClientScreen):
         ("v", "replay", "Replay"),
     ]
 
+    #: actions (keys) that make sense only while this client plays the running game
+    PLAY_ACTIONS: ClassVar[frozenset[str]] = frozenset()
+
     def __init__(self, room_id: str) -> None:
         super().__init__()
         self.room_id = room_id
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Offer (in the footer, and on its key) only what the room's state allows."""
+        room = self.room
+        if action in ("add_bot", "start"):
+            return room.state == "waiting"
+        if action == "replay":
+            return room.over
+        if action in self.PLAY_ACTIONS:
+            return room.state == "playing" and room.seat is not None
+        return True
 
     @property
     def room(self) -> RoomState:

@@ -146,6 +146,13 @@ class KriegspielScreen(RoomScreen):
         ("y", "any", "Any?"),
         ("o", "offer_draw", "Offer draw"),
     ]
+    PLAY_ACTIONS: ClassVar[frozenset[str]] = frozenset({"any", "offer_draw"})
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """As for every room, and "any?" only under the rules that have it (english)."""
+        if action == "any" and self.room.kriegspiel.rules != "english":
+            return False
+        return super().check_action(action, parameters)
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -207,7 +214,9 @@ class KriegspielScreen(RoomScreen):
         board.refresh()
         self._status()
         self.show_waiting()
+        self.refresh_bindings()
         legal = set(self.room.legal)
+        self.query_one("#any", Button).display = self.room.kriegspiel.rules == "english"
         self.query_one("#controls").display = (
             self.room.state == "playing" and self.room.seat is not None
         )

@@ -145,10 +145,33 @@ class CreateScreen(ModalScreen[str | None]):
             yield Input(
                 placeholder="more options: calza=true dice=3 clock=300+5 turn_time=30", id="options"
             )
-            yield Checkbox("private (invite code only)", id="private")
+            yield Checkbox("private (invite code only): no", id="private")
             with Horizontal():
                 yield Button("Create", variant="primary", id="ok")
                 yield Button("Cancel", id="cancel")
+
+    def on_mount(self) -> None:
+        self._show_fields()
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        """Show only the chosen game's fields."""
+        self._show_fields()
+
+    def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
+        """Say the private box's state in words, not only by colour."""
+        event.checkbox.label = f"private (invite code only): {'yes' if event.value else 'no'}"
+
+    def _show_fields(self) -> None:
+        perudo = self.query_one("#game", Select).value == "perudo"
+        self.query_one("#preset").display = perudo
+        self.query_one("#seats").display = perudo
+        self.query_one("#rules").display = not perudo
+        options = self.query_one("#options", Input)
+        options.placeholder = (
+            "more options: calza=true dice=3 turn_time=30"
+            if perudo
+            else "more options: clock=300+5 turn_time=30"
+        )
 
     def command(self) -> str:
         """The ``create`` command the form describes."""

@@ -27,6 +27,7 @@ class PerudoScreen(RoomScreen):
         ("h", "hint", "Hint"),
         ("e", "focus_bid", "Enter a bid"),
     ]
+    PLAY_ACTIONS: ClassVar[frozenset[str]] = frozenset({"dudo", "calza", "hint", "focus_bid"})
 
     def __init__(self, room_id: str) -> None:
         super().__init__(room_id)
@@ -64,6 +65,7 @@ class PerudoScreen(RoomScreen):
         lines = seats_lines(room) if room.state == "waiting" else perudo_lines(room)
         self.query_one("#table", Static).update("\n".join(lines))
         self.show_waiting()
+        self.refresh_bindings()
         legal = room.legal
         self.query_one("#controls").display = room.state != "waiting" and room.seat is not None
         self.query_one("#dudo", Button).disabled = "dudo" not in legal

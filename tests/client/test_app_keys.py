@@ -8,11 +8,11 @@ from typing import Any
 import pytest
 from textual import events
 from textual.pilot import Pilot
-from textual.widgets import Input, RichLog, Static
+from textual.widgets import Checkbox, Input, RichLog, Select, Static
 
 from client_cli.app import UmpireApp
 from client_cli.screens.kriegspiel import KriegspielScreen
-from client_cli.screens.lobby import LobbyScreen
+from client_cli.screens.lobby import CreateScreen, LobbyScreen
 from client_cli.screens.perudo import PerudoScreen
 from server.app import UmpireServer
 from tests.client.pilot import RecordingSession, type_text, until
@@ -165,3 +165,61 @@ async def test_the_log_wraps_and_the_hint_is_cleared_next_turn(tui: Any) -> None
     await until(pilot, lambda: (room.turn is not None and room.turn is not turn) or room.over)
     await pilot.pause()
     assert str(hint.render()).strip() == ""
+
+
+async def test_keys_follow_the_room_state_and_the_placing_is_shown(tui: Any) -> None:
+    app, session, pilot = tui
+    screen = await enter_room(app, pilot, "create perudo seats=2 dice=1", PerudoScreen)
+    room = session.state.room(screen.room_id)
+    assert screen.check_action("add_bot", ()) and not screen.check_action("dudo", ())
+    await command(pilot, "bot autopilot")
+    await until(pilot, lambda: room.state == "playing")
+    await pilot.pause()
+    assert not screen.check_action("add_bot", ()) and not screen.check_action("start", ())
+    screen.query_one("#log").focus()
+    await pilot.press("b", "s", "v")
+    await pilot.pause()
+    assert session.count("add_bot") == 1 and session.count("start") == 0
+    while not room.over:
+        await until(pilot, lambda: room.turn is not None or room.over)
+        if room.turn is not None:
+            turn = room.turn
+            await command(pilot, "dudo" if "dudo" in room.legal else room.legal[0])
+            await until(pilot, lambda t=turn: room.turn is not t or room.over)  # type: ignore[misc]
+    await until(pilot, lambda: room.state == "finished")
+    await pilot.pause()
+    table = str(screen.query_one("#table", Static).render())
+    assert "you placed 1st of 2" in table or "you placed 2nd of 2" in table
+    assert screen.check_action("replay", ()) and not screen.check_action("dudo", ())
+
+
+async def test_the_create_form_shows_the_chosen_game_only(tui: Any) -> None:
+    app, _session, pilot = tui
+    await pilot.press("c")
+    await until(pilot, lambda: isinstance(app.screen, CreateScreen))
+    form = app.screen
+    await pilot.pause()
+    assert form.query_one("#seats").display and not form.query_one("#rules").display
+    form.query_one("#game", Select).value = "kriegspiel"
+    await pilot.pause()
+    assert not form.query_one("#seats").display and form.query_one("#rules").display
+    form.query_one("#private", Checkbox).focus()
+    await pilot.press("space")
+    await pilot.pause()
+    assert "yes" in str(form.query_one("#private", Checkbox).label)
+
+
+async def test_any_is_offered_only_under_english_rules(tui: Any, connect: Any) -> None:
+    app, session, pilot = tui
+    screen = await enter_room(app, pilot, "create kriegspiel rules=wild16", KriegspielScreen)
+    room = session.state.room(screen.room_id)
+    bob = await connect("bob")
+    await bob.request("join", "joined", room=screen.room_id)
+    await until(pilot, lambda: room.turn is not None)
+    await pilot.pause()
+    assert screen.check_action("any", ()) is False
+    assert not screen.query_one("#any").display
+    screen.query_one("#board").focus()
+    await pilot.press("y")
+    await pilot.pause()
+    assert session.count("act") == 0
