@@ -74,14 +74,8 @@ def perudo_lines(room: RoomState) -> list[str]:
     for seat in range(table.seats or len(room.names)):
         marker = ">" if seat == table.to_move else " "
         you = " (you)" if seat == table.seat else ""
-        if seat in table.out:
-            dice = "out"
-        elif table.counts is not None and seat < len(table.counts):
-            dice = f"{table.counts[seat]} dice"
-        elif seat == table.seat and table.dice_left is not None:
-            dice = f"{table.dice_left} dice"
-        else:
-            dice = "? dice"
+        count = table.dice_count(seat)
+        dice = "out" if seat in table.out else f"{'?' if count is None else count} dice"
         lines.append(f" {marker} {seat} {table.name(seat)}{you}: {dice}")
     if table.seat is not None:
         shown = " ".join(str(d) for d in table.dice) or "-"
