@@ -71,6 +71,21 @@ class UmpireApp(App[None]):
     async def _first_listing(self) -> None:
         await self.session.ready.wait()
         await self.run_line("rooms")
+        await self._back_to_my_seat()
+
+    async def _back_to_my_seat(self) -> None:
+        """After a restart, open the room of an unfinished seat (``welcome.seats``), if any."""
+        state = self.session.state
+        current = state.current
+        if current is None or not isinstance(self.screen, LobbyScreen):
+            return
+        room = state.room(current)
+        try:
+            await self.session.wait_until(lambda: room.game != "", timeout=5)
+        except (SessionError, TimeoutError):
+            return
+        if isinstance(self.screen, LobbyScreen):
+            self.show_room(current)
 
     def say(self, *lines: str) -> None:
         """Show lines in the current screen's log."""

@@ -50,6 +50,11 @@ class LobbyScreen(ClientScreen):
         self.sub_title = "lobby"
         self.query_one("#rooms", DataTable).focus()
 
+    def on_screen_resume(self) -> None:
+        """Back in the lobby: list the rooms again (their states have moved on)."""
+        if self.client.session.ready.is_set():
+            self.run_worker(self.client.run_line("rooms"), name="rooms")
+
     def refresh_view(self) -> None:
         """Fill the table from the last ``rooms`` listing."""
         table = self.query_one("#rooms", DataTable)

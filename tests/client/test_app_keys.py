@@ -225,3 +225,38 @@ async def test_any_is_offered_only_under_english_rules(tui: Any, connect: Any) -
     await pilot.press("y")
     await pilot.pause()
     assert session.count("act") == 0
+
+
+async def test_a_restarted_client_opens_the_private_room_it_sits_in(server: UmpireServer) -> None:
+    url = f"ws://127.0.0.1:{server.port}"
+    first = RecordingSession(url, "ana", retry=0.05)
+    app = UmpireApp(first)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and first.ready.is_set())
+        screen = await enter_room(app, pilot, "create perudo seats=2 private", PerudoScreen)
+        room_id = screen.room_id
+        await command(pilot, "bot autopilot")
+        await until(pilot, lambda: first.state.room(room_id).state == "playing")
+        await first.close()
+
+    again = RecordingSession(url, "ana", retry=0.05)
+    app = UmpireApp(again)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, PerudoScreen))
+        assert getattr(app.screen, "room_id", None) == room_id
+        await pilot.pause()
+        await until(pilot, lambda: again.state.room(room_id).state == "playing")
+        await pilot.pause()
+        assert "ana (you)" in str(app.screen.query_one("#table", Static).render())
+        assert again.count("join") == 0 and again.count("create_room") == 0
+        await again.close()
+
+
+async def test_the_lobby_lists_again_when_shown_again(tui: Any) -> None:
+    app, session, pilot = tui
+    await enter_room(app, pilot, "create perudo seats=3", PerudoScreen)
+    before = session.count("list_rooms")
+    app.screen.query_one("#log").focus()
+    await pilot.press("escape")
+    await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+    await until(pilot, lambda: session.count("list_rooms") == before + 1)
