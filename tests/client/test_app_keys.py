@@ -41,7 +41,10 @@ async def command(pilot: Pilot[Any], line: str) -> None:
 
 
 async def enter_room(app: UmpireApp, pilot: Pilot[Any], line: str, screen: type[Any]) -> Any:
-    await command(pilot, line)
+    box = app.screen.query_one("#command", Input)  # setup, not under test: no key per letter
+    box.focus()
+    box.value = line
+    await pilot.press("enter")
     await until(pilot, lambda: isinstance(app.screen, screen))
     await pilot.pause()
     return app.screen
