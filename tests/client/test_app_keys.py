@@ -263,3 +263,12 @@ async def test_the_lobby_lists_again_when_shown_again(tui: Any) -> None:
     await pilot.press("escape")
     await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
     await until(pilot, lambda: session.count("list_rooms") == before + 1)
+
+
+async def test_chat_typed_in_a_room_is_sent_once_and_shown(tui: Any) -> None:
+    app, session, pilot = tui
+    await enter_room(app, pilot, "create perudo seats=3", PerudoScreen)
+    await command(pilot, "say hola dudo")
+    await until(pilot, lambda: any("hola dudo" in m for m in app.messages))
+    await pilot.pause()
+    assert [m.get("text") for m in session.sent if m.get("type") == "say"] == ["hola dudo"]
