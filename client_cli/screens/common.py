@@ -147,8 +147,11 @@ class RoomScreen(ClientScreen):
 
     @property
     def room(self) -> RoomState:
-        """This screen's room state."""
-        return self.client.session.state.room(self.room_id)
+        """This screen's room state (a room left is not made again by looking at it)."""
+        state = self.client.session.state
+        if self.room_id in state.left:
+            return state.rooms.get(self.room_id) or RoomState(room=self.room_id)
+        return state.room(self.room_id)
 
     def waiting_bar(self, default_bot: str) -> ComposeResult:
         """The waiting room's controls: bot name (free text, suggested names), add, start."""

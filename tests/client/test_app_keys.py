@@ -108,6 +108,8 @@ async def test_leaving_a_running_game_asks_first(tui: Any) -> None:
     await pilot.press("y")
     await until(pilot, lambda: session.count("leave") == 1)
     await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+    await pilot.pause(0.2)  # frames still in flight for the room left must not bring it back
+    assert screen.room_id not in session.state.rooms
 
 
 async def test_after_a_bid_hotkeys_work_again(tui: Any) -> None:
