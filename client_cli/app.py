@@ -67,6 +67,11 @@ class UmpireApp(App[None]):
         self.push_screen(LobbyScreen())
         self.run_worker(self.session.run(), name="session", exit_on_error=False)
         self.run_worker(self._first_listing(), name="lobby")
+        self.set_interval(LobbyScreen.REFRESH_EVERY, self._refresh_lobby)
+
+    def _refresh_lobby(self) -> None:
+        if isinstance(self.screen, LobbyScreen):
+            self.screen.auto_refresh()
 
     async def _first_listing(self) -> None:
         await self.session.ready.wait()

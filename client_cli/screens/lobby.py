@@ -45,15 +45,23 @@ class LobbyScreen(ClientScreen):
         yield CommandLine()
         yield Footer()
 
+    #: seconds between listings while the lobby is on screen (room states move on)
+    REFRESH_EVERY: ClassVar[float] = 15.0
+
     def on_mount(self) -> None:
         self.title = "umpire"
         self.sub_title = "lobby"
         self.query_one("#rooms", DataTable).focus()
 
+    def auto_refresh(self) -> None:
+        """List the rooms again (the app calls this every REFRESH_EVERY seconds)."""
+        if self.is_current and self.client.session.ready.is_set():
+            self.run_worker(self.client.run_line("rooms"), name="rooms", exclusive=True)
+
     def on_screen_resume(self) -> None:
         """Back in the lobby: list the rooms again (their states have moved on)."""
         if self.client.session.ready.is_set():
-            self.run_worker(self.client.run_line("rooms"), name="rooms")
+            self.run_worker(self.client.run_line("rooms"), name="rooms", exclusive=True)
 
     def refresh_view(self) -> None:
         """Fill the table from the last ``rooms`` listing."""

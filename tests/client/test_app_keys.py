@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from textual import events
 from textual.pilot import Pilot
-from textual.widgets import Checkbox, Input, RichLog, Select, Static
+from textual.widgets import Checkbox, DataTable, Input, RichLog, Select, Static
 
 from client_cli.app import UmpireApp
 from client_cli.screens.kriegspiel import KriegspielScreen
@@ -274,3 +274,19 @@ async def test_chat_typed_in_a_room_is_sent_once_and_shown(tui: Any) -> None:
     await until(pilot, lambda: any("hola dudo" in m for m in app.messages))
     await pilot.pause()
     assert [m.get("text") for m in session.sent if m.get("type") == "say"] == ["hola dudo"]
+
+
+async def test_the_lobby_lists_by_itself_while_shown(
+    server: UmpireServer, monkeypatch: pytest.MonkeyPatch, connect: Any
+) -> None:
+    monkeypatch.setattr(LobbyScreen, "REFRESH_EVERY", 0.1)
+    session = RecordingSession(f"ws://127.0.0.1:{server.port}", "ana", retry=0.05)
+    app = UmpireApp(session)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(pilot, lambda: session.ready.is_set() and not session.state.lobby)
+        bob = await connect("bob")
+        await bob.request("create_room", "created", game="perudo", options={})
+        await until(pilot, lambda: len(session.state.lobby) == 1)
+        await pilot.pause()
+        assert app.screen.query_one("#rooms", DataTable).row_count == 1
+        await session.close()
