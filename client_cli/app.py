@@ -71,7 +71,7 @@ class UmpireApp(App[None]):
 
     def _refresh_lobby(self) -> None:
         if isinstance(self.screen, LobbyScreen):
-            self.screen.auto_refresh()
+            self.screen.list_rooms_again()
 
     async def _first_listing(self) -> None:
         await self.session.ready.wait()

@@ -53,7 +53,7 @@ class LobbyScreen(ClientScreen):
         self.sub_title = "lobby"
         self.query_one("#rooms", DataTable).focus()
 
-    def auto_refresh(self) -> None:
+    def list_rooms_again(self) -> None:
         """List the rooms again (the app calls this every REFRESH_EVERY seconds)."""
         if self.is_current and self.client.session.ready.is_set():
             self.run_worker(self.client.run_line("rooms"), name="rooms", exclusive=True)
