@@ -30,7 +30,7 @@ CSS = """
 #main { height: 1fr; }
 #table { width: 1fr; padding: 0 1; border: round $secondary; }
 #side { width: 1fr; }
-#hint { height: auto; max-height: 8; color: $warning; }
+#hint { height: auto; max-height: 8; overflow-y: auto; color: $warning; }
 #boardbox { width: 40; }
 #board { height: 11; width: 36; padding: 0 1; }
 #status { height: auto; padding: 0 1; }
@@ -39,7 +39,8 @@ CSS = """
 #quantity, #face { width: 12; }
 #botname { width: 24; }
 #create { width: 70; height: auto; border: thick $primary; padding: 1 2; background: $surface; }
-CreateScreen { align: center middle; }
+CreateScreen, ConfirmScreen { align: center middle; }
+#confirm { width: 60; height: auto; border: thick $error; padding: 1 2; background: $surface; }
 #caption { padding: 1 1; text-style: bold; }
 #panel { padding: 0 2; height: auto; }
 #notes { padding: 1 1; color: $success; }
@@ -66,10 +67,30 @@ class UmpireApp(App[None]):
         self.push_screen(LobbyScreen())
         self.run_worker(self.session.run(), name="session", exit_on_error=False)
         self.run_worker(self._first_listing(), name="lobby")
+        self.set_interval(LobbyScreen.REFRESH_EVERY, self._refresh_lobby)
+
+    def _refresh_lobby(self) -> None:
+        if isinstance(self.screen, LobbyScreen):
+            self.screen.list_rooms_again()
 
     async def _first_listing(self) -> None:
         await self.session.ready.wait()
         await self.run_line("rooms")
+        await self._back_to_my_seat()
+
+    async def _back_to_my_seat(self) -> None:
+        """After a restart, open the room of an unfinished seat (``welcome.seats``), if any."""
+        state = self.session.state
+        current = state.current
+        if current is None or not isinstance(self.screen, LobbyScreen):
+            return
+        room = state.room(current)
+        try:
+            await self.session.wait_until(lambda: room.game != "", timeout=5)
+        except (SessionError, TimeoutError):
+            return
+        if isinstance(self.screen, LobbyScreen):
+            self.show_room(current)
 
     def say(self, *lines: str) -> None:
         """Show lines in the current screen's log."""

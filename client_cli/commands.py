@@ -125,6 +125,9 @@ def create_message(game: str, words: list[str]) -> Json:
             message[key] = bool(_value(raw))
         elif key == "dice":
             options["dice_per_player"] = _value(raw)
+        elif key == "seats" and game == "kriegspiel":
+            if _value(raw) != 2:
+                raise ValueError(f"Kriegspiel is for two players, not seats={raw}")
         else:
             options[key] = _value(raw)
     return message

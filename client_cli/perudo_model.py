@@ -68,6 +68,9 @@ class PerudoTable:
     dice: list[int] = field(default_factory=list)
     dice_left: int | None = None
     counts: list[int] | None = None
+    #: every seat's dice count as anyone can work it out from the announced losses and gains
+    #: (None when the game was not followed from its start and the room sends no counts)
+    inferred: list[int] | None = None
     reveal: Reveal | None = None
     outcome: Json | None = None
     seed: str | None = None
@@ -105,11 +108,22 @@ class PerudoTable:
         self.out = [int(s) for s in view.get("out", [])]
         self.outcome = view.get("outcome")
         self.counts = list(view["counts"]) if "counts" in view else self.counts
+        if self.counts is not None:
+            self.inferred = list(self.counts)
         if "seat" in view:
             self.seat = view["seat"]
             self.dice = list(view.get("dice") or [])
             self.dice_left = view.get("dice_left")
         self.seed = view.get("seed", self.seed)
+
+    def dice_count(self, seat: int) -> int | None:
+        """How many dice ``seat`` holds, as sent by the room or inferred (None if unknown)."""
+        if seat == self.seat and self.dice_left is not None:
+            return int(self.dice_left)
+        for counts in (self.counts, self.inferred):
+            if counts is not None and 0 <= seat < len(counts):
+                return int(counts[seat])
+        return None
 
     def apply_event(self, event: Json) -> str:
         """Apply one event; return a sentence describing it."""
@@ -123,6 +137,7 @@ class PerudoTable:
         self.options = dict(event.get("options") or {})
         self.seed_sha256 = event.get("seed_sha256")
         per = int(self.options.get("dice_per_player", 5))
+        self.inferred = [per] * self.seats
         if self.options.get("show_dice_counts"):
             self.counts = [per] * self.seats
         if self.seat is not None:
@@ -138,6 +153,7 @@ class PerudoTable:
         self.bids = []
         if "counts" in event:
             self.counts = list(event["counts"])
+            self.inferred = list(self.counts)
         if "dice" in event:
             self.seat = event.get("seat", self.seat)
             self.dice = list(event["dice"])
@@ -185,6 +201,8 @@ class PerudoTable:
         change = int(event.get("change", 0))
         if self.counts is not None and 0 <= seat < len(self.counts):
             self.counts[seat] = max(0, self.counts[seat] + change)
+        if self.inferred is not None and 0 <= seat < len(self.inferred):
+            self.inferred[seat] = max(0, self.inferred[seat] + change)
         if "dice_left" in event and seat == self.seat:
             self.dice_left = event["dice_left"]
         elif seat == self.seat and self.dice_left is not None:

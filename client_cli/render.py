@@ -74,14 +74,8 @@ def perudo_lines(room: RoomState) -> list[str]:
     for seat in range(table.seats or len(room.names)):
         marker = ">" if seat == table.to_move else " "
         you = " (you)" if seat == table.seat else ""
-        if seat in table.out:
-            dice = "out"
-        elif table.counts is not None and seat < len(table.counts):
-            dice = f"{table.counts[seat]} dice"
-        elif seat == table.seat and table.dice_left is not None:
-            dice = f"{table.dice_left} dice"
-        else:
-            dice = "? dice"
+        count = table.dice_count(seat)
+        dice = "out" if seat in table.out else f"{'?' if count is None else count} dice"
         lines.append(f" {marker} {seat} {table.name(seat)}{you}: {dice}")
     if table.seat is not None:
         shown = " ".join(str(d) for d in table.dice) or "-"
@@ -125,8 +119,18 @@ def outcome_line(room: RoomState) -> str:
     winners = [room.names[w] if w < len(room.names) else str(w) for w in outcome.get("winners", [])]
     reason = str(outcome.get("reason", "")).replace("_", " ")
     if not winners:
-        return f"RESULT: draw ({reason})"
-    return f"RESULT: {', '.join(winners)} won ({reason})"
+        return f"RESULT: draw ({reason})" + _placing(room, outcome)
+    return f"RESULT: {', '.join(winners)} won ({reason})" + _placing(room, outcome)
+
+
+def _placing(room: RoomState, outcome: dict[str, Any]) -> str:
+    """`` · you placed 2nd of 3`` for a seated player (empty for a spectator)."""
+    ranks = outcome.get("ranks") or []
+    if room.seat is None or not 0 <= room.seat < len(ranks):
+        return ""
+    place = int(ranks[room.seat])
+    suffix = {1: "st", 2: "nd", 3: "rd"}.get(place if place < 20 else place % 10, "th")
+    return f" · you placed {place}{suffix} of {len(ranks)}"
 
 
 def board_lines(

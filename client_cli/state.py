@@ -155,6 +155,8 @@ class ClientState:
     last_error: Json | None = None
     last_hint: Json | None = None
     profile: Json | None = None
+    #: rooms this client left: frames still in flight for them are dropped, not a new room
+    left: set[str] = field(default_factory=set)
 
     def room(self, room_id: str) -> RoomState:
         """The state of ``room_id`` (created on first use)."""
@@ -191,6 +193,10 @@ class ClientState:
         room_id = frame.get("room")
         if not isinstance(room_id, str):
             return []
+        if kind in ("created", "joined", "watching"):
+            self.left.discard(room_id)
+        elif room_id in self.left:
+            return []
         state = self.room(room_id)
         lines = state.apply(frame)
         if kind in ("created", "joined", "watching"):
@@ -205,6 +211,7 @@ class ClientState:
                 lines.append(f"Watching room {room_id}.")
         elif kind == "left":
             self.rooms.pop(room_id, None)
+            self.left.add(room_id)
             if self.current == room_id:
                 self.current = None
             lines.append(f"Left room {room_id}.")

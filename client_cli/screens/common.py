@@ -5,13 +5,14 @@ from __future__ import annotations
 import contextlib
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import BindingType
-from textual.containers import Horizontal
+from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
-from textual.screen import Screen
+from textual.screen import ModalScreen, Screen
 from textual.suggester import SuggestFromList
-from textual.widgets import Button, Input, RichLog
+from textual.widgets import Button, Input, Label, RichLog
 
 from client_cli.commands import HOUSE_BOTS
 from client_cli.state import RoomState
@@ -25,8 +26,46 @@ class CommandLine(Input):
 
     def __init__(self) -> None:
         super().__init__(
-            placeholder="command (help lists them): e.g. 5x4, e2e4, rooms", id="command"
+            placeholder="command (help lists them): e.g. 5x4, e2e4, rooms",
+            id="command",
+            select_on_focus=False,  # `i` writes "invite " here: a paste must add to it
         )
+
+
+def message_log(max_lines: int = 1000) -> RichLog:
+    """The log: long lines wrap at the log's own width (not at RichLog's default 78)."""
+    return RichLog(id="log", wrap=True, max_lines=max_lines, min_width=20)
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """A yes/no question before something that cannot be undone (``y`` or ``n``)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        ("y", "answer(True)", "Yes"),
+        ("n,escape", "answer(False)", "No"),
+    ]
+
+    def __init__(self, question: str) -> None:
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="confirm"):
+            yield Label(self.question)
+            with Horizontal():
+                yield Button("Yes (y)", id="yes", variant="error")
+                yield Button("No (n)", id="no", variant="primary")
+
+    def on_mount(self) -> None:
+        self.query_one("#no", Button).focus()
+
+    def action_answer(self, yes: bool) -> None:
+        """Close with the answer."""
+        self.dismiss(yes)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        """The buttons answer too."""
+        self.dismiss(event.button.id == "yes")
 
 
 class ClientScreen(Screen[None]):
@@ -60,10 +99,14 @@ class ClientScreen(Screen[None]):
             for line in lines:
                 log.write(line)
 
-    async def on_input_submitted(self, event: Input.Submitted) -> None:
-        """Run the command line (other inputs handle their own submit)."""
-        if event.input.id != "command":
-            return
+    @on(Input.Submitted, "#command")
+    async def run_command_line(self, event: Input.Submitted) -> None:
+        """Run the command line, once (other inputs have their own handlers).
+
+        A handler named ``on_input_submitted`` would be called by textual once for every
+        class of the screen that defines one, so each input gets its own ``@on`` handler.
+        """
+        event.stop()
         line = event.value
         event.input.value = ""
         await self.client.run_line(line)
@@ -84,14 +127,31 @@ class RoomScreen(ClientScreen):
         ("v", "replay", "Replay"),
     ]
 
+    #: actions (keys) that make sense only while this client plays the running game
+    PLAY_ACTIONS: ClassVar[frozenset[str]] = frozenset()
+
     def __init__(self, room_id: str) -> None:
         super().__init__()
         self.room_id = room_id
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Offer (in the footer, and on its key) only what the room's state allows."""
+        room = self.room
+        if action in ("add_bot", "start"):
+            return room.state == "waiting"
+        if action == "replay":
+            return room.over
+        if action in self.PLAY_ACTIONS:
+            return room.state == "playing" and room.seat is not None
+        return True
+
     @property
     def room(self) -> RoomState:
-        """This screen's room state."""
-        return self.client.session.state.room(self.room_id)
+        """This screen's room state (a room left is not made again by looking at it)."""
+        state = self.client.session.state
+        if self.room_id in state.left:
+            return state.rooms.get(self.room_id) or RoomState(room=self.room_id)
+        return state.room(self.room_id)
 
     def waiting_bar(self, default_bot: str) -> ComposeResult:
         """The waiting room's controls: bot name (free text, suggested names), add, start."""
@@ -117,6 +177,12 @@ class RoomScreen(ClientScreen):
         if handler is not None:
             await handler()
 
+    @on(Input.Submitted, "#botname")
+    async def submit_bot_name(self, event: Input.Submitted) -> None:
+        """Enter in the bot box adds that bot."""
+        event.stop()
+        await self.action_add_bot()
+
     async def action_add_bot(self) -> None:
         """Add the bot named in the bot box."""
         name = self.query_one("#botname", Input).value.strip()
@@ -127,7 +193,19 @@ class RoomScreen(ClientScreen):
         await self.client.run_line("start")
 
     async def action_leave(self) -> None:
-        """Leave the room and go back to the lobby."""
+        """Leave the room and go back to the lobby (asking first during a game you play)."""
+        room = self.room
+        if room.state == "playing" and room.seat is not None:
+            question = "Leave this game while it is running? (y: leave · n: stay)"
+            self.app.push_screen(ConfirmScreen(question), self._leave_confirmed)
+            return
+        await self._leave()
+
+    async def _leave_confirmed(self, yes: bool | None) -> None:
+        if yes:
+            await self._leave()
+
+    async def _leave(self) -> None:
         await self.client.run_line("leave")
         self.action_back()
 

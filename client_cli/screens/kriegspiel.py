@@ -12,11 +12,11 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widget import Widget
-from textual.widgets import Button, Footer, Header, Input, RichLog, Static
+from textual.widgets import Button, Footer, Header, Static
 
 from client_cli.kriegspiel_model import KriegBoard
 from client_cli.render import board_lines, clocks_line, outcome_line, seats_lines
-from client_cli.screens.common import CommandLine, RoomScreen
+from client_cli.screens.common import CommandLine, RoomScreen, message_log
 
 
 class BoardView(Widget, can_focus=True):
@@ -146,6 +146,13 @@ class KriegspielScreen(RoomScreen):
         ("y", "any", "Any?"),
         ("o", "offer_draw", "Offer draw"),
     ]
+    PLAY_ACTIONS: ClassVar[frozenset[str]] = frozenset({"any", "offer_draw"})
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """As for every room, and "any?" only under the rules that have it (english)."""
+        if action == "any" and self.room.kriegspiel.rules != "english":
+            return False
+        return super().check_action(action, parameters)
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -153,7 +160,7 @@ class KriegspielScreen(RoomScreen):
             with Vertical(id="boardbox"):
                 yield BoardView(self.room.kriegspiel, id="board")
                 yield Static(id="status")
-            yield RichLog(id="log", wrap=True, max_lines=1000)
+            yield message_log()
         yield from self.waiting_bar("kriegspiel-random")
         with Horizontal(id="controls"):
             yield Button("Any? (y)", id="any")
@@ -207,7 +214,9 @@ class KriegspielScreen(RoomScreen):
         board.refresh()
         self._status()
         self.show_waiting()
+        self.refresh_bindings()
         legal = set(self.room.legal)
+        self.query_one("#any", Button).display = self.room.kriegspiel.rules == "english"
         self.query_one("#controls").display = (
             self.room.state == "playing" and self.room.seat is not None
         )
@@ -220,13 +229,6 @@ class KriegspielScreen(RoomScreen):
     async def on_board_view_attempt(self, message: BoardView.Attempt) -> None:
         """Squares chosen on the board: try that move."""
         await self.client.run_line(message.uci)
-
-    async def on_input_submitted(self, event: Input.Submitted) -> None:
-        """The bot box adds a bot; the command line runs commands."""
-        if event.input.id == "botname":
-            await self.action_add_bot()
-        else:
-            await super().on_input_submitted(event)
 
     async def action_any(self) -> None:
         """Ask "Are there any?" (english rules)."""

@@ -16,11 +16,10 @@ from textual.widgets import (
     Header,
     Input,
     Label,
-    RichLog,
     Select,
 )
 
-from client_cli.screens.common import ClientScreen, CommandLine
+from client_cli.screens.common import ClientScreen, CommandLine, message_log
 
 
 class LobbyScreen(ClientScreen):
@@ -42,14 +41,27 @@ class LobbyScreen(ClientScreen):
         table: DataTable[str] = DataTable(id="rooms", cursor_type="row")
         table.add_columns("room", "game", "rules", "state", "seats", "players")
         yield table
-        yield RichLog(id="log", wrap=True, max_lines=500)
+        yield message_log(500)
         yield CommandLine()
         yield Footer()
+
+    #: seconds between listings while the lobby is on screen (room states move on)
+    REFRESH_EVERY: ClassVar[float] = 15.0
 
     def on_mount(self) -> None:
         self.title = "umpire"
         self.sub_title = "lobby"
         self.query_one("#rooms", DataTable).focus()
+
+    def list_rooms_again(self) -> None:
+        """List the rooms again (the app calls this every REFRESH_EVERY seconds)."""
+        if self.is_current and self.client.session.ready.is_set():
+            self.run_worker(self.client.run_line("rooms"), name="rooms", exclusive=True)
+
+    def on_screen_resume(self) -> None:
+        """Back in the lobby: list the rooms again (their states have moved on)."""
+        if self.client.session.ready.is_set():
+            self.run_worker(self.client.run_line("rooms"), name="rooms", exclusive=True)
 
     def refresh_view(self) -> None:
         """Fill the table from the last ``rooms`` listing."""
@@ -146,10 +158,33 @@ class CreateScreen(ModalScreen[str | None]):
             yield Input(
                 placeholder="more options: calza=true dice=3 clock=300+5 turn_time=30", id="options"
             )
-            yield Checkbox("private (invite code only)", id="private")
+            yield Checkbox("private (invite code only): no", id="private")
             with Horizontal():
                 yield Button("Create", variant="primary", id="ok")
                 yield Button("Cancel", id="cancel")
+
+    def on_mount(self) -> None:
+        self._show_fields()
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        """Show only the chosen game's fields."""
+        self._show_fields()
+
+    def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
+        """Say the private box's state in words, not only by colour."""
+        event.checkbox.label = f"private (invite code only): {'yes' if event.value else 'no'}"
+
+    def _show_fields(self) -> None:
+        perudo = self.query_one("#game", Select).value == "perudo"
+        self.query_one("#preset").display = perudo
+        self.query_one("#seats").display = perudo
+        self.query_one("#rules").display = not perudo
+        options = self.query_one("#options", Input)
+        options.placeholder = (
+            "more options: calza=true dice=3 turn_time=30"
+            if perudo
+            else "more options: clock=300+5 turn_time=30"
+        )
 
     def command(self) -> str:
         """The ``create`` command the form describes."""

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
@@ -11,8 +12,10 @@ from textual.widgets import Button, Footer, Header, Input, RichLog, Select, Stat
 
 from client_cli.perudo_model import parse_bid
 from client_cli.render import perudo_lines, seats_lines
-from client_cli.screens.common import CommandLine, RoomScreen
+from client_cli.screens.common import CommandLine, RoomScreen, message_log
 from client_cli.state import describe_hint
+
+Json = dict[str, Any]
 
 
 class PerudoScreen(RoomScreen):
@@ -24,6 +27,12 @@ class PerudoScreen(RoomScreen):
         ("h", "hint", "Hint"),
         ("e", "focus_bid", "Enter a bid"),
     ]
+    PLAY_ACTIONS: ClassVar[frozenset[str]] = frozenset({"dudo", "calza", "hint", "focus_bid"})
+
+    def __init__(self, room_id: str) -> None:
+        super().__init__(room_id)
+        self._hint: Json | None = None
+        self._hint_turn: Json | None = None
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -31,7 +40,7 @@ class PerudoScreen(RoomScreen):
             yield Static(id="table")
             with Vertical(id="side"):
                 yield Static("", id="hint")
-                yield RichLog(id="log", wrap=True, max_lines=1000)
+                yield message_log()
         yield from self.waiting_bar("autopilot")
         with Horizontal(id="controls"):
             yield Input(placeholder="bid, e.g. 5x4", id="bid")
@@ -56,6 +65,7 @@ class PerudoScreen(RoomScreen):
         lines = seats_lines(room) if room.state == "waiting" else perudo_lines(room)
         self.query_one("#table", Static).update("\n".join(lines))
         self.show_waiting()
+        self.refresh_bindings()
         legal = room.legal
         self.query_one("#controls").display = room.state != "waiting" and room.seat is not None
         self.query_one("#dudo", Button).disabled = "dudo" not in legal
@@ -67,9 +77,18 @@ class PerudoScreen(RoomScreen):
         picker.set_options([(str(q), q) for q in quantities])
         if current in quantities:
             picker.value = current
+        self._show_hint()
+
+    def _show_hint(self) -> None:
+        """Show a new hint for this room; clear the box once the turn it was for is over."""
+        box = self.query_one("#hint", Static)
         hint = self.client.session.state.last_hint
-        if hint is not None and hint.get("room") == self.room_id:
-            self.query_one("#hint", Static).update(describe_hint(hint))
+        if hint is not None and hint.get("room") == self.room_id and hint is not self._hint:
+            self._hint, self._hint_turn = hint, self.room.turn
+            box.update(describe_hint(hint))
+        elif self._hint_turn is not None and self.room.turn is not self._hint_turn:
+            self._hint_turn = None
+            box.update("")
 
     def on_select_changed(self, event: Select.Changed) -> None:
         """The pickers write the bid into the bid box."""
@@ -78,14 +97,11 @@ class PerudoScreen(RoomScreen):
         if isinstance(quantity, int) and isinstance(face, int):
             self.query_one("#bid", Input).value = f"{quantity}x{face}"
 
-    async def on_input_submitted(self, event: Input.Submitted) -> None:
-        """Enter in the bid box bids; other inputs as usual."""
-        if event.input.id == "bid":
-            await self.action_bid_button()
-        elif event.input.id == "botname":
-            await self.action_add_bot()
-        else:
-            await super().on_input_submitted(event)
+    @on(Input.Submitted, "#bid")
+    async def submit_bid(self, event: Input.Submitted) -> None:
+        """Enter in the bid box bids."""
+        event.stop()
+        await self.action_bid_button()
 
     async def action_bid_button(self) -> None:
         """Bid what the bid box says (checked against the legal bids before sending)."""
@@ -96,22 +112,34 @@ class PerudoScreen(RoomScreen):
             return
         if await self.client.run_line(text):
             box.value = ""
+            self.focus_table()
+
+    def focus_table(self) -> None:
+        """Put the focus on the log after an action, so the single-letter keys work again."""
+        self.query_one("#log", RichLog).focus()
 
     async def action_dudo(self) -> None:
         """Call dudo on the last bid."""
-        await self.client.run_line("dudo")
+        if await self.client.run_line("dudo"):
+            self.focus_table()
 
     async def action_calza(self) -> None:
         """Call calza (when the table allows it)."""
-        await self.client.run_line("calza")
+        if await self.client.run_line("calza"):
+            self.focus_table()
 
     async def action_hint(self) -> None:
         """Ask the expert for a suggestion; its explanation shows above the log."""
-        self.query_one("#hint", Static).update("Asking for a hint...")
+        box = self.query_one("#hint", Static)
+        box.update("Asking for a hint...")
+        self._hint_turn = self.room.turn
+        before = self.client.session.state.last_hint
         await self.client.run_line("hint")
         hint = self.client.session.state.last_hint
-        if hint is None or hint.get("room") != self.room_id:
-            self.query_one("#hint", Static).update("No hint available.")
+        if hint is None or hint is before or hint.get("room") != self.room_id:
+            box.update("No hint available.")
+        else:
+            self._show_hint()
 
     async def action_hint_button(self) -> None:
         """The Hint button."""

@@ -8,6 +8,10 @@ from typing import Any
 
 from textual.pilot import Pilot
 
+from client_cli.session import Session
+
+Json = dict[str, Any]
+
 
 async def until(pilot: Pilot[Any], condition: Callable[[], bool], timeout: float = 10.0) -> None:
     """Let the app run until ``condition()`` holds (fail after ``timeout`` seconds)."""
@@ -17,3 +21,28 @@ async def until(pilot: Pilot[Any], condition: Callable[[], bool], timeout: float
         if loop.time() > deadline:
             raise AssertionError(f"timed out waiting for {condition}")
         await pilot.pause(0.02)
+
+
+async def type_text(pilot: Pilot[Any], text: str) -> None:
+    """Press one real key per character of ``text`` (a space is the ``space`` key)."""
+    await pilot.press(*("space" if char == " " else char for char in text))
+
+
+class RecordingSession(Session):
+    """A session that keeps every message the client sent (what went to the server)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.sent: list[Json] = []
+
+    async def send(self, message: Json) -> int:
+        self.sent.append(message)
+        return await super().send(message)
+
+    async def request(self, message: Json, timeout: float = 10.0) -> Json:
+        self.sent.append(message)
+        return await super().request(message, timeout)
+
+    def count(self, kind: str) -> int:
+        """How many messages of type ``kind`` were sent."""
+        return sum(1 for m in self.sent if m.get("type") == kind)

@@ -76,6 +76,13 @@ async def test_kriegspiel_game_fools_mate(
         await until(pilot, lambda: isinstance(app.screen, ReplayScreen))
         replay = app.screen
         assert isinstance(replay, ReplayScreen)
+        captions = [step.caption for step in replay.replay.steps]
+        assert [c[c.index("[") :] for c in captions if "[" in c] == [
+            "[f3]",
+            "[e5]",
+            "[g4]",
+            "[Qh4#]",
+        ]
         await pilot.press("end")
         panel = str(replay.query_one("#panel", Static).render())
         assert " q " in panel.splitlines()[5]  # the black queen on h4, revealed
