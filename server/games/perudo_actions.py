@@ -146,6 +146,24 @@ def raise_error(previous: Bid, bid: Bid) -> str | None:
     return f"{bid} does not raise {previous}: bid more dice, or a higher face"
 
 
+def ordinary_raise_error(previous: Bid, bid: Bid) -> str | None:
+    """Why ``bid`` does not raise ``previous`` when aces are an ordinary face (a palifico
+    round), or ``None`` if it does: more dice of any face, or as many of a higher face, the
+    ace ranking lowest. No halving or doubling applies."""
+    if bid.quantity > previous.quantity or (
+        bid.quantity == previous.quantity and bid.face > previous.face
+    ):
+        return None
+    return f"{bid} does not raise {previous}: bid more dice, or a higher face (aces are lowest)"
+
+
+def ordinary_raises(previous: Bid, cap: int) -> list[Bid]:
+    """Every bid up to ``cap`` dice that raises ``previous`` by :func:`ordinary_raise_error`."""
+    out = [BIDS[previous.quantity][f] for f in range(previous.face + 1, 7)]
+    out.extend(BIDS[q][f] for q in range(previous.quantity + 1, cap + 1) for f in FACES)
+    return out
+
+
 def count_matching(dice: Iterable[int], bid: Bid, aces_wild: bool) -> int:
     """How many of ``dice`` count for ``bid``: its face, plus aces when they are wild."""
     if bid.is_aces or not aces_wild:
