@@ -46,6 +46,7 @@ def perudo_hint(
         calza=config.calza,
         dice_per_player=config.dice_per_player,
         cap=config.total_dice,
+        palifico_aces=config.palifico_aces,
     )
     thresholds = None
     if bluff is not None or reliability is not None:

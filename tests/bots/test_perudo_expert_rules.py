@@ -245,3 +245,21 @@ def test_italian_articles_elide_before_vowels() -> None:
     )
     for wrong in ("del 8", "al 8", "sul 8", "del 11", "al 11"):
         assert wrong not in text
+
+
+@pytest.mark.parametrize("aces", ["ordinary", "wild_conversion"])
+def test_palifico_aces_follow_the_engine(aces: str) -> None:
+    # issue 16: in a palifico round aces are an ordinary (lowest) face, no conversion
+    from server.games.perudo import PerudoConfig, new_game
+
+    game, _ = new_game(PerudoConfig.from_options({"seats": 3, "palifico_aces": aces}), b"p")
+    game.counts = [1, 1, 1]
+    game.round.dice = [[4], [5], [2]]
+    game.round.palifico = 0
+    game.round.starter = game.turn = 0
+    game.apply(0, "2x5")
+    table = view([5], [1, 1, 1], [(0, "2x5")], seat=1, palifico=0, palifico_aces=aces)
+    assert table.legal_actions() == [str(a) for a in game.legal_actions(1)]
+    assert ("1x1" in table.legal_actions()) == (aces == "wild_conversion")
+    for seed in range(5):
+        assert advise(table, seed=seed).action in table.legal_actions()
