@@ -45,9 +45,9 @@ from server.games.perudo_actions import (
     Calza,
     Dudo,
     count_matching,
-    parse_action,
     ordinary_raise_error,
     ordinary_raises,
+    parse_action,
     raise_error,
     raises,
 )
