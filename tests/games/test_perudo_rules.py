@@ -82,6 +82,27 @@ def test_malformed_bids_are_refused_with_a_reason(text: str) -> None:
     assert "5x4" in info.value.reason or "quantity" in info.value.reason
 
 
+@pytest.mark.parametrize("text", ["\u0665x4", "5x\u0664", "\uff15x4", "\u0967\u0966x2"])
+def test_bids_take_ascii_digits_only(text: str) -> None:
+    # issue 16: "\u0665x4" (an Arabic-Indic five) was read as 5x4
+    for parse in (Bid.parse, parse_action):
+        with pytest.raises(IllegalAction) as info:
+            parse(text)
+        assert info.value.code == "malformed"
+
+
+def test_a_refused_bid_quotes_a_few_dozen_characters_at_most() -> None:
+    with pytest.raises(IllegalAction) as info:
+        Bid.parse("9" * 5000 + "x4")
+    assert info.value.code == "malformed"
+    assert len(info.value.reason) < 160 and "999" in info.value.reason
+    with pytest.raises(IllegalAction) as info:
+        Bid.parse("y" * 5000)
+    assert len(info.value.reason) < 160
+    with pytest.raises(IllegalAction, match="'5x'"):
+        Bid.parse("5x")
+
+
 def test_actions_parse() -> None:
     assert parse_action("dudo") is DUDO
     assert parse_action("Calza") is CALZA
