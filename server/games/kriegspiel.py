@@ -363,6 +363,9 @@ class KriegspielGame(Game):
         }
         if self._rules == "rand":
             heard["promotion"] = move.promotion is not None
+        if self._rules == "english" and en_passant:
+            # English rules announce "captures en passant at <landing square>" (thesis 3.2)
+            heard["en_passant_at"] = chess.square_name(move.to_square)
         mover = dict(heard, move=move.uci())
         truth = dict(
             mover,

@@ -270,6 +270,10 @@ def test_en_passant_announces_the_captured_pawns_square(rules: str) -> None:
     assert move.seats[1]["capture"] == "d5"
     assert move.seats[0]["capture"] == "d5"
     assert move.seats[1]["captured"] == (None if rules == "english" else "pawn")
+    # English rules (thesis 3.2): "il Bianco cattura en-passant in f6", the landing square;
+    # "capture" stays the captured pawn's square, which every board needs
+    for view in (move.seats[0], move.seats[1], move.spectator):
+        assert view.get("en_passant_at") == ("d6" if rules == "english" else None)
 
 
 # -- pawn tries ---------------------------------------------------------------------------
