@@ -8,6 +8,7 @@ advises; a hint service or the supporter mode shows the advice to a person.
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -50,6 +51,13 @@ class Advice:
         raise ValueError(f"explanations are in 'en' or 'it', not {lang!r}")
 
 
+def situation_seed(view: TableView, salt: str = "") -> int:
+    """A 64-bit seed that is a function of ``view`` (seat, dice, counts, bids, rules) and
+    ``salt`` (a hint adds the game and the round): the same situation, the same seed."""
+    text = repr((salt, view))
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
+
+
 def advise(
     view: TableView,
     *,
@@ -65,13 +73,15 @@ def advise(
     and reliability thresholds as a player does when asking for a hint (the level's own
     are used otherwise, and tuned by the situation rules). ``profiles`` maps seats to
     what is known of them (persistent profile plus this game's statistics); ``seed``
-    makes the virtual dice of the inference reproducible.
+    makes the virtual dice of the inference reproducible. Without one the seed is drawn
+    from the situation itself (:func:`situation_seed`), so the same situation always gets
+    the same advice.
     """
     profiles = profiles or {}
     name = auto_level(profiles.values()) if level == "auto" else level
     lvl = level_named(name)
     if seed is None:
-        seed = random.SystemRandom().getrandbits(64)
+        seed = situation_seed(view)
     trust = {s: p.trust * lvl.trust for s, p in profiles.items()} if lvl.use_stats else {}
     hands = sample_rounds(view, seed, lvl.samples, trust, lvl.trust)
     ctx = Context(

@@ -26,10 +26,14 @@ def perudo_hint(
     lang: str = "en",
     seed: int | None = None,
 ) -> dict[str, Any]:
-    """The ``hint`` reply for ``seat`` of a Perudo ``game`` in progress (``seed`` fixes the
-    expert's own randomness, for tests; by default it is fresh each time). Raise
+    """The ``hint`` reply for ``seat`` of a Perudo ``game`` in progress. The advice is a
+    function of the situation: by default the expert's inference is seeded from the game
+    (its public seed commitment), the round and the seat, and its view holds the round's
+    history, so asking twice gives the same hint; ``seed`` overrides that (tests). Raise
     ``ValueError`` when there is no advice to give (not Perudo, or the game is over)."""
     from bots.perudo_expert import TableView, Thresholds, advise
+    from bots.perudo_expert.advise import situation_seed
+    from server.games.base import seed_commitment
     from server.games.perudo import Perudo
 
     if not isinstance(game, Perudo):
@@ -46,6 +50,7 @@ def perudo_hint(
         calza=config.calza,
         dice_per_player=config.dice_per_player,
         cap=config.total_dice,
+        palifico_aces=config.palifico_aces,
     )
     thresholds = None
     if bluff is not None or reliability is not None:
@@ -56,6 +61,9 @@ def perudo_hint(
             own.bluff if bluff is None else bluff,
             own.reliability if reliability is None else reliability,
         )
+    if seed is None:
+        game_id = seed_commitment(game.seed)
+        seed = situation_seed(view, f"{game_id}/round/{game.round.number}/seat/{seat}")
     advice = advise(view, level=level, thresholds=thresholds, seed=seed)
     return {
         "type": "hint",

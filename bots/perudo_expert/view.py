@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bots.perudo_table import PerudoTable
-from server.games.perudo_actions import BIDS, CALZA, DUDO, Bid, raises
+from server.games.perudo_actions import BIDS, CALZA, DUDO, Bid, ordinary_raises, raises
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,7 +23,8 @@ class TableView:
     ``counts[s]`` is seat ``s``'s dice (0 once out); ``bids`` are this round's bids in
     order as ``(seat, bid)``; ``palifico`` is the palifico seat of this round or ``None``;
     ``cap`` is the largest quantity a bid may name (the engine's ``seats x
-    dice_per_player``).
+    dice_per_player``); ``palifico_aces`` is the room's option of that name ("ordinary":
+    in a palifico round aces are an ordinary, lowest face, with no halving or doubling).
     """
 
     seat: int
@@ -34,6 +35,7 @@ class TableView:
     calza: bool = False
     dice_per_player: int = 5
     cap: int = 0
+    palifico_aces: str = "ordinary"
 
     def __post_init__(self) -> None:
         if not 0 <= self.seat < len(self.counts):
@@ -63,10 +65,21 @@ class TableView:
         calza: bool = False,
         dice_per_player: int = 5,
         cap: int = 0,
+        palifico_aces: str = "ordinary",
     ) -> TableView:
         """A view from plain values; bids may be text (``(2, "5x4")``)."""
         parsed = tuple((int(s), b if isinstance(b, Bid) else Bid.parse(b)) for s, b in bids)
-        return cls(seat, tuple(dice), tuple(counts), parsed, palifico, calza, dice_per_player, cap)
+        return cls(
+            seat,
+            tuple(dice),
+            tuple(counts),
+            parsed,
+            palifico,
+            calza,
+            dice_per_player,
+            cap,
+            palifico_aces,
+        )
 
     @classmethod
     def from_table(cls, table: PerudoTable, options: Mapping[str, Any]) -> TableView:
@@ -80,6 +93,7 @@ class TableView:
             bool(options.get("calza", False)),
             table.dice_per_player,
             table.seats * table.dice_per_player,
+            str(options.get("palifico_aces", "ordinary")),
         )
 
     # -- derived facts ---------------------------------------------------------------
@@ -127,6 +141,8 @@ class TableView:
         previous = last[1]
         if self.palifico is not None and self.counts[self.seat] != 1:
             return [BIDS[q][previous.face] for q in range(previous.quantity + 1, self.cap + 1)]
+        if self.palifico is not None and self.palifico_aces == "ordinary":
+            return ordinary_raises(previous, self.cap)
         return raises(previous, self.cap)
 
     def legal_actions(self) -> list[str]:

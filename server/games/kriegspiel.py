@@ -48,7 +48,6 @@ from server.games.kriegspiel_actions import (
 )
 from server.games.kriegspiel_record import GameRecord, extended_pgn, result_string, standard_pgn
 from server.games.kriegspiel_rules import (
-    automatic_ending,
     check_directions,
     color_name,
     is_legal_attempt,
@@ -364,6 +363,9 @@ class KriegspielGame(Game):
         }
         if self._rules == "rand":
             heard["promotion"] = move.promotion is not None
+        if self._rules == "english" and en_passant:
+            # English rules announce "captures en passant at <landing square>" (thesis 3.2)
+            heard["en_passant_at"] = chess.square_name(move.to_square)
         mover = dict(heard, move=move.uci())
         truth = dict(
             mover,
@@ -376,11 +378,7 @@ class KriegspielGame(Game):
             fen=board.fen(),
         )
         events = [self._emit(truth, mover, heard, color)]
-        ending = automatic_ending(
-            board,
-            fifty_moves=self._config.auto_fifty_moves,
-            threefold=self._config.auto_threefold,
-        )
+        ending = self._config.ending(board)
         if ending is not None:
             reason, winner = ending
             events.append(self._end(reason, None if winner is None else _seat_of(winner)))
@@ -545,6 +543,10 @@ class KriegspielGame(Game):
             auto_fifty_moves=self._config.auto_fifty_moves,
             auto_threefold=self._config.auto_threefold,
         )
+        # written only when off, so the truths of games from before these options stay the same
+        for name in ("auto_seventyfive_moves", "auto_fivefold"):
+            if not getattr(self._config, name):
+                truth[name] = False
         event = Event(truth, seats, spectator)
         self._record(event)
         events = [event]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Self, TypeAlias
+from typing import Any, ClassVar, Self, TypeAlias
 
 import chess
 
@@ -113,18 +113,30 @@ def parse_action(text: str) -> Action:
 
 @dataclass(frozen=True, slots=True)
 class KriegspielConfig:
-    """The options of one Kriegspiel game; build it with :meth:`from_options`.
+    """The options of one Kriegspiel game (plain text: `umpire rules` prints it).
 
-    ``rules`` is one of :data:`RULE_SETS`. ``auto_fifty_moves`` and ``auto_threefold`` end
-    the game automatically by the 50-move rule and threefold repetition (when off, the
-    75-move rule and fivefold repetition still end it). ``fen`` is an optional starting
-    position (for tests and teaching); it must be a legal position that is not over.
+    rules: wild16 (ICC, the default), cincinnati, rand or english.
+    auto_fifty_moves, auto_threefold (default on): the 50-move rule and threefold
+    repetition end the game by themselves.
+    auto_seventyfive_moves, auto_fivefold (default on): the 75-move rule and fivefold
+    repetition end it; with them off too, a game goes on until a resignation, an agreed
+    draw or a forfeit.
+    fen: an optional starting position (tests, teaching), legal and not already over.
     """
 
     rules: str = "wild16"
     auto_fifty_moves: bool = True
     auto_threefold: bool = True
     fen: str | None = None
+    auto_seventyfive_moves: bool = True
+    auto_fivefold: bool = True
+
+    _BOOLS: ClassVar[tuple[str, ...]] = (
+        "auto_fifty_moves",
+        "auto_threefold",
+        "auto_seventyfive_moves",
+        "auto_fivefold",
+    )
 
     def __post_init__(self) -> None:
         if self.rules not in RULE_SETS:
@@ -132,12 +144,12 @@ class KriegspielConfig:
                 f"option 'rules': {self.rules!r} is not a Kriegspiel rule set; "
                 f"choose one of {', '.join(RULE_SETS)}"
             )
-        for name in ("auto_fifty_moves", "auto_threefold"):
+        for name in self._BOOLS:
             value = getattr(self, name)
             if not isinstance(value, bool):
                 raise ConfigError(f"option {name!r} must be true or false, not {value!r}")
         if self.fen is not None:
-            _check_fen(self.fen, self.auto_fifty_moves, self.auto_threefold)
+            _check_fen(self)
 
     @property
     def seats(self) -> int:
@@ -147,7 +159,7 @@ class KriegspielConfig:
     @classmethod
     def from_options(cls, options: Mapping[str, Any]) -> Self:
         """Build and validate a config from room options; raise :class:`ConfigError`."""
-        known = ("rules", "auto_fifty_moves", "auto_threefold", "fen")
+        known = ("rules", *cls._BOOLS, "fen")
         unknown = sorted(str(key) for key in options if key not in known)
         if unknown:
             raise ConfigError(
@@ -165,6 +177,8 @@ class KriegspielConfig:
             auto_fifty_moves=options.get("auto_fifty_moves", True),
             auto_threefold=options.get("auto_threefold", True),
             fen=fen,
+            auto_seventyfive_moves=options.get("auto_seventyfive_moves", True),
+            auto_fivefold=options.get("auto_fivefold", True),
         )
 
     def to_options(self) -> dict[str, Any]:
@@ -176,14 +190,30 @@ class KriegspielConfig:
         }
         if self.fen is not None:
             options["fen"] = self.fen
+        # written only when off, so the options of games from before them stay the same
+        for name in ("auto_seventyfive_moves", "auto_fivefold"):
+            if not getattr(self, name):
+                options[name] = False
         return options
+
+    def ending(self, board: chess.Board) -> tuple[str, chess.Color | None] | None:
+        """Whether the game ends by itself in ``board`` under these options."""
+        return automatic_ending(
+            board,
+            fifty_moves=self.auto_fifty_moves,
+            threefold=self.auto_threefold,
+            seventyfive_moves=self.auto_seventyfive_moves,
+            fivefold=self.auto_fivefold,
+        )
 
     def start_board(self) -> chess.Board:
         """A fresh board in the starting position."""
         return chess.Board(self.fen) if self.fen is not None else chess.Board()
 
 
-def _check_fen(fen: str, fifty_moves: bool, threefold: bool) -> None:
+def _check_fen(config: KriegspielConfig) -> None:
+    fen = config.fen
+    assert fen is not None
     try:
         board = chess.Board(fen)
     except ValueError as error:
@@ -192,6 +222,6 @@ def _check_fen(fen: str, fifty_moves: bool, threefold: bool) -> None:
     if status != chess.STATUS_VALID:
         problems = [str(flag.name).lower() for flag in chess.Status if flag and flag in status]
         raise ConfigError(f"option 'fen': {fen!r} is not a legal position ({', '.join(problems)})")
-    ending = automatic_ending(board, fifty_moves=fifty_moves, threefold=threefold)
+    ending = config.ending(board)
     if ending is not None:
         raise ConfigError(f"option 'fen': {fen!r} is already over ({ending[0]})")

@@ -194,14 +194,20 @@ def check_directions(board: chess.Board) -> list[str]:
 
 
 def automatic_ending(
-    board: chess.Board, *, fifty_moves: bool, threefold: bool
+    board: chess.Board,
+    *,
+    fifty_moves: bool,
+    threefold: bool,
+    seventyfive_moves: bool = True,
+    fivefold: bool = True,
 ) -> tuple[str, chess.Color | None] | None:
     """Whether the game ends by itself in this position: ``(reason, winner)`` or ``None``.
 
     Checked in this order: checkmate (the winner is the side that moved), stalemate,
     insufficient material, the 50-move rule (if ``fifty_moves``) else the 75-move rule,
-    threefold repetition (if ``threefold``) else fivefold repetition. The 75-move and
-    fivefold rules always apply, so that every game ends.
+    threefold repetition (if ``threefold``) else fivefold repetition (if ``fivefold``). The
+    75-move and fivefold rules apply by default, so that every game ends; a room may switch
+    them off (then a game may go on until a player resigns, agrees a draw or forfeits).
     """
     if not any(board.generate_legal_moves()):
         if board.is_check():
@@ -212,12 +218,12 @@ def automatic_ending(
     clock = board.halfmove_clock
     if fifty_moves and clock >= 100:
         return "fifty_moves", None
-    if clock >= 150:
+    if seventyfive_moves and clock >= 150:
         return "seventyfive_moves", None
     # A position seen n times needs 4 * (n - 1) reversible plies, so skip the costly scan.
     if threefold:
         if clock >= 8 and board.is_repetition(3):
             return "threefold_repetition", None
-    elif clock >= 16 and board.is_repetition(5):
+    elif fivefold and clock >= 16 and board.is_repetition(5):
         return "fivefold_repetition", None
     return None

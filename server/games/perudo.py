@@ -45,6 +45,8 @@ from server.games.perudo_actions import (
     Calza,
     Dudo,
     count_matching,
+    ordinary_raise_error,
+    ordinary_raises,
     parse_action,
     raise_error,
     raises,
@@ -57,6 +59,7 @@ from server.games.spec import Engine, check_seat_count
 # -- configuration -----------------------------------------------------------------------
 
 Reveal = Literal["until_proven", "all"]
+PalificoAces = Literal["ordinary", "wild_conversion"]
 
 PRESETS: dict[str, dict[str, Any]] = {
     "piatnik": {
@@ -69,14 +72,16 @@ PRESETS: dict[str, dict[str, Any]] = {
 }
 
 
-#: legal_texts by situation (total dice, last bid, palifico, one die left, calza)
+#: legal_texts by situation (total dice, last bid, palifico, one die left, calza, aces rule)
 _LEGAL_TEXTS: dict[tuple[object, ...], tuple[str, ...]] = {}
 
 
 @dataclass(frozen=True, slots=True)
 class PerudoConfig:
     """Perudo options: presets piatnik (default) and classic; seats 2..max_players (<= 8),
-    dice_per_player 1..10, calza, reveal (until_proven | all), show_dice_counts, palifico."""
+    dice_per_player 1..10, calza, reveal (until_proven | all), show_dice_counts, palifico,
+    palifico_aces (ordinary | wild_conversion: how a one-die player may bid aces in a
+    palifico round; see docs/perudo.md)."""
 
     seats: int = 4
     preset: str = "piatnik"
@@ -86,6 +91,7 @@ class PerudoConfig:
     reveal: Reveal = "until_proven"
     show_dice_counts: bool = False
     palifico: bool = True
+    palifico_aces: PalificoAces = "ordinary"
 
     _BOOLS: ClassVar[tuple[str, ...]] = ("calza", "show_dice_counts", "palifico")
     _INTS: ClassVar[tuple[str, ...]] = ("seats", "dice_per_player", "max_players")
@@ -110,6 +116,10 @@ class PerudoConfig:
             raise ConfigError(f"dice_per_player must be 1 to 10, not {self.dice_per_player}")
         if self.reveal not in ("until_proven", "all"):
             raise ConfigError(f"reveal must be 'until_proven' or 'all', not {self.reveal!r}")
+        if self.palifico_aces not in ("ordinary", "wild_conversion"):
+            raise ConfigError(
+                f"palifico_aces must be 'ordinary' or 'wild_conversion', not {self.palifico_aces!r}"
+            )
 
     @classmethod
     def from_options(cls, options: Mapping[str, Json]) -> Self:
@@ -129,6 +139,10 @@ class PerudoConfig:
         if preset not in PRESETS:
             raise ConfigError(f"unknown preset {preset!r}: choose one of {', '.join(PRESETS)}")
         values = {**PRESETS[preset], **options}
+        if "palifico_aces" not in options and known - {"palifico_aces"} <= set(options):
+            # every option but this one: written by a server from before the option, whose
+            # palifico rounds converted aces; its games replay under that rule
+            values["palifico_aces"] = "wild_conversion"
         seats = values.get("seats")
         if "max_players" not in options and isinstance(seats, int) and seats > 6:
             values["max_players"] = 8
@@ -225,12 +239,18 @@ class Perudo(Game):
         actions: list[Action] = []
         if self.round.palifico is not None and self.counts[seat] != 1:
             actions.extend(BIDS[q][previous.face] for q in range(previous.quantity + 1, cap + 1))
+        elif self._ordinary_aces():
+            actions.extend(ordinary_raises(previous, cap))
         else:
             actions.extend(raises(previous, cap))
         actions.append(DUDO)
         if self._config.calza:
             actions.append(CALZA)
         return actions
+
+    def _ordinary_aces(self) -> bool:
+        """True when aces are an ordinary face in this round's raises (palifico, by default)."""
+        return self.round.palifico is not None and self._config.palifico_aces == "ordinary"
 
     def legal_texts(self, seat: int) -> list[str]:
         """The texts of :meth:`legal_actions`, built once per situation (a turn frame lists
@@ -244,6 +264,7 @@ class Perudo(Game):
             self.round.palifico is not None,
             self.counts[seat] == 1,
             self._config.calza,
+            self._config.palifico_aces,
         )
         texts = _LEGAL_TEXTS.get(key)
         if texts is None:
@@ -347,7 +368,8 @@ class Perudo(Game):
                         f"{bid} does not raise {previous}: bid more than {previous.quantity}"
                     )
             else:
-                error = raise_error(previous, bid)
+                check = ordinary_raise_error if self._ordinary_aces() else raise_error
+                error = check(previous, bid)
                 if error is not None:
                     raise IllegalAction(error)
         rnd.bids.append((seat, bid))

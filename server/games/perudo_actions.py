@@ -17,7 +17,8 @@ ACE = 1
 
 # -- actions -----------------------------------------------------------------------------
 
-_BID_RE = re.compile(r"\s*(\d{1,3})\s*[xX*]\s*([1-6])\s*")
+_BID_RE = re.compile(r"\s*([0-9]{1,3})\s*[xX*]\s*([1-6])\s*", re.ASCII)
+_QUOTE = 40  # the most of a refused input an error quotes
 _MAX_QUANTITY = 80  # 8 players x 10 dice: no game can hold more dice
 
 
@@ -43,12 +44,15 @@ class Bid:
         match = _BID_RE.fullmatch(text)
         if match is None:
             raise IllegalAction(
-                f"{text!r} is not a bid: write quantity x face, e.g. 5x4 (aces are face 1)",
+                f"{_quote(text)} is not a bid: write quantity x face in ASCII digits, "
+                "e.g. 5x4 (aces are face 1)",
                 "malformed",
             )
         quantity, face = int(match[1]), int(match[2])
         if not 1 <= quantity <= _MAX_QUANTITY:
-            raise IllegalAction(f"{text!r}: a bid's quantity is 1 to {_MAX_QUANTITY}", "malformed")
+            raise IllegalAction(
+                f"{_quote(text)}: a bid's quantity is 1 to {_MAX_QUANTITY}", "malformed"
+            )
         return BIDS[quantity][face]
 
     @property
@@ -61,6 +65,13 @@ class Bid:
 
     def __repr__(self) -> str:
         return f"Bid.parse({str(self)!r})"
+
+
+def _quote(text: str) -> str:
+    """``text`` quoted for an error, cut to its first few dozen characters."""
+    if len(text) <= _QUOTE:
+        return repr(text)
+    return f"{text[:_QUOTE]!r}... ({len(text)} characters)"
 
 
 #: Every possible bid, built once: ``BIDS[quantity][face]`` (bids are immutable values).
@@ -144,6 +155,24 @@ def raise_error(previous: Bid, bid: Bid) -> str | None:
     ):
         return None
     return f"{bid} does not raise {previous}: bid more dice, or a higher face"
+
+
+def ordinary_raise_error(previous: Bid, bid: Bid) -> str | None:
+    """Why ``bid`` does not raise ``previous`` when aces are an ordinary face (a palifico
+    round), or ``None`` if it does: more dice of any face, or as many of a higher face, the
+    ace ranking lowest. No halving or doubling applies."""
+    if bid.quantity > previous.quantity or (
+        bid.quantity == previous.quantity and bid.face > previous.face
+    ):
+        return None
+    return f"{bid} does not raise {previous}: bid more dice, or a higher face (aces are lowest)"
+
+
+def ordinary_raises(previous: Bid, cap: int) -> list[Bid]:
+    """Every bid up to ``cap`` dice that raises ``previous`` by :func:`ordinary_raise_error`."""
+    out = [BIDS[previous.quantity][f] for f in range(previous.face + 1, 7)]
+    out.extend(BIDS[q][f] for q in range(previous.quantity + 1, cap + 1) for f in FACES)
+    return out
 
 
 def count_matching(dice: Iterable[int], bid: Bid, aces_wild: bool) -> int:

@@ -245,3 +245,43 @@ def test_italian_articles_elide_before_vowels() -> None:
     )
     for wrong in ("del 8", "al 8", "sul 8", "del 11", "al 11"):
         assert wrong not in text
+
+
+@pytest.mark.parametrize("aces", ["ordinary", "wild_conversion"])
+def test_palifico_aces_follow_the_engine(aces: str) -> None:
+    # issue 16: in a palifico round aces are an ordinary (lowest) face, no conversion
+    from server.games.perudo import PerudoConfig, new_game
+
+    game, _ = new_game(PerudoConfig.from_options({"seats": 3, "palifico_aces": aces}), b"p")
+    game.counts = [1, 1, 1]
+    game.round.dice = [[4], [5], [2]]
+    game.round.palifico = 0
+    game.round.starter = game.turn = 0
+    game.apply(0, "2x5")
+    table = view([5], [1, 1, 1], [(0, "2x5")], seat=1, palifico=0, palifico_aces=aces)
+    assert table.legal_actions() == [str(a) for a in game.legal_actions(1)]
+    assert ("1x1" in table.legal_actions()) == (aces == "wild_conversion")
+    for seed in range(5):
+        assert advise(table, seed=seed).action in table.legal_actions()
+
+
+def test_the_same_situation_gets_the_same_advice() -> None:
+    # issue 16: asked four times on one turn, the hint changed each time
+    table = view([5, 5, 2, 3, 1], [5, 5, 5, 5], [(3, "8x5")], seat=0)
+    first = advise(table)
+    for _ in range(3):
+        again = advise(table)
+        assert (again.action, again.explanation_en) == (first.action, first.explanation_en)
+
+
+def test_a_hint_is_a_function_of_game_round_seat_and_history() -> None:
+    from bots.perudo_expert.hint import perudo_hint
+    from server.games.perudo import PerudoConfig, new_game
+
+    game, _ = new_game(PerudoConfig.from_options({"seats": 4}), b"same situation")
+    assert game.to_move is not None
+    game.apply(game.to_move, "3x5")
+    seat = game.to_move
+    first = perudo_hint(game, seat)
+    assert all(perudo_hint(game, seat) == first for _ in range(3))
+    assert perudo_hint(game, seat, seed=1) is not None  # an explicit seed still applies

@@ -50,6 +50,7 @@ KEYS = frozenset(
         "pawns",
         "squares",
         "promotion",
+        "en_passant_at",
         "reason",
         "result",
         "winner",
@@ -102,7 +103,7 @@ WORDS = frozenset(
 #: The keys the opponent (and a spectator) may hear, per event type.
 HEARD_KEYS = {
     "illegal": {"type", "color", "seat", "answer"},
-    "move": {"type", "color", "seat", "capture", "captured", "check", "promotion"},
+    "move": {"type", "color", "seat", "capture", "captured", "check", "promotion", "en_passant_at"},
     "pawn_tries": {"type", "color", "seat", "count", "any", "pawns"},
     "any": {"type", "color", "seat", "answer"},
     "draw_offered": {"type", "color", "seat"},
@@ -202,6 +203,8 @@ class LeakChecker:
         """Every projection of ``event`` names only squares its viewer may know."""
         truth = event.truth
         announced = {truth["capture"]} if truth.get("capture") else set()
+        if truth.get("en_passant_at"):  # English rules announce an en passant's landing square
+            announced.add(truth["en_passant_at"])
         for seat in (0, 1):
             projection = event.seats[seat]
             if projection is None:

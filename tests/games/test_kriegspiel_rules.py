@@ -270,6 +270,10 @@ def test_en_passant_announces_the_captured_pawns_square(rules: str) -> None:
     assert move.seats[1]["capture"] == "d5"
     assert move.seats[0]["capture"] == "d5"
     assert move.seats[1]["captured"] == (None if rules == "english" else "pawn")
+    # English rules (thesis 3.2): "il Bianco cattura en-passant in f6", the landing square;
+    # "capture" stays the captured pawn's square, which every board needs
+    for view in (move.seats[0], move.seats[1], move.spectator):
+        assert view.get("en_passant_at") == ("d6" if rules == "english" else None)
 
 
 # -- pawn tries ---------------------------------------------------------------------------
@@ -603,6 +607,24 @@ def test_seventyfive_moves_even_when_fifty_is_off() -> None:
     assert table.play("b1b2")[-1].seats[1]["reason"] == "seventyfive_moves"
 
 
+def test_seventyfive_moves_can_be_switched_off() -> None:
+    fen = "k7/8/8/8/8/8/8/KR6 w - - 149 80"
+    table = Table("wild16", fen, auto_fifty_moves=False, auto_seventyfive_moves=False)
+    table.play("b1b2", "a8a7", "b2b3")
+    assert not table.game.is_over
+    assert table.opening[0].truth["auto_seventyfive_moves"] is False
+
+
+def test_seventyfive_and_fivefold_options_round_trip_and_default_on() -> None:
+    default = KriegspielConfig.from_options({})
+    assert default.auto_seventyfive_moves and default.auto_fivefold
+    assert "auto_seventyfive_moves" not in default.to_options()  # old games' options unchanged
+    off = KriegspielConfig.from_options({"auto_seventyfive_moves": False, "auto_fivefold": False})
+    assert KriegspielConfig.from_options(off.to_options()) == off
+    with pytest.raises(ConfigError, match="'auto_fivefold'"):
+        KriegspielConfig.from_options({"auto_fivefold": "no"})
+
+
 KNIGHT_DANCE = ("g1f3", "g8f6", "f3g1", "f6g8")
 
 
@@ -621,6 +643,12 @@ def test_fivefold_repetition_when_threefold_is_off() -> None:
     table.play(*KNIGHT_DANCE * 3, *KNIGHT_DANCE[:3])
     assert not table.game.is_over
     assert table.play(KNIGHT_DANCE[3])[-1].seats[0]["reason"] == "fivefold_repetition"
+
+
+def test_fivefold_can_be_switched_off() -> None:
+    table = Table("wild16", auto_threefold=False, auto_fivefold=False)
+    table.play(*KNIGHT_DANCE * 6)
+    assert not table.game.is_over
 
 
 # -- resignation, draws, forfeits ----------------------------------------------------------

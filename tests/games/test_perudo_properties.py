@@ -29,13 +29,17 @@ from server.games.perudo import CALZA, DUDO, Bid, Perudo, PerudoConfig, new_game
 # -- an independent reading of the rules --------------------------------------------------
 
 
-def ref_is_raise(previous: Bid | None, bid: Bid, palifico: bool, one_die: bool) -> bool:
+def ref_is_raise(
+    previous: Bid | None, bid: Bid, palifico: bool, one_die: bool, ordinary_aces: bool = True
+) -> bool:
     """The rules page's raising rules, written again from the text."""
     if previous is None:
         return palifico or bid.face != 1
     pq, pf, q, f = previous.quantity, previous.face, bid.quantity, bid.face
     if palifico and not one_die:
         return f == pf and q > pq
+    if palifico and ordinary_aces:  # the ace an ordinary, lowest face (issue 16)
+        return q > pq or (q == pq and f > pf)
     if pf == 1:
         return q > pq if f == 1 else q >= 2 * pq + 1
     if f == 1:
@@ -195,7 +199,8 @@ def play_random_game(
             continue
         assert action in legal, f"{action} was accepted but is not listed"
         if isinstance(action, Bid):
-            assert ref_is_raise(previous, action, palifico, one_die), (previous, action)
+            ordinary = config.palifico_aces == "ordinary"
+            assert ref_is_raise(previous, action, palifico, one_die, ordinary), (previous, action)
             assert action.quantity <= cap
         else:
             assert previous is not None
@@ -249,6 +254,7 @@ def options_strategy() -> st.SearchStrategy[dict[str, Any]]:
             "reveal": st.sampled_from(["until_proven", "all"]),
             "show_dice_counts": st.booleans(),
             "palifico": st.booleans(),
+            "palifico_aces": st.sampled_from(["ordinary", "wild_conversion"]),
         }
     )
 

@@ -82,6 +82,27 @@ def test_malformed_bids_are_refused_with_a_reason(text: str) -> None:
     assert "5x4" in info.value.reason or "quantity" in info.value.reason
 
 
+@pytest.mark.parametrize("text", ["\u0665x4", "5x\u0664", "\uff15x4", "\u0967\u0966x2"])
+def test_bids_take_ascii_digits_only(text: str) -> None:
+    # issue 16: "\u0665x4" (an Arabic-Indic five) was read as 5x4
+    for parse in (Bid.parse, parse_action):
+        with pytest.raises(IllegalAction) as info:
+            parse(text)
+        assert info.value.code == "malformed"
+
+
+def test_a_refused_bid_quotes_a_few_dozen_characters_at_most() -> None:
+    with pytest.raises(IllegalAction) as info:
+        Bid.parse("9" * 5000 + "x4")
+    assert info.value.code == "malformed"
+    assert len(info.value.reason) < 160 and "999" in info.value.reason
+    with pytest.raises(IllegalAction) as info:
+        Bid.parse("y" * 5000)
+    assert len(info.value.reason) < 160
+    with pytest.raises(IllegalAction, match="'5x'"):
+        Bid.parse("5x")
+
+
 def test_actions_parse() -> None:
     assert parse_action("dudo") is DUDO
     assert parse_action("Calza") is CALZA
@@ -519,3 +540,60 @@ def test_replay_gives_the_same_game() -> None:
     again, replayed = replay_game(cfg, b"replay", game.history)
     assert replayed == events
     assert again.view(0) == game.view(0) and again.counts == game.counts
+
+
+# -- aces in a palifico round (issue 16) -------------------------------------------------------
+# "l'Asso [...] perde la sua funzione di Jolly, è trattata nelle dichiarazioni come qualsiasi
+# altro numero": an ace is an ordinary face in a palifico round's bids, ranking lowest.
+
+
+def test_palifico_aces_are_an_ordinary_face_for_a_one_die_player() -> None:
+    game = rigged([[4], [5], [2]], starter=0, palifico_seat=0)
+    play(game, "2x5")
+    legal = {str(a) for a in game.legal_actions(1)}
+    # no halving: 1x1 does not raise 2x5; aces rank lowest, so 2x1 does not either
+    for text in ("1x1", "2x1"):
+        assert text not in legal
+        with pytest.raises(IllegalAction, match="does not raise 2x5"):
+            game.apply(1, text)
+    assert {"3x1", "2x6", "3x2"} <= legal
+    play(game, "3x1")
+    # no doubling back: after 3x1 any face at the same quantity raises (aces are lowest)
+    legal = {str(a) for a in game.legal_actions(2)}
+    assert {"3x2", "3x6", "4x1"} <= legal and "7x4" in legal
+    assert "3x1" not in legal and "2x6" not in legal
+
+
+def test_palifico_after_aces_others_stay_on_aces() -> None:
+    game = rigged([[1], [2, 3], [5]], starter=0, palifico_seat=0)
+    play(game, "2x1")
+    assert {a.face for a in game.legal_actions(1) if isinstance(a, Bid)} == {1}
+    play(game, "3x1")
+    play(game, "3x4")  # the one-die player changes face at the same quantity
+    assert game.round.bids[-1] == (2, Bid(3, 4))
+
+
+def test_palifico_aces_wild_conversion_option_keeps_the_old_rule() -> None:
+    game = rigged([[4], [5], [2]], starter=0, palifico_seat=0, palifico_aces="wild_conversion")
+    play(game, "2x5")
+    assert "1x1" in {str(a) for a in game.legal_actions(1)}
+    play(game, "1x1")
+    with pytest.raises(IllegalAction, match="does not raise 1x1"):
+        game.apply(2, "2x4")
+
+
+def test_palifico_aces_option_defaults_and_round_trips() -> None:
+    for preset in ("piatnik", "classic"):
+        assert PerudoConfig.from_options({"preset": preset}).palifico_aces == "ordinary"
+    cfg = PerudoConfig.from_options({"palifico_aces": "wild_conversion"})
+    assert PerudoConfig.from_options(cfg.to_options()) == cfg
+    with pytest.raises(ConfigError, match="palifico_aces"):
+        PerudoConfig.from_options({"palifico_aces": "wild"})
+
+
+def test_games_stored_before_the_option_replay_under_the_old_rule() -> None:
+    # options written in full by an older server lack palifico_aces: their games were
+    # played with the conversion, and their logs replay with it
+    old = PerudoConfig().to_options()
+    del old["palifico_aces"]
+    assert PerudoConfig.from_options(old).palifico_aces == "wild_conversion"
