@@ -41,7 +41,7 @@ class GameLog:
     def rebuild(self) -> tuple[Game, list[Event]]:
         """Replay the logged actions with the seed; return the game and its events."""
         eng = engine(self.row.game)
-        config = eng.make_config(self.row.options)
+        config = eng.stored_config(self.row.options)
         return eng.replay(config, self.row.seed, self.records())
 
     def records(self) -> list[Record]:

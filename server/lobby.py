@@ -182,7 +182,7 @@ class Lobby:
                     players[pid] = player
         try:
             eng = find_engine(row.game)
-            config = eng.make_config(row.options)
+            config = eng.stored_config(row.options)
         except ConfigError as exc:
             log.error("room %s: cannot rebuild (%s)", row.id, exc)
             return None

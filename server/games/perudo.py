@@ -139,14 +139,19 @@ class PerudoConfig:
         if preset not in PRESETS:
             raise ConfigError(f"unknown preset {preset!r}: choose one of {', '.join(PRESETS)}")
         values = {**PRESETS[preset], **options}
-        if "palifico_aces" not in options and known - {"palifico_aces"} <= set(options):
-            # every option but this one: written by a server from before the option, whose
-            # palifico rounds converted aces; its games replay under that rule
-            values["palifico_aces"] = "wild_conversion"
         seats = values.get("seats")
         if "max_players" not in options and isinstance(seats, int) and seats > 6:
             values["max_players"] = 8
         return cls(**values)
+
+    @classmethod
+    def from_stored(cls, options: Mapping[str, Json]) -> Self:
+        """The config of a logged game: a stored config has every option of its day, so
+        one without ``palifico_aces`` was played before that option existed, when a
+        one-die player converted aces in palifico rounds; it replays under that rule."""
+        if "palifico_aces" not in options:
+            options = {**options, "palifico_aces": "wild_conversion"}
+        return cls.from_options(options)
 
     def to_options(self) -> dict[str, Json]:
         """Every option, explicitly, so the config rebuilds even if a preset changes."""

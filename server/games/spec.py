@@ -132,6 +132,16 @@ class Engine:
         """Validate room options into this engine's config; raise ``ConfigError``."""
         return self.config_type.from_options(options)
 
+    def stored_config(self, options: Mapping[str, Any]) -> Any:
+        """The config of a logged game from its stored options (``to_options`` of its
+        day). A config type may define ``from_stored`` for options that a later version
+        added: missing from a stored config, they take the value the game was played
+        under, where a player's missing option takes today's default."""
+        from_stored = getattr(self.config_type, "from_stored", None)
+        if from_stored is not None:
+            return from_stored(options)
+        return self.config_type.from_options(options)
+
     def replay(
         self, config: Any, seed: bytes, records: Sequence[Record | Sequence[Any]]
     ) -> tuple[Game, list[Event]]:

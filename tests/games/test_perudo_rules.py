@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from server.games import engine
 from server.games.base import ConfigError, IllegalAction
 from server.games.perudo import (
     CALZA,
@@ -596,4 +597,9 @@ def test_games_stored_before_the_option_replay_under_the_old_rule() -> None:
     # played with the conversion, and their logs replay with it
     old = PerudoConfig().to_options()
     del old["palifico_aces"]
-    assert PerudoConfig.from_options(old).palifico_aces == "wild_conversion"
+    assert engine("perudo").stored_config(old).palifico_aces == "wild_conversion"
+    # a player who names every other option gets today's rule, not the old one
+    assert engine("perudo").make_config(old).palifico_aces == "ordinary"
+    # a config stored today keeps its rule
+    today = PerudoConfig.from_options({"seats": 3}).to_options()
+    assert engine("perudo").stored_config(today).palifico_aces == "ordinary"
