@@ -33,7 +33,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import os
 import signal
 import sys
 from collections.abc import Callable, Coroutine
@@ -207,7 +206,7 @@ def main() -> None:
     # by closing this runner's standard input, in its own time.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     logging.basicConfig(
-        level=logging.DEBUG if os.environ.get("UMPIRE_RUNNER_DEBUG") else logging.WARNING,
+        level=logging.WARNING,  # never DEBUG: websockets would log the house secret header
         stream=sys.stderr,
         format="%(levelname)s %(name)s: %(message)s",  # the server logs each line
     )
