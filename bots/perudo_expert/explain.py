@@ -1,187 +1,296 @@
-"""Explanations in natural language, English and Italian, from the rules that fired.
+"""Explanations in plain English and Italian of a decision, from the facts the rules left.
 
-The source rebuilds its reasoning from the list of activated rules and justifies the
-suggested bet to the user; :func:`explain` does the same from a finished
-:class:`~bots.perudo_expert.context.Context`: one sentence for the decision, then one for
-each rule that shaped it.
+The source rebuilds its reasoning from the activated rules and justifies the suggested bet
+to the user; :func:`explain` does the same from a finished
+:class:`~bots.perudo_expert.context.Context`, in sentences a player understands: the move
+and why it beats the alternatives (with their probabilities), then one sentence for each
+thing that shaped it (a palifico round, one die left, what the bids so far suggest). Rule
+names never appear: they are in :attr:`~bots.perudo_expert.advise.Advice.rules_fired`.
+The words (bids, plurals, Italian articles) come from :mod:`bots.perudo_expert.words`.
 """
 
 from __future__ import annotations
 
-from bots.perudo_expert.context import FINAL_BLOW, LAST_BET, Context
+from bots.perudo_expert.context import Bet, Context
+from bots.perudo_expert.model import known_matching
+from bots.perudo_expert.words import (
+    bid_en,
+    bid_it,
+    hand_en,
+    hand_it,
+    own_dice_en,
+    own_dice_it,
+    pct,
+    pct_it,
+    percent,
+)
 from server.games.perudo_actions import Bid
 
-_FACES_EN = {1: ("ace", "aces"), 2: ("two", "twos"), 3: ("three", "threes")}
-_FACES_EN |= {4: ("four", "fours"), 5: ("five", "fives"), 6: ("six", "sixes")}
+Pair = tuple[str, str]  #: a sentence in English and in Italian
 
 
-def bid_en(bid: Bid) -> str:
-    """``5x4`` as "at least 5 fours" (``1x1``: "at least 1 ace")."""
-    one, many = _FACES_EN[bid.face]
-    return f"at least {bid.quantity} {one if bid.quantity == 1 else many}"
-
-
-def bid_it(bid: Bid) -> str:
-    """``5x4`` as "almeno 5 volte 4"; aces are "Teste di Lama", as in the source."""
-    if bid.is_aces:
-        noun = "Testa di Lama" if bid.quantity == 1 else "Teste di Lama"
-        return f"almeno {bid.quantity} {noun}"
-    return f"almeno {bid.quantity} volte {bid.face}"
-
-
-def _pct(value: float) -> str:
-    return f"{round(value * 100)}%"
-
-
-_ELIDED = {"del": "dell'", "al": "all'", "sul": "sull'", "il": "l'"}
-
-
-def _it(article: str, value: float) -> str:
-    """An Italian article and a percentage: "del 79%", but "dell'86%" (otto, undici)."""
-    n = round(value * 100)
-    vowel = n == 8 or n == 11 or 80 <= n <= 89
-    return f"{_ELIDED[article]}{n}%" if vowel else f"{article} {n}%"
-
-
-def _hand(dice: list[int], lang: str) -> str:
-    names = ["L" if d == 1 else str(d) for d in sorted(dice)]
-    return "[" + " ".join(names) + "]" if names else ("nothing" if lang == "en" else "niente")
-
-
-def _decision(ctx: Context) -> tuple[str, str]:
+def _dudo_clause(ctx: Context) -> Pair | None:
+    """Doubting the last bid would be right only so often."""
     last = ctx.view.last
-    if ctx.action == "dudo":
-        assert last is not None
-        if ctx.impossible:
-            return (
-                f"Dudo: {bid_en(last[1])} is impossible with the dice in play and yours.",
-                f"Dudo: {bid_it(last[1])} è impossibile con i dadi in gioco e i tuoi.",
-            )
-        best = ctx.possible[0].bet if ctx.possible else None
-        tail_en = tail_it = ""
-        if best is not None:
-            tail_en = (
-                f"; the best raise, {bid_en(best.bid)}, would be true only {_pct(best.probability)}"
-            )
-            tail_it = (
-                f"; il rilancio migliore, {bid_it(best.bid)}, sarebbe vero solo "
-                f"{_it('al', best.probability)}"
-            )
+    if last is None or ctx.dudo_probability is None:
+        return None
+    return (
+        f"Dudo on {bid_en(last[1])} {_right_en(ctx.dudo_probability)}",
+        f"dire Dudo su «{bid_it(last[1])}» {_right_it(ctx.dudo_probability)}",
+    )
+
+
+def _dudo_not_enough(ctx: Context, d: float) -> Pair:
+    """Why not doubt a bid that is likelier false than our bid is true."""
+    last = ctx.view.last
+    assert last is not None
+    return (
+        f"Dudo on {bid_en(last[1])} would be right {pct(d)}, more often, but not by enough: "
+        "a bid is lost only if someone doubts it, a Dudo is settled at once.",
+        f"Dire Dudo su «{bid_it(last[1])}» sarebbe giusto {pct_it('nel', d)} dei casi, più "
+        "spesso, ma non abbastanza: una scommessa si perde solo se qualcuno la contesta, "
+        "mentre un Dudo si decide subito.",
+    )
+
+
+def _right_en(p: float) -> str:
+    return "could not be right" if p <= 0 else f"would be right only {pct(p)}"
+
+
+def _right_it(p: float) -> str:
+    return (
+        "sarebbe di certo sbagliato"
+        if p <= 0
+        else f"sarebbe giusto solo {pct_it('nel', p)} dei casi"
+    )
+
+
+def _true_en(p: float) -> str:
+    return "could not be true" if p <= 0 else f"would be true only {pct(p)}"
+
+
+def _true_it(p: float, ending: str) -> str:
+    """``ending`` is "a" for a scommessa, "o" for a rilancio."""
+    if p <= 0:
+        return f"non potrebbe essere ver{ending}"
+    return f"sarebbe ver{ending} solo {pct_it('nel', p)} dei casi"
+
+
+def _likeliest_other(ctx: Context, chosen: Bet) -> Pair | None:
+    """The likeliest other bid, and why it was not chosen."""
+    others = [b for b in ctx.bets if b.bid != chosen.bid]
+    if not others:
+        return None
+    other = max(others, key=lambda b: (b.probability, -b.bluff))
+    if percent(other.probability) <= percent(chosen.probability):
         return (
-            f"Dudo: {bid_en(last[1])} is false with probability {_pct(ctx.probability)}{tail_en}.",
-            f"Dudo: {bid_it(last[1])} è falsa con probabilità {_it('del', ctx.probability)}"
-            f"{tail_it}.",
+            f"the likeliest other bid, {bid_en(other.bid)}, {_true_en(other.probability)}",
+            f"la più probabile tra le altre scommesse, {bid_it(other.bid)}, "
+            f"{_true_it(other.probability, 'a')}",
         )
-    if ctx.action == "calza":
-        assert last is not None
+    if other.bluff > chosen.bluff:
         return (
-            f"Calza: {bid_en(last[1])} is exactly right with probability "
-            f"{_pct(ctx.probability)}, likelier than doubting or raising.",
-            f"Calza: {bid_it(last[1])} è esatta con probabilità {_it('del', ctx.probability)}, "
-            "più che dubitare o rilanciare.",
+            f"{bid_en(other.bid)} is likelier ({pct(other.probability)}) but fewer of your "
+            "dice count for it",
+            f"{bid_it(other.bid)} è più probabile ({pct(other.probability)}) ma per quella "
+            "contano meno dei tuoi dadi",
         )
+    return None
+
+
+def _bid(ctx: Context) -> list[Pair]:
     assert ctx.action is not None
     bid = Bid.parse(ctx.action)
     bet = ctx.possible[0].bet
+    p, want = bet.probability, ctx.reliability
+    head_en = f"Bid {bid_en(bid)}: it is true with probability {pct(p)}"
+    head_it = f"Scommetti {bid_it(bid)}: ha {pct_it('il', p)} di probabilità di essere vera"
+    if p >= 1:
+        head_en, head_it = (
+            f"Bid {bid_en(bid)}: it is certainly true",
+            (f"Scommetti {bid_it(bid)}: è di certo vera"),
+        )
+    out: list[Pair] = []
+    dudo = _dudo_clause(ctx)
+    d = ctx.dudo_probability
+    if dudo is not None and d is not None and percent(d) > percent(p):
+        # doubting is likelier to be right, but not by the margin the level asks for
+        out_dudo = _dudo_not_enough(ctx, d)
+        dudo = None
+    else:
+        out_dudo = None
+    if percent(want) >= 100:
+        out.append((f"{head_en}, the surest bid you can make.", f"{head_it}, la più sicura."))
+    elif percent(p) + 5 >= percent(want):
+        if percent(p) > percent(want):
+            near_en, near_it = "above", "più " + pct_it("del", want)
+        elif percent(p) == percent(want):
+            near_en, near_it = "just", "proprio " + pct_it("il", want)
+        else:
+            near_en, near_it = "close to", "quasi " + pct_it("il", want)
+        en = f"{head_en}, {near_en} the {pct(want)} you want from a bid"
+        it = f"{head_it}, {near_it} che chiedi a una scommessa"
+        step = Bid(bid.quantity + 1, bid.face)
+        if step.quantity <= ctx.view.total:
+            q = ctx.probability_of(step)
+            if percent(q) < percent(p):
+                en += f"; {bid_en(step)} {_true_en(q)}"
+                it += f"; {bid_it(step)} {_true_it(q, 'a')}"
+        out.append((en + ".", it + "."))
+    else:
+        reasons = [r for r in (dudo, _likeliest_other(ctx, bet)) if r is not None]
+        en = f"{head_en}, less than the {pct(want)} you want"
+        it = f"{head_it}, meno {pct_it('del', want)} che chiedi a una scommessa"
+        if reasons:
+            all_en, all_it = "the alternatives are worse", "le alternative sono peggiori"
+            if dudo is None:
+                all_en, all_it = "no other bid is better", "nessun'altra scommessa è migliore"
+            en += f", but {all_en}: " + " and ".join(r[0] for r in reasons)
+            it += f", ma {all_it}: " + " e ".join(r[1] for r in reasons)
+            dudo = None  # said
+        out.append((en + ".", it + "."))
+    if dudo is not None:
+        out.append((dudo[0] + ".", dudo[1][0].upper() + dudo[1][1:] + "."))
+    if out_dudo is not None:
+        out.append(out_dudo)
+    counting = known_matching(ctx.view.dice, bid, ctx.view.aces_wild)
+    held = len(ctx.view.dice)
+    if held:
+        out.append((own_dice_en(counting, held), own_dice_it(counting, held)))
+    return out
+
+
+def _dudo(ctx: Context) -> Pair:
+    last = ctx.view.last
+    assert last is not None
+    claim_en, claim_it = bid_en(last[1]), f"la dichiarazione «{bid_it(last[1])}»"
+    if ctx.impossible:
+        return (
+            f"Call Dudo: {claim_en} cannot be true, counting your dice and the dice in play.",
+            f"Di' Dudo: {claim_it} non può essere vera, contando i tuoi dadi e quelli in gioco.",
+        )
+    en = f"Call Dudo: {claim_en} is false with probability {pct(ctx.probability)}"
+    it = f"Di' Dudo: {claim_it} è falsa con probabilità {pct_it('del', ctx.probability)}"
+    best = ctx.possible[0].bet if ctx.possible else None
+    if best is None:
+        return (en + ", and no raise is left.", it + ", e non resta alcun rilancio.")
+    return (
+        f"{en}, while the best raise, {bid_en(best.bid)}, {_true_en(best.probability)}.",
+        f"{it}, mentre il rilancio migliore, {bid_it(best.bid)}, "
+        f"{_true_it(best.probability, 'o')}.",
+    )
+
+
+def _calza(ctx: Context) -> Pair:
+    last = ctx.view.last
+    assert last is not None and ctx.dudo_probability is not None
+    d = ctx.dudo_probability
     en = (
-        f"Bid {bid_en(bid)}: true with probability {_pct(bet.probability)} (reliability "
-        f"threshold {_pct(ctx.reliability)}), a bluff on {_pct(bet.bluff)} of your dice "
-        f"(bluff threshold {_pct(ctx.bluff)})."
+        f"Calza: {bid_en(last[1])} is exactly right with probability {pct(ctx.probability)}; "
+        f"a Dudo {_right_en(d)}"
     )
     it = (
-        f"Scommetti {bid_it(bid)}: vera con probabilità {_it('del', bet.probability)} "
-        f"(soglia di affidabilità {_pct(ctx.reliability)}), un bluff {_it('sul', bet.bluff)} "
-        f"dei tuoi dadi (soglia di bluff {_pct(ctx.bluff)})."
+        f"Calza: la dichiarazione «{bid_it(last[1])}» è esatta con probabilità "
+        f"{pct_it('del', ctx.probability)}; dire Dudo {_right_it(d)}"
     )
-    if last is not None and ctx.dudo_probability is not None:
-        en += f" Dudo on {bid_en(last[1])} would be right only {_pct(ctx.dudo_probability)}."
-        it += (
-            f" Un Dudo su {bid_it(last[1])} avrebbe ragione solo {_it('al', ctx.dudo_probability)}."
-        )
-    return en, it
+    best = ctx.possible[0].bet if ctx.possible else None
+    if best is not None:
+        en += f" and the best raise, {bid_en(best.bid)}, {_true_en(best.probability)}"
+        it += f" e il rilancio migliore, {bid_it(best.bid)}, {_true_it(best.probability, 'o')}"
+    return en + ".", it + "."
 
 
-def _situation(ctx: Context) -> tuple[str, str]:
-    if ctx.situation == LAST_BET:
-        return (
-            "Situation: last bet, two players with one die each.",
-            "Situazione: ultima scommessa, due giocatori con un dado ciascuno.",
-        )
-    if ctx.situation == FINAL_BLOW:
-        return (
-            "Situation: final blow, you hold more dice than your last opponent's one.",
-            "Situazione: colpo di grazia, hai più dadi dell'unico dado dell'avversario.",
-        )
-    return ("Situation: normal.", "Situazione: normale.")
-
-
-_RULE_TEXT: dict[str, tuple[str, str]] = {
+_RULE_TEXT: dict[str, Pair] = {
     "palifico-opponent": (
-        "Palifico round: aces are not wild and the face is locked, so bid safer and bluff less.",
-        "Turno Palifico: le Teste di Lama non sono Jolly e il numero è bloccato, quindi "
-        "scommetti più sicuro e bluffa meno.",
+        "In a Palifico round aces are not wild and only a player with one die may change the "
+        "face, so bid safer and bluff less.",
+        "Nel turno di Palifico le Teste di Lama non sono Jolly e solo chi ha un dado può "
+        "cambiare numero: scommetti più sicuro e bluffa meno.",
     ),
     "palifico-own": (
-        "Your palifico: open on the face your one die shows.",
-        "Sei Palifico: apri sul numero del tuo unico dado.",
+        "It is your Palifico round: aces are not wild, and you open on the face of your one die.",
+        "È il tuo turno di Palifico: le Teste di Lama non sono Jolly e apri sul numero del tuo "
+        "unico dado.",
     ),
     "one-die": (
-        "You hold one die: losing it ends your game, so bid safer.",
-        "Hai un solo dado: perderlo ti elimina, quindi scommetti più sicuro.",
+        "You hold one die: losing it puts you out of the game, so bid safer.",
+        "Hai un solo dado: se lo perdi sei eliminato, quindi scommetti più sicuro.",
     ),
     "last-bet": (
-        "With two dice in play, take the surest bid.",
-        "Con due dadi in gioco, scegli la scommessa più sicura.",
+        "Only two dice are left in play, one each: this round decides the game, so take the "
+        "surest move.",
+        "Restano in gioco due dadi, uno a testa: questo giro decide la partita, quindi scegli "
+        "la mossa più sicura.",
     ),
     "final-blow": (
-        "Your opponent bids on one die: stay safe and doubt blind bids sooner.",
-        "L'avversario scommette con un dado: resta sicuro e dubita prima delle scommesse "
-        "alla cieca.",
+        "Your last opponent has one die left and bids almost blind: bid safely and doubt sooner.",
+        "All'ultimo avversario resta un solo dado e scommette quasi alla cieca: scommetti sul "
+        "sicuro e dubita prima.",
     ),
 }
 
 
-def _profiles(ctx: Context) -> tuple[str, str] | None:
-    parts_en: list[str] = []
-    parts_it: list[str] = []
+def _profiles(ctx: Context) -> list[Pair]:
+    out: list[Pair] = []
     if "bidder_bluff_rate" in ctx.notes:
         value = float(ctx.notes["bidder_bluff_rate"])
-        parts_en.append(f"the last bidder bluffs about {_pct(value)} of the time")
-        parts_it.append(f"l'ultimo a scommettere bluffa circa {_it('il', value)} delle volte")
+        sooner = value > 0.25
+        out.append(
+            (
+                f"The last bidder bluffs in about {pct(value)} of their bids, so doubt them "
+                f"{'sooner' if sooner else 'later'} than usual.",
+                f"Chi ha scommesso per ultimo bluffa in circa {pct_it('il', value)} delle sue "
+                f"scommesse: dubita di lui {'prima' if sooner else 'più tardi'} del solito.",
+            )
+        )
     if "next_dudo_rate" in ctx.notes:
         value = float(ctx.notes["next_dudo_rate"])
-        parts_en.append(f"the next player doubts about {_pct(value)} of the bids it faces")
-        parts_it.append(f"il prossimo giocatore dubita di circa {_it('il', value)} delle scommesse")
-    if not parts_en:
-        return None
-    return (
-        "Profiles: " + "; ".join(parts_en) + ".",
-        "Profili: " + "; ".join(parts_it) + ".",
-    )
+        safer = value > 0.3
+        out.append(
+            (
+                f"The next player calls Dudo on about {pct(value)} of the bids they face, so "
+                f"bid {'safer' if safer else 'bolder'}.",
+                f"Il prossimo giocatore dice Dudo a circa {pct_it('il', value)} delle "
+                f"scommesse che riceve: scommetti {'più sicuro' if safer else 'più audace'}.",
+            )
+        )
+    return out
 
 
-def _inference(ctx: Context) -> tuple[str, str] | None:
+def _inference(ctx: Context) -> list[Pair]:
     if ctx.level.samples == 0 or not ctx.hands:
-        return None
+        return []
     if len(ctx.hands) > 1:
         n = len(ctx.hands)
-        return (
-            f"Opponents' dice inferred from their bids, averaged over {n} virtual rolls.",
-            f"Dadi degli avversari inferiti dalle loro scommesse, media su {n} lanci virtuali.",
-        )
-    hands = {s: h for s, h in ctx.hands[0].hands.items() if h}
-    if not hands:
-        return None
-    en = "; ".join(f"seat {s} {_hand(h, 'en')}" for s, h in sorted(hands.items()))
-    it = "; ".join(f"posto {s} {_hand(h, 'it')}" for s, h in sorted(hands.items()))
-    return (f"Inferred from the bids: {en}.", f"Inferito dalle scommesse: {it}.")
+        return [
+            (
+                f"What the others hold is guessed from their bids, averaging {n} guesses.",
+                f"Quello che hanno in mano gli altri è stimato dalle loro scommesse, come media "
+                f"di {n} ipotesi.",
+            )
+        ]
+    out: list[Pair] = []
+    last_bid = {seat: bid for seat, bid in ctx.view.bids}
+    for seat, dice in sorted(ctx.hands[0].hands.items()):
+        if dice and seat in last_bid:
+            bid = last_bid[seat]
+            out.append(
+                (
+                    f"Whoever bid {bid_en(bid)} probably holds {hand_en(dice)}.",
+                    f"Chi ha dichiarato {bid_it(bid)} ha probabilmente {hand_it(dice)}.",
+                )
+            )
+    return out
 
 
-def explain(ctx: Context) -> tuple[str, str]:
+def explain(ctx: Context) -> Pair:
     """The explanation of a finished decision, as (English, Italian)."""
-    sentences = [_decision(ctx), _situation(ctx)]
+    if ctx.action == "dudo":
+        sentences = [_dudo(ctx)]
+    elif ctx.action == "calza":
+        sentences = [_calza(ctx)]
+    else:
+        sentences = _bid(ctx)
     sentences += [_RULE_TEXT[name] for name in ctx.fired if name in _RULE_TEXT]
-    for extra in (_profiles(ctx), _inference(ctx)):
-        if extra is not None:
-            sentences.append(extra)
+    sentences += _profiles(ctx) + _inference(ctx)
     return " ".join(s[0] for s in sentences), " ".join(s[1] for s in sentences)
