@@ -1,15 +1,21 @@
 """``umpire advise``: the source's supporter mode for a physical Perudo table, no server.
 
 You tell it the table (how many players, which seat is yours), then as the game goes: your
-dice at each round, each bid as it is made, who lost or won a die. Whenever it is your
-turn it suggests your move with the expert system's explanation (:mod:`bots.perudo_expert`).
+dice at each round, each bid, each challenge and how many dice counted. It works out who
+loses (or wins back) a die, who starts the next round and when a Palifico round comes, and
+whenever it is your turn it suggests your move with the expert's explanation
+(:mod:`bots.perudo_expert`). With ``--lang it`` everything it says is in Italian.
 
 Commands (one per line; seats are numbered from 0, clockwise)::
 
-    dice 3 4 4 1 6      a new round: your dice (the bids are cleared)
+    dice 3 4 4 1 6      a new round: your dice
     3 5x4               seat 3 bids five 4s (also: bid 3 5x4)
-    lost 2              seat 2 lost a die (gained 2: won one back with calza)
-    palifico 1          this round is palifico, declared by seat 1
+    2 dudo 7            seat 2 calls Dudo on the last bid; 7 dice counted for it
+    2 dudo              the same, and tell the count afterwards: count 7
+    2 calza 5           seat 2 calls calza (a table playing calza); 5 dice counted
+    lost 2              seat 2 lost a die (gained 2: won one back), without a count
+    start 2             seat 2 opens this round (normally worked out for you)
+    palifico 1          this round is Palifico, declared by seat 1 (normally automatic)
     counts 5 5 4 3      every seat's dice count at once
     hint                the suggestion now (also: ?)
     show                the table as the advisor sees it
@@ -22,15 +28,18 @@ import argparse
 import sys
 from typing import TextIO
 
+from bots.advise_table import Challenge, PhysicalTable, TableError
+from bots.advise_text import dice as dice_words
+from bots.advise_text import say
 from bots.perudo_expert import TableView, Thresholds, advise
 from bots.perudo_expert.levels import level_named
-from server.games.base import ConfigError, IllegalAction
-from server.games.perudo import PerudoConfig
-from server.games.perudo_actions import Bid, raise_error
+from bots.perudo_expert.words import bid_en, bid_it, pct
+from server.games.base import ConfigError
+from server.games.perudo_actions import Bid
 
 
-class Supporter:
-    """The state of a physical table as the player reports it."""
+class Supporter(PhysicalTable):
+    """A physical table as the player reports it, and the expert's advice on it."""
 
     def __init__(
         self,
@@ -39,36 +48,25 @@ class Supporter:
         dice_per_player: int = 5,
         *,
         calza: bool = False,
+        palifico: bool = True,
+        palifico_aces: str = "ordinary",
         level: str = "normal",
         thresholds: Thresholds | None = None,
         lang: str = "en",
     ) -> None:
-        if not 2 <= players <= 8:
-            raise ConfigError("a Perudo table has 2 to 8 players")
-        if not 0 <= seat < players:
-            raise ConfigError(f"your seat is 0 to {players - 1}")
-        PerudoConfig.from_options(
-            {"seats": players, "dice_per_player": dice_per_player, "max_players": 8}
+        if lang not in ("en", "it"):
+            raise ConfigError(f"the supporter speaks 'en' or 'it', not {lang!r}")
+        super().__init__(
+            players,
+            seat,
+            dice_per_player,
+            calza=calza,
+            palifico=palifico,
+            palifico_aces=palifico_aces,
+            lang=lang,
         )
-        self.players = players
-        self.seat = seat
-        self.dice_per_player = dice_per_player
-        self.calza = calza
         self.level = level
         self.thresholds = thresholds
-        self.lang = lang
-        self.counts = [dice_per_player] * players
-        self.dice: list[int] = []
-        self.bids: list[tuple[int, Bid]] = []
-        self.palifico: int | None = None
-
-    def next_seat(self, seat: int) -> int:
-        """The next seat to the left still holding dice."""
-        for step in range(1, self.players + 1):
-            candidate = (seat + step) % self.players
-            if self.counts[candidate] > 0:
-                return candidate
-        return seat
 
     def view(self) -> TableView:
         """The advisor's view of the table."""
@@ -81,17 +79,22 @@ class Supporter:
             calza=self.calza,
             dice_per_player=self.dice_per_player,
             cap=self.players * self.dice_per_player,
+            palifico_aces=self.palifico_aces,
         )
 
     def suggestion(self) -> str:
         """The expert's move now, with its explanation."""
         if not self.dice:
-            return "tell me your dice first: dice 3 4 4 1 6"
+            return say(self.lang, "need_dice")
         advice = advise(self.view(), level=self.level, thresholds=self.thresholds)
-        what = {"dudo": "Dudo!", "calza": "Calza!"}.get(advice.action, f"bid {advice.action}")
-        return (
-            f">> {what}  (probability {advice.probability:.0%})\n   {advice.explanation(self.lang)}"
-        )
+        what = {"dudo": "Dudo!", "calza": "Calza!"}.get(advice.action)
+        if what is None:
+            what = say(self.lang, "suggest_bid", action=advice.action)
+        head = say(self.lang, "suggestion", what=what, pct=pct(advice.probability))
+        return f"{head}\n   {advice.explanation(self.lang)}"
+
+    def _bid_words(self, bid: Bid) -> str:
+        return f"{bid} ({bid_en(bid) if self.lang == 'en' else bid_it(bid)})"
 
     def command(self, line: str) -> str | None:
         """Apply one command; return what to print (``None`` to quit)."""
@@ -108,67 +111,87 @@ class Supporter:
         if head == "show":
             return self.show()
         if head == "dice":
-            dice = [int(w) for w in rest]
-            if not dice or any(not 1 <= d <= 6 for d in dice):
-                raise ValueError("dice are 1 to 6: dice 3 4 4 1 6")
-            if len(dice) > self.dice_per_player:
-                raise ValueError(f"you cannot hold more than {self.dice_per_player} dice")
-            self.dice = dice
-            self.counts[self.seat] = len(dice)
-            self.bids = []
-            self.palifico = None
-            return f"round with your dice {dice}; {sum(self.counts)} dice in play"
+            return self._lines(self.new_round(self._numbers(rest, "bad_dice")))
         if head in ("lost", "gained"):
-            seat = self._seat(rest)
-            change = -1 if head == "lost" else 1
-            self.counts[seat] = max(0, min(self.dice_per_player, self.counts[seat] + change))
-            self.bids = []  # the round is over: a new one starts with new dice
-            self.dice = []
-            self.palifico = None
-            out = " (out)" if self.counts[seat] == 0 else ""
-            return f"seat {seat} holds {self.counts[seat]} dice{out}"
+            return self._lines(self.change(self._seat(rest), -1 if head == "lost" else 1))
+        if head == "count":
+            if len(rest) != 1 or not rest[0].isdigit():
+                raise TableError(say(self.lang, "bad_count", most=sum(self.counts)))
+            return self._lines(self.count(int(rest[0])))
         if head == "counts":
-            counts = [int(w) for w in rest]
-            if len(counts) != self.players or any(
-                not 0 <= c <= self.dice_per_player for c in counts
-            ):
-                raise ValueError(f"give {self.players} counts of 0 to {self.dice_per_player}")
-            self.counts = counts
-            return f"{sum(counts)} dice in play"
+            self.set_counts(self._numbers(rest, "bad_counts"))
+            return say(self.lang, "counts", in_play=dice_words(sum(self.counts), self.lang))
         if head == "palifico":
-            self.palifico = self._seat(rest)
-            return f"palifico round declared by seat {self.palifico}: aces are not wild"
+            return self._lines(self.declare_palifico(self._seat(rest)))
+        if head == "start":
+            return self._lines(self.set_starter(self._seat(rest)))
         if head == "bid":
             words = rest
-        if len(words) == 2 and words[0].isdigit():
-            return self._bid(int(words[0]), words[1])
-        raise ValueError(f"unknown command {line.strip()!r}: type help")
+        if len(words) in (2, 3) and words[0].isdigit():
+            return self._seat_action(int(words[0]), words[1].lower(), words[2:])
+        raise TableError(say(self.lang, "unknown", line=line.strip()))
 
-    def _seat(self, rest: list[str]) -> int:
-        if len(rest) != 1 or not rest[0].isdigit() or not 0 <= int(rest[0]) < self.players:
-            raise ValueError(f"name a seat 0 to {self.players - 1}")
-        return int(rest[0])
-
-    def _bid(self, seat: int, text: str) -> str:
-        if not 0 <= seat < self.players:
-            raise ValueError(f"name a seat 0 to {self.players - 1}")
-        bid = Bid.parse(text)
-        if self.bids:
-            error = raise_error(self.bids[-1][1], bid)
-            if error is not None and self.palifico is None:
-                raise ValueError(error)
-        self.bids.append((seat, bid))
-        lines = [f"seat {seat} bids {bid}"]
+    def _seat_action(self, seat: int, what: str, rest: list[str]) -> str:
+        self._seat([str(seat)])
+        if what in ("dudo", "calza"):
+            count = None
+            if rest:
+                if not rest[0].isdigit():
+                    raise TableError(say(self.lang, "bad_count", most=sum(self.counts)))
+                count = int(rest[0])
+            return self._lines(self.challenge(Challenge(seat, what), count))
+        if rest:
+            raise TableError(say(self.lang, "unknown", line=f"{seat} {what} {' '.join(rest)}"))
+        try:
+            bid = Bid.parse(what)
+        except ValueError:
+            raise TableError(say(self.lang, "bad_bid", text=what[:40])) from None
+        lines = [say(self.lang, "bid", seat=seat, bid=self._bid_words(bid))]
+        self.bid(seat, bid)
         if self.next_seat(seat) == self.seat and self.dice:
             lines.append(self.suggestion())
         return "\n".join(lines)
 
+    def _lines(self, lines: list[str]) -> str:
+        """The table's report, then a suggestion when it is now our move."""
+        if self.dice and not self.pending and self.to_move() == self.seat:
+            lines.append(self.suggestion())
+        return "\n".join(lines)
+
+    def _numbers(self, rest: list[str], error: str) -> list[int]:
+        if not rest or not all(w.isdigit() for w in rest):
+            raise TableError(
+                say(
+                    self.lang,
+                    error,
+                    players=self.players,
+                    most=self.dice_per_player,
+                )
+            )
+        return [int(w) for w in rest]
+
+    def _seat(self, rest: list[str]) -> int:
+        if len(rest) != 1 or not rest[0].isdigit() or not 0 <= int(rest[0]) < self.players:
+            raise TableError(say(self.lang, "bad_seat", last=self.players - 1))
+        return int(rest[0])
+
     def show(self) -> str:
         """The table as the advisor sees it."""
-        bids = ", ".join(f"{s}:{b}" for s, b in self.bids) or "none"
-        return (
-            f"you are seat {self.seat}; your dice {self.dice or '?'}; counts {self.counts} "
-            f"({sum(self.counts)} in play); palifico {self.palifico}; bids {bids}"
+        bids = ", ".join(f"{s}:{b}" for s, b in self.bids) or say(self.lang, "none")
+        palifico = (
+            say(self.lang, "show_normal")
+            if self.palifico is None
+            else say(self.lang, "show_palifico", seat=self.palifico)
+        )
+        return say(
+            self.lang,
+            "show",
+            seat=self.seat,
+            dice=self.dice or "?",
+            counts=self.counts,
+            in_play=dice_words(sum(self.counts), self.lang),
+            palifico=palifico,
+            bids=bids,
         )
 
 
@@ -183,7 +206,7 @@ def run(supporter: Supporter, lines: TextIO, out: TextIO, prompt: bool) -> int:
             return 0
         try:
             reply = supporter.command(line)
-        except (ValueError, IllegalAction) as exc:
+        except (TableError, ValueError) as exc:
             reply = f"!! {exc}"
         if reply is None:
             return 0
@@ -204,6 +227,16 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--seat", type=int, default=0, help="your seat, 0 = the first (default 0)")
     p.add_argument("--dice", type=int, default=5, help="dice per player at the start")
     p.add_argument("--calza", action="store_true", help="the table plays calza")
+    p.add_argument(
+        "--no-palifico", action="store_true", help="the table plays without Palifico rounds"
+    )
+    p.add_argument(
+        "--palifico-aces",
+        choices=["ordinary", "wild_conversion"],
+        default="ordinary",
+        help="in a Palifico round, may a one-die player switch to aces with the halving "
+        "rule (wild_conversion) or are aces an ordinary lowest face (ordinary, default)?",
+    )
     p.add_argument("--level", choices=["easy", "normal", "hard"], default="normal")
     p.add_argument("--bluff", type=float, help="your bluff threshold, 0..1")
     p.add_argument("--reliability", type=float, help="your reliability threshold, 0..1")
@@ -226,6 +259,8 @@ def cmd_advise(args: argparse.Namespace) -> int:
             args.seat,
             args.dice,
             calza=args.calza,
+            palifico=not args.no_palifico,
+            palifico_aces=args.palifico_aces,
             level=args.level,
             thresholds=thresholds,
             lang=args.lang,
@@ -235,5 +270,5 @@ def cmd_advise(args: argparse.Namespace) -> int:
         return 2
     interactive = sys.stdin.isatty()
     if interactive:
-        print(f"Perudo supporter: you are seat {args.seat} of {args.players}. Type help.")
+        print(say(args.lang, "hello", seat=args.seat, players=args.players))
     return run(supporter, sys.stdin, sys.stdout, prompt=interactive)

@@ -12,7 +12,7 @@ The words (bids, plurals, Italian articles) come from :mod:`bots.perudo_expert.w
 from __future__ import annotations
 
 from bots.perudo_expert.context import Bet, Context
-from bots.perudo_expert.model import known_matching
+from bots.perudo_expert.model import is_certain, is_impossible, known_matching
 from bots.perudo_expert.words import (
     bid_en,
     bid_it,
@@ -35,8 +35,8 @@ def _dudo_clause(ctx: Context) -> Pair | None:
     if last is None or ctx.dudo_probability is None:
         return None
     return (
-        f"Dudo on {bid_en(last[1])} {_right_en(ctx.dudo_probability)}",
-        f"dire Dudo su «{bid_it(last[1])}» {_right_it(ctx.dudo_probability)}",
+        f"Dudo on {bid_en(last[1])} {_right_en(ctx, ctx.dudo_probability)}",
+        f"dire Dudo su «{bid_it(last[1])}» {_right_it(ctx, ctx.dudo_probability)}",
     )
 
 
@@ -53,27 +53,41 @@ def _dudo_not_enough(ctx: Context, d: float) -> Pair:
     )
 
 
-def _right_en(p: float) -> str:
-    return "could not be right" if p <= 0 else f"would be right only {pct(p)}"
+def _right_en(ctx: Context, p: float) -> str:
+    if p > 0:
+        return f"would be right only {pct(p)}"
+    return "could not be right" if _certain(ctx) else "would almost surely be wrong"
 
 
-def _right_it(p: float) -> str:
-    return (
-        "sarebbe di certo sbagliato"
-        if p <= 0
-        else f"sarebbe giusto solo {pct_it('nel', p)} dei casi"
-    )
+def _right_it(ctx: Context, p: float) -> str:
+    if p > 0:
+        return f"sarebbe giusto solo {pct_it('nel', p)} dei casi"
+    return "sarebbe di certo sbagliato" if _certain(ctx) else "sarebbe quasi di certo sbagliato"
 
 
-def _true_en(p: float) -> str:
-    return "could not be true" if p <= 0 else f"would be true only {pct(p)}"
+def _certain(ctx: Context) -> bool:
+    """The last bid is true by our own dice alone."""
+    last = ctx.view.last
+    return last is not None and is_certain(last[1], ctx.view.dice, ctx.view.aces_wild)
 
 
-def _true_it(p: float, ending: str) -> str:
+def _impossible(ctx: Context, bid: Bid) -> bool:
+    return is_impossible(bid, ctx.view.dice, ctx.view.total, ctx.view.aces_wild)
+
+
+def _true_en(ctx: Context, bid: Bid, p: float) -> str:
+    if p > 0:
+        return f"would be true only {pct(p)}"
+    return "could not be true" if _impossible(ctx, bid) else "would almost surely be false"
+
+
+def _true_it(ctx: Context, bid: Bid, p: float, ending: str) -> str:
     """``ending`` is "a" for a scommessa, "o" for a rilancio."""
-    if p <= 0:
+    if p > 0:
+        return f"sarebbe ver{ending} solo {pct_it('nel', p)} dei casi"
+    if _impossible(ctx, bid):
         return f"non potrebbe essere ver{ending}"
-    return f"sarebbe ver{ending} solo {pct_it('nel', p)} dei casi"
+    return f"sarebbe quasi di certo fals{ending}"
 
 
 def _likeliest_other(ctx: Context, chosen: Bet) -> Pair | None:
@@ -84,9 +98,10 @@ def _likeliest_other(ctx: Context, chosen: Bet) -> Pair | None:
     other = max(others, key=lambda b: (b.probability, -b.bluff))
     if percent(other.probability) <= percent(chosen.probability):
         return (
-            f"the likeliest other bid, {bid_en(other.bid)}, {_true_en(other.probability)}",
+            f"the likeliest other bid, {bid_en(other.bid)}, "
+            f"{_true_en(ctx, other.bid, other.probability)}",
             f"la più probabile tra le altre scommesse, {bid_it(other.bid)}, "
-            f"{_true_it(other.probability, 'a')}",
+            f"{_true_it(ctx, other.bid, other.probability, 'a')}",
         )
     if other.bluff > chosen.bluff:
         return (
@@ -105,11 +120,12 @@ def _bid(ctx: Context) -> list[Pair]:
     p, want = bet.probability, ctx.reliability
     head_en = f"Bid {bid_en(bid)}: it is true with probability {pct(p)}"
     head_it = f"Scommetti {bid_it(bid)}: ha {pct_it('il', p)} di probabilità di essere vera"
-    if p >= 1:
-        head_en, head_it = (
-            f"Bid {bid_en(bid)}: it is certainly true",
-            (f"Scommetti {bid_it(bid)}: è di certo vera"),
-        )
+    if p >= 1 and is_certain(bid, ctx.view.dice, ctx.view.aces_wild):
+        head_en = f"Bid {bid_en(bid)}: it is certainly true"
+        head_it = f"Scommetti {bid_it(bid)}: è di certo vera"
+    elif p >= 1:
+        head_en = f"Bid {bid_en(bid)}: judging by the bids so far, it is almost surely true"
+        head_it = f"Scommetti {bid_it(bid)}: a giudicare dalle dichiarazioni, è quasi di certo vera"
     out: list[Pair] = []
     dudo = _dudo_clause(ctx)
     d = ctx.dudo_probability
@@ -119,7 +135,8 @@ def _bid(ctx: Context) -> list[Pair]:
         dudo = None
     else:
         out_dudo = None
-    if percent(want) >= 100:
+    surest = all(percent(b.probability) <= percent(p) for b in ctx.bets)
+    if percent(want) >= 100 and surest:
         out.append((f"{head_en}, the surest bid you can make.", f"{head_it}, la più sicura."))
     elif percent(p) + 5 >= percent(want):
         if percent(p) > percent(want):
@@ -134,8 +151,8 @@ def _bid(ctx: Context) -> list[Pair]:
         if step.quantity <= ctx.view.total:
             q = ctx.probability_of(step)
             if percent(q) < percent(p):
-                en += f"; {bid_en(step)} {_true_en(q)}"
-                it += f"; {bid_it(step)} {_true_it(q, 'a')}"
+                en += f"; {bid_en(step)} {_true_en(ctx, step, q)}"
+                it += f"; {bid_it(step)} {_true_it(ctx, step, q, 'a')}"
         out.append((en + ".", it + "."))
     else:
         reasons = [r for r in (dudo, _likeliest_other(ctx, bet)) if r is not None]
@@ -165,9 +182,13 @@ def _dudo(ctx: Context) -> Pair:
     assert last is not None
     claim_en, claim_it = bid_en(last[1]), f"la dichiarazione «{bid_it(last[1])}»"
     if ctx.impossible:
+        own = ctx.view.dice
+        most = known_matching(own, last[1], ctx.view.aces_wild) + ctx.view.total - len(own)
         return (
-            f"Call Dudo: {claim_en} cannot be true, counting your dice and the dice in play.",
-            f"Di' Dudo: {claim_it} non può essere vera, contando i tuoi dadi e quelli in gioco.",
+            f"Call Dudo: {claim_en} is impossible: counting your dice, at most "
+            f"{most} of the {ctx.view.total} dice in play can count for it.",
+            f"Di' Dudo: {claim_it} è impossibile: contando i tuoi dadi, al massimo "
+            f"{most} dei {ctx.view.total} dadi in gioco possono contare.",
         )
     en = f"Call Dudo: {claim_en} is false with probability {pct(ctx.probability)}"
     it = f"Di' Dudo: {claim_it} è falsa con probabilità {pct_it('del', ctx.probability)}"
@@ -175,9 +196,10 @@ def _dudo(ctx: Context) -> Pair:
     if best is None:
         return (en + ", and no raise is left.", it + ", e non resta alcun rilancio.")
     return (
-        f"{en}, while the best raise, {bid_en(best.bid)}, {_true_en(best.probability)}.",
+        f"{en}, while the best raise, {bid_en(best.bid)}, "
+        f"{_true_en(ctx, best.bid, best.probability)}.",
         f"{it}, mentre il rilancio migliore, {bid_it(best.bid)}, "
-        f"{_true_it(best.probability, 'o')}.",
+        f"{_true_it(ctx, best.bid, best.probability, 'o')}.",
     )
 
 
@@ -187,16 +209,21 @@ def _calza(ctx: Context) -> Pair:
     d = ctx.dudo_probability
     en = (
         f"Calza: {bid_en(last[1])} is exactly right with probability {pct(ctx.probability)}; "
-        f"a Dudo {_right_en(d)}"
+        f"a Dudo {_right_en(ctx, d)}"
     )
     it = (
         f"Calza: la dichiarazione «{bid_it(last[1])}» è esatta con probabilità "
-        f"{pct_it('del', ctx.probability)}; dire Dudo {_right_it(d)}"
+        f"{pct_it('del', ctx.probability)}; dire Dudo {_right_it(ctx, d)}"
     )
     best = ctx.possible[0].bet if ctx.possible else None
     if best is not None:
-        en += f" and the best raise, {bid_en(best.bid)}, {_true_en(best.probability)}"
-        it += f" e il rilancio migliore, {bid_it(best.bid)}, {_true_it(best.probability, 'o')}"
+        en += (
+            f" and the best raise, {bid_en(best.bid)}, {_true_en(ctx, best.bid, best.probability)}"
+        )
+        it += (
+            f" e il rilancio migliore, {bid_it(best.bid)}, "
+            f"{_true_it(ctx, best.bid, best.probability, 'o')}"
+        )
     return en + ".", it + "."
 
 

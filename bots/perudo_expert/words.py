@@ -16,10 +16,10 @@ from server.games.perudo_actions import Bid
 _FACES_EN = {1: ("ace", "aces"), 2: ("two", "twos"), 3: ("three", "threes")}
 _FACES_EN |= {4: ("four", "fours"), 5: ("five", "fives"), 6: ("six", "sixes")}
 
-_NUMBERS_EN = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
-_NUMBERS_EN += ("ten",)
-_NUMBERS_IT = ("nessun", "un", "due", "tre", "quattro", "cinque", "sei", "sette", "otto")
-_NUMBERS_IT += ("nove", "dieci")
+_NUMBERS_EN: tuple[str, ...] = ("no", "one", "two", "three", "four", "five", "six", "seven")
+_NUMBERS_EN += ("eight", "nine", "ten")
+_NUMBERS_IT: tuple[str, ...] = ("nessun", "un", "due", "tre", "quattro", "cinque", "sei")
+_NUMBERS_IT += ("sette", "otto", "nove", "dieci")
 
 
 def plural(n: int, one: str, many: str) -> str:

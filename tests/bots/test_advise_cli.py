@@ -23,7 +23,7 @@ def test_it_suggests_a_move_when_it_is_your_turn() -> None:
 
 
 def test_an_impossible_bid_gets_dudo() -> None:
-    text = session(Supporter(2, 0, 1), "dice 2\n1 3x5\n")
+    text = session(Supporter(2, 0, 1), "dice 2\n1 2x5\n")
     assert ">> Dudo!" in text
 
 

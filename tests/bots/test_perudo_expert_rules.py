@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -152,8 +154,8 @@ def test_profiles_move_the_thresholds() -> None:
     assert "opponent-profiles" in known.rules_fired
     assert "opponent-profiles" not in plain.rules_fired
     assert known.thresholds.reliability > plain.thresholds.reliability
-    assert "bluffs about" in known.explanation_en and "bluffa" in known.explanation_it
-    assert "doubts about" in known.explanation_en
+    assert "bluffs in about" in known.explanation_en and "bluffa" in known.explanation_it
+    assert "calls Dudo on about" in known.explanation_en
     # Easy ignores profiles.
     easy = advise(table, level="easy", profiles={3: bluffer, 1: quick}, seed=0)
     assert "opponent-profiles" not in easy.rules_fired
@@ -187,10 +189,16 @@ def test_every_advice_is_legal_and_explained_in_both_languages(
     en, it = advice.explanation("en"), advice.explanation("it")
     assert en and it and en != it
     if advice.action == "dudo":
-        assert en.startswith("Dudo") and it.startswith("Dudo")
+        assert en.startswith("Call Dudo") and it.startswith("Di' Dudo")
     elif advice.action != "calza":
         assert en.startswith("Bid at least") and it.startswith("Scommetti almeno")
-    assert "Situation:" in en and "Situazione:" in it
+    # a player reads these: no rule names, no seat codes, correct plurals
+    for name in advice.rules_fired:
+        assert name not in en and name not in it
+    for text in (en, it):
+        assert "[" not in text and "seat" not in text and "posto" not in text
+        assert not re.search(r"\b1 (dice|volte|dadi|Teste|aces|fours|fives|sixes)\b", text)
+    assert not re.search(r"\b(Rules|Situation|probability|Bid|bluff threshold)\b", it)
     if table.palifico is not None and table.last is not None and len(table.dice) != 1:
         assert advice.action == "dudo" or Bid.parse(advice.action).face == table.last[1].face
 
