@@ -20,13 +20,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "round": (
         "New round: your dice {dice}; {in_play} in play.",
-        "Nuovo giro: i tuoi dadi {dice}; {in_play} in gioco.",
+        "Nuovo turno: i tuoi dadi {dice}; {in_play} in gioco.",
     ),
-    "opens": ("Seat {seat} opens this round.", "Apre il giro il posto {seat}."),
-    "you_open": ("You open this round.", "Apri tu il giro."),
+    "opens": ("Seat {seat} opens this round.", "Apre il turno il posto {seat}."),
+    "you_open": ("You open this round.", "Apri tu il turno."),
     "palifico_round": (
         "Palifico round, declared by seat {seat}: aces are not wild.",
-        "Giro di Palifico, dichiarato dal posto {seat}: le Teste di Lama non sono Jolly.",
+        "Turno di Palifico, dichiarato dal posto {seat}: le Teste di Lama non sono Jolly.",
     ),
     "bid": ("Seat {seat} bids {bid}.", "Il posto {seat} dichiara {bid}."),
     "dudo": ("Seat {seat} calls Dudo on {bid}.", "Il posto {seat} dice Dudo su {bid}."),
@@ -58,12 +58,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "out": ("Seat {seat} is out of the game.", "Il posto {seat} è eliminato."),
     "next_starts": (
         "Seat {seat} starts the next round.",
-        "Il prossimo giro lo apre il posto {seat}.",
+        "Il prossimo turno lo apre il posto {seat}.",
     ),
-    "you_start": ("You start the next round.", "Il prossimo giro lo apri tu."),
+    "you_start": ("You start the next round.", "Il prossimo turno lo apri tu."),
     "next_palifico": (
         "Seat {seat} is down to one die: the next round is a Palifico round.",
-        "Al posto {seat} resta un solo dado: il prossimo giro è di Palifico.",
+        "Al posto {seat} resta un solo dado: il prossimo turno è di Palifico.",
     ),
     "winner": ("Seat {seat} wins the game.", "Il posto {seat} vince la partita."),
     "you_win": ("You win the game!", "Hai vinto la partita!"),
@@ -76,7 +76,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "counts": ("{in_play} in play.", "{in_play} in gioco."),
     "palifico_set": (
         "Palifico round declared by seat {seat}: aces are not wild.",
-        "Giro di Palifico dichiarato dal posto {seat}: le Teste di Lama non sono Jolly.",
+        "Turno di Palifico dichiarato dal posto {seat}: le Teste di Lama non sono Jolly.",
     ),
     "show": (
         "You are seat {seat}; your dice {dice}; dice per seat {counts} ({in_play} in play); "
@@ -84,8 +84,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Sei al posto {seat}; i tuoi dadi {dice}; dadi per posto {counts} ({in_play} in "
         "gioco); {palifico}; dichiarazioni: {bids}.",
     ),
-    "show_palifico": ("Palifico round of seat {seat}", "giro di Palifico del posto {seat}"),
-    "show_normal": ("normal round", "giro normale"),
+    "show_palifico": ("Palifico round of seat {seat}", "turno di Palifico del posto {seat}"),
+    "show_normal": ("normal round", "turno normale"),
     "none": ("none", "nessuna"),
     # errors
     "bad_dice": ("dice are 1 to 6: dice 3 4 4 1 6", "i dadi vanno da 1 a 6: dice 3 4 4 1 6"),
@@ -105,7 +105,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "no_aces_opening": (
         "a round may not be opened on aces, except in a Palifico round",
-        "non si apre un giro sulle Teste di Lama, tranne nel Palifico",
+        "non si apre un turno sulle Teste di Lama, tranne nel Palifico",
     ),
     "too_high": (
         "{bid} names more dice than the {cap} of the table",

@@ -90,17 +90,17 @@ def _true_it(ctx: Context, bid: Bid, p: float, ending: str) -> str:
     return f"sarebbe quasi di certo fals{ending}"
 
 
-def _likeliest_other(ctx: Context, chosen: Bet) -> Pair | None:
-    """The likeliest other bid, and why it was not chosen."""
+def _likeliest_other(ctx: Context, chosen: Bet, short: bool) -> Pair | None:
+    """The likeliest other bid, and why it was not chosen (``short``: "the likeliest")."""
     others = [b for b in ctx.bets if b.bid != chosen.bid]
     if not others:
         return None
     other = max(others, key=lambda b: (b.probability, -b.bluff))
     if percent(other.probability) <= percent(chosen.probability):
         return (
-            f"the likeliest other bid, {bid_en(other.bid)}, "
+            f"the likeliest{'' if short else ' other bid'}, {bid_en(other.bid)}, "
             f"{_true_en(ctx, other.bid, other.probability)}",
-            f"la più probabile tra le altre scommesse, {bid_it(other.bid)}, "
+            f"la più probabile{'' if short else ' tra le altre scommesse'}, {bid_it(other.bid)}, "
             f"{_true_it(ctx, other.bid, other.probability, 'a')}",
         )
     if other.bluff > chosen.bluff:
@@ -137,7 +137,12 @@ def _bid(ctx: Context) -> list[Pair]:
         out_dudo = None
     surest = all(percent(b.probability) <= percent(p) for b in ctx.bets)
     if percent(want) >= 100 and surest:
-        out.append((f"{head_en}, the surest bid you can make.", f"{head_it}, la più sicura."))
+        out.append(
+            (
+                f"{head_en}, the surest bid you can make.",
+                f"{head_it}, la scommessa più sicura che puoi fare.",
+            )
+        )
     elif percent(p) + 5 >= percent(want):
         if percent(p) > percent(want):
             near_en, near_it = "above", "più " + pct_it("del", want)
@@ -155,7 +160,7 @@ def _bid(ctx: Context) -> list[Pair]:
                 it += f"; {bid_it(step)} {_true_it(ctx, step, q, 'a')}"
         out.append((en + ".", it + "."))
     else:
-        reasons = [r for r in (dudo, _likeliest_other(ctx, bet)) if r is not None]
+        reasons = [r for r in (dudo, _likeliest_other(ctx, bet, dudo is None)) if r is not None]
         en = f"{head_en}, less than the {pct(want)} you want"
         it = f"{head_it}, meno {pct_it('del', want)} che chiedi a una scommessa"
         if reasons:
@@ -246,7 +251,7 @@ _RULE_TEXT: dict[str, Pair] = {
     "last-bet": (
         "Only two dice are left in play, one each: this round decides the game, so take the "
         "surest move.",
-        "Restano in gioco due dadi, uno a testa: questo giro decide la partita, quindi scegli "
+        "Restano in gioco due dadi, uno a testa: questo turno decide la partita, quindi scegli "
         "la mossa più sicura.",
     ),
     "final-blow": (
@@ -277,15 +282,15 @@ def _profiles(ctx: Context) -> list[Pair]:
             (
                 f"The next player calls Dudo on about {pct(value)} of the bids they face, so "
                 f"bid {'safer' if safer else 'bolder'}.",
-                f"Il prossimo giocatore dice Dudo a circa {pct_it('il', value)} delle "
-                f"scommesse che riceve: scommetti {'più sicuro' if safer else 'più audace'}.",
+                f"Il prossimo giocatore dice Dudo su circa {pct_it('il', value)} delle "
+                f"scommesse a cui risponde: scommetti {'più sicuro' if safer else 'più audace'}.",
             )
         )
     return out
 
 
 def _inference(ctx: Context) -> list[Pair]:
-    if ctx.level.samples == 0 or not ctx.hands:
+    if ctx.level.samples == 0 or not ctx.hands or ctx.impossible:
         return []
     if len(ctx.hands) > 1:
         n = len(ctx.hands)
