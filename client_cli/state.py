@@ -221,11 +221,8 @@ class ClientState:
 
 
 def describe_hint(frame: Json) -> str:
-    """A hint frame as one paragraph."""
+    """A hint frame as one paragraph: the action and the expert's explanation (already in
+    the player's language; the names of the rules that fired are for programs, not shown)."""
     probability = frame.get("probability")
-    chance = f" (p={probability:.2f})" if isinstance(probability, (int, float)) else ""
-    text = f"Hint: {frame.get('action')}{chance}. {frame.get('explanation', '')}".strip()
-    rules = frame.get("rules") or []
-    if rules:
-        text += " Rules: " + "; ".join(str(r) for r in rules)
-    return text
+    chance = f" ({probability:.0%})" if isinstance(probability, (int, float)) else ""
+    return f"Hint: {frame.get('action')}{chance}. {frame.get('explanation', '')}".strip()
