@@ -1,10 +1,12 @@
 """Per-player public statistics: the engines compute them, this module sums and rates them.
 
 Each engine's ``stats`` (:class:`server.games.spec.Engine`) reads a finished game's events
-through the *spectator* projection, so a statistic can never use a seat's hidden dice or
-pieces. :func:`compute` is the thin wrapper rooms and self-play call with the game's
-events; the store sums the result into ``player_stats``; ``profile`` frames show the sums,
-and rates are derived by the client (or by :func:`rates`). Every game has ``games``,
+as anyone may see them once it is over (:meth:`~server.games.spec.Engine.public_record`:
+the spectator's projection, or what the engine reveals at the end, as Kriegspiel reveals
+every attempt), so a statistic never uses a seat's hidden dice. :func:`compute` is the
+thin wrapper self-play calls with the game's events (rooms call the engine directly); the
+store sums the result into ``player_stats``; ``profile`` frames show the sums, and rates
+are derived by the client (or by :func:`rates`). Every game has ``games``,
 ``wins``, ``draws``, ``losses``; the engines' modules document their own keys.
 """
 
@@ -19,10 +21,10 @@ from server.games.base import Event, Outcome
 def compute(
     game: str, log: Sequence[Event], outcome: Outcome, seats: int
 ) -> list[dict[str, float]]:
-    """Each seat's statistics for one finished game of engine ``game``, from ``log``'s
-    spectator projections."""
-    public = [event.spectator for event in log if event.spectator is not None]
-    return engine(game).stats(public, outcome, seats)
+    """Each seat's statistics for one finished game of engine ``game``, from what anyone
+    may see of ``log`` once the game is over."""
+    eng = engine(game)
+    return eng.stats(eng.public_record(log), outcome, seats)
 
 
 #: Rate name -> (numerator, denominator) statistic keys; a rate is shown where its

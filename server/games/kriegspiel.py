@@ -570,14 +570,25 @@ def with_seats(config: KriegspielConfig, n: int) -> KriegspielConfig:
     return config
 
 
+def after_game(event: Event) -> dict[str, Json] | None:
+    """What anyone may see of ``event`` once the game is over: what its spectators saw,
+    and every attempt as its mover heard it (the rules: after the game, everything,
+    including every attempt; the extended PGN shows them too). Under wild16 the opponent
+    and the spectators never hear of an illegal attempt while the game goes on."""
+    if event.type == "illegal":
+        seat = event.truth.get("seat")
+        if isinstance(seat, int) and 0 <= seat < len(event.seats):
+            return event.seats[seat]
+    return event.spectator
+
+
 def stats(
     public_events: Sequence[dict[str, Json]], outcome: Outcome, seats: int
 ) -> list[dict[str, float]]:
-    """Each seat's statistics from public events: ``moves`` and ``illegal_attempts`` (their
-    ratio is illegal attempts per move) besides ``games``, ``wins``, ``draws``, ``losses``.
-
-    Under wild16 nobody but the mover hears of an illegal attempt, so those attempts never
-    count: they are not public.
+    """Each seat's statistics from a finished game's public record (:func:`after_game`):
+    ``moves`` and ``illegal_attempts`` (every attempt the umpire refused, under every rule
+    set; their ratio is illegal attempts per move) besides ``games``, ``wins``, ``draws``,
+    ``losses``.
     """
     out = result_stats(outcome, seats)
     for event in public_events:
@@ -615,6 +626,7 @@ ENGINE = Engine(
     max_seats=2,
     with_seats=with_seats,
     stats=stats,
+    after_game=after_game,
     record_text=record_text,
     record_format="pgn",
 )

@@ -30,8 +30,13 @@ from server.games.base import (
 )
 
 #: ``stats(public_events, outcome, seats)``: each seat's statistics for a finished game,
-#: from the spectator projections of its events (``None`` ones skipped) only.
+#: from what anyone may see of its events once it is over (:meth:`Engine.public_record`:
+#: the ``after_game`` projections, ``None`` ones skipped) only.
 StatsFn = Callable[[Sequence[dict[str, Json]], Outcome, int], list[dict[str, float]]]
+
+#: ``after_game(event)``: what anyone may see of ``event`` once the game is over (by
+#: default what a spectator saw during the game), or ``None``.
+AfterGameFn = Callable[[Event], "dict[str, Json] | None"]
 
 #: ``verify(config, seed, records, truths)``: the engine's own fairness checks of a logged
 #: game whose seed is revealed (problems as sentences; empty when all is well).
@@ -84,6 +89,11 @@ def outcome_only(
     return result_stats(outcome, seats)
 
 
+def spectator_view(event: Event) -> dict[str, Json] | None:
+    """The default ``after_game``: a finished game shows what its spectators saw."""
+    return event.spectator
+
+
 def no_checks(
     config: Any, seed: bytes, records: Sequence[Record], truths: Sequence[dict[str, Json]]
 ) -> list[str]:
@@ -103,8 +113,10 @@ class Engine:
     - ``name``, ``config_type``, ``game_type``, ``new_game``: the engine itself;
     - ``min_seats``, ``max_seats`` and ``with_seats(config, n)``: the seat range, and the
       config for ``n`` seats (``ConfigError`` with a clear message when out of range);
-    - ``stats(public_events, outcome, seats)``: statistics from spectator projections only
-      (start from :func:`result_stats`);
+    - ``stats(public_events, outcome, seats)``: statistics from what became public only
+      (start from :func:`result_stats`); ``after_game(event)`` says what anyone may see of
+      an event once the game is over (default: the spectator's projection; Kriegspiel
+      reveals every attempt), and :meth:`public_record` applies it to a whole log;
     - ``verify(config, seed, records, truths)``: engine-specific fairness checks (Perudo
       recomputes every die); the generic replay check is the exporter's;
     - ``record_text(game, players)`` and ``record_format``: a text record of a game
@@ -127,6 +139,11 @@ class Engine:
     record_format: str | None = None
     standin_policy: StandinPolicy | None = None
     standin_bot: str | None = None
+    after_game: AfterGameFn = spectator_view
+
+    def public_record(self, log: Sequence[Event]) -> list[dict[str, Json]]:
+        """Every event of a finished game as anyone may see it (what ``stats`` reads)."""
+        return [p for p in (self.after_game(event) for event in log) if p is not None]
 
     def make_config(self, options: Mapping[str, Any]) -> Any:
         """Validate room options into this engine's config; raise ``ConfigError``."""

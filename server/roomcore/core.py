@@ -858,7 +858,8 @@ class RoomCore:
         self.row.seed_revealed = True
         self.row.finished = self._wall
         players = [seat.player.id if seat.player else None for seat in self.seats]
-        per_seat = self.engine.stats(self.streams.public(), game.outcome, len(self.seats))
+        public = self.engine.public_record(self.streams.log)
+        per_seat = self.engine.stats(public, game.outcome, len(self.seats))
         self.row.house = {}
         self._out.append(m.Persist(Finish(snapshot(self.row), (), seat_stats(players, per_seat))))
         self._send_room()

@@ -83,7 +83,3 @@ class Streams:
             assert projection is not None
             out.append(self.frame(seq, projection))
         return out
-
-    def public(self) -> list[dict[str, object]]:
-        """The spectator projections of the whole log (statistics are computed from these)."""
-        return [p for p in (e.view(None) for e in self.log) if p is not None]

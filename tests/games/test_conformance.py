@@ -344,7 +344,10 @@ def test_stats_verify_record_and_standin(name: str) -> None:
         events += game.forfeit(0, "abandoned")
     outcome = game.outcome
     assert outcome is not None
-    public = [e.spectator for e in events if e.spectator is not None]
+    public = eng.public_record(events)
+    for event in events:  # after the game, only what some participant saw becomes public
+        shown = eng.after_game(event)
+        assert shown is None or shown is event.spectator or any(shown is p for p in event.seats)
     stats = eng.stats(public, outcome, config.seats)
     assert len(stats) == config.seats
     for seat, values in enumerate(stats):

@@ -791,3 +791,26 @@ def test_pgn_of_a_custom_position() -> None:
     assert game.headers["Result"] == "1-0" and game.headers["Termination"] == "normal"
     assert [move.uci() for move in game.mainline_moves()] == ["a1a8"]
     assert "white tried g6h7: illegal" in game.comment
+
+
+@pytest.mark.parametrize("rules", RULES)
+def test_statistics_count_every_illegal_attempt_once_the_game_is_over(rules: str) -> None:
+    """Statistics read the public record after the game, where every attempt is shown as
+    its mover heard it; during a wild16 game nobody else hears of one (issue 16)."""
+    table = Table(rules)
+    events = list(table.opening)
+    events += table.play("e2e5", "e1e3", "e2e4", "e7e5", "e4e5", "g1f3", "d8h4", "f3h4")
+    events += table.play("resign")
+    eng = engine("kriegspiel")
+    illegal = [e for e in events if e.type == "illegal"]
+    assert len(illegal) == 3
+    public = eng.public_record(events)
+    assert [p for p in public if p["type"] == "illegal"] == [e.seats[0] for e in illegal]
+    assert all("possible" not in p for p in public)  # never the truth's bookkeeping
+    if rules == "wild16":
+        assert all(e.spectator is None for e in illegal)
+    outcome = table.game.outcome
+    assert outcome is not None
+    white, black = eng.stats(public, outcome, 2)
+    assert (white["moves"], white["illegal_attempts"]) == (3, 3)
+    assert black["moves"] == 2 and "illegal_attempts" not in black

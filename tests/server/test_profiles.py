@@ -53,3 +53,40 @@ async def test_house_bot_profiles_accumulate(server: UmpireServer, connect: Any)
     profile = await host.request("profile", "profile", player=bot["bot"])
     assert profile["player"]["bot"] is True
     assert profile["stats"]["perudo"]["games"] == 2  # the one identity held both seats
+
+
+async def test_kriegspiel_profile_counts_every_illegal_attempt(
+    server: UmpireServer, connect: Any
+) -> None:
+    """Under wild16 the opponent never hears of an illegal attempt during the game, but the
+    attempts are public once it is over: a logged game's profile counts them all (issue 16:
+    16 illegal attempts in 18 moves were reported as ``illegal_per_move`` 0.0)."""
+    white = await connect("white")
+    black = await connect("black")
+    room_id = (await white.request("create_room", "created", game="kriegspiel", options={}))["room"]
+    await black.request("join", "joined", room=room_id)
+    script = [
+        (white, "e2e5"),  # illegal: a pawn does not go three squares
+        (white, "e1e3"),  # illegal
+        (white, "e2e4"),
+        (black, "e7e5"),
+        (white, "e4e5"),  # illegal: blocked by black's pawn
+        (white, "g1f3"),
+        (black, "d8h4"),
+        (white, "f3h4"),  # a capture
+    ]
+    for client, action in script:
+        await client.send(type="act", room=room_id, action=action)
+        await client.expect("ack")
+    await black.send(type="act", room=room_id, action="resign")
+    await black.expect("ack")
+    await white.expect("room", timeout=30, state="finished")
+    profile = await white.request("profile", "profile", player=white.player["id"])
+    stats = profile["stats"]["kriegspiel"]
+    assert stats["moves"] == 3 and stats["illegal_attempts"] == 3
+    assert stats["illegal_per_move"] == 1.0
+    other = (await black.request("profile", "profile", player=black.player["id"]))["stats"]
+    assert other["kriegspiel"]["moves"] == 2 and other["kriegspiel"].get("illegal_attempts", 0) == 0
+    assert (
+        "illegal_per_move" in other["kriegspiel"] and other["kriegspiel"]["illegal_per_move"] == 0
+    )
