@@ -335,15 +335,14 @@ def _cmd_verify(args: argparse.Namespace) -> int:
 
 
 def _cmd_rules(args: argparse.Namespace) -> int:
-    from server.games import engine, engine_names
+    from server.games.base import ConfigError
+    from server.rules_text import describe
 
-    names = [args.game] if args.game else list(engine_names())
-    for name in names:
-        eng = engine(name)
-        doc = (eng.config_type.__doc__ or "").strip()
-        print(f"{name}\n  {doc}\n  default options:")
-        for key, value in eng.make_config({}).to_options().items():
-            print(f"    {key} = {value!r}")
+    try:
+        print(describe(args.game))
+    except ConfigError as exc:
+        print(f"umpire rules: {exc}", file=sys.stderr)
+        return 2
     return 0
 
 

@@ -131,6 +131,28 @@ class KriegspielConfig:
     auto_seventyfive_moves: bool = True
     auto_fivefold: bool = True
 
+    #: One entry of plain text per option (``umpire rules`` prints them).
+    OPTION_HELP: ClassVar[dict[str, str]] = {
+        "rules": "the rule set: what the umpire announces.\n"
+        "wild16 (ICC, the default): illegal attempts are heard by the mover only; captures "
+        "name pawn or piece; the number of legal pawn captures is announced before each "
+        "move.\n"
+        "cincinnati: both hear every illegal attempt, and 'impossible' for one not possible "
+        "on the player's own board; pawn captures: yes or no.\n"
+        "rand: as cincinnati ('hell no' is 'impossible'); the mover hears the squares of its "
+        "pawns that can capture; promotions are announced.\n"
+        "english: captures name only the square; en passant is announced with the square "
+        "the capturing pawn lands on; pawn captures only on request ('any'), and after "
+        "'yes' the asker must try one.",
+        "auto_fifty_moves": "true: the 50-move rule ends the game by itself",
+        "auto_threefold": "true: threefold repetition ends the game by itself",
+        "auto_seventyfive_moves": "true: the 75-move rule ends the game by itself (with it "
+        "and the 50-move rule off, a game goes on until a resignation, a draw or a forfeit)",
+        "auto_fivefold": "true: fivefold repetition ends the game by itself",
+        "fen": "a starting position (tests, teaching), legal and not already over; none: the "
+        "usual start",
+    }
+
     _BOOLS: ClassVar[tuple[str, ...]] = (
         "auto_fifty_moves",
         "auto_threefold",

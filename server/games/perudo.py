@@ -94,6 +94,27 @@ class PerudoConfig:
     palifico_aces: PalificoAces = "ordinary"
 
     _BOOLS: ClassVar[tuple[str, ...]] = ("calza", "show_dice_counts", "palifico")
+
+    #: The presets by name: the values a preset gives (``umpire rules`` prints them).
+    PRESETS: ClassVar[dict[str, dict[str, Any]]] = PRESETS
+    #: One line of plain text per option (``umpire rules`` prints them).
+    OPTION_HELP: ClassVar[dict[str, str]] = {
+        "seats": "players, 2 to max_players",
+        "preset": "piatnik (the Piatnik rules, the default) or classic; other options "
+        "override the preset's values",
+        "dice_per_player": "dice each player starts with, 1 to 10",
+        "max_players": "the most players the room takes, 2 to 8 (8 when seats > 6)",
+        "calza": "true: instead of raising or doubting, a player may call the bid exactly "
+        "right (right: a die back; wrong: a die lost)",
+        "reveal": "until_proven (cups are shown from the challenger clockwise until the bid "
+        "is proven true) or all (every cup is shown)",
+        "show_dice_counts": "true: everyone sees how many dice each player holds",
+        "palifico": "true: a player down to one die for the first time opens a Palifico "
+        "round (aces not wild, the face locked); never with two players left",
+        "palifico_aces": "ordinary (in a Palifico round aces are an ordinary, lowest face: "
+        "the source's rule) or wild_conversion (a one-die player may switch to aces with the "
+        "halving and doubling of normal rounds)",
+    }
     _INTS: ClassVar[tuple[str, ...]] = ("seats", "dice_per_player", "max_players")
 
     def __post_init__(self) -> None:
