@@ -121,8 +121,12 @@ class KriegBoard:
             parts.append(f"{mover} moved.")
         capture = event.get("capture")
         if capture:
-            what = f" ({event['captured']})" if event.get("captured") else ""
-            parts.append(f"Capture on {capture}{what}.")
+            if event.get("en_passant_at"):  # English rules name the landing square
+                at = event["en_passant_at"]
+                parts.append(f"Capture en passant at {at} (pawn {capture} taken).")
+            else:
+                what = f" ({event['captured']})" if event.get("captured") else ""
+                parts.append(f"Capture on {capture}{what}.")
             if color != self.color and self.color is not None:
                 self.board.remove_piece_at(chess.parse_square(capture))
         checks = event.get("check") or []
@@ -153,9 +157,11 @@ class KriegBoard:
             squares = ", ".join(event["squares"]) or "none"
             text = f"{who}: pawn tries from {squares}"
         elif "count" in event:
-            text = f"{who}: {event['count']} pawn tries"
+            count = event["count"]
+            text = f"{who}: {count} pawn {'try' if count == 1 else 'tries'}"
         elif "pawns" in event:
-            text = f"{who}: {event['pawns']} pawns can capture"
+            pawns = event["pawns"]
+            text = f"{who}: {pawns} {'pawn' if pawns == 1 else 'pawns'} can capture"
         elif "any" in event:
             text = f"{who}: pawn tries {'yes' if event['any'] else 'no'}"
         else:
