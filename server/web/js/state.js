@@ -372,10 +372,12 @@ function kriegEvent(room, e, replayOnly) {
         if (!replayOnly) applyOwnMove(k.board, e.move);
         parts.push({ key: "ev_move_own", args: { move: e.move } });
       } else parts.push({ key: "ev_move", args: { who: who(e.color) }, tr: ["who"] });
-      if (e.capture) {
+      if (e.capture && e.en_passant_at) { // English rules: the square the capturing pawn lands on
+        parts.push({ key: "ev_capture_en_passant", args: { square: e.en_passant_at, pawn: e.capture } });
+      } else if (e.capture) {
         parts.push({ key: "ev_capture", args: { square: e.capture, what: e.captured ? ` (${e.captured})` : "" } });
-        if (e.color !== k.color && k.color && !replayOnly) delete k.board[e.capture];
       }
+      if (e.capture && e.color !== k.color && k.color && !replayOnly) delete k.board[e.capture];
       if (e.check && e.check.length) parts.push({ key: "ev_check", args: { dirs: e.check.map((c) => String(c).replaceAll("_", " ")).join(", ") } });
       if (e.promotion) parts.push({ key: "ev_promotion", args: {} });
       k.toMove = e.color === "white" ? "black" : "white";

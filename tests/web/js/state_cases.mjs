@@ -108,6 +108,17 @@ export const cases = [
     eq(k.refused, []);
     eq(translate("en", s.rooms[ROOM].log[1].key, s.rooms[ROOM].log[1].args), "You tried e6e7: illegal.");
   }],
+  ["kriegspiel: English en passant is shown with its square, and the right pawn leaves", () => {
+    const s = feed(initialState(), [
+      { type: "room", room: ROOM, game: "kriegspiel", state: "playing", seats: seats(["ana", "bot"]) },
+      { type: "event", room: ROOM, seq: 1, event: { type: "game_started", rules: "english", to_move: "white", color: "black", board: "4k3/8/8/3p4/8/8/8/8" } },
+      { type: "event", room: ROOM, seq: 2, event: { type: "move", color: "white", capture: "d5", captured: null, check: [], en_passant_at: "d6" } },
+    ]);
+    eq(s.rooms[ROOM].krieg.board, { e8: "k" });
+    const { parts } = s.rooms[ROOM].log[1];
+    eq(translate("en", parts[1].key, parts[1].args), "Capture en passant at d6 (pawn d5 taken).");
+    eq(translate("it", parts[1].key, parts[1].args), "Presa en passant in d6 (preso il pedone in d5).");
+  }],
   ["attempts from a square group promotions", () => {
     eq(attemptsFrom(["a7a8q", "a7a8r", "a7a8b", "a7a8n", "e6d6", "resign"], "a7"), { a8: ["a7a8q", "a7a8r", "a7a8b", "a7a8n"] });
   }],
