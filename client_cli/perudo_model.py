@@ -142,7 +142,7 @@ class PerudoTable:
             self.counts = [per] * self.seats
         if self.seat is not None:
             self.dice_left = per
-        return f"The game starts: {self.seats} players, {per} dice each."
+        return f"The game starts: {self.seats} players, {per} {'die' if per == 1 else 'dice'} each."
 
     def _on_round_started(self, event: Json) -> str:
         self.round = int(event["round"])

@@ -75,7 +75,8 @@ def perudo_lines(room: RoomState) -> list[str]:
         marker = ">" if seat == table.to_move else " "
         you = " (you)" if seat == table.seat else ""
         count = table.dice_count(seat)
-        dice = "out" if seat in table.out else f"{'?' if count is None else count} dice"
+        noun = "die" if count == 1 else "dice"
+        dice = "out" if seat in table.out else f"{'?' if count is None else count} {noun}"
         lines.append(f" {marker} {seat} {table.name(seat)}{you}: {dice}")
     if table.seat is not None:
         shown = " ".join(str(d) for d in table.dice) or "-"

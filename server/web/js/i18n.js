@@ -66,6 +66,7 @@ export const STRINGS = {
     yourDice: "Your dice",
     cup: "{name}'s cup",
     diceCount: "{count} dice",
+    diceCount_one: "{count} die",
     diceUnknown: "dice hidden",
     bids: "Bids this round",
     noBids: "No bid yet",
@@ -79,6 +80,7 @@ export const STRINGS = {
     calzaButton: "Calza!",
     palificoBanner: "PALIFICO for {name}: aces are not wild, the face is locked.",
     revealTitle: "Reveal: {count} matching dice, the bid {bid} is {verdict}",
+    revealTitle_one: "Reveal: {count} matching die, the bid {bid} is {verdict}",
     bidTrue: "true",
     bidFalse: "false",
     hint: "Hint",
@@ -131,11 +133,13 @@ export const STRINGS = {
     realMove: "Real move: {move}",
     needsSecure: "The replay recomputes the dice with the browser's WebCrypto, which needs https (or localhost).",
     // the log
-    ev_game_started_perudo: "The game starts: {seats} players, {dice} dice each.",
+    ev_game_started_perudo: "The game starts: {seats} players, {count} dice each.",
+    ev_game_started_perudo_one: "The game starts: {seats} players, {count} die each.",
     ev_round_started: "Round {round}: {name} starts.",
     ev_bid: "{name} bids {bid}.",
     ev_challenge: "{name} calls {kind} on {bidder}'s {bid}.",
     ev_reveal: "Reveal: {count} matching; the bid {bid} is {verdict}.",
+    ev_reveal_one: "Reveal: {count} matching; the bid {bid} is {verdict}.",
     ev_lost: "{name} loses a die ({reason}).",
     ev_gained: "{name} gains a die ({reason}).",
     ev_kept: "{name} keeps all dice ({reason}).",
@@ -227,6 +231,7 @@ export const STRINGS = {
     yourDice: "I tuoi dadi",
     cup: "Bicchiere di {name}",
     diceCount: "{count} dadi",
+    diceCount_one: "{count} dado",
     diceUnknown: "dadi nascosti",
     bids: "Puntate del giro",
     noBids: "Nessuna puntata",
@@ -240,6 +245,7 @@ export const STRINGS = {
     calzaButton: "Calza!",
     palificoBanner: "PALIFICO per {name}: i paco non sono jolly, la faccia è bloccata.",
     revealTitle: "Si scopre: {count} dadi validi, la puntata {bid} è {verdict}",
+    revealTitle_one: "Si scopre: {count} dado valido, la puntata {bid} è {verdict}",
     bidTrue: "vera",
     bidFalse: "falsa",
     hint: "Consiglio",
@@ -291,11 +297,13 @@ export const STRINGS = {
     replayUnfair: "ATTENZIONE: il seme non corrisponde ({n} bicchieri diversi, o impegno sbagliato)",
     realMove: "Mossa reale: {move}",
     needsSecure: "La rivista ricalcola i dadi con WebCrypto del browser, che richiede https (o localhost).",
-    ev_game_started_perudo: "Si comincia: {seats} giocatori, {dice} dadi a testa.",
+    ev_game_started_perudo: "Si comincia: {seats} giocatori, {count} dadi a testa.",
+    ev_game_started_perudo_one: "Si comincia: {seats} giocatori, {count} dado a testa.",
     ev_round_started: "Giro {round}: comincia {name}.",
     ev_bid: "{name} punta {bid}.",
     ev_challenge: "{name} chiama {kind} sulla puntata {bid} di {bidder}.",
     ev_reveal: "Si scopre: {count} validi; la puntata {bid} è {verdict}.",
+    ev_reveal_one: "Si scopre: {count} valido; la puntata {bid} è {verdict}.",
     ev_lost: "{name} perde un dado ({reason}).",
     ev_gained: "{name} guadagna un dado ({reason}).",
     ev_kept: "{name} tiene tutti i dadi ({reason}).",
@@ -328,10 +336,12 @@ export const STRINGS = {
 
 export const LANGS = Object.keys(STRINGS);
 
-/** The text of `key` in `lang` with `{slot}`s filled from `args` (English as fallback). */
+/** The text of `key` in `lang` with `{slot}`s filled from `args` (English as fallback).
+ * When `args.count` is 1 and `key + "_one"` exists, that singular form is used ("1 die"). */
 export function translate(lang, key, args = {}) {
   const table = STRINGS[lang] || STRINGS.en;
-  const template = table[key] ?? STRINGS.en[key] ?? key;
+  const one = args.count === 1 && (table[`${key}_one`] ?? STRINGS.en[`${key}_one`]);
+  const template = one || (table[key] ?? STRINGS.en[key] ?? key);
   return template.replace(/\{(\w+)\}/g, (whole, name) =>
     Object.prototype.hasOwnProperty.call(args, name) ? String(args[name]) : whole,
   );

@@ -229,7 +229,7 @@ function perudoEvent(room, e) {
       p.seedSha256 = e.seed_sha256;
       const per = p.options.dice_per_player ?? 5;
       if (p.options.show_dice_counts) p.counts = Array(p.seats).fill(per);
-      return { key: "ev_game_started_perudo", args: { seats: e.seats, dice: per } };
+      return { key: "ev_game_started_perudo", args: { seats: e.seats, count: per } };
     }
     case "round_started":
       p.round = e.round;

@@ -127,6 +127,16 @@ export const cases = [
     eq(Object.keys(STRINGS.it).sort(), Object.keys(STRINGS.en).sort());
     for (const key of Object.keys(STRINGS.en)) eq(slots(STRINGS.it[key]), slots(STRINGS.en[key]), key);
   }],
+  ["counts agree with their nouns in both languages", () => {
+    eq(translate("en", "diceCount", { count: 1 }), "1 die");
+    eq(translate("en", "diceCount", { count: 2 }), "2 dice");
+    eq(translate("it", "diceCount", { count: 1 }), "1 dado");
+    eq(translate("it", "revealTitle", { count: 1, bid: "1x4", verdict: "vera" }), "Si scopre: 1 dado valido, la puntata 1x4 è vera");
+    eq(translate("en", "ev_game_started_perudo", { seats: 2, count: 1 }), "The game starts: 2 players, 1 die each.");
+    for (const key of Object.keys(STRINGS.en).filter((k) => k.endsWith("_one"))) {
+      eq(key.slice(0, -4) in STRINGS.en, true, key);
+    }
+  }],
   ["leaving forgets the room", () => {
     const s = feed(initialState(), [{ type: "joined", room: ROOM, seat: 1 }, { type: "left", room: ROOM }]);
     eq(s.rooms, {});
