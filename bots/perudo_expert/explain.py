@@ -123,6 +123,12 @@ def _bid(ctx: Context) -> list[Pair]:
     if p >= 1 and is_certain(bid, ctx.view.dice, ctx.view.aces_wild):
         head_en = f"Bid {bid_en(bid)}: it is certainly true"
         head_it = f"Scommetti {bid_it(bid)}: è di certo vera"
+    elif p <= 0 and _impossible(ctx, bid):  # a forced bid: every move is bad
+        head_en = f"Bid {bid_en(bid)}: it cannot be true"
+        head_it = f"Scommetti {bid_it(bid)}: non può essere vera"
+    elif p <= 0:
+        head_en = f"Bid {bid_en(bid)}: it is almost surely false"
+        head_it = f"Scommetti {bid_it(bid)}: è quasi di certo falsa"
     elif p >= 1:
         head_en = f"Bid {bid_en(bid)}: judging by the bids so far, it is almost surely true"
         head_it = f"Scommetti {bid_it(bid)}: a giudicare dalle dichiarazioni, è quasi di certo vera"
@@ -244,6 +250,10 @@ _RULE_TEXT: dict[str, Pair] = {
         "È il tuo turno di Palifico: le Teste di Lama non sono Jolly e apri sul numero del tuo "
         "unico dado.",
     ),
+    "palifico-own-raise": (
+        "It is your Palifico round: aces are not wild.",
+        "È il tuo turno di Palifico: le Teste di Lama non sono Jolly.",
+    ),
     "one-die": (
         "You hold one die: losing it puts you out of the game, so bid safer.",
         "Hai un solo dado: se lo perdi sei eliminato, quindi scommetti più sicuro.",
@@ -323,6 +333,10 @@ def explain(ctx: Context) -> Pair:
         sentences = [_calza(ctx)]
     else:
         sentences = _bid(ctx)
-    sentences += [_RULE_TEXT[name] for name in ctx.fired if name in _RULE_TEXT]
+    for name in ctx.fired:
+        if name == "palifico-own" and ctx.view.last is not None:
+            name = "palifico-own-raise"  # the round is already open
+        if name in _RULE_TEXT:
+            sentences.append(_RULE_TEXT[name])
     sentences += _profiles(ctx) + _inference(ctx)
     return " ".join(s[0] for s in sentences), " ".join(s[1] for s in sentences)
