@@ -182,7 +182,7 @@ async def test_keys_follow_the_room_state_and_the_placing_is_shown(tui: Any) -> 
     await pilot.pause()
     assert not screen.check_action("add_bot", ()) and not screen.check_action("start", ())
     table = str(screen.query_one("#table", Static).render())
-    assert "? dice" not in table and table.count(": 1 dice") == 2  # the bot's is inferred
+    assert "? di" not in table and table.count(": 1 die") == 2  # the bot's is inferred
     screen.query_one("#log").focus()
     await pilot.press("b", "s", "v")
     await pilot.pause()
