@@ -113,7 +113,7 @@ def parse_action(text: str) -> Action:
 
 @dataclass(frozen=True, slots=True)
 class KriegspielConfig:
-    """The options of one Kriegspiel game (plain text: `umpire rules` prints it).
+    """The options of one Kriegspiel game (`umpire rules` prints :attr:`OPTION_HELP`).
 
     rules: wild16 (ICC, the default), cincinnati, rand or english.
     auto_fifty_moves, auto_threefold (default on): the 50-move rule and threefold
