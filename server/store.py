@@ -35,7 +35,6 @@ import sqlite3
 import time
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -43,6 +42,7 @@ import aiosqlite
 import msgspec
 
 from server.errors import StoreError
+from server.worker import Worker
 
 log = logging.getLogger(__name__)
 
@@ -424,7 +424,7 @@ class SqliteStore(Store):
         self.page_size = page_size
         #: the writer's connection: only ever used in ``_thread``, the writer's thread
         self._db: sqlite3.Connection | None = None
-        self._thread: ThreadPoolExecutor | None = None
+        self._thread: Worker | None = None
         self._reader: aiosqlite.Connection | None = None
         self._queue: asyncio.Queue[_Write | None] = asyncio.Queue()
         self._writer: asyncio.Task[None] | None = None
@@ -447,16 +447,15 @@ class SqliteStore(Store):
             return
         # The writer's connection lives in its own thread: a whole group commit (BEGIN,
         # every statement, COMMIT) is one call there, one hand-off from the event loop.
-        thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store-writer")
-        loop = asyncio.get_running_loop()
+        thread = Worker("store-writer")
         try:
-            await loop.run_in_executor(thread, self._connect_writer)
+            await thread.run(self._connect_writer)
             reader = await aiosqlite.connect(self.path, isolation_level=None)
             await reader.execute("PRAGMA busy_timeout=5000")
             await reader.execute("PRAGMA query_only=1")
         except BaseException:
-            await loop.run_in_executor(thread, self._close_writer)
-            thread.shutdown()
+            await thread.run(self._close_writer)
+            thread.stop()
             raise
         self._thread = thread
         self._reader = reader
@@ -505,8 +504,8 @@ class SqliteStore(Store):
             self._reader = None
         thread, self._thread = self._thread, None
         if thread is not None:
-            await asyncio.get_running_loop().run_in_executor(thread, self._close_writer)
-            thread.shutdown()
+            await thread.run(self._close_writer)
+            thread.stop()
 
     # -- writes ------------------------------------------------------------------------
 
@@ -564,18 +563,17 @@ class SqliteStore(Store):
         thread = self._thread
         if thread is None:
             raise StoreError("the store is not open")
-        loop = asyncio.get_running_loop()
         hook = self.before_commit
         if hook is None:
-            await loop.run_in_executor(thread, self._write, batch, True)
+            await thread.run(self._write, batch, True)
         else:  # (fault-injection tests) the hook runs between the writes and the COMMIT
-            await loop.run_in_executor(thread, self._write, batch, False)
+            await thread.run(self._write, batch, False)
             try:
                 await hook()
             except BaseException:
-                await loop.run_in_executor(thread, self._end, "ROLLBACK")
+                await thread.run(self._end, "ROLLBACK")
                 raise
-            await loop.run_in_executor(thread, self._end, "COMMIT")
+            await thread.run(self._end, "COMMIT")
         self.commits += 1
 
     def _write(self, batch: list[_Write], commit: bool) -> None:
