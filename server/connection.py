@@ -21,11 +21,10 @@ longer ``OPEN``) nothing more is written.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import struct
-from collections.abc import Iterable, Iterator
-from contextvars import ContextVar
+from collections.abc import Iterable, Sequence
+from contextvars import ContextVar, Token
 from typing import TYPE_CHECKING
 
 from websockets.asyncio.server import ServerConnection
@@ -65,20 +64,27 @@ def text_frames(texts: Iterable[str]) -> bytes:
     return b"".join(parts)
 
 
-@contextlib.contextmanager
-def corked() -> Iterator[None]:
+class corked:  # a class, used like a function: ``with corked():``
     """Hold every frame sent in this context; write each client's frames at once at the end."""
-    if _held.get() is not None:  # already corked: the outer cork flushes
-        yield
-        return
-    held: dict[Client, list[str]] = {}
-    token = _held.set(held)
-    try:
-        yield
-    finally:
+
+    __slots__ = ("_token",)
+
+    def __init__(self) -> None:
+        self._token: Token[dict[Client, list[str]] | None] | None = None
+
+    def __enter__(self) -> None:
+        if _held.get() is None:  # else already corked: the outer cork flushes
+            self._token = _held.set({})
+
+    def __exit__(self, *exc: object) -> None:
+        token, self._token = self._token, None
+        if token is None:
+            return
+        held = _held.get()
         _held.reset(token)
-        for client, texts in held.items():
-            client.send_many(texts)
+        if held:
+            for client, texts in held.items():
+                client.send_many(texts)
 
 
 class Client:
@@ -99,11 +105,15 @@ class Client:
         """Queue one frame for this client; never blocks, never raises."""
         self.send_many([text])
 
-    def send_many(self, texts: list[str]) -> None:
+    def send_many(self, texts: Sequence[str]) -> None:
         """Queue several frames and hand them to the socket in one write."""
         held = _held.get()
         if held is not None:
-            held.setdefault(self, []).extend(texts)
+            mine = held.get(self)
+            if mine is None:
+                held[self] = list(texts)
+            else:
+                mine.extend(texts)
             return
         ws = self.ws
         if ws is None or self.closing or not texts or ws.state is not _OPEN:
