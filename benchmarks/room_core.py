@@ -15,6 +15,7 @@ import asyncio
 import random
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +38,7 @@ class CountingClient(Client):
     def send(self, text: str) -> None:
         self.frames += 1
 
-    def send_many(self, texts: list[str]) -> None:
+    def send_many(self, texts: Sequence[str]) -> None:
         self.frames += len(texts)
 
 

@@ -11,7 +11,9 @@ the run ends by itself after ``--warmup`` + ``--duration`` seconds.
 Reported: actions/s (acknowledged actions), p50/p99 latency from sending an action to the
 moment the *last* seat of the room received the last event it caused, the server's CPU
 time per acknowledged action (user + system seconds of the server process over the measured
-window, from /proc/<pid>/stat, divided by the actions acknowledged in it), the server's RSS
+window, from /proc/<pid>/stat, divided by the actions acknowledged in it) and the load
+generators' CPU time per action measured the same way (both share the machine's cores, so
+the saturated rate is bounded by their sum), the server's RSS
 (current and peak), and the same closed-loop measure against a bare ``websockets`` echo
 server (one message in flight per room) as the reference.
 
@@ -429,12 +431,14 @@ def drive(
                 return False
         return True
 
-    cpu = None
+    cpu = load_cpu = None
     ok = collect(measure_from)
     if ok and server_pid is not None:
         first = cpu_seconds(server_pid)
+        load_first = sum(cpu_seconds(proc.pid) for proc in procs)
         ok = collect(deadline)
         cpu = cpu_seconds(server_pid) - first
+        load_cpu = sum(cpu_seconds(proc.pid) for proc in procs) - load_first
     ok = ok and collect(None)
     if not ok:
         for proc in procs:
@@ -455,6 +459,9 @@ def drive(
         "games": sum(r["games"] for r in results),
         "cpu_s": cpu,
         "cpu_us_per_action": 1e6 * cpu / actions if cpu is not None and actions else float("nan"),
+        "load_cpu_us_per_action": (
+            1e6 * load_cpu / actions if load_cpu is not None and actions else float("nan")
+        ),
     }
 
 
@@ -507,7 +514,8 @@ def main() -> None:
     )
     print(
         f"  server CPU {umpire['cpu_s']:.2f} s over {umpire['actions']} acknowledged actions: "
-        f"{umpire['cpu_us_per_action']:.0f} us per action"
+        f"{umpire['cpu_us_per_action']:.0f} us per action "
+        f"(the load generators: {umpire['load_cpu_us_per_action']:.0f} us per action)"
     )
     if options.mqtt:
         print(

@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,7 +29,7 @@ from server.connection import Client
 from server.errors import ClientError
 from server.house import HOUSE_ADDRESS, HOUSE_HEADER, Catalog, HouseBots
 from server.identity import Identities
-from server.limits import Strikes, TokenBucket
+from server.limits import Idle, Strikes, TokenBucket
 from server.lobby import Lobby
 from server.ops import Metrics
 from server.protocol import (
@@ -243,37 +244,46 @@ class UmpireServer:
         limits = self.limits
         bucket = TokenBucket(limits.rate, limits.burst)
         strikes = Strikes(limits.abuse_limit, limits.abuse_decay)
-        while True:
-            try:
-                async with asyncio.timeout(limits.idle_timeout):
-                    frame = await ws.recv()
-            except TimeoutError:
-                self._release(client)
-                await ws.close(1000, "idle timeout")
-                return
-            now = time.monotonic()
-            message: Inbound | None = None
-            try:
-                if not bucket.take(now):
-                    raise ClientError(
-                        "rate_limited",
-                        f"more than {limits.rate:g} messages per second: message dropped",
-                        abuse=True,
-                    )
-                message = decode(frame)
-                logs.bind(room=getattr(message, "room", None))
-                reply = await self._dispatch(client, message)
-                if reply:
-                    client.send_frame(with_ref(reply, message.ref))
-            except ClientError as exc:
-                ref = message.ref if message is not None else ref_of(frame)
-                room = getattr(message, "room", None)
-                client.send_frame(error_frame(exc.code, exc.message, ref=ref, room=room))
-                if exc.abuse and strikes.hit(now):
-                    client.closing = True
-                    self._release(client)  # the slot is free at once
-                    await _close_discarding(ws, 1008, "too many bad messages")
-                    return
+        idle = None
+        timer = None
+        if limits.idle_timeout:
+            idle = Idle(limits.idle_timeout, time.monotonic())
+            timer = _IdleTimer(idle, lambda: self._idle(client))
+        try:
+            while True:
+                frame = await ws.recv()
+                now = time.monotonic()
+                if idle is not None:
+                    idle.seen(now)
+                message: Inbound | None = None
+                try:
+                    if not bucket.take(now):
+                        raise ClientError(
+                            "rate_limited",
+                            f"more than {limits.rate:g} messages per second: message dropped",
+                            abuse=True,
+                        )
+                    message = decode(frame)
+                    logs.bind(room=getattr(message, "room", None))
+                    reply = await self._dispatch(client, message)
+                    if reply:
+                        client.send_frame(with_ref(reply, message.ref))
+                except ClientError as exc:
+                    ref = message.ref if message is not None else ref_of(frame)
+                    room = getattr(message, "room", None)
+                    client.send_frame(error_frame(exc.code, exc.message, ref=ref, room=room))
+                    if exc.abuse and strikes.hit(now):
+                        client.closing = True
+                        self._release(client)  # the slot is free at once
+                        await _close_discarding(ws, 1008, "too many bad messages")
+                        return
+        finally:
+            if timer is not None:
+                timer.cancel()
+
+    def _idle(self, client: Client) -> None:
+        self._release(client)
+        client.close(1000, "idle timeout")  # its ``recv`` then ends the handler
 
     # -- routing ------------------------------------------------------------------------
 
@@ -414,6 +424,27 @@ class UmpireServer:
             "stats": {game: {**values, **stats.rates(values)} for game, values in totals.items()},
             "history": await self.store.history(player.id),
         }
+
+
+class _IdleTimer:
+    """Calls ``on_idle`` once ``idle`` (fed ``time.monotonic()``) is due: one timer per
+    idle period, re-armed while messages keep coming."""
+
+    def __init__(self, idle: Idle, on_idle: Callable[[], None]) -> None:
+        self.loop = asyncio.get_running_loop()
+        self.idle = idle
+        self.on_idle = on_idle
+        self.handle = self.loop.call_later(idle.timeout, self._check)
+
+    def _check(self) -> None:
+        left = self.idle.due() - time.monotonic()
+        if left > 0:
+            self.handle = self.loop.call_later(left, self._check)
+        else:
+            self.on_idle()
+
+    def cancel(self) -> None:
+        self.handle.cancel()
 
 
 async def _close_discarding(ws: ServerConnection, code: int, reason: str) -> None:

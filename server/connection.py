@@ -1,25 +1,33 @@
 """One client connection as rooms see it: who it is, and a non-blocking ``send``.
 
-Rooms never await a socket: :meth:`Client.send` hands the frame to the websocket's write
-buffer at once (``websockets.broadcast`` semantics), so a slow reader cannot stall a room.
-A reader whose unsent backlog grows past ``max_backlog`` bytes is disconnected with 1008.
+Rooms never await a socket: :meth:`Client.send` hands the frame to the connection's
+transport at once, so a slow reader cannot stall a room. A reader whose unsent backlog
+grows past ``max_backlog`` bytes is disconnected with 1008.
 
 Inside :func:`corked` (a room wraps each of its jobs in it), frames for each client are
 held and written in one go when the job ends: the ``ack``, the events and the ``turn``
-frame an action causes reach each connection in a single socket write. ``websockets`` has
-no public call for that; :func:`_can_write_many` guards the internals it takes.
+frame an action causes reach each connection in a single socket write.
+
+The frames are framed here (:func:`text_frames`: RFC 6455 text frames, unmasked as a
+server's are, without extensions as the server negotiates none) and written to the
+connection's asyncio transport in one ``write``: ``websockets`` has no public call that
+writes several messages at once, and its own send path costs a Python frame object and
+a socket write per message. ``websockets`` itself only ever writes whole frames (pings,
+pongs, the close frame) and this server never sends a fragmented message, so frames
+written here never interleave with its own; once it starts closing (its ``state`` is no
+longer ``OPEN``) nothing more is written.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-from collections.abc import Iterator
-from contextvars import ContextVar
+import struct
+from collections.abc import Iterable, Sequence
+from contextvars import ContextVar, Token
 from typing import TYPE_CHECKING
 
-from websockets.asyncio.server import ServerConnection, broadcast
+from websockets.asyncio.server import ServerConnection
 from websockets.protocol import State
 
 from server.protocol import encode
@@ -33,21 +41,50 @@ log = logging.getLogger(__name__)
 #: While set, frames are held per client and written together when the cork comes out.
 _held: ContextVar[dict[Client, list[str]] | None] = ContextVar("held_frames", default=None)
 
+_OPEN = State.OPEN
+#: FIN bit and the text opcode: the first byte of every frame written here.
+_FIN_TEXT = 0x81
+_MEDIUM = struct.Struct("!BBH")
+_LARGE = struct.Struct("!BBQ")
 
-@contextlib.contextmanager
-def corked() -> Iterator[None]:
+
+def text_frames(texts: Iterable[str]) -> bytes:
+    """``texts`` as consecutive unmasked websocket text frames (RFC 6455, section 5.2)."""
+    parts: list[bytes] = []
+    for text in texts:
+        data = text.encode()
+        size = len(data)
+        if size < 126:
+            parts.append(bytes((_FIN_TEXT, size)))
+        elif size < 65536:
+            parts.append(_MEDIUM.pack(_FIN_TEXT, 126, size))
+        else:
+            parts.append(_LARGE.pack(_FIN_TEXT, 127, size))
+        parts.append(data)
+    return b"".join(parts)
+
+
+class corked:  # a class, used like a function: ``with corked():``
     """Hold every frame sent in this context; write each client's frames at once at the end."""
-    if _held.get() is not None:  # already corked: the outer cork flushes
-        yield
-        return
-    held: dict[Client, list[str]] = {}
-    token = _held.set(held)
-    try:
-        yield
-    finally:
+
+    __slots__ = ("_token",)
+
+    def __init__(self) -> None:
+        self._token: Token[dict[Client, list[str]] | None] | None = None
+
+    def __enter__(self) -> None:
+        if _held.get() is None:  # else already corked: the outer cork flushes
+            self._token = _held.set({})
+
+    def __exit__(self, *exc: object) -> None:
+        token, self._token = self._token, None
+        if token is None:
+            return
+        held = _held.get()
         _held.reset(token)
-        for client, texts in held.items():
-            client.send_many(texts)
+        if held:
+            for client, texts in held.items():
+                client.send_many(texts)
 
 
 class Client:
@@ -66,44 +103,32 @@ class Client:
 
     def send(self, text: str) -> None:
         """Queue one frame for this client; never blocks, never raises."""
-        held = _held.get()
-        if held is not None:
-            held.setdefault(self, []).append(text)
-            return
-        ws = self.ws
-        if ws is None or self.closing or ws.protocol.state is not State.OPEN:
-            return
-        broadcast([ws], text)
-        self.frames_sent += 1
-        transport = ws.transport
-        if transport is not None and transport.get_write_buffer_size() > self.max_backlog:
-            log.warning("client %s reads too slowly; disconnecting", self.address)
-            self.close(1008, "too slow: unread frames piled up")
+        self.send_many([text])
 
-    def send_many(self, texts: list[str]) -> None:
+    def send_many(self, texts: Sequence[str]) -> None:
         """Queue several frames and hand them to the socket in one write."""
         held = _held.get()
         if held is not None:
-            held.setdefault(self, []).extend(texts)
+            mine = held.get(self)
+            if mine is None:
+                held[self] = list(texts)
+            else:
+                mine.extend(texts)
             return
         ws = self.ws
-        if ws is None or self.closing or ws.protocol.state is not State.OPEN:
+        if ws is None or self.closing or not texts or ws.state is not _OPEN:
             return
-        if len(texts) == 1 or not _can_write_many(ws):
-            for text in texts:
-                self.send(text)
+        transport = ws.transport
+        if transport.is_closing():
             return
         try:
-            for text in texts:
-                ws.protocol.send_text(text.encode())
-            ws.send_data()
+            transport.write(text_frames(texts))
         except Exception as exc:  # the connection broke under us: its handler cleans up
             log.warning("client %s: cannot write (%s)", self.address, exc)
             self.close(1011, "write failed")
             return
         self.frames_sent += len(texts)
-        transport = ws.transport
-        if transport is not None and transport.get_write_buffer_size() > self.max_backlog:
+        if transport.get_write_buffer_size() > self.max_backlog:
             log.warning("client %s reads too slowly; disconnecting", self.address)
             self.close(1008, "too slow: unread frames piled up")
 
@@ -126,18 +151,3 @@ class Client:
 
 
 _background: set[asyncio.Task[None]] = set()
-
-
-def _can_write_many(ws: ServerConnection) -> bool:
-    """Whether several frames can go out in one socket write now.
-
-    That takes three internals of ``websockets`` (the ones :func:`websockets.broadcast`
-    itself uses): ``send_in_progress``, ``protocol.send_text`` and ``send_data``. The
-    dependency is pinned below the next major version (pyproject.toml); should they still
-    disappear, frames go out one write each through the public ``broadcast`` instead, and
-    ``tests/server/test_connection.py`` says so."""
-    return (
-        getattr(ws, "send_in_progress", True) is None
-        and callable(getattr(ws.protocol, "send_text", None))
-        and callable(getattr(ws, "send_data", None))
-    )

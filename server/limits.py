@@ -48,3 +48,21 @@ class Strikes:
         self.count = max(0.0, self.count - (now - self.stamp) * self.decay) + 1
         self.stamp = now
         return self.count > self.limit
+
+
+@dataclass(slots=True)
+class Idle:
+    """When a connection that sends nothing more becomes idle: ``timeout`` seconds after
+    the last message :meth:`seen`. The server checks it with one timer per timeout
+    period (re-armed at :meth:`due` while messages keep coming), not one per message."""
+
+    timeout: float
+    last: float
+
+    def seen(self, now: float) -> None:
+        """A message arrived at ``now``."""
+        self.last = now
+
+    def due(self) -> float:
+        """The time at which the connection is idle unless another message comes."""
+        return self.last + self.timeout

@@ -5,7 +5,7 @@ Everything that touches a room goes through its queue and runs in its one task
 hands each input to :class:`~server.roomcore.core.RoomCore` with the time and carries out
 the effects it returns, in order: a journal entry is committed to the store before any
 later effect (so nothing is acknowledged or shown before it is durable); frames go to
-each connection in one socket write per job (:func:`server.connection.corked`); timers
+each connection in one socket write per job (:class:`server.connection.corked`); timers
 become ``loop.call_at`` handles that feed ticks back into the queue.
 
 If the core or the store fails, the room logs it and aborts its game; the server goes on.
@@ -299,7 +299,7 @@ class Room:
             if isinstance(effect, m.Send):
                 conn = effect.conn
                 assert isinstance(conn, Client)
-                conn.send_many(list(effect.frames))
+                conn.send_many(effect.frames)
             elif isinstance(effect, m.Persist):
                 await journal.commit(self.store, effect.entry)
             elif isinstance(effect, m.Reply):

@@ -300,6 +300,26 @@ async def test_idle_connections_are_closed(make_server: Any) -> None:
     assert code == 1000 and reason == "idle timeout"
 
 
+async def test_a_connection_that_keeps_talking_is_not_idle(make_server: Any) -> None:
+    """Every message puts the idle deadline back; silence after the last one closes."""
+    server = await make_server(limits=Limits(idle_timeout=0.3))
+    c = await WsClient.open(server.port)
+    await c.hello("ana")
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+    last = start
+    n = 0
+    while loop.time() < start + 1.0:  # over three idle timeouts of traffic
+        n += 1
+        await c.send(type="ping", ref=n)
+        assert (await c.expect("pong"))["ref"] == n
+        last = loop.time()
+        await asyncio.sleep(0.1)  # pacing: a message every 0.1 s, within the timeout
+    code, reason = await c.closed()
+    assert code == 1000 and reason == "idle timeout"
+    assert loop.time() - last >= 0.3 - 0.05  # closed for the silence after the last ping
+
+
 async def test_keepalive_pings_are_answered(make_server: Any) -> None:
     """The server pings; a client that answers stays connected past the ping timeout."""
     server = await make_server(limits=Limits(ping_interval=0.05, ping_timeout=0.3))

@@ -159,6 +159,29 @@ async def test_concurrent_writes_share_commits(tmp_path: Path) -> None:
         await store.close()
 
 
+async def test_a_group_commit_larger_than_one_statement(tmp_path: Path) -> None:
+    """A group commit inserts its rows with multi-row statements, several when SQLite's
+    parameter limit calls for it; every row arrives, in order, and a bad row still fails
+    only its own write."""
+    store = SqliteStore(str(tmp_path / "big.db"), synchronous="NORMAL")
+    await store.open()
+    try:
+        await store.save_game(game_row("g1"), [event(1)])
+        await asyncio.gather(
+            store.append("g1", [event(n, 1) for n in range(2, 602)], ActionRow(1, 0, "a", 1.0)),
+            *(
+                store.append("g1", [event(600 + n, n)], ActionRow(n, 0, str(n), n))
+                for n in range(2, 402)
+            ),
+        )
+        with pytest.raises(StoreError):  # event 5 is there already
+            await store.append("g1", [event(5, 1)])
+        assert [e.seq for e in await store.events("g1")] == list(range(1, 1002))
+        assert [a.n for a in await store.actions("g1")] == list(range(1, 402))
+    finally:
+        await store.close()
+
+
 CRASH = textwrap.dedent(
     """
     import asyncio, dataclasses, os, sys
