@@ -801,9 +801,13 @@ class RoomCore:
         self._after_change(seen)
 
     def _launch_standin(self, seat: int, once: bool) -> bool:
-        """Send the house bot that plays ``seat`` for its absent or slow player."""
+        """Send the house bot that plays ``seat`` for its absent or slow player.
+
+        A house seat never gets one: its own bot comes back with its durable ticket (a
+        stand-in attaching there would pass for that bot and send itself away), so the
+        engine's policy moves for it meanwhile."""
         name = self.engine.standin_bot
-        if name is None:
+        if name is None or self.seats[seat].house:
             return False
         seating = self.seating
         if once:
@@ -838,7 +842,18 @@ class RoomCore:
         """A player stayed away past the grace period."""
         if self.state != PLAYING or self.connected(seat) or self.game is None:
             return
-        if self.engine.standin_policy is not None:
+        bot = self.seats[seat].bot
+        if bot is not None:
+            # A house bot that has not come (back) is the server's own failing, never a
+            # forfeit: ask the house for it again and wait another grace period (the
+            # engine's policy, where there is one, moves for it meanwhile).
+            self._out.append(m.Launch(seat, bot, self.seating.house_ticket_of(seat)))
+            self._away(seat)
+            if self.engine.standin_policy is not None and not self.seats[seat].autopilot:
+                self.seats[seat].autopilot = True
+                self._send_room()
+                self._plan()
+        elif self.engine.standin_policy is not None:
             self.seats[seat].autopilot = True
             self._launch_standin(seat, once=False)
             self._send_room()

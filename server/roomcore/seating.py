@@ -97,6 +97,10 @@ class Seating:
         self.tickets[ticket] = index
         return ticket
 
+    def house_ticket_of(self, index: int) -> str:
+        """The durable ticket of house seat ``index`` (made when its bot was added)."""
+        return next(t for t, s in self.tickets.items() if s == index)
+
     def drop_tickets(self, index: int) -> None:
         """Forget every ticket of seat ``index``."""
         for ticket, seat in list(self.tickets.items()):

@@ -155,7 +155,10 @@ async def test_turn_time_lets_the_autopilot_move_then_the_player_returns(
     clock = await a.expect("clock")
     assert clock["turn_time"] == 0.2
     first = room.game.to_move
-    await asyncio.sleep(0.5)  # nobody moves: the autopilot bids for the seat to move
+    # nobody moves: the autopilot bids for the seat to move, and ana hears of it
+    async with asyncio.timeout(20):
+        while not room.game.history:
+            await a.next()
     assert room.game.history and room.game.history[0].seat == first
     assert not room.seats[first].autopilot  # a timeout moves once; the seat is not "away"
 

@@ -379,3 +379,51 @@ def test_a_perudo_player_gone_past_the_grace_period_gets_a_stand_in_at_once() ->
     h.request(m.Resume(Conn(BOB), since=0), at=12.0)
     assert not h.core.seats[1].autopilot
     assert {"type": "left", "room": "r1"} in standin.frames
+
+
+def test_a_house_seat_whose_bot_is_late_gets_no_stand_in_and_keeps_its_ticket() -> None:
+    """A house bot that has not come (back) past the grace period: the engine's policy moves
+    for it and the house is asked for the same bot again; no stand-in is sent (it would pass
+    for the house bot when it attached, and dismiss itself with the seat's ticket)."""
+    h = Harness(make_core("perudo", {"seats": 2}))
+    ana = Conn(ANA)
+    h.request(m.Join(ana, seat=0))
+    bot_player = Player("bot-perudo-random", "perudo-random", True)
+    out = h.feed(m.AddBot(ana, bot=bot_player, name="perudo-random", seat=1, token=object()))
+    ticket = next(e for e in out if isinstance(e, m.Launch)).ticket
+    assert h.core.state == "playing"  # the room was full: it started by itself
+    h.run_until(30.0)
+    launches = [e for e in h.effects if isinstance(e, m.Launch)]
+    assert launches and all(e == m.Launch(1, "perudo-random", ticket) for e in launches)
+    assert len(launches) == 4  # added at 0 s, asked for again at 10, 20 and 30 s (grace 10 s)
+    assert h.core.seats[1].autopilot
+    # the policy moves for the late bot when it is its turn
+    game = h.core.game
+    assert game is not None
+    if game.to_move == 0:
+        h.request(m.Act(ana, action=game.legal_actions(0)[0]), at=31.0)
+        h.run_until(40.0)
+    assert any(seat == 1 for seat, _ in game.history)
+    # the house bot arrives with its ticket and plays on
+    bot = Conn(bot_player)
+    assert h.request(m.Join(bot, ticket=ticket), at=41.0)["seat"] == 1
+    assert not h.core.seats[1].autopilot
+    assert h.core.row.house == {"1": ticket}
+    assert not any(f["type"] == "left" for f in bot.frames)
+
+
+def test_a_kriegspiel_house_bot_that_never_comes_does_not_forfeit() -> None:
+    """No stand-in policy in Kriegspiel: a late house bot is asked for again after each grace
+    period, and the game waits for it; its absence is the server's fault, not a loss."""
+    h, ana, _bot, ticket = house_kriegspiel(pace=0.0)
+    h.request(m.Act(ana, action="e2e4"), at=1.0)
+    h.feed(m.Detach(_bot, token=None), at=2.0)
+    h.run_until(200.0)
+    assert h.core.state == "playing"
+    launches = [e for e in h.effects if isinstance(e, m.Launch)]
+    assert len(launches) > 2 and all(
+        e == m.Launch(1, "kriegspiel-random", ticket) for e in launches
+    )
+    again = Conn(KR_BOT)
+    assert h.request(m.Resume(again, since=0, ticket=ticket), at=201.0)["seat"] == 1
+    assert "grace:1" not in h.timers
