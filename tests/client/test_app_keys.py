@@ -290,3 +290,34 @@ async def test_the_lobby_lists_by_itself_while_shown(
         await pilot.pause()
         assert app.screen.query_one("#rooms", DataTable).row_count == 1
         await session.close()
+
+
+async def test_the_lobby_lists_the_private_room_you_sit_in_after_a_reconnect(tui: Any) -> None:
+    app, session, pilot = tui
+    screen = await enter_room(app, pilot, "create perudo seats=2 private", PerudoScreen)
+    room_id = screen.room_id
+    await command(pilot, "bot autopilot")
+    await until(pilot, lambda: session.state.room(room_id).state == "playing")
+    before = session.connections
+    await session.drop()
+    await until(pilot, lambda: session.connections == before + 1 and session.ready.is_set())
+    await until(pilot, lambda: session.state.room(room_id).state == "playing")
+    screen.query_one("#log").focus()
+    listed = session.count("list_rooms")
+    await pilot.press("escape")
+    await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+    lobby = app.screen
+    await until(pilot, lambda: session.count("list_rooms") == listed + 1)
+    await pilot.pause()
+    assert all(r["room"] != room_id for r in session.state.lobby)  # private: not public
+    table = lobby.query_one("#rooms", DataTable)
+    assert room_id in table.rows
+    row = table.get_row(room_id)
+    assert "you: seat 0" in row and "playing" in row
+    table.focus()
+    table.move_cursor(row=table.get_row_index(room_id))
+    joins = session.count("join")
+    await pilot.press("enter")
+    await until(pilot, lambda: isinstance(app.screen, PerudoScreen))
+    assert getattr(app.screen, "room_id", None) == room_id
+    assert session.count("join") == joins  # shown, not joined again
