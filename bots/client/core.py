@@ -192,6 +192,9 @@ class ClientCore:
     follow_seats: bool = False
     #: after ``bad_token``, say hello again without it (a new player)
     forget_bad_token: bool = True
+    #: deliver every event from the first: a snapshot of a game in progress, before any
+    #: event of it, is answered with a resume from 0 (a bot observes the whole game)
+    from_start: bool = False
     pacer: Pacer = field(default_factory=Pacer)
     player: Json | None = None
     welcome: Json | None = None  #: the last ``welcome`` frame
@@ -295,9 +298,11 @@ class ClientCore:
         return self.send({"type": "act", "room": room, "action": action})
 
     def _note_sent(self, message: Json) -> None:
-        kind, room = message.get("type"), message.get("room")
-        if kind in ("join", "watch") and isinstance(room, str):
-            self.left.discard(room)
+        """A ``join`` or ``watch`` naming its room follows it at once, with its ticket or
+        invite: frames of the room may come before the reply (and need them to resume)."""
+        room = message.get("room")
+        if message.get("type") in ("join", "watch") and isinstance(room, str):
+            self.follow(room, invite=message.get("invite"), ticket=message.get("ticket"))
 
     # -- receiving ----------------------------------------------------------------------
 
@@ -332,11 +337,16 @@ class ClientCore:
             return self._event(stream, frame)
         if kind == "turn":
             return self._turn(stream, frame)
-        out: list[Output] = [Received(frame, request)]
         if kind == "snapshot":
             stream.seat = frame.get("seat", stream.seat)
-            stream.seq = max(stream.seq, int(frame.get("seq") or 0))
-        elif kind == "room":
+            seq = int(frame.get("seq") or 0)
+            if self.from_start and stream.seq == 0 and seq > 0:
+                if not stream.resyncing:
+                    self.resume(room, 0)
+                return []
+            stream.seq = max(stream.seq, seq)
+        out: list[Output] = [Received(frame, request)]
+        if kind == "room":
             stream.invite = frame.get("invite") or stream.invite
             if frame.get("state") in OVER:
                 stream.final = frame

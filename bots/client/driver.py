@@ -256,6 +256,18 @@ class Client:
         self._wake.set()
         return ref
 
+    def resume(self, room: str, since: int | None = None) -> int:
+        """Ask for ``room``'s events after ``since`` (see :meth:`ClientCore.resume`)."""
+        ref = self.core.resume(room, since)
+        self._wake.set()
+        return ref
+
+    def act(self, room: str, action: str) -> int:
+        """Send ``action`` for this client's seat in ``room``; return its ``ref``."""
+        ref = self.core.act(room, action)
+        self._wake.set()
+        return ref
+
     async def request(self, message: Json, timeout: float | None = 10.0) -> Json:
         """Send ``message`` and return the frame that answers it; raise
         :class:`ClientError` on an ``error`` answer, a drop or no answer in ``timeout``."""

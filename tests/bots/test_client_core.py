@@ -261,3 +261,25 @@ def test_the_pacer_keeps_below_the_server_limits() -> None:
     assert pacer.delay(100.0 + 1 / 8) == 0.0
     pacer.configure({})
     assert (pacer.rate, pacer.burst) == (16.0, 20.0)
+
+
+def test_a_bot_that_joins_a_game_in_progress_gets_every_event_from_the_first() -> None:
+    core = welcomed(from_start=True)
+    joined(core, seat=1)
+    snapshot = {"type": "snapshot", "room": "r1", "seat": 1, "seq": 3, "view": {}}
+    assert core.receive(snapshot) == []
+    assert sent(core) == [{"type": "resume", "room": "r1", "since": 0, "ref": 2}]
+    assert core.receive(event("r1", 4)) == []  # live, ahead of the replay
+    assert [kinds(core.receive(event("r1", n))) for n in (1, 2, 3, 4)] == [["event"]] * 4
+    viewer = welcomed()
+    joined(viewer)
+    assert kinds(viewer.receive(snapshot)) == ["snapshot"] and viewer.streams["r1"].seq == 3
+
+
+def test_a_ticket_is_known_before_the_reply_that_confirms_the_seat() -> None:
+    core = welcomed(from_start=True)
+    core.send({"type": "join", "room": "r1", "seat": 1, "ticket": "T"})
+    sent(core)
+    snapshot = {"type": "snapshot", "room": "r1", "seat": 1, "seq": 4, "view": {}}
+    assert core.receive(snapshot) == []  # the game started before the reply
+    assert sent(core) == [{"type": "resume", "room": "r1", "since": 0, "ticket": "T", "ref": 2}]
