@@ -144,13 +144,18 @@ class Lost:
 
 
 @dataclass(frozen=True, slots=True)
+class Disconnected:
+    """The connection dropped (the driver reconnects; followed rooms are resumed)."""
+
+
+@dataclass(frozen=True, slots=True)
 class HelloRefused:
     """The server refused ``hello`` for good (a wrong version, a bad name...)."""
 
     frame: Json
 
 
-Output = Received | GameEnded | Lost | HelloRefused
+Output = Received | GameEnded | Lost | Disconnected | HelloRefused
 
 
 # -- one room's stream -----------------------------------------------------------------------
@@ -226,21 +231,19 @@ class ClientCore:
         self._out.append(self.hello_message())
 
     def connection_lost(self) -> list[Output]:
-        """The connection dropped: every message sent (or about to be) that awaits its
-        answer is :class:`Lost`; messages queued before a welcome still wait for one."""
+        """The connection dropped (:class:`Disconnected`): every message sent (or about to
+        be) that awaits its answer is :class:`Lost`; messages queued before a welcome still
+        wait for one."""
         self.connected = self.ready = False
         held = {id(m) for m in self._held}
-        lost: list[Output] = [
-            Lost(ref, message) for ref, message in self._pending.items() if id(message) not in held
-        ]
+        lost = [Lost(ref, m) for ref, m in self._pending.items() if id(m) not in held]
         for item in lost:
-            assert isinstance(item, Lost)
             del self._pending[item.ref]
         self._out.clear()
         for stream in self.streams.values():
             stream.turn = stream.held_turn = None
             stream.resyncing = False
-        return lost
+        return [Disconnected(), *lost]
 
     # -- sending ------------------------------------------------------------------------
 

@@ -9,6 +9,7 @@ import pytest
 from bots.client.core import (
     PROTOCOL_VERSION,
     ClientCore,
+    Disconnected,
     GameEnded,
     HelloRefused,
     Lost,
@@ -195,7 +196,10 @@ def test_a_reconnect_loses_what_was_in_flight_and_resumes_every_followed_room() 
     core.receive({"type": "room", "room": "r3", "state": "finished", "seq": 0})
     core.receive(event("r1", 1))
     pending = core.send({"type": "profile"})
-    assert core.connection_lost() == [Lost(pending, {"type": "profile", "ref": pending})]
+    assert core.connection_lost() == [
+        Disconnected(),
+        Lost(pending, {"type": "profile", "ref": pending}),
+    ]
     queued = core.send({"type": "list_rooms"})  # while away: waits for the welcome
     core.connection_made()
     assert [m["type"] for m in sent(core)] == ["hello"]
