@@ -268,6 +268,10 @@ class RemotePlayer:
 
     async def _refused(self, client: Client, bot: Bot, state: _Game, output: Refused) -> None:
         request = output.request or {}
+        if request.get("type") == "resume":
+            # a refused resume ends this game for the bot rather than leaving it waiting
+            # for frames that never come
+            raise BotError(f"resume refused: {output.code}: {output.message}")
         if request.get("type") != "act" or state.pending is None:
             log.info("%s: server error %s: %s", self.name, output.code, output.message)
             return

@@ -287,3 +287,19 @@ def test_a_ticket_is_known_before_the_reply_that_confirms_the_seat() -> None:
     snapshot = {"type": "snapshot", "room": "r1", "seat": 1, "seq": 4, "view": {}}
     assert core.receive(snapshot) == []  # the game started before the reply
     assert sent(core) == [{"type": "resume", "room": "r1", "since": 0, "ticket": "T", "ref": 2}]
+
+
+def test_the_core_does_no_io() -> None:
+    import ast
+    from pathlib import Path
+
+    import bots.client.core as module
+
+    tree = ast.parse(Path(module.__file__).read_text())
+    imported = {
+        (node.module or "") if isinstance(node, ast.ImportFrom) else alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Import, ast.ImportFrom))
+        for alias in node.names
+    }
+    assert imported <= {"__future__", "itertools", "collections", "dataclasses", "typing"}
