@@ -35,6 +35,8 @@ Json = dict[str, Any]
 PROTOCOL_VERSION = 1
 #: Room states after which a room's stream ends.
 OVER = ("finished", "aborted")
+#: A resume refused with these codes: the room is no longer this client's to follow.
+GONE = ("no_such_room", "not_your_seat", "no_spectators")
 #: Frames that attach this client to a room (and so start following it).
 ATTACHING = ("created", "joined", "watching", "resumed")
 
@@ -394,7 +396,14 @@ class ClientCore:
             self._pending[int(request["ref"])] = request
             self._out.append(request)
             return []
-        if request is not None and request.get("type") == "act":
+        if request is not None and request.get("type") == "resume":
+            room = str(request.get("room"))
+            stream = self.streams.get(room)
+            if stream is not None:
+                stream.resyncing = False
+                if frame.get("code") in GONE:
+                    del self.streams[room]  # nothing to follow there any more
+        elif request is not None and request.get("type") == "act":
             stream = self.streams.get(str(request.get("room")))
             if stream is not None and frame.get("code") not in ("illegal", "malformed", "repeated"):
                 stream.turn = None  # not our turn any more, or the game is over

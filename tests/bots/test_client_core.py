@@ -303,3 +303,19 @@ def test_the_core_does_no_io() -> None:
         for alias in node.names
     }
     assert imported <= {"__future__", "itertools", "collections", "dataclasses", "typing"}
+
+
+def test_a_refused_resume_stops_the_resync_and_a_gone_room_is_no_longer_followed() -> None:
+    core = welcomed()
+    joined(core, "r1")
+    joined(core, "r2")
+    first = core.resume("r1")
+    second = core.resume("r2")
+    sent(core)
+    core.receive({"type": "error", "code": "bad_seq", "message": "?", "ref": first})
+    assert not core.streams["r1"].resyncing
+    (refused,) = core.receive(
+        {"type": "error", "code": "no_such_room", "message": "?", "ref": second}
+    )
+    assert isinstance(refused, Refused) and refused.request is not None
+    assert "r2" not in core.streams
