@@ -428,6 +428,8 @@ class ClientCore:
     def _turn(self, stream: Stream, frame: Json) -> list[Output]:
         if frame.get("seat") is not None and stream.seat is None:
             stream.seat = frame["seat"]
+        if stream.turn is not None and stream.turn.get("seq") == frame.get("seq"):
+            return []  # the turn being played, again (a resume's replay): not a new one
         stream.held_turn = frame
         return self._release_turn(stream)
 

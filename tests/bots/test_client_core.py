@@ -319,3 +319,18 @@ def test_a_refused_resume_stops_the_resync_and_a_gone_room_is_no_longer_followed
     )
     assert isinstance(refused, Refused) and refused.request is not None
     assert "r2" not in core.streams
+
+
+def test_a_turn_sent_again_by_a_resume_is_not_a_new_turn() -> None:
+    core = welcomed()
+    joined(core)
+    core.receive(event("r1", 1))
+    (first,) = core.receive(turn("r1", 1))
+    assert isinstance(first, Turn)
+    core.resume("r1", 0)
+    core.receive(event("r1", 1))
+    assert core.receive(turn("r1", 1)) == []  # the replay's copy of the turn being played
+    ref = core.act("r1", "dudo")
+    core.receive({"type": "ack", "room": "r1", "seq": 2, "first": 2, "ref": ref})
+    core.receive(event("r1", 2))
+    assert isinstance(core.receive(turn("r1", 2))[0], Turn)
