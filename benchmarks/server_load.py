@@ -44,6 +44,9 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from bots.client.core import ClientCore, Received, Turn
+from server.games.perudo_actions import Bid
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -171,6 +174,8 @@ class Table:
 
     seats: int
     clients: list[ClientConnection] = field(default_factory=list)
+    #: the protocol state of each connection (the one client core: hello, streams, turns)
+    cores: list[ClientCore] = field(default_factory=list)
     room: str = ""
     created: asyncio.Event = field(default_factory=asyncio.Event)
     over: asyncio.Event = field(default_factory=asyncio.Event)
@@ -223,12 +228,16 @@ class Load:
         table = Table(seats)
         for seat in range(seats):
             ws = await connect(self.url, compression=None, max_size=None, ping_interval=None)
-            await ws.send(json.dumps({"type": "hello", "v": 1, "name": f"t{index}s{seat}"}))
+            core = ClientCore(f"t{index}s{seat}")
+            core.connection_made()
+            await ws.send(json.dumps(core.next_frame()))
             welcome = json.loads(await ws.recv())
-            if welcome.get("type") != "welcome":
+            core.receive(welcome)
+            if not core.ready:
                 self.fail(f"hello refused: {welcome}")
                 return
             table.clients.append(ws)
+            table.cores.append(core)
         readers = [asyncio.create_task(self.read(table, s)) for s in range(seats)]
         try:
             while time.monotonic() < self.deadline:
@@ -262,38 +271,49 @@ class Load:
 
     async def read(self, table: Table, seat: int) -> None:
         ws = table.clients[seat]
+        core = table.cores[seat]
         try:
             async for text in ws:
-                frame = json.loads(text)
-                kind = frame["type"]
-                if kind == "error":
-                    self.fail(f"seat {seat} of room {table.room}: {frame}")
+                for output in core.receive(json.loads(text)):
+                    if isinstance(output, Received) and not self.handle(table, seat, output):
+                        return
+                if core.pending():  # the core asks for a resume: a stream had a gap
+                    self.fail(f"seat {seat} of room {table.room}: a gap in its events")
                     return
-                if kind == "created":
-                    table.room = frame["room"]
-                    table.created.set()
-                elif frame.get("room") != table.room:
-                    continue  # a late frame of this table's previous game
-                elif kind == "ack":
-                    table.measuring.append((table.sent_at[seat], frame["seq"]))
-                    if self.measure_from <= time.monotonic() < self.deadline:
-                        self.actions += 1
-                elif kind == "event":
-                    table.seen[seat] = frame["seq"]
-                    self.check_done(table)
-                    event = frame.get("event")
-                    if event is not None and event.get("type") == "game_over" and seat == 0:
-                        table.over.set()
-                elif kind == "turn":
-                    # Only the connection holding the seat gets its turn frames. Which seat a
-                    # connection holds is the server's answer, not the join order: joins
-                    # sent on three connections may reach the room in any order (guessing
-                    # the seat from that order made the old generator act from the wrong
-                    # seat: not_your_turn, then a dudo from the same seat, forever).
-                    asyncio.get_running_loop().create_task(self.act(table, seat, frame))
         except ConnectionClosed as exc:
             if time.monotonic() < self.deadline:
                 self.fail(f"seat {seat} of room {table.room}: connection closed: {exc}")
+
+    def handle(self, table: Table, seat: int, output: Received) -> bool:
+        """Take one frame as the core delivered it; False stops the reader."""
+        frame, kind = output.frame, output.kind
+        if kind == "error":
+            self.fail(f"seat {seat} of room {table.room}: {frame}")
+            return False
+        if kind == "created":
+            table.room = frame["room"]
+            table.created.set()
+        elif frame.get("room") != table.room:
+            pass  # a late frame of this table's previous game
+        elif kind == "ack":
+            table.measuring.append((table.sent_at[seat], frame["seq"]))
+            if self.measure_from <= time.monotonic() < self.deadline:
+                self.actions += 1
+        elif kind == "event":
+            table.seen[seat] = frame["seq"]
+            self.check_done(table)
+            event = frame.get("event")
+            if event is not None and event.get("type") == "game_over" and seat == 0:
+                table.over.set()
+        elif isinstance(output, Turn):
+            # Only the connection holding the seat gets its turn frames (the core hands
+            # them over once their events are in). Which seat a connection holds is the
+            # server's answer, not the join order: joins sent on three connections may
+            # reach the room in any order (guessing the seat from that order made the old
+            # generator act from the wrong seat: not_your_turn, then a dudo from the same
+            # seat, forever).
+            asyncio.get_running_loop().create_task(self.act(table, seat, frame))
+        return True
 
     def check_done(self, table: Table) -> None:
         """Record the latency of each action whose events every seat has received."""
@@ -319,12 +339,12 @@ class Load:
     def choose(self, legal: list[str], seats: int) -> str:
         """Dudo sometimes (always past two dice a player), else a random low raise."""
         rng = self.rng
-        bids = [a for a in legal if "x" in a]
-        low = min((int(b.split("x")[0]) for b in bids), default=None)
+        bids = [Bid.parse(a) for a in legal if a not in ("dudo", "calza")]
+        low = min((b.quantity for b in bids), default=None)
         if "dudo" in legal and (low is None or low > seats * 2 or rng.random() < 0.3):
             return "dudo"
         assert low is not None, legal
-        return rng.choice([b for b in bids if int(b.split("x")[0]) <= low + 1])
+        return str(rng.choice([b for b in bids if b.quantity <= low + 1]))
 
 
 async def umpire_worker(

@@ -6,8 +6,11 @@ bot the same Bot API as the local transport: ``start`` when the game begins, ``o
 for each ``event`` frame, ``decide`` for each ``turn`` frame, ``rejected`` for an
 ``error`` answering its ``act``, ``end`` with the final ``room`` frame's outcome.
 
-After a dropped connection it reconnects with its token (backing off), ``resume``s the
-room from the last sequence number it saw, and plays on. House bots started by the server
+It is glue over the one protocol client (:mod:`bots.client`): the core keeps the token,
+matches replies by ``ref``, keeps the room's stream gap-free (a game joined in progress is
+asked for from its first event), holds turns back until their events are in, and paces
+the messages; its driver reconnects after a drop (with backoff) and the core ``resume``s
+the room from the last sequence number it saw, so the bot plays on. House bots started by the server
 use this very code (in a runner process, :mod:`bots.house_runner`), with a seat ticket the
 server gave them and no pause of their own: the server paces its house seats.
 
@@ -20,23 +23,21 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
-import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
-
+from bots.client.core import ClientCore, GameEnded, Output, Received, Refused, Turn
+from bots.client.driver import Client, ClientError, ConnectionFailed
 from bots.sdk import Bot, BotError, Decision, GameInfo, GameResult
 
 log = logging.getLogger(__name__)
 
-PROTOCOL_VERSION = 1
 #: Refusals in a row after which the bot's choice is replaced by the first legal action.
 MAX_REJECTIONS = 3
+#: Refusals that concern the action itself (another attempt on the same turn may pass).
+ACTION_REFUSALS = ("illegal", "malformed", "repeated")
 
 
 @dataclass(slots=True)
@@ -53,7 +54,7 @@ class Target:
 
 @dataclass(slots=True)
 class _Game:
-    """What the transport tracks of the game in progress."""
+    """What the transport tracks of the game it plays (the stream is the core's)."""
 
     room: str
     seat: int | None = None
@@ -64,14 +65,9 @@ class _Game:
     seats: int = 0
     started: bool = False
     ended: bool = False
-    last_seq: int = 0
     turn: dict[str, Any] | None = None
-    pending: str | None = None  #: the action sent and not yet acknowledged
-    acked_seq: int = -1  #: the seq of the last ack (the turn after it may be a retry)
+    pending: str | None = None  #: the action sent and not yet answered
     rejections: int = 0
-    resyncing: bool = False  #: asked for the whole stream; turns before it are stale
-    final: dict[str, Any] | None = None  #: the room frame that ended the game, once seen
-    held_turn: dict[str, Any] | None = None  #: a turn frame that came during a resync
 
 
 class RemotePlayer:
@@ -99,60 +95,6 @@ class RemotePlayer:
         self.headers = headers or {}
         self.player_id: str | None = None
         self.results: list[GameResult] = []
-        self._ws: ClientConnection | None = None
-        self._early: list[dict[str, Any]] = []
-        # Pacing: stay within the server's rate limit (from ``welcome.limits``).
-        self._rate = 20.0
-        self._burst = 40.0
-        self._tokens = self._burst
-        self._stamp = 0.0
-
-    async def _send(self, **frame: Any) -> None:
-        assert self._ws is not None
-        await self._pace()
-        await self._ws.send(json.dumps(frame))
-
-    async def _pace(self) -> None:
-        """Wait as long as needed to stay within the server's message rate."""
-        loop = asyncio.get_running_loop()
-        now = loop.time()
-        self._tokens = min(self._burst, self._tokens + (now - self._stamp) * self._rate)
-        self._stamp = now
-        if self._tokens < 1.0:
-            await asyncio.sleep((1.0 - self._tokens) / self._rate)
-            self._stamp = loop.time()
-            self._tokens = 1.0
-        self._tokens -= 1.0
-
-    async def _hello(self) -> dict[str, Any]:
-        frame: dict[str, Any] = {
-            "type": "hello",
-            "v": PROTOCOL_VERSION,
-            "name": self.name,
-            "bot": True,
-        }
-        if self.token:
-            frame["token"] = self.token
-        await self._send(**frame)
-        while True:
-            reply = await self._recv()
-            if reply["type"] == "welcome":
-                self.token = reply["token"]
-                self.player_id = reply["player"]["id"]
-                limits = reply.get("limits") or {}
-                # keep a margin below the server's limits
-                self._rate = 0.8 * float(limits.get("rate") or self._rate)
-                self._burst = max(1.0, 0.5 * float(limits.get("burst") or self._burst))
-                self._tokens = self._burst
-                return reply
-            if reply["type"] == "error":
-                raise BotError(f"the server refused hello: {reply['code']}: {reply['message']}")
-
-    async def _recv(self) -> dict[str, Any]:
-        assert self._ws is not None
-        text = await self._ws.recv()
-        frame: dict[str, Any] = json.loads(text)
-        return frame
 
     async def play(self, games: int = 1) -> list[GameResult]:
         """Play ``games`` games (one after the other) and return their results."""
@@ -164,40 +106,55 @@ class RemotePlayer:
         return self.results
 
     async def _play_one(self) -> GameResult | None:
-        state: _Game | None = None
         bot = self.factory()
-        attempts = 0
+        core = ClientCore(
+            self.name, token=self.token, bot=True, forget_bad_token=False, from_start=True
+        )
+        client = Client(
+            self.url,
+            core,
+            retry=0.2,
+            retries=self.max_reconnects,
+            max_size=1 << 22,
+            additional_headers=self.headers,
+        )
+        outputs = client.outputs()
+        running = asyncio.create_task(client.run())
+        try:
+            await self._ready(client, running)
+            state = await self._enter(client, running)
+            async for output in outputs:
+                result = await self._handle(client, bot, state, output)
+                if result is not None or state.ended:
+                    return result
+            raise BotError(str(client.failure or f"lost the server at {self.url}"))
+        finally:
+            self.token = core.token or self.token
+            await client.close()
+            with contextlib.suppress(ConnectionFailed, asyncio.CancelledError):
+                await running
+
+    async def _ready(self, client: Client, running: asyncio.Task[None]) -> None:
+        """Wait for the welcome; raise :class:`BotError` if the server cannot be reached."""
+        waiting = asyncio.create_task(client.ready.wait())
+        await asyncio.wait({waiting, running}, return_when=asyncio.FIRST_COMPLETED)
+        if not waiting.done():
+            waiting.cancel()
+            exc = running.exception()
+            raise BotError(str(exc or f"lost the server at {self.url}")) from exc
+        self.player_id = (client.core.player or {}).get("id")
+
+    async def _enter(self, client: Client, running: asyncio.Task[None]) -> _Game:
+        """Join the target room (or find or create one); return the game being joined."""
         while True:
             try:
-                async with connect(
-                    self.url, max_size=1 << 22, additional_headers=self.headers
-                ) as ws:
-                    self._ws = ws
-                    self._early.clear()
-                    await self._hello()
-                    if state is None:
-                        state = await self._enter()
-                    else:
-                        await self._resume(state, state.last_seq)
-                        # a refused resume ends this game for the bot (BotError) rather
-                        # than leaving it waiting for frames that never come
-                        self._early.append(await self._reply(("resumed",)))
-                    attempts = 0
-                    return await self._loop(bot, state)
-            except (ConnectionClosed, OSError, InvalidHandshake) as exc:
-                attempts += 1
-                if attempts > self.max_reconnects:
-                    raise BotError(f"lost the server at {self.url}: {exc}") from exc
-                delay = min(10.0, 0.2 * 2**attempts) * (0.5 + random.random())
-                log.info("%s: connection lost (%s); reconnecting in %.1f s", self.name, exc, delay)
-                await asyncio.sleep(delay)
-            except InvalidURI as exc:
-                raise BotError(f"not a websocket URL: {self.url!r}") from exc
-            finally:
-                self._ws = None
+                return await self._enter_once(client)
+            except ClientError as exc:
+                if exc.code != "disconnected":
+                    raise BotError(f"{exc.code}: {exc}") from exc
+                await self._ready(client, running)  # the link dropped: again, once back
 
-    async def _enter(self) -> _Game:
-        """Join the target room (or find or create one); return the game being joined."""
+    async def _enter_once(self, client: Client) -> _Game:
         t = self.target
         if t.room or t.invite:
             frame: dict[str, Any] = {"type": "join"}
@@ -205,122 +162,67 @@ class RemotePlayer:
                 value = getattr(t, key)
                 if value is not None:
                     frame[key] = value
-            await self._send(**frame)
-            reply = await self._reply(("joined",))
+            reply = await client.request(frame, timeout=None)
             return _Game(room=reply["room"], seat=reply["seat"])
         if not t.game:
             raise BotError("say which room to join, or which game to look for")
-        await self._send(type="list_rooms", game=t.game)
-        listing = await self._reply(("rooms",))
+        listing = await client.request({"type": "list_rooms", "game": t.game}, timeout=None)
         for room in listing["rooms"]:
             if room["state"] == "waiting" and any(s["player"] is None for s in room["seats"]):
-                await self._send(type="join", room=room["room"])
-                with contextlib.suppress(BotError):  # raced by another player: create one
-                    reply = await self._reply(("joined",))
-                    return _Game(room=reply["room"], seat=reply["seat"])
-        await self._send(type="create_room", game=t.game, options=t.options)
-        reply = await self._reply(("created",))
+                try:
+                    reply = await client.request({"type": "join", "room": room["room"]})
+                except ClientError as exc:  # raced by another player: try the next one
+                    if exc.code == "disconnected":
+                        raise
+                    continue
+                return _Game(room=reply["room"], seat=reply["seat"])
+        message = {"type": "create_room", "game": t.game, "options": t.options}
+        reply = await client.request(message, timeout=None)
         return _Game(room=reply["room"], seat=reply["seat"])
 
-    async def _reply(self, kinds: tuple[str, ...]) -> dict[str, Any]:
-        """The next reply of one of ``kinds``; frames in between are kept for the loop."""
-        while True:
-            frame = await self._recv()
-            if frame["type"] in kinds:
-                return frame
-            if frame["type"] == "error":
-                raise BotError(f"{frame['code']}: {frame['message']}")
-            self._early.append(frame)
-
-    async def _loop(self, bot: Bot, state: _Game) -> GameResult | None:
-        """Handle frames until the game ends; return the bot's result."""
-        while True:
-            if self._early:
-                frame = self._early.pop(0)
-            else:
-                frame = await self._recv()
-            result = await self._handle(bot, state, frame)
-            if result is not None or state.ended:
-                return result
-
-    async def _handle(self, bot: Bot, state: _Game, frame: dict[str, Any]) -> GameResult | None:
-        kind = frame.get("type")
-        if frame.get("room") not in (None, state.room):
+    async def _handle(
+        self, client: Client, bot: Bot, state: _Game, output: Output
+    ) -> GameResult | None:
+        if isinstance(output, GameEnded):
+            return (
+                await self._finish(client, bot, state, output)
+                if output.room == state.room
+                else None
+            )
+        if not isinstance(output, Received) or output.room not in (None, state.room):
             return None
-        if kind in ("joined", "resumed", "watching") and frame.get("seat") is not None:
-            state.seat = frame["seat"]
-        if kind == "resumed" and state.resyncing:
-            # Nothing was missed after all: the turn held back is the current one.
-            state.resyncing = False
-            held, state.held_turn = state.held_turn, None
-            if held is not None and held["seq"] == state.last_seq:
-                return await self._handle(bot, state, held)
+        kind, frame = output.kind, output.frame
+        if isinstance(output, Refused):
+            await self._refused(client, bot, state, output)
         elif kind == "room":
             state.game = frame["game"]
             state.options = frame["options"]
             state.seats = len(frame["seats"])
             state.players = [s["name"] or "?" for s in frame["seats"]]
             state.player_ids = [s["player"] for s in frame["seats"]]
-            if frame["state"] in ("finished", "aborted"):
-                state.final = frame
-                if state.last_seq >= int(frame.get("seq") or 0):
-                    return await self._finish(bot, state, frame)
-                # the end is known but events before it are still on their way (a resume)
         elif kind == "snapshot":
-            if not state.started and frame["seq"] > 0:
-                # Joined a game in progress: a bot observes every event from the first,
-                # so ask for the whole stream instead of starting from a summary.
-                await self._resume(state, 0)
-                return None
-            await self._start(bot, state, frame["view"])
-            state.last_seq = frame["seq"]
+            await self._start(client, bot, state, frame["view"])
         elif kind == "event":
-            seq = frame["seq"]
-            if seq <= state.last_seq:
-                return None  # already seen (a resume overlapping a live frame)
-            if seq > state.last_seq + 1:
-                # A gap: live events overtook a resume we asked for, or frames were lost.
-                # Ignore it; the stream from our last number is (or is now) on its way.
-                if not state.resyncing:
-                    await self._resume(state, state.last_seq)
-                return None
-            state.resyncing = False
-            await self._start(bot, state, {})
-            state.last_seq = seq
+            await self._start(client, bot, state, {})
             await bot.observe(frame["event"])
-            if state.final is not None and seq >= int(state.final.get("seq") or 0):
-                return await self._finish(bot, state, state.final)
-        elif kind == "turn":
-            if frame["seat"] == state.seat and state.resyncing:
-                state.held_turn = frame
-            elif frame["seat"] == state.seat:
-                state.held_turn = None
-                await self._start(bot, state, frame["view"])
-                # The game asks again right after our own action (Kriegspiel's illegal
-                # attempt): the same turn goes on, so no new pause.
-                retry = frame.get("seq") == state.acked_seq
+        elif isinstance(output, Turn):
+            if frame["seat"] == state.seat:
+                await self._start(client, bot, state, frame["view"])
                 state.turn = frame
                 state.rejections = 0
-                await self._decide(bot, state, pause=not retry)
+                # The game asks again right after our own action (Kriegspiel's illegal
+                # attempt): the same turn goes on, so no new pause.
+                await self._decide(client, bot, state, pause=not output.retry)
         elif kind == "ack":
             state.pending = None
             state.turn = None
-            state.acked_seq = int(frame.get("seq", -1))
         elif kind == "left":
             state.ended = True  # the server sent this bot away (a stand-in whose player is back)
-        elif kind == "error":
-            await self._refused(bot, state, frame)
         return None
 
-    async def _resume(self, state: _Game, since: int) -> None:
-        """Ask for this seat's stream after ``since``; turns until it arrives are stale."""
-        resume: dict[str, Any] = {"room": state.room, "since": since}
-        if self.target.ticket:
-            resume["ticket"] = self.target.ticket
-        await self._send(type="resume", **resume)
-        state.resyncing = True
-
-    async def _start(self, bot: Bot, state: _Game, view: dict[str, Any]) -> None:
+    async def _start(self, client: Client, bot: Bot, state: _Game, view: dict[str, Any]) -> None:
+        stream = client.core.streams.get(state.room)
+        state.seat = stream.seat if stream is not None and stream.seat is not None else state.seat
         if state.started or state.seat is None:
             return
         state.started = True
@@ -328,9 +230,8 @@ class RemotePlayer:
         for seat, player_id in enumerate(state.player_ids):
             if player_id is None or seat == state.seat:
                 continue
-            await self._send(type="profile", player=player_id)
-            with contextlib.suppress(BotError):
-                profiles[seat] = await self._reply(("profile",))
+            with contextlib.suppress(ClientError):
+                profiles[seat] = await client.request({"type": "profile", "player": player_id})
         info = GameInfo(
             game=state.game,
             seat=state.seat,
@@ -343,7 +244,7 @@ class RemotePlayer:
         )
         await bot.start(info)
 
-    async def _decide(self, bot: Bot, state: _Game, pause: bool = False) -> None:
+    async def _decide(self, client: Client, bot: Bot, state: _Game, pause: bool = False) -> None:
         """Ask the bot for an action and send it (after the turn's pause if ``pause``)."""
         turn = state.turn
         assert turn is not None and state.seat is not None
@@ -358,40 +259,44 @@ class RemotePlayer:
         if pause and self.think:
             await self.pause(max(0.0, self.think - (loop.time() - started)))
         state.pending = action
-        await self._send(type="act", room=state.room, action=action)
+        client.act(state.room, action)
 
     async def pause(self, seconds: float) -> None:
         """The per-turn pause before a turn's first attempt (``think`` less the time the
         bot took to decide). Override it to wait differently."""
         await asyncio.sleep(seconds)
 
-    async def _refused(self, bot: Bot, state: _Game, frame: dict[str, Any]) -> None:
-        if state.pending is None:
-            log.info("%s: server error %s: %s", self.name, frame.get("code"), frame.get("message"))
-            return
-        if frame["code"] == "rate_limited":  # not the bot's fault: send it again, slower
-            await asyncio.sleep(1.0 / self._rate)
-            await self._send(type="act", room=state.room, action=state.pending)
+    async def _refused(self, client: Client, bot: Bot, state: _Game, output: Refused) -> None:
+        request = output.request or {}
+        if request.get("type") == "resume":
+            # a refused resume ends this game for the bot rather than leaving it waiting
+            # for frames that never come
+            raise BotError(f"resume refused: {output.code}: {output.message}")
+        if request.get("type") != "act" or state.pending is None:
+            log.info("%s: server error %s: %s", self.name, output.code, output.message)
             return
         action, state.pending = state.pending, None
-        await bot.rejected(action, frame["code"], frame["message"])
+        await bot.rejected(action, output.code, output.message)
         # Only a refusal of the action itself deserves another try on this turn; anything
         # else (not our turn any more, the game ended) waits for the next turn frame.
-        if frame["code"] in ("illegal", "malformed", "repeated") and state.turn is not None:
+        if output.code in ACTION_REFUSALS and state.turn is not None:
             state.rejections += 1
-            await self._decide(bot, state)
+            await self._decide(client, bot, state)
 
-    async def _finish(self, bot: Bot, state: _Game, frame: dict[str, Any]) -> GameResult | None:
+    async def _finish(
+        self, client: Client, bot: Bot, state: _Game, ended: GameEnded
+    ) -> GameResult | None:
         state.ended = True
         if state.seat is None or not state.started:
             return None
+        frame = ended.frame
         outcome = frame.get("outcome") or {}
         ranks = list(outcome.get("ranks") or [1] * state.seats)
         reason = str(outcome.get("reason") or frame.get("reason") or frame["state"])
         result = GameResult(state.seat, ranks, reason, frame)
         await bot.end(result)
-        with contextlib.suppress(ConnectionClosed):
-            await self._send(type="leave", room=state.room)
+        with contextlib.suppress(ClientError):
+            await client.request({"type": "leave", "room": state.room}, timeout=2)
         return result
 
 

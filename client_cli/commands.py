@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from client_cli.perudo_model import parse_bid
+from client_cli.perudo_model import try_bid
 from client_cli.state import ClientState
 
 Json = dict[str, Any]
@@ -217,7 +217,10 @@ def looks_like_action(word: str) -> bool:
     """Whether ``word`` has the shape of a game action (a bid, a UCI move, dudo, any...)."""
     word = word.lower()
     return bool(
-        parse_bid(word) or UCI.match(word) or word in KRIEG_WORDS or word in ("dudo", "calza")
+        word[:1].isdigit()  # a bid, or an attempt at one that Bid.parse will explain
+        or UCI.match(word)
+        or word in KRIEG_WORDS
+        or word in ("dudo", "calza")
     )
 
 
@@ -249,7 +252,7 @@ def check_action(action: str, state: ClientState) -> str | None:
     if action in legal:
         return None
     if room.game == "perudo":
-        bid = parse_bid(action)
+        bid = try_bid(action)
         if bid is None and action not in ("dudo", "calza"):
             return f"{action!r} is not a bid: write QxF like 5x4 (aces are 1), dudo or calza"
         if action == "calza":

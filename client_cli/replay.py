@@ -20,7 +20,7 @@ from typing import Any
 import chess
 
 from client_cli.kriegspiel_model import KriegBoard
-from client_cli.perudo_model import PerudoTable
+from client_cli.perudo_model import PerudoTable, apply_event
 from client_cli.render import board_lines
 from client_cli.state import RoomState
 from server.games.perudo_dice import roll_dice
@@ -99,7 +99,7 @@ def _perudo(room: RoomState, events: list[Json]) -> Replay:
     mismatches = 0
     for event in events:
         kind = event.get("type")
-        text = table.apply_event(event)
+        text = apply_event(table, event)
         if kind == "game_started":
             per = int(table.options.get("dice_per_player", 5))
             counts = [per] * table.seats

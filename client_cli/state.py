@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from client_cli.kriegspiel_model import KriegBoard
-from client_cli.perudo_model import PerudoTable
+from client_cli.perudo_model import PerudoTable, apply_event
 
 Json = dict[str, Any]
 
@@ -136,7 +136,7 @@ class RoomState:
 
     def _apply_event(self, event: Json) -> str:
         if self.game == "perudo":
-            return self.perudo.apply_event(event)
+            return apply_event(self.perudo, event)
         if self.game == "kriegspiel":
             return self.kriegspiel.apply_event(event)
         return f"({event.get('type')})"

@@ -84,6 +84,7 @@ class TableView:
     @classmethod
     def from_table(cls, table: PerudoTable, options: Mapping[str, Any]) -> TableView:
         """The view of a bot's :class:`PerudoTable` in a room with these ``options``."""
+        assert table.seat is not None, "a seat's table, not a spectator's"
         return cls(
             table.seat,
             tuple(table.dice),

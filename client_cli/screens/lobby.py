@@ -1,8 +1,8 @@
-"""The lobby: public rooms, create, join by invite, watch, replay."""
+"""The lobby: your rooms and the public ones, create, join by invite, watch, replay."""
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import BindingType
@@ -20,10 +20,28 @@ from textual.widgets import (
 )
 
 from client_cli.screens.common import ClientScreen, CommandLine, message_log
+from client_cli.state import ClientState
+
+Json = dict[str, Any]
+
+
+def lobby_rows(state: ClientState) -> list[tuple[Json, str]]:
+    """The lobby's rows: the rooms this client follows (private ones too, as the web
+    client's "your rooms"), then the public listing's other rooms; each with what you are
+    in it (``you: seat 1``, ``you: watching``, or nothing)."""
+    rows: list[tuple[Json, str]] = []
+    for room in state.rooms.values():
+        if room.frame and room.room not in state.left:
+            you = "you: watching" if room.seat is None else f"you: seat {room.seat}"
+            rows.append(({**room.frame, "room": room.room}, you))
+    followed = {frame["room"] for frame, _ in rows}
+    rows += [(room, "") for room in state.lobby if room.get("room") not in followed]
+    return rows
 
 
 class LobbyScreen(ClientScreen):
-    """The public rooms as a table; the highlighted row is the target of the keys."""
+    """Your rooms and the public rooms as a table; the highlighted row is the target of
+    the keys."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         ("r", "refresh", "Refresh"),
@@ -36,10 +54,12 @@ class LobbyScreen(ClientScreen):
     def compose(self) -> ComposeResult:
         yield Header()
         yield Label(
-            "Public rooms (Enter: join · w: watch · c: create · i: invite code)", id="title"
+            "Your rooms, then the public ones (Enter: open or join · w: watch · c: create"
+            " · i: invite code)",
+            id="title",
         )
         table: DataTable[str] = DataTable(id="rooms", cursor_type="row")
-        table.add_columns("room", "game", "rules", "state", "seats", "players")
+        table.add_columns("room", "game", "rules", "state", "seats", "players", "you")
         yield table
         yield message_log(500)
         yield CommandLine()
@@ -64,11 +84,11 @@ class LobbyScreen(ClientScreen):
             self.run_worker(self.client.run_line("rooms"), name="rooms", exclusive=True)
 
     def refresh_view(self) -> None:
-        """Fill the table from the last ``rooms`` listing."""
+        """Fill the table: the rooms followed, then the last ``rooms`` listing."""
         table = self.query_one("#rooms", DataTable)
         selected = self.selected_room()
         table.clear()
-        for room in self.client.session.state.lobby:
+        for room, you in lobby_rows(self.client.session.state):
             seats = room.get("seats", [])
             taken = sum(1 for s in seats if s.get("player"))
             options = room.get("options", {})
@@ -80,6 +100,7 @@ class LobbyScreen(ClientScreen):
                 str(room.get("state")),
                 f"{taken}/{len(seats)}",
                 players,
+                you,
                 key=room["room"],
             )
         if selected is not None and selected in table.rows:
@@ -100,9 +121,15 @@ class LobbyScreen(ClientScreen):
         return str(key.value) if key.value is not None else None
 
     async def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        """Enter on a row: join that room."""
-        if event.row_key.value is not None:
-            await self.client.run_line(f"join {event.row_key.value}")
+        """Enter on a row: open a room you follow, join any other."""
+        room = event.row_key.value
+        if room is None:
+            return
+        state = self.client.session.state
+        if room in state.rooms and room not in state.left:
+            self.client.show_room(room)
+        else:
+            await self.client.run_line(f"join {room}")
 
     async def action_refresh(self) -> None:
         """Ask for the public rooms again."""

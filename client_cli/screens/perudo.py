@@ -10,12 +10,17 @@ from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Footer, Header, Input, RichLog, Select, Static
 
-from client_cli.perudo_model import parse_bid
 from client_cli.render import perudo_lines, seats_lines
 from client_cli.screens.common import CommandLine, RoomScreen, message_log
 from client_cli.state import describe_hint
+from server.games.perudo_actions import Bid
 
 Json = dict[str, Any]
+
+
+def legal_bids(legal: list[str]) -> list[Bid]:
+    """The bids among a turn's legal actions."""
+    return [Bid.parse(a) for a in legal if a not in ("dudo", "calza")]
 
 
 class PerudoScreen(RoomScreen):
@@ -33,6 +38,7 @@ class PerudoScreen(RoomScreen):
         super().__init__(room_id)
         self._hint: Json | None = None
         self._hint_turn: Json | None = None
+        self._picker_turn: Json | None = None  #: the turn the pickers were set up for
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -71,12 +77,9 @@ class PerudoScreen(RoomScreen):
         self.query_one("#dudo", Button).disabled = "dudo" not in legal
         self.query_one("#calza", Button).disabled = "calza" not in legal
         self.query_one("#bid_button", Button).disabled = not legal
-        quantities = sorted({b[0] for a in legal if (b := parse_bid(a)) is not None})
-        picker = self.query_one("#quantity", Select)
-        current = picker.value
-        picker.set_options([(str(q), q) for q in quantities])
-        if current in quantities:
-            picker.value = current
+        if room.turn is not self._picker_turn:
+            self._picker_turn = room.turn
+            self._reset_pickers(legal)
         self._show_hint()
 
     def _show_hint(self) -> None:
@@ -90,12 +93,48 @@ class PerudoScreen(RoomScreen):
             self._hint_turn = None
             box.update("")
 
-    def on_select_changed(self, event: Select.Changed) -> None:
-        """The pickers write the bid into the bid box."""
+    def _reset_pickers(self, legal: list[str]) -> None:
+        """A new turn (or none): blank pickers offering this turn's quantities and faces."""
+        bids = legal_bids(legal)
+        self._set_options("#quantity", sorted({b.quantity for b in bids}))
+        self._set_options("#face", sorted({b.face for b in bids}) or list(range(1, 7)))
+
+    def _set_options(self, picker_id: str, values: list[int]) -> None:
+        picker: Select[int] = self.query_one(picker_id, Select)
+        with picker.prevent(Select.Changed):
+            picker.set_options([(str(v), v) for v in values])
+
+    @on(Select.Changed, "#quantity")
+    def quantity_picked(self, event: Select.Changed) -> None:
+        """A quantity: offer only the faces legal with it, and go on to the face."""
+        quantity = event.value
+        if not isinstance(quantity, int):
+            return
+        face: Select[int] = self.query_one("#face", Select)
+        before = face.value
+        faces = [b.face for b in legal_bids(self.room.legal) if b.quantity == quantity]
+        self._set_options("#face", faces)
+        if before in faces:
+            with face.prevent(Select.Changed):
+                face.value = before
+        self._write_bid()
+        if event.select.has_focus_within:
+            face.focus()
+
+    @on(Select.Changed, "#face")
+    def face_picked(self, event: Select.Changed) -> None:
+        """A face: with a quantity the bid is complete, so Enter on the Bid button sends it."""
+        if self._write_bid() and event.select.has_focus_within:
+            self.query_one("#bid_button", Button).focus()
+
+    def _write_bid(self) -> bool:
+        """The pickers write their bid into the bid box; True when both are chosen."""
         quantity = self.query_one("#quantity", Select).value
         face = self.query_one("#face", Select).value
         if isinstance(quantity, int) and isinstance(face, int):
             self.query_one("#bid", Input).value = f"{quantity}x{face}"
+            return True
+        return False
 
     @on(Input.Submitted, "#bid")
     async def submit_bid(self, event: Input.Submitted) -> None:

@@ -13,13 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from server.games.base import Game
-
-
-def _parse_bid(text: str) -> tuple[int, int] | None:
-    quantity, sep, face = text.partition("x")
-    if not sep or not quantity.isdigit() or not face.isdigit():
-        return None
-    return int(quantity), int(face)
+from server.games.perudo_actions import Bid
 
 
 def standin(game: Game, seat: int) -> str | None:
@@ -27,7 +21,8 @@ def standin(game: Game, seat: int) -> str | None:
     may not act."""
     if game.is_over or game.to_move != seat:
         return None
-    legal = [str(action) for action in game.legal_actions(seat)]
+    actions = game.legal_actions(seat)
+    legal = [str(action) for action in actions]
     if not legal:
         return None
     view: dict[str, Any] = game.view(seat)
@@ -45,17 +40,18 @@ def standin(game: Game, seat: int) -> str | None:
         p = 1 / 3 if aces_wild and face != 1 else 1 / 6
         return mine + unknown * p - quantity
 
-    bids = [(b, text) for text in legal if (b := _parse_bid(text)) is not None]
     best: tuple[float, int, str] | None = None
-    for (quantity, face), text in bids:
-        key = (margin(quantity, face), -quantity, text)
+    for bid in actions:
+        if not isinstance(bid, Bid):
+            continue
+        key = (margin(bid.quantity, bid.face), -bid.quantity, str(bid))
         if best is None or key > best:
             best = key
     bids_so_far = view.get("bids") or []
     if not bids_so_far:
         return best[2] if best is not None else legal[0]
-    last = _parse_bid(str(bids_so_far[-1]["bid"]))
-    current = margin(*last) if last is not None else 0.0
+    last = Bid.parse(str(bids_so_far[-1]["bid"]))
+    current = margin(last.quantity, last.face)
     if best is not None and (best[0] >= 0 or current >= 0.5):
         return best[2]
     return "dudo" if "dudo" in legal else legal[0]

@@ -290,3 +290,85 @@ async def test_the_lobby_lists_by_itself_while_shown(
         await pilot.pause()
         assert app.screen.query_one("#rooms", DataTable).row_count == 1
         await session.close()
+
+
+async def test_the_lobby_lists_the_private_room_you_sit_in_after_a_reconnect(tui: Any) -> None:
+    app, session, pilot = tui
+    screen = await enter_room(app, pilot, "create perudo seats=2 private", PerudoScreen)
+    room_id = screen.room_id
+    await command(pilot, "bot autopilot")
+    await until(pilot, lambda: session.state.room(room_id).state == "playing")
+    before = session.connections
+    await session.drop()
+    await until(pilot, lambda: session.connections == before + 1 and session.ready.is_set())
+    await until(pilot, lambda: session.state.room(room_id).state == "playing")
+    screen.query_one("#log").focus()
+    listed = session.count("list_rooms")
+    await pilot.press("escape")
+    await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+    lobby = app.screen
+    await until(pilot, lambda: session.count("list_rooms") == listed + 1)
+    await pilot.pause()
+    assert all(r["room"] != room_id for r in session.state.lobby)  # private: not public
+    table = lobby.query_one("#rooms", DataTable)
+    assert room_id in table.rows
+    row = table.get_row(room_id)
+    assert "you: seat 0" in row and "playing" in row
+    table.focus()
+    table.move_cursor(row=table.get_row_index(room_id))
+    joins = session.count("join")
+    await pilot.press("enter")
+    await until(pilot, lambda: isinstance(app.screen, PerudoScreen))
+    assert getattr(app.screen, "room_id", None) == room_id
+    assert session.count("join") == joins  # shown, not joined again
+
+
+async def pick(pilot: Pilot[Any], index: int) -> None:
+    """Open the focused picker with Enter, go down to its ``index``-th value, Enter."""
+    await pilot.press("enter", *["down"] * (index + 1), "enter")
+    await pilot.pause()
+
+
+async def test_the_bid_pickers_lead_to_the_bid_and_start_afresh_each_turn(
+    tui: Any, connect: Any
+) -> None:
+    app, session, pilot = tui
+    screen = await enter_room(app, pilot, "create perudo seats=2 dice=5", PerudoScreen)
+    room = session.state.room(screen.room_id)
+    bob = await connect("bob")
+    await bob.request("join", "joined", room=screen.room_id)
+    await until(pilot, lambda: room.state == "playing")
+    if room.turn is None:  # bob starts: he bids first
+        turn = await bob.expect("turn")
+        await bob.send(type="act", room=screen.room_id, action="1x2")
+    await until(pilot, lambda: room.turn is not None)
+    await pilot.pause()
+    quantity = screen.query_one("#quantity", Select)
+    face = screen.query_one("#face", Select)
+    quantity.focus()
+    await pilot.pause()
+    quantities = sorted({int(a.split("x")[0]) for a in room.legal if "x" in a})
+    await pick(pilot, 0)
+    assert quantity.value == quantities[0]
+    assert app.focused is face  # on to the face
+    faces = [f for f in range(1, 7) if f"{quantities[0]}x{f}" in room.legal]
+    await pick(pilot, 1)  # the second face legal with that quantity, not the second face
+    assert face.value == faces[1]
+    bid = f"{quantities[0]}x{faces[1]}"
+    assert screen.query_one("#bid", Input).value == bid
+    assert app.focused is screen.query_one("#bid_button")  # Enter bids
+    await pilot.press("enter")
+    await until(pilot, lambda: session.count("act") == 1)
+    assert [m["action"] for m in session.sent if m["type"] == "act"] == [bid]
+    turn = await bob.expect("turn")
+    raise_ = next(a for a in turn["legal"] if "x" in a)
+    mine = room.turn
+    await bob.send(type="act", room=screen.room_id, action=raise_)
+    await until(pilot, lambda: room.turn is not None and room.turn is not mine)
+    await pilot.pause()
+    assert not isinstance(app.focused, (Input, Select))  # the keys work again
+    assert quantity.is_blank() and face.is_blank()  # nothing stale from the last bid
+    assert screen.query_one("#bid", Input).value == ""
+    await pilot.press("d")
+    await until(pilot, lambda: session.count("act") == 2)
+    assert [m["action"] for m in session.sent if m["type"] == "act"] == [bid, "dudo"]

@@ -33,7 +33,7 @@ async def test_scripted_perudo_game_against_a_bot(server: UmpireServer) -> None:
             assert room is not None
             if room.over:
                 break
-            yield "7x9"  # refused before sending: not a legal bid
+            yield "7x9"  # refused before sending: not a bid (faces are 1 to 6)
             yield "dudo" if room.perudo.last_bid else room.legal[0]
         yield "wait end"
         yield "replay"
@@ -44,7 +44,7 @@ async def test_scripted_perudo_game_against_a_bot(server: UmpireServer) -> None:
     assert "Perudo" in text
     assert "invite code:" in text
     assert "no house bot 'no-such-bot'" in text
-    assert "Not sent: 7x9 is not a legal bid now" in text
+    assert "Not sent: '7x9' is not a bid" in text
     assert "Your dice:" in text
     assert "Reveal:" in text
     assert "Game over:" in text

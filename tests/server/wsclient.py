@@ -1,7 +1,10 @@
-"""A scripted websocket client for tests and the benchmark: it records every frame and
-checks each one strictly against the server's frame types (:mod:`server.frames`), so every
-server test also checks that the server sends only documented frames. ``RawSocket`` is a
-hand-written client that can misbehave."""
+"""A scripted websocket client for tests: it records every frame and checks each one
+strictly against the server's frame types (:mod:`server.frames`), so every server test also
+checks that the server sends only documented frames. What it knows of the protocol (the
+``hello``, the token, each room's stream) is the one client core's
+(:class:`bots.client.core.ClientCore`, fed every frame), so the tests exercise it too; the
+scripted part (send anything, expect a frame) is what a test needs to misbehave.
+``RawSocket`` is a hand-written client that can misbehave below the protocol."""
 
 from __future__ import annotations
 
@@ -16,6 +19,7 @@ import msgspec
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from bots.client.core import ClientCore
 from server import frames
 
 TIMEOUT = 5.0
@@ -29,8 +33,19 @@ class WsClient:
         self.frames: list[dict[str, Any]] = []
         self.raw: list[str] = []
         self._pending: list[dict[str, Any]] = []  # received but not yet consumed
-        self.player: dict[str, Any] = {}
-        self.token: str | None = None
+        #: the protocol state, fed every frame received (what it would send is not sent)
+        self.core = ClientCore("")
+        self.core.connection_made()
+
+    @property
+    def player(self) -> dict[str, Any]:
+        """The player of the last ``welcome`` (empty before)."""
+        return self.core.player or {}
+
+    @property
+    def token(self) -> str | None:
+        """The token of the last ``welcome``."""
+        return self.core.token
 
     #: check every received frame against :data:`server.frames.Frame` (strict)
     checked = True
@@ -57,6 +72,7 @@ class WsClient:
         if self.checked:
             check_frame(text)
         frame: dict[str, Any] = json.loads(text)
+        self.core.receive(frame)
         self.frames.append(frame)
         self._pending.append(frame)
         return frame
@@ -98,10 +114,11 @@ class WsClient:
         return frame
 
     async def hello(self, name: str, **extra: Any) -> dict[str, Any]:
-        welcome = await self.request("hello", "welcome", v=1, name=name, **extra)
-        self.player = welcome["player"]
-        self.token = welcome["token"]
-        return welcome
+        """Say the core's ``hello`` (``extra`` may add or override fields) and wait for
+        the welcome."""
+        self.core.name = name
+        await self.send(**{**ClientCore(name).hello_message(), **extra})
+        return await self.expect("welcome")
 
     async def drain(self, quiet: float = 0.05) -> list[dict[str, Any]]:
         """Receive until nothing arrives for ``quiet`` seconds; return the new frames."""
