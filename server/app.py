@@ -55,7 +55,7 @@ from server.protocol import (
     with_ref,
 )
 from server.room import Advisor, Room, Settings, Timing
-from server.store import SqliteStore, Store
+from server.store import Store, open_store
 from server.web import WebClient, chain
 
 log = logging.getLogger(__name__)
@@ -111,14 +111,13 @@ class UmpireServer:
         them the server offers no house bots and no hints."""
         self.config = config
         self.limits = config.limits
-        self.store = store or SqliteStore(config.db, synchronous=config.synchronous)
+        self.store = store or open_store(config.db, synchronous=config.synchronous)
         self.identities = Identities(self.store)
         #: the public feed (server.bus; ``umpire serve --mqtt``) and the metrics (server.ops)
         self.bus = bus or NO_BUS
         self.metrics = Metrics(self)
         self.web = WebClient(config.allow_origins)
-        if isinstance(self.store, SqliteStore):
-            self.store.on_commit = self.metrics.store_commit
+        self.store.on_commit = self.metrics.store_commit
         self.house = HouseBots(procs=config.house_procs, catalog=catalog)
         self.lobby = Lobby(
             self.store,

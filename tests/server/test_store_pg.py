@@ -1,0 +1,184 @@
+"""The PostgreSQL store: the store contract, plus what only it has (versioned
+migrations shared by several nodes, reconnecting after the server drops the writer's
+connection, and fencing: a write for a room whose lease moved on is refused)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
+
+import asyncpg
+import pytest
+
+from server.errors import StoreError
+from server.store import ActionRow, Store, open_store
+from server.store_pg import MIGRATIONS, FencedError, PgStore
+from tests.server.store_contract import (
+    CommitGate,
+    StoreContract,
+    StoreHarness,
+    event,
+    game_row,
+)
+
+
+class PgHarness(StoreHarness):
+    """Stores on one fresh database of the session's PostgreSQL server."""
+
+    page_size = 4
+
+    def __init__(self, dsn: str) -> None:
+        self.dsn = dsn
+        self.opened: list[PgStore] = []
+
+    async def open(self) -> Store:
+        store = PgStore(self.dsn, page_size=self.page_size, pool_size=2)
+        await store.open()
+        self.opened.append(store)
+        return store
+
+    @asynccontextmanager
+    async def hold_commits(self, store: Store) -> AsyncIterator[CommitGate]:
+        assert isinstance(store, PgStore)
+        gate = CommitGate()
+
+        async def hold() -> None:
+            gate.reached.set()
+            await gate.released.wait()
+
+        store.before_commit = hold
+        try:
+            yield gate
+        finally:
+            gate.release()
+            store.before_commit = None
+
+    @contextmanager
+    def fail_commits(self, store: Store) -> Iterator[None]:
+        assert isinstance(store, PgStore)
+
+        async def fail() -> None:
+            raise RuntimeError("simulated crash just before COMMIT")
+
+        store.before_commit = fail
+        try:
+            yield
+        finally:
+            store.before_commit = None
+
+    async def close_all(self) -> None:
+        for store in self.opened:
+            await store.close()
+
+
+class TestPgStore(StoreContract):
+    """The store contract on :class:`PgStore`."""
+
+    @pytest.fixture
+    def harness(self, pg_dsn: str) -> PgHarness:
+        return PgHarness(pg_dsn)
+
+
+@pytest.fixture
+async def pg(pg_dsn: str) -> AsyncIterator[PgStore]:
+    store = PgStore(pg_dsn, pool_size=2)
+    await store.open()
+    try:
+        yield store
+    finally:
+        await store.close()
+
+
+def test_open_store_maps_a_postgresql_url_to_the_pg_store() -> None:
+    assert isinstance(open_store("postgresql://u@127.0.0.1:1/db"), PgStore)
+    assert isinstance(open_store("postgres://u@127.0.0.1:1/db"), PgStore)
+    with pytest.raises(StoreError, match="postgresql://"):
+        open_store("mysql://u@host/db")
+
+
+async def test_nodes_opening_together_migrate_once(pg_dsn: str) -> None:
+    stores = [PgStore(pg_dsn, pool_size=1) for _ in range(3)]
+    await asyncio.gather(*(s.open() for s in stores))
+    try:
+        conn = await asyncpg.connect(pg_dsn)
+        try:
+            versions = [r[0] for r in await conn.fetch("SELECT version FROM schema_migrations")]
+        finally:
+            await conn.close()
+        assert sorted(versions) == list(range(1, len(MIGRATIONS) + 1))
+    finally:
+        for s in stores:
+            await s.close()
+
+
+async def test_a_newer_schema_is_refused(pg_dsn: str) -> None:
+    store = PgStore(pg_dsn, pool_size=1)
+    await store.open()
+    await store.close()
+    conn = await asyncpg.connect(pg_dsn)
+    try:
+        await conn.execute("INSERT INTO schema_migrations (version) VALUES (99)")
+    finally:
+        await conn.close()
+    with pytest.raises(StoreError, match="schema version 99"):
+        await PgStore(pg_dsn, pool_size=1).open()
+
+
+async def test_an_unreachable_server_is_a_clear_store_error() -> None:
+    store = PgStore("postgresql://nobody@127.0.0.1:1/nothing")
+    with pytest.raises(StoreError, match="cannot connect"):
+        await store.open()
+
+
+async def test_the_writer_reconnects_after_its_connection_is_dropped(
+    pg: PgStore, pg_dsn: str
+) -> None:
+    await pg.save_game(game_row("g1"), [event(1)])
+    conn = await asyncpg.connect(pg_dsn)
+    try:
+        await conn.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+    finally:
+        await conn.close()
+    # The batch that meets the dead connection was never committed; the writer retries
+    # it alone on a new connection (a unique key stops a write committed twice).
+    await pg.append("g1", [event(2, 1)], ActionRow(1, 0, "a", 1.0))
+    await pg.append("g1", [event(3, 2)], ActionRow(2, 1, "b", 2.0))
+    assert [e.seq for e in await pg.events("g1")] == [1, 2, 3]
+
+
+async def _set_lease(dsn: str, room: str, token: int) -> None:
+    conn = await asyncpg.connect(dsn)
+    try:
+        await conn.execute(
+            "INSERT INTO leases (room, node, token) VALUES ($1, 'n', $2) "
+            "ON CONFLICT (room) DO UPDATE SET token = excluded.token",
+            room,
+            token,
+        )
+    finally:
+        await conn.close()
+
+
+async def test_a_stale_fencing_token_refuses_the_write_and_only_it(
+    pg: PgStore, pg_dsn: str
+) -> None:
+    await _set_lease(pg_dsn, "g1", 1)
+    pg.fence("g1", 1)
+    await pg.save_game(game_row("g1"), [event(1)])
+    await pg.save_game(game_row("g2"), [event(1)])
+    await _set_lease(pg_dsn, "g1", 2)  # another node took the room over
+    stale = asyncio.create_task(pg.append("g1", [event(2, 1)], ActionRow(1, 0, "a", 1.0)))
+    other = asyncio.create_task(pg.append("g2", [event(2, 1)], ActionRow(1, 0, "b", 1.0)))
+    with pytest.raises(FencedError, match="lease lost"):
+        await stale
+    await other
+    assert [e.seq for e in await pg.events("g1")] == [1]
+    assert await pg.actions("g1") == []
+    assert [a.action for a in await pg.actions("g2")] == ["b"]
+    with pytest.raises(FencedError):
+        await pg.save_game(game_row("g1", status="finished"))
+    assert (await pg.game("g1")) == game_row("g1")
