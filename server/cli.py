@@ -105,10 +105,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    serve = sub.add_parser("serve", help="run the game server (websockets + SQLite)")
+    serve = sub.add_parser("serve", help="run the game server (websockets + SQLite or PostgreSQL)")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on")
     serve.add_argument("--port", type=int, default=8765, help="port (0: any free port)")
-    serve.add_argument("--db", default="umpire.db", help="SQLite file (created if missing)")
+    serve.add_argument("--db", default="umpire.db", help="SQLite file (created if missing) or postgresql:// URL")
     serve.add_argument(
         "--synchronous",
         default="FULL",
@@ -248,7 +248,7 @@ def _add_data(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="export finished games as JSONL (every projection) or PGN (Kriegspiel)",
         description="Games still in progress are never exported: their seeds are secret.",
     )
-    p.add_argument("--db", required=True, help="the SQLite knowledge base to read")
+    p.add_argument("--db", required=True, help="the knowledge base to read: SQLite file or postgresql:// URL")
     p.add_argument("--format", choices=["jsonl", "pgn"], default="jsonl")
     p.add_argument("--game", action="append", metavar="ID", help="only this game (repeatable)")
     p.add_argument("--out", help="write here instead of standard output")
@@ -258,7 +258,7 @@ def _add_data(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "verify",
         help="recompute a game from its revealed seed and log: was the dice master honest?",
     )
-    p.add_argument("--db", required=True, help="the SQLite knowledge base to read")
+    p.add_argument("--db", required=True, help="the knowledge base to read: SQLite file or postgresql:// URL")
     p.add_argument("game_id", nargs="+", metavar="GAME_ID")
     p.set_defaults(func=_cmd_verify)
 

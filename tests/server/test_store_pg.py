@@ -5,6 +5,7 @@ connection, and fencing: a write for a room whose lease moved on is refused)."""
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 
@@ -182,3 +183,25 @@ async def test_a_stale_fencing_token_refuses_the_write_and_only_it(
     with pytest.raises(FencedError):
         await pg.save_game(game_row("g1", status="finished"))
     assert (await pg.game("g1")) == game_row("g1")
+
+
+def test_cli_selfplay_tournament_export_verify_on_postgresql(
+    pg_dsn: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from server.cli import main
+
+    argv = ["--bots", "perudo-random", "--seats", "3", "--games", "3", "--db", pg_dsn]
+    assert main(["selfplay", "--game", "perudo", *argv, "--seed", "x"]) == 0
+    assert "3 perudo games logged" in capsys.readouterr().out
+    argv = ["--game", "kriegspiel", "--bots", "kriegspiel-random", "--games", "2"]
+    assert main(["tournament", *argv, "--seed", "s", "--db", pg_dsn, "--json"]) == 0
+    capsys.readouterr()
+    assert main(["export", "--db", pg_dsn]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    ids = [json.loads(line)["id"] for line in lines]
+    assert len(ids) == 5
+    assert main(["verify", "--db", pg_dsn, *ids]) == 0
+    assert capsys.readouterr().out.count("verified:") == 5
+    assert main(["verify", "--db", pg_dsn, "nope"]) == 1
+    assert main(["export", "--db", "postgresql://nobody@127.0.0.1:1/none"]) == 1
+    assert "cannot connect" in capsys.readouterr().err
