@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import shlex
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -64,3 +67,29 @@ def test_compose_file() -> None:
     volume = umpire["volumes"][0].split(":")[0]
     assert volume in compose["volumes"]
     assert umpire["build"]["dockerfile"] == "deploy/Dockerfile"
+
+
+@pytest.mark.parametrize("upstream", ["", "node1:8765 node2:8765"])
+def test_caddy_validates_the_caddyfile(upstream: str, tmp_path: Path) -> None:
+    """Debian 12's caddy (2.6) accepts the Caddyfile, with one upstream or several."""
+    caddy = shutil.which("caddy")
+    if caddy is None:
+        pytest.skip("caddy is not installed (apt-get install caddy)")
+    env = {
+        "PATH": os.environ.get("PATH", ""),
+        "HOME": str(tmp_path),
+        "XDG_DATA_HOME": str(tmp_path),
+        "XDG_CONFIG_HOME": str(tmp_path),
+    }
+    if upstream:
+        env["UMPIRE_UPSTREAM"] = upstream
+    done = subprocess.run(
+        [caddy, "validate", "--config", str(DEPLOY / "Caddyfile"), "--adapter", "caddyfile"],
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Valid configuration" in done.stdout + done.stderr
