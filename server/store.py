@@ -217,6 +217,9 @@ class Store(ABC):
       games in ``(created, id)`` order).
     """
 
+    #: several server processes may share this store's database (PostgreSQL): the
+    #: server then runs as a node of a cluster (server.cluster)
+    shared: bool = False
     #: called with (seconds, writes) after each group commit, by stores that group
     #: their commits (server.ops sets it for its metrics)
     on_commit: Callable[[float, int], None] | None = None

@@ -127,13 +127,21 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (player_id, game, key)
     );
     """,
-    # 2: several nodes on one database (server/lease.py): who is alive, who owns a room
+    # 2: several nodes on one database (server/lease.py): who is alive, who owns a room,
+    # every lease ever granted, and the fencing token each logged row was written under
     """
     CREATE TABLE nodes (
         id TEXT COLLATE "C" PRIMARY KEY,
         url TEXT NOT NULL,
-        expires TIMESTAMPTZ NOT NULL
+        expires TIMESTAMPTZ NOT NULL,
+        listing TEXT NOT NULL DEFAULT '[]'
     );
+    CREATE TABLE cluster (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    );
+    ALTER TABLE events ADD COLUMN token BIGINT;
+    ALTER TABLE actions ADD COLUMN token BIGINT;
     CREATE TABLE leases (
         room TEXT COLLATE "C" PRIMARY KEY,
         node TEXT COLLATE "C" NOT NULL,
@@ -171,9 +179,12 @@ _SAVE_SEATS = (
     "INSERT INTO game_players (game_id, seat, player_id) VALUES ($1,$2,$3) "
     "ON CONFLICT (game_id, seat) DO UPDATE SET player_id = excluded.player_id"
 )
-_INSERT_EVENT = "INSERT INTO events (game_id, seq, source, action_n, truth) VALUES ($1,$2,$3,$4,$5)"
+_INSERT_EVENT = (
+    "INSERT INTO events (game_id, seq, source, action_n, truth, token) VALUES ($1,$2,$3,$4,$5,$6)"
+)
 _INSERT_ACTION = (
-    "INSERT INTO actions (game_id, n, seat, action, at, clocks) VALUES ($1,$2,$3,$4,$5,$6)"
+    "INSERT INTO actions (game_id, n, seat, action, at, clocks, token) "
+    "VALUES ($1,$2,$3,$4,$5,$6,$7)"
 )
 _INSERT_CHAT = (
     "INSERT INTO chat (game_id, n, at, channel, seat, player_id, name, text) "
@@ -217,6 +228,8 @@ class PgStore(Store):
     ``max_batch`` bounds how many writes share a transaction, ``page_size`` how many games
     :meth:`iter_games` holds at a time, ``pool_size`` how many reading connections.
     """
+
+    shared = True
 
     def __init__(
         self, dsn: str, *, max_batch: int = 512, page_size: int = 200, pool_size: int = 4
@@ -328,8 +341,12 @@ class PgStore(Store):
             raise StoreError("the store is not open")
         token = None if room is None else self._fences.get(room)
         fence = None if room is None or token is None else (room, token)
+        # Each logged row keeps the fencing token it was written under (None: unfenced),
+        # so the log itself shows which lease wrote it.
+        events = [(*row, token) for row in events or ()]
+        actions = [(*row, token) for row in actions or ()]
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait(_Write(statements, done, fence, events or [], actions or []))
+        self._queue.put_nowait(_Write(statements, done, fence, events, actions))
         await done
 
     async def _write_loop(self) -> None:

@@ -1,0 +1,54 @@
+"""Several nodes on one PostgreSQL database, in one process: any node reaches any room
+(relayed to its owner), the lobby lists every node's rooms, and a node that lost a
+room's lease can never write to its log again."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+
+import pytest
+
+from server.app import UmpireServer
+from tests.server.conftest import FAST, ServerFactory
+from tests.server.scripted import play_seat
+from tests.server.wsclient import WsClient
+
+
+@pytest.fixture
+async def nodes(make_server: ServerFactory, pg_dsn: str) -> list[UmpireServer]:
+    """Two nodes on one fresh database."""
+    timing = dataclasses.replace(FAST, grace=30.0)
+    return [await make_server(db=pg_dsn, timing=timing, lease_ttl=1.5) for _ in range(2)]
+
+
+async def listed(client: WsClient, room: str) -> bool:
+    """Whether ``room`` shows in the listing, asking until it does (nodes publish their
+    rooms at each heartbeat, a third of the lease ttl)."""
+    for _ in range(100):
+        reply = await client.request("list_rooms", "rooms")
+        if room in [r["room"] for r in reply["rooms"]]:
+            return True
+        await asyncio.sleep(0.1)
+    return False
+
+
+async def test_a_client_on_any_node_plays_a_room_of_another(nodes: list[UmpireServer]) -> None:
+    a, b = nodes
+    host = await WsClient.open(a.port)
+    await host.hello("ana")
+    room = (
+        await host.request(
+            "create_room", "created", game="perudo", options={"seats": 2, "dice_per_player": 2}
+        )
+    )["room"]
+    guest = await WsClient.open(b.port)
+    await guest.hello("bob")
+    assert await listed(guest, room)  # b lists a's room
+    joined = await guest.request("join", "joined", room=room)
+    assert joined["room"] == room and joined["seat"] == 1
+    assert room in a.lobby.rooms and room not in b.lobby.rooms  # relayed, not moved
+    overs = await asyncio.gather(play_seat(host, room, 0), play_seat(guest, room, 1))
+    assert overs[0] == overs[1]
+    await host.close()
+    await guest.close()
