@@ -33,9 +33,10 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.http11 import Request
 
+from server.errors import StoreError
 from server.lease import Granted, Leases, Owned, Unknown, new_node_id
 from server.protocol import CreateRoom, Hello, ListRooms, Ping, Profile
-from server.room import PLAYING, WAITING
+from server.room import MOVED, PLAYING, WAITING
 
 if TYPE_CHECKING:
     from server.connection import Client
@@ -48,8 +49,6 @@ log = logging.getLogger(__name__)
 PEER_HEADER = "X-Umpire-Peer"
 #: the address relayed connections are counted under (exempt from the per-address limit)
 PEER_ADDRESS = "peer"
-#: the close code a relayed client gets when its room's node goes away ("service restart")
-MOVED = 1012
 _LOCAL = (Hello, CreateRoom, ListRooms, Profile, Ping)
 
 
@@ -122,6 +121,7 @@ class Cluster:
         self.leases = Leases(store.dsn, self.node, ttl=ttl)
         self.secret = ""
         self._tokens: dict[str, int] = {}
+        self._adopted: set[str] = set()  # rooms taken over, their house bots launched
         self._hellos: dict[Client, dict[str, Any]] = {}
         self._links: dict[Client, dict[str, PeerLink]] = {}
         self._routes: dict[Client, dict[str, PeerLink]] = {}
@@ -181,17 +181,19 @@ class Cluster:
         self.store.fence(room, token)
 
     async def _adopt(self, room_id: str) -> None:
-        """Rebuild a room this node just took over, and launch its house bots here."""
-        if room_id in self.lobby.rooms:
-            return
+        """Rebuild a room this node just took over (or wait until it is rebuilt), and
+        launch its house bots here (once)."""
+        fresh = room_id not in self.lobby.rooms and room_id not in self._adopted
+        self._adopted.add(room_id)
         room = await self.lobby.get(room_id)
-        if room is not None and room.state in (WAITING, PLAYING):
+        if fresh and room is not None and room.state in (WAITING, PLAYING):
             log.info("room %s: running on this node now", room_id)
             room.relaunch_bots()
 
     async def _lost(self, room_id: str) -> None:
         """Another node holds this room now: stop it here and send its viewers away."""
         self._tokens.pop(room_id, None)
+        self._adopted.discard(room_id)
         self.store.unfence(room_id)
         room = self.lobby.rooms.get(room_id)
         if room is None:
@@ -208,22 +210,42 @@ class Cluster:
         return [r for r in self._remote if game is None or r.get("game") == game]
 
     async def _heartbeats(self) -> None:
-        while True:
-            try:
-                await self._beat_once()
-            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
-                log.warning("cluster heartbeat failed: %s", exc)
-            await asyncio.sleep(self.ttl / 3)
+        """Renew this node's lease on life every ``ttl / 3``, and nothing slower: taking
+        rooms over (replaying their logs) runs in its own task, so that it can never
+        delay a renewal."""
+        adopting: asyncio.Task[None] | None = None
+        try:
+            while True:
+                try:
+                    await self._beat_once()
+                except (OSError, StoreError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+                    log.warning("cluster heartbeat failed: %s", exc)
+                if adopting is None or adopting.done():
+                    adopting = asyncio.create_task(self._take_over(), name="cluster-takeover")
+                await asyncio.sleep(self.ttl / 3)
+        finally:
+            if adopting is not None:
+                adopting.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await adopting
 
     async def _beat_once(self) -> None:
+        # Only rooms held before the heartbeat's query can be missing from its answer:
+        # a room claimed meanwhile is not lost.
+        held = set(self._tokens)
         owned = await self.leases.heartbeat(self.lobby.local_listing(None))
         self._remote = await self.leases.listings()
-        for room in list(self._tokens):
-            if room not in owned:
-                await self._lost(room)
-        for room in await self.leases.orphans():
-            if await self.claim(room, False):
-                await self._adopt(room)
+        for room in held - owned:
+            await self._lost(room)
+
+    async def _take_over(self) -> None:
+        """Take over the unfinished rooms of dead nodes, rebuilt from their logs."""
+        try:
+            for room in await self.leases.orphans():
+                if await self.claim(room, False):
+                    await self._adopt(room)
+        except (OSError, StoreError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+            log.warning("cluster takeover failed: %s", exc)
 
     # -- relay -----------------------------------------------------------------------------
 
@@ -241,17 +263,14 @@ class Cluster:
             "bot": message.bot,
         }
         remote: list[dict[str, Any]] = []
-        adopted = False
         for room in await self.leases.rooms_of(client.player.id):
             if room in self.lobby.rooms:
+                await self.lobby.get(room)  # a room being rebuilt: wait for its log
                 continue
             link = await self._link_for(client, room)
-            if link is None:
-                adopted = True
-            else:
+            if link is not None:
                 remote.extend(s for s in link.welcome.get("seats", []) if s["room"] == room)
-        if remote or adopted:
-            reply["seats"] = self.lobby.seats_of(client.player) + remote
+        reply["seats"] = self.lobby.seats_of(client.player) + remote
 
     async def route(self, client: Client, message: Inbound, frame: str | bytes) -> bool:
         """Forward ``message`` to the node owning its room; ``False``: handle it here."""

@@ -32,12 +32,12 @@ from server.errors import StoreError
 
 log = logging.getLogger(__name__)
 
-_FIND = """
-SELECT l.node, l.token, n.url, coalesce(n.expires > clock_timestamp(), false) AS alive
-FROM leases l LEFT JOIN nodes n ON n.id = l.node
-WHERE l.room = $1
-FOR UPDATE OF l
-"""
+# Lock the lease row first, then read its node in a statement of its own: under READ
+# COMMITTED a locking read that waited for a takeover re-reads the lease row but not the
+# rows it was joined with, so a join here would pair the new holder with the old one's
+# node row and call a living node dead.
+_FIND = "SELECT node, token FROM leases WHERE room = $1 FOR UPDATE"
+_NODE = "SELECT url, expires > clock_timestamp() FROM nodes WHERE id = $1"
 _ORPHANS = """
 SELECT l.room FROM leases l
 JOIN games g ON g.id = l.room
@@ -186,7 +186,9 @@ class Leases:
                 else:
                     await self._log(conn, room, 1)
                     return Granted(1)
-            node, token, url, alive = row["node"], row["token"], row["url"], row["alive"]
+            node, token = row["node"], row["token"]
+            found = await conn.fetchrow(_NODE, node)
+            url, alive = ("", False) if found is None else (found[0], found[1])
             if node == self.node:
                 return Granted(int(token))
             if alive:

@@ -162,12 +162,12 @@ class Lobby:
 
     async def get(self, room_id: str) -> Room | None:
         """The room ``room_id`` from memory, or rebuilt from the log; ``None`` if unknown."""
+        loading = self._loading.get(room_id)
+        if loading is not None:  # (in memory already, but still replaying its log)
+            return await asyncio.shield(loading)
         room = self.rooms.get(room_id)
         if room is not None and not room.closed:
             return room
-        loading = self._loading.get(room_id)
-        if loading is not None:
-            return await asyncio.shield(loading)
         future: asyncio.Future[Room | None] = asyncio.get_running_loop().create_future()
         self._loading[room_id] = future
         try:

@@ -34,7 +34,7 @@ from typing import Any
 
 import asyncpg
 
-from server.errors import StoreError
+from server.errors import LeaseLost, StoreError
 from server.store import (
     ActionRow,
     ChatRow,
@@ -160,7 +160,7 @@ MIGRATIONS: tuple[str, ...] = (
 )
 
 
-class FencedError(StoreError):
+class FencedError(LeaseLost):
     """A write for a room whose lease this node no longer holds (its fencing token is
     stale): nothing of it was stored."""
 

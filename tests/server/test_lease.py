@@ -3,6 +3,7 @@ only from dead nodes, and a node that lost a room can never write to its log aga
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 
 import asyncpg
@@ -91,3 +92,35 @@ async def test_a_node_that_lost_the_lease_can_never_append(
         assert [(g[0], g[1]) for g in grants] == [(1, first.node), (2, second.node)]
     finally:
         await second.close()
+
+
+async def test_a_claim_that_waited_for_a_takeover_sees_the_new_living_owner(
+    stores: list[PgStore], pg_dsn: str
+) -> None:
+    one = Leases(pg_dsn, "one", ttl=30)
+    two = Leases(pg_dsn, "two", ttl=30)
+    dead = Leases(pg_dsn, "dead", ttl=30)
+    for node in (one, two, dead):
+        await node.open(f"ws://{node.node}")
+    await stores[0].save_game(game_row("r1"), [event(1)])
+    assert await dead.acquire("r1") == Granted(1)
+    await dead.close(leave=True)
+    conn = await asyncpg.connect(pg_dsn)
+    try:
+        # Node two is taking the room over (its transaction holds the lease row) ...
+        takeover = conn.transaction()
+        await takeover.start()
+        await conn.execute("UPDATE leases SET node = 'two', token = 2 WHERE room = 'r1'")
+        # ... while node one's claim waits for that row.
+        claim = asyncio.create_task(one.acquire("r1"))
+        while not await conn.fetchval(
+            "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+            "AND datname = current_database()"
+        ):
+            await asyncio.sleep(0.01)
+        await takeover.commit()
+        assert await claim == Owned("two", "ws://two")  # not: "two is dead, take it"
+    finally:
+        await conn.close()
+        await one.close()
+        await two.close()
