@@ -53,8 +53,9 @@ def _free_port() -> int:
 class Cluster:
     """One throwaway PostgreSQL server: ``start()``, ``new_database()``, ``stop()``."""
 
-    def __init__(self, bindir: Path) -> None:
+    def __init__(self, bindir: Path, *, fsync: bool = False) -> None:
         self.bindir = bindir
+        self.fsync = fsync
         self.root = Path(tempfile.mkdtemp(prefix="umpire-pg-"))
         self.data = self.root / "data"
         self.port = _free_port()
@@ -90,7 +91,8 @@ class Cluster:
         )
 
     def start(self) -> None:
-        """Initialise and start the cluster (fsync off: tests kill processes, not power)."""
+        """Initialise and start the cluster (fsync off unless asked: tests kill
+        processes, not the power; benchmarks ask for it, to compare with SQLite FULL)."""
         self._run(
             str(self.bindir / "initdb"),
             "-D",
@@ -103,9 +105,10 @@ class Cluster:
             "UTF8",
         )
         options = (
-            f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 "
-            "-c fsync=off -c full_page_writes=off -c max_connections=200"
+            f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c max_connections=200"
         )
+        if not self.fsync:
+            options += " -c fsync=off -c full_page_writes=off"
         self._run(
             str(self.bindir / "pg_ctl"),
             "-D",

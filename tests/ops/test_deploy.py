@@ -93,3 +93,24 @@ def test_caddy_validates_the_caddyfile(upstream: str, tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "Valid configuration" in done.stdout + done.stderr
+
+
+def test_cluster_compose_file() -> None:
+    """PostgreSQL, two nodes on it (each reachable by the other), Mosquitto, Caddy."""
+    yaml = pytest.importorskip("yaml", reason="PyYAML is not installed")
+    compose = yaml.safe_load((DEPLOY / "compose.cluster.yaml").read_text())
+    services = compose["services"]
+    assert services["postgres"]["image"].startswith("postgres:")
+    assert services["mosquitto"]["image"].startswith("eclipse-mosquitto")
+    upstreams = services["caddy"]["environment"]["UMPIRE_UPSTREAM"].split()
+    nodes = [name for name in services if name.startswith("umpire")]
+    assert len(nodes) == 2 and sorted(upstreams) == sorted(f"{n}:8765" for n in nodes)
+    for name in nodes:
+        argv = [str(a) for a in services[name]["command"]]
+        parses(argv)
+        args = build_parser().parse_args(argv)
+        assert args.db.startswith("postgresql://") and "@postgres:5432/" in args.db
+        assert args.advertise == f"ws://{name}:8765" and args.node_name == name
+        assert services[name]["build"]["dockerfile"] == "deploy/Dockerfile"
+        assert services[name]["depends_on"]["postgres"]["condition"] == "service_healthy"
+    assert '".[postgres]"' in (DEPLOY / "Dockerfile").read_text()

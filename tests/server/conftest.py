@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +13,6 @@ from server.app import Limits, ServerConfig, UmpireServer
 from server.room import Timing
 from server.root import build_server
 from tests.conftest import no_error_logs  # noqa: F401  (for conftests that import it from here)
-from tests.pgcluster import Cluster, admin_dsn_from_env, create_database, find_bindir
 from tests.server.wsclient import WsClient
 
 FAST = Timing(grace=0.5, autopilot_delay=0.0, finished_ttl=30.0)
@@ -80,30 +79,3 @@ async def connect(server: UmpireServer) -> AsyncIterator[Callable[..., Any]]:
     for client in clients:
         await client.close()
 
-
-@pytest.fixture(scope="session")
-def pg_admin_dsn() -> Iterator[str]:
-    """A PostgreSQL server for the whole session: ``UMPIRE_TEST_PG_DSN``, or a throwaway
-    cluster from the installed binaries (tests/pgcluster.py); skipped if neither."""
-    env = admin_dsn_from_env()
-    if env is not None:
-        yield env
-        return
-    bindir = find_bindir()
-    if bindir is None:
-        pytest.skip(
-            "PostgreSQL is not installed (apt-get install postgresql) and "
-            "UMPIRE_TEST_PG_DSN is not set"
-        )
-    cluster = Cluster(bindir)
-    try:
-        cluster.start()
-        yield cluster.admin_dsn
-    finally:
-        cluster.stop()
-
-
-@pytest.fixture
-async def pg_dsn(pg_admin_dsn: str) -> str:
-    """The URL of a new, empty database on the session's PostgreSQL server."""
-    return await create_database(pg_admin_dsn)
