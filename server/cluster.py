@@ -255,6 +255,14 @@ class Cluster:
         token = reply.get("token")
         if not token or client.player is None:
             return  # a house bot: it only ever talks to the node that launched it
+        if client.address == PEER_ADDRESS:
+            # Another node relays this client: answer for this node's rooms only (never
+            # relay onwards, so links never chain or loop).
+            for room in await self.leases.rooms_of(client.player.id):
+                if room in self.lobby.rooms:
+                    await self.lobby.get(room)  # a room being rebuilt: wait for its log
+            reply["seats"] = self.lobby.seats_of(client.player)
+            return
         self._hellos[client] = {
             "type": "hello",
             "v": message.v,
@@ -276,6 +284,8 @@ class Cluster:
         """Forward ``message`` to the node owning its room; ``False``: handle it here."""
         if isinstance(message, _LOCAL) or client.player is None:
             return False
+        if client.address == PEER_ADDRESS:
+            return False  # relayed here: this node answers (or says it has no such room)
         room: str | None = getattr(message, "room", None)
         invite: str | None = getattr(message, "invite", None)
         if room is None and invite is not None:

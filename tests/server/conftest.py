@@ -78,4 +78,3 @@ async def connect(server: UmpireServer) -> AsyncIterator[Callable[..., Any]]:
     yield factory
     for client in clients:
         await client.close()
-

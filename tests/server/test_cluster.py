@@ -52,3 +52,48 @@ async def test_a_client_on_any_node_plays_a_room_of_another(nodes: list[UmpireSe
     assert overs[0] == overs[1]
     await host.close()
     await guest.close()
+
+
+async def test_welcome_lists_a_players_rooms_on_every_node(
+    make_server: ServerFactory, pg_dsn: str
+) -> None:
+    a, b, c = [await make_server(db=pg_dsn, lease_ttl=1.5) for _ in range(3)]
+    ana = await WsClient.open(a.port)
+    await ana.hello("ana")
+    options = {"seats": 2, "dice_per_player": 2}
+    first = (await ana.request("create_room", "created", game="perudo", options=options))["room"]
+    again = await WsClient.open(b.port)
+    await again.hello("ana", token=ana.token)
+    second = (await again.request("create_room", "created", game="perudo", options=options))["room"]
+    assert first in a.lobby.rooms and second in b.lobby.rooms
+    third = await WsClient.open(c.port)
+    welcome = await third.hello("ana", token=ana.token)
+    assert sorted(s["room"] for s in welcome["seats"]) == sorted([first, second])
+    assert all(s["seat"] == 0 and s["state"] == "waiting" for s in welcome["seats"])
+    # Through c, ana resumes both rooms and chats in them (relayed to a and b).
+    for room in (first, second):
+        await third.request("resume", "resumed", room=room, since=0)
+        line = await third.request("say", "chat", room=room, text=f"hi from c to {room}")
+        assert line["text"] == f"hi from c to {room}"
+    assert not c.lobby.rooms  # c owns nothing: it relayed
+    for client in (ana, again, third):
+        await client.close()
+
+
+async def test_a_private_room_on_another_node_needs_its_invite(
+    nodes: list[UmpireServer],
+) -> None:
+    a, b = nodes
+    host = await WsClient.open(a.port)
+    await host.hello("ana")
+    created = await host.request(
+        "create_room", "created", game="perudo", options={"seats": 2}, public=False
+    )
+    guest = await WsClient.open(b.port)
+    await guest.hello("bob")
+    await guest.send(type="join", room=created["room"])
+    assert (await guest.error("no_such_room"))["room"] == created["room"]
+    joined = await guest.request("join", "joined", invite=created["invite"])
+    assert joined["room"] == created["room"]
+    await host.close()
+    await guest.close()
