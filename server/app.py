@@ -205,6 +205,8 @@ class UmpireServer:
         if self._server is not None:
             self._server.close()  # 1001 to every connection, then waits for handlers
             await self._server.wait_closed()
+        if self.cluster is not None:
+            await self.cluster.stop()  # take no more rooms over while closing
         await self.lobby.close()
         if self.cluster is not None:
             await self.cluster.close()

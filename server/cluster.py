@@ -127,6 +127,7 @@ class Cluster:
         self._routes: dict[Client, dict[str, PeerLink]] = {}
         self._remote: list[dict[str, Any]] = []
         self._beat: asyncio.Task[None] | None = None
+        self._listening = False  # rooms are taken over only once the node listens
 
     # -- life ------------------------------------------------------------------------------
 
@@ -136,21 +137,29 @@ class Cluster:
         self.secret = await self.leases.secret()
         self.lobby.claim = self.claim
         self.lobby.remote_listing = self.remote_listing
+        # Renew from now on, however long restoring the rooms takes.
+        self._beat = asyncio.create_task(self._heartbeats(), name="cluster-heartbeat")
         log.info("cluster node %s (lease ttl %g s)", self.node, self.ttl)
 
     async def advertise(self, url: str) -> None:
-        """Tell the other nodes where this one listens; start the heartbeat."""
+        """Tell the other nodes where this one listens (it relays and takes rooms over
+        from now on)."""
         await self.leases.advertise(url)
-        self._beat = asyncio.create_task(self._heartbeats(), name="cluster-heartbeat")
+        self._listening = True
 
-    async def close(self) -> None:
-        """Stop the heartbeat, close every link, and leave: other nodes may take this
-        node's unfinished rooms over at once (call it after the lobby stopped them)."""
+    async def stop(self) -> None:
+        """Stop renewing and taking rooms over (the server is closing; idempotent)."""
+        self._listening = False
         if self._beat is not None:
             self._beat.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._beat
             self._beat = None
+
+    async def close(self) -> None:
+        """Close every link and leave: other nodes may take this node's unfinished rooms
+        over at once (call it after the lobby stopped them)."""
+        await self.stop()
         for client in list(self._links):
             await self.forget(client)
         await self.leases.close(leave=True)
@@ -220,7 +229,7 @@ class Cluster:
                     await self._beat_once()
                 except (OSError, StoreError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
                     log.warning("cluster heartbeat failed: %s", exc)
-                if adopting is None or adopting.done():
+                if self._listening and (adopting is None or adopting.done()):
                     adopting = asyncio.create_task(self._take_over(), name="cluster-takeover")
                 await asyncio.sleep(self.ttl / 3)
         finally:
