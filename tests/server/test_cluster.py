@@ -97,3 +97,33 @@ async def test_a_private_room_on_another_node_needs_its_invite(
     assert joined["room"] == created["room"]
     await host.close()
     await guest.close()
+
+
+async def test_a_stopped_nodes_rooms_and_house_bots_move_to_another_node(
+    nodes: list[UmpireServer],
+) -> None:
+    a, b = nodes
+    host = await WsClient.open(a.port)
+    await host.hello("ana")
+    options = {"seats": 2, "dice_per_player": 3}
+    room = (await host.request("create_room", "created", game="perudo", options=options))["room"]
+    await host.request("add_bot", "bot_added", room=room, bot="perudo-random")
+    await host.close()
+    via_b = await WsClient.open(b.port)  # ana follows the room through b (relayed to a)
+    welcome = await via_b.hello("ana", token=host.token)
+    assert [s["room"] for s in welcome["seats"]] == [room]
+    await via_b.request("resume", "resumed", room=room, since=0)
+    await a.close()  # a leaves: b takes the room over at its next heartbeat
+    code, _ = await via_b.closed()
+    assert code == 1012  # the link to a closed: come back and resume
+    again = await WsClient.open(b.port)
+    welcome = await again.hello("ana", token=host.token)
+    assert [s["room"] for s in welcome["seats"]] == [room]
+    assert room in b.lobby.rooms
+    await again.request("resume", "resumed", room=room, since=0)
+    assert (room, 1) in b.house.playing()  # the house bot plays from b's runner now
+    over = await play_seat(again, room, 0)
+    assert over["type"] == "game_over"
+    row = await b.store.game(room)
+    assert row is not None and row.status == "finished"
+    await again.close()
