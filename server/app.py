@@ -169,6 +169,7 @@ class UmpireServer:
             assert isinstance(self.store, PgStore)
             name = self.config.node_name or socket.gethostname()
             cluster = Cluster(self.store, self.lobby, name=name, ttl=self.config.lease_ttl)
+            cluster.on_lost = self._stop_house_bots
             await cluster.start()
             self.cluster = cluster
         await self.lobby.restore()
@@ -193,6 +194,12 @@ class UmpireServer:
         if self.cluster is not None:
             await self.cluster.advertise(self.config.advertise or self.house.url)
         await self.lobby.relaunch_bots()
+
+    def _stop_house_bots(self, room_id: str) -> None:
+        """Stop this node's house bot clients of a room that moved to another node."""
+        for room, seat in self.house.playing():
+            if room == room_id:
+                self.house.stop(room, seat)
 
     async def close(self) -> None:
         """Shut down gracefully; safe to call more than once."""

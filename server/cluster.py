@@ -26,6 +26,7 @@ import asyncio
 import contextlib
 import json
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import asyncpg
@@ -128,6 +129,8 @@ class Cluster:
         self._remote: list[dict[str, Any]] = []
         self._beat: asyncio.Task[None] | None = None
         self._listening = False  # rooms are taken over only once the node listens
+        #: called with a room's id when this node lost it (the app stops its house bots)
+        self.on_lost: Callable[[str], None] | None = None
 
     # -- life ------------------------------------------------------------------------------
 
@@ -135,6 +138,7 @@ class Cluster:
         """Register this node and hook into the lobby (before it restores rooms)."""
         await self.leases.open()
         self.secret = await self.leases.secret()
+        self.store.fence_all = True
         self.lobby.claim = self.claim
         self.lobby.remote_listing = self.remote_listing
         # Renew from now on, however long restoring the rooms takes.
@@ -201,9 +205,12 @@ class Cluster:
 
     async def _lost(self, room_id: str) -> None:
         """Another node holds this room now: stop it here and send its viewers away."""
+        # The store keeps the stale token: whatever this node still tries to write for
+        # the room fails (a fresh claim would fence it anew).
         self._tokens.pop(room_id, None)
         self._adopted.discard(room_id)
-        self.store.unfence(room_id)
+        if self.on_lost is not None:
+            self.on_lost(room_id)
         room = self.lobby.rooms.get(room_id)
         if room is None:
             return

@@ -247,6 +247,9 @@ class PgStore(Store):
         self._writer: asyncio.Task[None] | None = None
         #: room id -> the fencing token of this node's lease on it (see :meth:`fence`)
         self._fences: dict[str, int] = {}
+        #: with several nodes (set by server.cluster): a room's write without a lease
+        #: of this node on the room is refused at once
+        self.fence_all = False
         self.commits = 0  # transactions committed (for benchmarks and tests)
         #: called with (seconds, writes) after each group commit (server.ops metrics)
         self.on_commit: Callable[[float, int], None] | None = None
@@ -324,10 +327,6 @@ class PgStore(Store):
         the lease, before loading or creating the room."""
         self._fences[room] = token
 
-    def unfence(self, room: str) -> None:
-        """Stop checking ``room``'s lease (the room left this node's memory)."""
-        self._fences.pop(room, None)
-
     # -- writes ------------------------------------------------------------------------
 
     async def _submit(
@@ -340,6 +339,8 @@ class PgStore(Store):
         if self._writer is None:
             raise StoreError("the store is not open")
         token = None if room is None else self._fences.get(room)
+        if room is not None and token is None and self.fence_all:
+            raise FencedError(f"room {room}: this node holds no lease on it; write refused")
         fence = None if room is None or token is None else (room, token)
         # Each logged row keeps the fencing token it was written under (None: unfenced),
         # so the log itself shows which lease wrote it.

@@ -7,9 +7,13 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 
+import asyncpg
 import pytest
 
 from server.app import UmpireServer
+from server.errors import LeaseLost
+from server.lease import Granted, Leases
+from server.store import ActionRow
 from tests.server.conftest import FAST, ServerFactory
 from tests.server.scripted import play_seat
 from tests.server.wsclient import WsClient
@@ -127,3 +131,41 @@ async def test_a_stopped_nodes_rooms_and_house_bots_move_to_another_node(
     row = await b.store.game(room)
     assert row is not None and row.status == "finished"
     await again.close()
+
+
+async def test_a_living_node_that_lost_a_room_stops_it_and_can_no_longer_write(
+    nodes: list[UmpireServer], pg_dsn: str
+) -> None:
+    a, _ = nodes
+    host = await WsClient.open(a.port)
+    await host.hello("ana")
+    options = {"seats": 2, "dice_per_player": 3}
+    room = (await host.request("create_room", "created", game="perudo", options=options))["room"]
+    await host.request("add_bot", "bot_added", room=room, bot="perudo-random")
+    assert a.cluster is not None and (room, 1) in a.house.playing()
+    # a stalls past its lease (its row expires) and another node takes the room over.
+    thief = Leases(pg_dsn, "thief", ttl=30)
+    await thief.open("ws://127.0.0.1:1")
+    try:
+        conn = await asyncpg.connect(pg_dsn)
+        try:  # (as thief.acquire would once a's row expired; done at once, no race)
+            await conn.execute(
+                "UPDATE leases SET node = 'thief', token = token + 1 WHERE room = $1", room
+            )
+        finally:
+            await conn.close()
+        assert await thief.acquire(room) == Granted(2)
+        # a's next heartbeat sees it: the room stops there, its clients are sent away.
+        code, _ = await host.closed()
+        assert code == 1012
+        assert room not in a.lobby.rooms
+        # ... and at the latest at its next heartbeat, a stops its house bot of the room.
+        async with asyncio.timeout(10):
+            while (room, 1) in a.house.playing():
+                await asyncio.sleep(0.05)
+        # Whatever a still had in flight for the room, nothing more reaches its log.
+        with pytest.raises(LeaseLost):
+            await a.store.append(room, [], ActionRow(999, 0, "stale", 0.0))
+        assert 999 not in [x.n for x in await a.store.actions(room)]
+    finally:
+        await thief.close(leave=False)  # alive for 30 s more: b leaves the room alone
