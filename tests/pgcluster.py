@@ -1,11 +1,12 @@
 """A throwaway PostgreSQL cluster for tests and benchmarks, from Debian's binaries.
 
-:func:`find_bindir` finds ``initdb`` and ``pg_ctl`` (``/usr/lib/postgresql/<v>/bin``, or
-on the ``PATH``). :class:`Cluster` initialises a data directory in a temporary folder,
-starts ``postgres`` on a free loopback port with its unix socket in that folder, hands out
-fresh databases (:meth:`Cluster.new_database`) and stops and deletes everything at the
-end. PostgreSQL refuses to run as root: as root, the cluster runs as the ``postgres``
-user (Debian's package creates it) or ``nobody``.
+:func:`find_bindir` finds ``initdb`` and ``postgres`` (``/usr/lib/postgresql/<v>/bin``,
+or on the ``PATH``). :class:`Cluster` initialises a data directory in a temporary folder
+and starts ``postgres`` as a child process (killed if we die) on a free loopback port
+with its unix socket in that folder; :func:`create_database` makes a fresh database on
+it; :meth:`Cluster.stop` stops the server and deletes the folder. PostgreSQL refuses to
+run as root: as root, the cluster runs as the ``postgres`` user (Debian's package creates
+it) or ``nobody``.
 
 ``UMPIRE_TEST_PG_DSN`` (an existing server where the DSN's user may create databases)
 replaces the throwaway cluster: see :func:`admin_dsn_from_env`.
@@ -17,9 +18,11 @@ import glob
 import os
 import pwd
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
+import time
 import uuid
 from pathlib import Path
 
@@ -61,6 +64,7 @@ class Cluster:
         self.port = _free_port()
         self.user = "umpire"
         self._run_as: list[str] = []
+        self._proc: subprocess.Popen[bytes] | None = None
         if os.geteuid() == 0:
             account = "postgres"
             try:
@@ -104,34 +108,49 @@ class Cluster:
             "-E",
             "UTF8",
         )
-        options = (
-            f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c max_connections=200"
-        )
+        options = ["-p", str(self.port), "-k", str(self.root)]
+        options += ["-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200"]
         if not self.fsync:
-            options += " -c fsync=off -c full_page_writes=off"
-        self._run(
-            str(self.bindir / "pg_ctl"),
-            "-D",
-            str(self.data),
-            "-o",
-            options,
-            "-l",
-            str(self.root / "postgres.log"),
-            "-w",
-            "start",
-        )
+            options += ["-c", "fsync=off", "-c", "full_page_writes=off"]
+        # postgres runs as our child, in the foreground, and is SIGKILLed if we die
+        # (--pdeathsig, in the same setpriv as the change of user, which would clear
+        # it): a killed test run never leaves a server behind.
+        guard = self._run_as[:-1] or (["setpriv"] if shutil.which("setpriv") else [])
+        if guard:
+            guard += ["--pdeathsig", "KILL", "--"]
+        with open(self.root / "postgres.log", "wb") as logfile:
+            self._proc = subprocess.Popen(
+                [
+                    *guard,
+                    str(self.bindir / "postgres"),
+                    "-D",
+                    str(self.data),
+                    *options,
+                ],
+                cwd=self.root,
+                stdout=logfile,
+                stderr=subprocess.STDOUT,
+            )
+        ready = [str(self.bindir / "pg_isready"), "-q", "-h", str(self.root), "-p", str(self.port)]
+        deadline = time.monotonic() + 60
+        while subprocess.run(ready, check=False).returncode != 0:
+            if self._proc.poll() is not None or time.monotonic() > deadline:
+                log = (self.root / "postgres.log").read_text(errors="replace")
+                self.stop()
+                raise RuntimeError(f"PostgreSQL did not start:\n{log}")
+            time.sleep(0.1)
 
     def stop(self) -> None:
         """Stop the server (fast shutdown) and delete its folder; idempotent."""
-        if self.data.exists():
-            stop = [str(self.bindir / "pg_ctl"), "-D", str(self.data), "-m", "fast", "-w", "stop"]
-            subprocess.run(
-                [*self._run_as, *stop],
-                check=False,
-                cwd=self.root,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-            )
+        proc, self._proc = self._proc, None
+        if proc is not None and proc.poll() is None:
+            # setpriv execs (it never forks): our child is the postmaster itself
+            os.kill(proc.pid, signal.SIGINT)  # PostgreSQL's "fast" shutdown
+            try:
+                proc.wait(30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
         shutil.rmtree(self.root, ignore_errors=True)
 
 
