@@ -338,8 +338,7 @@ class Cluster:
             assert isinstance(result, Owned)
             if hello is None:
                 return None
-            links = self._links.setdefault(client, {})
-            link = links.get(result.url)
+            link = self._links.get(client, {}).get(result.url)
             if link is None or link.closed:
                 try:
                     link = await PeerLink.open(result.url, self.secret, hello, client, self.ttl)
@@ -350,7 +349,10 @@ class Cluster:
                         return None
                     await asyncio.sleep(self.ttl / 4)
                     continue
-                links[result.url] = link
+                if client not in self._hellos:  # the client left meanwhile
+                    await link.close()
+                    return None
+                self._links.setdefault(client, {})[result.url] = link
             self._routes.setdefault(client, {})[room] = link
             return link
 
