@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sys
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 
@@ -205,3 +206,13 @@ def test_cli_selfplay_tournament_export_verify_on_postgresql(
     assert main(["verify", "--db", pg_dsn, "nope"]) == 1
     assert main(["export", "--db", "postgresql://nobody@127.0.0.1:1/none"]) == 1
     assert "cannot connect" in capsys.readouterr().err
+
+
+def test_without_asyncpg_a_postgresql_url_says_what_to_install(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(sys.modules, "asyncpg", None)  # as if the extra were not installed
+    monkeypatch.delitem(sys.modules, "server.store_pg")
+    with pytest.raises(StoreError, match=r"umpire\[postgres\]"):
+        open_store("postgresql://u@127.0.0.1:1/db")
+    assert isinstance(open_store("x.db"), Store)  # SQLite needs nothing more
