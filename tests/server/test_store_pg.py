@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+import subprocess
 import sys
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
+from pathlib import Path
 
 import asyncpg
 import pytest
@@ -216,3 +218,58 @@ def test_without_asyncpg_a_postgresql_url_says_what_to_install(
     with pytest.raises(StoreError, match=r"umpire\[postgres\]"):
         open_store("postgresql://u@127.0.0.1:1/db")
     assert isinstance(open_store("x.db"), Store)  # SQLite needs nothing more
+
+
+async def test_concurrent_writes_share_commits(pg: PgStore) -> None:
+    await pg.save_game(game_row("g1"), [event(1)])
+    before = pg.commits
+    await asyncio.gather(
+        *(pg.append("g1", [event(n + 1, n)], ActionRow(n, 0, str(n), n)) for n in range(1, 201))
+    )
+    assert pg.commits - before < 200 / 4  # group commit: many writes a transaction
+    assert len(await pg.actions("g1")) == 200
+
+
+async def test_a_killed_writer_process_leaves_all_of_a_finish_or_nothing(
+    pg_dsn: str, tmp_path: Path
+) -> None:
+    """The process dies (os._exit) inside finish_game's transaction, before COMMIT."""
+    script = tmp_path / "crash.py"
+    script.write_text(CRASH)
+    done = subprocess.run(
+        [sys.executable, str(script), pg_dsn], cwd=ROOT, capture_output=True, timeout=60
+    )
+    assert done.returncode == 9, done.stderr
+    store = PgStore(pg_dsn, pool_size=1)
+    await store.open()
+    try:
+        row = await store.game("g1")
+        assert row is not None and row.status == "playing"  # nothing of the finish
+        assert [e.seq for e in await store.events("g1")] == [1]
+        assert await store.stats("p1") == {}
+    finally:
+        await store.close()
+
+
+ROOT = Path(__file__).resolve().parents[2]
+CRASH = """
+import asyncio, dataclasses, os, sys
+sys.path.insert(0, ".")
+from server.store_pg import PgStore
+from tests.server.store_contract import event, game_row
+
+async def main(dsn: str) -> None:
+    store = PgStore(dsn)
+    await store.open()
+    row = game_row("g1")
+    await store.save_game(row, [event(1)])
+
+    async def die() -> None:  # the transaction is written but not committed
+        os._exit(9)
+
+    store.before_commit = die
+    final = dataclasses.replace(row, status="finished", seed_revealed=True, finished=2.0)
+    await store.finish_game(final, [event(2)], {"p1": {"games": 1}})
+
+asyncio.run(main(sys.argv[1]))
+"""
