@@ -215,11 +215,12 @@ class Cluster:
         if room is None:
             return
         log.warning("room %s: lease lost; the room is stopped on this node", room_id)
-        for conn in list(room.viewers):
+        viewers = list(room.viewers)
+        await self.lobby.evict(room_id)  # gone from here before its clients hear of it
+        for conn in viewers:
             close = getattr(conn, "close", None)
             if close is not None:
                 close(MOVED, "the room moved to another node: reconnect and resume")
-        await self.lobby.evict(room_id)
 
     def remote_listing(self, game: str | None) -> list[dict[str, Any]]:
         """The public rooms of the other nodes (as of the last heartbeat)."""
