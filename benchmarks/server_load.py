@@ -19,6 +19,14 @@ server (one message in flight per room) as the reference.
 
     python benchmarks/server_load.py --rooms 250 --seats 4 --duration 20 --procs 2
     python benchmarks/server_load.py ... --mosquitto     # the same with the MQTT feed on
+    python benchmarks/server_load.py ... --store postgres             # one node, PostgreSQL
+    python benchmarks/server_load.py ... --store postgres --nodes 2   # two nodes, one database
+
+``--store postgres`` starts a throwaway PostgreSQL cluster from Debian's binaries (or uses
+``--pg-dsn``); its CPU time (every postgres process) is reported beside the server's.
+With ``--nodes N`` the load-generator processes are spread over the nodes round-robin
+(worker ``w`` talks to node ``w % N``): each room lives on the node its players use, so
+this measures nodes side by side on one database, not the relay.
 """
 
 from __future__ import annotations
@@ -48,6 +56,7 @@ from bots.client.core import ClientCore, Received, Turn
 from server.games.perudo_actions import Bid
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # tests.pgcluster: the throwaway PostgreSQL cluster
 
 
 # -- the server processes -------------------------------------------------------------------
@@ -416,14 +425,44 @@ def cpu_seconds(pid: int) -> float:
     return (utime + stime) / os.sysconf("SC_CLK_TCK")
 
 
+def postgres_pids(data: Path) -> list[int]:
+    """The postmaster of the cluster in ``data`` and all its children (the backends)."""
+    postmaster = int((data / "postmaster.pid").read_text().split()[0])
+    pids = [postmaster]
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == postmaster:
+                pids.append(int(stat.parent.name))
+    return pids
+
+
+def total_cpu(pids: list[int]) -> float:
+    """CPU seconds of these processes (those that have exited count as 0)."""
+    total = 0.0
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            total += cpu_seconds(pid)
+    return total
+
+
 def drive(
-    kind: str, port: int, options: argparse.Namespace, server_pid: int | None = None
+    kind: str,
+    port: int | list[int],
+    options: argparse.Namespace,
+    server_pid: int | list[int] | None = None,
+    db_pids: list[int] | None = None,
 ) -> dict[str, Any]:
     """Run the load over ``--procs`` worker processes; merge their results.
 
     The measured window is the same for every worker: from ``--warmup`` seconds after the
     start (connections take a moment) for ``--duration`` seconds. With ``server_pid``, the
-    server's CPU time over that window is read from /proc."""
+    server's CPU time over that window is read from /proc (several ports and pids: worker
+    ``w`` uses port ``w % len(ports)``, the CPU is the nodes' sum); ``db_pids`` likewise
+    for the database's processes."""
+    ports = port if isinstance(port, list) else [port]
+    pids = (
+        [] if server_pid is None else server_pid if isinstance(server_pid, list) else [server_pid]
+    )
     queue: Any = mp.Queue()
     per = -(-options.rooms // options.procs)
     measure_from = time.monotonic() + options.warmup
@@ -431,7 +470,15 @@ def drive(
     procs = []
     for w in range(options.procs):
         rooms = range(w * per, min(options.rooms, (w + 1) * per))
-        args = (port, rooms, options.seats, options.think, measure_from, deadline, w)
+        args = (
+            ports[w % len(ports)],
+            rooms,
+            options.seats,
+            options.think,
+            measure_from,
+            deadline,
+            w,
+        )
         proc = mp.Process(target=_worker, args=(kind, args, queue))
         proc.start()
         procs.append(proc)
@@ -451,13 +498,14 @@ def drive(
                 return False
         return True
 
-    cpu = load_cpu = None
+    cpu = db_cpu = load_cpu = None
     ok = collect(measure_from)
-    if ok and server_pid is not None:
-        first = cpu_seconds(server_pid)
+    if ok and pids:
+        first, db_first = total_cpu(pids), total_cpu(db_pids or [])
         load_first = sum(cpu_seconds(proc.pid) for proc in procs)
         ok = collect(deadline)
-        cpu = cpu_seconds(server_pid) - first
+        cpu = total_cpu(pids) - first
+        db_cpu = total_cpu(db_pids or []) - db_first
         load_cpu = sum(cpu_seconds(proc.pid) for proc in procs) - load_first
     ok = ok and collect(None)
     if not ok:
@@ -482,6 +530,10 @@ def drive(
         "load_cpu_us_per_action": (
             1e6 * load_cpu / actions if load_cpu is not None and actions else float("nan")
         ),
+        "db_cpu_s": db_cpu,
+        "db_cpu_us_per_action": (
+            1e6 * db_cpu / actions if db_cpu is not None and actions else float("nan")
+        ),
     }
 
 
@@ -499,7 +551,12 @@ def main() -> None:
     parser.add_argument(
         "--mosquitto", action="store_true", help="start a local mosquitto and feed it"
     )
+    parser.add_argument("--store", default="sqlite", choices=["sqlite", "postgres"])
+    parser.add_argument("--nodes", type=int, default=1, help="umpire nodes (postgres only)")
+    parser.add_argument("--pg-dsn", help="an existing PostgreSQL database (else a throwaway)")
     options = parser.parse_args()
+    if options.nodes > 1 and options.store != "postgres":
+        parser.error("--nodes needs --store postgres (nodes share one database)")
 
     with tempfile.TemporaryDirectory() as tmp:
         broker = None
@@ -509,24 +566,47 @@ def main() -> None:
             options.mqtt = f"mqtt://127.0.0.1:{broker_port}/bench"
         if options.mqtt:
             extra = ["--mqtt", options.mqtt]
-        server, port = start_umpire(str(Path(tmp) / "load.db"), options.synchronous, extra)
+        cluster = None
+        db_pids: list[int] = []
+        db = str(Path(tmp) / "load.db")
+        if options.store == "postgres":
+            db = options.pg_dsn or ""
+            if not db:
+                from tests.pgcluster import Cluster, create_database, find_bindir
+
+                bindir = find_bindir()
+                if bindir is None:
+                    raise SystemExit("PostgreSQL is not installed (or give --pg-dsn)")
+                cluster = Cluster(bindir, fsync=True)
+                cluster.start()
+                db = asyncio.run(create_database(cluster.admin_dsn))
+        servers: list[tuple[subprocess.Popen[bytes], int]] = []
         feed: dict[str, float] = {}
         try:
-            umpire = drive("umpire", port, options, server.pid)
-            rss, peak = rss_mb(server.pid)
+            for _ in range(options.nodes):
+                servers.append(start_umpire(db, options.synchronous, extra))
+            if cluster is not None:
+                db_pids = postgres_pids(cluster.data)
+            ports = [port for _, port in servers]
+            umpire = drive("umpire", ports, options, [s.pid for s, _ in servers], db_pids)
+            rss, peak = rss_mb(servers[0][0].pid)
             if options.mqtt:
-                feed = feed_counters(port)
+                feed = feed_counters(ports[0])
         finally:
-            server.send_signal(signal.SIGTERM)
-            server.wait(30)
+            for server, _ in servers:
+                server.send_signal(signal.SIGTERM)
+            for server, _ in servers:
+                server.wait(30)
             if broker is not None:
                 broker.terminate()
                 broker.wait()
+            if cluster is not None:
+                cluster.stop()
     print(
         f"umpire: {options.rooms} rooms x {options.seats} seats "
         f"({options.rooms * options.seats} connections), think {options.think}s, "
         f"synchronous={options.synchronous}, {options.duration:g}s measured, "
-        f"{umpire['games']} games"
+        f"{umpire['games']} games, store {options.store}, {options.nodes} node(s)"
     )
     print(
         f"  actions/s {umpire['per_second']:.0f}  p50 {umpire['p50_ms']:.1f} ms  "
@@ -534,9 +614,15 @@ def main() -> None:
     )
     print(
         f"  server CPU {umpire['cpu_s']:.2f} s over {umpire['actions']} acknowledged actions: "
-        f"{umpire['cpu_us_per_action']:.0f} us per action "
-        f"(the load generators: {umpire['load_cpu_us_per_action']:.0f} us per action)"
+        f"{umpire['cpu_us_per_action']:.0f} us per action"
+        + (f" (sum of {options.nodes} nodes; RSS above: node 1)" if options.nodes > 1 else "")
+        + f" (the load generators: {umpire['load_cpu_us_per_action']:.0f} us per action)"
     )
+    if db_pids:
+        print(
+            f"  postgres CPU {umpire['db_cpu_s']:.2f} s: "
+            f"{umpire['db_cpu_us_per_action']:.0f} us per action"
+        )
     if options.mqtt:
         print(
             f"  mqtt feed {options.mqtt}: "

@@ -128,7 +128,9 @@ def register(
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--local", action="store_true", help="play in-process (the default)")
     mode.add_argument("--server", metavar="URL", help="play through a server (ws://...)")
-    p.add_argument("--db", help="write every game to this knowledge base (SQLite file)")
+    p.add_argument(
+        "--db", help="write every game to this knowledge base (SQLite file or postgresql://...)"
+    )
     p.add_argument("--seed", help="tournament seed: the same seed plays the same games")
     p.add_argument(
         "--option",
@@ -189,7 +191,9 @@ def register(
     p.add_argument("--games", type=int, default=100)
     p.add_argument("--seats", type=int, help="seats per game (default: one per bot)")
     p.add_argument("--parallel", type=int, default=1, help="worker processes (default 1)")
-    p.add_argument("--db", required=True, help="the SQLite knowledge base to write")
+    p.add_argument(
+        "--db", required=True, help="the knowledge base to write (SQLite file or postgresql://...)"
+    )
     p.add_argument("--seed", help="the same seed plays the same games")
     p.add_argument("--option", "-o", action="append", default=[], metavar="KEY=VALUE")
     p.set_defaults(func=cmd_selfplay, services=services)

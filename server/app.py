@@ -15,10 +15,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import socket
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
@@ -56,8 +57,11 @@ from server.protocol import (
     with_ref,
 )
 from server.room import Advisor, Room, Settings, Timing
-from server.store import SqliteStore, Store
+from server.store import Store, open_store
 from server.web import WebClient, chain
+
+if TYPE_CHECKING:
+    from server.cluster import Cluster
 
 log = logging.getLogger(__name__)
 
@@ -93,6 +97,10 @@ class ServerConfig:
     timing: Timing = field(default_factory=Timing)
     house_procs: int = 1  # runner processes for the house bots (server.house)
     allow_origins: tuple[str, ...] = ()  # server.web: origins besides the server's own
+    # several nodes on one PostgreSQL database (server.cluster; docs/scale-out.md)
+    node_name: str = ""  # this node's name in logs and the lease table (default: host name)
+    advertise: str = ""  # the URL other nodes reach this one at (default: ws://host:port)
+    lease_ttl: float = 5.0  # seconds a dead node keeps its rooms before others take them
 
 
 class UmpireServer:
@@ -112,14 +120,13 @@ class UmpireServer:
         them the server offers no house bots and no hints."""
         self.config = config
         self.limits = config.limits
-        self.store = store or SqliteStore(config.db, synchronous=config.synchronous)
+        self.store = store or open_store(config.db, synchronous=config.synchronous)
         self.identities = Identities(self.store)
         #: the public feed (server.bus; ``umpire serve --mqtt``) and the metrics (server.ops)
         self.bus = bus or NO_BUS
         self.metrics = Metrics(self)
         self.web = WebClient(config.allow_origins)
-        if isinstance(self.store, SqliteStore):
-            self.store.on_commit = self.metrics.store_commit
+        self.store.on_commit = self.metrics.store_commit
         self.house = HouseBots(procs=config.house_procs, catalog=catalog)
         self.lobby = Lobby(
             self.store,
@@ -131,6 +138,8 @@ class UmpireServer:
         )
         self.lobby.launcher = self.house.launch
         self.lobby.advisor = advisor
+        #: with a PostgreSQL store: this node's part in a cluster (made by ``start``)
+        self.cluster: Cluster | None = None
         self._server: Server | None = None
         self._per_address: dict[str, int] = {}
         self._closing: asyncio.Task[None] | None = None
@@ -154,6 +163,16 @@ class UmpireServer:
         await self.store.open()
         await self.bus.start()
         self.metrics.start()
+        if self.store.shared:
+            from server.cluster import Cluster  # needs asyncpg: only with PostgreSQL
+            from server.store_pg import PgStore
+
+            assert isinstance(self.store, PgStore)
+            name = self.config.node_name or socket.gethostname()
+            cluster = Cluster(self.store, self.lobby, name=name, ttl=self.config.lease_ttl)
+            cluster.on_lost = self._stop_house_bots
+            await cluster.start()
+            self.cluster = cluster
         await self.lobby.restore()
         limits = self.limits
         self._server = await serve(
@@ -173,7 +192,15 @@ class UmpireServer:
         if host in ("", "0.0.0.0", "::", "localhost"):
             host = "127.0.0.1"
         self.house.url = f"ws://{'[' + host + ']' if ':' in host else host}:{self.port}"
+        if self.cluster is not None:
+            await self.cluster.advertise(self.config.advertise or self.house.url)
         await self.lobby.relaunch_bots()
+
+    def _stop_house_bots(self, room_id: str) -> None:
+        """Stop this node's house bot clients of a room that moved to another node."""
+        for room, seat in self.house.playing():
+            if room == room_id:
+                self.house.stop(room, seat)
 
     async def close(self) -> None:
         """Shut down gracefully; safe to call more than once."""
@@ -186,7 +213,11 @@ class UmpireServer:
         if self._server is not None:
             self._server.close()  # 1001 to every connection, then waits for handlers
             await self._server.wait_closed()
+        if self.cluster is not None:
+            await self.cluster.stop()  # take no more rooms over while closing
         await self.lobby.close()
+        if self.cluster is not None:
+            await self.cluster.close()
         await self.metrics.close()
         await self.bus.close()
         await self.store.close()
@@ -201,6 +232,8 @@ class UmpireServer:
         house = ws.request is not None and ws.request.headers.get(HOUSE_HEADER) == self.house.secret
         if house:
             address = HOUSE_ADDRESS  # the server's own bots are not counted against loopback
+        elif self.cluster is not None and self.cluster.is_peer(ws.request):
+            address = self.cluster.PEER_ADDRESS  # a client relayed by another node (server.cluster)
         elif self._per_address.get(address, 0) >= self.limits.max_connections_per_address:
             frame = error_frame(
                 "too_many_connections",
@@ -226,6 +259,8 @@ class UmpireServer:
             self._release(client)
             for room in list(client.rooms):
                 room.detach(client)
+            if self.cluster is not None:
+                await self.cluster.forget(client)
 
     def _release(self, client: Client) -> None:
         """Give the client's per-address slot back (once): as soon as the server decides
@@ -265,6 +300,10 @@ class UmpireServer:
                         )
                     message = decode(frame)
                     logs.bind(room=getattr(message, "room", None))
+                    if self.cluster is not None and await self.cluster.route(
+                        client, message, frame
+                    ):
+                        continue  # relayed to the room's node, which answers the client
                     reply = await self._dispatch(client, message)
                     if reply:
                         client.send_frame(with_ref(reply, message.ref))
@@ -289,7 +328,10 @@ class UmpireServer:
 
     async def _dispatch(self, client: Client, message: Inbound) -> dict[str, Any] | None:
         if isinstance(message, Hello):
-            return await self._hello(client, message)
+            welcome = await self._hello(client, message)
+            if self.cluster is not None:
+                await self.cluster.hello(client, message, welcome)
+            return welcome
         player = client.player
         if player is None:
             raise ClientError("hello_required", "say hello first", abuse=True)

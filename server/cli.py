@@ -105,10 +105,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    serve = sub.add_parser("serve", help="run the game server (websockets + SQLite)")
+    serve = sub.add_parser("serve", help="run the game server (websockets + SQLite or PostgreSQL)")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on")
     serve.add_argument("--port", type=int, default=8765, help="port (0: any free port)")
-    serve.add_argument("--db", default="umpire.db", help="SQLite file (created if missing)")
+    serve.add_argument(
+        "--db", default="umpire.db", help="SQLite file (created if missing) or postgresql:// URL"
+    )
     serve.add_argument(
         "--synchronous",
         default="FULL",
@@ -150,6 +152,14 @@ def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     serve.add_argument(
         "--house-procs", type=int, default=1, help="processes in which the house bots play"
     )
+    nodes = serve.add_argument_group("several nodes on one PostgreSQL --db (docs/scale-out.md)")
+    nodes.add_argument("--node-name", default="", help="this node's name (default: host name)")
+    nodes.add_argument(
+        "--advertise", default="", metavar="URL", help="where other nodes reach this one (ws://)"
+    )
+    nodes.add_argument(
+        "--lease-ttl", type=float, default=5.0, help="seconds before a dead node's rooms move"
+    )
     serve.add_argument(
         "--allow-origin",
         action="append",
@@ -171,6 +181,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     from server import logs
     from server.app import Limits, ServerConfig
     from server.bus import FeedDelay, make_bus
+    from server.errors import StoreError
     from server.room import Timing
     from server.root import build_server
 
@@ -205,6 +216,9 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         ),
         house_procs=args.house_procs,
         allow_origins=tuple(args.allow_origin),
+        node_name=args.node_name,
+        advertise=args.advertise,
+        lease_ttl=args.lease_ttl,
     )
 
     async def run() -> int:
@@ -221,6 +235,10 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             await server.close()
             reason = exc.strerror or str(exc)
             print(f"umpire: cannot listen on {args.host}:{args.port}: {reason}", file=sys.stderr)
+            return 1
+        except StoreError as exc:  # e.g. the PostgreSQL server cannot be reached
+            await server.close()
+            print(f"umpire: {exc}", file=sys.stderr)
             return 1
         print(f"umpire listening on ws://{args.host}:{server.port}", flush=True)
         print(f"play in a browser: http://{args.host}:{server.port}/", flush=True)
@@ -248,7 +266,9 @@ def _add_data(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="export finished games as JSONL (every projection) or PGN (Kriegspiel)",
         description="Games still in progress are never exported: their seeds are secret.",
     )
-    p.add_argument("--db", required=True, help="the SQLite knowledge base to read")
+    p.add_argument(
+        "--db", required=True, help="the knowledge base to read: SQLite file or postgresql:// URL"
+    )
     p.add_argument("--format", choices=["jsonl", "pgn"], default="jsonl")
     p.add_argument("--game", action="append", metavar="ID", help="only this game (repeatable)")
     p.add_argument("--out", help="write here instead of standard output")
@@ -258,7 +278,9 @@ def _add_data(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "verify",
         help="recompute a game from its revealed seed and log: was the dice master honest?",
     )
-    p.add_argument("--db", required=True, help="the SQLite knowledge base to read")
+    p.add_argument(
+        "--db", required=True, help="the knowledge base to read: SQLite file or postgresql:// URL"
+    )
     p.add_argument("game_id", nargs="+", metavar="GAME_ID")
     p.set_defaults(func=_cmd_verify)
 

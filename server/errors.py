@@ -7,7 +7,9 @@ Exceptions::
     │                         ``code`` (see :data:`server.protocol.ERROR_CODES`) and a
     │                         readable ``message``; the connection stays open
     └── StoreError            the knowledge base cannot do what was asked (a bug or a
-                              broken database, never the client's fault)
+        │                     broken database, never the client's fault)
+        └── LeaseLost         a write for a room another node took over (server.lease):
+                              refused whole; the room stops on this node
 
 Engines raise their own :class:`~server.games.base.GameError`; the room turns an
 ``IllegalAction`` into a :class:`ClientError` with the same code, and treats anything else
@@ -37,3 +39,9 @@ class ClientError(ServerError):
 
 class StoreError(ServerError):
     """The store failed or found data it cannot read (for example a future schema)."""
+
+
+class LeaseLost(StoreError):
+    """A write for a room whose lease this node no longer holds (its fencing token is
+    stale, see server.lease): nothing of it was stored. The room must stop here; its
+    clients reconnect and find it on the node that owns it now."""

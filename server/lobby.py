@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from server.bus import NO_BUS, Bus
@@ -65,6 +66,11 @@ class Lobby:
         self.launcher: Launcher | None = None
         #: gives ``hint`` advice (server.root wires the Perudo expert); set by the app
         self.advisor: Advisor | None = None
+        #: several nodes on one database (server.cluster): ``claim(room, new)`` says
+        #: whether this node owns the room (taking its lease) before it is created or
+        #: rebuilt here; ``remote_listing(game)`` lists the other nodes' public rooms
+        self.claim: Callable[[str, bool], Awaitable[bool]] | None = None
+        self.remote_listing: Callable[[str | None], list[dict[str, Any]]] | None = None
 
     # -- rooms ----------------------------------------------------------------------------
 
@@ -91,7 +97,11 @@ class Lobby:
                 "bad_options", f"turn_time needs a stand-in policy; {eng.name} uses a clock"
             )
         room_id = secrets.token_urlsafe(6)
-        while room_id in self.rooms or await self.store.game(room_id) is not None:
+        while (
+            room_id in self.rooms
+            or await self.store.game(room_id) is not None
+            or (self.claim is not None and not await self.claim(room_id, True))
+        ):
             room_id = secrets.token_urlsafe(6)
         invite = None if settings.public else secrets.token_urlsafe(12)
         room = Room.new(
@@ -152,16 +162,19 @@ class Lobby:
 
     async def get(self, room_id: str) -> Room | None:
         """The room ``room_id`` from memory, or rebuilt from the log; ``None`` if unknown."""
+        loading = self._loading.get(room_id)
+        if loading is not None:  # (in memory already, but still replaying its log)
+            return await asyncio.shield(loading)
         room = self.rooms.get(room_id)
         if room is not None and not room.closed:
             return room
-        loading = self._loading.get(room_id)
-        if loading is not None:
-            return await asyncio.shield(loading)
         future: asyncio.Future[Room | None] = asyncio.get_running_loop().create_future()
         self._loading[room_id] = future
         try:
-            row = await self.store.game(room_id)
+            if self.claim is not None and not await self.claim(room_id, False):
+                row = None  # another node owns it (server.cluster relays to it)
+            else:
+                row = await self.store.game(room_id)
             room = None if row is None else await self._load(row)
             future.set_result(room)
             return room
@@ -195,12 +208,24 @@ class Lobby:
         return room
 
     def listing(self, game: str | None) -> list[dict[str, Any]]:
-        """The public rooms in memory (waiting ones first), optionally of one game."""
+        """The public rooms (waiting ones first), optionally of one game: this node's,
+        and with several nodes the others' too."""
+        rooms = self.local_listing(game)
+        if self.remote_listing is not None:
+            rooms = self._sorted(rooms + self.remote_listing(game))
+        return rooms
+
+    def local_listing(self, game: str | None) -> list[dict[str, Any]]:
+        """The public rooms in this node's memory (waiting ones first)."""
         rooms = [
             r.summary()
             for r in self.rooms.values()
             if r.settings.public and (game is None or r.engine.name == game)
         ]
+        return self._sorted(rooms)
+
+    @staticmethod
+    def _sorted(rooms: list[dict[str, Any]]) -> list[dict[str, Any]]:
         order = {WAITING: 0, PLAYING: 1, FINISHED: 2, ABORTED: 3}
         rooms.sort(key=lambda s: (order.get(s["state"], 9), s["room"]))
         return rooms
@@ -230,6 +255,8 @@ class Lobby:
         async for row in self.store.iter_games([WAITING, PLAYING]):
             if row.id in self.rooms:
                 continue
+            if self.claim is not None and not await self.claim(row.id, False):
+                continue  # a living node runs it
             if await self._load(row) is not None:
                 restored += 1
         if restored:
@@ -241,6 +268,14 @@ class Lobby:
         for room in list(self.rooms.values()):
             room.launcher = self.launcher
             room.relaunch_bots()
+
+    async def evict(self, room_id: str) -> None:
+        """Stop a room and drop it from memory (another node took it over)."""
+        room = self.rooms.get(room_id)
+        if room is None:
+            return
+        await room.stop()
+        self._forget(room)
 
     async def close(self) -> None:
         """Stop every room's task (the log is already durable)."""

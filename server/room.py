@@ -23,7 +23,7 @@ from typing import Any
 from server import journal, logs
 from server.bus import NO_BUS, Bus
 from server.connection import Client, corked
-from server.errors import ClientError
+from server.errors import ClientError, LeaseLost
 from server.games import Engine
 from server.games.base import Event, Game
 from server.identity import Player
@@ -34,6 +34,9 @@ from server.roomcore.settings import ABORTED, FINISHED, PLAYING, WAITING, Settin
 from server.store import ActionRow, EventRow, GameRow, Store
 
 log = logging.getLogger(__name__)
+
+#: the close code of a connection whose room moved to another node ("service restart")
+MOVED = 1012
 
 #: Starts a house bot client: (room id, seat, bot name, ticket).
 Launcher = Callable[[str, int, str, str], None]
@@ -278,6 +281,11 @@ class Room:
         except ClientError as exc:
             if done is not None and not done.done():
                 done.set_exception(exc)
+        except LeaseLost as exc:
+            log.warning("room %s: %s; the room stops on this node", self.id, exc)
+            self._moved()
+            if done is not None and not done.done():
+                done.set_exception(ClientError("no_such_room", f"room {self.id} moved"))
         except Exception as exc:
             log.exception("room %s: internal error", self.id)
             await self._fail(f"internal error ({type(exc).__name__})")
@@ -347,6 +355,15 @@ class Room:
         loop = asyncio.get_running_loop()
         tick = m.Tick(effect.name, effect.generation)
         self._handles[effect.name] = loop.call_at(effect.at, self.post, tick)
+
+    def _moved(self) -> None:
+        """Another node owns the room now (server.cluster): close every connection
+        attached here with 1012, so that its client reconnects and resumes there."""
+        for conn in list(self.core.viewers):
+            if isinstance(conn, Client):
+                conn.close(MOVED, "the room moved to another node: reconnect and resume")
+        if not self._closed:
+            self._close()
 
     def _close(self) -> None:
         self._closed = True

@@ -218,6 +218,13 @@ class Store(ABC):
       games in ``(created, id)`` order).
     """
 
+    #: several server processes may share this store's database (PostgreSQL): the
+    #: server then runs as a node of a cluster (server.cluster)
+    shared: bool = False
+    #: called with (seconds, writes) after each group commit, by stores that group
+    #: their commits (server.ops sets it for its metrics)
+    on_commit: Callable[[float, int], None] | None = None
+
     @abstractmethod
     async def open(self) -> None:
         """Connect and bring the schema up to date."""
@@ -844,11 +851,23 @@ class SqliteStore(Store):
 
 
 def open_store(location: str, *, synchronous: str = "FULL") -> Store:
-    """The store for ``location`` (not yet opened): today a SQLite file path.
+    """The store for ``location`` (not yet opened): a ``postgresql://`` URL opens the
+    PostgreSQL store (``server.store_pg``, needs the ``postgres`` extra), anything else
+    names a SQLite file.
 
-    The one place that maps a ``--db`` argument to an implementation, so that a
-    ``postgresql://`` URL can be added here without touching any caller.
+    The one place that maps a ``--db`` argument to an implementation.
     """
+    if location.startswith(("postgresql://", "postgres://")):
+        try:
+            from server.store_pg import PgStore
+        except ImportError as exc:  # asyncpg is the optional extra "postgres"
+            raise StoreError(
+                f"a PostgreSQL store needs asyncpg: pip install 'umpire[postgres]' ({exc})"
+            ) from None
+        return PgStore(location)
     if "://" in location:
-        raise StoreError(f"no store implementation for {location!r}: give a SQLite file path")
+        raise StoreError(
+            f"no store implementation for {location!r}: give a SQLite file path "
+            "or a postgresql:// URL"
+        )
     return SqliteStore(location, synchronous=synchronous)

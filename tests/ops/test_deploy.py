@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import shlex
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -64,3 +67,50 @@ def test_compose_file() -> None:
     volume = umpire["volumes"][0].split(":")[0]
     assert volume in compose["volumes"]
     assert umpire["build"]["dockerfile"] == "deploy/Dockerfile"
+
+
+@pytest.mark.parametrize("upstream", ["", "node1:8765 node2:8765"])
+def test_caddy_validates_the_caddyfile(upstream: str, tmp_path: Path) -> None:
+    """Debian 12's caddy (2.6) accepts the Caddyfile, with one upstream or several."""
+    caddy = shutil.which("caddy")
+    if caddy is None:
+        pytest.skip("caddy is not installed (apt-get install caddy)")
+    env = {
+        "PATH": os.environ.get("PATH", ""),
+        "HOME": str(tmp_path),
+        "XDG_DATA_HOME": str(tmp_path),
+        "XDG_CONFIG_HOME": str(tmp_path),
+    }
+    if upstream:
+        env["UMPIRE_UPSTREAM"] = upstream
+    done = subprocess.run(
+        [caddy, "validate", "--config", str(DEPLOY / "Caddyfile"), "--adapter", "caddyfile"],
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Valid configuration" in done.stdout + done.stderr
+
+
+def test_cluster_compose_file() -> None:
+    """PostgreSQL, two nodes on it (each reachable by the other), Mosquitto, Caddy."""
+    yaml = pytest.importorskip("yaml", reason="PyYAML is not installed")
+    compose = yaml.safe_load((DEPLOY / "compose.cluster.yaml").read_text())
+    services = compose["services"]
+    assert services["postgres"]["image"].startswith("postgres:")
+    assert services["mosquitto"]["image"].startswith("eclipse-mosquitto")
+    upstreams = services["caddy"]["environment"]["UMPIRE_UPSTREAM"].split()
+    nodes = [name for name in services if name.startswith("umpire")]
+    assert len(nodes) == 2 and sorted(upstreams) == sorted(f"{n}:8765" for n in nodes)
+    for name in nodes:
+        argv = [str(a) for a in services[name]["command"]]
+        parses(argv)
+        args = build_parser().parse_args(argv)
+        assert args.db.startswith("postgresql://") and "@postgres:5432/" in args.db
+        assert args.advertise == f"ws://{name}:8765" and args.node_name == name
+        assert services[name]["build"]["dockerfile"] == "deploy/Dockerfile"
+        assert services[name]["depends_on"]["postgres"]["condition"] == "service_healthy"
+    assert '".[postgres]"' in (DEPLOY / "Dockerfile").read_text()

@@ -32,7 +32,10 @@ async def make_server(db_path: str) -> AsyncIterator[ServerFactory]:
     servers: list[UmpireServer] = []
 
     async def factory(
-        limits: Limits | None = None, timing: Timing | None = None, db: str | None = None
+        limits: Limits | None = None,
+        timing: Timing | None = None,
+        db: str | None = None,
+        **config: Any,
     ) -> UmpireServer:
         config = ServerConfig(
             host="127.0.0.1",
@@ -41,6 +44,7 @@ async def make_server(db_path: str) -> AsyncIterator[ServerFactory]:
             synchronous="NORMAL",
             limits=limits or Limits(rate=1000, burst=1000),
             timing=timing or FAST,
+            **config,
         )
         server = build_server(config)
         await server.start()

@@ -1,0 +1,653 @@
+"""The PostgreSQL store: the same :class:`~server.store.Store` contract on a shared database.
+
+``umpire serve --db postgresql://user@host/db`` uses it (:func:`server.store.open_store`
+maps the URL here). It keeps every promise of the SQLite store (the contract suite in
+``tests/server/store_contract.py`` runs against both): a write returns only once its
+transaction is committed, reads see committed rows only, and concurrent writes of many
+rooms share one transaction (group commit) made by one writer task on its own
+connection; reads go through a small pool.
+
+Several umpire nodes may share one database. Each room is then owned by one node at a
+time through a lease (``server.lease``); the owner registers the lease's fencing token
+here with :meth:`PgStore.fence`, and from then on every write for that room checks, in
+the same transaction and under a share lock on the lease row, that the token is still
+the current one. A node that lost the room (its lease taken over by another node) can
+therefore never append to the room's log again: its write fails with
+:class:`FencedError` and nothing of it is stored.
+
+Schema: the tables of ``server/store.py`` (same columns; JSON kept as text so the log
+reads back byte for byte, ids compared bytewise with ``COLLATE "C"`` as in SQLite), plus
+``schema_migrations`` (one row per migration applied), ``nodes`` and ``leases``
+(``server/lease.py``). Migrations run under an advisory lock, so nodes started together
+migrate once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import asyncpg
+
+from server.errors import LeaseLost, StoreError
+from server.store import (
+    ActionRow,
+    ChatRow,
+    EventRow,
+    GameRow,
+    PlayerRow,
+    Store,
+    _dumps,
+    _game_from_row,
+    _stat_rows,
+)
+
+log = logging.getLogger(__name__)
+
+#: an arbitrary constant naming the advisory lock that serializes migrations
+_MIGRATION_LOCK = 0x756D_7069_7265
+
+MIGRATIONS: tuple[str, ...] = (
+    """
+    CREATE TABLE players (
+        id TEXT COLLATE "C" PRIMARY KEY,
+        name TEXT NOT NULL,
+        bot BOOLEAN NOT NULL,
+        token_hash TEXT NOT NULL UNIQUE,
+        created DOUBLE PRECISION NOT NULL
+    );
+    CREATE TABLE games (
+        id TEXT COLLATE "C" PRIMARY KEY,
+        game TEXT NOT NULL,
+        options TEXT NOT NULL,
+        settings TEXT NOT NULL,
+        host TEXT,
+        invite TEXT,
+        public BOOLEAN NOT NULL,
+        seats TEXT NOT NULL,
+        status TEXT NOT NULL,
+        seed BYTEA NOT NULL,
+        seed_sha256 TEXT NOT NULL,
+        seed_revealed BOOLEAN NOT NULL DEFAULT FALSE,
+        result TEXT,
+        reason TEXT,
+        created DOUBLE PRECISION NOT NULL,
+        started DOUBLE PRECISION,
+        finished DOUBLE PRECISION,
+        house TEXT NOT NULL DEFAULT '{}'
+    );
+    CREATE INDEX games_status ON games (status);
+    CREATE INDEX games_created ON games (created, id);
+    CREATE INDEX games_invite ON games (invite) WHERE invite IS NOT NULL;
+    CREATE TABLE game_players (
+        game_id TEXT COLLATE "C" NOT NULL,
+        seat INTEGER NOT NULL,
+        player_id TEXT COLLATE "C" NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    );
+    CREATE INDEX game_players_player ON game_players (player_id);
+    CREATE TABLE actions (
+        game_id TEXT COLLATE "C" NOT NULL,
+        n INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        action TEXT NOT NULL,
+        at DOUBLE PRECISION NOT NULL,
+        clocks TEXT,
+        PRIMARY KEY (game_id, n)
+    );
+    CREATE TABLE events (
+        game_id TEXT COLLATE "C" NOT NULL,
+        seq INTEGER NOT NULL,
+        source TEXT NOT NULL,
+        action_n INTEGER,
+        truth TEXT NOT NULL,
+        PRIMARY KEY (game_id, seq)
+    );
+    CREATE TABLE chat (
+        game_id TEXT COLLATE "C" NOT NULL,
+        n INTEGER NOT NULL,
+        at DOUBLE PRECISION NOT NULL,
+        channel TEXT NOT NULL,
+        seat INTEGER,
+        player_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        text TEXT NOT NULL,
+        PRIMARY KEY (game_id, n)
+    );
+    CREATE TABLE player_stats (
+        player_id TEXT COLLATE "C" NOT NULL,
+        game TEXT NOT NULL,
+        key TEXT NOT NULL,
+        value DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (player_id, game, key)
+    );
+    """,
+    # 2: several nodes on one database (server/lease.py): who is alive, who owns a room,
+    # every lease ever granted, and the fencing token each logged row was written under
+    """
+    CREATE TABLE nodes (
+        id TEXT COLLATE "C" PRIMARY KEY,
+        url TEXT NOT NULL,
+        expires TIMESTAMPTZ NOT NULL,
+        listing TEXT NOT NULL DEFAULT '[]'
+    );
+    CREATE TABLE cluster (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    );
+    ALTER TABLE events ADD COLUMN token BIGINT;
+    ALTER TABLE actions ADD COLUMN token BIGINT;
+    CREATE TABLE leases (
+        room TEXT COLLATE "C" PRIMARY KEY,
+        node TEXT COLLATE "C" NOT NULL,
+        token BIGINT NOT NULL,
+        taken TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp()
+    );
+    CREATE INDEX leases_node ON leases (node);
+    CREATE TABLE lease_log (
+        room TEXT COLLATE "C" NOT NULL,
+        token BIGINT NOT NULL,
+        node TEXT COLLATE "C" NOT NULL,
+        taken TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp(),
+        PRIMARY KEY (room, token)
+    );
+    """,
+)
+
+
+class FencedError(LeaseLost):
+    """A write for a room whose lease this node no longer holds (its fencing token is
+    stale): nothing of it was stored."""
+
+
+_GAME_COLUMNS = (
+    "id, game, options, settings, host, invite, public, seats, status, seed, seed_sha256, "
+    "seed_revealed, result, reason, created, started, finished, house"
+)
+_SAVE_GAME = (
+    f"INSERT INTO games ({_GAME_COLUMNS}) VALUES "
+    "($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18) "
+    "ON CONFLICT (id) DO UPDATE SET "
+    + ", ".join(f"{c} = excluded.{c}" for c in _GAME_COLUMNS.split(", ")[1:])
+)
+_SAVE_SEATS = (
+    "INSERT INTO game_players (game_id, seat, player_id) VALUES ($1,$2,$3) "
+    "ON CONFLICT (game_id, seat) DO UPDATE SET player_id = excluded.player_id"
+)
+_INSERT_EVENT = (
+    "INSERT INTO events (game_id, seq, source, action_n, truth, token) VALUES ($1,$2,$3,$4,$5,$6)"
+)
+_INSERT_ACTION = (
+    "INSERT INTO actions (game_id, n, seat, action, at, clocks, token) "
+    "VALUES ($1,$2,$3,$4,$5,$6,$7)"
+)
+_INSERT_CHAT = (
+    "INSERT INTO chat (game_id, n, at, channel, seat, player_id, name, text) "
+    "VALUES ($1,$2,$3,$4,$5,$6,$7,$8)"
+)
+_ADD_STAT = (
+    "INSERT INTO player_stats (player_id, game, key, value) VALUES ($1,$2,$3,$4) "
+    "ON CONFLICT (player_id, game, key) DO UPDATE SET value = player_stats.value + excluded.value"
+)
+# The fence: the lease rows of the batch's fenced rooms, share-locked until the commit, so
+# a takeover (which updates the row) waits for this transaction or this one sees its token.
+_CHECK_FENCES = "SELECT room, token FROM leases WHERE room = any($1::text[]) FOR SHARE"
+
+Statements = list[tuple[str, Sequence[Sequence[Any]]]]
+
+
+@dataclass(slots=True)
+class _Write:
+    """One unit of work for the writer: statements in order, the room it fences, waiter."""
+
+    statements: Statements
+    done: asyncio.Future[None]
+    fence: tuple[str, int] | None = None
+    events: list[tuple[Any, ...]] = field(default_factory=list)
+    actions: list[tuple[Any, ...]] = field(default_factory=list)
+
+
+def _redact(dsn: str) -> str:
+    """The DSN without its password, for messages."""
+    if "@" not in dsn or "://" not in dsn:
+        return dsn
+    scheme, rest = dsn.split("://", 1)
+    credentials, host = rest.rsplit("@", 1)
+    return f"{scheme}://{credentials.split(':', 1)[0]}@{host}"
+
+
+class PgStore(Store):
+    """The shared store: PostgreSQL through ``asyncpg``, group commits by one writer task.
+
+    ``dsn`` is a libpq URL (``postgresql://user:password@host:port/db?host=/run/socket``).
+    ``max_batch`` bounds how many writes share a transaction, ``page_size`` how many games
+    :meth:`iter_games` holds at a time, ``pool_size`` how many reading connections.
+    """
+
+    shared = True
+
+    def __init__(
+        self, dsn: str, *, max_batch: int = 512, page_size: int = 200, pool_size: int = 4
+    ) -> None:
+        if page_size < 1 or max_batch < 1 or pool_size < 1:
+            raise ValueError("page_size, max_batch and pool_size must be at least 1")
+        self.dsn = dsn
+        self.name = _redact(dsn)
+        self.max_batch = max_batch
+        self.page_size = page_size
+        self.pool_size = pool_size
+        self._db: asyncpg.Connection | None = None
+        self._pool: asyncpg.Pool | None = None
+        self._queue: asyncio.Queue[_Write | None] = asyncio.Queue()
+        self._writer: asyncio.Task[None] | None = None
+        #: room id -> the fencing token of this node's lease on it (see :meth:`fence`)
+        self._fences: dict[str, int] = {}
+        #: with several nodes (set by server.cluster): a room's write without a lease
+        #: of this node on the room is refused at once
+        self.fence_all = False
+        self.commits = 0  # transactions committed (for benchmarks and tests)
+        #: called with (seconds, writes) after each group commit (server.ops metrics)
+        self.on_commit: Callable[[float, int], None] | None = None
+        #: for fault-injection tests only: awaited inside every write transaction just
+        #: before its COMMIT; raising from it rolls the transaction back
+        self.before_commit: Callable[[], Awaitable[None]] | None = None
+
+    # -- connections -------------------------------------------------------------------
+
+    @property
+    def pool(self) -> asyncpg.Pool:
+        """The readers' pool; raise :class:`StoreError` when the store is closed."""
+        if self._pool is None or self._writer is None:
+            raise StoreError("the store is not open")
+        return self._pool
+
+    async def _connect(self) -> asyncpg.Connection:
+        try:
+            conn: asyncpg.Connection = await asyncpg.connect(self.dsn)
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+            raise StoreError(f"cannot connect to {self.name}: {exc}") from exc
+        return conn
+
+    async def open(self) -> None:
+        if self._db is not None:
+            return
+        db = await self._connect()
+        try:
+            await self._migrate(db)
+            self._pool = await asyncpg.create_pool(self.dsn, min_size=1, max_size=self.pool_size)
+        except BaseException:
+            await db.close()
+            raise
+        self._db = db
+        self._queue = asyncio.Queue()
+        self._writer = asyncio.create_task(self._write_loop(), name="store-writer")
+
+    async def _migrate(self, db: asyncpg.Connection) -> None:
+        async with db.transaction():
+            await db.execute("SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK)
+            await db.execute(
+                "CREATE TABLE IF NOT EXISTS schema_migrations ("
+                "version INTEGER PRIMARY KEY, applied TIMESTAMPTZ NOT NULL DEFAULT now())"
+            )
+            version = int(
+                await db.fetchval("SELECT coalesce(max(version), 0) FROM schema_migrations")
+            )
+            if version > len(MIGRATIONS):
+                raise StoreError(
+                    f"{self.name} has schema version {version}; this server knows "
+                    f"{len(MIGRATIONS)}: upgrade the server"
+                )
+            for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
+                await db.execute(script)
+                await db.execute("INSERT INTO schema_migrations (version) VALUES ($1)", number)
+                log.info("store %s: migrated to schema version %d", self.name, number)
+
+    async def close(self) -> None:
+        writer, self._writer = self._writer, None
+        if writer is not None:  # new writes are refused from here; queued ones finish
+            self._queue.put_nowait(None)
+            await writer
+        if self._pool is not None:
+            await self._pool.close()
+            self._pool = None
+        if self._db is not None:
+            await self._db.close()
+            self._db = None
+
+    # -- fencing -----------------------------------------------------------------------
+
+    def fence(self, room: str, token: int) -> None:
+        """From now on, every write for ``room`` commits only while ``token`` is the
+        current fencing token of its lease (``server.lease``). Call it right after taking
+        the lease, before loading or creating the room."""
+        self._fences[room] = token
+
+    # -- writes ------------------------------------------------------------------------
+
+    async def _submit(
+        self,
+        room: str | None,
+        statements: Statements,
+        events: list[tuple[Any, ...]] | None = None,
+        actions: list[tuple[Any, ...]] | None = None,
+    ) -> None:
+        if self._writer is None:
+            raise StoreError("the store is not open")
+        token = None if room is None else self._fences.get(room)
+        if room is not None and token is None and self.fence_all:
+            raise FencedError(f"room {room}: this node holds no lease on it; write refused")
+        fence = None if room is None or token is None else (room, token)
+        # Each logged row keeps the fencing token it was written under (None: unfenced),
+        # so the log itself shows which lease wrote it.
+        events = [(*row, token) for row in events or ()]
+        actions = [(*row, token) for row in actions or ()]
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait(_Write(statements, done, fence, events, actions))
+        await done
+
+    async def _write_loop(self) -> None:
+        stopping = False
+        while not stopping:
+            first = await self._queue.get()
+            if first is None:
+                break
+            batch = [first]
+            while len(batch) < self.max_batch and not self._queue.empty():
+                item = self._queue.get_nowait()
+                if item is None:
+                    stopping = True
+                    break
+                batch.append(item)
+            started = time.perf_counter()
+            try:
+                await self._transaction(batch)
+            except Exception:
+                # Something in the group failed: redo each write in its own transaction,
+                # so that only the faulty one fails and its neighbours still commit.
+                for item in batch:
+                    try:
+                        await self._transaction([item])
+                    except Exception as exc:
+                        self._fail(item, exc)
+                    else:
+                        if not item.done.done():
+                            item.done.set_result(None)
+                continue
+            if self.on_commit is not None:
+                self.on_commit(time.perf_counter() - started, len(batch))
+            for item in batch:
+                if not item.done.done():
+                    item.done.set_result(None)
+
+    def _fail(self, item: _Write, exc: Exception) -> None:
+        if item.done.done():
+            return
+        if isinstance(exc, FencedError):
+            log.warning("store %s: %s", self.name, exc)
+            item.done.set_exception(exc)
+            return
+        log.warning("store %s: a write failed: %r", self.name, exc)
+        error = StoreError(f"write failed: {exc}")
+        error.__cause__ = exc
+        item.done.set_exception(error)
+
+    async def _writer_connection(self) -> asyncpg.Connection:
+        if self._db is None or self._db.is_closed():
+            # The server restarted or the connection broke: the failed batch was rolled
+            # back; reconnect for the next one.
+            self._db = await self._connect()
+        return self._db
+
+    async def _transaction(self, batch: list[_Write]) -> None:
+        db = await self._writer_connection()
+        events = [row for item in batch for row in item.events]
+        actions = [row for item in batch for row in item.actions]
+        fences = {item.fence[0]: item.fence[1] for item in batch if item.fence is not None}
+        async with db.transaction():
+            if fences:
+                current = dict(await db.fetch(_CHECK_FENCES, list(fences)))
+                for room, token in fences.items():
+                    if current.get(room) != token:
+                        raise FencedError(
+                            f"room {room}: lease lost (fencing token {token}, now "
+                            f"{current.get(room)}); the write was refused"
+                        )
+            for item in batch:
+                for sql, rows in item.statements:
+                    if rows:
+                        await db.executemany(sql, rows)
+            if actions:
+                await db.executemany(_INSERT_ACTION, actions)
+            if events:
+                await db.executemany(_INSERT_EVENT, events)
+            if self.before_commit is not None:
+                await self.before_commit()
+        self.commits += 1
+
+    async def add_player(self, player: PlayerRow, token_hash: str) -> None:
+        await self._submit(
+            None,
+            [
+                (
+                    "INSERT INTO players (id, name, bot, token_hash, created) "
+                    "VALUES ($1,$2,$3,$4,$5)",
+                    [(player.id, player.name, player.bot, token_hash, player.created)],
+                )
+            ],
+        )
+
+    async def rename_player(self, player_id: str, name: str) -> None:
+        await self._submit(
+            None, [("UPDATE players SET name = $1 WHERE id = $2", [(name, player_id)])]
+        )
+
+    async def set_token(self, player_id: str, token_hash: str) -> None:
+        await self._submit(
+            None,
+            [("UPDATE players SET token_hash = $1 WHERE id = $2", [(token_hash, player_id)])],
+        )
+
+    @staticmethod
+    def _game_statements(game: GameRow) -> Statements:
+        row = (
+            game.id,
+            game.game,
+            _dumps(game.options),
+            _dumps(game.settings),
+            game.host,
+            game.invite,
+            game.public,
+            _dumps(game.seats),
+            game.status,
+            game.seed,
+            game.seed_sha256,
+            game.seed_revealed,
+            None if game.result is None else _dumps(game.result),
+            game.reason,
+            game.created,
+            game.started,
+            game.finished,
+            _dumps(game.house),
+        )
+        statements: Statements = [(_SAVE_GAME, [row])]
+        if game.status != "waiting":
+            seats = [(game.id, s, p) for s, p in enumerate(game.seats) if p is not None]
+            statements.append((_SAVE_SEATS, seats))
+        return statements
+
+    async def save_game(self, game: GameRow, events: Sequence[EventRow] = ()) -> None:
+        await self._submit(
+            game.id, self._game_statements(game), [_event_row(game.id, e) for e in events]
+        )
+
+    async def finish_game(
+        self,
+        row: GameRow,
+        events: Sequence[EventRow],
+        stats: Mapping[str, Mapping[str, float]],
+    ) -> None:
+        statements = self._game_statements(row)
+        stat_rows = _stat_rows(row.game, stats)
+        if stat_rows:
+            statements.append((_ADD_STAT, stat_rows))
+        await self._submit(row.id, statements, [_event_row(row.id, e) for e in events])
+
+    async def append(
+        self, game_id: str, events: Sequence[EventRow], action: ActionRow | None = None
+    ) -> None:
+        event_rows = [_event_row(game_id, e) for e in events]
+        action_rows = []
+        if action is not None:
+            clocks = None if action.clocks is None else _dumps(action.clocks)
+            action_rows.append((game_id, action.n, action.seat, action.action, action.at, clocks))
+        await self._submit(game_id, [], event_rows, action_rows)
+
+    async def add_chat(self, game_id: str, line: ChatRow) -> None:
+        row = (game_id, line.n, line.at, line.channel, line.seat, line.player, line.name, line.text)
+        await self._submit(game_id, [(_INSERT_CHAT, [row])])
+
+    async def add_stats(self, game: str, stats: Mapping[str, Mapping[str, float]]) -> None:
+        rows = _stat_rows(game, stats)
+        if rows:
+            await self._submit(None, [(_ADD_STAT, rows)])
+
+    # -- reads (pooled connections, autocommit: committed rows only) --------------------
+
+    async def _fetch(self, sql: str, *args: Any) -> list[asyncpg.Record]:
+        try:
+            rows: list[asyncpg.Record] = await self.pool.fetch(sql, *args)
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+            raise StoreError(f"read failed: {exc}") from exc
+        return rows
+
+    async def chat(self, game_id: str) -> list[ChatRow]:
+        rows = await self._fetch(
+            "SELECT n, at, channel, seat, player_id, name, text FROM chat "
+            "WHERE game_id = $1 ORDER BY n",
+            game_id,
+        )
+        return [ChatRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6]) for r in rows]
+
+    async def player(self, player_id: str) -> PlayerRow | None:
+        rows = await self._fetch(
+            "SELECT id, name, bot, created FROM players WHERE id = $1", player_id
+        )
+        return PlayerRow(rows[0][0], rows[0][1], rows[0][2], rows[0][3]) if rows else None
+
+    async def player_by_token(self, token_hash: str) -> PlayerRow | None:
+        rows = await self._fetch(
+            "SELECT id, name, bot, created FROM players WHERE token_hash = $1", token_hash
+        )
+        return PlayerRow(rows[0][0], rows[0][1], rows[0][2], rows[0][3]) if rows else None
+
+    async def game(self, game_id: str) -> GameRow | None:
+        rows = await self._fetch(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = $1", game_id)
+        return _game_from_row(rows[0]) if rows else None
+
+    async def game_by_invite(self, invite: str) -> str | None:
+        rows = await self._fetch("SELECT id FROM games WHERE invite = $1", invite)
+        return str(rows[0][0]) if rows else None
+
+    async def iter_games(
+        self, statuses: Iterable[str] | None = None, *, game: str | None = None
+    ) -> AsyncIterator[GameRow]:
+        filters: list[str] = []
+        params: list[Any] = []
+        if statuses is not None:
+            wanted = list(statuses)
+            if not wanted:
+                return
+            params.append(wanted)
+            filters.append(f"status = any(${len(params)}::text[])")
+        if game is not None:
+            params.append(game)
+            filters.append(f"game = ${len(params)}")
+        after: tuple[float, str] | None = None
+        while True:
+            # Keyset paging, as in the SQLite store: each page starts after the last row
+            # of the one before.
+            page_filters = list(filters)
+            page_params = list(params)
+            if after is not None:
+                page_params.extend(after)
+                page_filters.append(
+                    f"(created, id) > (${len(page_params) - 1}, ${len(page_params)})"
+                )
+            page_params.append(self.page_size)
+            where = " AND ".join(page_filters) or "TRUE"
+            rows = await self._fetch(
+                f"SELECT {_GAME_COLUMNS} FROM games WHERE {where} "
+                f"ORDER BY created, id LIMIT ${len(page_params)}",
+                *page_params,
+            )
+            for r in rows:
+                yield _game_from_row(r)
+            if len(rows) < self.page_size:
+                return
+            after = (rows[-1][14], rows[-1][0])
+
+    async def actions(self, game_id: str) -> list[ActionRow]:
+        rows = await self._fetch(
+            "SELECT n, seat, action, at, clocks FROM actions WHERE game_id = $1 ORDER BY n",
+            game_id,
+        )
+        return [
+            ActionRow(r[0], r[1], r[2], r[3], None if r[4] is None else _loads(r[4])) for r in rows
+        ]
+
+    async def events(self, game_id: str) -> list[EventRow]:
+        rows = await self._fetch(
+            "SELECT seq, source, truth, action_n FROM events WHERE game_id = $1 ORDER BY seq",
+            game_id,
+        )
+        return [EventRow(r[0], r[1], _loads(r[2]), r[3]) for r in rows]
+
+    async def history(self, player_id: str, limit: int = 20) -> list[dict[str, Any]]:
+        rows = await self._fetch(
+            "SELECT g.id, g.game, g.status, gp.seat, g.result, g.reason, g.started, g.finished "
+            "FROM game_players gp JOIN games g ON g.id = gp.game_id "
+            "WHERE gp.player_id = $1 ORDER BY g.started DESC NULLS LAST, g.id LIMIT $2",
+            player_id,
+            limit,
+        )
+        out = []
+        for r in rows:
+            result = None if r[4] is None else _loads(r[4])
+            ranks = result.get("ranks") if isinstance(result, dict) else None
+            rank = ranks[r[3]] if isinstance(ranks, list) and r[3] < len(ranks) else None
+            out.append(
+                {
+                    "room": r[0],
+                    "game": r[1],
+                    "status": r[2],
+                    "seat": r[3],
+                    "rank": rank,
+                    "reason": r[5],
+                    "started": r[6],
+                    "finished": r[7],
+                }
+            )
+        return out
+
+    async def stats(self, player_id: str) -> dict[str, dict[str, float]]:
+        rows = await self._fetch(
+            "SELECT game, key, value FROM player_stats WHERE player_id = $1 ORDER BY game, key",
+            player_id,
+        )
+        out: dict[str, dict[str, float]] = {}
+        for game, key, value in rows:
+            out.setdefault(game, {})[key] = int(value) if float(value).is_integer() else value
+        return out
+
+
+def _event_row(game_id: str, e: EventRow) -> tuple[Any, ...]:
+    return (game_id, e.seq, e.source, e.action_n, _dumps(e.truth))
+
+
+def _loads(text: str) -> Any:
+    return json.loads(text)

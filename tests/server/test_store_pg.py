@@ -1,0 +1,275 @@
+"""The PostgreSQL store: the store contract, plus what only it has (versioned
+migrations shared by several nodes, reconnecting after the server drops the writer's
+connection, and fencing: a write for a room whose lease moved on is refused)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from pathlib import Path
+
+import asyncpg
+import pytest
+
+from server.errors import StoreError
+from server.store import ActionRow, Store, open_store
+from server.store_pg import MIGRATIONS, FencedError, PgStore
+from tests.server.store_contract import (
+    CommitGate,
+    StoreContract,
+    StoreHarness,
+    event,
+    game_row,
+)
+
+
+class PgHarness(StoreHarness):
+    """Stores on one fresh database of the session's PostgreSQL server."""
+
+    page_size = 4
+
+    def __init__(self, dsn: str) -> None:
+        self.dsn = dsn
+        self.opened: list[PgStore] = []
+
+    async def open(self) -> Store:
+        store = PgStore(self.dsn, page_size=self.page_size, pool_size=2)
+        await store.open()
+        self.opened.append(store)
+        return store
+
+    @asynccontextmanager
+    async def hold_commits(self, store: Store) -> AsyncIterator[CommitGate]:
+        assert isinstance(store, PgStore)
+        gate = CommitGate()
+
+        async def hold() -> None:
+            gate.reached.set()
+            await gate.released.wait()
+
+        store.before_commit = hold
+        try:
+            yield gate
+        finally:
+            gate.release()
+            store.before_commit = None
+
+    @contextmanager
+    def fail_commits(self, store: Store) -> Iterator[None]:
+        assert isinstance(store, PgStore)
+
+        async def fail() -> None:
+            raise RuntimeError("simulated crash just before COMMIT")
+
+        store.before_commit = fail
+        try:
+            yield
+        finally:
+            store.before_commit = None
+
+    async def close_all(self) -> None:
+        for store in self.opened:
+            await store.close()
+
+
+class TestPgStore(StoreContract):
+    """The store contract on :class:`PgStore`."""
+
+    @pytest.fixture
+    def harness(self, pg_dsn: str) -> PgHarness:
+        return PgHarness(pg_dsn)
+
+
+@pytest.fixture
+async def pg(pg_dsn: str) -> AsyncIterator[PgStore]:
+    store = PgStore(pg_dsn, pool_size=2)
+    await store.open()
+    try:
+        yield store
+    finally:
+        await store.close()
+
+
+def test_open_store_maps_a_postgresql_url_to_the_pg_store() -> None:
+    assert isinstance(open_store("postgresql://u@127.0.0.1:1/db"), PgStore)
+    assert isinstance(open_store("postgres://u@127.0.0.1:1/db"), PgStore)
+    with pytest.raises(StoreError, match="postgresql://"):
+        open_store("mysql://u@host/db")
+
+
+async def test_nodes_opening_together_migrate_once(pg_dsn: str) -> None:
+    stores = [PgStore(pg_dsn, pool_size=1) for _ in range(3)]
+    await asyncio.gather(*(s.open() for s in stores))
+    try:
+        conn = await asyncpg.connect(pg_dsn)
+        try:
+            versions = [r[0] for r in await conn.fetch("SELECT version FROM schema_migrations")]
+        finally:
+            await conn.close()
+        assert sorted(versions) == list(range(1, len(MIGRATIONS) + 1))
+    finally:
+        for s in stores:
+            await s.close()
+
+
+async def test_a_newer_schema_is_refused(pg_dsn: str) -> None:
+    store = PgStore(pg_dsn, pool_size=1)
+    await store.open()
+    await store.close()
+    conn = await asyncpg.connect(pg_dsn)
+    try:
+        await conn.execute("INSERT INTO schema_migrations (version) VALUES (99)")
+    finally:
+        await conn.close()
+    with pytest.raises(StoreError, match="schema version 99"):
+        await PgStore(pg_dsn, pool_size=1).open()
+
+
+async def test_an_unreachable_server_is_a_clear_store_error() -> None:
+    store = PgStore("postgresql://nobody@127.0.0.1:1/nothing")
+    with pytest.raises(StoreError, match="cannot connect"):
+        await store.open()
+
+
+async def test_the_writer_reconnects_after_its_connection_is_dropped(
+    pg: PgStore, pg_dsn: str
+) -> None:
+    await pg.save_game(game_row("g1"), [event(1)])
+    conn = await asyncpg.connect(pg_dsn)
+    try:
+        await conn.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+    finally:
+        await conn.close()
+    # The batch that meets the dead connection was never committed; the writer retries
+    # it alone on a new connection (a unique key stops a write committed twice).
+    await pg.append("g1", [event(2, 1)], ActionRow(1, 0, "a", 1.0))
+    await pg.append("g1", [event(3, 2)], ActionRow(2, 1, "b", 2.0))
+    assert [e.seq for e in await pg.events("g1")] == [1, 2, 3]
+
+
+async def _set_lease(dsn: str, room: str, token: int) -> None:
+    conn = await asyncpg.connect(dsn)
+    try:
+        await conn.execute(
+            "INSERT INTO leases (room, node, token) VALUES ($1, 'n', $2) "
+            "ON CONFLICT (room) DO UPDATE SET token = excluded.token",
+            room,
+            token,
+        )
+    finally:
+        await conn.close()
+
+
+async def test_a_stale_fencing_token_refuses_the_write_and_only_it(
+    pg: PgStore, pg_dsn: str
+) -> None:
+    await _set_lease(pg_dsn, "g1", 1)
+    pg.fence("g1", 1)
+    await pg.save_game(game_row("g1"), [event(1)])
+    await pg.save_game(game_row("g2"), [event(1)])
+    await _set_lease(pg_dsn, "g1", 2)  # another node took the room over
+    stale = asyncio.create_task(pg.append("g1", [event(2, 1)], ActionRow(1, 0, "a", 1.0)))
+    other = asyncio.create_task(pg.append("g2", [event(2, 1)], ActionRow(1, 0, "b", 1.0)))
+    with pytest.raises(FencedError, match="lease lost"):
+        await stale
+    await other
+    assert [e.seq for e in await pg.events("g1")] == [1]
+    assert await pg.actions("g1") == []
+    assert [a.action for a in await pg.actions("g2")] == ["b"]
+    with pytest.raises(FencedError):
+        await pg.save_game(game_row("g1", status="finished"))
+    assert (await pg.game("g1")) == game_row("g1")
+
+
+def test_cli_selfplay_tournament_export_verify_on_postgresql(
+    pg_dsn: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from server.cli import main
+
+    argv = ["--bots", "perudo-random", "--seats", "3", "--games", "3", "--db", pg_dsn]
+    assert main(["selfplay", "--game", "perudo", *argv, "--seed", "x"]) == 0
+    assert "3 perudo games logged" in capsys.readouterr().out
+    argv = ["--game", "kriegspiel", "--bots", "kriegspiel-random", "--games", "2"]
+    assert main(["tournament", *argv, "--seed", "s", "--db", pg_dsn, "--json"]) == 0
+    capsys.readouterr()
+    assert main(["export", "--db", pg_dsn]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    ids = [json.loads(line)["id"] for line in lines]
+    assert len(ids) == 5
+    assert main(["verify", "--db", pg_dsn, *ids]) == 0
+    assert capsys.readouterr().out.count("verified:") == 5
+    assert main(["verify", "--db", pg_dsn, "nope"]) == 1
+    assert main(["export", "--db", "postgresql://nobody@127.0.0.1:1/none"]) == 1
+    assert "cannot connect" in capsys.readouterr().err
+
+
+def test_without_asyncpg_a_postgresql_url_says_what_to_install(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(sys.modules, "asyncpg", None)  # as if the extra were not installed
+    monkeypatch.delitem(sys.modules, "server.store_pg")
+    with pytest.raises(StoreError, match=r"umpire\[postgres\]"):
+        open_store("postgresql://u@127.0.0.1:1/db")
+    assert isinstance(open_store("x.db"), Store)  # SQLite needs nothing more
+
+
+async def test_concurrent_writes_share_commits(pg: PgStore) -> None:
+    await pg.save_game(game_row("g1"), [event(1)])
+    before = pg.commits
+    await asyncio.gather(
+        *(pg.append("g1", [event(n + 1, n)], ActionRow(n, 0, str(n), n)) for n in range(1, 201))
+    )
+    assert pg.commits - before < 200 / 4  # group commit: many writes a transaction
+    assert len(await pg.actions("g1")) == 200
+
+
+async def test_a_killed_writer_process_leaves_all_of_a_finish_or_nothing(
+    pg_dsn: str, tmp_path: Path
+) -> None:
+    """The process dies (os._exit) inside finish_game's transaction, before COMMIT."""
+    script = tmp_path / "crash.py"
+    script.write_text(CRASH)
+    done = subprocess.run(
+        [sys.executable, str(script), pg_dsn], cwd=ROOT, capture_output=True, timeout=60
+    )
+    assert done.returncode == 9, done.stderr
+    store = PgStore(pg_dsn, pool_size=1)
+    await store.open()
+    try:
+        row = await store.game("g1")
+        assert row is not None and row.status == "playing"  # nothing of the finish
+        assert [e.seq for e in await store.events("g1")] == [1]
+        assert await store.stats("p1") == {}
+    finally:
+        await store.close()
+
+
+ROOT = Path(__file__).resolve().parents[2]
+CRASH = """
+import asyncio, dataclasses, os, sys
+sys.path.insert(0, ".")
+from server.store_pg import PgStore
+from tests.server.store_contract import event, game_row
+
+async def main(dsn: str) -> None:
+    store = PgStore(dsn)
+    await store.open()
+    row = game_row("g1")
+    await store.save_game(row, [event(1)])
+
+    async def die() -> None:  # the transaction is written but not committed
+        os._exit(9)
+
+    store.before_commit = die
+    final = dataclasses.replace(row, status="finished", seed_revealed=True, finished=2.0)
+    await store.finish_game(final, [event(2)], {"p1": {"games": 1}})
+
+asyncio.run(main(sys.argv[1]))
+"""
