@@ -65,7 +65,9 @@ def _terminal_values(
         cfv[1][t] = -(base * r0.sum(axis=1, keepdims=True) + slope * (r0 @ truth))
 
 
-def _forward(tree: RoundTree, shape: _Shape, sigma: tuple[FloatArray, FloatArray]) -> tuple[FloatArray, FloatArray]:
+def _forward(
+    tree: RoundTree, shape: _Shape, sigma: tuple[FloatArray, FloatArray]
+) -> tuple[FloatArray, FloatArray]:
     """Each player's reach (with the chance of their hand) at every node."""
     out = []
     for p in (0, 1):
@@ -143,7 +145,10 @@ def evaluate(
 
 
 def _evaluate(
-    tree: RoundTree, shape: _Shape, sigma: tuple[FloatArray, FloatArray], loss_values: tuple[float, float]
+    tree: RoundTree,
+    shape: _Shape,
+    sigma: tuple[FloatArray, FloatArray],
+    loss_values: tuple[float, float],
 ) -> tuple[float, float, float]:
     reach = _forward(tree, shape, sigma)
     out = []
@@ -178,9 +183,7 @@ def best_response_values(
     return out[0], out[1]
 
 
-def solve(
-    tree: RoundTree, loss_values: tuple[float, float], iterations: int
-) -> Solution:
+def solve(tree: RoundTree, loss_values: tuple[float, float], iterations: int) -> Solution:
     """Run CFR+ (regret matching+, alternating updates, linear averaging) for
     ``iterations`` iterations and return the average strategies."""
     shape = _shape(tree)

@@ -12,6 +12,7 @@ round's bids, as action texts (what the engine accepts).
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Sequence
 from functools import cache
@@ -82,10 +83,8 @@ def solved_round(
             return found
     solution = solve(tree, loss, iterations)
     if use_cache:
-        try:
+        with contextlib.suppress(OSError):  # a read-only home: play from memory
             _save(solution, path)
-        except OSError:
-            pass  # a read-only home: play from memory
     return solution
 
 

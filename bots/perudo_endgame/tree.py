@@ -149,7 +149,10 @@ def build(a: int, b: int) -> RoundTree:
     for code in after:
         bid = code_bid(code)
         truth[code] = np.array(
-            [[float(count_matching(h0 + h1, bid, True) >= bid.quantity) for h1 in hands1] for h0 in hands0]
+            [
+                [float(count_matching(h0 + h1, bid, True) >= bid.quantity) for h1 in hands1]
+                for h0 in hands0
+            ]
         )
     arr = np.array
     return RoundTree(
