@@ -83,8 +83,9 @@ def advise(
     lvl = level_named(name)
     if seed is None:
         seed = situation_seed(view)
-    if name == "hard" and thresholds is None:
-        move = solved_move(view, seed)
+    if lvl.solved_share > 0 and thresholds is None:
+        share = random.Random(f"{seed}/solved-share/{len(view.bids)}").random()
+        move = solved_move(view, seed) if share < lvl.solved_share else None
         if move is not None:
             return _solved_advice(move, name, lvl.thresholds)
     trust = {s: p.trust * lvl.trust for s, p in profiles.items()} if lvl.use_stats else {}
