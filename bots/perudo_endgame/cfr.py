@@ -183,19 +183,45 @@ def best_response_values(
     return out[0], out[1]
 
 
-def solve(tree: RoundTree, loss_values: tuple[float, float], iterations: int) -> Solution:
+def _tremble(
+    tree: RoundTree, shape: _Shape, sigma: tuple[FloatArray, FloatArray], epsilon: float
+) -> tuple[FloatArray, FloatArray]:
+    """``sigma`` with every move kept at probability at least about ``epsilon``."""
+    if epsilon <= 0:
+        return sigma
+    out = []
+    for p in (0, 1):
+        s = sigma[p].copy()
+        own = shape.owned[p]
+        uniform = 1.0 / tree.child_count[tree.parent[own]].astype(np.float64)
+        s[own] = (1 - epsilon) * s[own] + epsilon * uniform[:, None]
+        out.append(s)
+    return out[0], out[1]
+
+
+def solve(
+    tree: RoundTree, loss_values: tuple[float, float], iterations: int, tremble: float = 0.0
+) -> Solution:
     """Run CFR+ (regret matching+, alternating updates, linear averaging) for
-    ``iterations`` iterations and return the average strategies."""
+    ``iterations`` iterations and return the average strategies.
+
+    With ``tremble`` > 0 every move is played with probability at least about
+    ``tremble`` while the values are computed, so every position is reached and the
+    strategy is sensible even after an opponent's move the equilibrium never makes (a
+    plain CFR+ average plays uniformly there, certainly-false bids included); the
+    result is an equilibrium of that slightly perturbed game.
+    """
     shape = _shape(tree)
     regret = [np.zeros((len(shape.owned[p]), len(tree.weights[p]))) for p in (0, 1)]
     average = [np.zeros_like(regret[0]), np.zeros_like(regret[1])]
     sigma = (_normalise(tree, shape, 0, regret[0]), _normalise(tree, shape, 1, regret[1]))
     for it in range(1, iterations + 1):
         for p in (0, 1):
-            reach = _forward(tree, shape, sigma)
+            shaken = _tremble(tree, shape, sigma, tremble)
+            reach = _forward(tree, shape, shaken)
             cfv = (np.zeros_like(reach[0]), np.zeros_like(reach[1]))
             _terminal_values(tree, shape, reach, loss_values, cfv)
-            _backward(tree, shape, sigma, cfv)
+            _backward(tree, shape, shaken, cfv)
             own = shape.owned[p]
             par = tree.parent[own]
             regret[p] = np.maximum(regret[p] + cfv[p][own] - cfv[p][par], 0.0)

@@ -2,9 +2,10 @@
 
 :func:`last_bet` is the equilibrium of the seed's "last bet" situation (two players, one
 die each, one round decides the game), solved by CFR+ over the exact information sets
-(:mod:`bots.perudo_endgame.cfr`). It is computed at first use (a few seconds) and cached
-in ``$UMPIRE_CACHE`` (default ``~/.cache/umpire``) as a small ``.npz``; a cache that does
-not match the tree it claims to solve is ignored and recomputed.
+(:mod:`bots.perudo_endgame.cfr`). It is shipped with the package (``last_bet.npz``,
+checked against today's tree when loaded); if that file is missing or no longer solves
+the tree, it is computed at first use (some seconds) and cached in ``$UMPIRE_CACHE``
+(default ``~/.cache/umpire``); a cache that does not match its tree is recomputed.
 
 :func:`equilibrium_policy` gives a seat's mixed action in that round from its die and the
 round's bids, as action texts (what the engine accepts).
@@ -22,11 +23,12 @@ import numpy as np
 
 from bots.perudo_endgame.cfr import Solution, evaluate, solve
 from bots.perudo_endgame.tree import DUDO_CODE, RoundTree, bid_code, build, code_bid
-from server.games.perudo_actions import Bid
+from server.games.perudo_actions import Bid, count_matching
 
-#: CFR+ iterations for the one-die-each round (exploitability about 6e-5, measured in
-#: docs/perudo_endgame.md); the cache file's name carries it.
-LAST_BET_ITERATIONS = 400
+#: CFR+ iterations for the one-die-each round, and the tremble that keeps every position
+#: reached (see :func:`~bots.perudo_endgame.cfr.solve`); the cache file's name carries them.
+LAST_BET_ITERATIONS = 600
+LAST_BET_TREMBLE = 1e-3
 #: Mixed actions below this probability are dropped when playing (CFR+ residue).
 PLAY_FLOOR = 1e-3
 _VERSION = 1
@@ -38,8 +40,9 @@ def cache_dir() -> Path:
     return Path(root) if root else Path.home() / ".cache" / "umpire"
 
 
-def _path(a: int, b: int, iterations: int) -> Path:
-    return cache_dir() / f"perudo_endgame_v{_VERSION}_{a}v{b}_{iterations}.npz"
+def _path(a: int, b: int, iterations: int, tremble: float) -> Path:
+    name = f"perudo_endgame_v{_VERSION}_{a}v{b}_{iterations}_t{tremble:g}.npz"
+    return cache_dir() / name
 
 
 def _load(tree: RoundTree, path: Path, loss: tuple[float, float]) -> Solution | None:
@@ -71,27 +74,53 @@ def _save(solution: Solution, path: Path) -> None:
 
 
 def solved_round(
-    a: int, b: int, loss: tuple[float, float], iterations: int, *, use_cache: bool = True
+    a: int,
+    b: int,
+    loss: tuple[float, float],
+    iterations: int,
+    tremble: float = 0.0,
+    *,
+    use_cache: bool = True,
 ) -> Solution:
     """The CFR+ solution of a round (opener ``a`` dice, responder ``b``), from the disk
     cache when present and sound, else computed (and cached)."""
     tree = build(a, b)
-    path = _path(a, b, iterations)
+    path = _path(a, b, iterations, tremble)
     if use_cache:
         found = _load(tree, path, loss)
         if found is not None:
             return found
-    solution = solve(tree, loss, iterations)
+    solution = solve(tree, loss, iterations, tremble)
     if use_cache:
         with contextlib.suppress(OSError):  # a read-only home: play from memory
             _save(solution, path)
     return solution
 
 
+#: The solved last-bet round shipped with the package (about 100 kB), so that no game
+#: waits for the solver; a test checks it is an equilibrium of today's tree.
+SHIPPED = Path(__file__).with_name("last_bet.npz")
+#: A shipped solution must be at least this close to an equilibrium to be played.
+SHIPPED_TOLERANCE = 2e-3
+
+
 @cache
 def last_bet() -> Solution:
-    """The solved one-die-each round (the whole game: the loser is out)."""
-    return solved_round(1, 1, (-1.0, 1.0), LAST_BET_ITERATIONS)
+    """The solved one-die-each round (the whole game: the loser is out): the shipped
+    file when it solves today's tree, else the disk cache, else computed."""
+    shipped = _load(build(1, 1), SHIPPED, (-1.0, 1.0))
+    if shipped is not None and shipped.exploitability <= SHIPPED_TOLERANCE:
+        return shipped
+    return solved_round(1, 1, (-1.0, 1.0), LAST_BET_ITERATIONS, LAST_BET_TREMBLE)
+
+
+def _certainly_loses(code: int, die: int, bids: Sequence[Bid], unseen: int) -> bool:
+    """Whether a move loses whatever the ``unseen`` dice show, for a player holding ``die``."""
+    if code == DUDO_CODE:
+        last = bids[-1]
+        return count_matching((die,), last, True) >= last.quantity
+    bid = code_bid(code)
+    return bid.quantity - count_matching((die,), bid, True) > unseen
 
 
 def equilibrium_policy(
@@ -102,7 +131,9 @@ def equilibrium_policy(
     action text -> probability, or ``None`` when the position is outside the solved tree.
 
     A bid naming more dice than are on the table is certainly false: the answer is then
-    ``{"dudo": 1.0}``.
+    ``{"dudo": 1.0}``. Moves the player's own die proves wrong (a bid it makes certainly
+    false, a dudo against a bid it makes certainly true) are dropped: the equilibrium
+    gives them almost nothing, and they are never played.
     """
     sol = solution if solution is not None else last_bet()
     tree = sol.tree
@@ -119,8 +150,10 @@ def equilibrium_policy(
     out: dict[str, float] = {}
     for child in tree.children(node):
         p = float(sol.sigma[player][child, hand])
-        if p >= PLAY_FLOOR:
-            code = int(tree.action[child])
+        code = int(tree.action[child])
+        if p >= PLAY_FLOOR and not _certainly_loses(code, die, bids, total - 1):
             out["dudo" if code == DUDO_CODE else str(code_bid(code))] = p
+    if not out:  # every move of the mix loses for sure: any move is as good
+        return {"dudo": 1.0} if bids else None
     norm = sum(out.values())
     return {k: v / norm for k, v in out.items()}
