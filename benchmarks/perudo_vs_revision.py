@@ -3,7 +3,7 @@
 Usage::
 
     python benchmarks/perudo_vs_revision.py --rev 22397a1 [--level hard] [--games 2000]
-        [--seats 2] [--seed 11] [--others perudo-simple,perudo-simple]
+        [--seats 2] [--seed 11] [--others perudo-simple,perudo-simple] [-o KEY=VALUE]
 
 The expert of revision ``--rev`` (``bots/perudo_expert`` as committed there) is copied
 into a temporary package, ``perudo_expert_<rev>``, with a class pinned to ``--level``,
@@ -73,6 +73,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seats", type=int, default=2)
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--others", default="")
+    parser.add_argument("-o", "--option", action="append", default=[], help="KEY=VALUE")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         spec = extract(args.rev, args.level, Path(tmp))
@@ -81,6 +82,8 @@ def main(argv: list[str] | None = None) -> int:
         command = [sys.executable, "-m", "server.cli", "tournament", "--local"]
         command += ["--game", "perudo", "--bots", ",".join(bots), "--seats", str(args.seats)]
         command += ["--games", str(args.games), "--seed", str(args.seed)]
+        for option in args.option:
+            command += ["-o", option]
         return subprocess.run(command, env=env, check=False).returncode
 
 
