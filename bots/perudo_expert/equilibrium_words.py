@@ -11,6 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from bots.perudo_expert.explain import bid_en, bid_it
+from server.games.perudo_actions import Bid
+
 
 @dataclass(frozen=True, slots=True)
 class EquilibriumFacts:
@@ -48,47 +51,55 @@ def _others(mix: Mapping[str, float], action: str) -> str:
 
 
 def explain_equilibrium(facts: EquilibriumFacts) -> tuple[str, str]:
-    """The explanation of an equilibrium move: ``(english, italian)``."""
+    """The explanation of an equilibrium move: ``(english, italian)``, in the expert's
+    voice ("Dudo: ..." or "Bid at least ...", then the situation)."""
     p = facts.mix.get(facts.action, 0.0)
-    head_en = (
-        f"Last bet, solved: one die each, so I play the equilibrium. With my {facts.die} "
-        f"I play {facts.action} here {_often_en(p)}."
-    )
-    head_it = (
-        f"Ultima scommessa, risolta: un dado a testa, gioco l'equilibrio. Con il mio "
-        f"{facts.die} gioco {facts.action} qui {_often_it(p)}."
-    )
-    chance = f"{facts.true_chance:.0%}"
+    chance_en = f"{facts.true_chance:.0%}"
+    chance_it = f"{facts.true_chance:.0%}"
     if facts.action == "dudo":
         assert facts.last_bid is not None
+        last = Bid.parse(facts.last_bid)
         en = (
-            f" Against a player who bids as the equilibrium does, {facts.last_bid} is false "
-            f"{chance} of the time given my die: doubting wins more than any raise."
+            f"Dudo: {bid_en(last)} is false with probability {chance_en} given my "
+            f"{facts.die}, against a player who bids as the equilibrium does, and every "
+            f"raise does worse; the equilibrium doubts here {_often_en(p)}."
         )
         it = (
-            f" Contro chi dichiara come l'equilibrio, {facts.last_bid} è falsa nel {chance} "
-            f"dei casi dato il mio dado: dubitare rende più di ogni rilancio."
-        )
-    elif facts.bluff:
-        en = (
-            f" It is a bluff (my die does not back it; true {chance} of the time): I bluff "
-            f"here {_often_en(p)} so that a challenge never pays more than letting it pass."
-        )
-        it = (
-            f" È un bluff (il mio dado non la sostiene; vera nel {chance} dei casi): bluffo "
-            f"qui {_often_it(p)} perché dubitare non renda mai più che lasciarla passare."
+            f"Dudo: {bid_it(last)} è falsa con probabilità {chance_it} dato il mio "
+            f"{facts.die}, contro chi dichiara come l'equilibrio, e ogni rilancio rende "
+            f"meno; l'equilibrio dubita qui {_often_it(p)}."
         )
     else:
-        en = (
-            f" My die backs it (true {chance} of the time); I mix it with bluffs on other "
-            f"faces so that my bid does not tell my die."
-        )
-        it = (
-            f" Il mio dado la sostiene (vera nel {chance} dei casi); la alterno a bluff su "
-            f"altre facce perché la dichiarazione non riveli il mio dado."
-        )
+        bid = Bid.parse(facts.action)
+        if facts.bluff:
+            en = (
+                f"Bid {bid_en(bid)}: a bluff (my {facts.die} does not back it; true "
+                f"{chance_en} of the time), played here {_often_en(p)} so that a challenge "
+                "never pays more than letting it pass."
+            )
+            it = (
+                f"Scommetti {bid_it(bid)}: un bluff (il mio {facts.die} non la sostiene; "
+                f"vera nel {chance_it} dei casi), giocato qui {_often_it(p)} perché "
+                "dubitare non renda mai più che lasciarla passare."
+            )
+        else:
+            en = (
+                f"Bid {bid_en(bid)}: my {facts.die} backs it (true {chance_en} of the time); "
+                f"played here {_often_en(p)}, mixed with bluffs so that my bid does not "
+                "tell my die."
+            )
+            it = (
+                f"Scommetti {bid_it(bid)}: il mio {facts.die} la sostiene (vera nel "
+                f"{chance_it} dei casi); giocata qui {_often_it(p)}, alternata a bluff "
+                "perché la dichiarazione non riveli il mio dado."
+            )
     others = _others(facts.mix, facts.action)
     if others:
         en += f" The other moves of the mix: {others}."
         it += f" Le altre mosse del miscuglio: {others}."
-    return head_en + en, head_it + it
+    en += " Situation: last bet, two players with one die each; solved, so I play the equilibrium."
+    it += (
+        " Situazione: ultima scommessa, due giocatori con un dado ciascuno; risolta, "
+        "gioco l'equilibrio."
+    )
+    return en, it

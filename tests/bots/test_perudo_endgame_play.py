@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
+from collections.abc import Callable
 
 import pytest
 
@@ -18,7 +19,7 @@ from bots.registry import load_bot
 from bots.sdk import Bot, Decision, GameInfo
 
 
-def _maker(spec: str):  # type: ignore[no-untyped-def]
+def _maker(spec: str) -> Callable[[int | None], Bot]:
     def make(seed: int | None) -> Bot:
         return load_bot(spec, seed=seed)[1]()
 
@@ -65,7 +66,7 @@ async def _opening(seed: int, die: int) -> tuple[str, dict[str, float] | None]:
 
 
 def test_hard_plays_the_mix_it_declares() -> None:
-    plays = Counter()
+    plays: Counter[str] = Counter()
     mix = None
     for seed in range(400):
         action, mix = asyncio.run(_opening(seed, 3))
@@ -79,11 +80,15 @@ def test_hard_plays_the_mix_it_declares() -> None:
 def test_the_explanation_says_how_often_and_why() -> None:
     facts = EquilibriumFacts("1x5", {"1x5": 0.33, "1x3": 0.67}, 3, None, 1 / 3, True)
     en, it = explain_equilibrium(facts)
-    assert "one time in 3" in en and "bluff" in en and "challenge never pays" in en
-    assert "una volta su 3" in it and "bluff" in it
+    assert en.startswith("Bid at least 1 five: a bluff")
+    assert "one time in 3" in en and "challenge never pays" in en
+    assert it.startswith("Scommetti almeno 1 volte 5: un bluff")
+    assert "una volta su 3" in it
+    assert "Situation: last bet" in en and "Situazione: ultima scommessa" in it
     view = TableView.build(1, [3], [1, 1], [(0, "1x4")], dice_per_player=1)
     advice = advise(view, level="hard", seed=1)
     assert advice.rules_fired == ("solved-endgame",)
-    assert advice.explanation_en.startswith("Last bet, solved")
-    assert advice.explanation_it.startswith("Ultima scommessa, risolta")
+    assert advice.explanation_en.startswith(("Dudo:", "Bid at least"))
+    assert "solved, so I play the equilibrium" in advice.explanation_en
+    assert "risolta, gioco l'equilibrio" in advice.explanation_it
     assert advice.dudo_probability is not None and 0.0 < advice.dudo_probability < 1.0
