@@ -35,6 +35,11 @@ class PerudoRandom(RandomBot):
     async def decide(self, decision: Decision) -> str:
         return self.rng.choice(decision.legal)
 
+    def decision_distribution(self, decision: Decision) -> dict[str, float]:
+        """The uniform mix :meth:`decide` samples from (read by the exploitability
+        benchmark, ``benchmarks/perudo_exploitability.py``)."""
+        return {text: 1 / len(decision.legal) for text in decision.legal}
+
 
 class PerudoSimple(Bot):
     """The boldest bid that is more likely true than not; dudo when there is none."""

@@ -13,7 +13,8 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from bots.perudo_expert.context import Context
+from bots.perudo_expert.context import LAST_BET, Context
+from bots.perudo_expert.endgame import SolvedMove, solved_move
 from bots.perudo_expert.explain import explain
 from bots.perudo_expert.inference import sample_rounds
 from bots.perudo_expert.levels import Thresholds, level_named
@@ -82,6 +83,11 @@ def advise(
     lvl = level_named(name)
     if seed is None:
         seed = situation_seed(view)
+    if lvl.solved_share > 0 and thresholds is None:
+        share = random.Random(f"{seed}/solved-share/{len(view.bids)}").random()
+        move = solved_move(view, seed) if share < lvl.solved_share else None
+        if move is not None:
+            return _solved_advice(move, name, lvl.thresholds)
     trust = {s: p.trust * lvl.trust for s, p in profiles.items()} if lvl.use_stats else {}
     hands = sample_rounds(view, seed, lvl.samples, trust, lvl.trust)
     ctx = Context(
@@ -108,4 +114,20 @@ def advise(
         thresholds=Thresholds(ctx.bluff, ctx.reliability),
         dudo_probability=ctx.dudo_probability,
         alternatives=tuple((str(p.bet.bid), p.bet.probability) for p in ctx.scored[:5]),
+    )
+
+
+def _solved_advice(move: SolvedMove, level: str, th: Thresholds) -> Advice:
+    """The advice of the solved last-bet round (``bots.perudo_expert.endgame``)."""
+    return Advice(
+        action=move.action,
+        probability=move.true_chance,
+        rules_fired=("solved-endgame",),
+        explanation_en=move.explanation_en,
+        explanation_it=move.explanation_it,
+        level=level,
+        situation=LAST_BET,
+        thresholds=th,
+        dudo_probability=move.dudo_chance,
+        alternatives=tuple(sorted(move.mix.items(), key=lambda kv: -kv[1])[:5]),
     )

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import ClassVar
 
 from bots.perudo_expert.advise import Advice, advise
+from bots.perudo_expert.endgame import solved_move
 from bots.perudo_expert.levels import LEVEL_NAMES
 from bots.perudo_expert.profiles import OpponentProfile, TableStats, auto_level
 from bots.perudo_expert.view import TableView
@@ -104,6 +105,17 @@ class PerudoExpert(Bot):
         """The advice for the current position (what :meth:`decide` plays)."""
         view = TableView.from_table(self.table, self.info.options)
         return advise(view, level=self.level, profiles=self._seat_profiles(), seed=self.round_seed)
+
+    def decision_distribution(self, decision: Decision) -> dict[str, float] | None:
+        """The mixed action :meth:`decide` samples from, where the expert plays a mixed
+        strategy (the solved last-bet round, at ``hard``); ``None`` elsewhere (and at
+        ``normal``, which plays that round half the time), where the action is a
+        function of the bot's seed. The exploitability benchmark
+        (``benchmarks/perudo_exploitability.py``) reads it to measure the mix exactly."""
+        if self.level != "hard":
+            return None
+        move = solved_move(TableView.from_table(self.table, self.info.options), self.round_seed)
+        return None if move is None else dict(move.mix)
 
     async def decide(self, decision: Decision) -> str:
         advice = self.advise()

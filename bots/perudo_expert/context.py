@@ -18,6 +18,11 @@ from bots.perudo_expert.profiles import OpponentProfile
 from bots.perudo_expert.view import TableView
 from server.games.perudo_actions import Bid
 
+#: Inferred dice are a belief, never a certainty: every probability is blended with this
+#: share of the uninformed one (own dice known, every other die unseen), so an inferred
+#: die can never turn a possible bid into a certainly true or certainly false one.
+INFERENCE_DOUBT = 0.15
+
 LAST_BET = "last_bet"
 FINAL_BLOW = "final_blow"
 NORMAL = "normal"
@@ -73,20 +78,34 @@ class Context:
     fired: list[str] = field(default_factory=list)
     notes: dict[str, float | int | str] = field(default_factory=dict)
     _knowledge: list[Knowledge] = field(default_factory=list)
+    _prior: Knowledge | None = None
 
     def __post_init__(self) -> None:
         own = list(self.view.dice)
         self._knowledge = [Knowledge(own + h.dice(), self.view.total) for h in self.hands]
+        self._prior = Knowledge(own, self.view.total)
+
+    def _doubt(self) -> float:
+        """The prior's share: none when nothing was inferred (the hands are the prior)."""
+        inferred = any(h.dice() for h in self.hands)
+        return INFERENCE_DOUBT if inferred else 0.0
 
     def probability_of(self, bid: Bid) -> float:
-        """P(bid is true), averaged over the inferred hands."""
+        """P(bid is true): the inferred hands' average, blended with the uninformed
+        probability (:data:`INFERENCE_DOUBT`)."""
         wild = self.view.aces_wild
-        return sum(k.probability(bid, wild) for k in self._knowledge) / len(self._knowledge)
+        assert self._prior is not None
+        inferred = sum(k.probability(bid, wild) for k in self._knowledge) / len(self._knowledge)
+        doubt = self._doubt()
+        return (1 - doubt) * inferred + doubt * self._prior.probability(bid, wild)
 
     def exact_probability_of(self, bid: Bid) -> float:
-        """P(the count is exactly the bid's quantity), averaged over the inferred hands."""
+        """P(the count is exactly the bid's quantity), blended as :meth:`probability_of`."""
         wild = self.view.aces_wild
-        return sum(k.exact(bid, wild) for k in self._knowledge) / len(self._knowledge)
+        assert self._prior is not None
+        inferred = sum(k.exact(bid, wild) for k in self._knowledge) / len(self._knowledge)
+        doubt = self._doubt()
+        return (1 - doubt) * inferred + doubt * self._prior.exact(bid, wild)
 
     def bet(self, bid: Bid) -> Bet:
         """The ``bet`` fact for ``bid``: its probability and how much of it is a bluff."""

@@ -42,6 +42,9 @@ class Level:
     next_player: bool  #: weigh the next player's readiness to challenge
     dudo_margin: float  #: dudo when P(dudo right) > P(best bid) + this
     trust: float = 1.0  #: how far opponents' bids are believed (1: the source's 1 - P)
+    #: the share of its last-bet decisions (one die each) played from the solved round
+    #: (``bots.perudo_endgame``): hard always, normal half the time, easy never
+    solved_share: float = 0.0
 
 
 LEVELS: dict[str, Level] = {
@@ -49,10 +52,14 @@ LEVELS: dict[str, Level] = {
     "easy": Level("easy", Thresholds(0.6, 0.6), 0, 0.2, False, False, 0.05),
     # The source's inference: one virtual roll per opponent bid. Its weight 1 - P
     # (trust 1) over-reads the bids of the bots measured here; 0.6 of it plays better.
-    "normal": Level("normal", Thresholds(0.4, 0.8), 1, 0.0, True, False, 0.2, trust=0.6),
+    "normal": Level(
+        "normal", Thresholds(0.4, 0.8), 1, 0.0, True, False, 0.2, trust=0.6, solved_share=0.5
+    ),
     # Eight virtual rolls averaged, bids believed at 40% of the source's weight, and the
     # next player's readiness to challenge weighed.
-    "hard": Level("hard", Thresholds(0.4, 0.8), 8, 0.0, True, True, 0.2, trust=0.4),
+    "hard": Level(
+        "hard", Thresholds(0.4, 0.8), 8, 0.0, True, True, 0.2, trust=0.4, solved_share=1.0
+    ),
 }
 
 

@@ -24,7 +24,7 @@ from bots.perudo_expert.context import (
     Context,
     PossibleBet,
 )
-from bots.perudo_expert.model import is_impossible
+from bots.perudo_expert.model import is_certain, is_impossible, known_matching
 from bots.perudo_expert.profiles import BLUFF_PRIOR, DUDO_RATE_PRIOR
 from server.games.perudo_actions import Bid
 
@@ -231,7 +231,12 @@ def face_locked(ctx: Context) -> bool:
 def _bets_by_face(ctx: Context, floor: float, per_face: int) -> list[Bet]:
     """For each face, the lowest legal bids down to ``floor`` probability."""
     first: dict[int, list[Bid]] = {}
-    for bid in ctx.view.legal_bids():
+    view = ctx.view
+    for bid in view.legal_bids():
+        # A bid our own dice prove false (more than our matching dice plus every die we
+        # cannot see) is never a candidate, whatever the inferred hands say.
+        if is_impossible(bid, view.dice, view.total, view.aces_wild):
+            continue
         if ctx.faces is None or bid.face in ctx.faces:
             first.setdefault(bid.face, []).append(bid)
     bets: list[Bet] = []
@@ -323,9 +328,28 @@ def _best(ctx: Context) -> PossibleBet | None:
     return ctx.possible[0] if len(ctx.possible) == 1 else None
 
 
+def calza_cannot_win(ctx: Context) -> bool:
+    """Our own dice prove the count is not exactly the last bid's quantity: we already
+    hold more matching dice than it names, or it names more than could be on the table."""
+    view = ctx.view
+    if view.last is None:
+        return True
+    bid = view.last[1]
+    own = known_matching(view.dice, bid, view.aces_wild)
+    return own > bid.quantity or is_impossible(bid, view.dice, view.total, view.aces_wild)
+
+
+def dudo_cannot_win(ctx: Context) -> bool:
+    """Our own dice alone make the last bid true, so a dudo is certainly lost."""
+    view = ctx.view
+    return view.last is not None and is_certain(view.last[1], view.dice, view.aces_wild)
+
+
 def calza_fits(ctx: Context) -> bool:
     """Calza is allowed and the exact count is likelier than doubting or raising."""
     if ctx.calza_probability is None or ctx.dudo_probability is None:
+        return False
+    if calza_cannot_win(ctx):
         return False
     best = _best(ctx)
     rival = max(ctx.dudo_probability, best.bet.probability if best else 0.0)
@@ -345,6 +369,8 @@ def dudo_beats_bid(ctx: Context) -> bool:
     best = _best(ctx)
     if best is None:
         return True
+    if dudo_cannot_win(ctx):
+        return False
     return ctx.dudo_probability > best.bet.probability + ctx.dudo_margin
 
 

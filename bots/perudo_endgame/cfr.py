@@ -1,0 +1,233 @@
+"""CFR+ and best responses over a :class:`~bots.perudo_endgame.tree.RoundTree`.
+
+Values are zero-sum and from the opener's side: a round ends when someone loses a die,
+and ``loss_values = (L0, L1)`` are what the game is then worth to the opener if the
+opener (L0) or the responder (L1) lost it (``(-1, 1)`` when one die each decides the
+game). Every pass is vectorised over the nodes of one depth and over the hands.
+
+*Counterfactual values* ``cfv[p][node, hand]`` are player ``p``'s expected payoff at
+``node`` holding ``hand``, weighted by the chance and the opponent's reach (not ``p``'s
+own). A player's strategy is a behaviour strategy: for each of their nodes, a
+distribution over its children for each hand, stored on the children (``sigma[p][child,
+hand]``, 1.0 on the other player's children).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from bots.perudo_endgame.tree import FloatArray, IntArray, RoundTree
+
+
+@dataclass(slots=True)
+class _Shape:
+    """Index sets the passes reuse."""
+
+    levels: list[IntArray]  #: node indices per depth
+    inner: list[IntArray]  #: the non-terminal nodes of each depth
+    owned: tuple[IntArray, IntArray]  #: nodes whose parent is acted by player 0 / 1
+    by_bid: dict[int, tuple[IntArray, IntArray]]  #: bid -> (terminals, their challenger)
+
+
+def _shape(tree: RoundTree) -> _Shape:
+    ds = tree.depth_start
+    levels = [np.arange(ds[d], ds[d + 1]) for d in range(len(ds) - 1)]
+    inner = [lv[tree.actor[lv] >= 0] for lv in levels]
+    par_actor = np.where(tree.parent >= 0, tree.actor[np.maximum(tree.parent, 0)], -1)
+    owned = (np.nonzero(par_actor == 0)[0], np.nonzero(par_actor == 1)[0])
+    term = np.nonzero(tree.actor < 0)[0]
+    by_bid: dict[int, tuple[IntArray, IntArray]] = {}
+    for code in np.unique(tree.last[term]):
+        t = term[tree.last[term] == code]
+        by_bid[int(code)] = (t, tree.actor[tree.parent[t]])
+    return _Shape(levels, inner, owned, by_bid)
+
+
+def _terminal_values(
+    tree: RoundTree,
+    shape: _Shape,
+    reach: tuple[FloatArray, FloatArray],
+    loss_values: tuple[float, float],
+    cfv: tuple[FloatArray, FloatArray],
+) -> None:
+    """Fill ``cfv`` at the terminals from the opponents' reaches."""
+    l0, l1 = loss_values
+    for code, (t, challenger) in shape.by_bid.items():
+        truth = tree.truth[code]
+        # value to the opener = base + slope * truth (the challenger loses a true bid)
+        base = np.where(challenger == 0, l1, l0)[:, None]
+        slope = np.where(challenger == 0, l0 - l1, l1 - l0)[:, None]
+        r1 = reach[1][t]
+        r0 = reach[0][t]
+        cfv[0][t] = base * r1.sum(axis=1, keepdims=True) + slope * (r1 @ truth.T)
+        cfv[1][t] = -(base * r0.sum(axis=1, keepdims=True) + slope * (r0 @ truth))
+
+
+def _forward(
+    tree: RoundTree, shape: _Shape, sigma: tuple[FloatArray, FloatArray]
+) -> tuple[FloatArray, FloatArray]:
+    """Each player's reach (with the chance of their hand) at every node."""
+    out = []
+    for p in (0, 1):
+        reach = np.empty_like(sigma[p])
+        reach[0] = tree.weights[p]
+        for lv in shape.levels[1:]:
+            reach[lv] = reach[tree.parent[lv]] * sigma[p][lv]
+        out.append(reach)
+    return out[0], out[1]
+
+
+def _backward(
+    tree: RoundTree,
+    shape: _Shape,
+    sigma: tuple[FloatArray, FloatArray],
+    cfv: tuple[FloatArray, FloatArray],
+    best: int | None = None,
+) -> None:
+    """Fill ``cfv`` at inner nodes from the leaves up; player ``best`` (if given) takes
+    the best child for each hand instead of following ``sigma``."""
+    for d in range(len(shape.levels) - 2, -1, -1):
+        nodes = shape.inner[d]
+        if len(nodes) == 0:
+            continue
+        lo = shape.levels[d + 1][0]
+        starts = tree.child_start[nodes] - lo
+        kids = shape.levels[d + 1]
+        for p in (0, 1):
+            values = cfv[p][kids]
+            if best == p:
+                mine = tree.actor[nodes] == p
+                summed = np.add.reduceat(values, starts, axis=0)
+                top = np.maximum.reduceat(values, starts, axis=0)
+                cfv[p][nodes] = np.where(mine[:, None], top, summed)
+            else:
+                cfv[p][nodes] = np.add.reduceat(values * sigma[p][kids], starts, axis=0)
+
+
+def _normalise(tree: RoundTree, shape: _Shape, p: int, positive: FloatArray) -> FloatArray:
+    """Behaviour strategy of player ``p`` from non-negative weights on their children
+    (uniform where a node's weights are all zero); 1.0 elsewhere."""
+    sigma = np.ones((tree.size, len(tree.weights[p])))
+    own = shape.owned[p]
+    parents = tree.parent[own]
+    # children of one parent are contiguous: segment sums by parent
+    boundaries = np.concatenate(([0], np.nonzero(np.diff(parents))[0] + 1))
+    sums = np.add.reduceat(positive, boundaries, axis=0)
+    counts = np.diff(np.concatenate((boundaries, [len(own)])))
+    seg = np.repeat(np.arange(len(boundaries)), counts)
+    total = sums[seg]
+    uniform = 1.0 / tree.child_count[parents].astype(np.float64)
+    sigma[own] = np.where(total > 0, positive / np.where(total > 0, total, 1.0), uniform[:, None])
+    return sigma
+
+
+@dataclass(slots=True)
+class Solution:
+    """A solved round: the average strategies and what they are worth."""
+
+    tree: RoundTree
+    sigma: tuple[FloatArray, FloatArray]  #: behaviour strategies on children (see module)
+    value: float  #: the opener's expected value under ``sigma``
+    exploitability: float  #: (best response to player 1 + best response to player 0) / 2
+    iterations: int
+
+
+def evaluate(
+    tree: RoundTree, sigma: tuple[FloatArray, FloatArray], loss_values: tuple[float, float]
+) -> tuple[float, float, float]:
+    """The opener's value under ``sigma``, and the best responses' values (opener's best
+    response against ``sigma[1]``, responder's best response against ``sigma[0]``, each to
+    the responding side: a Nash pair gives ``(v, v, -v)``)."""
+    shape = _shape(tree)
+    return _evaluate(tree, shape, sigma, loss_values)
+
+
+def _evaluate(
+    tree: RoundTree,
+    shape: _Shape,
+    sigma: tuple[FloatArray, FloatArray],
+    loss_values: tuple[float, float],
+) -> tuple[float, float, float]:
+    reach = _forward(tree, shape, sigma)
+    out = []
+    for best in (None, 0, 1):
+        cfv = (np.zeros_like(reach[0]), np.zeros_like(reach[1]))
+        _terminal_values(tree, shape, reach, loss_values, cfv)
+        _backward(tree, shape, sigma, cfv, best)
+        side = 1 if best == 1 else 0
+        out.append(float(tree.weights[side] @ cfv[side][0]))
+    return out[0], out[1], out[2]
+
+
+def best_response_values(
+    tree: RoundTree,
+    reach: tuple[FloatArray, FloatArray],
+    loss_values: tuple[float, float],
+) -> tuple[float, float]:
+    """Best-response values against fixed *reaches* (realisation plans with chance):
+    the opener's best value against ``reach[1]`` and the responder's against ``reach[0]``.
+
+    Reaches rather than behaviour strategies let a mixture of pure strategies (a bot over
+    several seeds) be answered exactly: the mixture's reach is the average of the reaches.
+    """
+    shape = _shape(tree)
+    ones = (np.ones_like(reach[0]), np.ones_like(reach[1]))
+    out = []
+    for best in (0, 1):
+        cfv = (np.zeros_like(reach[0]), np.zeros_like(reach[1]))
+        _terminal_values(tree, shape, reach, loss_values, cfv)
+        _backward(tree, shape, ones, cfv, best)
+        out.append(float(tree.weights[best] @ cfv[best][0]))
+    return out[0], out[1]
+
+
+def _tremble(
+    tree: RoundTree, shape: _Shape, sigma: tuple[FloatArray, FloatArray], epsilon: float
+) -> tuple[FloatArray, FloatArray]:
+    """``sigma`` with every move kept at probability at least about ``epsilon``."""
+    if epsilon <= 0:
+        return sigma
+    out = []
+    for p in (0, 1):
+        s = sigma[p].copy()
+        own = shape.owned[p]
+        uniform = 1.0 / tree.child_count[tree.parent[own]].astype(np.float64)
+        s[own] = (1 - epsilon) * s[own] + epsilon * uniform[:, None]
+        out.append(s)
+    return out[0], out[1]
+
+
+def solve(
+    tree: RoundTree, loss_values: tuple[float, float], iterations: int, tremble: float = 0.0
+) -> Solution:
+    """Run CFR+ (regret matching+, alternating updates, linear averaging) for
+    ``iterations`` iterations and return the average strategies.
+
+    With ``tremble`` > 0 every move is played with probability at least about
+    ``tremble`` while the values are computed, so every position is reached and the
+    strategy is sensible even after an opponent's move the equilibrium never makes (a
+    plain CFR+ average plays uniformly there, certainly-false bids included); the
+    result is an equilibrium of that slightly perturbed game.
+    """
+    shape = _shape(tree)
+    regret = [np.zeros((len(shape.owned[p]), len(tree.weights[p]))) for p in (0, 1)]
+    average = [np.zeros_like(regret[0]), np.zeros_like(regret[1])]
+    sigma = (_normalise(tree, shape, 0, regret[0]), _normalise(tree, shape, 1, regret[1]))
+    for it in range(1, iterations + 1):
+        for p in (0, 1):
+            shaken = _tremble(tree, shape, sigma, tremble)
+            reach = _forward(tree, shape, shaken)
+            cfv = (np.zeros_like(reach[0]), np.zeros_like(reach[1]))
+            _terminal_values(tree, shape, reach, loss_values, cfv)
+            _backward(tree, shape, shaken, cfv)
+            own = shape.owned[p]
+            par = tree.parent[own]
+            regret[p] = np.maximum(regret[p] + cfv[p][own] - cfv[p][par], 0.0)
+            average[p] += it * reach[p][par] * sigma[p][own]
+            new = _normalise(tree, shape, p, regret[p])
+            sigma = (new, sigma[1]) if p == 0 else (sigma[0], new)
+    avg = (_normalise(tree, shape, 0, average[0]), _normalise(tree, shape, 1, average[1]))
+    value, br0, br1 = _evaluate(tree, shape, avg, loss_values)
+    return Solution(tree, avg, value, (br0 + br1) / 2, iterations)
