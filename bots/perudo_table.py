@@ -11,6 +11,7 @@ out from the public losses and gains, even when the room hides them.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from math import comb
@@ -95,6 +96,18 @@ class PerudoTable:
             dice_per_player=int(options["dice_per_player"]),
             options=dict(options),
         )
+
+    @classmethod
+    def of_seat(cls, view: Json, events: Iterable[Json]) -> PerudoTable:
+        """What one seat knows, from nothing but its own projections: ``events`` is the
+        seat's stream from the game's start, in order, and ``view`` the engine's snapshot
+        for that seat now (its ``view(seat)``). The stream gives the dice counts a room
+        hides; the snapshot is authoritative for the rest."""
+        table = cls(seat=view.get("seat"))
+        for event in events:
+            table.observe(event)
+        table.apply_view(view)
+        return table
 
     # -- what follows from it -------------------------------------------------------------
 
