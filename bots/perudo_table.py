@@ -224,12 +224,16 @@ class PerudoTable:
         self.bids = []
         if "counts" in event:
             self.counts = [int(c) for c in event["counts"]]
-        if self.seat is not None or "dice" in event:
+        if "dice" in event:
             self.seat = event.get("seat", self.seat)
             self.dice = list(event.get("dice") or [])
             self.dice_left = len(self.dice)
             if self.seat is not None and 0 <= self.seat < len(self.counts):
                 self.counts[self.seat] = len(self.dice)
+        elif self.seat is not None:
+            # a round whose dice this seat is not told yet (a physical table's, before the
+            # player reports them): the engine always sends a seat its dice
+            self.dice = []
 
     def _dice_changed(self, event: Json) -> None:
         seat = int(event["seat"])
