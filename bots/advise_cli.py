@@ -69,18 +69,9 @@ class Supporter(PhysicalTable):
         self.thresholds = thresholds
 
     def view(self) -> TableView:
-        """The advisor's view of the table."""
-        return TableView.build(
-            self.seat,
-            self.dice,
-            self.counts,
-            self.bids,
-            palifico=self.palifico,
-            calza=self.calza,
-            dice_per_player=self.dice_per_player,
-            cap=self.players * self.dice_per_player,
-            palifico_aces=self.palifico_aces,
-        )
+        """The advisor's view of the table: the player's :class:`PerudoTable`, read as
+        the bot reads its own."""
+        return TableView.from_table(self.table, self.table.options)
 
     def suggestion(self) -> str:
         """The expert's move now, with its explanation."""

@@ -7,15 +7,27 @@ who loses or wins back a die, who starts the next round (the player whose dice c
 if out, the next player to the left), and when the next round is a Palifico round (the
 first time a player is down to one die, unless only two players remain). Every line it
 returns is in the table's language (:mod:`bots.advise_text`).
+
+What the player knows is not kept here: it is a :class:`~bots.perudo_table.PerudoTable`
+(``PhysicalTable.table``), the same model a bot keeps at an online table, fed the event
+shapes the engine announces (``game_started``, ``round_started``, ``bid``, ``challenge``,
+``reveal``, ``dice_changed``, ``game_over``; docs/perudo.md). The only difference: a
+physical table announces a round before the player has reported their dice, so its
+``round_started`` comes first without ``dice`` and then again with them. The expert reads
+it through :meth:`TableView.from_table <bots.perudo_expert.view.TableView.from_table>`,
+as the bot does. ``PhysicalTable`` itself does only a referee's work: check what is
+typed, and from a reported count work out who loses or wins back a die, who starts next
+and when a Palifico round comes.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from bots.advise_text import dice as dice_words
 from bots.advise_text import say
+from bots.perudo_table import PerudoTable
 from server.games.base import ConfigError
 from server.games.perudo import PerudoConfig
 from server.games.perudo_actions import ACE, BIDS, Bid, ordinary_raises, raises
@@ -34,7 +46,8 @@ class Challenge:
 
 
 class PhysicalTable:
-    """A physical table: dice counts, this round's bids, and the round to come."""
+    """A physical table's referee: it checks what the player reports and announces the
+    events that follow to ``table``, the player's :class:`PerudoTable`."""
 
     def __init__(
         self,
@@ -66,14 +79,57 @@ class PhysicalTable:
         self.palifico_rounds = palifico
         self.palifico_aces = palifico_aces
         self.lang = lang
-        self.counts = [dice_per_player] * players
-        self.dice: list[int] = []
-        self.bids: list[tuple[int, Bid]] = []
-        self.palifico: int | None = None  #: this round's Palifico seat
-        self.starter: int | None = None  #: who opens this round, when known
+        #: what the player knows: dice counts, their dice, this round's bids, its starter
+        #: and Palifico seat
+        self.table = PerudoTable(seat=seat)
+        options = {
+            "seats": players,
+            "dice_per_player": dice_per_player,
+            "calza": calza,
+            "palifico": palifico,
+            "palifico_aces": palifico_aces,
+        }
+        self.table.observe({"type": "game_started", "seats": players, "options": options})
         self.pending: Challenge | None = None  #: a challenge waiting for its count
         self.palifico_used: set[int] = set()
-        self._keep_palifico = False
+        self._keep_palifico = False  #: the Palifico seat set holds for the coming round
+        self._announced = False  #: a round is announced; the player's dice are not told yet
+
+    # -- what the player knows (kept in ``table``) ---------------------------------------
+
+    @property
+    def counts(self) -> list[int]:
+        """Every seat's dice count."""
+        return self.table.counts
+
+    @counts.setter
+    def counts(self, counts: list[int]) -> None:
+        self.table.counts = list(counts)
+        self.table.dice_left = self.table.counts[self.seat]
+
+    @property
+    def dice(self) -> list[int]:
+        """The player's dice this round (empty until reported)."""
+        return self.table.dice
+
+    @property
+    def bids(self) -> list[tuple[int, Bid]]:
+        """This round's bids, oldest first."""
+        return self.table.bids
+
+    @property
+    def palifico(self) -> int | None:
+        """This round's (or, before the dice are known, the coming one's) Palifico seat."""
+        return self.table.palifico
+
+    @property
+    def starter(self) -> int | None:
+        """Who opens this round, when known."""
+        return self.table.starter
+
+    def _announce(self, event: dict[str, Any]) -> None:
+        """Tell the player's table an event, as the engine would announce it."""
+        self.table.observe(event)
 
     # -- seats ---------------------------------------------------------------------------
 
@@ -91,9 +147,7 @@ class PhysicalTable:
 
     def to_move(self) -> int | None:
         """Whose move it is, when known: after the last bid, or the round's starter."""
-        if self.bids:
-            return self.next_seat(self.bids[-1][0])
-        return self.starter
+        return self.table.to_move
 
     def _check_playing(self, seat: int | None = None) -> None:
         if len(self.active()) < 2:
@@ -113,12 +167,19 @@ class PhysicalTable:
         if len(dice) > self.dice_per_player:
             most = dice_words(self.dice_per_player, self.lang)
             raise TableError(say(self.lang, "too_many_dice", dice=most))
-        self.dice = dice
-        self.counts[self.seat] = len(dice)
-        self.bids = []
-        if not self._keep_palifico:
-            self.palifico = None
-        self._keep_palifico = False
+        palifico = self.palifico if self._keep_palifico else None
+        self._announce(
+            {
+                "type": "round_started",
+                "round": self.table.round + (0 if self._announced else 1),
+                "starter": self.starter,
+                "palifico": palifico,
+                "aces_wild": palifico is None,
+                "seat": self.seat,
+                "dice": list(dice),
+            }
+        )
+        self._keep_palifico = self._announced = False
         in_play = dice_words(sum(self.counts), self.lang)
         lines = [say(self.lang, "round", dice=dice, in_play=in_play)]
         if self.palifico is not None:
@@ -131,13 +192,16 @@ class PhysicalTable:
     def set_starter(self, seat: int) -> list[str]:
         """``seat`` opens this round."""
         self._check_playing(seat)
-        self.starter = seat
+        self.table.starter = seat  # a correction to the round's announcement
+        if not self.bids:
+            self.table.to_move = seat
         return [say(self.lang, "you_open" if seat == self.seat else "opens", seat=seat)]
 
     def declare_palifico(self, seat: int) -> list[str]:
         """This round (or, before its dice are known, the coming one) is ``seat``'s Palifico."""
         self._check_playing(seat)
-        self.palifico = seat
+        self.table.palifico = seat  # a correction to the round's announcement
+        self.table.aces_wild = False
         self._keep_palifico = not self.dice
         return [say(self.lang, "palifico_set", seat=seat)]
 
@@ -149,7 +213,7 @@ class PhysicalTable:
             )
         self.counts = counts
         if len(self.dice) != counts[self.seat]:
-            self.dice = []
+            self.table.dice = []
 
     def allowed(self, seat: int) -> list[Bid]:
         """Every bid ``seat`` may make now (the engine's rules, docs/perudo.md)."""
@@ -169,7 +233,9 @@ class PhysicalTable:
         self._check_playing(seat)
         allowed = self.allowed(seat)
         if bid in allowed:
-            self.bids.append((seat, bid))
+            self._announce(
+                {"type": "bid", "seat": seat, "bid": str(bid), "next": self.next_seat(seat)}
+            )
             return
         cap = self.players * self.dice_per_player
         if bid.quantity > cap:
@@ -200,6 +266,15 @@ class PhysicalTable:
         if count is not None:
             self._check_count(count)
         lines = [say(self.lang, challenge.kind, seat=challenge.seat, bid=bid)]
+        self._announce(
+            {
+                "type": "challenge",
+                "kind": challenge.kind,
+                "seat": challenge.seat,
+                "bidder": bidder,
+                "bid": str(bid),
+            }
+        )
         if count is None:
             self.pending = challenge
             return [*lines, say(self.lang, "ask_count")]
@@ -221,40 +296,76 @@ class PhysicalTable:
         bidder, bid = self.bids[-1]
         lines = [say(self.lang, "counted", count=count)]
         seat = challenge.seat
+        true = count >= bid.quantity
+        self._announce(
+            {
+                "type": "reveal",
+                "bid": str(bid),
+                "aces_wild": self.table.aces_wild,
+                "revealed": [],  # a physical table's cups are not reported, only the count
+                "count": count,
+                "complete": False,
+                "bid_true": true,
+            }
+        )
         if challenge.kind == "dudo":
-            true = count >= bid.quantity
             lines.append(say(self.lang, "bid_true" if true else "bid_false"))
-            return lines + self.change(seat if true else bidder, -1)
+            return lines + self.change(seat if true else bidder, -1, "lost_dudo")
         if count != bid.quantity:
-            return [*lines, say(self.lang, "calza_wrong", seat=seat), *self.change(seat, -1)]
+            lines.append(say(self.lang, "calza_wrong", seat=seat))
+            return lines + self.change(seat, -1, "lost_calza")
         if self.counts[seat] >= self.dice_per_player:
-            return [*lines, say(self.lang, "calza_full", seat=seat), *self.change(seat, 0)]
-        return [*lines, say(self.lang, "calza_right", seat=seat), *self.change(seat, 1)]
+            lines.append(say(self.lang, "calza_full", seat=seat))
+            return lines + self.change(seat, 0, "won_calza")
+        lines.append(say(self.lang, "calza_right", seat=seat))
+        return lines + self.change(seat, 1, "won_calza")
 
-    def change(self, seat: int, delta: int) -> list[str]:
-        """``seat`` loses (-1) or wins back (+1) a die; the round ends and the next one's
-        starter and Palifico follow (docs/perudo.md)."""
+    def change(self, seat: int, delta: int, reason: str = "reported") -> list[str]:
+        """``seat`` loses (-1) or wins back (+1) a die for ``reason``; the round ends and
+        the next one's starter and Palifico follow (docs/perudo.md)."""
         self._check_playing(seat if delta < 0 else None)
         before = self.counts[seat]
-        self.counts[seat] = max(0, min(self.dice_per_player, before + delta))
-        after = self.counts[seat]
+        after = max(0, min(self.dice_per_player, before + delta))
+        changed: dict[str, Any] = {
+            "type": "dice_changed",
+            "seat": seat,
+            "change": after - before,
+            "reason": reason,
+            "out": after == 0,
+        }
+        self._announce({**changed, "dice_left": after} if seat == self.seat else changed)
         lines = []
         if delta < 0:
             lines.append(say(self.lang, "loses", seat=seat))
         key = "out" if after == 0 else "holds"
         lines.append(say(self.lang, key, seat=seat, dice=dice_words(after, self.lang)))
-        self.bids, self.dice, self.palifico = [], [], None
-        self._keep_palifico = True
         active = self.active()
         if len(active) == 1:
-            self.starter = None
+            self._end(active[0])
             key = "you_win" if active[0] == self.seat else "winner"
             return [*lines, say(self.lang, key, seat=active[0])]
+        palifico = None
         if before == 2 and after == 1 and seat not in self.palifico_used:
             self.palifico_used.add(seat)
             if self.palifico_rounds and len(active) > 2:
-                self.palifico = seat
+                palifico = seat
                 lines.append(say(self.lang, "next_palifico", seat=seat))
-        self.starter = seat if after > 0 else self.next_seat(seat)
-        key = "you_start" if self.starter == self.seat else "next_starts"
-        return [*lines, say(self.lang, key, seat=self.starter)]
+        starter = seat if after > 0 else self.next_seat(seat)
+        self._announce(
+            {
+                "type": "round_started",
+                "round": self.table.round + 1,
+                "starter": starter,
+                "palifico": palifico,
+                "aces_wild": palifico is None,
+            }
+        )
+        self._keep_palifico = self._announced = True
+        key = "you_start" if starter == self.seat else "next_starts"
+        return [*lines, say(self.lang, key, seat=starter)]
+
+    def _end(self, winner: int) -> None:
+        """The game is over: announce it, and no round follows (no cups, no bids)."""
+        self._announce({"type": "game_over", "winners": [winner], "reason": "last_player_standing"})
+        self.table.dice, self.table.bids = [], []
+        self.table.palifico = self.table.starter = None

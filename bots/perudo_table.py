@@ -11,6 +11,7 @@ out from the public losses and gains, even when the room hides them.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from math import comb
@@ -95,6 +96,18 @@ class PerudoTable:
             dice_per_player=int(options["dice_per_player"]),
             options=dict(options),
         )
+
+    @classmethod
+    def of_seat(cls, view: Json, events: Iterable[Json]) -> PerudoTable:
+        """What one seat knows, from nothing but its own projections: ``events`` is the
+        seat's stream from the game's start, in order, and ``view`` the engine's snapshot
+        for that seat now (its ``view(seat)``). The stream gives the dice counts a room
+        hides; the snapshot is authoritative for the rest."""
+        table = cls(seat=view.get("seat"))
+        for event in events:
+            table.observe(event)
+        table.apply_view(view)
+        return table
 
     # -- what follows from it -------------------------------------------------------------
 
@@ -211,12 +224,16 @@ class PerudoTable:
         self.bids = []
         if "counts" in event:
             self.counts = [int(c) for c in event["counts"]]
-        if self.seat is not None or "dice" in event:
+        if "dice" in event:
             self.seat = event.get("seat", self.seat)
             self.dice = list(event.get("dice") or [])
             self.dice_left = len(self.dice)
             if self.seat is not None and 0 <= self.seat < len(self.counts):
                 self.counts[self.seat] = len(self.dice)
+        elif self.seat is not None:
+            # a round whose dice this seat is not told yet (a physical table's, before the
+            # player reports them): the engine always sends a seat its dice
+            self.dice = []
 
     def _dice_changed(self, event: Json) -> None:
         seat = int(event["seat"])

@@ -40,8 +40,10 @@ MOVED = 1012
 
 #: Starts a house bot client: (room id, seat, bot name, ticket).
 Launcher = Callable[[str, int, str, str], None]
-#: Advice for a seat: ``advisor(game, seat, **options)`` returns the ``hint`` frame's
-#: fields, or raises ``ValueError`` when it has none to give.
+#: Advice for a seat: ``advisor(view, events, **options)`` returns the ``hint`` frame's
+#: fields, or raises ``ValueError`` when it has none to give. ``view`` is the engine's
+#: ``view(seat)`` and ``events`` the seat's own stream of projections: an advisor is
+#: given exactly what the seat may know, never the game itself.
 Advisor = Callable[..., dict[str, Any]]
 
 
@@ -431,12 +433,11 @@ class Room:
 
         def advise() -> dict[str, Any]:
             seat = self.core.hint_seat(client)
-            game = self.core.game
-            assert game is not None
             if self.advisor is None:
                 raise ClientError("unsupported", "this server gives no hints")
+            view, events = self.core.knowledge(seat)
             try:
-                advice = self.advisor(game, seat, **options)
+                advice = self.advisor(view, events, **options)
             except ValueError as exc:
                 raise ClientError("unsupported", str(exc)) from None
             return {**advice, "room": self.id}

@@ -1,24 +1,28 @@
 """Hints: the Perudo expert's advice for a seat, from what that seat may know.
 
-The server offers this function as its *advisor* (wired in its composition root,
+The server offers :func:`perudo_hint` as its *advisor* (wired in its composition root,
 :mod:`server.root`): a ``hint`` request gets its reply from here.
 
 A seated player asks (protocol ``hint``) and gets the action the expert system would take,
 its probability and the explanation (English or Italian), as the source's supporter mode
-gives it. The advice is computed from the seat's own dice, the bids of the round and each
-seat's dice count (public: every loss is announced), never from another seat's dice.
+gives it. The advisor is handed the seat's own projections only (the engine's
+``view(seat)`` and the seat's stream of events), never the game: it rebuilds the seat's
+:class:`~bots.perudo_table.PerudoTable` from them and reads it through
+:meth:`TableView.from_table <bots.perudo_expert.view.TableView.from_table>`, as the bot
+does, so a hint can never use more than the seat may see.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
-from server.games.base import Game
+from bots.perudo_table import PerudoTable
 
 
 def perudo_hint(
-    game: Game,
-    seat: int,
+    view: dict[str, Any],
+    events: Iterable[dict[str, Any]],
     *,
     bluff: float | None = None,
     reliability: float | None = None,
@@ -26,32 +30,47 @@ def perudo_hint(
     lang: str = "en",
     seed: int | None = None,
 ) -> dict[str, Any]:
-    """The ``hint`` reply for ``seat`` of a Perudo ``game`` in progress. The advice is a
-    function of the situation: by default the expert's inference is seeded from the game
-    (its public seed commitment), the round and the seat, and its view holds the round's
-    history, so asking twice gives the same hint; ``seed`` overrides that (tests). Raise
-    ``ValueError`` when there is no advice to give (not Perudo, or the game is over)."""
+    """The ``hint`` reply for the seat whose projections these are: ``view`` is the
+    engine's ``view(seat)`` of a Perudo game in progress and ``events`` the seat's stream
+    from the game's start. Raise ``ValueError`` when there is no advice to give (not
+    Perudo, not a seat's view, or the game is over)."""
+    if view.get("game") != "perudo":
+        raise ValueError("hints are for Perudo")
+    if view.get("seat") is None:
+        raise ValueError("hints are for a seat")
+    if view.get("outcome") is not None:
+        raise ValueError("the game is over")
+    return table_hint(
+        PerudoTable.of_seat(view, events),
+        bluff=bluff,
+        reliability=reliability,
+        level=level,
+        lang=lang,
+        seed=seed,
+    )
+
+
+def table_hint(
+    table: PerudoTable,
+    *,
+    bluff: float | None = None,
+    reliability: float | None = None,
+    level: str = "normal",
+    lang: str = "en",
+    seed: int | None = None,
+) -> dict[str, Any]:
+    """The ``hint`` reply for the seat of ``table`` (a seat's table, game in progress).
+
+    The advice is a function of the situation: by default the expert's inference is seeded
+    from the game (its public seed commitment), the round and the seat, and its view holds
+    the round's history, so asking twice gives the same hint; ``seed`` overrides that
+    (tests)."""
     from bots.perudo_expert import TableView, Thresholds, advise
     from bots.perudo_expert.advise import situation_seed
-    from server.games.base import seed_commitment
-    from server.games.perudo import Perudo
 
-    if not isinstance(game, Perudo):
-        raise ValueError("hints are for Perudo")
-    if game.is_over:
-        raise ValueError("the game is over")
-    config = game.config
-    view = TableView.build(
-        seat,
-        game.round.dice[seat],
-        game.counts,
-        [(s, b) for s, b in game.round.bids],
-        palifico=game.round.palifico,
-        calza=config.calza,
-        dice_per_player=config.dice_per_player,
-        cap=config.total_dice,
-        palifico_aces=config.palifico_aces,
-    )
+    assert table.seat is not None, "a seat's table, not a spectator's"
+    seat = table.seat
+    view = TableView.from_table(table, table.options)
     thresholds = None
     if bluff is not None or reliability is not None:
         from bots.perudo_expert.levels import level_named
@@ -62,13 +81,12 @@ def perudo_hint(
             own.reliability if reliability is None else reliability,
         )
     if seed is None:
-        game_id = seed_commitment(game.seed)
-        seed = situation_seed(view, f"{game_id}/round/{game.round.number}/seat/{seat}")
+        seed = situation_seed(view, f"{table.seed_sha256}/round/{table.round}/seat/{seat}")
     advice = advise(view, level=level, thresholds=thresholds, seed=seed)
     return {
         "type": "hint",
         "seat": seat,
-        "your_turn": game.to_move == seat,
+        "your_turn": table.to_move == seat,
         "action": advice.action,
         "probability": round(advice.probability, 4),
         "explanation": advice.explanation(lang),

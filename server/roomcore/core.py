@@ -654,6 +654,12 @@ class RoomCore:
             raise ClientError("bad_state", f"the game in room {self.id} is not being played")
         return held
 
+    def knowledge(self, seat: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """All that ``seat`` may know of the game: the engine's ``view(seat)`` and the
+        seat's own stream of projections, oldest first (the input of a ``hint``)."""
+        assert self.game is not None
+        return self.game.view(seat), self.streams.projections(seat)
+
     # -- the game -------------------------------------------------------------------------
 
     def _maybe_autostart(self) -> None:

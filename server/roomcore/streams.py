@@ -74,6 +74,16 @@ class Streams:
             out.append(text)
         return out
 
+    def projections(self, viewer: Viewer) -> list[dict[str, object]]:
+        """``viewer``'s whole stream so far, oldest first: the projections themselves (what
+        its frames carry), for a service that must know no more than the viewer does."""
+        out = []
+        for index in self._visible.get(viewer, []):
+            projection = self.log[index].view(viewer)
+            assert projection is not None
+            out.append(projection)
+        return out
+
     def since(self, viewer: Viewer, since: int) -> list[str]:
         """Every frame of ``viewer``'s stream after its number ``since``."""
         stream = self._visible.get(viewer, [])

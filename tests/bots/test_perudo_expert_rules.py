@@ -289,10 +289,49 @@ def test_a_hint_is_a_function_of_game_round_seat_and_history() -> None:
     from bots.perudo_expert.hint import perudo_hint
     from server.games.perudo import PerudoConfig, new_game
 
-    game, _ = new_game(PerudoConfig.from_options({"seats": 4}), b"same situation")
+    game, events = new_game(PerudoConfig.from_options({"seats": 4}), b"same situation")
     assert game.to_move is not None
-    game.apply(game.to_move, "3x5")
+    events += game.apply(game.to_move, "3x5")
     seat = game.to_move
-    first = perudo_hint(game, seat)
-    assert all(perudo_hint(game, seat) == first for _ in range(3))
-    assert perudo_hint(game, seat, seed=1) is not None  # an explicit seed still applies
+    assert seat is not None
+    stream = [p for e in events if (p := e.view(seat)) is not None]
+    first = perudo_hint(game.view(seat), stream)
+    assert all(perudo_hint(game.view(seat), stream) == first for _ in range(3))
+    assert perudo_hint(game.view(seat), stream, seed=1) is not None  # an explicit seed applies
+
+
+def test_a_hint_reads_nothing_but_the_seats_projections() -> None:
+    from bots.perudo_expert.hint import perudo_hint, table_hint
+    from bots.perudo_table import PerudoTable
+    from server.games.perudo import PerudoConfig, new_game
+
+    # the room hides dice counts: the seat works them out from its stream
+    config = PerudoConfig.from_options({"seats": 3, "show_dice_counts": False})
+    game, events = new_game(config, b"projections only")
+    assert game.to_move is not None
+    events += game.apply(game.to_move, "2x3")
+    assert game.to_move is not None
+    events += game.apply(game.to_move, "dudo")  # a die is lost: a new round
+    assert game.to_move is not None
+    events += game.apply(game.to_move, "2x4")
+    seat = game.to_move
+    assert seat is not None
+    stream = [p for e in events if (p := e.view(seat)) is not None]
+    assert "counts" not in game.view(seat)
+    hint = perudo_hint(game.view(seat), stream)
+    # the same as the hint of a PerudoTable that followed the seat's stream
+    table = PerudoTable(seat=seat)
+    for projection in stream:
+        table.observe(projection)
+    assert table.counts == game.counts and sum(game.counts) == 14
+    assert table_hint(table) == hint
+    # other seats' hidden dice are not an input: changing them in the truth changes nothing
+    for other in range(3):
+        if other != seat:
+            game.round.dice[other] = [1] * len(game.round.dice[other])
+    again = [p for e in events if (p := e.view(seat)) is not None]
+    assert again == stream
+    assert perudo_hint(game.view(seat), again) == hint
+    # while the seat's own dice are
+    game.round.dice[seat] = [6 if d != 6 else 2 for d in game.round.dice[seat]]
+    assert perudo_hint(game.view(seat), again) != hint

@@ -169,9 +169,14 @@ async def test_hints_come_from_the_seats_own_knowledge(server: UmpireServer, con
     assert hint["action"] in [str(a) for a in room.game.legal_actions(0)] or not hint["your_turn"]
     assert isinstance(hint["explanation"], str) and hint["explanation"]
     # the advice depends only on what seat 0 knows: re-rolling seat 1's dice changes nothing
-    before = perudo_hint(room.game, 0, seed=5)
+    # the advisor is handed the seat's projections only: its snapshot and its stream
+    view, events = room.core.knowledge(0)
+    assert view == room.game.view(0)
+    assert events and all(e.get("type") for e in events)
+    before = perudo_hint(view, events, seed=5)
     room.game.round.dice[1] = [6 if d != 6 else 2 for d in room.game.round.dice[1]]
-    assert perudo_hint(room.game, 0, seed=5) == before
+    assert room.core.knowledge(0) == (view, events)
+    assert perudo_hint(*room.core.knowledge(0), seed=5) == before
     spectator = await connect("eve")
     await spectator.request("watch", "watching", room=room_id)
     await spectator.send(type="hint", room=room_id)
