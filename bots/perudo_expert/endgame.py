@@ -67,11 +67,12 @@ def belief(view: TableView) -> list[float]:
 
 
 def _chance_true(bid: Bid, die: int, beliefs: list[float]) -> float:
-    return sum(
+    total = sum(
         p
         for face, p in enumerate(beliefs, start=1)
         if count_matching((die, face), bid, True) >= bid.quantity
     )
+    return min(1.0, round(total, 12))  # a sure bid is 1.0, not 1.0 less a rounding
 
 
 def solved_move(view: TableView, seed: int) -> SolvedMove | None:

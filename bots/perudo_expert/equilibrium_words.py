@@ -1,9 +1,13 @@
-"""Why an equilibrium move is played, in words (English and Italian).
+"""Why a move of the solved last bet is played, in words (English and Italian).
 
 The solved endgame (``bots.perudo_endgame``) gives a mixed action: each move with its
-probability. These sentences say what the mix means for a player: how often a move is
-played, whether it is a bluff, and why mixing is what makes the move safe ("you bluff
-here one time in three so that a challenge never pays").
+probability. These sentences say what the mix means for a player, in the voice of
+:mod:`bots.perudo_expert.explain` (speaking to the player: "your 3 does not support it",
+"il tuo 3 non la sostiene"): the move and its chance of being right, why the best play
+mixes its moves ("so that a challenge never pays more than letting it pass"), how often
+this one is played ("about one time in three", "circa una volta su tre"), and the other
+moves. The words (bids, plurals, Italian articles) come from
+:mod:`bots.perudo_expert.words`.
 """
 
 from __future__ import annotations
@@ -11,8 +15,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from bots.perudo_expert.explain import bid_en, bid_it
-from server.games.perudo_actions import Bid
+from bots.perudo_expert.words import bid_en, bid_it, number_en, number_it, pct, pct_it
+from server.games.perudo_actions import ACE, Bid, count_matching
+
+Pair = tuple[str, str]  #: a sentence in English and in Italian
+
+#: a move played at least this often is played "always"
+ALWAYS = 0.995
+#: the most moves of the mix named besides the one played
+OTHERS = 4
+
+_SITUATION: Pair = (
+    "Only two dice are left in play, one each, and this round decides the game",
+    "Restano in gioco due dadi, uno a testa, e questo turno decide la partita",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,86 +36,191 @@ class EquilibriumFacts:
     """What the explanation needs: the move, the whole mix, and what the seat knows."""
 
     action: str  #: the move played ("1x5", "dudo")
-    mix: Mapping[str, float]  #: every move of the equilibrium here, with its probability
+    mix: Mapping[str, float]  #: every move of the best play here, with its probability
     die: int  #: the seat's die
     last_bid: str | None  #: the bid on the table, if any
     true_chance: float  #: P(the move is right): the bid true, or the last bid false (dudo)
     bluff: bool  #: a bid the seat's own die does not back
 
 
-def _often_en(p: float) -> str:
-    if p >= 0.995:
-        return "always"
-    if p >= 0.5:
-        return f"{p:.0%} of the time"
+def _your_die(die: int) -> Pair:
+    """The seat's die as the subject of a sentence: "your 3", "il tuo 3"; an ace is
+    "your ace", "la tua Testa di Lama"."""
+    if die == ACE:
+        return "your ace", "la tua Testa di Lama"
+    return f"your {die}", f"il tuo {die}"
+
+
+def _often(p: float) -> Pair:
+    """How often a move of probability ``p`` is played: "about one time in three",
+    "circa una volta su tre", "80% of the time", "l'80% delle volte"."""
+    if p >= ALWAYS:
+        return "always", "sempre"
     n = round(1 / p) if p > 0 else 0
-    return f"about one time in {n}" if 2 <= n <= 20 else f"{p:.0%} of the time"
+    if p < 0.5 and n == 2:
+        return "about half the time", "circa metà delle volte"
+    if p < 0.5 and 3 <= n <= 20:
+        return f"about one time in {number_en(n)}", f"circa una volta su {number_it(n)}"
+    return f"{pct(p)} of the time", f"{pct_it('il', p)} delle volte"
 
 
-def _often_it(p: float) -> str:
-    if p >= 0.995:
-        return "sempre"
-    if p >= 0.5:
-        return f"il {p:.0%} delle volte"
-    n = round(1 / p) if p > 0 else 0
-    return f"circa una volta su {n}" if 2 <= n <= 20 else f"il {p:.0%} delle volte"
+def _move(action: str) -> Pair:
+    """A move of the mix as a player names it: "Dudo", "at least 1 three"."""
+    if action == "dudo":
+        return "Dudo", "Dudo"
+    bid = Bid.parse(action)
+    return bid_en(bid), bid_it(bid)
 
 
-def _others(mix: Mapping[str, float], action: str) -> str:
-    rest = sorted(((p, a) for a, p in mix.items() if a != action), reverse=True)
-    return ", ".join(f"{a} {p:.0%}" for p, a in rest[:4])
+def _join(parts: list[str], conjunction: str) -> str:
+    if len(parts) <= 1:
+        return "".join(parts)
+    return ", ".join(parts[:-1]) + f" {conjunction} " + parts[-1]
 
 
-def explain_equilibrium(facts: EquilibriumFacts) -> tuple[str, str]:
-    """The explanation of an equilibrium move: ``(english, italian)``, in the expert's
-    voice ("Dudo: ..." or "Bid at least ...", then the situation)."""
-    p = facts.mix.get(facts.action, 0.0)
-    chance_en = f"{facts.true_chance:.0%}"
-    chance_it = f"{facts.true_chance:.0%}"
-    if facts.action == "dudo":
-        assert facts.last_bid is not None
-        last = Bid.parse(facts.last_bid)
-        en = (
-            f"Dudo: {bid_en(last)} is false with probability {chance_en} given my "
-            f"{facts.die}, against a player who bids as the equilibrium does, and every "
-            f"raise does worse; the equilibrium doubts here {_often_en(p)}."
-        )
-        it = (
-            f"Dudo: {bid_it(last)} è falsa con probabilità {chance_it} dato il mio "
-            f"{facts.die}, contro chi dichiara come l'equilibrio, e ogni rilancio rende "
-            f"meno; l'equilibrio dubita qui {_often_it(p)}."
+def _others(facts: EquilibriumFacts) -> Pair | None:
+    """The other moves of the mix and how often each is played, likeliest first (none
+    when this move is played always)."""
+    if facts.mix.get(facts.action, 0.0) >= ALWAYS:
+        return None
+    rest = sorted(
+        ((p, a) for a, p in facts.mix.items() if a != facts.action and p > 0), reverse=True
+    )
+    shown = [(p, a) for p, a in rest[:OTHERS] if p >= 1 - ALWAYS]
+    if not shown:
+        return None
+    en = [f"{_move(a)[0]} ({pct(p)})" for p, a in shown]
+    it = [f"{_move(a)[1]} ({pct(p)})" for p, a in shown]
+    if len(rest) > len(shown):  # "a, b and, less often, others"
+        en_text = ", ".join(en) + " and, less often, others"
+        it_text = ", ".join(it) + " e, più di rado, altre"
+    else:
+        en_text, it_text = _join(en, "and"), _join(it, "e")
+    return (
+        f"The other moves and how often to play them: {en_text}.",
+        f"Le altre mosse e quanto spesso giocarle: {it_text}.",
+    )
+
+
+def _certain(bid: Bid, die: int) -> bool:
+    """``bid`` is true by the seat's die alone."""
+    return count_matching((die,), bid, True) >= bid.quantity
+
+
+def _impossible(bid: Bid, die: int) -> bool:
+    """``bid`` is false whatever the opponent's one die shows."""
+    return count_matching((die,), bid, True) + 1 < bid.quantity
+
+
+def _sure(p: float) -> bool:
+    """``p`` is 1 but for the rounding of the beliefs."""
+    return p >= 1 - 1e-9
+
+
+def _dudo(facts: EquilibriumFacts, p: float) -> list[Pair]:
+    assert facts.last_bid is not None
+    last = Bid.parse(facts.last_bid)
+    die_en, die_it = _your_die(facts.die)
+    d = facts.true_chance
+    if _impossible(last, facts.die):
+        head = (
+            f"Call Dudo: {bid_en(last)} is impossible, since {die_en} does not count for it.",
+            f"Di' Dudo: la dichiarazione «{bid_it(last)}» è impossibile, perché {die_it} "
+            "non conta.",
         )
     else:
-        bid = Bid.parse(facts.action)
-        if facts.bluff:
-            en = (
-                f"Bid {bid_en(bid)}: a bluff (my {facts.die} does not back it; true "
-                f"{chance_en} of the time), played here {_often_en(p)} so that a challenge "
-                "never pays more than letting it pass."
-            )
-            it = (
-                f"Scommetti {bid_it(bid)}: un bluff (il mio {facts.die} non la sostiene; "
-                f"vera nel {chance_it} dei casi), giocato qui {_often_it(p)} perché "
-                "dubitare non renda mai più che lasciarla passare."
-            )
+        if _sure(d):
+            false_en, false_it = "is almost surely false", "è quasi di certo falsa"
         else:
-            en = (
-                f"Bid {bid_en(bid)}: my {facts.die} backs it (true {chance_en} of the time); "
-                f"played here {_often_en(p)}, mixed with bluffs so that my bid does not "
-                "tell my die."
-            )
-            it = (
-                f"Scommetti {bid_it(bid)}: il mio {facts.die} la sostiene (vera nel "
-                f"{chance_it} dei casi); giocata qui {_often_it(p)}, alternata a bluff "
-                "perché la dichiarazione non riveli il mio dado."
-            )
-    others = _others(facts.mix, facts.action)
-    if others:
-        en += f" The other moves of the mix: {others}."
-        it += f" Le altre mosse del miscuglio: {others}."
-    en += " Situation: last bet, two players with one die each; solved, so I play the equilibrium."
-    it += (
-        " Situazione: ultima scommessa, due giocatori con un dado ciascuno; risolta, "
-        "gioco l'equilibrio."
-    )
-    return en, it
+            false_en = f"is false with probability {pct(d)}"
+            false_it = f"è falsa con probabilità {pct_it('del', d)}"
+        head = (
+            f"Call Dudo: {bid_en(last)} {false_en}, given {die_en} and the bids so far, if "
+            "your opponent plays well; no raise does better.",
+            f"Di' Dudo: la dichiarazione «{bid_it(last)}» {false_it}, considerando {die_it} "
+            "e le dichiarazioni fatte, se l'avversario gioca bene; nessun rilancio rende di "
+            "più.",
+        )
+    sit_en, sit_it = _SITUATION
+    if p >= ALWAYS:
+        why = (
+            f"{sit_en}: here the best play is always Dudo.",
+            f"{sit_it}: qui la mossa migliore è sempre dire Dudo.",
+        )
+    else:
+        often_en, often_it = _often(p)
+        why = (
+            f"{sit_en}: the best play mixes its moves and calls Dudo here {often_en}, so "
+            "that bluffing against you never pays.",
+            f"{sit_it}: conviene alternare più mosse e qui dire Dudo {often_it}, così che "
+            "bluffare contro di te non sia mai vantaggioso.",
+        )
+    return [head, why]
+
+
+def _bid(facts: EquilibriumFacts, p: float) -> list[Pair]:
+    bid = Bid.parse(facts.action)
+    die_en, die_it = _your_die(facts.die)
+    t = facts.true_chance
+    if _certain(bid, facts.die):
+        true_en, true_it = "it is certainly true", "è di certo vera"
+    elif _impossible(bid, facts.die):
+        true_en, true_it = "it cannot be true", "non può essere vera"
+    elif _sure(t):
+        true_en, true_it = "it is almost surely true", "è quasi di certo vera"
+    elif _sure(1 - t):
+        true_en, true_it = "it is almost surely false", "è quasi di certo falsa"
+    else:
+        true_en = f"it is true with probability {pct(t)}"
+        true_it = f"ha {pct_it('il', t)} di probabilità di essere vera"
+    counting = count_matching((facts.die,), bid, True)
+    if not facts.bluff:
+        head = (
+            f"Bid {bid_en(bid)}: {die_en} supports it, so {true_en}.",
+            f"Scommetti {bid_it(bid)}: {die_it} la sostiene, quindi {true_it}.",
+        )
+    elif counting:
+        head = (
+            f"Bid {bid_en(bid)}: {die_en} counts for it, but it also needs your opponent's "
+            f"die; {true_en}.",
+            f"Scommetti {bid_it(bid)}: {die_it} conta, ma serve anche il dado "
+            f"dell'avversario; {true_it}.",
+        )
+    else:
+        head = (
+            f"Bid {bid_en(bid)}: a bluff, since {die_en} does not support it; {true_en}.",
+            f"Scommetti {bid_it(bid)}: è un bluff, perché {die_it} non la sostiene; {true_it}.",
+        )
+    sit_en, sit_it = _SITUATION
+    often_en, often_it = _often(p)
+    if p >= ALWAYS:
+        why = (
+            f"{sit_en}: here the best play is always this bid.",
+            f"{sit_it}: qui la mossa migliore è sempre questa scommessa.",
+        )
+    elif facts.bluff:
+        why = (
+            f"{sit_en}: the best play mixes its moves and makes this bid {often_en}, so that "
+            "a challenge never pays more than letting it pass.",
+            f"{sit_it}: conviene alternare più mosse e fare questa scommessa {often_it}, così "
+            "che dubitarne non renda mai più che lasciarla passare.",
+        )
+    else:
+        why = (
+            f"{sit_en}: the best play makes this bid {often_en}, mixing honest bids with "
+            "bluffs so that your bids do not give your die away.",
+            f"{sit_it}: conviene fare questa scommessa {often_it}, alternando scommesse "
+            "sincere e bluff così che le tue dichiarazioni non rivelino il tuo dado.",
+        )
+    return [head, why]
+
+
+def explain_equilibrium(facts: EquilibriumFacts) -> Pair:
+    """The explanation of a move of the solved last bet: ``(english, italian)``, in the
+    expert's voice ("Call Dudo: ..." or "Bid at least ...", then why and how often)."""
+    p = facts.mix.get(facts.action, 0.0)
+    sentences = _dudo(facts, p) if facts.action == "dudo" else _bid(facts, p)
+    others = _others(facts)
+    if others is not None:
+        sentences.append(others)
+    return " ".join(s[0] for s in sentences), " ".join(s[1] for s in sentences)

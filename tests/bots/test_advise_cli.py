@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 
 import pytest
 
@@ -173,7 +174,17 @@ def test_an_italian_session_is_wholly_italian() -> None:
         "!! indica un posto da 0 a 2",
         "!! non c'è ancora nessuna dichiarazione da sfidare",
     ]
-    assert ">> dichiara 4x3  (probabilità" in text
+    # the suggestion and its reasons are Italian too (issue 18 moved the suggestion: the
+    # inferred dice are blended with the uninformed chance)
+    advice = [line for line in text.splitlines() if line.startswith(("   ", ">>"))]
+    assert advice[0] == ">> dichiara 6x3  (probabilità 85%)"
+    assert advice[1].startswith(
+        "   Scommetti almeno 6 volte 3: ha l'85% di probabilità di essere vera, proprio l'85% "
+        "che chiedi a una scommessa; almeno 7 volte 3 sarebbe vera solo nel 14% dei casi. "
+        "Dire Dudo su «almeno 3 volte 3» sarebbe giusto solo nell'11% dei casi. Uno dei tuoi "
+        "cinque dadi conta per questa scommessa. Nel turno di Palifico"
+    )
+    assert not re.search(r"\b(the|bid|bids|seat|dice|probability|Rules)\b", "\n".join(advice))
 
 
 def test_the_umpire_command_reads_what_the_user_types(

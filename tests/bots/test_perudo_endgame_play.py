@@ -4,6 +4,7 @@ levels' order, the bot's mix and the words that explain it."""
 from __future__ import annotations
 
 import asyncio
+import re
 from collections import Counter
 from collections.abc import Callable
 
@@ -80,15 +81,46 @@ def test_hard_plays_the_mix_it_declares() -> None:
 def test_the_explanation_says_how_often_and_why() -> None:
     facts = EquilibriumFacts("1x5", {"1x5": 0.33, "1x3": 0.67}, 3, None, 1 / 3, True)
     en, it = explain_equilibrium(facts)
-    assert en.startswith("Bid at least 1 five: a bluff")
-    assert "one time in 3" in en and "challenge never pays" in en
-    assert it.startswith("Scommetti almeno 1 volte 5: un bluff")
-    assert "una volta su 3" in it
-    assert "Situation: last bet" in en and "Situazione: ultima scommessa" in it
+    # the move, and why it is a bluff, spoken to the player
+    assert en.startswith("Bid at least 1 five: a bluff, since your 3 does not support it;")
+    assert it.startswith("Scommetti almeno 1 volta 5: è un bluff, perché il tuo 3 non la sostiene;")
+    # how often, and why mixing makes it safe
+    assert "makes this bid about one time in three, so that a challenge never pays" in en
+    assert "circa una volta su tre, così che dubitarne non renda mai più" in it
+    # the other move of the mix, in words
+    assert en.endswith("The other moves and how often to play them: at least 1 three (67%).")
+    assert it.endswith("Le altre mosse e quanto spesso giocarle: almeno 1 volta 3 (67%).")
+    for text in (en, it):  # no jargon, no "my die", no compact bids
+        assert not re.search(r"equilibri|\bthe mix\b|miscuglio|\bmy\b|\bmio\b|1x|1 volte", text)
     view = TableView.build(1, [3], [1, 1], [(0, "1x4")], dice_per_player=1)
     advice = advise(view, level="hard", seed=1)
     assert advice.rules_fired == ("solved-endgame",)
-    assert advice.explanation_en.startswith(("Dudo:", "Bid at least"))
-    assert "solved, so I play the equilibrium" in advice.explanation_en
-    assert "risolta, gioco l'equilibrio" in advice.explanation_it
-    assert advice.dudo_probability is not None and 0.0 < advice.dudo_probability < 1.0
+    assert advice.action == "dudo" and advice.dudo_probability == pytest.approx(0.23, abs=0.01)
+    assert advice.explanation_en == (
+        "Call Dudo: at least 1 four is false with probability 23%, given your 3 and the bids "
+        "so far, if your opponent plays well; no raise does better. Only two dice are left in "
+        "play, one each, and this round decides the game: here the best play is always Dudo."
+    )
+    assert advice.explanation_it == (
+        "Di' Dudo: la dichiarazione «almeno 1 volta 4» è falsa con probabilità del 23%, "
+        "considerando il tuo 3 e le dichiarazioni fatte, se l'avversario gioca bene; nessun "
+        "rilancio rende di più. Restano in gioco due dadi, uno a testa, e questo turno decide "
+        "la partita: qui la mossa migliore è sempre dire Dudo."
+    )
+
+
+def test_a_sure_bid_reads_certain_and_the_rest_of_the_mix_is_named() -> None:
+    facts = EquilibriumFacts("1x6", {"1x6": 0.98, "1x3": 0.012, "1x2": 0.008}, 6, None, 1.0, False)
+    en, it = explain_equilibrium(facts)
+    assert en.startswith("Bid at least 1 six: your 6 supports it, so it is certainly true.")
+    assert it.startswith(
+        "Scommetti almeno 1 volta 6: il tuo 6 la sostiene, quindi è di certo vera."
+    )
+    assert "98% of the time, mixing honest bids with bluffs" in en
+    assert "il 98% delle volte, alternando scommesse sincere e bluff" in it
+    assert it.endswith("almeno 1 volta 3 (1%) e almeno 1 volta 2 (1%).")
+    ace = EquilibriumFacts("1x4", {"1x4": 1.0}, 1, "1x2", 1.0, False)
+    en, it = explain_equilibrium(ace)
+    assert "your ace supports it" in en and "la tua Testa di Lama la sostiene" in it
+    assert en.endswith("here the best play is always this bid.")
+    assert it.endswith("qui la mossa migliore è sempre questa scommessa.")

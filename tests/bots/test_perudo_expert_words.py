@@ -2,9 +2,10 @@
 speaker reads them.
 
 The examples below are reviewed texts: for each fixed situation (a table, a level and a
-seed) the whole Italian explanation must be exactly this, so a change in wording is a
-change someone reads again. They were written to be natural Italian, in the source's own
-terms (turno, dichiarazione, Teste di Lama, Jolly, Palifico, "almeno 7 volte 4").
+seed) the whole Italian explanation must be exactly this, so a change in wording (or in a
+decision: issue 18 moved five of them) is a change someone reads again. They were written
+to be natural Italian, in the source's own terms (turno, dichiarazione, Teste di Lama,
+Jolly, Palifico, "almeno 7 volte 4").
 """
 
 from __future__ import annotations
@@ -120,15 +121,24 @@ ITALIAN_EXAMPLES = [
         "normal",
         None,
         (
-            "Scommetti almeno 9 volte 5: ha il 29% di probabilità di essere vera, meno dell'80% "
-            "che chiedi a una scommessa, ma nessun'altra scommessa è migliore: la più probabile, "
-            "almeno 9 volte 4, sarebbe vera solo nel 12% dei casi. Dire Dudo su «almeno 8 volte "
-            "5» sarebbe giusto nel 47% dei casi, più spesso, ma non abbastanza: una scommessa si "
-            "perde solo se qualcuno la contesta, mentre un Dudo si decide subito. Nessuno dei "
-            "tuoi dadi conta per questa scommessa: è un bluff. Chi ha dichiarato almeno 8 volte 5"
-            " ha probabilmente quattro 5."
+            "Di' Dudo: la dichiarazione «almeno 8 volte 5» è falsa con probabilità del 54%, "
+            "mentre il rilancio migliore, almeno 9 volte 4, sarebbe vero solo nel 16% dei casi. "
+            "Chi ha dichiarato almeno 8 volte 5 ha probabilmente quattro 5."
         ),
         id="long_shot",
+    ),
+    pytest.param(
+        view([3, 3, 6, 4, 3], [5, 2, 2, 2], [(1, "3x6"), (2, "4x4")]),
+        "easy",
+        None,
+        (
+            "Scommetti almeno 5 volte 3: ha il 65% di probabilità di essere vera, più del 60% che"
+            " chiedi a una scommessa; almeno 6 volte 3 sarebbe vera solo nel 32% dei casi. Dire "
+            "Dudo su «almeno 4 volte 4» sarebbe giusto nel 68% dei casi, più spesso, ma non "
+            "abbastanza: una scommessa si perde solo se qualcuno la contesta, mentre un Dudo si "
+            "decide subito. Tre dei tuoi cinque dadi contano per questa scommessa."
+        ),
+        id="dudo_not_enough",
     ),
     pytest.param(
         view([2, 3, 4, 5, 6], [5, 5], [(1, "7x6")]),
@@ -159,7 +169,7 @@ ITALIAN_EXAMPLES = [
         None,
         (
             "Di' Dudo: la dichiarazione «almeno 1 volta 5» è falsa con probabilità del 67%, "
-            "mentre il rilancio migliore, almeno 2 volte 3, sarebbe vero solo nel 33% dei casi. "
+            "mentre il rilancio migliore, almeno 1 volta 6, sarebbe vero solo nel 33% dei casi. "
             "Restano in gioco due dadi, uno a testa: questo turno decide la partita, quindi "
             "scegli la mossa più sicura."
         ),
@@ -209,11 +219,37 @@ ITALIAN_EXAMPLES = [
         None,
         (
             "Calza: la dichiarazione «almeno 1 volta 4» è esatta con probabilità del 67%; dire "
-            "Dudo sarebbe di certo sbagliato e il rilancio migliore, almeno 2 volte 4, sarebbe "
+            "Dudo sarebbe di certo sbagliato e il rilancio migliore, almeno 1 volta 5, sarebbe "
             "vero solo nel 33% dei casi. Restano in gioco due dadi, uno a testa: questo turno "
             "decide la partita, quindi scegli la mossa più sicura."
         ),
         id="calza",
+    ),
+    pytest.param(
+        view([3], [1, 1], dice_per_player=1),
+        "hard",
+        None,
+        (
+            "Scommetti almeno 1 volta 6: è un bluff, perché il tuo 3 non la sostiene; ha il 33% "
+            "di probabilità di essere vera. Restano in gioco due dadi, uno a testa, e questo "
+            "turno decide la partita: conviene alternare più mosse e fare questa scommessa circa "
+            "una volta su cinque, così che dubitarne non renda mai più che lasciarla passare. Le "
+            "altre mosse e quanto spesso giocarle: almeno 1 volta 3 (29%), almeno 1 volta 2 "
+            "(23%), almeno 1 volta 5 (14%), almeno 1 volta 4 (14%) e, più di rado, altre."
+        ),
+        id="solved_bluff",
+    ),
+    pytest.param(
+        view([3], [1, 1], [(1, "1x2")], dice_per_player=1),
+        "hard",
+        None,
+        (
+            "Di' Dudo: la dichiarazione «almeno 1 volta 2» è falsa con probabilità del 43%, "
+            "considerando il tuo 3 e le dichiarazioni fatte, se l'avversario gioca bene; nessun "
+            "rilancio rende di più. Restano in gioco due dadi, uno a testa, e questo turno decide "
+            "la partita: qui la mossa migliore è sempre dire Dudo."
+        ),
+        id="solved_dudo",
     ),
     pytest.param(
         view([5, 5, 1, 2, 3], [5, 5, 5, 5], [(3, "6x4")]),
@@ -222,7 +258,7 @@ ITALIAN_EXAMPLES = [
         (
             "Scommetti almeno 6 volte 5: ha il 91% di probabilità di essere vera, la scommessa "
             "più sicura che puoi fare. Dire Dudo su «almeno 6 volte 4» sarebbe giusto solo nel "
-            "33% dei casi. Tre dei tuoi cinque dadi contano per questa scommessa. Chi ha "
+            "34% dei casi. Tre dei tuoi cinque dadi contano per questa scommessa. Chi ha "
             "scommesso per ultimo bluffa in circa il 76% delle sue scommesse: dubita di lui prima"
             " del solito. Il prossimo giocatore dice Dudo su circa l'87% delle scommesse a cui "
             "risponde: scommetti più sicuro. Quello che hanno in mano gli altri è stimato dalle "
@@ -235,10 +271,9 @@ ITALIAN_EXAMPLES = [
         "normal",
         None,
         (
-            "Scommetti almeno 4 volte 6: ha il 74% di probabilità di essere vera, meno dell'80% "
-            "che chiedi a una scommessa, ma le alternative sono peggiori: dire Dudo su «almeno 4 "
-            "volte 5» sarebbe giusto solo nel 57% dei casi e la più probabile tra le altre "
-            "scommesse, almeno 5 volte 6, sarebbe vera solo nel 43% dei casi. Due dei tuoi tre "
+            "Scommetti almeno 4 volte 6: ha il 75% di probabilità di essere vera, quasi l'80% che"
+            " chiedi a una scommessa; almeno 5 volte 6 sarebbe vera solo nel 44% dei casi. Dire "
+            "Dudo su «almeno 4 volte 5» sarebbe giusto solo nel 60% dei casi. Due dei tuoi tre "
             "dadi contano per questa scommessa. Chi ha dichiarato almeno 4 volte 5 ha "
             "probabilmente un 5."
         ),
