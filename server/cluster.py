@@ -276,8 +276,9 @@ class Cluster:
             # Another node relays this client: answer for this node's rooms only (never
             # relay onwards, so links never chain or loop).
             for room in await self.leases.rooms_of(client.player.id):
-                if room in self.lobby.rooms:
-                    await self.lobby.get(room)  # a room being rebuilt: wait for its log
+                if room in self._tokens or room in self.lobby.rooms:
+                    # a room being rebuilt (just taken over, say): wait for its log
+                    await self.lobby.get(room)
             reply["seats"] = self.lobby.seats_of(client.player)
             return
         self._hellos[client] = {
