@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 import chess
 
+from bots.kriegspiel_meta.budget import tick
 from bots.kriegspiel_meta.dtm import rook_mate_distance, warm
 from bots.kriegspiel_meta.endgames import (
     has_mating_material,
@@ -130,6 +131,7 @@ class Searcher:
     ) -> None:
         self.rng = rng
         self.clock = clock
+        self._tick = tick(clock)
         self.depth = depth
         self.width = width
         self.gamma = gamma
@@ -198,6 +200,8 @@ class Searcher:
 
     def branches(self, meta: Metaposition, move: chess.Move) -> list[Branch]:
         """The branches the umpire's answer to ``move`` may open, with their values."""
+        if self._tick is not None:
+            self._tick(1)
         own = meta.own
         color = meta.color
         kind = own.piece_type_at(move.from_square)
