@@ -67,38 +67,53 @@ def could_be_legal(
     return bool(target & block_squares(meta))
 
 
-def capture_chance(meta: Metaposition, target: chess.Square) -> float:
-    """The chance that one of our pawns may take on ``target``: the square's occupancy,
-    or, when the number of our legal pawn captures was announced, that number shared
-    among the candidate captures by their occupancy."""
-    bit = chess.BB_SQUARES[target]
-    maybe = meta.maybe_units()
+def capture_chance(
+    meta: Metaposition, target: chess.Square, offered: list[chess.Move] | None = None
+) -> float:
+    """The chance that our pawn capture onto ``target`` is legal: the square's occupancy
+    or, when the number of our legal pawn captures was announced, that number shared by
+    occupancy among the candidate captures still ``offered`` this turn (a refused one is
+    no longer offered, and was not one of them)."""
+    maybe = meta.maybe_units() | meta.their_ep
 
     def weight(square: chess.Square) -> float:
-        if chess.BB_SQUARES[square] & maybe:
+        bit = chess.BB_SQUARES[square]
+        if bit & meta.maybe_units():
             return meta.occupancy(square)
-        return 0.5 if chess.BB_SQUARES[square] & meta.their_ep else 0.0
+        return 0.5 if bit & meta.their_ep else 0.0
 
-    own = meta.own
     chance = weight(target)
-    if not bit & (maybe | meta.their_ep):
+    if not chess.BB_SQUARES[target] & maybe:
         return 0.0
     if not meta.tries:
         return chance
-    total = 0.0
-    for pawn in chess.SquareSet(own.pawns & own.occupied_co[meta.color]):
-        for square in chess.SquareSet(
-            chess.BB_PAWN_ATTACKS[meta.color][pawn] & (maybe | meta.their_ep)
-        ):
-            total += weight(square)
+    own = meta.own
+    if offered is None:
+        pairs = {
+            (pawn, square)
+            for pawn in chess.SquareSet(own.pawns & own.occupied_co[meta.color])
+            for square in chess.SquareSet(chess.BB_PAWN_ATTACKS[meta.color][pawn] & maybe)
+        }
+    else:
+        pairs = {
+            (move.from_square, move.to_square)
+            for move in offered
+            if own.piece_type_at(move.from_square) == chess.PAWN
+            and chess.square_file(move.from_square) != chess.square_file(move.to_square)
+            and chess.BB_SQUARES[move.to_square] & maybe
+        }
+    total = sum(weight(square) for _, square in pairs)
     if total <= 0.0:
         return chance
     return min(1.0, max(chance, meta.tries * chance / total))
 
 
-def illegal_chance(meta: Metaposition, move: chess.Move) -> float:
+def illegal_chance(
+    meta: Metaposition, move: chess.Move, offered: list[chess.Move] | None = None
+) -> float:
     """A rough chance that the umpire refuses ``move`` (0 for moves only a hidden
-    king's position could refuse, 1 when :func:`could_be_legal` says it cannot be)."""
+    king's position could refuse, 1 when :func:`could_be_legal` says it cannot be);
+    ``offered``: the attempts still open this turn (see :func:`capture_chance`)."""
     own = meta.own
     kind = own.piece_type_at(move.from_square)
     if kind is None:
@@ -109,7 +124,7 @@ def illegal_chance(meta: Metaposition, move: chess.Move) -> float:
     if not could_be_legal(meta, move, kind, diagonal_pawn):
         return 1.0
     if diagonal_pawn:
-        return 1.0 - capture_chance(meta, move.to_square)
+        return 1.0 - capture_chance(meta, move.to_square, offered)
     free = 1.0
     path = chess.between(move.from_square, move.to_square)
     if kind == chess.PAWN:

@@ -171,18 +171,22 @@ class Searcher:
                 if self.clock() > deadline:
                     break
                 scores[text] = self.score(meta, chess.Move.from_uci(text), depth=2)
-        scores = self._refusals(meta, scores)
+        scores = self._refusals(meta, scores, moves)
         self.last = scores
         self._density = None
         best = max(scores.values())
         tied = sorted(text for text, value in scores.items() if value >= best - 0.5)
         return self.rng.choice(tied)
 
-    def _refusals(self, meta: Metaposition, scores: dict[str, float]) -> dict[str, float]:
+    def _refusals(
+        self, meta: Metaposition, scores: dict[str, float], offered: list[chess.Move]
+    ) -> dict[str, float]:
         """Each score as the expectation over the umpire's refusal: with the chance
         ``q`` that the attempt is illegal we play the best attempt that cannot be refused
         instead, less ILLEGAL_COST (a wasted attempt tells us little and costs time)."""
-        chances = {text: illegal_chance(meta, chess.Move.from_uci(text)) for text in scores}
+        chances = {
+            text: illegal_chance(meta, chess.Move.from_uci(text), offered) for text in scores
+        }
         safe = [v for t, v in scores.items() if chances[t] == 0.0 and v > _CERTAINLY_ILLEGAL]
         opened = [v for v in scores.values() if v > _CERTAINLY_ILLEGAL]
         if not opened:
