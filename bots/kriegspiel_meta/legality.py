@@ -105,7 +105,7 @@ def capture_chance(
     total = sum(weight(square) for _, square in pairs)
     if total <= 0.0:
         return chance
-    return min(1.0, max(chance, meta.tries * chance / total))
+    return min(1.0, meta.tries * chance / total)
 
 
 def illegal_chance(
