@@ -11,6 +11,8 @@ from bots.kriegspiel_meta.budget import NodeClock, parse_budget
 from server.cli import main
 
 BOTS = ["kriegspiel-meta", "kriegspiel-random"]
+#: A small start (rooks and a few pawns each), so that the games stay short.
+SMALL = {"fen": "r3k3/2ppp3/8/8/8/8/2PPP3/R3K3 w - - 0 1"}
 
 
 def test_budget_texts() -> None:
@@ -25,7 +27,7 @@ def test_budget_texts() -> None:
 
 
 def test_a_node_budget_plays_the_same_games_and_counts_illegal_attempts() -> None:
-    specs = schedule("kriegspiel", {}, BOTS, 2, 2, "nodes", budget="nodes=150")
+    specs = schedule("kriegspiel", SMALL, BOTS, 2, 2, "nodes", budget="nodes=150")
     first = run_local(specs)
     again = run_local(specs)
     assert [(p.ranks, p.reason, p.stats) for p in first] == [
@@ -42,6 +44,7 @@ def test_a_node_budget_plays_the_same_games_and_counts_illegal_attempts() -> Non
 
 def test_the_tournament_command_takes_a_budget(capsys: pytest.CaptureFixture[str]) -> None:
     args = ["tournament", "--game", "kriegspiel", "--bots", ",".join(BOTS), "--games", "1"]
+    args += ["-o", f"fen={SMALL['fen']}"]
     assert main([*args, "--seed", "3", "--budget", "nodes=100", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["budget"] == "nodes=100"
