@@ -57,9 +57,13 @@ class Previous(KriegspielMeta):
 
 def unpack(commit: str, into: Path) -> str:
     """Unpack the bot at ``commit`` into ``into`` as a package; return its name."""
-    short = subprocess.run(
-        ["git", "rev-parse", "--short=7", commit], cwd=ROOT, check=True, capture_output=True
-    ).stdout.decode().strip()
+    short = (
+        subprocess.run(
+            ["git", "rev-parse", "--short=7", commit], cwd=ROOT, check=True, capture_output=True
+        )
+        .stdout.decode()
+        .strip()
+    )
     package = f"ks_prev_{short}"
     archive = subprocess.run(
         ["git", "archive", "--format=tar", short, "bots/kriegspiel_meta"],

@@ -128,8 +128,7 @@ def _make(spec_name: str, seed: int, budget: str | None = None) -> Any:
 async def play_spec(spec: GameSpec) -> PlayedGame:
     """Play one scheduled game in this process."""
     bots = [
-        _make(name, seed, spec.budget)
-        for name, seed in zip(spec.bots, spec.bot_seeds, strict=True)
+        _make(name, seed, spec.budget) for name, seed in zip(spec.bots, spec.bot_seeds, strict=True)
     ]
     local = await play_local(spec.game, spec.options, bots, spec.seed, names=spec.bots)
     stats = engine(spec.game).stats(

@@ -42,9 +42,11 @@ def block_squares(meta: Metaposition) -> int:
     if direction == "knight":
         return chess.BB_KNIGHT_ATTACKS[king]
     own = meta.own.occupied_co[meta.color]
-    rays = (chess.BB_RANK_ATTACKS[king][chess.BB_RANK_MASKS[king] & own]
-            | chess.BB_FILE_ATTACKS[king][chess.BB_FILE_MASKS[king] & own]
-            | chess.BB_DIAG_ATTACKS[king][chess.BB_DIAG_MASKS[king] & own]) & ~own
+    rays = (
+        chess.BB_RANK_ATTACKS[king][chess.BB_RANK_MASKS[king] & own]
+        | chess.BB_FILE_ATTACKS[king][chess.BB_FILE_MASKS[king] & own]
+        | chess.BB_DIAG_ATTACKS[king][chess.BB_DIAG_MASKS[king] & own]
+    ) & ~own
     squares = 0
     for square in chess.SquareSet(rays):
         if check_direction(king, square, False) == direction:
@@ -118,9 +120,9 @@ def illegal_chance(
     kind = own.piece_type_at(move.from_square)
     if kind is None:
         return 1.0
-    diagonal_pawn = kind == chess.PAWN and chess.square_file(
-        move.from_square
-    ) != chess.square_file(move.to_square)
+    diagonal_pawn = kind == chess.PAWN and chess.square_file(move.from_square) != chess.square_file(
+        move.to_square
+    )
     if not could_be_legal(meta, move, kind, diagonal_pawn):
         return 1.0
     if diagonal_pawn:

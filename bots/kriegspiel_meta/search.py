@@ -376,7 +376,6 @@ class Searcher:
             return min([merged, *drawn])
         return worst + self.blend * (mean - worst)
 
-
     # -- static terms ------------------------------------------------------------------
 
     def _static(self, meta: Metaposition, after: chess.Board) -> float:
