@@ -30,6 +30,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import chess
 
+from bots.arena import wilson_interval
+
 ENDGAMES = {
     "KR": [chess.ROOK],
     "KQ": [chess.QUEEN],
@@ -38,7 +40,7 @@ ENDGAMES = {
 }
 
 
-def _play(job: tuple[str, str, int, float, str | None]) -> dict[str, Any]:
+def _play(job: tuple[str, str, int, str, str | None]) -> dict[str, Any]:
     """One game in a worker: the outcome from the bot's side and its statistics."""
     kind, defender, seed, budget, rules = job
     from bots.baseline import KriegspielRandom
@@ -47,7 +49,7 @@ def _play(job: tuple[str, str, int, float, str | None]) -> dict[str, Any]:
     from bots.sdk import Bot
     from tests.bots.kriegspiel_meta_harness import CentreKing, random_start
 
-    bot = KriegspielMeta(seed=seed, budget=budget)
+    bot = KriegspielMeta(seed=seed, budget=budget if "=" in budget else float(budget))
     other: Bot = CentreKing(seed=seed) if defender == "centre" else KriegspielRandom(seed=seed)
     if kind == "game":
         seat = seed % 2
@@ -78,8 +80,10 @@ def _summary(results: list[dict[str, Any]]) -> str:
     times = [t for r in results for t in r["times"]]
     reasons = Counter(r["reason"] for r in results)
     mean_moves = statistics.mean(r["moves"] for r in wins) if wins else float("nan")
+    low, high = wilson_interval(len(wins), n)
     return (
-        f"won {len(wins)}/{n} ({len(wins) / n:.1%}), lost {sum(r['lost'] for r in results)}, "
+        f"won {len(wins)}/{n} ({len(wins) / n:.1%}, 95% CI {low:.1%}-{high:.1%}), "
+        f"lost {sum(r['lost'] for r in results)}, "
         f"moves to win {mean_moves:.1f}, attempts/move {attempts / moves:.2f}, "
         f"illegal/move {(attempts - moves) / moves:.2f}, "
         f"median decision {statistics.median(times) * 1000:.1f} ms, "
@@ -92,7 +96,9 @@ def main() -> None:
     parser.add_argument("what", choices=("endgames", "games"))
     parser.add_argument("--starts", type=int, default=200)
     parser.add_argument("--games", type=int, default=100)
-    parser.add_argument("--budget", type=float, default=0.2)
+    parser.add_argument(
+        "--budget", default="0.2", help="seconds per decision, or nodes=N / cpu=S (see budget.py)"
+    )
     parser.add_argument("--parallel", type=int, default=2)
     parser.add_argument("--rules", default="wild16")
     parser.add_argument("--endgames", default="KR,KQ")
@@ -111,7 +117,7 @@ def main() -> None:
                     jobs = [(kind, defender, seed, args.budget, None) for seed in seeds]
                     results = list(pool.map(_play, jobs))
                     print(f"{kind} vs K ({defender}):", _summary(results), flush=True)
-    print(f"({time.perf_counter() - started:.0f} s, budget {args.budget} s per decision)")
+    print(f"({time.perf_counter() - started:.0f} s, budget {args.budget} per decision)")
 
 
 if __name__ == "__main__":

@@ -23,6 +23,7 @@ from typing import Any, TypeAlias
 
 from bots.local import LocalGame, play_local
 from bots.registry import load_bot
+from server.games import engine
 
 
 def seating(bots: Sequence[str], seats: int, index: int) -> list[str]:
@@ -55,17 +56,25 @@ class GameSpec:
     bots: list[str]
     seed: bytes
     bot_seeds: list[int]
+    #: each bot's search budget (``nodes=N``, ``cpu=S``), for the bots that take one
+    budget: str | None = None
 
 
 @dataclass(slots=True)
 class PlayedGame:
-    """A tournament game's result; ``local`` holds the whole game when played here."""
+    """A tournament game's result; ``local`` holds the whole game when played here.
+
+    ``stats`` are each seat's statistics by the engine's own ``stats``, read from the
+    complete record (every event's truth) of a game played here, so that what only the
+    mover hears (a Kriegspiel illegal attempt under wild16) counts too; empty for a game
+    played on a server."""
 
     spec: GameSpec
     ranks: list[int]
     reason: str
     faults: dict[int, str]
     local: LocalGame | None = None
+    stats: list[dict[str, float]] = field(default_factory=list)
 
 
 #: Writes one finished game somewhere (a knowledge base), given the run's settings plus the
@@ -75,9 +84,15 @@ Recorder: TypeAlias = Callable[[PlayedGame, dict[str, Any]], Awaitable[None]]
 
 
 def schedule(
-    game: str, options: dict[str, Any], bots: Sequence[str], seats: int, games: int, seed: str
+    game: str,
+    options: dict[str, Any],
+    bots: Sequence[str],
+    seats: int,
+    games: int,
+    seed: str,
+    budget: str | None = None,
 ) -> list[GameSpec]:
-    """Every game of a tournament, in order."""
+    """Every game of a tournament, in order; ``budget`` goes to every bot that takes one."""
     specs = []
     for index in range(games):
         seated = seating(bots, seats, index)
@@ -89,12 +104,19 @@ def schedule(
                 seated,
                 game_seed(seed, index),
                 [bot_seed(seed, index, s) for s in range(seats)],
+                budget,
             )
         )
     return specs
 
 
-def _make(spec_name: str, seed: int) -> Any:
+def _make(spec_name: str, seed: int, budget: str | None = None) -> Any:
+    if budget is not None:
+        _, factory = load_bot(spec_name, seed=seed, budget=budget)
+        try:
+            return factory()
+        except TypeError:  # a bot with no search budget (a random player) plays as ever
+            pass
     _, factory = load_bot(spec_name, seed=seed)
     try:
         return factory()
@@ -105,9 +127,16 @@ def _make(spec_name: str, seed: int) -> Any:
 
 async def play_spec(spec: GameSpec) -> PlayedGame:
     """Play one scheduled game in this process."""
-    bots = [_make(name, seed) for name, seed in zip(spec.bots, spec.bot_seeds, strict=True)]
+    bots = [
+        _make(name, seed, spec.budget) for name, seed in zip(spec.bots, spec.bot_seeds, strict=True)
+    ]
     local = await play_local(spec.game, spec.options, bots, spec.seed, names=spec.bots)
-    return PlayedGame(spec, list(local.outcome.ranks), local.outcome.reason, local.faults, local)
+    stats = engine(spec.game).stats(
+        [event.truth for event in local.events], local.outcome, len(spec.bots)
+    )
+    return PlayedGame(
+        spec, list(local.outcome.ranks), local.outcome.reason, local.faults, local, stats
+    )
 
 
 def _play_in_worker(spec: GameSpec) -> PlayedGame:
@@ -173,7 +202,7 @@ async def play_spec_remote(spec: GameSpec, url: str) -> PlayedGame:
         games = [
             play_remote(
                 url,
-                functools.partial(_make, name, seed),
+                functools.partial(_make, name, seed, spec.budget),
                 name=name,
                 target=Target(invite=invite, seat=seat),
             )
@@ -252,6 +281,19 @@ class Standing:
     faults: int = 0
     mu: float = 25.0
     sigma: float = 25.0 / 3
+    #: the engine's statistics summed over the bot's seats (games played here only)
+    totals: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def illegal_rate(self) -> float | None:
+        """Illegal attempts per attempt (Kriegspiel-like games: an engine whose statistics
+        count ``moves`` and ``illegal_attempts``); ``None`` when not counted."""
+        illegal = self.totals.get("illegal_attempts")
+        moves = self.totals.get("moves")
+        if illegal is None and moves is None:
+            return None
+        attempts = (illegal or 0.0) + (moves or 0.0)
+        return (illegal or 0.0) / attempts if attempts else 0.0
 
     @property
     def win_rate(self) -> float:
@@ -277,6 +319,7 @@ class Standing:
             "faults": self.faults,
             "mu": round(self.mu, 3),
             "sigma": round(self.sigma, 3),
+            "stats": {key: round(value, 3) for key, value in sorted(self.totals.items())},
         }
 
 
@@ -298,6 +341,9 @@ def standings(results: Sequence[PlayedGame], bots: Sequence[str]) -> list[Standi
             line.placings.append(played.ranks[seat])
             line.wins += played.ranks[seat] == 1 and played.ranks.count(1) == 1
             line.faults += seat in played.faults
+            if seat < len(played.stats):
+                for key, value in played.stats[seat].items():
+                    line.totals[key] = line.totals.get(key, 0.0) + value
         teams = [[model.rating(mu=table[n].mu, sigma=table[n].sigma)] for n in seated]
         rated = model.rate(teams, ranks=[float(r) for r in played.ranks])
         updates: dict[str, list[tuple[float, float]]] = {}
@@ -311,15 +357,20 @@ def standings(results: Sequence[PlayedGame], bots: Sequence[str]) -> list[Standi
 
 def format_table(lines: Sequence[Standing]) -> str:
     """The standings as a text table, best conservative rating (mu - 3 sigma) first."""
+    illegal = any(s.illegal_rate is not None for s in lines)
     header = (
         f"{'bot':<28} {'games':>6} {'wins':>6} {'win rate':>9} {'95% CI':>15} "
         f"{'placing':>8} {'mu':>7} {'sigma':>6}"
-    )
+    ) + (f" {'illegal/attempt':>15}" if illegal else "")
     rows = [header, "-" * len(header)]
     for s in lines:
         low, high = s.interval
-        rows.append(
+        row = (
             f"{s.bot:<28} {s.games:>6} {s.wins:>6} {s.win_rate:>9.1%} "
             f"{f'{low:.1%}-{high:.1%}':>15} {s.mean_placing:>8.2f} {s.mu:>7.2f} {s.sigma:>6.2f}"
         )
+        if illegal:
+            rate = s.illegal_rate
+            row += f" {'-' if rate is None else f'{rate:.3f}':>15}"
+        rows.append(row)
     return "\n".join(rows)

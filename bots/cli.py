@@ -15,6 +15,7 @@ import json
 import secrets
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
@@ -147,6 +148,13 @@ def register(
         help="publish the standings after each game to mqtt://HOST:PORT[/PREFIX]",
     )
     p.add_argument("--name", help="the tournament's name on MQTT (default: game and seed)")
+    p.add_argument(
+        "--budget",
+        metavar="UNIT=AMOUNT",
+        help="each searching bot's budget per decision: nodes=N (counted search nodes, "
+        "the same results on any machine) or cpu=SECONDS (the thread's CPU time, "
+        "independent of the machine's load); bots without a search ignore it",
+    )
     p.set_defaults(func=cmd_tournament, services=services)
 
     p = sub.add_parser(
@@ -207,6 +215,15 @@ def lineup(args: argparse.Namespace) -> tuple[list[str], dict[str, Any], int]:
         raise BotError("--bots needs at least one bot")
     for name in names:
         load_bot(name)
+    budget = getattr(args, "budget", None)
+    if budget is not None:
+        for name in names:
+            try:
+                load_bot(name, budget=budget)[1]()
+            except TypeError:  # a bot without a search budget
+                pass
+            except ValueError as exc:
+                raise ConfigError(f"--budget: {exc}") from exc
     if args.games < 1 or args.parallel < 1:
         raise ConfigError("--games and --parallel must be at least 1")
     seats = args.seats
@@ -230,7 +247,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         )
         return 2
     seed = args.seed if args.seed is not None else secrets.token_hex(8)
-    specs = schedule(args.game, options, names, seats, args.games, seed)
+    specs = schedule(args.game, options, names, seats, args.games, seed, args.budget)
     started = time.monotonic()
     settings = {"source": "tournament", "seed": seed}
     services: Services = args.services
@@ -264,16 +281,20 @@ def cmd_tournament(args: argparse.Namespace) -> int:
             "seed": seed,
             "games": len(results),
             "seconds": round(elapsed, 3),
+            "budget": args.budget,
             "standings": [line.to_json() for line in table],
             "results": [_result_json(r) for r in results],
         }
         print(json.dumps(report, indent=2))
     else:
+        budget = f", budget {args.budget}" if args.budget else ""
         print(
-            f"{args.game}: {len(results)} games, {seats} seats, seed {seed}, "
+            f"{args.game}: {len(results)} games, {seats} seats, seed {seed}{budget}, "
             f"{elapsed:.1f} s ({len(results) / max(elapsed, 1e-9):.1f} games/s)"
         )
         print(format_table(table))
+        endings = Counter(r.reason for r in results)
+        print("endings: " + ", ".join(f"{why} {n}" for why, n in endings.most_common()))
     return 0
 
 

@@ -5,6 +5,8 @@ Modules: :mod:`~bots.kriegspiel_meta.geometry` (bitboard helpers),
 :mod:`~bots.kriegspiel_meta.update` (folding projections in),
 :mod:`~bots.kriegspiel_meta.evaluate` (static terms),
 :mod:`~bots.kriegspiel_meta.endgames` (the hidden king's region),
+:mod:`~bots.kriegspiel_meta.legality` (attempts already shown illegal, refusal chances),
+:mod:`~bots.kriegspiel_meta.budget` (node and CPU-time budgets),
 :mod:`~bots.kriegspiel_meta.search` (attempts and umpire answers),
 :mod:`~bots.kriegspiel_meta.bot` (the :class:`~bots.sdk.Bot`).
 """

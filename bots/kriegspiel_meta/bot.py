@@ -10,6 +10,7 @@ from typing import Any, ClassVar
 
 import chess
 
+from bots.kriegspiel_meta.budget import Budget, parse_budget
 from bots.kriegspiel_meta.dtm import warm_in_background
 from bots.kriegspiel_meta.metaposition import Metaposition
 from bots.kriegspiel_meta.search import Searcher
@@ -29,11 +30,15 @@ LEVELS = {"easy": 0.02, "normal": 0.2, "hard": 1.0}
 class KriegspielMeta(Bot):
     """Plays Kriegspiel over metapositions (``docs/kriegspiel_meta.md``).
 
-    ``seed`` makes its random tie breaks reproducible; ``budget`` is the time it allows
-    itself per attempt when the decision gives no clock (``level`` picks one of
-    :data:`LEVELS`). ``know_start`` says a custom starting position (option ``fen``) was
-    shown to both players; by default only its material is taken as known. ``clock``
-    measures the budget (wall time by default; see :class:`Searcher`).
+    ``seed`` makes its random tie breaks reproducible; ``budget`` is what it allows
+    itself per attempt: seconds (a number: wall time, or what ``clock`` measures) or a
+    :class:`~bots.kriegspiel_meta.budget.Budget` or its text (``nodes=3000``: counted
+    search nodes, the same on any machine; ``cpu=0.2``: the thread's CPU seconds).
+    ``level`` picks one of :data:`LEVELS` or is such a text (``kriegspiel-meta:nodes=3000``).
+    A decision's clock (``time_left``) caps a budget in seconds. ``know_start`` says a
+    custom starting position (option ``fen``) was shown to both players; by default only
+    its material is taken as known. ``clock`` measures a budget in seconds (wall time by
+    default; see :class:`Searcher`).
     """
 
     name: ClassVar[str] = "kriegspiel-meta"
@@ -44,13 +49,25 @@ class KriegspielMeta(Bot):
         seed: int | None = None,
         level: str | None = None,
         *,
-        budget: float | None = None,
+        budget: float | str | Budget | None = None,
         know_start: bool = False,
         clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         if level is not None and level not in LEVELS:
-            raise ValueError(f"unknown level {level!r}: use one of {', '.join(LEVELS)}")
+            if "=" not in level:
+                raise ValueError(
+                    f"unknown level {level!r}: use one of {', '.join(LEVELS)} or nodes=N"
+                )
+            budget = budget if budget is not None else level
         self.rng = random.Random(seed)
+        if isinstance(budget, str):
+            budget = parse_budget(budget)
+        if isinstance(budget, Budget):
+            clock = budget.clock()
+            self.timed = budget.unit != "nodes"
+            budget = budget.amount
+        else:
+            self.timed = True
         self.budget = budget if budget is not None else LEVELS[level or "normal"]
         self.know_start = know_start
         self.clock = clock
@@ -95,7 +112,7 @@ class KriegspielMeta(Bot):
             return "any"
         started = time.perf_counter()
         budget = self.budget
-        if decision.time_left is not None:
+        if decision.time_left is not None and self.timed:
             budget = min(budget, max(0.01, decision.time_left / 40))
         choice = self.searcher.choose(meta, attempts, budget)
         spent = time.perf_counter() - started

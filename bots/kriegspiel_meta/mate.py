@@ -34,6 +34,7 @@ from collections.abc import Callable
 
 import chess
 
+from bots.kriegspiel_meta.budget import tick
 from bots.kriegspiel_meta.dtm import UNKNOWN, index, table
 from bots.kriegspiel_meta.geometry import attacks
 
@@ -232,6 +233,7 @@ class MateSearch:
     ) -> None:
         self.color = color
         self.clock = clock
+        self._tick = tick(clock)
         self.prune = prune
         self.deadline = deadline
         self.max_nodes = max_nodes
@@ -293,6 +295,8 @@ class MateSearch:
         if self._fails.get(key, 0) >= depth:
             return None
         self.nodes += 1
+        if self._tick is not None:
+            self._tick(1)
         if self.nodes > self.max_nodes or (self.nodes & 63 == 1 and self.clock() > self.deadline):
             raise _OutOfTime
         if self._lower(pieces, region) > depth:

@@ -86,6 +86,7 @@ class Metaposition:
     our_ep: int | None = None  #: the square behind our pawn that just stepped two squares
     their_ep: int = 0  #: squares our pawns may capture onto en passant
     check_known: bool = True  #: False at a custom start until the first move is heard
+    tries: int | None = None  #: our legal pawn captures this turn, as announced (or None)
     history: list[str] = field(default_factory=list)  #: own placements after our moves
 
     # -- construction ------------------------------------------------------------------
@@ -151,6 +152,7 @@ class Metaposition:
             our_ep=self.our_ep,
             their_ep=self.their_ep,
             check_known=self.check_known,
+            tries=self.tries,
             history=self.history,
         )
 

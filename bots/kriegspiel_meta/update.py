@@ -65,6 +65,7 @@ def observe(meta: Metaposition, event: dict[str, Any]) -> None:
             _our_illegal(meta, chess.Move.from_uci(event["move"]))
     elif kind == "any" and event.get("answer") is False:
         if ours:
+            meta.tries = 0
             _our_no_captures(meta, chess.SquareSet(meta.own.pawns & meta.own.occupied))
         else:
             _their_no_captures(meta)
@@ -102,6 +103,7 @@ def _our_move(meta: Metaposition, event: dict[str, Any]) -> None:
     if kind == chess.PAWN and abs(move.to_square - move.from_square) == 16:
         meta.our_ep = (move.from_square + move.to_square) // 2
     meta.their_ep = 0
+    meta.tries = None
     meta.check_known = True
     meta.checks_on_us = ()
     meta.check_zone = 0
@@ -184,6 +186,7 @@ def _our_tries(meta: Metaposition, event: dict[str, Any]) -> None:
     pawns = list(chess.SquareSet(own.pawns & own.occupied_co[meta.color]))
     if "squares" in event:
         able = {chess.parse_square(name) for name in event["squares"]}
+        meta.tries = 0 if not able else None
         _our_no_captures(meta, [square for square in pawns if square not in able])
         for square in able:
             _mark_candidates(meta, [square], 1)
@@ -194,6 +197,9 @@ def _our_tries(meta: Metaposition, event: dict[str, Any]) -> None:
         if any_ is None:
             return
         count = 1 if any_ else 0
+        meta.tries = None if any_ else 0
+    else:
+        meta.tries = int(count)
     if count == 0:
         _our_no_captures(meta, pawns)
     elif "count" in event:
@@ -280,6 +286,7 @@ def _their_move(meta: Metaposition, event: dict[str, Any]) -> None:
         meta.known = 0
     meta.our_ep = None
     meta.their_ep = double_free if capture is None and promotion is not True else 0
+    meta.tries = None
     meta.check_known = True
     meta.checks_given = ()
     meta.tighten()

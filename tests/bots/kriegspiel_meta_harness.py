@@ -82,15 +82,17 @@ async def checked_game(
     meta_seat: int = 0,
     fen: str | None = None,
     opponent: Bot | None = None,
+    cls: type[Checked] = Checked,
     **kwargs: Any,
 ) -> tuple[LocalGame, Checked]:
-    """One local game of ``Checked`` against ``opponent`` (default: random).
+    """One local game of ``cls`` (a ``Checked``) against ``opponent`` (default: random).
 
-    The bot's budget is measured in the thread's CPU time unless ``clock`` is given, so
-    that a loaded machine does not weaken it (rates asserted on its games stay true)."""
+    A budget in seconds is measured in the thread's CPU time unless ``clock`` is given,
+    so that a loaded machine does not weaken it (rates asserted on its games stay true);
+    a budget in nodes (``budget="nodes=500"``) plays the same game on any machine."""
     kwargs.setdefault("clock", time.thread_time)
     truth: dict[str, chess.Board] = {"board": chess.Board(fen) if fen else chess.Board()}
-    meta = Checked(truth, seed=seed, **kwargs)
+    meta = cls(truth, seed=seed, **kwargs)
     other = opponent if opponent is not None else KriegspielRandom(seed=seed + 1)
     bots: list[Bot] = [meta, other] if meta_seat == 0 else [other, meta]
     options: dict[str, Any] = {"rules": rules}

@@ -82,7 +82,9 @@ async def _mate_rate(fen_list: list[str], defender: str) -> float:
     mates = 0
     for seed, fen in enumerate(fen_list):
         opponent = CentreKing(seed=seed) if defender == "centre" else None
-        played, bot = await checked_game("wild16", seed, fen=fen, opponent=opponent, budget=0.05)
+        played, bot = await checked_game(
+            "wild16", seed, fen=fen, opponent=opponent, budget="nodes=400"
+        )
         assert bot.problems == []
         mates += played.outcome.reason == "checkmate" and played.outcome.ranks == (1, 2)
     return mates / len(fen_list)
@@ -94,11 +96,13 @@ KR_STARTS = [random_start([chess.ROOK], seed) for seed in range(8)]
 
 @pytest.mark.parametrize("defender", ["random", "centre"])
 async def test_kq_vs_k_mates_most_games(defender: str) -> None:
-    assert await _mate_rate(KQ_STARTS, defender) >= 0.6
+    # A node budget plays the same games on any machine: 8 of 8 mated against either
+    # defender at 400 nodes a decision (2026-11-25).
+    assert await _mate_rate(KQ_STARTS, defender) >= 0.75
 
 
-async def test_kr_vs_k_mates_the_random_defender_in_some_games() -> None:
-    assert await _mate_rate(KR_STARTS, "random") >= 0.35
+async def test_kr_vs_k_mates_the_random_defender_in_most_games() -> None:
+    assert await _mate_rate(KR_STARTS, "random") >= 0.75  # 8 of 8 at 400 nodes
 
 
 def test_the_hunt_does_not_stake_the_rook_on_a_likely_mate() -> None:
