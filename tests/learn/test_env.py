@@ -63,6 +63,7 @@ def _rollout(make: Callable[[], UmpireEnv], seed: int, steps: int = 100_000) -> 
         if terminated or truncated:
             env.step(None)
             continue
+        assert env.observation_space(agent).contains(obs)
         legal = np.flatnonzero(obs["action_mask"])
         # The mask is exactly the engine's legal actions, and the info carries them.
         texts = sorted(env.encoding.action_text(int(i)) for i in legal)
@@ -92,9 +93,17 @@ def test_perudo_rollouts_end_with_rewards_from_the_ranks(seed: int) -> None:
     assert not env.agents
 
 
-def test_rollouts_masks_and_infos_match_the_engine() -> None:
-    _rollout(lambda: perudo_env(seats=3, calza=True), 1)
-    _rollout(lambda: kriegspiel_env(rules="english", max_actions=300), 2)
+@pytest.mark.parametrize("options", PERUDO_OPTIONS, ids=lambda o: str(o))
+def test_perudo_rollouts_stay_in_bounds_with_masks_from_the_engine(
+    options: dict[str, object],
+) -> None:
+    for seed in range(25):
+        _rollout(lambda: perudo_env(**options), seed)
+
+
+def test_kriegspiel_rollouts_stay_in_bounds_with_masks_from_the_engine() -> None:
+    for seed, rules in enumerate(RULE_SETS):
+        _rollout(lambda: kriegspiel_env(rules=rules, max_actions=300), seed)  # noqa: B023
 
 
 def test_kriegspiel_truncates_after_max_actions() -> None:
