@@ -28,7 +28,7 @@ import hashlib
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -46,8 +46,15 @@ Json = Any
 class Encoding(Protocol):
     """What an environment needs from a game's array encoding."""
 
-    shape: tuple[int, ...]
-    num_actions: int
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """The observation vector's shape."""
+        ...
+
+    @property
+    def num_actions(self) -> int:
+        """How many actions there are."""
+        ...
 
     def encode(self, view: Mapping[str, Json]) -> npt.NDArray[np.float32]:
         """The observation vector of a seat's snapshot."""
@@ -90,7 +97,11 @@ def reward(rank: int, seats: int) -> float:
 class UmpireEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type information
     """One umpire game as a PettingZoo AEC environment (see the module docstring)."""
 
-    metadata = {"name": "umpire_v0", "render_modes": ["ansi"], "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {
+        "name": "umpire_v0",
+        "render_modes": ["ansi"],
+        "is_parallelizable": False,
+    }
 
     def __init__(
         self,
@@ -107,7 +118,6 @@ class UmpireEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type informa
         self.encoding = encoding
         self.max_actions = max_actions
         self.render_mode = render_mode
-        self.metadata = {**self.metadata, "name": f"umpire_{game}_v0"}
         self.possible_agents = [f"seat_{s}" for s in range(self.config.seats)]
         self._seat = {agent: s for s, agent in enumerate(self.possible_agents)}
         observation = spaces.Dict(
@@ -137,7 +147,7 @@ class UmpireEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type informa
         game, events = self.engine.new_game(self.config, self._game_seed)
         self.game = game
         self._seen_at = -1
-        self._seen_cache: dict[int, tuple[dict[str, Json], list[str]]] = {}
+        self._seen_cache = {}
         self._events: list[Event] = list(events)
         self._causes: list[int | None] = [None] * len(events)
         self.agents = list(self.possible_agents)

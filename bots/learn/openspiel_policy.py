@@ -51,7 +51,8 @@ class BotPolicy(policy.Policy):  # type: ignore[misc]  # open_spiel has no type 
     def _ask(self, state: PerudoState, seat: int) -> dict[int, float]:
         table = state.table
         engine = table.engine
-        assert engine is not None and table.start_views[seat] is not None
+        start = table.start_views[seat]
+        assert engine is not None and start is not None
         encoding = self.umpire_game.encoding
         legal = engine.legal_texts(seat)
         decision = Decision(seat, engine.view(seat), legal)
@@ -60,7 +61,7 @@ class BotPolicy(policy.Policy):  # type: ignore[misc]  # open_spiel has no type 
             seat=seat,
             seats=engine.num_seats,
             options=engine.config.to_options(),
-            view=table.start_views[seat],
+            view=start,
         )
         votes: Counter[int] = Counter()
         for sample in range(self.samples):
