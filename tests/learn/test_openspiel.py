@@ -121,3 +121,21 @@ def test_the_expert_as_an_openspiel_policy(level: str) -> None:
                 state.apply_action(rng.choice(list(probs)))
     finally:
         bot_policy.close()
+
+
+@pytest.mark.parametrize("rules", ["wild16", "english"])
+def test_kriegspiel_as_an_openspiel_game(rules: str) -> None:
+    from bots.learn import openspiel_kriegspiel
+
+    game = pyspiel.load_game(openspiel_kriegspiel.SHORT_NAME, {"rules": rules})
+    pyspiel.random_sim_test(game, num_sims=3, serialize=False, verbose=False)
+    state = game.new_initial_state()
+    e2e4 = 12 * 64 + 28
+    assert state.current_player() == 0 and e2e4 in state.legal_actions()
+    state.apply_action(e2e4)
+    clone = state.clone()
+    assert clone.information_state_string(1) == state.information_state_string(1)
+    # Black heard that white moved, never where: its information has no e2e4.
+    assert "e2e4" in state.information_state_string(0)
+    assert "e2e4" not in state.information_state_string(1)
+    assert "e4" not in state.observation_string(1)
