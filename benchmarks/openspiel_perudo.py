@@ -30,9 +30,26 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import pyspiel
 from open_spiel.python import policy
-from open_spiel.python.algorithms import exploitability
+from open_spiel.python.algorithms import best_response
+from open_spiel.python.algorithms import policy_utils
 
 from bots.learn.openspiel_policy import BotPolicy, expert_factory, load
+
+
+def exploitability(
+    game: pyspiel.Game,
+    policy_obj: policy.Policy,
+    states: dict[str, pyspiel.State],
+    infostates: dict[str, str],
+) -> float:
+    """OpenSpiel's exploitability of a policy: its table over every information state
+    (``policy_to_dict``), then each player's best-response value from the C++
+    ``TabularBestResponse``; (v0 + v1) / 2 in this zero-sum game. The same quantity as
+    ``exploitability.exploitability``, with the game's states enumerated once for all rows."""
+    table = policy_utils.policy_to_dict(policy_obj, game, states, infostates)
+    root = game.new_initial_state().history_str()
+    values = [pyspiel.TabularBestResponse(game, p, table).value(root) for p in range(2)]
+    return float(sum(values)) / 2
 
 
 def main() -> None:
@@ -44,15 +61,28 @@ def main() -> None:
     parser.add_argument("--dice", type=int, default=1)
     args = parser.parse_args()
     game = load(2, args.dice)
+    start = time.perf_counter()
+    states, infostates = best_response.compute_states_and_info_states_if_none(game)
+    print(
+        json.dumps(
+            {
+                "game": str(game),
+                "decision_histories": len(states),
+                "information_states": len(set(infostates.values())),
+                "seconds": round(time.perf_counter() - start, 1),
+            }
+        ),
+        flush=True,
+    )
     for row in args.rows.split(","):
         start = time.perf_counter()
         extra: dict[str, object] = {}
         if row == "uniform":
-            value = exploitability.exploitability(game, policy.UniformRandomPolicy(game))
+            value = exploitability(game, policy.UniformRandomPolicy(game), states, infostates)
         elif row in ("easy", "normal", "hard"):
             bot = BotPolicy(game, expert_factory(row), samples=args.samples)
-            value = exploitability.exploitability(game, bot)
-            extra = {"samples": args.samples, "information_states": len(bot.cache)}
+            value = exploitability(game, bot, states, infostates)
+            extra = {"samples": args.samples}
             bot.close()
         elif row == "cfr":
             solver = pyspiel.CFRSolver(game)
