@@ -30,8 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import pyspiel
 from open_spiel.python import policy
-from open_spiel.python.algorithms import best_response
-from open_spiel.python.algorithms import policy_utils
+from open_spiel.python.algorithms import best_response, policy_utils
 
 from bots.learn.openspiel_policy import BotPolicy, expert_factory, load
 
