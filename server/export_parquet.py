@@ -133,14 +133,16 @@ async def export_parquet(
     game_ids: Iterable[str] | None = None,
     *,
     batch_rows: int = 20_000,
+    batch_bytes: int = 64 << 20,
     progress: Progress | None = None,
 ) -> tuple[int, int]:
     """Write ``decisions.parquet`` and ``games.parquet`` into ``out_dir`` (created if
-    needed); return how many games and decisions. Rows are written every ``batch_rows``
-    decisions, so at most about that many are in memory."""
+    needed); return how many games and decisions. Rows are written whenever
+    ``batch_rows`` decisions or ``batch_bytes`` of observations are waiting (Kriegspiel
+    observations grow with the game), so memory stays bounded by about that much."""
     folder = Path(out_dir)
     folder.mkdir(parents=True, exist_ok=True)
-    games = decisions = 0
+    games = decisions = waiting = 0
     pending: list[dict[str, Any]] = []
     pending_games: list[dict[str, Any]] = []
     with (
@@ -153,10 +155,11 @@ async def export_parquet(
             pending_games.append(game_row(log, len(rows)))
             games += 1
             decisions += len(rows)
-            if len(pending) >= batch_rows:
+            waiting += sum(len(r["observation"]) for r in rows)
+            if len(pending) >= batch_rows or waiting >= batch_bytes:
                 dw.write_table(pa.Table.from_pylist(pending, DECISIONS))
                 gw.write_table(pa.Table.from_pylist(pending_games, GAMES))
-                pending, pending_games = [], []
+                pending, pending_games, waiting = [], [], 0
             if progress is not None:
                 progress(games, decisions)
         dw.write_table(pa.Table.from_pylist(pending, DECISIONS))

@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 import polars as pl
+import pyarrow.parquet as pq
 import pytest
 
 from bots.arena import schedule
@@ -103,13 +104,17 @@ async def test_parquet_export_streams_in_batches_and_reports_progress(tmp_path: 
             store, tmp_path / "small", batch_rows=7, progress=lambda g, d: seen.append((g, d))
         )
         whole = await export_parquet(store, tmp_path / "whole")
+        by_size = await export_parquet(store, tmp_path / "by_size", batch_bytes=5_000)
     finally:
         await store.close()
-    assert small == whole and small[0] == 6
+    assert small == whole == by_size and small[0] == 6
     assert [g for g, _ in seen] == [1, 2, 3, 4, 5, 6] and seen[-1][1] == small[1]
     a = pl.read_parquet(tmp_path / "small" / "decisions.parquet")
     b = pl.read_parquet(tmp_path / "whole" / "decisions.parquet")
     assert a.height == small[1] and a.equals(b)
+    assert pl.read_parquet(tmp_path / "by_size" / "decisions.parquet").equals(a)
+    row_groups = pq.ParquetFile(tmp_path / "by_size" / "decisions.parquet").num_row_groups
+    assert row_groups >= 6  # a game's rows hold more than 5,000 bytes of observations
     assert set(a["player"].unique()) == {"bot-perudo-random", "bot-perudo-simple"}
     # Every decision is one of its legal actions, and its observation is its own seat's.
     assert all(r["action"] in r["legal"] for r in a.iter_rows(named=True))
