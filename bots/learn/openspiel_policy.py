@@ -70,7 +70,10 @@ class BotPolicy(policy.Policy):  # type: ignore[misc]  # open_spiel has no type 
             if text not in legal:
                 raise ValueError(f"the bot chose {text!r}, not one of the legal actions")
             votes[encoding.action_index(text)] += 1
-        return {action: count / self.samples for action, count in sorted(votes.items())}
+        # Every legal action, unchosen ones at 0 (OpenSpiel's tabular best response
+        # looks each one up).
+        indices = sorted(encoding.action_index(text) for text in legal)
+        return {action: votes[action] / self.samples for action in indices}
 
     def close(self) -> None:
         """Close the event loop the bots run in."""
