@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
 import json
 import logging
 from collections.abc import Callable
@@ -173,7 +174,7 @@ class Cluster:
         return (
             request is not None
             and bool(self.secret)
-            and request.headers.get(PEER_HEADER) == self.secret
+            and hmac.compare_digest(request.headers.get(PEER_HEADER, ""), self.secret)
         )
 
     # -- ownership -------------------------------------------------------------------------

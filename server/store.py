@@ -32,7 +32,6 @@ import contextlib
 import json
 import logging
 import sqlite3
-import time
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -42,6 +41,7 @@ import aiosqlite
 import msgspec
 
 from server.errors import StoreError
+from server.group_commit import commit_in_groups, write_failed
 from server.worker import Worker
 
 log = logging.getLogger(__name__)
@@ -224,6 +224,11 @@ class Store(ABC):
     #: called with (seconds, writes) after each group commit, by stores that group
     #: their commits (server.ops sets it for its metrics)
     on_commit: Callable[[float, int], None] | None = None
+
+    def _committed(self, seconds: float, writes: int) -> None:
+        """A group commit of ``writes`` writes took ``seconds``: tell :attr:`on_commit`."""
+        if self.on_commit is not None:
+            self.on_commit(seconds, writes)
 
     @abstractmethod
     async def open(self) -> None:
@@ -550,42 +555,13 @@ class SqliteStore(Store):
         await done
 
     async def _write_loop(self) -> None:
-        stopping = False
-        while not stopping:
-            first = await self._queue.get()
-            if first is None:
-                break
-            batch = [first]
-            while len(batch) < self.max_batch and not self._queue.empty():
-                item = self._queue.get_nowait()
-                if item is None:
-                    stopping = True
-                    break
-                batch.append(item)
-            started = time.perf_counter()
-            try:
-                await self._transaction(batch)
-            except Exception:
-                # Something in the group failed: redo each write in its own transaction,
-                # so that only the faulty one fails and its neighbours still commit.
-                for item in batch:
-                    try:
-                        await self._transaction([item])
-                    except Exception as exc:
-                        log.warning("store %s: a write failed: %r", self.path, exc)
-                        if not item.done.done():
-                            error = StoreError(f"write failed: {exc}")
-                            error.__cause__ = exc
-                            item.done.set_exception(error)
-                    else:
-                        if not item.done.done():
-                            item.done.set_result(None)
-                continue
-            if self.on_commit is not None:
-                self.on_commit(time.perf_counter() - started, len(batch))
-            for item in batch:
-                if not item.done.done():
-                    item.done.set_result(None)
+        await commit_in_groups(
+            self._queue,
+            self.max_batch,
+            self._transaction,
+            lambda item, exc: write_failed(self.path, item.done, exc),
+            self._committed,
+        )
 
     async def _transaction(self, batch: list[_Write]) -> None:
         thread = self._thread

@@ -27,7 +27,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -35,6 +34,7 @@ from typing import Any
 import asyncpg
 
 from server.errors import LeaseLost, StoreError
+from server.group_commit import commit_in_groups, write_failed
 from server.store import (
     ActionRow,
     ChatRow,
@@ -351,50 +351,16 @@ class PgStore(Store):
         await done
 
     async def _write_loop(self) -> None:
-        stopping = False
-        while not stopping:
-            first = await self._queue.get()
-            if first is None:
-                break
-            batch = [first]
-            while len(batch) < self.max_batch and not self._queue.empty():
-                item = self._queue.get_nowait()
-                if item is None:
-                    stopping = True
-                    break
-                batch.append(item)
-            started = time.perf_counter()
-            try:
-                await self._transaction(batch)
-            except Exception:
-                # Something in the group failed: redo each write in its own transaction,
-                # so that only the faulty one fails and its neighbours still commit.
-                for item in batch:
-                    try:
-                        await self._transaction([item])
-                    except Exception as exc:
-                        self._fail(item, exc)
-                    else:
-                        if not item.done.done():
-                            item.done.set_result(None)
-                continue
-            if self.on_commit is not None:
-                self.on_commit(time.perf_counter() - started, len(batch))
-            for item in batch:
-                if not item.done.done():
-                    item.done.set_result(None)
+        await commit_in_groups(
+            self._queue, self.max_batch, self._transaction, self._fail, self._committed
+        )
 
     def _fail(self, item: _Write, exc: Exception) -> None:
-        if item.done.done():
-            return
         if isinstance(exc, FencedError):
             log.warning("store %s: %s", self.name, exc)
             item.done.set_exception(exc)
-            return
-        log.warning("store %s: a write failed: %r", self.name, exc)
-        error = StoreError(f"write failed: {exc}")
-        error.__cause__ = exc
-        item.done.set_exception(error)
+        else:
+            write_failed(self.name, item.done, exc)
 
     async def _writer_connection(self) -> asyncpg.Connection:
         if self._db is None or self._db.is_closed():

@@ -1,0 +1,85 @@
+"""The group commit both stores share: writes queue up, the writer commits them together.
+
+A store's writer task calls :func:`commit_in_groups` with its queue. Each queued write
+carries a future that is resolved only once the write is durable (or failed), so a write
+is never acknowledged before its commit. When a shared transaction fails, every write of
+the group is redone in a transaction of its own, so only the faulty one fails and its
+neighbours still commit. ``None`` on the queue stops the loop after the writes before it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import Protocol, TypeVar
+
+from server.errors import StoreError
+
+log = logging.getLogger(__name__)
+
+
+class Pending(Protocol):
+    """A queued write: its future resolves when the write is committed or failed."""
+
+    @property
+    def done(self) -> asyncio.Future[None]: ...
+
+
+W = TypeVar("W", bound=Pending)
+
+
+async def commit_in_groups(
+    queue: asyncio.Queue[W | None],
+    max_batch: int,
+    transaction: Callable[[list[W]], Awaitable[None]],
+    fail: Callable[[W, Exception], None],
+    committed: Callable[[float, int], None],
+) -> None:
+    """Commit the queued writes, up to ``max_batch`` per ``transaction``, until ``None``.
+
+    ``fail`` settles a write that failed on its own; ``committed`` hears each group
+    commit's duration and size."""
+    stopping = False
+    while not stopping:
+        first = await queue.get()
+        if first is None:
+            break
+        batch = [first]
+        while len(batch) < max_batch and not queue.empty():
+            item = queue.get_nowait()
+            if item is None:
+                stopping = True
+                break
+            batch.append(item)
+        started = time.perf_counter()
+        try:
+            await transaction(batch)
+        except Exception:
+            for item in batch:
+                try:
+                    await transaction([item])
+                except Exception as exc:
+                    if not item.done.done():
+                        fail(item, exc)
+                else:
+                    _succeed(item)
+            continue
+        committed(time.perf_counter() - started, len(batch))
+        for item in batch:
+            _succeed(item)
+
+
+def _succeed(item: Pending) -> None:
+    if not item.done.done():
+        item.done.set_result(None)
+
+
+def write_failed(store: str, done: asyncio.Future[None], exc: Exception) -> None:
+    """Log a failed write and fail its future with a :class:`StoreError` (caused by
+    ``exc``)."""
+    log.warning("store %s: a write failed: %r", store, exc)
+    error = StoreError(f"write failed: {exc}")
+    error.__cause__ = exc
+    done.set_exception(error)
