@@ -25,7 +25,6 @@ import random
 import signal
 import socket
 import sqlite3
-import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,9 +34,9 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
+from tests.server.serve import spawn_serve
 from tests.server.wsclient import WsClient
 
-ROOT = Path(__file__).resolve().parents[2]
 SEED = int(os.environ.get("CHAOS_SEED", "14"))
 KILLS = 3
 GAMES = 20
@@ -66,34 +65,7 @@ def free_port() -> int:
 
 async def start_server(db: Path, port: int) -> asyncio.subprocess.Process:
     """``umpire serve`` on ``port`` with the database ``db``."""
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "server.cli",
-        "serve",
-        "--port",
-        str(port),
-        "--db",
-        str(db),
-        "--grace",
-        str(GRACE),
-        "--autopilot-delay",
-        "0",
-        "--rate",
-        "1000",
-        "--burst",
-        "1000",
-        "--synchronous",
-        "NORMAL",
-        "--log-level",
-        "WARNING",
-        cwd=ROOT,
-        stdout=asyncio.subprocess.PIPE,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
-    assert proc.stdout is not None
-    line = await asyncio.wait_for(proc.stdout.readline(), 30)
-    assert b"listening on" in line, line
+    proc, _ = await spawn_serve(db, port=port, grace=GRACE, extra=("--synchronous", "NORMAL"))
     return proc
 
 

@@ -4,49 +4,20 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import signal
 import sqlite3
-import sys
 from pathlib import Path
 
 from websockets.exceptions import ConnectionClosed
 
 from tests.server.scripted import SeatScript, play_seat, resume_seat
+from tests.server.serve import spawn_serve
 from tests.server.wsclient import WsClient
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 async def spawn(db: Path) -> tuple[asyncio.subprocess.Process, int]:
     """Start ``umpire serve`` on a free port; return the process and its port."""
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "server.cli",
-        "serve",
-        "--port",
-        "0",
-        "--db",
-        str(db),
-        "--grace",
-        "30",
-        "--autopilot-delay",
-        "0",
-        "--rate",
-        "1000",
-        "--burst",
-        "1000",
-        "--log-level",
-        "WARNING",
-        cwd=ROOT,
-        stdout=asyncio.subprocess.PIPE,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
-    assert proc.stdout is not None
-    line = await asyncio.wait_for(proc.stdout.readline(), 20)
-    assert b"listening on" in line, line
-    return proc, int(line.decode().rsplit(":", 1)[1])
+    return await spawn_serve(db, startup=20)
 
 
 async def seat_loop(client: WsClient, script: SeatScript) -> None:

@@ -13,10 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import signal
-import sys
-from pathlib import Path
 from typing import Any
 
 import asyncpg
@@ -25,45 +22,15 @@ from websockets.exceptions import ConnectionClosed
 from server.export import verify_game
 from server.store_pg import PgStore
 from tests.server.scripted import SeatScript, play_seat, resume_seat
+from tests.server.serve import spawn_serve
 from tests.server.wsclient import WsClient
 
-ROOT = Path(__file__).resolve().parents[2]
 TTL = 2.0
 
 
 async def spawn(dsn: str, name: str) -> tuple[asyncio.subprocess.Process, int]:
     """Start ``umpire serve`` as node ``name`` on a free port; return it and its port."""
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "server.cli",
-        "serve",
-        "--port",
-        "0",
-        "--db",
-        dsn,
-        "--node-name",
-        name,
-        "--lease-ttl",
-        str(TTL),
-        "--grace",
-        "60",
-        "--autopilot-delay",
-        "0",
-        "--rate",
-        "1000",
-        "--burst",
-        "1000",
-        "--log-level",
-        "WARNING",
-        cwd=ROOT,
-        stdout=asyncio.subprocess.PIPE,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
-    assert proc.stdout is not None
-    line = await asyncio.wait_for(proc.stdout.readline(), 30)
-    assert b"listening on" in line, line
-    return proc, int(line.decode().rsplit(":", 1)[1])
+    return await spawn_serve(dsn, grace=60, extra=("--node-name", name, "--lease-ttl", str(TTL)))
 
 
 class Seat:

@@ -14,6 +14,7 @@ from bots.baseline import KriegspielRandom, PerudoRandom, PerudoSimple
 from bots.perudo_expert.hint import perudo_hint
 from bots.remote import RemotePlayer, Target, play_remote
 from server.app import UmpireServer
+from server.room import Timing
 
 KQK = "4k3/8/8/8/8/8/8/3QK3 w - - 0 1"
 
@@ -26,8 +27,10 @@ async def wait_finished(server: UmpireServer, room_id: str, timeout: float = 60)
     return room
 
 
-async def test_named_house_bots_play_a_perudo_game(server: UmpireServer, connect: Any) -> None:
-    host = await connect("host")
+async def test_named_house_bots_play_a_perudo_game(make_server: Any, connect: Any) -> None:
+    # a grace longer than a loaded machine's bot start: the stand-in policy must not move
+    server = await make_server(timing=Timing(grace=30, autopilot_delay=0.0))
+    host = await connect("host", port=server.port)
     room_id = (
         await host.request("create_room", "created", game="perudo", options={"seats": 3}, sit=False)
     )["room"]
@@ -74,7 +77,11 @@ async def test_remote_bots_find_or_create_rooms_and_play(server: UmpireServer) -
             url, PerudoSimple, name="simple", target=Target(game="perudo", options={"seats": 2})
         )
     )
-    await asyncio.sleep(0.3)  # the first bot has created a room and waits in it
+    async with asyncio.timeout(30):  # the first bot has created a room and sits in it
+        while not any(
+            s.player is not None for room in server.lobby.rooms.values() for s in room.seats
+        ):
+            await asyncio.sleep(0.02)
     second = await asyncio.wait_for(
         play_remote(
             url,
@@ -205,7 +212,6 @@ async def test_a_tournament_through_the_server(server: UmpireServer) -> None:
 async def test_a_stand_in_bot_plays_for_an_absent_player_until_they_return(
     make_server: Any, connect: Any
 ) -> None:
-    from server.room import Timing
 
     server = await make_server(timing=Timing(grace=0.2, autopilot_delay=0.0))
     ana = await connect("ana", port=server.port)
@@ -245,7 +251,6 @@ async def test_a_stand_in_bot_plays_for_an_absent_player_until_they_return(
 async def test_a_stand_in_bot_makes_one_move_when_the_turn_time_runs_out(
     make_server: Any, connect: Any
 ) -> None:
-    from server.room import Timing
 
     server = await make_server(timing=Timing(grace=30, autopilot_delay=0.0))
     ana = await connect("ana", port=server.port)
@@ -474,7 +479,6 @@ async def test_bots_of_one_kind_relaunched_together_all_come_back(
 ) -> None:
     """The bad_token storm: three bots of one kind (and a stand-in) launched at once after a
     restart all say hello, and all play on."""
-    from server.room import Timing
 
     server = await make_server(timing=Timing(grace=60, autopilot_delay=0.0))
     host = await connect("host", port=server.port)
@@ -534,11 +538,11 @@ async def test_a_runner_killed_under_the_server_is_restarted_and_its_bots_play_o
 async def test_a_sigkilled_server_leaves_no_runner_and_its_successor_relaunches_bots(
     tmp_path: Path,
 ) -> None:
-    from tests.server.test_crash_recovery import spawn
+    from tests.server.serve import spawn_serve
     from tests.server.wsclient import WsClient
 
     db = tmp_path / "umpire.db"
-    proc, port = await spawn(db)
+    proc, port = await spawn_serve(db)
     try:
         ana = await WsClient.open(port)
         await ana.hello("ana")
@@ -561,7 +565,7 @@ async def test_a_sigkilled_server_leaves_no_runner_and_its_successor_relaunches_
         if proc.returncode is None:
             proc.kill()
             await proc.wait()
-    proc, port = await spawn(db)
+    proc, port = await spawn_serve(db)
     try:
         back = await WsClient.open(port)
         await back.hello("ana", token=ana.token)
