@@ -37,7 +37,7 @@ import resource
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -103,9 +103,10 @@ def bot_row(
                 sets, lambda info, seed: bot.answer(replay(game, info), info.player, seed), seeds
             )
             return dict(policy), {"seeds": seeds, "queries": asked}
-        probs: Callable[[InfoSet], Mapping[int, float]] = lambda info: bot.action_probabilities(
-            replay(game, info), info.player
-        )
+
+        def probs(info: InfoSet) -> Mapping[int, float]:
+            return bot.action_probabilities(replay(game, info), info.player)
+
         return dict(efg_policy.tabulate(sets, probs)), {"samples": samples}
     finally:
         bot.close()

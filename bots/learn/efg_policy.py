@@ -93,7 +93,9 @@ def to_efg(sets: list[InfoSet], policy: Mapping[str, Mapping[int, float]]) -> py
     return pyspiel.TabularPolicy(table)
 
 
-def tabulate(sets: list[InfoSet], probs: Callable[[InfoSet], Mapping[int, float]]) -> dict[str, Dist]:
+def tabulate(
+    sets: list[InfoSet], probs: Callable[[InfoSet], Mapping[int, float]]
+) -> dict[str, Dist]:
     """``{python information state string: probs(set)}`` for every set."""
     return {info.python_key: dict(probs(info)) for info in sets}
 

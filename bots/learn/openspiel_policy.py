@@ -14,7 +14,7 @@ answer. A bot that states the mix it samples from (``decision_distribution``, as
 from __future__ import annotations
 
 import asyncio
-from collections import Counter
+from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
 
@@ -51,7 +51,7 @@ class BotPolicy(policy.Policy):  # type: ignore[misc]  # open_spiel has no type 
         return found
 
     def _ask(self, state: PerudoState, seat: int) -> dict[int, float]:
-        votes: Counter[int] = Counter()
+        votes: dict[int, float] = defaultdict(float)
         for sample in range(self.samples):
             for action, p in self.answer(state, seat, sample).items():
                 votes[action] += p / self.samples

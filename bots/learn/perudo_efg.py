@@ -165,13 +165,13 @@ def compare_playout(
         if twin.current_player() != player:
             raise differ("players", player, twin.current_player())
         if state.is_chance_node():
-            mine = {state.action_to_string(player, a): p for a, p in state.chance_outcomes()}
+            chances = {state.action_to_string(player, a): p for a, p in state.chance_outcomes()}
             theirs = {twin.action_to_string(player, a): (a, p) for a, p in twin.chance_outcomes()}
-            if set(mine) != set(theirs) or any(
-                abs(mine[n] - theirs[n][1]) > 1e-12 for n in mine
+            if set(chances) != set(theirs) or any(
+                abs(chances[n] - theirs[n][1]) > 1e-12 for n in chances
             ):
-                raise differ("chance outcomes", mine, theirs)
-            name = rng.choice(sorted(mine))
+                raise differ("chance outcomes", chances, theirs)
+            name = rng.choice(sorted(chances))
         else:
             decisions += 1
             info = state.information_state_string(player)

@@ -91,15 +91,15 @@ def test_a_mixture_of_seeds_is_worth_the_seeds_average(
 ) -> None:
     """Kuhn's theorem, checked: against any opponent, the behaviour policy of a mixture
     of deterministic seeded policies is worth exactly the mean of the seeds' values."""
-    game, efg, sets = games
+    _, efg, sets = games
     rng = random.Random(7)
     mine = [i for i in sets if i.player == 0]
-    picks = {(i.key, seed): rng.choice(sorted(i.actions.values())) for i in mine for seed in range(3)}
+    picks = {
+        (i.key, seed): rng.choice(sorted(i.actions.values())) for i in mine for seed in range(3)
+    }
     mixed, asked = efg_policy.mixture(mine, lambda i, seed: {picks[i.key, seed]: 1.0}, 3)
     assert asked < 3 * len(mine)  # each seed is asked only where it can arrive
-    opponent = {
-        i.key: {a: 1 / len(i.actions) for a in i.actions} for i in sets if i.player == 1
-    }
+    opponent = {i.key: {a: 1 / len(i.actions) for a in i.actions} for i in sets if i.player == 1}
 
     def efg_keyed(policy: Mapping[str, Mapping[int, float]]) -> dict[str, dict[int, float]]:
         return {
@@ -109,13 +109,17 @@ def test_a_mixture_of_seeds_is_worth_the_seeds_average(
 
     root = efg.new_initial_state()
     seeds = [
-        _value(efg, root, [efg_keyed({i.python_key: {picks[i.key, s]: 1.0} for i in mine}), opponent])
+        _value(
+            efg, root, [efg_keyed({i.python_key: {picks[i.key, s]: 1.0} for i in mine}), opponent]
+        )
         for s in range(3)
     ]
     assert _value(efg, root, [efg_keyed(mixed), opponent]) == pytest.approx(sum(seeds) / 3)
     # and it is not the plain frequency of the seeds' answers
     frequency = {
-        i.python_key: {m: sum(picks[i.key, s] == m for s in range(3)) / 3 for m in i.actions.values()}
+        i.python_key: {
+            m: sum(picks[i.key, s] == m for s in range(3)) / 3 for m in i.actions.values()
+        }
         for i in mine
     }
     assert _value(efg, root, [efg_keyed(frequency), opponent]) != pytest.approx(sum(seeds) / 3)
@@ -127,13 +131,13 @@ def test_openspiel_exploitability_on_the_efg_game(
     """OpenSpiel's C++ exploitability runs on the EFG game, for a Python-game policy (a
     bot's, through its information state strings) and for its own CFR."""
     game, efg, sets = games
-    uniform = efg_policy.tabulate(sets, lambda i: {m: 1 / len(i.actions) for m in i.actions.values()})
+    uniform = efg_policy.tabulate(
+        sets, lambda i: {m: 1 / len(i.actions) for m in i.actions.values()}
+    )
     bot = BotPolicy(game, expert_factory("hard"), samples=1)
     try:
         subset = [i for i in sets if len(i.history) <= 4]  # the first two decisions
-        hard = {
-            i.python_key: bot.action_probabilities(_state(game, i), i.player) for i in subset
-        }
+        hard = {i.python_key: bot.action_probabilities(_state(game, i), i.player) for i in subset}
     finally:
         bot.close()
     assert any(0 < p < 1 for dist in hard.values() for p in dist.values())  # a stated mix
