@@ -20,7 +20,8 @@ game's +1 / -1 result) on that game. Each row prints one JSON line:
   (``BotPolicy``): the frequency of seeds ``0 .. --samples - 1``'s answers at each
   information set, asked independently there (a bot's stated mix, as hard's in the
   solved round, is taken as it is);
-- ``easy-mix``, ``normal-mix``: the behaviour policy of the mixture of ``--seeds`` seeded
+- any other bot of ``bots/registry.py`` by its spec (``perudo-simple``), the same way;
+- ``easy-mix``, ``normal-mix`` (any bot row with ``-mix``): the behaviour policy of the mixture of ``--seeds`` seeded
   copies (``efg_policy.mixture``): what ``benchmarks/perudo_exploitability.py --seeds``
   measures with the project's own best response;
 - ``cfr``, ``cfr+``: OpenSpiel's C++ ``CFRSolver`` / ``CFRPlusSolver`` on the EFG game,
@@ -47,7 +48,7 @@ import pyspiel
 from bots.learn import efg_policy
 from bots.learn.efg_policy import InfoSet
 from bots.learn.openspiel_perudo import PerudoGame, PerudoState
-from bots.learn.openspiel_policy import BotPolicy, expert_factory, load
+from bots.learn.openspiel_policy import BotPolicy, expert_factory, load, registry_factory
 from bots.learn.perudo_efg import compare_playout, write_efg
 
 
@@ -93,10 +94,13 @@ def replay(game: PerudoGame, info: InfoSet) -> PerudoState:
 
 
 def bot_row(
-    game: PerudoGame, sets: list[InfoSet], level: str, samples: int, seeds: int, mix: bool
+    game: PerudoGame, sets: list[InfoSet], spec: str, samples: int, seeds: int, mix: bool
 ) -> tuple[dict[str, Mapping[int, float]], dict[str, object]]:
-    """The Python-game policy of ``perudo-expert:level``, and what the row reports."""
-    bot = BotPolicy(game, expert_factory(level), samples=samples)
+    """The Python-game policy of a bot (``easy``, ``normal``, ``hard``: perudo-expert at
+    that level; else a spec of ``bots/registry.py``), and what the row reports."""
+    levels = ("easy", "normal", "hard")
+    factory = expert_factory(spec) if spec in levels else registry_factory(spec)
+    bot = BotPolicy(game, factory, samples=samples)
     try:
         if mix:
             policy, asked = efg_policy.mixture(
@@ -144,10 +148,6 @@ def main() -> None:
                 sets, lambda info: {m: 1 / len(info.actions) for m in info.actions.values()}
             )
             tabular = efg_policy.to_efg(sets, policy)
-        elif row.removesuffix("-mix") in ("easy", "normal", "hard"):
-            level = row.removesuffix("-mix")
-            table, extra = bot_row(game, sets, level, args.samples, args.seeds, row != level)
-            tabular = efg_policy.to_efg(sets, table)
         elif row in ("cfr", "cfr+"):
             solver = (pyspiel.CFRSolver if row == "cfr" else pyspiel.CFRPlusSolver)(efg)
             for _ in range(args.cfr_iterations):
@@ -155,7 +155,9 @@ def main() -> None:
             tabular = solver.average_policy()
             extra = {"iterations": args.cfr_iterations}
         else:
-            raise SystemExit(f"unknown row {row!r}")
+            spec = row.removesuffix("-mix")
+            table, extra = bot_row(game, sets, spec, args.samples, args.seeds, row != spec)
+            tabular = efg_policy.to_efg(sets, table)
         value = pyspiel.exploitability(efg, tabular)
         emit({"policy": row, "exploitability": value, **extra}, start)
 

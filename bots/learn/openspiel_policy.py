@@ -116,6 +116,20 @@ def expert_factory(level: str) -> BotFactory:
     return make
 
 
+def registry_factory(spec: str) -> BotFactory:
+    """Any bot of ``bots/registry.py`` (``perudo-simple``, ``perudo-expert:hard``, ...),
+    given the seed when its constructor takes one."""
+    from bots.registry import load_bot
+
+    def make(seed: int) -> Bot:
+        try:
+            return load_bot(spec, seed=seed)[1]()
+        except TypeError:
+            return load_bot(spec)[1]()
+
+    return make
+
+
 def load(players: int = 2, dice_per_player: int = 1) -> PerudoGame:
     """Load the registered OpenSpiel Perudo game for these parameters."""
     game = pyspiel.load_game(

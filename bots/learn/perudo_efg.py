@@ -18,9 +18,9 @@ string is ``"<player>-<player>-<number>-<name>"``; :func:`python_info` gives bac
 Python game's string, so a policy keyed by the Python game's information states maps
 across (:mod:`bots.learn.efg_policy`).
 
-OpenSpiel numbers an EFG game's actions by their names' first appearance in the file and
-pairs a node's i-th child with its i-th *smallest* action id, so the writer lists each
-node's actions in the order of those ids (the file order of first appearance).
+Defensively, each node lists its actions in the order of the ids OpenSpiel gives them
+(their names' first appearance in the file): the EFG reader's source at one commit sorts
+a node's action ids without its children, which would pair them wrongly otherwise.
 """
 
 from __future__ import annotations
