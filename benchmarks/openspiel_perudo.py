@@ -21,8 +21,9 @@ game's +1 / -1 result) on that game. Each row prints one JSON line:
   information set, asked independently there (a bot's stated mix, as hard's in the
   solved round, is taken as it is);
 - any other bot of ``bots/registry.py`` by its spec (``perudo-simple``), the same way;
-- ``easy-mix``, ``normal-mix`` (any bot row with ``-mix``): the behaviour policy of the mixture of ``--seeds`` seeded
-  copies (``efg_policy.mixture``): what ``benchmarks/perudo_exploitability.py --seeds``
+- ``easy-mix``, ``normal-mix`` (any bot row with ``-mix``): the behaviour policy of
+  the mixture of ``--seeds`` seeded copies (``efg_policy.mixture``): what
+  ``benchmarks/perudo_exploitability.py --seeds``
   measures with the project's own best response;
 - ``cfr``, ``cfr+``: OpenSpiel's C++ ``CFRSolver`` / ``CFRPlusSolver`` on the EFG game,
   ``--cfr-iterations`` iterations, then its average policy.
