@@ -13,9 +13,9 @@ must own is chance, so it replaces the engine's seeded draws:
 - the first starter is a chance node (uniform over seats); it picks one of the fixed
   seeds whose seeded starter is that seat, so the engine starts the round there itself;
 - each die of each round is a chance node (uniform over faces 1..6, seat by seat); once
-  the round's dice are all drawn they are put in the engine's round
-  (``game.round.dice``), in place of the dice rolled from the seed, and in the seats'
-  ``round_started`` projections.
+  the round's dice are all drawn the engine deals them (``Perudo.redeal``) in place of
+  the dice rolled from the seed, and its ``round_started`` event, with them, is what the
+  seats receive.
 
 A seat's *information state* (perfect recall) is its projection stream: every event as
 that seat received it, one JSON object a line, after ``p<seat>``. Its *observation* is its
@@ -217,21 +217,15 @@ class Table:
             self.drawn = [[] for _ in counts]
 
     def _settle_dice(self) -> None:
-        """Put the drawn dice in the engine's round and in the held projections."""
+        """Deal the drawn dice to the engine's round and pass on the held events, the
+        engine's ``round_started`` now with those dice."""
         assert self._engine is not None
-        for seat, dice in enumerate(self.drawn):
-            self._engine.round.dice[seat] = list(dice)
+        dealt = self._engine.redeal(self.drawn)
         if self._engine.round.number == 1:
             self._start_views = [self._engine.view(s) for s in range(self._engine.num_seats)]
         held, self._held = self._held, []
         for event in held:
-            if event.type == "round_started":
-                seats = tuple(
-                    None if view is None else {**view, "dice": list(self.drawn[s])}
-                    for s, view in enumerate(event.seats)
-                )
-                event = Event(event.truth, seats, event.spectator)
-            self._hear(event)
+            self._hear(dealt if event.type == "round_started" else event)
 
     def _hear(self, event: Event) -> None:
         for seat, heard in enumerate(self._heard):

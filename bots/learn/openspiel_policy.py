@@ -6,13 +6,15 @@ would play at that information state: the bot starts with the seat's first snaps
 observes every projection the seat has received, and decides from its snapshot and legal
 actions, exactly as in a game. A bot that draws random numbers (virtual dice, noise) is
 asked ``samples`` times with different seeds, and the policy is the frequency of each
-answer. Answers are cached per information state.
+answer. A bot that states the mix it samples from (``decision_distribution``, as
+``perudo-expert:hard`` does in the solved round) is taken at its word there, as
+``benchmarks/perudo_exploitability.py`` does. Answers are cached per information state.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections import Counter
+from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
 
@@ -49,6 +51,21 @@ class BotPolicy(policy.Policy):  # type: ignore[misc]  # open_spiel has no type 
         return found
 
     def _ask(self, state: PerudoState, seat: int) -> dict[int, float]:
+        votes: dict[int, float] = defaultdict(float)
+        for sample in range(self.samples):
+            for action, p in self.answer(state, seat, sample).items():
+                votes[action] += p / self.samples
+        # Every legal action, unchosen ones at 0 (OpenSpiel's tabular best response
+        # looks each one up).
+        engine = state.table.engine
+        assert engine is not None
+        encoding = self.umpire_game.encoding
+        indices = sorted(encoding.action_index(text) for text in engine.legal_texts(seat))
+        return {action: votes[action] for action in indices}
+
+    def answer(self, state: PerudoState, seat: int, seed: int) -> dict[int, float]:
+        """What the bot ``factory(seed)`` plays at ``state``: the mix it states
+        (``decision_distribution``, where it has one), else its one decision."""
         table = state.table
         engine = table.engine
         start = table.start_views[seat]
@@ -63,28 +80,30 @@ class BotPolicy(policy.Policy):  # type: ignore[misc]  # open_spiel has no type 
             options=engine.config.to_options(),
             view=start,
         )
-        votes: Counter[int] = Counter()
-        for sample in range(self.samples):
-            bot = self.factory(sample)
-            text = self.loop.run_until_complete(_decide(bot, info, table.heard[seat], decision))
+        bot = self.factory(seed)
+        mix = self.loop.run_until_complete(_mix(bot, info, table.heard[seat], decision))
+        for text in mix:
             if text not in legal:
                 raise ValueError(f"the bot chose {text!r}, not one of the legal actions")
-            votes[encoding.action_index(text)] += 1
-        # Every legal action, unchosen ones at 0 (OpenSpiel's tabular best response
-        # looks each one up).
-        indices = sorted(encoding.action_index(text) for text in legal)
-        return {action: votes[action] / self.samples for action in indices}
+        return {encoding.action_index(text): p for text, p in mix.items() if p > 0}
 
     def close(self) -> None:
         """Close the event loop the bots run in."""
         self.loop.close()
 
 
-async def _decide(bot: Bot, info: GameInfo, heard: list[dict[str, Any]], at: Decision) -> str:
+async def _mix(
+    bot: Bot, info: GameInfo, heard: list[dict[str, Any]], at: Decision
+) -> dict[str, float]:
     await bot.start(info)
     for projection in heard:
         await bot.observe(projection)
-    return await bot.decide(at)
+    stated = getattr(bot, "decision_distribution", None)
+    if stated is not None:
+        mix = stated(at)
+        if mix is not None:
+            return {str(text): float(p) for text, p in mix.items()}
+    return {await bot.decide(at): 1.0}
 
 
 def expert_factory(level: str) -> BotFactory:
@@ -93,6 +112,20 @@ def expert_factory(level: str) -> BotFactory:
 
     def make(seed: int) -> Bot:
         return PerudoExpert(level=level, seed=seed)
+
+    return make
+
+
+def registry_factory(spec: str) -> BotFactory:
+    """Any bot of ``bots/registry.py`` (``perudo-simple``, ``perudo-expert:hard``, ...),
+    given the seed when its constructor takes one."""
+    from bots.registry import load_bot
+
+    def make(seed: int) -> Bot:
+        try:
+            return load_bot(spec, seed=seed)[1]()
+        except TypeError:
+            return load_bot(spec)[1]()
 
     return make
 

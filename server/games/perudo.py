@@ -511,20 +511,41 @@ class Perudo(Game):
         dice = [roll_dice(self.seed, number, s, self.counts[s]) for s in range(self.num_seats)]
         self.round = _Round(number, starter, palifico, dice)
         self.turn = starter
-        cfg = self._config
+        return [self._round_started()]
+
+    def _round_started(self) -> Event:
+        rnd, cfg = self.round, self._config
         public: dict[str, Json] = {
             "type": "round_started",
-            "round": number,
-            "starter": starter,
-            "palifico": palifico,
-            "aces_wild": palifico is None,
+            "round": rnd.number,
+            "starter": rnd.starter,
+            "palifico": rnd.palifico,
+            "aces_wild": rnd.palifico is None,
         }
         if cfg.show_dice_counts:
             public["counts"] = list(self.counts)
             public["total_dice"] = sum(self.counts)
+        dice = rnd.dice
         truth = {**public, "dice": [list(d) for d in dice], "counts": list(self.counts)}
         seats = tuple({**public, "seat": s, "dice": list(dice[s])} for s in range(cfg.seats))
-        return [Event(truth, seats, public)]
+        return Event(truth, seats, public)
+
+    def redeal(self, dice: Sequence[Sequence[int]]) -> Event:
+        """Replace the dice of the round just started (no bid yet) with ``dice`` and return
+        its ``round_started`` event again, with them.
+
+        For simulators that own chance (the OpenSpiel game draws each die as a chance
+        node); a served game never calls it, and ``verify`` would refuse a log whose dice
+        are not the seed's."""
+        rnd = self.round
+        if self._outcome is not None or rnd.number == 0 or rnd.bids:
+            raise IllegalAction("dice can be dealt again only before a round's first bid")
+        if [len(d) for d in dice] != [len(d) for d in rnd.dice]:
+            raise IllegalAction(f"this round's dice counts are {[len(d) for d in rnd.dice]}")
+        if any(not (isinstance(f, int) and 1 <= f <= 6) for d in dice for f in d):
+            raise IllegalAction(f"dice show 1 to 6, not {[list(d) for d in dice]}")
+        rnd.dice = [list(d) for d in dice]
+        return self._round_started()
 
     def _finish(self, reason: str) -> list[Event]:
         winner = self.active_seats()
