@@ -411,7 +411,12 @@ async def echo_worker(
 
 
 def _worker(kind: str, args: tuple[Any, ...], out: Any) -> None:
-    fn = umpire_worker if kind == "umpire" else echo_worker
+    if kind == "raw":
+        from load_raw import raw_worker  # benchmarks/load_raw.py, beside this script
+
+        fn = raw_worker
+    else:
+        fn = umpire_worker if kind == "umpire" else echo_worker
     try:
         out.put(asyncio.run(fn(*args)))
     except Exception as exc:  # always answer, so that the main process never waits forever
@@ -547,6 +552,11 @@ def main() -> None:
     parser.add_argument("--procs", type=int, default=2, help="load-generator processes")
     parser.add_argument("--synchronous", default="FULL", choices=["FULL", "NORMAL"])
     parser.add_argument("--no-echo", action="store_true", help="skip the echo reference")
+    parser.add_argument(
+        "--raw",
+        action="store_true",
+        help="the cheap load generator (benchmarks/load_raw.py: raw frames, msgspec)",
+    )
     parser.add_argument("--mqtt", metavar="URL", help="run the server with --mqtt URL")
     parser.add_argument(
         "--mosquitto", action="store_true", help="start a local mosquitto and feed it"
@@ -588,7 +598,8 @@ def main() -> None:
             if cluster is not None:
                 db_pids = postgres_pids(cluster.data)
             ports = [port for _, port in servers]
-            umpire = drive("umpire", ports, options, [s.pid for s, _ in servers], db_pids)
+            kind = "raw" if options.raw else "umpire"
+            umpire = drive(kind, ports, options, [s.pid for s, _ in servers], db_pids)
             rss, peak = rss_mb(servers[0][0].pid)
             if options.mqtt:
                 feed = feed_counters(ports[0])
@@ -606,7 +617,8 @@ def main() -> None:
         f"umpire: {options.rooms} rooms x {options.seats} seats "
         f"({options.rooms * options.seats} connections), think {options.think}s, "
         f"synchronous={options.synchronous}, {options.duration:g}s measured, "
-        f"{umpire['games']} games, store {options.store}, {options.nodes} node(s)"
+        f"{umpire['games']} games, store {options.store}, {options.nodes} node(s), "
+        f"load generator {'raw' if options.raw else 'client core'}"
     )
     print(
         f"  actions/s {umpire['per_second']:.0f}  p50 {umpire['p50_ms']:.1f} ms  "
