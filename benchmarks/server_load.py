@@ -423,6 +423,20 @@ def _worker(kind: str, args: tuple[Any, ...], out: Any) -> None:
         out.put({"latencies": [], "actions": 0, "games": 0, "error": repr(exc)})
 
 
+def thread_cpu(pid: int) -> dict[str, tuple[float, float]]:
+    """User and system CPU seconds of ``pid``'s main thread (the event loop) and of its
+    other threads together (the SQLite writer, mostly), from Linux /proc."""
+    out: dict[str, tuple[float, float]] = {}
+    tick = os.sysconf("SC_CLK_TCK")
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(OSError):
+            name = "event loop" if task.name == str(pid) else "other threads"
+            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+            user, system = out.get(name, (0.0, 0.0))
+            out[name] = (user + int(fields[11]) / tick, system + int(fields[12]) / tick)
+    return out
+
+
 def cpu_seconds(pid: int) -> float:
     """User + system CPU time of process ``pid`` so far (Linux /proc)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -504,12 +518,21 @@ def drive(
         return True
 
     cpu = db_cpu = load_cpu = None
+    threads: dict[str, tuple[float, float]] = {}
     ok = collect(measure_from)
     if ok and pids:
         first, db_first = total_cpu(pids), total_cpu(db_pids or [])
+        threads_first = thread_cpu(pids[0])
         load_first = sum(cpu_seconds(proc.pid) for proc in procs)
         ok = collect(deadline)
         cpu = total_cpu(pids) - first
+        threads = {
+            name: (
+                user - threads_first.get(name, (0.0, 0.0))[0],
+                system - threads_first.get(name, (0.0, 0.0))[1],
+            )
+            for name, (user, system) in thread_cpu(pids[0]).items()
+        }
         db_cpu = total_cpu(db_pids or []) - db_first
         load_cpu = sum(cpu_seconds(proc.pid) for proc in procs) - load_first
     ok = ok and collect(None)
@@ -531,6 +554,7 @@ def drive(
         "p99_ms": 1000 * latencies[int(0.99 * (len(latencies) - 1))] if latencies else float("nan"),
         "games": sum(r["games"] for r in results),
         "cpu_s": cpu,
+        "threads": threads,
         "cpu_us_per_action": 1e6 * cpu / actions if cpu is not None and actions else float("nan"),
         "load_cpu_us_per_action": (
             1e6 * load_cpu / actions if load_cpu is not None and actions else float("nan")
@@ -540,6 +564,23 @@ def drive(
             1e6 * db_cpu / actions if db_cpu is not None and actions else float("nan")
         ),
     }
+
+
+def profile(pid: int, options: argparse.Namespace) -> None:
+    """Record ``pid`` with py-spy (200 samples/s, native frames, idle threads left out)
+    over the measured window, into ``--py-spy`` as collapsed stacks."""
+    import shutil
+    import threading
+
+    binary = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
+    command = [binary, "record", "--pid", str(pid), "--rate", "200", "--format", "raw"]
+    command += ["--duration", str(int(options.duration)), "--output", options.py_spy]
+    command += ["--nonblocking", "--threads"]
+
+    def run() -> None:
+        subprocess.run(command, check=False, stdout=subprocess.DEVNULL)
+
+    threading.Timer(options.warmup, run).start()
 
 
 def main() -> None:
@@ -552,6 +593,11 @@ def main() -> None:
     parser.add_argument("--procs", type=int, default=2, help="load-generator processes")
     parser.add_argument("--synchronous", default="FULL", choices=["FULL", "NORMAL"])
     parser.add_argument("--no-echo", action="store_true", help="skip the echo reference")
+    parser.add_argument(
+        "--py-spy",
+        metavar="FILE",
+        help="record the server with py-spy over the measured window (collapsed stacks)",
+    )
     parser.add_argument(
         "--raw",
         action="store_true",
@@ -599,6 +645,8 @@ def main() -> None:
                 db_pids = postgres_pids(cluster.data)
             ports = [port for _, port in servers]
             kind = "raw" if options.raw else "umpire"
+            if options.py_spy:
+                profile(servers[0][0].pid, options)
             umpire = drive(kind, ports, options, [s.pid for s, _ in servers], db_pids)
             rss, peak = rss_mb(servers[0][0].pid)
             if options.mqtt:
@@ -630,6 +678,16 @@ def main() -> None:
         + (f" (sum of {options.nodes} nodes; RSS above: node 1)" if options.nodes > 1 else "")
         + f" (the load generators: {umpire['load_cpu_us_per_action']:.0f} us per action)"
     )
+    if umpire["threads"] and umpire["actions"]:
+        print(
+            "  by thread (us per action, user + system): "
+            + ", ".join(
+                f"{name} {1e6 * user / umpire['actions']:.0f} + "
+                f"{1e6 * system / umpire['actions']:.0f}"
+                for name, (user, system) in sorted(umpire["threads"].items())
+                if user + system > 0.005 * umpire["cpu_s"]
+            )
+        )
     if db_pids:
         print(
             f"  postgres CPU {umpire['db_cpu_s']:.2f} s: "
