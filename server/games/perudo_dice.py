@@ -8,9 +8,14 @@ recomputes every roll from the logged truths.
 
 from __future__ import annotations
 
+import hmac
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 
 from server.games.base import Json, draw, seed_commitment
+
+#: a die's draw accepts a 64-bit value below this (the largest multiple of 6): as in draw
+_DIE_LIMIT = (1 << 64) - ((1 << 64) % 6)
 
 
 def first_starter(seed: bytes, seats: int) -> int:
@@ -18,11 +23,32 @@ def first_starter(seed: bytes, seats: int) -> int:
     return draw(seed, "perudo/starter", seats)
 
 
+@lru_cache(maxsize=4096)
+def _keyed(seed: bytes) -> hmac.HMAC:
+    """HMAC-SHA256 keyed with ``seed``, nothing hashed yet: each die copies it (cheaper
+    than keying a new HMAC per die; one key per game in play is kept)."""
+    return hmac.new(seed, digestmod="sha256")
+
+
 def roll_dice(seed: bytes, round_number: int, seat: int, count: int) -> list[int]:
-    """Seat ``seat``'s ``count`` dice in round ``round_number``, drawn from the seed."""
-    return [
-        draw(seed, f"perudo/round/{round_number}/seat/{seat}/die/{d}", 6) + 1 for d in range(count)
-    ]
+    """Seat ``seat``'s ``count`` dice in round ``round_number``, drawn from the seed.
+
+    Exactly ``draw(seed, f"perudo/round/{round_number}/seat/{seat}/die/{d}", 6) + 1`` for
+    each die ``d`` (a test holds them equal), computed from one keyed HMAC."""
+    keyed = _keyed(seed)
+    prefix = f"perudo/round/{round_number}/seat/{seat}/die/"
+    dice = []
+    for d in range(count):
+        counter = 0
+        while True:
+            mac = keyed.copy()
+            mac.update(f"{prefix}{d}#{counter}".encode())
+            value = int.from_bytes(mac.digest()[:8], "big")
+            if value < _DIE_LIMIT:
+                dice.append(value % 6 + 1)
+                break
+            counter += 1
+    return dice
 
 
 def verify(seats: int, seed: bytes, truths: Sequence[Mapping[str, Json]]) -> list[str]:
