@@ -575,7 +575,10 @@ def profile(pid: int, options: argparse.Namespace) -> None:
     binary = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
     command = [binary, "record", "--pid", str(pid), "--rate", "200", "--format", "raw"]
     command += ["--duration", str(int(options.duration)), "--output", options.py_spy]
-    command += ["--nonblocking", "--threads"]
+    extra = options.py_spy_args.split()
+    command += ["--threads", *extra]
+    if "--native" not in extra:  # (py-spy reads native stacks only with the process paused)
+        command.append("--nonblocking")
 
     def run() -> None:
         subprocess.run(command, check=False, stdout=subprocess.DEVNULL)
@@ -597,6 +600,9 @@ def main() -> None:
         "--py-spy",
         metavar="FILE",
         help="record the server with py-spy over the measured window (collapsed stacks)",
+    )
+    parser.add_argument(
+        "--py-spy-args", default="", help="more py-spy options (for example --native)"
     )
     parser.add_argument(
         "--raw",
