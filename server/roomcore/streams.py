@@ -61,11 +61,14 @@ class Streams:
         ``cache`` shares encoded frames between viewers who see the same projection under
         the same number (pass one dict per broadcast).
         """
-        stream = self._visible.get(viewer, [])
+        stream = self._visible.get(viewer)
+        if not stream or stream[-1] < base:
+            return []
         start = bisect_left(stream, base)
+        log = self.log
         out = []
-        for seq, index in enumerate(stream[start:], start=start + 1):
-            projection = self.log[index].view(viewer)
+        for seq in range(start + 1, len(stream) + 1):
+            projection = log[stream[seq - 1]].view(viewer)
             assert projection is not None
             key = (seq, id(projection))
             text = cache.get(key)
