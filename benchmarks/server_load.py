@@ -152,6 +152,21 @@ def feed_counters(port: int) -> dict[str, float]:
     return out
 
 
+def commit_counters(port: int) -> tuple[float, float]:
+    """The server's group commits so far and their total seconds (from /metrics)."""
+    import urllib.request
+
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as response:
+        text = response.read().decode()
+    values = dict.fromkeys(("count", "sum"), 0.0)
+    for line in text.splitlines():
+        name, _, value = line.partition(" ")
+        for key in values:
+            if name == f"umpire_store_write_seconds_{key}":
+                values[key] = float(value)
+    return values["count"], values["sum"]
+
+
 def start_echo() -> tuple[subprocess.Popen[bytes], int]:
     """Start a bare websockets echo server (the reference)."""
     proc = subprocess.Popen([sys.executable, "-c", ECHO_SERVER], stdout=subprocess.PIPE)
@@ -519,13 +534,18 @@ def drive(
 
     cpu = db_cpu = load_cpu = None
     threads: dict[str, tuple[float, float]] = {}
+    commits = (0.0, 0.0)
     ok = collect(measure_from)
     if ok and pids:
         first, db_first = total_cpu(pids), total_cpu(db_pids or [])
         threads_first = thread_cpu(pids[0])
+        commits_first = commit_counters(ports[0]) if kind != "echo" else (0.0, 0.0)
         load_first = sum(cpu_seconds(proc.pid) for proc in procs)
         ok = collect(deadline)
         cpu = total_cpu(pids) - first
+        if kind != "echo":
+            count, seconds = commit_counters(ports[0])
+            commits = (count - commits_first[0], seconds - commits_first[1])
         threads = {
             name: (
                 user - threads_first.get(name, (0.0, 0.0))[0],
@@ -555,6 +575,7 @@ def drive(
         "games": sum(r["games"] for r in results),
         "cpu_s": cpu,
         "threads": threads,
+        "commits": commits,
         "cpu_us_per_action": 1e6 * cpu / actions if cpu is not None and actions else float("nan"),
         "load_cpu_us_per_action": (
             1e6 * load_cpu / actions if load_cpu is not None and actions else float("nan")
@@ -693,6 +714,12 @@ def main() -> None:
                 for name, (user, system) in sorted(umpire["threads"].items())
                 if user + system > 0.005 * umpire["cpu_s"]
             )
+        )
+    count, seconds = umpire["commits"]
+    if count and options.nodes == 1:
+        print(
+            f"  group commits: {count:.0f} ({umpire['actions'] / count:.1f} actions each), "
+            f"{1000 * seconds / count:.1f} ms each on average"
         )
     if db_pids:
         print(
