@@ -35,10 +35,15 @@ class Streams:
     def append(self, events: Sequence[Event]) -> int:
         """Log ``events``; return the log index of the first."""
         base = len(self.log)
-        for offset, event in enumerate(events):
-            for viewer, stream in self._visible.items():
+        visible = self._visible
+        for index, event in enumerate(events, start=base):
+            if event.spectator is not None and None not in event.seats:
+                for stream in visible.values():  # (most events: every viewer sees them)
+                    stream.append(index)
+                continue
+            for viewer, stream in visible.items():
                 if event.view(viewer) is not None:
-                    stream.append(base + offset)
+                    stream.append(index)
         self.log.extend(events)
         return base
 
