@@ -152,6 +152,21 @@ def feed_counters(port: int) -> dict[str, float]:
     return out
 
 
+def commit_counters(port: int) -> tuple[float, float]:
+    """The server's group commits so far and their total seconds (from /metrics)."""
+    import urllib.request
+
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as response:
+        text = response.read().decode()
+    values = dict.fromkeys(("count", "sum"), 0.0)
+    for line in text.splitlines():
+        name, _, value = line.partition(" ")
+        for key in values:
+            if name == f"umpire_store_write_seconds_{key}":
+                values[key] = float(value)
+    return values["count"], values["sum"]
+
+
 def start_echo() -> tuple[subprocess.Popen[bytes], int]:
     """Start a bare websockets echo server (the reference)."""
     proc = subprocess.Popen([sys.executable, "-c", ECHO_SERVER], stdout=subprocess.PIPE)
@@ -411,11 +426,30 @@ async def echo_worker(
 
 
 def _worker(kind: str, args: tuple[Any, ...], out: Any) -> None:
-    fn = umpire_worker if kind == "umpire" else echo_worker
+    if kind == "raw":
+        from load_raw import raw_worker  # benchmarks/load_raw.py, beside this script
+
+        fn = raw_worker
+    else:
+        fn = umpire_worker if kind == "umpire" else echo_worker
     try:
         out.put(asyncio.run(fn(*args)))
     except Exception as exc:  # always answer, so that the main process never waits forever
         out.put({"latencies": [], "actions": 0, "games": 0, "error": repr(exc)})
+
+
+def thread_cpu(pid: int) -> dict[str, tuple[float, float]]:
+    """User and system CPU seconds of ``pid``'s main thread (the event loop) and of its
+    other threads together (the SQLite writer, mostly), from Linux /proc."""
+    out: dict[str, tuple[float, float]] = {}
+    tick = os.sysconf("SC_CLK_TCK")
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(OSError):
+            name = "event loop" if task.name == str(pid) else "other threads"
+            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+            user, system = out.get(name, (0.0, 0.0))
+            out[name] = (user + int(fields[11]) / tick, system + int(fields[12]) / tick)
+    return out
 
 
 def cpu_seconds(pid: int) -> float:
@@ -499,12 +533,26 @@ def drive(
         return True
 
     cpu = db_cpu = load_cpu = None
+    threads: dict[str, tuple[float, float]] = {}
+    commits = (0.0, 0.0)
     ok = collect(measure_from)
     if ok and pids:
         first, db_first = total_cpu(pids), total_cpu(db_pids or [])
+        threads_first = thread_cpu(pids[0])
+        commits_first = commit_counters(ports[0]) if kind != "echo" else (0.0, 0.0)
         load_first = sum(cpu_seconds(proc.pid) for proc in procs)
         ok = collect(deadline)
         cpu = total_cpu(pids) - first
+        if kind != "echo":
+            count, seconds = commit_counters(ports[0])
+            commits = (count - commits_first[0], seconds - commits_first[1])
+        threads = {
+            name: (
+                user - threads_first.get(name, (0.0, 0.0))[0],
+                system - threads_first.get(name, (0.0, 0.0))[1],
+            )
+            for name, (user, system) in thread_cpu(pids[0]).items()
+        }
         db_cpu = total_cpu(db_pids or []) - db_first
         load_cpu = sum(cpu_seconds(proc.pid) for proc in procs) - load_first
     ok = ok and collect(None)
@@ -526,6 +574,8 @@ def drive(
         "p99_ms": 1000 * latencies[int(0.99 * (len(latencies) - 1))] if latencies else float("nan"),
         "games": sum(r["games"] for r in results),
         "cpu_s": cpu,
+        "threads": threads,
+        "commits": commits,
         "cpu_us_per_action": 1e6 * cpu / actions if cpu is not None and actions else float("nan"),
         "load_cpu_us_per_action": (
             1e6 * load_cpu / actions if load_cpu is not None and actions else float("nan")
@@ -535,6 +585,26 @@ def drive(
             1e6 * db_cpu / actions if db_cpu is not None and actions else float("nan")
         ),
     }
+
+
+def profile(pid: int, options: argparse.Namespace) -> None:
+    """Record ``pid`` with py-spy (200 samples/s, native frames, idle threads left out)
+    over the measured window, into ``--py-spy`` as collapsed stacks."""
+    import shutil
+    import threading
+
+    binary = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
+    command = [binary, "record", "--pid", str(pid), "--rate", "200", "--format", "raw"]
+    command += ["--duration", str(int(options.duration)), "--output", options.py_spy]
+    extra = options.py_spy_args.split()
+    command += ["--threads", *extra]
+    if "--native" not in extra:  # (py-spy reads native stacks only with the process paused)
+        command.append("--nonblocking")
+
+    def run() -> None:
+        subprocess.run(command, check=False, stdout=subprocess.DEVNULL)
+
+    threading.Timer(options.warmup, run).start()
 
 
 def main() -> None:
@@ -547,6 +617,19 @@ def main() -> None:
     parser.add_argument("--procs", type=int, default=2, help="load-generator processes")
     parser.add_argument("--synchronous", default="FULL", choices=["FULL", "NORMAL"])
     parser.add_argument("--no-echo", action="store_true", help="skip the echo reference")
+    parser.add_argument(
+        "--py-spy",
+        metavar="FILE",
+        help="record the server with py-spy over the measured window (collapsed stacks)",
+    )
+    parser.add_argument(
+        "--py-spy-args", default="", help="more py-spy options (for example --native)"
+    )
+    parser.add_argument(
+        "--raw",
+        action="store_true",
+        help="the cheap load generator (benchmarks/load_raw.py: raw frames, msgspec)",
+    )
     parser.add_argument("--mqtt", metavar="URL", help="run the server with --mqtt URL")
     parser.add_argument(
         "--mosquitto", action="store_true", help="start a local mosquitto and feed it"
@@ -588,7 +671,10 @@ def main() -> None:
             if cluster is not None:
                 db_pids = postgres_pids(cluster.data)
             ports = [port for _, port in servers]
-            umpire = drive("umpire", ports, options, [s.pid for s, _ in servers], db_pids)
+            kind = "raw" if options.raw else "umpire"
+            if options.py_spy:
+                profile(servers[0][0].pid, options)
+            umpire = drive(kind, ports, options, [s.pid for s, _ in servers], db_pids)
             rss, peak = rss_mb(servers[0][0].pid)
             if options.mqtt:
                 feed = feed_counters(ports[0])
@@ -606,7 +692,8 @@ def main() -> None:
         f"umpire: {options.rooms} rooms x {options.seats} seats "
         f"({options.rooms * options.seats} connections), think {options.think}s, "
         f"synchronous={options.synchronous}, {options.duration:g}s measured, "
-        f"{umpire['games']} games, store {options.store}, {options.nodes} node(s)"
+        f"{umpire['games']} games, store {options.store}, {options.nodes} node(s), "
+        f"load generator {'raw' if options.raw else 'client core'}"
     )
     print(
         f"  actions/s {umpire['per_second']:.0f}  p50 {umpire['p50_ms']:.1f} ms  "
@@ -618,6 +705,22 @@ def main() -> None:
         + (f" (sum of {options.nodes} nodes; RSS above: node 1)" if options.nodes > 1 else "")
         + f" (the load generators: {umpire['load_cpu_us_per_action']:.0f} us per action)"
     )
+    if umpire["threads"] and umpire["actions"]:
+        print(
+            "  by thread (us per action, user + system): "
+            + ", ".join(
+                f"{name} {1e6 * user / umpire['actions']:.0f} + "
+                f"{1e6 * system / umpire['actions']:.0f}"
+                for name, (user, system) in sorted(umpire["threads"].items())
+                if user + system > 0.005 * umpire["cpu_s"]
+            )
+        )
+    count, seconds = umpire["commits"]
+    if count and options.nodes == 1:
+        print(
+            f"  group commits: {count:.0f} ({umpire['actions'] / count:.1f} actions each), "
+            f"{1000 * seconds / count:.1f} ms each on average"
+        )
     if db_pids:
         print(
             f"  postgres CPU {umpire['db_cpu_s']:.2f} s: "

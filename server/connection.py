@@ -116,7 +116,8 @@ class Client:
                 mine.extend(texts)
             return
         ws = self.ws
-        if ws is None or self.closing or not texts or ws.state is not _OPEN:
+        # (the sans-I/O protocol's state: ``ws.state`` is a property that reads it)
+        if ws is None or self.closing or not texts or ws.protocol.state is not _OPEN:
             return
         transport = ws.transport
         if transport.is_closing():

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -55,6 +56,34 @@ class _Job:
     done: asyncio.Future[Any] | None = None
 
 
+class _Mailbox:
+    """The room's queue of jobs: a deque and the one waiting task's future (the room's
+    task is the only reader, so none of ``asyncio.Queue``'s bookkeeping is needed)."""
+
+    __slots__ = ("_jobs", "_waiter")
+
+    def __init__(self) -> None:
+        self._jobs: deque[_Job | None] = deque()
+        self._waiter: asyncio.Future[None] | None = None
+
+    def put_nowait(self, job: _Job | None) -> None:
+        """Queue ``job`` (``None`` stops the task) and wake the task if it waits."""
+        self._jobs.append(job)
+        waiter = self._waiter
+        if waiter is not None:
+            self._waiter = None
+            if not waiter.done():
+                waiter.set_result(None)
+
+    async def get(self) -> _Job | None:
+        """The next job, waiting for one if there is none."""
+        jobs = self._jobs
+        while not jobs:
+            waiter = self._waiter = asyncio.get_running_loop().create_future()
+            await waiter
+        return jobs.popleft()
+
+
 class Room:
     """A room and its game. Build it with :meth:`new` or :meth:`load`, then ``start_task``."""
 
@@ -71,7 +100,7 @@ class Room:
         self.launcher: Launcher | None = None
         #: gives the ``hint`` advice (the composition root wires the expert); set by the lobby
         self.advisor: Advisor | None = None
-        self._queue: asyncio.Queue[_Job | None] = asyncio.Queue()
+        self._queue = _Mailbox()
         self._task: asyncio.Task[None] | None = None
         self._handles: dict[str, asyncio.TimerHandle] = {}
         self._closed = False
@@ -209,7 +238,7 @@ class Room:
             handle.cancel()
         self._handles.clear()
         if self._task is not None:
-            await self._queue.put(None)
+            self._queue.put_nowait(None)
             await self._task
             self._task = None
 

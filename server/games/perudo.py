@@ -214,6 +214,9 @@ class Perudo(Game):
     def __init__(self, config: PerudoConfig, seed: bytes) -> None:
         super().__init__(seed)
         self._config = config
+        #: a view's options and seed commitment never change: built once per game
+        self._options = config.to_options()
+        self._commitment = seed_commitment(seed)
         self.counts: list[int] = [config.dice_per_player] * config.seats
         self.palifico_used: set[int] = set()
         self.out_order: list[int] = []  # seats in the order they left the game
@@ -348,8 +351,8 @@ class Perudo(Game):
         snapshot: dict[str, Json] = {
             "game": self.name,
             "seats": cfg.seats,
-            "options": cfg.to_options(),
-            "seed_sha256": seed_commitment(self.seed),
+            "options": dict(self._options),
+            "seed_sha256": self._commitment,
             "round": rnd.number,
             "starter": rnd.starter,
             "palifico": rnd.palifico,

@@ -8,9 +8,15 @@ recomputes every roll from the logged truths.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from typing import Any
 
 from server.games.base import Json, draw, seed_commitment
+
+#: a die's draw accepts a 64-bit value below this (the largest multiple of 6): as in draw
+_DIE_LIMIT = (1 << 64) - ((1 << 64) % 6)
 
 
 def first_starter(seed: bytes, seats: int) -> int:
@@ -18,11 +24,43 @@ def first_starter(seed: bytes, seats: int) -> int:
     return draw(seed, "perudo/starter", seats)
 
 
+#: HMAC's inner and outer pads (RFC 2104) as byte translation tables, as ``hmac`` has them
+_IPAD = bytes(x ^ 0x36 for x in range(256))
+_OPAD = bytes(x ^ 0x5C for x in range(256))
+_BLOCK = 64  # SHA-256's block size
+
+
+@lru_cache(maxsize=4096)
+def _keyed(seed: bytes) -> tuple[Any, Any]:
+    """SHA-256 states that have hashed ``seed``'s inner and outer HMAC pads (RFC 2104):
+    each die copies them instead of keying an HMAC anew (a third of the cost)."""
+    key = hashlib.sha256(seed).digest() if len(seed) > _BLOCK else seed
+    key = key.ljust(_BLOCK, b"\0")
+    return hashlib.sha256(key.translate(_IPAD)), hashlib.sha256(key.translate(_OPAD))
+
+
 def roll_dice(seed: bytes, round_number: int, seat: int, count: int) -> list[int]:
-    """Seat ``seat``'s ``count`` dice in round ``round_number``, drawn from the seed."""
-    return [
-        draw(seed, f"perudo/round/{round_number}/seat/{seat}/die/{d}", 6) + 1 for d in range(count)
-    ]
+    """Seat ``seat``'s ``count`` dice in round ``round_number``, drawn from the seed.
+
+    Exactly ``draw(seed, f"perudo/round/{round_number}/seat/{seat}/die/{d}", 6) + 1`` for
+    each die ``d`` (HMAC-SHA256 written out from its two SHA-256 passes; a test holds the
+    two equal)."""
+    inner, outer = _keyed(seed)
+    prefix = f"perudo/round/{round_number}/seat/{seat}/die/"
+    dice = []
+    for d in range(count):
+        counter = 0
+        while True:
+            first = inner.copy()
+            first.update(f"{prefix}{d}#{counter}".encode())
+            mac = outer.copy()
+            mac.update(first.digest())
+            value = int.from_bytes(mac.digest()[:8], "big")
+            if value < _DIE_LIMIT:
+                dice.append(value % 6 + 1)
+                break
+            counter += 1
+    return dice
 
 
 def verify(seats: int, seed: bytes, truths: Sequence[Mapping[str, Json]]) -> list[str]:

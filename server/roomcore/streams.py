@@ -35,10 +35,15 @@ class Streams:
     def append(self, events: Sequence[Event]) -> int:
         """Log ``events``; return the log index of the first."""
         base = len(self.log)
-        for offset, event in enumerate(events):
-            for viewer, stream in self._visible.items():
+        visible = self._visible
+        for index, event in enumerate(events, start=base):
+            if event.spectator is not None and None not in event.seats:
+                for stream in visible.values():  # (most events: every viewer sees them)
+                    stream.append(index)
+                continue
+            for viewer, stream in visible.items():
                 if event.view(viewer) is not None:
-                    stream.append(base + offset)
+                    stream.append(index)
         self.log.extend(events)
         return base
 
@@ -61,11 +66,14 @@ class Streams:
         ``cache`` shares encoded frames between viewers who see the same projection under
         the same number (pass one dict per broadcast).
         """
-        stream = self._visible.get(viewer, [])
+        stream = self._visible.get(viewer)
+        if not stream or stream[-1] < base:
+            return []
         start = bisect_left(stream, base)
+        log = self.log
         out = []
-        for seq, index in enumerate(stream[start:], start=start + 1):
-            projection = self.log[index].view(viewer)
+        for seq in range(start + 1, len(stream) + 1):
+            projection = log[stream[seq - 1]].view(viewer)
             assert projection is not None
             key = (seq, id(projection))
             text = cache.get(key)
