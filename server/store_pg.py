@@ -25,9 +25,8 @@ migrate once.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,16 +35,16 @@ import asyncpg
 from server.errors import LeaseLost, StoreError
 from server.group_commit import commit_in_groups, write_failed
 from server.store import (
+    GAME_COLUMNS,
     ActionRow,
     ChatRow,
     EventRow,
     GameRow,
     PlayerRow,
-    Store,
-    _dumps,
-    _game_from_row,
-    _stat_rows,
+    dumps,
+    stat_rows,
 )
+from server.store_sql import SqlReads
 
 log = logging.getLogger(__name__)
 
@@ -165,15 +164,11 @@ class FencedError(LeaseLost):
     stale): nothing of it was stored."""
 
 
-_GAME_COLUMNS = (
-    "id, game, options, settings, host, invite, public, seats, status, seed, seed_sha256, "
-    "seed_revealed, result, reason, created, started, finished, house"
-)
 _SAVE_GAME = (
-    f"INSERT INTO games ({_GAME_COLUMNS}) VALUES "
+    f"INSERT INTO games ({GAME_COLUMNS}) VALUES "
     "($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18) "
     "ON CONFLICT (id) DO UPDATE SET "
-    + ", ".join(f"{c} = excluded.{c}" for c in _GAME_COLUMNS.split(", ")[1:])
+    + ", ".join(f"{c} = excluded.{c}" for c in GAME_COLUMNS.split(", ")[1:])
 )
 _SAVE_SEATS = (
     "INSERT INTO game_players (game_id, seat, player_id) VALUES ($1,$2,$3) "
@@ -221,7 +216,7 @@ def _redact(dsn: str) -> str:
     return f"{scheme}://{credentials.split(':', 1)[0]}@{host}"
 
 
-class PgStore(Store):
+class PgStore(SqlReads):
     """The shared store: PostgreSQL through ``asyncpg``, group commits by one writer task.
 
     ``dsn`` is a libpq URL (``postgresql://user:password@host:port/db?host=/run/socket``).
@@ -251,11 +246,6 @@ class PgStore(Store):
         #: of this node on the room is refused at once
         self.fence_all = False
         self.commits = 0  # transactions committed (for benchmarks and tests)
-        #: called with (seconds, writes) after each group commit (server.ops metrics)
-        self.on_commit: Callable[[float, int], None] | None = None
-        #: for fault-injection tests only: awaited inside every write transaction just
-        #: before its COMMIT; raising from it rolls the transaction back
-        self.before_commit: Callable[[], Awaitable[None]] | None = None
 
     # -- connections -------------------------------------------------------------------
 
@@ -423,22 +413,22 @@ class PgStore(Store):
         row = (
             game.id,
             game.game,
-            _dumps(game.options),
-            _dumps(game.settings),
+            dumps(game.options),
+            dumps(game.settings),
             game.host,
             game.invite,
             game.public,
-            _dumps(game.seats),
+            dumps(game.seats),
             game.status,
             game.seed,
             game.seed_sha256,
             game.seed_revealed,
-            None if game.result is None else _dumps(game.result),
+            None if game.result is None else dumps(game.result),
             game.reason,
             game.created,
             game.started,
             game.finished,
-            _dumps(game.house),
+            dumps(game.house),
         )
         statements: Statements = [(_SAVE_GAME, [row])]
         if game.status != "waiting":
@@ -458,9 +448,9 @@ class PgStore(Store):
         stats: Mapping[str, Mapping[str, float]],
     ) -> None:
         statements = self._game_statements(row)
-        stat_rows = _stat_rows(row.game, stats)
-        if stat_rows:
-            statements.append((_ADD_STAT, stat_rows))
+        added = stat_rows(row.game, stats)
+        if added:
+            statements.append((_ADD_STAT, added))
         await self._submit(row.id, statements, [_event_row(row.id, e) for e in events])
 
     async def append(
@@ -469,7 +459,7 @@ class PgStore(Store):
         event_rows = [_event_row(game_id, e) for e in events]
         action_rows = []
         if action is not None:
-            clocks = None if action.clocks is None else _dumps(action.clocks)
+            clocks = None if action.clocks is None else dumps(action.clocks)
             action_rows.append((game_id, action.n, action.seat, action.action, action.at, clocks))
         await self._submit(game_id, [], event_rows, action_rows)
 
@@ -478,142 +468,25 @@ class PgStore(Store):
         await self._submit(game_id, [(_INSERT_CHAT, [row])])
 
     async def add_stats(self, game: str, stats: Mapping[str, Mapping[str, float]]) -> None:
-        rows = _stat_rows(game, stats)
+        rows = stat_rows(game, stats)
         if rows:
             await self._submit(None, [(_ADD_STAT, rows)])
 
-    # -- reads (pooled connections, autocommit: committed rows only) --------------------
+    # -- reads (pooled connections, autocommit: committed rows only; queries in SqlReads)
 
-    async def _fetch(self, sql: str, *args: Any) -> list[asyncpg.Record]:
+    async def _fetch(self, sql: str, params: Sequence[Any] = ()) -> Sequence[Sequence[Any]]:
         try:
-            rows: list[asyncpg.Record] = await self.pool.fetch(sql, *args)
+            rows: list[asyncpg.Record] = await self.pool.fetch(_numbered(sql), *params)
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
             raise StoreError(f"read failed: {exc}") from exc
         return rows
 
-    async def chat(self, game_id: str) -> list[ChatRow]:
-        rows = await self._fetch(
-            "SELECT n, at, channel, seat, player_id, name, text FROM chat "
-            "WHERE game_id = $1 ORDER BY n",
-            game_id,
-        )
-        return [ChatRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6]) for r in rows]
 
-    async def player(self, player_id: str) -> PlayerRow | None:
-        rows = await self._fetch(
-            "SELECT id, name, bot, created FROM players WHERE id = $1", player_id
-        )
-        return PlayerRow(rows[0][0], rows[0][1], rows[0][2], rows[0][3]) if rows else None
-
-    async def player_by_token(self, token_hash: str) -> PlayerRow | None:
-        rows = await self._fetch(
-            "SELECT id, name, bot, created FROM players WHERE token_hash = $1", token_hash
-        )
-        return PlayerRow(rows[0][0], rows[0][1], rows[0][2], rows[0][3]) if rows else None
-
-    async def game(self, game_id: str) -> GameRow | None:
-        rows = await self._fetch(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = $1", game_id)
-        return _game_from_row(rows[0]) if rows else None
-
-    async def game_by_invite(self, invite: str) -> str | None:
-        rows = await self._fetch("SELECT id FROM games WHERE invite = $1", invite)
-        return str(rows[0][0]) if rows else None
-
-    async def iter_games(
-        self, statuses: Iterable[str] | None = None, *, game: str | None = None
-    ) -> AsyncIterator[GameRow]:
-        filters: list[str] = []
-        params: list[Any] = []
-        if statuses is not None:
-            wanted = list(statuses)
-            if not wanted:
-                return
-            params.append(wanted)
-            filters.append(f"status = any(${len(params)}::text[])")
-        if game is not None:
-            params.append(game)
-            filters.append(f"game = ${len(params)}")
-        after: tuple[float, str] | None = None
-        while True:
-            # Keyset paging, as in the SQLite store: each page starts after the last row
-            # of the one before.
-            page_filters = list(filters)
-            page_params = list(params)
-            if after is not None:
-                page_params.extend(after)
-                page_filters.append(
-                    f"(created, id) > (${len(page_params) - 1}, ${len(page_params)})"
-                )
-            page_params.append(self.page_size)
-            where = " AND ".join(page_filters) or "TRUE"
-            rows = await self._fetch(
-                f"SELECT {_GAME_COLUMNS} FROM games WHERE {where} "
-                f"ORDER BY created, id LIMIT ${len(page_params)}",
-                *page_params,
-            )
-            for r in rows:
-                yield _game_from_row(r)
-            if len(rows) < self.page_size:
-                return
-            after = (rows[-1][14], rows[-1][0])
-
-    async def actions(self, game_id: str) -> list[ActionRow]:
-        rows = await self._fetch(
-            "SELECT n, seat, action, at, clocks FROM actions WHERE game_id = $1 ORDER BY n",
-            game_id,
-        )
-        return [
-            ActionRow(r[0], r[1], r[2], r[3], None if r[4] is None else _loads(r[4])) for r in rows
-        ]
-
-    async def events(self, game_id: str) -> list[EventRow]:
-        rows = await self._fetch(
-            "SELECT seq, source, truth, action_n FROM events WHERE game_id = $1 ORDER BY seq",
-            game_id,
-        )
-        return [EventRow(r[0], r[1], _loads(r[2]), r[3]) for r in rows]
-
-    async def history(self, player_id: str, limit: int = 20) -> list[dict[str, Any]]:
-        rows = await self._fetch(
-            "SELECT g.id, g.game, g.status, gp.seat, g.result, g.reason, g.started, g.finished "
-            "FROM game_players gp JOIN games g ON g.id = gp.game_id "
-            "WHERE gp.player_id = $1 ORDER BY g.started DESC NULLS LAST, g.id LIMIT $2",
-            player_id,
-            limit,
-        )
-        out = []
-        for r in rows:
-            result = None if r[4] is None else _loads(r[4])
-            ranks = result.get("ranks") if isinstance(result, dict) else None
-            rank = ranks[r[3]] if isinstance(ranks, list) and r[3] < len(ranks) else None
-            out.append(
-                {
-                    "room": r[0],
-                    "game": r[1],
-                    "status": r[2],
-                    "seat": r[3],
-                    "rank": rank,
-                    "reason": r[5],
-                    "started": r[6],
-                    "finished": r[7],
-                }
-            )
-        return out
-
-    async def stats(self, player_id: str) -> dict[str, dict[str, float]]:
-        rows = await self._fetch(
-            "SELECT game, key, value FROM player_stats WHERE player_id = $1 ORDER BY game, key",
-            player_id,
-        )
-        out: dict[str, dict[str, float]] = {}
-        for game, key, value in rows:
-            out.setdefault(game, {})[key] = int(value) if float(value).is_integer() else value
-        return out
+def _numbered(sql: str) -> str:
+    """``?`` placeholders as PostgreSQL's ``$1, $2...`` (no query here has a literal ``?``)."""
+    parts = sql.split("?")
+    return "".join(f"{part}${n}" for n, part in enumerate(parts[:-1], 1)) + parts[-1]
 
 
 def _event_row(game_id: str, e: EventRow) -> tuple[Any, ...]:
-    return (game_id, e.seq, e.source, e.action_n, _dumps(e.truth))
-
-
-def _loads(text: str) -> Any:
-    return json.loads(text)
+    return (game_id, e.seq, e.source, e.action_n, dumps(e.truth))

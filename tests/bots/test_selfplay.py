@@ -15,7 +15,8 @@ from bots.cli import play_and_record
 from server.cli import main, open_recorder
 from server.export import export_jsonl, export_pgn, verify_game
 from server.games.base import seed_commitment
-from server.store import GameRow, SqliteStore
+from server.store import GameRow
+from server.store_sqlite import SqliteStore
 
 
 async def selfplay(db: Path, game: str, bots: list[str], seats: int, games: int) -> None:

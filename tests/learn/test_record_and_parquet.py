@@ -19,7 +19,7 @@ from bots.learn.env import Episode, UmpireEnv, kriegspiel_env, perudo_env
 from server.cli import main, open_recorder
 from server.export_parquet import export_parquet
 from server.learn_record import save_episodes
-from server.store import SqliteStore
+from server.store_sqlite import SqliteStore
 
 
 def play(env: UmpireEnv, seed: int) -> tuple[Episode, list[dict[str, Any]]]:

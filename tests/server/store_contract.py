@@ -3,8 +3,9 @@
 An implementation passes it by subclassing :class:`StoreContract` in a ``test_store_*.py``
 file and providing a ``harness`` fixture that returns a :class:`StoreHarness` for a fresh,
 empty database (see ``test_store_sqlite.py``; a PostgreSQL store provides one on a
-throwaway cluster). The harness opens stores on that database and offers two fault
-hooks, the only places where the suite needs the implementation's help:
+throwaway cluster). The harness opens stores on that database (:meth:`StoreHarness.new`
+is all an implementation writes) and offers two fault hooks, over the store's
+``before_commit``:
 
 - ``hold_commits``: hold every write transaction just before it commits (its statements
   have run) until released, to show that reads never see uncommitted rows and that a
@@ -23,8 +24,8 @@ import io
 import json
 import random
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator
-from contextlib import AbstractAsyncContextManager, AbstractContextManager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from typing import Any
 
 import pytest
@@ -51,30 +52,62 @@ class CommitGate:
 
 
 class StoreHarness(ABC):
-    """One test's database, and the hooks the contract needs from an implementation."""
+    """One test's database: the stores opened on it, and the fault hooks of the contract."""
 
     #: how many games the stores opened here fetch per page in ``iter_games``
     #: (keep it small, so the paging tests cross several pages)
-    page_size: int
+    page_size: int = 4
+
+    def __init__(self) -> None:
+        self.opened: list[Store] = []
 
     @abstractmethod
+    def new(self) -> Store:
+        """A store (not yet open) on this test's database, paging by :attr:`page_size`."""
+
     async def open(self) -> Store:
         """A newly opened store on this test's database. Every call opens another store
         (other connections) on the same database, as a second process would."""
+        store = self.new()
+        await store.open()
+        self.opened.append(store)
+        return store
 
-    @abstractmethod
-    def hold_commits(self, store: Store) -> AbstractAsyncContextManager[CommitGate]:
+    @asynccontextmanager
+    async def hold_commits(self, store: Store) -> AsyncIterator[CommitGate]:
         """Inside the block, ``store`` holds each write transaction before its commit
         until the gate is released (released at the latest when the block ends)."""
+        gate = CommitGate()
 
-    @abstractmethod
-    def fail_commits(self, store: Store) -> AbstractContextManager[None]:
+        async def hold() -> None:
+            gate.reached.set()
+            await gate.released.wait()
+
+        store.before_commit = hold
+        try:
+            yield gate
+        finally:
+            gate.release()
+            store.before_commit = None
+
+    @contextmanager
+    def fail_commits(self, store: Store) -> Iterator[None]:
         """Inside the block, every write transaction of ``store`` fails just before its
         commit, as if the process died there."""
 
-    @abstractmethod
+        async def fail() -> None:
+            raise RuntimeError("simulated crash just before COMMIT")
+
+        store.before_commit = fail
+        try:
+            yield
+        finally:
+            store.before_commit = None
+
     async def close_all(self) -> None:
         """Close every store opened here (teardown)."""
+        for store in self.opened:
+            await store.close()
 
 
 def game_row(

@@ -8,8 +8,7 @@ import asyncio
 import json
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager, contextmanager
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import asyncpg
@@ -19,7 +18,6 @@ from server.errors import StoreError
 from server.store import ActionRow, Store, open_store
 from server.store_pg import MIGRATIONS, FencedError, PgStore
 from tests.server.store_contract import (
-    CommitGate,
     StoreContract,
     StoreHarness,
     event,
@@ -30,50 +28,12 @@ from tests.server.store_contract import (
 class PgHarness(StoreHarness):
     """Stores on one fresh database of the session's PostgreSQL server."""
 
-    page_size = 4
-
     def __init__(self, dsn: str) -> None:
+        super().__init__()
         self.dsn = dsn
-        self.opened: list[PgStore] = []
 
-    async def open(self) -> Store:
-        store = PgStore(self.dsn, page_size=self.page_size, pool_size=2)
-        await store.open()
-        self.opened.append(store)
-        return store
-
-    @asynccontextmanager
-    async def hold_commits(self, store: Store) -> AsyncIterator[CommitGate]:
-        assert isinstance(store, PgStore)
-        gate = CommitGate()
-
-        async def hold() -> None:
-            gate.reached.set()
-            await gate.released.wait()
-
-        store.before_commit = hold
-        try:
-            yield gate
-        finally:
-            gate.release()
-            store.before_commit = None
-
-    @contextmanager
-    def fail_commits(self, store: Store) -> Iterator[None]:
-        assert isinstance(store, PgStore)
-
-        async def fail() -> None:
-            raise RuntimeError("simulated crash just before COMMIT")
-
-        store.before_commit = fail
-        try:
-            yield
-        finally:
-            store.before_commit = None
-
-    async def close_all(self) -> None:
-        for store in self.opened:
-            await store.close()
+    def new(self) -> Store:
+        return PgStore(self.dsn, page_size=self.page_size, pool_size=2)
 
 
 class TestPgStore(StoreContract):

@@ -8,16 +8,14 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
-from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 
 import pytest
 
 from server.errors import StoreError
-from server.store import MIGRATIONS, ActionRow, SqliteStore, Store
+from server.store import ActionRow, Store
+from server.store_sqlite import MIGRATIONS, SqliteStore
 from tests.server.store_contract import (
-    CommitGate,
     StoreContract,
     StoreHarness,
     event,
@@ -28,50 +26,12 @@ from tests.server.store_contract import (
 class SqliteHarness(StoreHarness):
     """Stores on one SQLite file in the test's temporary folder."""
 
-    page_size = 4
-
     def __init__(self, path: Path) -> None:
+        super().__init__()
         self.path = str(path)
-        self.opened: list[SqliteStore] = []
 
-    async def open(self) -> Store:
-        store = SqliteStore(self.path, synchronous="NORMAL", page_size=self.page_size)
-        await store.open()
-        self.opened.append(store)
-        return store
-
-    @asynccontextmanager
-    async def hold_commits(self, store: Store) -> AsyncIterator[CommitGate]:
-        assert isinstance(store, SqliteStore)
-        gate = CommitGate()
-
-        async def hold() -> None:
-            gate.reached.set()
-            await gate.released.wait()
-
-        store.before_commit = hold
-        try:
-            yield gate
-        finally:
-            gate.release()
-            store.before_commit = None
-
-    @contextmanager
-    def fail_commits(self, store: Store) -> Iterator[None]:
-        assert isinstance(store, SqliteStore)
-
-        async def fail() -> None:
-            raise RuntimeError("simulated crash just before COMMIT")
-
-        store.before_commit = fail
-        try:
-            yield
-        finally:
-            store.before_commit = None
-
-    async def close_all(self) -> None:
-        for store in self.opened:
-            await store.close()
+    def new(self) -> Store:
+        return SqliteStore(self.path, synchronous="NORMAL", page_size=self.page_size)
 
 
 class TestSqliteStore(StoreContract):
@@ -185,7 +145,7 @@ async def test_a_group_commit_larger_than_one_statement(tmp_path: Path) -> None:
 CRASH = textwrap.dedent(
     """
     import asyncio, dataclasses, os, sys
-    from server.store import SqliteStore
+    from server.store_sqlite import SqliteStore
     from tests.server.store_contract import event, game_row
 
     async def main(path: str, fatal: int) -> None:
