@@ -34,7 +34,7 @@ def play(spec: GameSpec) -> tuple[int, str, int, str, str, str, float, float]:
     (win, draw, loss), its moves and illegal attempts)."""
     played = asyncio.run(play_spec(spec))
     assert played.local is not None
-    board = played.local.game.board()
+    board = played.local.game.board  # the real board (a property: a copy)
     hero = spec.bots.index(_HERO[0])
     color = hero == 0  # seat 0 plays white
     other = played.ranks[1 - hero]
@@ -73,18 +73,19 @@ def main() -> int:
     bots = args.bots.split(",")
     specs = schedule("kriegspiel", {}, bots, 2, args.games, args.seed, args.budget)[args.first :]
     with ProcessPoolExecutor(args.parallel, initializer=_init, initargs=(bots[0],)) as pool:
-        rows = list(pool.map(play, specs))
-    endings: Counter[str] = Counter()
-    moves = illegal = 0.0
-    for index, reason, plies, mine, theirs, result, moved, refused in rows:
-        moves += moved
-        illegal += refused
-        endings[f"{result}: {reason}"] += 1
-        if result != "win":
-            print(
-                f"game {index:3d} {result:4s} {reason:26s} plies {plies:3d}"
-                f"  ours {mine:9s} theirs {theirs}"
-            )
+        rows = []
+        for row in pool.map(play, specs):
+            rows.append(row)
+            index, reason, plies, mine, theirs, result, _, _ = row
+            if result != "win":
+                print(
+                    f"game {index:3d} {result:4s} {reason:26s} plies {plies:3d}"
+                    f"  ours {mine:9s} theirs {theirs}",
+                    flush=True,
+                )
+    endings = Counter(f"{row[5]}: {row[1]}" for row in rows)
+    moves = sum(row[6] for row in rows)
+    illegal = sum(row[7] for row in rows)
     wins = sum(1 for row in rows if row[5] == "win")
     print(
         f"{len(rows)} games, {bots[0]} won {wins} ({100 * wins / max(1, len(rows)):.1f}%); "

@@ -36,6 +36,7 @@ from bots.kriegspiel_meta.evaluate import (
     king_threat,
     material,
     pawn_progress,
+    stuck_chance,
     threats,
 )
 from bots.kriegspiel_meta.geometry import VALUES
@@ -290,13 +291,20 @@ class Searcher:
         rook = _lone_rook(after, color) if meta.units == 0 else None
         density = self._density if self._density is not None else densities(meta)
         static -= threats(meta, after, possible, density, gamma=self.gamma)
+        last = None
+        if meta.units == 1 and can_take and not lone:
+            # Taking the last unit leaves the king alone: it must move, so a square with
+            # no flight is surely a stalemate (or a mate), whatever the unit could do.
+            last = king_outcomes(king_set, possible, possible, True)
         for took, share in takes:
+            alone = lone or (took and last is not None)
+            here = last if took and last is not None else outcome
             gain = float(meta.cheapest_at(move.to_square) or VALUES[chess.PAWN]) if took else 0.0
             if took and target & meta.may[chess.PAWN]:
                 gain += 2.0 * enemy_pawn_bonus(move.to_square, meta.enemy)
             for checked, region, after_region in (
-                (True, outcome.checked, outcome.after_checked),
-                (False, outcome.quiet, outcome.after_quiet),
+                (True, here.checked, here.after_checked),
+                (False, here.quiet, here.after_quiet),
             ):
                 if not region:
                     continue
@@ -316,15 +324,18 @@ class Searcher:
                 kept = risk + repeated
                 exposed = exposure(meta, after, region, possible)
                 result.append(Branch(answer, value, weight_, after, after_region, kept, exposed))
-            if outcome.mated:
+            if here.mated:
                 # Surely mate when the king alone can move; else likely mate or a block.
-                size = outcome.mated.bit_count() / max(1, king_set.bit_count())
-                value = static + gain + (WIN if lone else LIKELY_MATE)
+                size = here.mated.bit_count() / max(1, king_set.bit_count())
+                value = static + gain + (WIN if alone else LIKELY_MATE)
                 result.append(Branch("mate", value, share * size))
-            if outcome.stalemated and (lone or few):
-                # With few enemy units they may all be stuck: do not risk a stalemate.
-                size = outcome.stalemated.bit_count() / max(1, king_set.bit_count())
-                result.append(Branch("stalemate", DRAW, share * size))
+            if here.stalemated and (alone or few):
+                # With few enemy units they may all be stuck: a draw by the chance that
+                # they are (every unit's pawn squares blocked by our pieces).
+                size = here.stalemated.bit_count() / max(1, king_set.bit_count())
+                stuck = 1.0 if alone else stuck_chance(meta, after, meta.units - int(took))
+                value = stuck * DRAW + (1.0 - stuck) * (static + gain)
+                result.append(Branch("stalemate", value, share * size))
         if not result:  # an empty king set (cannot happen if the invariant holds)
             result.append(Branch("silent", static, 1.0))
         return result
