@@ -1,0 +1,58 @@
+"""Converting won positions (issue 18): stalemates judged by whether the enemy units are
+stuck, the last unit's capture, and keeping the material we mate with."""
+
+from __future__ import annotations
+
+import random
+
+import chess
+
+from bots.kriegspiel_meta import Metaposition
+from bots.kriegspiel_meta.evaluate import ESSENTIAL, king_threat, strong_material, stuck_chance
+from bots.kriegspiel_meta.search import Searcher
+
+
+def _known(fen: str) -> Metaposition:
+    return Metaposition.from_start(chess.WHITE, "wild16", fen, know_start=True)
+
+
+def test_a_pawn_blocked_by_our_piece_is_stuck_and_a_free_one_is_not() -> None:
+    meta = _known("k7/8/8/8/4p3/4R3/8/K7 w - - 0 1")
+    assert stuck_chance(meta, meta.own, 1) == 1.0
+    free = _known("k7/8/8/8/4p3/8/8/K3R3 w - - 0 1")
+    assert stuck_chance(free, free.own, 1) == 0.0
+    assert stuck_chance(free, free.own, 0) == 1.0  # a lone king must move
+
+
+def test_a_knight_is_seldom_stuck() -> None:
+    meta = _known("k7/8/8/8/8/4n3/8/K3R3 w - - 0 1")
+    assert 0.0 < stuck_chance(meta, meta.own, 1) < 0.1
+
+
+def test_taking_the_last_unit_into_a_stalemate_is_a_draw() -> None:
+    # After Bxe3 the king on a8 has no flight (a7 by the bishop, b7 and b8 by our king)
+    # and nothing else to move: stalemate. The knight, before, could always move.
+    meta = _known("k7/8/8/6B1/8/4n3/2K5/7R w - - 0 1")
+    meta.own.push(chess.Move.from_uci("c2c7"))  # our king to c7 (a legal own-board step)
+    meta.own.turn = chess.WHITE
+    searcher = Searcher(random.Random(1))
+    assert searcher.score(meta, chess.Move.from_uci("g5e3")) < -1000
+    legal = [m.uci() for m in meta.own.generate_pseudo_legal_moves()]
+    assert searcher.choose(meta, legal, 0.5) != "g5e3"
+
+
+def test_a_king_without_flight_is_no_stalemate_while_a_knight_can_move() -> None:
+    # The king on a8 has no flight already; quiet moves leave it so, but the knight moves.
+    meta = _known("k7/2K5/8/8/3B4/4n3/8/7R w - - 0 1")
+    searcher = Searcher(random.Random(1))
+    assert searcher.score(meta, chess.Move.from_uci("h1h2")) > -1000
+
+
+def test_the_last_rook_is_essential_beside_minor_pieces() -> None:
+    meta = _known("8/8/8/8/4k3/8/2R5/K1BN4 w - - 0 1")
+    board = meta.own
+    assert strong_material(board, chess.WHITE)
+    region = chess.BB_SQUARES[chess.D3]  # next to the rook, which nothing defends
+    loss = king_threat(meta, board, region, 0)
+    assert loss >= ESSENTIAL
+    assert not strong_material(chess.Board("8/8/8/8/4k3/8/8/K1BN4 w - - 0 1"), chess.WHITE)
