@@ -78,6 +78,11 @@ LOSS_CHANCE = 0.1
 #: The cost of placing our pieces as they already stood after one or two of our moves:
 #: a third time may be a threefold repetition, a draw.
 _REPEAT = (0.0, 80.0, 2_000.0)
+#: With at most one enemy piece left: what each king step away from the nearest unit that
+#: blocks one of our pawns costs (our king goes to take it, so the pawn can promote).
+#: Replays of the games drawn by the 50-move rule (seed 1) showed pawns blocked by pawns
+#: for dozens of moves while our king stood still.
+BLOCKER_WALK = 6.0
 _LATER = 20.0
 
 
@@ -115,6 +120,19 @@ def worst_distance(king: chess.Square, rook: chess.Square, region: int) -> int:
             return _NO_MATE
         worst = max(worst, moves)
     return worst
+
+
+def _blocker_distance(meta: Metaposition, board: chess.Board) -> int:
+    """Our king's distance (king steps) on ``board`` to the nearest square where a unit
+    refused one of our pawns a step and may still stand in front of it (0 if none)."""
+    color = meta.color
+    pawns = board.pawns & board.occupied_co[color]
+    ahead = (pawns << 8 if color == chess.WHITE else pawns >> 8) & chess.BB_ALL
+    block = meta.blockers & ahead
+    king = board.king(color)
+    if not block or king is None:
+        return 0
+    return min(chess.square_distance(king, square) for square in chess.SquareSet(block))
 
 
 class Searcher:
@@ -405,6 +423,8 @@ class Searcher:
                 castled = meta.own.castling_rights and not after.castling_rights
                 if castled and king in (chess.G1, chess.C1, chess.G8, chess.C8):
                     value += 25.0
+        elif meta.blockers:
+            value -= BLOCKER_WALK * _blocker_distance(meta, after)
         return value
 
     @staticmethod

@@ -6,10 +6,12 @@ from __future__ import annotations
 import random
 
 import chess
+import pytest
 
 from bots.kriegspiel_meta import Metaposition
 from bots.kriegspiel_meta.evaluate import ESSENTIAL, king_threat, strong_material, stuck_chance
-from bots.kriegspiel_meta.search import Searcher
+from bots.kriegspiel_meta.search import BLOCKER_WALK, Searcher
+from bots.kriegspiel_meta.update import observe
 
 
 def _known(fen: str) -> Metaposition:
@@ -56,3 +58,20 @@ def test_the_last_rook_is_essential_beside_minor_pieces() -> None:
     loss = king_threat(meta, board, region, 0)
     assert loss >= ESSENTIAL
     assert not strong_material(chess.Board("8/8/8/8/4k3/8/8/K1BN4 w - - 0 1"), chess.WHITE)
+
+
+def test_a_refused_pawn_step_leaves_a_blocker_our_king_walks_to() -> None:
+    # Only a black pawn is left besides the king; our e4 pawn's step is refused.
+    meta = Metaposition.from_start(chess.WHITE, "wild16", "7k/8/8/4p3/4P3/8/8/K7 w - - 0 1")
+    meta.check_known = True  # as after the first move heard: we are not in check
+    observe(meta, {"type": "illegal", "color": "white", "move": "e4e5", "answer": "illegal"})
+    assert meta.blockers == chess.BB_SQUARES[chess.E5]
+    unknown = meta.copy()
+    unknown.blockers = 0
+    searcher = Searcher(random.Random(1))
+
+    def gap(meta: Metaposition) -> float:  # b2 is a step nearer e5 than a2
+        nearer = searcher.score(meta, chess.Move.from_uci("a1b2"))
+        return nearer - searcher.score(meta, chess.Move.from_uci("a1a2"))
+
+    assert gap(meta) - gap(unknown) == pytest.approx(BLOCKER_WALK, abs=0.5)
