@@ -10,6 +10,7 @@ import pytest
 
 from bots.kriegspiel_meta import Metaposition
 from bots.kriegspiel_meta.evaluate import ESSENTIAL, king_threat, strong_material, stuck_chance
+from bots.kriegspiel_meta.legality import BLOCKER_STAYS, illegal_chance
 from bots.kriegspiel_meta.search import BLOCKER_WALK, Searcher
 from bots.kriegspiel_meta.update import observe
 
@@ -75,3 +76,11 @@ def test_a_refused_pawn_step_leaves_a_blocker_our_king_walks_to() -> None:
         return nearer - searcher.score(meta, chess.Move.from_uci("a1a2"))
 
     assert gap(meta) - gap(unknown) == pytest.approx(BLOCKER_WALK, abs=0.5)
+
+
+def test_a_refused_pawn_step_is_not_retried_blindly() -> None:
+    meta = Metaposition.from_start(chess.WHITE, "wild16", "7k/8/8/4p3/4P3/8/8/K7 w - - 0 1")
+    meta.check_known = True
+    observe(meta, {"type": "illegal", "color": "white", "move": "e4e5", "answer": "illegal"})
+    meta.known = 0  # as after the enemy's next quiet move: the blocker may have left
+    assert illegal_chance(meta, chess.Move.from_uci("e4e5")) >= BLOCKER_STAYS
