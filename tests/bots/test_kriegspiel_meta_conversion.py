@@ -84,3 +84,5 @@ def test_a_refused_pawn_step_is_not_retried_blindly() -> None:
     observe(meta, {"type": "illegal", "color": "white", "move": "e4e5", "answer": "illegal"})
     meta.known = 0  # as after the enemy's next quiet move: the blocker may have left
     assert illegal_chance(meta, chess.Move.from_uci("e4e5")) >= BLOCKER_STAYS
+    meta.blockers = 0  # the unit may stand anywhere the rules allow: e5 is one of many
+    assert illegal_chance(meta, chess.Move.from_uci("e4e5")) < 0.5
