@@ -135,6 +135,28 @@ def _blocker_distance(meta: Metaposition, board: chess.Board) -> int:
     return min(chess.square_distance(king, square) for square in chess.SquareSet(block))
 
 
+def jammed(meta: Metaposition, board: chess.Board) -> bool:
+    """Whether every enemy unit is likely a pawn stuck in front of one of our pawns (on
+    ``board``): the enemy has no piece, and as many of our pawns had a step refused by a
+    unit that may still stand there, unable to take anything of ours. Then only its king
+    moves, as against a lone king (a hint from the refusals, not a certainty: the blocker
+    may have been the king). Measured: with no such rule, games with our queen and rooks
+    against three blocked pawns ended in stalemate or by the 50-move rule, since the king
+    "may stay" while a pawn moves and its region never shrank."""
+    if meta.pieces_max > 0 or meta.units == 0:
+        return False
+    color = meta.color
+    enemy = not color
+    pawns = board.pawns & board.occupied_co[color]
+    ahead = (pawns << 8 if color == chess.WHITE else pawns >> 8) & chess.BB_ALL
+    ours = board.occupied_co[color] & ~board.kings
+    stuck = 0
+    for square in chess.SquareSet(meta.blockers & ahead & meta.may[chess.PAWN]):
+        if not chess.BB_PAWN_ATTACKS[enemy][square] & ours:
+            stuck += 1
+    return stuck >= meta.units
+
+
 class Searcher:
     """Scores attempts on a metaposition and picks the best within a time budget.
 
@@ -280,6 +302,7 @@ class Searcher:
             if not king_set:
                 return []  # the enemy king stands next to that square: surely illegal
         lone = only_king_moves(after, color, meta.may, meta.pieces_max, meta.units)
+        lone = lone or jammed(meta, after)
         possible = possible_attacks(after, color)
         certain = possible if meta.units == 0 else certain_attacks(after, color, units & ~passed)
         few = meta.units <= 4

@@ -11,7 +11,7 @@ import pytest
 from bots.kriegspiel_meta import Metaposition
 from bots.kriegspiel_meta.evaluate import ESSENTIAL, king_threat, strong_material, stuck_chance
 from bots.kriegspiel_meta.legality import BLOCKER_STAYS, illegal_chance
-from bots.kriegspiel_meta.search import BLOCKER_WALK, Searcher
+from bots.kriegspiel_meta.search import BLOCKER_WALK, Searcher, jammed
 from bots.kriegspiel_meta.update import observe
 
 
@@ -62,8 +62,8 @@ def test_the_last_rook_is_essential_beside_minor_pieces() -> None:
 
 
 def test_a_refused_pawn_step_leaves_a_blocker_our_king_walks_to() -> None:
-    # Only a black pawn is left besides the king; our e4 pawn's step is refused.
-    meta = Metaposition.from_start(chess.WHITE, "wild16", "7k/8/8/4p3/4P3/8/8/K7 w - - 0 1")
+    # A black pawn and a knight are left besides the king; our e4 pawn's step is refused.
+    meta = Metaposition.from_start(chess.WHITE, "wild16", "7k/8/8/4p3/4P3/8/8/K5n1 w - - 0 1")
     meta.check_known = True  # as after the first move heard: we are not in check
     observe(meta, {"type": "illegal", "color": "white", "move": "e4e5", "answer": "illegal"})
     assert meta.blockers == chess.BB_SQUARES[chess.E5]
@@ -86,3 +86,15 @@ def test_a_refused_pawn_step_is_not_retried_blindly() -> None:
     assert illegal_chance(meta, chess.Move.from_uci("e4e5")) >= BLOCKER_STAYS
     meta.blockers = 0  # the unit may stand anywhere the rules allow: e5 is one of many
     assert illegal_chance(meta, chess.Move.from_uci("e4e5")) < 0.5
+
+
+def test_pawns_that_refused_ours_a_step_leave_only_king_moves() -> None:
+    meta = Metaposition.from_start(chess.WHITE, "wild16", "7k/8/8/4p3/4P3/8/8/K7 w - - 0 1")
+    meta.check_known = True
+    assert not jammed(meta, meta.own)
+    observe(meta, {"type": "illegal", "color": "white", "move": "e4e5", "answer": "illegal"})
+    assert jammed(meta, meta.own)
+    knight = Metaposition.from_start(chess.WHITE, "wild16", "7k/8/8/4p3/4P3/8/8/K5n1 w - - 0 1")
+    knight.check_known = True
+    observe(knight, {"type": "illegal", "color": "white", "move": "e4e5", "answer": "illegal"})
+    assert not jammed(knight, knight.own)  # the knight may move
