@@ -78,10 +78,13 @@ LOSS_CHANCE = 0.1
 #: The cost of placing our pieces as they already stood after one or two of our moves:
 #: a third time may be a threefold repetition, a draw.
 _REPEAT = (0.0, 80.0, 2_000.0)
-#: With at most one enemy piece left: what each king step away from the nearest unit that
-#: blocks one of our pawns costs (our king goes to take it, so the pawn can promote).
-#: Replays of the games drawn by the 50-move rule (seed 1) showed pawns blocked by pawns
-#: for dozens of moves while our king stood still.
+#: With at most FEW_UNITS enemy units left our king leaves home and walks to the units
+#: that block our pawns (to take them, so the pawns can promote), BLOCKER_WALK for each
+#: king step away from the nearest. The bound on enemy pieces counts every pawn that may
+#: have promoted unseen, so after a long game it stays as high as the units: a rule on
+#: pieces alone kept our king home to the end (replays of the games drawn by the 50-move
+#: rule, seed 1: pawns blocked by pawns for dozens of moves, our king at home).
+FEW_UNITS = 3
 BLOCKER_WALK = 6.0
 _LATER = 20.0
 
@@ -122,28 +125,28 @@ def worst_distance(king: chess.Square, rook: chess.Square, region: int) -> int:
     return worst
 
 
-def _blocker_distance(meta: Metaposition, board: chess.Board) -> int:
+def _blocker_distance(meta: Metaposition, board: chess.Board) -> int | None:
     """Our king's distance (king steps) on ``board`` to the nearest square where a unit
-    refused one of our pawns a step and may still stand in front of it (0 if none)."""
+    refused one of our pawns a step and may still stand in front of it (None if none)."""
     color = meta.color
     pawns = board.pawns & board.occupied_co[color]
     ahead = (pawns << 8 if color == chess.WHITE else pawns >> 8) & chess.BB_ALL
     block = meta.blockers & ahead
     king = board.king(color)
     if not block or king is None:
-        return 0
+        return None
     return min(chess.square_distance(king, square) for square in chess.SquareSet(block))
 
 
 def jammed(meta: Metaposition, board: chess.Board) -> bool:
     """Whether every enemy unit is likely a pawn stuck in front of one of our pawns (on
-    ``board``): the enemy has no piece, and as many of our pawns had a step refused by a
-    unit that may still stand there, unable to take anything of ours. Then only its king
+    ``board``): as many of our pawns had a step refused by a unit that may still stand
+    there (a pawn may), unable to take anything of ours. Then only its king
     moves, as against a lone king (a hint from the refusals, not a certainty: the blocker
     may have been the king). Measured: with no such rule, games with our queen and rooks
     against three blocked pawns ended in stalemate or by the 50-move rule, since the king
     "may stay" while a pawn moves and its region never shrank."""
-    if meta.pieces_max > 0 or meta.units == 0:
+    if meta.units == 0 or meta.units > FEW_UNITS:
         return False
     color = meta.color
     enemy = not color
@@ -437,7 +440,8 @@ class Searcher:
         color = meta.color
         value = float(material(after, color) - meta.enemy_material())
         value += pawn_progress(after, color)
-        if meta.pieces_max >= 2:
+        walk = _blocker_distance(meta, after) if meta.units <= FEW_UNITS else None
+        if meta.pieces_max >= 2 and meta.units > FEW_UNITS:
             king = after.king(color)
             if king is not None:
                 rank = chess.square_rank(king)
@@ -446,8 +450,8 @@ class Searcher:
                 castled = meta.own.castling_rights and not after.castling_rights
                 if castled and king in (chess.G1, chess.C1, chess.G8, chess.C8):
                     value += 25.0
-        elif meta.blockers:
-            value -= BLOCKER_WALK * _blocker_distance(meta, after)
+        elif walk is not None:
+            value -= BLOCKER_WALK * walk
         return value
 
     @staticmethod
