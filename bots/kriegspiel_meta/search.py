@@ -309,7 +309,10 @@ class Searcher:
         possible = possible_attacks(after, color)
         certain = possible if meta.units == 0 else certain_attacks(after, color, units & ~passed)
         few = meta.units <= 4
-        outcome = king_outcomes(king_set, possible, certain, lone, units if few else 0)
+        # A flight counts unless a unit likely stands on it (known there, or a blocker):
+        # counting every square a unit may stand on made most squares look stalemated.
+        crowded = (meta.known | meta.blockers) & units if few else 0
+        outcome = king_outcomes(king_set, possible, certain, lone, crowded)
         static = self._static(meta, after)
         repeated = _REPEAT[min(meta.history.count(after.board_fen()), 2)]
         static -= repeated

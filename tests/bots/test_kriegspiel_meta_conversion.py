@@ -9,7 +9,13 @@ import chess
 import pytest
 
 from bots.kriegspiel_meta import Metaposition
-from bots.kriegspiel_meta.evaluate import ESSENTIAL, king_threat, strong_material, stuck_chance
+from bots.kriegspiel_meta.evaluate import (
+    ESSENTIAL,
+    PAWN_STUCK,
+    king_threat,
+    strong_material,
+    stuck_chance,
+)
 from bots.kriegspiel_meta.legality import BLOCKER_STAYS, illegal_chance
 from bots.kriegspiel_meta.search import BLOCKER_WALK, Searcher, jammed
 from bots.kriegspiel_meta.update import observe
@@ -98,3 +104,9 @@ def test_pawns_that_refused_ours_a_step_leave_only_king_moves() -> None:
     knight.check_known = True
     observe(knight, {"type": "illegal", "color": "white", "move": "e4e5", "answer": "illegal"})
     assert not jammed(knight, knight.own)  # the knight may move
+
+
+def test_a_pawn_not_located_may_be_stuck() -> None:
+    meta = Metaposition.from_start(chess.WHITE, "wild16", "7k/8/8/8/4p3/8/8/K3R3 w - - 0 1")
+    assert meta.may[chess.PAWN].bit_count() > 1  # a custom start: anywhere it may stand
+    assert stuck_chance(meta, meta.own, 1) >= PAWN_STUCK
