@@ -69,6 +69,7 @@ def main() -> int:
     parser.add_argument("--seed", default="1")
     parser.add_argument("--budget", default="nodes=1000")
     parser.add_argument("--parallel", type=int, default=1)
+    parser.add_argument("--every", action="store_true", help="print every game, won or not")
     args = parser.parse_args()
     bots = args.bots.split(",")
     specs = schedule("kriegspiel", {}, bots, 2, args.games, args.seed, args.budget)[args.first :]
@@ -76,11 +77,11 @@ def main() -> int:
         rows = []
         for row in pool.map(play, specs):
             rows.append(row)
-            index, reason, plies, mine, theirs, result, _, _ = row
-            if result != "win":
+            index, reason, plies, mine, theirs, result, moved, refused = row
+            if result != "win" or args.every:
                 print(
                     f"game {index:3d} {result:4s} {reason:26s} plies {plies:3d}"
-                    f"  ours {mine:9s} theirs {theirs}",
+                    f"  ours {mine:9s} theirs {theirs}  moves {moved:.0f} illegal {refused:.0f}",
                     flush=True,
                 )
     endings = Counter(f"{row[5]}: {row[1]}" for row in rows)
