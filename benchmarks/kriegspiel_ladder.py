@@ -9,6 +9,7 @@ tags) and loaded as a package of its own name, so both versions play in one tour
 2. a small ``ladder.py`` in that package wraps the old class so that it takes this
    version's budget texts (``cpu=0.2``: the thread's CPU time, which the old bot already
    accepts as its ``clock``; an old bot has no node budget) and gets its own name;
+   (a version from 902fe68 on takes the texts itself, ``nodes=N`` too);
 3. ``umpire tournament`` runs with that folder on ``PYTHONPATH`` (``--parallel`` workers
    inherit it), seats rotating as usual.
 
@@ -33,10 +34,14 @@ WRAPPER = '''"""The previous ``kriegspiel-meta`` ({commit}), taking today's budg
 
 from __future__ import annotations
 
+import importlib.util
 import time
 from typing import Any
 
 from {package}.bot import KriegspielMeta
+
+#: Versions from 902fe68 on take budget texts themselves (nodes=N as well).
+TEXTS = importlib.util.find_spec("{package}.budget") is not None
 
 
 class Previous(KriegspielMeta):
@@ -45,10 +50,10 @@ class Previous(KriegspielMeta):
     name = "kriegspiel-meta@{commit}"
 
     def __init__(self, seed: int | None = None, budget: Any = None, **kwargs: Any) -> None:
-        if isinstance(budget, str):
+        if isinstance(budget, str) and not TEXTS:
             unit, _, amount = budget.partition("=")
             if unit != "cpu":
-                raise ValueError("the previous version takes only a cpu=SECONDS budget")
+                raise ValueError("this previous version takes only a cpu=SECONDS budget")
             kwargs["clock"] = time.thread_time
             budget = float(amount)
         super().__init__(seed=seed, budget=budget, **kwargs)
@@ -89,7 +94,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--previous", default="22397a1", help="the earlier version's commit")
     parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--budget", default="cpu=0.2", help="cpu=SECONDS per decision")
+    parser.add_argument(
+        "--budget",
+        default="cpu=0.2",
+        help="cpu=SECONDS per decision, or nodes=N (previous versions from 902fe68 on)",
+    )
     parser.add_argument("--seed", default="1")
     parser.add_argument("--parallel", type=int, default=1)
     parser.add_argument("--against", default="kriegspiel-meta", help="today's bot spec")

@@ -9,7 +9,8 @@ it is made:
   lie in the *check zone* (where the checker may stand) or between it and our king; in a
   double check only the king may move;
 - "no pawn tries" (a count of 0, "any?" answered no) means no pawn capture is legal;
-- a pawn steps only onto an empty square.
+- a pawn steps only onto an empty square (a square where a step was refused before,
+  ``Metaposition.blockers``, probably still holds its blocker: :data:`BLOCKER_STAYS`).
 
 :func:`could_be_legal` applies the certain rules; :func:`illegal_chance` estimates the
 chance of a refusal for the rest (a piece on the path, a pawn capture onto an empty
@@ -23,7 +24,11 @@ import chess
 from bots.kriegspiel_meta.geometry import check_direction
 from bots.kriegspiel_meta.metaposition import Metaposition
 
-__all__ = ["block_squares", "capture_chance", "could_be_legal", "illegal_chance"]
+__all__ = ["BLOCKER_STAYS", "block_squares", "capture_chance", "could_be_legal", "illegal_chance"]
+
+#: The chance that a unit which refused one of our pawns a step still stands there after
+#: the enemy's moves (a blocking pawn cannot step forward; a piece may have left).
+BLOCKER_STAYS = 0.7
 
 
 def block_squares(meta: Metaposition) -> int:
@@ -132,5 +137,8 @@ def illegal_chance(
     if kind == chess.PAWN:
         path |= chess.BB_SQUARES[move.to_square]
     for square in chess.SquareSet(path):
-        free *= 1.0 - meta.occupancy(square)
+        occupied = meta.occupancy(square)
+        if chess.BB_SQUARES[square] & meta.blockers:
+            occupied = max(occupied, BLOCKER_STAYS)
+        free *= 1.0 - occupied
     return 1.0 - free

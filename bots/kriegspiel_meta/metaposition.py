@@ -83,6 +83,9 @@ class Metaposition:
     checks_given: tuple[str, ...] = ()  #: the check directions our last move gave
     check_zone: int = 0  #: squares where the piece checking us may stand
     known: int = 0  #: squares known to hold an enemy unit now
+    #: squares where a step of one of our pawns was refused, kept while a unit may still
+    #: stand there: a hint for planning (a blocking pawn stays), never a legality fact
+    blockers: int = 0
     our_ep: int | None = None  #: the square behind our pawn that just stepped two squares
     their_ep: int = 0  #: squares our pawns may capture onto en passant
     check_known: bool = True  #: False at a custom start until the first move is heard
@@ -149,6 +152,7 @@ class Metaposition:
             checks_given=self.checks_given,
             check_zone=self.check_zone,
             known=self.known,
+            blockers=self.blockers,
             our_ep=self.our_ep,
             their_ep=self.their_ep,
             check_known=self.check_known,
@@ -278,6 +282,7 @@ class Metaposition:
             if self.count_max(kind) == 0:
                 may[kind] = 0
         self.known &= self.maybe_units()
+        self.blockers &= self.maybe_units()
 
     def restrict_enemy_king(self, directions: tuple[str, ...] | list[str]) -> None:
         """The enemy king is checked from exactly ``directions`` (none: not in check)."""

@@ -36,6 +36,7 @@ from bots.kriegspiel_meta.evaluate import (
     king_threat,
     material,
     pawn_progress,
+    stuck_chance,
     threats,
 )
 from bots.kriegspiel_meta.geometry import VALUES
@@ -77,6 +78,14 @@ LOSS_CHANCE = 0.1
 #: The cost of placing our pieces as they already stood after one or two of our moves:
 #: a third time may be a threefold repetition, a draw.
 _REPEAT = (0.0, 80.0, 2_000.0)
+#: With at most FEW_UNITS enemy units left our king leaves home and walks to the units
+#: that block our pawns (to take them, so the pawns can promote), BLOCKER_WALK for each
+#: king step away from the nearest. The bound on enemy pieces counts every pawn that may
+#: have promoted unseen, so after a long game it stays as high as the units: a rule on
+#: pieces alone kept our king home to the end (replays of the games drawn by the 50-move
+#: rule, seed 1: pawns blocked by pawns for dozens of moves, our king at home).
+FEW_UNITS = 3
+BLOCKER_WALK = 6.0
 _LATER = 20.0
 
 
@@ -114,6 +123,41 @@ def worst_distance(king: chess.Square, rook: chess.Square, region: int) -> int:
             return _NO_MATE
         worst = max(worst, moves)
     return worst
+
+
+def _blocker_distance(meta: Metaposition, board: chess.Board) -> int | None:
+    """Our king's distance (king steps) on ``board`` to the nearest square where a unit
+    refused one of our pawns a step and may still stand in front of it (None if none)."""
+    color = meta.color
+    pawns = board.pawns & board.occupied_co[color]
+    ahead = (pawns << 8 if color == chess.WHITE else pawns >> 8) & chess.BB_ALL
+    block = meta.blockers & ahead
+    king = board.king(color)
+    if not block or king is None:
+        return None
+    return min(chess.square_distance(king, square) for square in chess.SquareSet(block))
+
+
+def jammed(meta: Metaposition, board: chess.Board) -> bool:
+    """Whether every enemy unit is likely a pawn stuck in front of one of our pawns (on
+    ``board``): as many of our pawns had a step refused by a unit that may still stand
+    there (a pawn may), unable to take anything of ours. Then only its king
+    moves, as against a lone king (a hint from the refusals, not a certainty: the blocker
+    may have been the king). Seen in replays (seed 1): without it, games with our queen
+    and rooks against two or three blocked pawns ended by the 50-move rule, since the
+    king "may stay" while a pawn moves, so its region never shrank."""
+    if meta.units == 0 or meta.units > FEW_UNITS:
+        return False
+    color = meta.color
+    enemy = not color
+    pawns = board.pawns & board.occupied_co[color]
+    ahead = (pawns << 8 if color == chess.WHITE else pawns >> 8) & chess.BB_ALL
+    ours = board.occupied_co[color] & ~board.kings
+    stuck = 0
+    for square in chess.SquareSet(meta.blockers & ahead & meta.may[chess.PAWN]):
+        if not chess.BB_PAWN_ATTACKS[enemy][square] & ours:
+            stuck += 1
+    return stuck >= meta.units
 
 
 class Searcher:
@@ -261,10 +305,14 @@ class Searcher:
             if not king_set:
                 return []  # the enemy king stands next to that square: surely illegal
         lone = only_king_moves(after, color, meta.may, meta.pieces_max, meta.units)
+        lone = lone or jammed(meta, after)
         possible = possible_attacks(after, color)
         certain = possible if meta.units == 0 else certain_attacks(after, color, units & ~passed)
         few = meta.units <= 4
-        outcome = king_outcomes(king_set, possible, certain, lone, units if few else 0)
+        # A flight counts unless a unit likely stands on it (known there, or a blocker):
+        # counting every square a unit may stand on made most squares look stalemated.
+        crowded = (meta.known | meta.blockers) & units if few else 0
+        outcome = king_outcomes(king_set, possible, certain, lone, crowded)
         static = self._static(meta, after)
         repeated = _REPEAT[min(meta.history.count(after.board_fen()), 2)]
         static -= repeated
@@ -290,13 +338,20 @@ class Searcher:
         rook = _lone_rook(after, color) if meta.units == 0 else None
         density = self._density if self._density is not None else densities(meta)
         static -= threats(meta, after, possible, density, gamma=self.gamma)
+        last = None
+        if meta.units == 1 and can_take and not lone:
+            # Taking the last unit leaves the king alone: it must move, so a square with
+            # no flight is surely a stalemate (or a mate), whatever the unit could do.
+            last = king_outcomes(king_set, possible, possible, True)
         for took, share in takes:
+            alone = lone or (took and last is not None)
+            here = last if took and last is not None else outcome
             gain = float(meta.cheapest_at(move.to_square) or VALUES[chess.PAWN]) if took else 0.0
             if took and target & meta.may[chess.PAWN]:
                 gain += 2.0 * enemy_pawn_bonus(move.to_square, meta.enemy)
             for checked, region, after_region in (
-                (True, outcome.checked, outcome.after_checked),
-                (False, outcome.quiet, outcome.after_quiet),
+                (True, here.checked, here.after_checked),
+                (False, here.quiet, here.after_quiet),
             ):
                 if not region:
                     continue
@@ -316,15 +371,18 @@ class Searcher:
                 kept = risk + repeated
                 exposed = exposure(meta, after, region, possible)
                 result.append(Branch(answer, value, weight_, after, after_region, kept, exposed))
-            if outcome.mated:
+            if here.mated:
                 # Surely mate when the king alone can move; else likely mate or a block.
-                size = outcome.mated.bit_count() / max(1, king_set.bit_count())
-                value = static + gain + (WIN if lone else LIKELY_MATE)
+                size = here.mated.bit_count() / max(1, king_set.bit_count())
+                value = static + gain + (WIN if alone else LIKELY_MATE)
                 result.append(Branch("mate", value, share * size))
-            if outcome.stalemated and (lone or few):
-                # With few enemy units they may all be stuck: do not risk a stalemate.
-                size = outcome.stalemated.bit_count() / max(1, king_set.bit_count())
-                result.append(Branch("stalemate", DRAW, share * size))
+            if here.stalemated and (alone or few):
+                # With few enemy units they may all be stuck: a draw by the chance that
+                # they are (every unit's pawn squares blocked by our pieces).
+                size = here.stalemated.bit_count() / max(1, king_set.bit_count())
+                stuck = 1.0 if alone else stuck_chance(meta, after, meta.units - int(took))
+                value = stuck * DRAW + (1.0 - stuck) * (static + gain)
+                result.append(Branch("stalemate", value, share * size))
         if not result:  # an empty king set (cannot happen if the invariant holds)
             result.append(Branch("silent", static, 1.0))
         return result
@@ -385,7 +443,8 @@ class Searcher:
         color = meta.color
         value = float(material(after, color) - meta.enemy_material())
         value += pawn_progress(after, color)
-        if meta.pieces_max >= 2:
+        walk = _blocker_distance(meta, after) if meta.units <= FEW_UNITS else None
+        if meta.pieces_max >= 2 and meta.units > FEW_UNITS:
             king = after.king(color)
             if king is not None:
                 rank = chess.square_rank(king)
@@ -394,6 +453,8 @@ class Searcher:
                 castled = meta.own.castling_rights and not after.castling_rights
                 if castled and king in (chess.G1, chess.C1, chess.G8, chess.C8):
                     value += 25.0
+        elif walk is not None:
+            value -= BLOCKER_WALK * walk
         return value
 
     @staticmethod

@@ -96,6 +96,7 @@ def _our_move(meta: Metaposition, event: dict[str, Any]) -> None:
     for piece in PIECE_KINDS:
         meta.may[piece] &= ~clear
     meta.known &= ~clear
+    meta.blockers &= ~clear
     own.push(move)
     own.turn = meta.color
     own.ep_square = None
@@ -136,8 +137,10 @@ def _our_illegal(meta: Metaposition, move: chess.Move) -> None:
             meta.may[piece] &= ~target
         meta.their_ep &= ~target
         meta.known &= ~target
-    elif abs(move.to_square - move.from_square) == 8 and not target & meta.may[chess.KING]:
-        meta.known |= target & meta.maybe_units()
+    elif abs(move.to_square - move.from_square) == 8:
+        meta.blockers |= target & meta.maybe_units()
+        if not target & meta.may[chess.KING]:
+            meta.known |= target & meta.maybe_units()
 
 
 # -- pawn tries ------------------------------------------------------------------------
