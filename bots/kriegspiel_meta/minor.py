@@ -41,13 +41,13 @@ from bots.kriegspiel_meta.minor_dtm import KINDS, MinorTable, index, minor_kinds
 __all__ = ["MEAN_WEIGHT", "REPEAT_COST", "MinorEndgame"]
 
 #: How much the mean over a region's squares counts next to its worst square.
-MEAN_WEIGHT = 0.5
+MEAN_WEIGHT = float(os.environ.get("KS_MEAN", "0.5"))
 #: The cost (in plies) of each square of the king's region after its reply, and of
 #: each square of the room our pieces leave it (:func:`~bots.kriegspiel_meta.endgames.box`).
-SIZE_WEIGHT = float(os.environ.get("KS_SIZE", "0.5"))
-BOX_WEIGHT = float(os.environ.get("KS_BOX", "0.0"))
+SIZE_WEIGHT = float(os.environ.get("KS_SIZE", "0.3"))
+BOX_WEIGHT = float(os.environ.get("KS_BOX", "0.3"))
 #: What a placement of our pieces costs (in plies) for each time it was seen before.
-REPEAT_COST = 6.0
+REPEAT_COST = float(os.environ.get("KS_REP", "6.0"))
 #: The worth of a square the table calls a draw (never chosen while anything mates).
 _DRAWN = 200.0
 #: The worth of an answer after which no next move of ours is safe.
@@ -58,7 +58,9 @@ _BITS = np.array([1 << square for square in range(64)], dtype=np.uint64)
 
 
 def _mask(region: int) -> npt.NDArray[np.bool_]:
-    return (np.uint64(region) & _BITS) != 0
+    """The squares of ``region`` as 64 booleans."""
+    mask: npt.NDArray[np.bool_] = (np.uint64(region) & _BITS) != 0
+    return mask
 
 
 def _row(minor: MinorTable, pieces: Pieces, turn_white: bool) -> _Floats:

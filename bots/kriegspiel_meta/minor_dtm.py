@@ -275,7 +275,7 @@ def build(kinds: tuple[int, int]) -> tuple[_Bytes, _Bytes]:
         in_check[part] = ((cover[:, None] & squares[None, :]) != 0).reshape(-1)
         rows = distinct[wk << 12 : (wk + 1) << 12]
         ok = rows[:, None] & ~_NEAR[wk][None, :]
-        ok &= (first_of[: 4096, None] != bks[None, :]) & (second_of[:4096, None] != bks[None, :])
+        ok &= (first_of[:4096, None] != bks[None, :]) & (second_of[:4096, None] != bks[None, :])
         legal[part] = ok.reshape(-1)
     white = np.full(SIZE, UNKNOWN, dtype=np.uint8)
     black = np.full(SIZE, UNKNOWN, dtype=np.uint8)
