@@ -46,6 +46,8 @@ MEAN_WEIGHT = float(os.environ.get("KS_MEAN", "0.5"))
 #: each square of the room our pieces leave it (:func:`~bots.kriegspiel_meta.endgames.box`).
 SIZE_WEIGHT = float(os.environ.get("KS_SIZE", "0.3"))
 BOX_WEIGHT = float(os.environ.get("KS_BOX", "0.3"))
+#: How much the room of the region counts after our second move.
+SECOND_ROOM = float(os.environ.get("KS_L2", "0.5"))
 #: What a placement of our pieces costs (in plies) for each time it was seen before.
 REPEAT_COST = float(os.environ.get("KS_REP", "6.0"))
 #: The worth of a square the table calls a draw (never chosen while anything mates).
@@ -79,6 +81,22 @@ def _worth(values: _Floats, mask: npt.NDArray[np.bool_]) -> float:
     if chosen.size == 0:
         return 0.0
     return float(chosen.max() + MEAN_WEIGHT * chosen.mean())
+
+
+def _covered(pieces: Pieces) -> int:
+    """Every square our pieces attack (sliders see through the king's square)."""
+    occupied = 0
+    for _, square in pieces:
+        occupied |= chess.BB_SQUARES[square]
+    covered = 0
+    for kind, square in pieces:
+        covered |= attacks(kind, chess.WHITE, square, occupied)
+    return covered
+
+
+def _room(region: int, covered: int) -> float:
+    """The cost of the king's region after its reply: its size and its box."""
+    return SIZE_WEIGHT * region.bit_count() + BOX_WEIGHT * box(region, covered).bit_count()
 
 
 def _moves(pieces: Pieces) -> list[tuple[int, int]]:
@@ -178,17 +196,9 @@ class MinorEndgame:
         total = refused.bit_count() + sum(part.bit_count() for part in regions)
         worst = 0.0
         mean = 0.0
-        covered = 0
-        if BOX_WEIGHT:
-            occupied = 0
-            for _, square in after:
-                occupied |= chess.BB_SQUARES[square]
-            for kind, square in after:
-                covered |= attacks(kind, chess.WHITE, square, occupied)
+        covered = _covered(after)
         for part in regions:
-            value = self._reply(minor, after, part) + SIZE_WEIGHT * part.bit_count()
-            if BOX_WEIGHT:
-                value += BOX_WEIGHT * box(part, covered).bit_count()
+            value = self._reply(minor, after, part) + _room(part, covered)
             worst = max(worst, value)
             mean += value * part.bit_count() / total
         if refused:
@@ -206,9 +216,12 @@ class MinorEndgame:
             result = answer(pieces, region, at, target)
             if result is None:
                 continue
-            after, refused, _ = result
+            after, refused, parts = result
             legal = region & ~refused
             value = _worth(_row(minor, after, False), _mask(legal)) if legal else 0.0
+            if parts and SECOND_ROOM:
+                covered = _covered(after)
+                value += SECOND_ROOM * max(_room(part, covered) for part in parts)
             if refused:
                 value = max(value, _worth(_row(minor, pieces, True), _mask(refused)))
             best = min(best, value + 1.0)
