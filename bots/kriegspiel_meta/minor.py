@@ -34,7 +34,7 @@ import numpy.typing as npt
 from bots.kriegspiel_meta.dtm import UNKNOWN
 from bots.kriegspiel_meta.endgames import box
 from bots.kriegspiel_meta.geometry import attacks
-from bots.kriegspiel_meta.mate import Pieces, answer
+from bots.kriegspiel_meta.mate import Pieces, check_groups, neighbours
 from bots.kriegspiel_meta.metaposition import Metaposition
 from bots.kriegspiel_meta.minor_dtm import KINDS, MinorTable, index, minor_kinds, table
 
@@ -48,6 +48,12 @@ SIZE_WEIGHT = float(os.environ.get("KS_SIZE", "0.3"))
 BOX_WEIGHT = float(os.environ.get("KS_BOX", "0.3"))
 #: How much the room of the region counts after our second move.
 SECOND_ROOM = float(os.environ.get("KS_L2", "0.5"))
+#: What each unit of risk of losing a piece costs, in plies (a share of 1/40 of the
+#: region next to an undefended bishop: 25 plies).
+RISK_PLIES = 1_000.0
+#: The extra cost of placing our pieces a third time as before (a threefold repetition
+#: if the king stands where it stood).
+THIRD_TIME = 100.0
 #: What a placement of our pieces costs (in plies) for each time it was seen before.
 REPEAT_COST = float(os.environ.get("KS_REP", "6.0"))
 #: The worth of a square the table calls a draw (never chosen while anything mates).
@@ -97,6 +103,51 @@ def _covered(pieces: Pieces) -> int:
 def _room(region: int, covered: int) -> float:
     """The cost of the king's region after its reply: its size and its box."""
     return SIZE_WEIGHT * region.bit_count() + BOX_WEIGHT * box(region, covered).bit_count()
+
+
+#: What a move may lead to: our pieces after it, the squares where it is refused, the
+#: regions after the king's reply (one per announcement), and the share of the region
+#: from which the king may take a piece of ours.
+_Outcome = tuple[Pieces, int, list[int], float]
+
+
+def _outcome(pieces: Pieces, region: int, at: int, target: int) -> _Outcome | None:
+    """:func:`bots.kriegspiel_meta.mate.answer`, except that a piece the king may take
+    is a risk (the share of the region next to it) instead of a refusal: early on, the
+    region is so wide that every bishop stands next to it. ``None`` for a possible
+    stalemate or a king step surely refused."""
+    kind, _ = pieces[at]
+    refused = 0
+    legal = region
+    if kind == chess.KING:
+        refused = region & chess.BB_KING_ATTACKS[target]
+        legal = region & ~refused
+        if not legal:
+            return None
+    after = (*pieces[:at], (kind, target), *pieces[at + 1 :])
+    after = (after[0], *sorted(after[1:]))
+    occupied = 0
+    for _, square in after:
+        occupied |= chess.BB_SQUARES[square]
+    attacked = _covered(after)
+    free = chess.BB_ALL & ~attacked & ~chess.BB_SQUARES[after[0][1]]
+    exposed = occupied & free
+    risky = legal & neighbours(exposed) if exposed else 0
+    escapes = neighbours(free)
+    if legal & ~attacked & ~escapes:
+        return None  # stalemate
+    free &= ~occupied
+    regions = []
+    quiet = legal & ~attacked
+    if quiet:
+        regions.append(neighbours(quiet) & free)
+    checked = legal & attacked & escapes  # the other checked squares are mates
+    if checked:
+        for group in check_groups(after, occupied, checked):
+            regions.append(neighbours(group) & free)
+    if not legal:
+        return None  # an empty region: nothing to learn from
+    return after, refused, regions, risky.bit_count() / legal.bit_count()
 
 
 def _moves(pieces: Pieces) -> list[tuple[int, int]]:
@@ -159,10 +210,10 @@ class MinorEndgame:
             uci = chess.Move(pieces[at][1], target).uci()
             if uci not in offered:
                 continue
-            value = self._value(minor, pieces, region, at, target)
-            if value is None:
+            found = self._value(minor, pieces, region, at, target)
+            if found is None:
                 continue
-            scored.append((value, uci))
+            scored.append((found, uci))
         if not scored:
             return None
         best = min(value for value, _ in scored)
@@ -185,12 +236,13 @@ class MinorEndgame:
     def _value(
         self, minor: MinorTable, pieces: Pieces, region: int, at: int, target: int
     ) -> float | None:
-        """The attempt's worth in plies to mate (lower is better), ``None`` if unsafe."""
-        result = answer(pieces, region, at, target)
+        """The attempt's worth in plies to mate (lower is better), with RISK_PLIES for
+        each unit of risk of losing a piece (the share of the region next to one the
+        king may take); ``None`` if it may stalemate."""
+        result = _outcome(pieces, region, at, target)
         if result is None:
             return None
-        after, refused, regions = result
-        after = (after[0], *sorted(after[1:]))
+        after, refused, regions, risk = result
         if not refused and not regions:
             return -1_000.0  # mate whatever the king does
         total = refused.bit_count() + sum(part.bit_count() for part in regions)
@@ -206,17 +258,19 @@ class MinorEndgame:
             value = _worth(_row(minor, pieces, True), _mask(refused))
             worst = max(worst, value)
             mean += value * refused.bit_count() / total
-        return worst + MEAN_WEIGHT * mean + REPEAT_COST * self.seen[after]
+        seen = self.seen[after]
+        repeat = REPEAT_COST * seen + (THIRD_TIME if seen >= 2 else 0.0)
+        return worst + MEAN_WEIGHT * mean + repeat + RISK_PLIES * risk
 
     def _reply(self, minor: MinorTable, pieces: Pieces, region: int) -> float:
         """The worth of the king somewhere in ``region`` with us to move: our best next
         move's worst case (chess plies to mate, Black to move after it)."""
         best = _STUCK
         for at, target in _moves(pieces):
-            result = answer(pieces, region, at, target)
+            result = _outcome(pieces, region, at, target)
             if result is None:
                 continue
-            after, refused, parts = result
+            after, refused, parts, risk = result
             legal = region & ~refused
             value = _worth(_row(minor, after, False), _mask(legal)) if legal else 0.0
             if parts and SECOND_ROOM:
@@ -224,5 +278,5 @@ class MinorEndgame:
                 value += SECOND_ROOM * max(_room(part, covered) for part in parts)
             if refused:
                 value = max(value, _worth(_row(minor, pieces, True), _mask(refused)))
-            best = min(best, value + 1.0)
+            best = min(best, value + 1.0 + RISK_PLIES * risk)
         return best

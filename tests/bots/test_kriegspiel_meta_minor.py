@@ -154,20 +154,20 @@ def test_other_material_is_not_its_business() -> None:
     assert planner.applies(_meta("7k/8/5K2/8/8/4N3/8/2B5 w - - 0 1", ["h8"]))
 
 
-KBB_STARTS = [random_start([chess.BISHOP, chess.BISHOP], seed) for seed in range(4)]
+KBB_STARTS = [random_start([chess.BISHOP, chess.BISHOP], seed) for seed in range(3)]
 
 
 @pytest.mark.parametrize("defender", ["random", "centre"])
 async def test_kbb_vs_k_mates_both_defenders(defender: str) -> None:
-    # A node budget plays the same games on any machine: 4 of 4 mated against either
-    # defender at 300 nodes a decision (2026-11-26); the rates over 200 starts are in
+    # A node budget plays the same games on any machine: 3 of 3 mated against either
+    # defender at 200 nodes a decision (2026-11-26); the rates over 200 starts are in
     # docs/bots.md.
     mates = 0
     for seed, fen in enumerate(KBB_STARTS):
         opponent = CentreKing(seed=seed) if defender == "centre" else None
         played, bot = await checked_game(
-            "wild16", seed, fen=fen, opponent=opponent, budget="nodes=300"
+            "wild16", seed, fen=fen, opponent=opponent, budget="nodes=200"
         )
         assert bot.problems == []
         mates += played.outcome.reason == "checkmate" and played.outcome.ranks == (1, 2)
-    assert mates >= 3
+    assert mates >= 2
