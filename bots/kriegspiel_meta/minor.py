@@ -6,24 +6,30 @@ starts mated against a random king, 4.5% against one heading for the centre). He
 the chess distance to mate of :mod:`bots.kriegspiel_meta.minor_dtm` does, square by
 square of the region where the hidden king may stand:
 
-- every attempt of ours is judged by :func:`bots.kriegspiel_meta.mate.answer`: an
-  attempt after which the king might take a piece of ours (a bishop next to a possible
-  king square must be defended) or be stalemated is never made;
+- every attempt of ours is judged as :func:`bots.kriegspiel_meta.mate.answer` does: an
+  attempt after which the king might be stalemated is never made, and one after which
+  it might take a piece of ours (a bishop next to a possible king square must be
+  defended) costs by the share of the region from which it could (early on the region
+  is so wide that every placement of the bishops touches it; two bishops never defend
+  each other);
 - its worth is the distance to mate of each answer's region after the king's reply,
   where each answer (silence, a check and its directions) is followed by our *best
   next move for that region*: two of our moves deep, so that a check that splits the
   region is worth its information. A region's worth mixes its worst square (the chess
   distance against the king that defends best) with the mean over its squares;
-- a placement of our pieces seen before costs more each time (a threefold repetition
-  draws, and the same probe teaches nothing new).
+- the room the king keeps counts too: the size of its region after its reply and of
+  its box (:func:`~bots.kriegspiel_meta.endgames.box`), at our first move and, by half,
+  at our second: without it the bot centralised and waited while a king on the rim
+  kept a region of 35 squares;
+- a placement of our pieces seen before costs more each time, and much more the third
+  time (a threefold repetition draws, and the same probe teaches nothing new).
 
-:class:`MinorEndgame` answers ``None`` outside these endgames, or when no attempt is
-safe: the caller then searches as usual.
+:class:`MinorEndgame` answers ``None`` outside these endgames, or when every attempt
+may stalemate: the caller then searches as usual.
 """
 
 from __future__ import annotations
 
-import os
 import random
 from collections import Counter
 
@@ -41,13 +47,13 @@ from bots.kriegspiel_meta.minor_dtm import KINDS, MinorTable, index, minor_kinds
 __all__ = ["MEAN_WEIGHT", "REPEAT_COST", "MinorEndgame"]
 
 #: How much the mean over a region's squares counts next to its worst square.
-MEAN_WEIGHT = float(os.environ.get("KS_MEAN", "0.5"))
+MEAN_WEIGHT = 0.5
 #: The cost (in plies) of each square of the king's region after its reply, and of
 #: each square of the room our pieces leave it (:func:`~bots.kriegspiel_meta.endgames.box`).
-SIZE_WEIGHT = float(os.environ.get("KS_SIZE", "0.3"))
-BOX_WEIGHT = float(os.environ.get("KS_BOX", "0.3"))
+SIZE_WEIGHT = 0.3
+BOX_WEIGHT = 0.3
 #: How much the room of the region counts after our second move.
-SECOND_ROOM = float(os.environ.get("KS_L2", "0.5"))
+SECOND_ROOM = 0.5
 #: What each unit of risk of losing a piece costs, in plies (a share of 1/40 of the
 #: region next to an undefended bishop: 25 plies).
 RISK_PLIES = 1_000.0
@@ -55,10 +61,10 @@ RISK_PLIES = 1_000.0
 #: if the king stands where it stood).
 THIRD_TIME = 100.0
 #: What a placement of our pieces costs (in plies) for each time it was seen before.
-REPEAT_COST = float(os.environ.get("KS_REP", "6.0"))
+REPEAT_COST = 6.0
 #: The worth of a square the table calls a draw (never chosen while anything mates).
 _DRAWN = 200.0
-#: The worth of an answer after which no next move of ours is safe.
+#: The worth of an answer after which every next move of ours may stalemate.
 _STUCK = 150.0
 
 _Floats = npt.NDArray[np.float64]
