@@ -202,9 +202,9 @@ class MinorEndgame:
         """The attempt to make, or ``None`` (not these endgames, or nothing safe)."""
         if not self.applies(meta):
             return None
-        found = minor_kinds(meta.own, meta.color)
-        assert found is not None
-        minor = table(KINDS[found[0]])
+        kinds = minor_kinds(meta.own, meta.color)
+        assert kinds is not None
+        minor = table(KINDS[kinds[0]])
         pieces = self._pieces(meta)
         region = meta.may[chess.KING]
         if pieces != self.last:  # a refused attempt asks again from the same placement
@@ -216,10 +216,9 @@ class MinorEndgame:
             uci = chess.Move(pieces[at][1], target).uci()
             if uci not in offered:
                 continue
-            found = self._value(minor, pieces, region, at, target)
-            if found is None:
-                continue
-            scored.append((found, uci))
+            value = self._value(minor, pieces, region, at, target)
+            if value is not None:
+                scored.append((value, uci))
         if not scored:
             return None
         best = min(value for value, _ in scored)
