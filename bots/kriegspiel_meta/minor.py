@@ -7,11 +7,8 @@ the chess distance to mate of :mod:`bots.kriegspiel_meta.minor_dtm` does, square
 square of the region where the hidden king may stand:
 
 - every attempt of ours is judged as :func:`bots.kriegspiel_meta.mate.answer` does: an
-  attempt after which the king might be stalemated is never made, and one after which
-  it might take a piece of ours (a bishop next to a possible king square must be
-  defended) costs by the share of the region from which it could (early on the region
-  is so wide that every placement of the bishops touches it; two bishops never defend
-  each other);
+  attempt after which the king might be stalemated or take a piece of ours (a bishop
+  next to a possible king square must be defended) is never made;
 - its worth is the distance to mate of each answer's region after the king's reply,
   where each answer (silence, a check and its directions) is followed by our *best
   next move for that region*: two of our moves deep, so that a check that splits the
@@ -24,8 +21,10 @@ square of the region where the hidden king may stand:
 - a placement of our pieces seen before costs more each time, and much more the third
   time (a threefold repetition draws, and the same probe teaches nothing new).
 
-:class:`MinorEndgame` answers ``None`` outside these endgames, or when every attempt
-may stalemate: the caller then searches as usual.
+:class:`MinorEndgame` answers ``None`` outside these endgames, or when no attempt is
+safe, which happens early on: the region is then so wide that every placement of the
+bishops touches it (two bishops never defend each other), and the caller's search,
+which weighs the chance of a loss, plays instead.
 """
 
 from __future__ import annotations
@@ -54,17 +53,14 @@ SIZE_WEIGHT = 0.3
 BOX_WEIGHT = 0.3
 #: How much the room of the region counts after our second move.
 SECOND_ROOM = 0.5
-#: What each unit of risk of losing a piece costs, in plies (a share of 1/40 of the
-#: region next to an undefended bishop: 25 plies).
-RISK_PLIES = 1_000.0
 #: The extra cost of placing our pieces a third time as before (a threefold repetition
 #: if the king stands where it stood).
-THIRD_TIME = 100.0
+THIRD_TIME = 300.0
 #: What a placement of our pieces costs (in plies) for each time it was seen before.
 REPEAT_COST = 6.0
 #: The worth of a square the table calls a draw (never chosen while anything mates).
 _DRAWN = 200.0
-#: The worth of an answer after which every next move of ours may stalemate.
+#: The worth of an answer after which no next move of ours is safe.
 _STUCK = 150.0
 
 _Floats = npt.NDArray[np.float64]
@@ -118,9 +114,8 @@ _Outcome = tuple[Pieces, int, list[int], float]
 
 
 def _outcome(pieces: Pieces, region: int, at: int, target: int) -> _Outcome | None:
-    """:func:`bots.kriegspiel_meta.mate.answer`, except that a piece the king may take
-    is a risk (the share of the region next to it) instead of a refusal: early on, the
-    region is so wide that every bishop stands next to it. ``None`` for a possible
+    """:func:`bots.kriegspiel_meta.mate.answer` with the risk spelt out: the share of
+    the region from which the king may take a piece of ours. ``None`` for a possible
     stalemate or a king step surely refused."""
     kind, _ = pieces[at]
     refused = 0
@@ -153,6 +148,7 @@ def _outcome(pieces: Pieces, region: int, at: int, target: int) -> _Outcome | No
             regions.append(neighbours(group) & free)
     if not legal:
         return None  # an empty region: nothing to learn from
+    regions = [part for part in regions if part]  # only a piece to take: the risk
     return after, refused, regions, risky.bit_count() / legal.bit_count()
 
 
@@ -241,16 +237,17 @@ class MinorEndgame:
     def _value(
         self, minor: MinorTable, pieces: Pieces, region: int, at: int, target: int
     ) -> float | None:
-        """The attempt's worth in plies to mate (lower is better), with RISK_PLIES for
-        each unit of risk of losing a piece (the share of the region next to one the
-        king may take); ``None`` if it may stalemate."""
+        """The attempt's worth in plies to mate (lower is better); ``None`` if the
+        king may then take a piece of ours or be stalemated."""
         result = _outcome(pieces, region, at, target)
         if result is None:
             return None
         after, refused, regions, risk = result
+        if risk:
+            return None  # the king may take a piece: never staked
         if not refused and not regions:
             return -1_000.0  # mate whatever the king does
-        total = refused.bit_count() + sum(part.bit_count() for part in regions)
+        total = max(1, refused.bit_count() + sum(part.bit_count() for part in regions))
         worst = 0.0
         mean = 0.0
         covered = _covered(after)
@@ -265,7 +262,7 @@ class MinorEndgame:
             mean += value * refused.bit_count() / total
         seen = self.seen[after]
         repeat = REPEAT_COST * seen + (THIRD_TIME if seen >= 2 else 0.0)
-        return worst + MEAN_WEIGHT * mean + repeat + RISK_PLIES * risk
+        return worst + MEAN_WEIGHT * mean + repeat
 
     def _reply(self, minor: MinorTable, pieces: Pieces, region: int) -> float:
         """The worth of the king somewhere in ``region`` with us to move: our best next
@@ -276,6 +273,8 @@ class MinorEndgame:
             if result is None:
                 continue
             after, refused, parts, risk = result
+            if risk:
+                continue  # never stake a piece
             legal = region & ~refused
             value = _worth(_row(minor, after, False), _mask(legal)) if legal else 0.0
             if parts and SECOND_ROOM:
@@ -283,5 +282,5 @@ class MinorEndgame:
                 value += SECOND_ROOM * max(_room(part, covered) for part in parts)
             if refused:
                 value = max(value, _worth(_row(minor, pieces, True), _mask(refused)))
-            best = min(best, value + 1.0 + RISK_PLIES * risk)
+            best = min(best, value + 1.0)
         return best
