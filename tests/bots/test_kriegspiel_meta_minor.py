@@ -16,6 +16,9 @@ from bots.kriegspiel_meta.minor_dtm import KINDS, minor_kinds, table
 from tests.bots.kriegspiel_meta_harness import CentreKing, checked_game, random_start
 
 KBB, KBN = KINDS
+#: On a machine without the cache files the first test to ask for a table builds it
+#: (about 25 and 40 CPU seconds, once: later runs read the files).
+pytestmark = pytest.mark.timeout(400)
 
 
 def _board(kinds: tuple[int, int], squares: list[int], turn: chess.Color) -> chess.Board:
