@@ -16,9 +16,10 @@ analysis runs on numpy arrays, a whole layer of positions at a time:
 
 Positions are indexed ``(wk, first, second, bk)`` with six bits each; ``first`` is a
 bishop, ``second`` the other bishop or the knight. Same-coloured bishops are in the
-table too (mostly draws). Building one table takes some 10 to 30 seconds on one core;
-it is then kept in the cache directory of ``dtm.py`` (32 MiB a table, checked by a
-digest as there), so a process pays only a read. Colours do not matter: the stronger
+table too (mostly draws). Building one table takes some 25 (KBB) and 40 (KBN) CPU
+seconds here, about 1 GB of memory at its peak; it is then kept in the cache directory
+of ``dtm.py`` (32 MiB a table, checked by a digest as there), so a process pays only a
+read. Colours do not matter: the stronger
 side is called White and the tables hold for Black's pieces on the same squares.
 """
 
