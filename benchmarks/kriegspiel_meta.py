@@ -1,6 +1,6 @@
 """Benchmark: ``kriegspiel-meta`` in the endgames and against the random player.
 
-Endgames (issue 7, section 4): KR vs K and KQ vs K (and KBB vs K, KP vs K) from random
+Endgames (issue 7, section 4): KR vs K and KQ vs K (and KBB vs K, KBN vs K, KP vs K) from random
 legal starts, the bot to move with white, the defender either ``kriegspiel-random`` or a
 king that always steps toward the centre. Prints the share mated within the 50-move rule
 (draws by the rule, repetition, stalemate or a lost piece are failures), the average
@@ -36,6 +36,7 @@ ENDGAMES = {
     "KR": [chess.ROOK],
     "KQ": [chess.QUEEN],
     "KBB": [chess.BISHOP, chess.BISHOP],
+    "KBN": [chess.BISHOP, chess.KNIGHT],
     "KP": [chess.PAWN],
 }
 
@@ -106,6 +107,11 @@ def main() -> None:
     parser.add_argument("--first", type=int, default=0, help="the first start's seed")
     args = parser.parse_args()
     started = time.perf_counter()
+    if {"KBB", "KBN"} & set(args.endgames.split(",")) and args.what == "endgames":
+        from bots.kriegspiel_meta.minor_dtm import KINDS, table
+
+        for kinds in KINDS:
+            table(kinds)  # built (or read) once here, not in every worker mid-game
     with ProcessPoolExecutor(args.parallel) as pool:
         if args.what == "games":
             jobs = [("game", "random", seed, args.budget, args.rules) for seed in range(args.games)]

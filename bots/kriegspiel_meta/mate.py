@@ -37,6 +37,8 @@ import chess
 from bots.kriegspiel_meta.budget import tick
 from bots.kriegspiel_meta.dtm import UNKNOWN, index, table
 from bots.kriegspiel_meta.geometry import attacks
+from bots.kriegspiel_meta.minor_dtm import KINDS as MINOR_KINDS
+from bots.kriegspiel_meta.minor_dtm import table as minor_table
 
 __all__ = ["Answer", "MateSearch", "Pieces", "answer", "check_groups", "neighbours"]
 
@@ -213,6 +215,35 @@ def _bounded(kind: int) -> Callable[[Pieces, int], int]:
     return bound
 
 
+def _minor_bounded(kinds: tuple[int, int]) -> Callable[[Pieces, int], int]:
+    """:func:`_bounded` for king and two minor pieces (``minor_dtm.py``): ``kinds`` is
+    a bishop and a bishop or a knight; ``pieces`` are sorted, a knight first."""
+    moves = minor_table(kinds).white
+
+    def bound(pieces: Pieces, region: int) -> int:
+        (_, king), (kind, first), (_, second) = pieces
+        if kind != chess.BISHOP:
+            first, second = second, first
+        base = (king << 18) | (first << 12) | (second << 6)
+        worst = 0
+        while region:
+            low = region & -region
+            plies = int(moves[base | (low.bit_length() - 1)])
+            if plies == UNKNOWN:
+                return NEVER
+            worst = max(worst, plies)
+            region ^= low
+        return (worst + 1) // 2
+
+    return bound
+
+
+def _same_colour(others: Pieces) -> bool:
+    """Whether these are two bishops on squares of one colour (a draw in the table)."""
+    light = [bool(chess.BB_LIGHT_SQUARES & chess.BB_SQUARES[square]) for _, square in others]
+    return all(kind == chess.BISHOP for kind, _ in others) and light[0] == light[1]
+
+
 class MateSearch:
     """Finds an attempt that forces mate on a lone king within ``depth`` of our moves.
 
@@ -271,6 +302,9 @@ class MateSearch:
         self._bound = None
         if self.prune and len(others) == 1 and others[0][0] in (chess.ROOK, chess.QUEEN):
             self._bound = _bounded(others[0][0])
+        kinds = tuple(sorted((kind for kind, _ in others), reverse=True))
+        if self.prune and kinds in MINOR_KINDS and not _same_colour(others):
+            self._bound = _minor_bounded((kinds[0], kinds[1]))
         start = max(1, self._lower(pieces, region))
         try:
             for limit in range(start, depth + 1):

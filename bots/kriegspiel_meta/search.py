@@ -43,6 +43,7 @@ from bots.kriegspiel_meta.geometry import VALUES
 from bots.kriegspiel_meta.legality import could_be_legal, illegal_chance
 from bots.kriegspiel_meta.mate import MateSearch
 from bots.kriegspiel_meta.metaposition import Metaposition, certain_attacks, possible_attacks
+from bots.kriegspiel_meta.minor import MinorEndgame
 
 __all__ = ["WIN", "Branch", "Searcher"]
 
@@ -191,6 +192,7 @@ class Searcher:
         self.last: dict[str, float] = {}  #: the scores of the last decision (for tests)
         self._density: list[float] | None = None
         self._mate: MateSearch | None = None  #: kept between moves: its memo stays true
+        self._minor = MinorEndgame(rng)  #: KBB vs K and KBN vs K: rules of their own
 
     def choose(self, meta: Metaposition, attempts: list[str], budget: float) -> str:
         """The best of ``attempts`` (UCI texts) for ``meta`` within ``budget`` seconds."""
@@ -203,6 +205,10 @@ class Searcher:
         if forced is not None and forced in attempts:
             self.last = {forced: WIN}
             return forced
+        planned = self._minor.choose(meta, attempts)
+        if planned is not None:
+            self.last = {planned: 0.0}
+            return planned
         moves = [chess.Move.from_uci(text) for text in attempts]
         order = sorted(moves, key=lambda move: -self._promise(meta, move))
         scores: dict[str, float] = {}

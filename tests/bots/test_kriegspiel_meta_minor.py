@@ -1,0 +1,177 @@
+"""KBB vs K and KBN vs K: the distance-to-mate tables checked move by move with
+python-chess's rules, and the endgame's own rules (safety of the pieces, mates)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import chess
+import numpy as np
+import pytest
+
+from bots.kriegspiel_meta import Metaposition, minor_dtm
+from bots.kriegspiel_meta.minor import MinorEndgame
+from bots.kriegspiel_meta.minor_dtm import KINDS, minor_kinds, table
+from tests.bots.kriegspiel_meta_harness import CentreKing, checked_game, random_start
+
+KBB, KBN = KINDS
+#: On a machine without the cache files the first test to ask for a table builds it
+#: (about 25 and 40 CPU seconds, once: later runs read the files).
+pytestmark = pytest.mark.timeout(400)
+
+
+def _board(kinds: tuple[int, int], squares: list[int], turn: chess.Color) -> chess.Board:
+    wk, first, second, bk = squares
+    board = chess.Board(None)
+    board.set_piece_at(wk, chess.Piece(chess.KING, chess.WHITE))
+    board.set_piece_at(first, chess.Piece(kinds[0], chess.WHITE))
+    board.set_piece_at(second, chess.Piece(kinds[1], chess.WHITE))
+    board.set_piece_at(bk, chess.Piece(chess.KING, chess.BLACK))
+    board.turn = turn
+    return board
+
+
+def _distance(kinds: tuple[int, int], board: chess.Board) -> int | None:
+    """The table's plies for ``board`` (either side to move), ``None`` for a draw."""
+    found = minor_kinds(board, chess.WHITE)
+    wk, bk = board.king(chess.WHITE), board.king(chess.BLACK)
+    if found is None or wk is None or bk is None:
+        return None  # a piece was taken: a draw
+    _, first, second = found
+    side = table(kinds).white if board.turn == chess.WHITE else table(kinds).black
+    plies = int(side[minor_dtm.index(wk, first, second, bk)])
+    return None if plies == minor_dtm.UNKNOWN else plies
+
+
+def _by_play(kinds: tuple[int, int], board: chess.Board) -> int | None:
+    """One ply of best play over the table's values of the positions after it."""
+    if board.is_checkmate():
+        return 0
+    results = []
+    for move in board.legal_moves:
+        board.push(move)
+        results.append(_distance(kinds, board))
+        board.pop()
+    if not results:
+        return None  # stalemate
+    if board.turn == chess.WHITE:
+        won = [plies for plies in results if plies is not None]
+        return min(won) + 1 if won else None
+    if any(plies is None for plies in results):
+        return None
+    return max(plies for plies in results if plies is not None) + 1
+
+
+@pytest.mark.parametrize(("kinds", "plies"), [(KBB, 37), (KBN, 65)])
+def test_the_longest_mates_are_the_known_ones(kinds: tuple[int, int], plies: int) -> None:
+    white = table(kinds).white
+    assert int(white[white != minor_dtm.UNKNOWN].max()) == plies  # 19 and 33 moves
+    e = chess.parse_square
+    if kinds == KBB:  # Kg6, Be6, Bf4 against Kh8: Be5 mates
+        assert table(kinds).mate_distance(e("g6"), e("e6"), e("f4"), e("h8")) == 1
+
+
+@pytest.mark.parametrize("kinds", [KBB, KBN])
+def test_every_distance_is_the_best_play_of_both_sides(kinds: tuple[int, int]) -> None:
+    rng = random.Random(5)
+    checked = 0
+    while checked < 150:
+        board = _board(kinds, rng.sample(range(64), 4), rng.choice([chess.WHITE, chess.BLACK]))
+        if not board.is_valid():
+            continue
+        assert _distance(kinds, board) == _by_play(kinds, board), board.fen()
+        checked += 1
+
+
+def test_same_coloured_bishops_do_not_win() -> None:
+    e = chess.parse_square
+    # c1 and e3 are both dark: no mate from a centralised king.
+    assert table(KBB).mate_distance(e("e1"), e("c1"), e("e3"), e("e5")) is None
+
+
+def test_the_cache_file_is_read_back_and_a_damaged_one_is_not(tmp_path: Path) -> None:
+    kept = table(KBB)
+    path = tmp_path / "umpire" / "t.bin"
+    minor_dtm._store(path, (kept.white, kept.black))
+    loaded = minor_dtm._load(path)
+    assert loaded is not None and np.array_equal(loaded[1], kept.black)
+    data = bytearray(path.read_bytes())
+    data[5000] ^= 1
+    path.write_bytes(bytes(data))
+    assert minor_dtm._load(path) is None
+    assert minor_dtm._load(tmp_path / "missing.bin") is None
+    with pytest.raises(ValueError, match="no table"):
+        table((chess.KNIGHT, chess.KNIGHT))
+
+
+def _meta(fen: str, region: list[str]) -> Metaposition:
+    """White's metaposition with the king somewhere in ``region``."""
+    meta = Metaposition.from_start(chess.WHITE, "wild16", fen)
+    squares = 0
+    for name in region:
+        squares |= chess.BB_SQUARES[chess.parse_square(name)]
+    meta.may = [0] * 6 + [squares]
+    return meta
+
+
+def _attempts(fen: str) -> list[str]:
+    return [move.uci() for move in chess.Board(fen).pseudo_legal_moves]
+
+
+def test_a_bishop_next_to_a_possible_king_square_stays_defended() -> None:
+    fen = "8/8/8/8/8/8/8/K1B2B1k w - - 0 1"  # c1 dark, f1 light
+    meta = _meta(fen, ["h1", "h2", "g2", "g1", "f2"])
+    planner = MinorEndgame(random.Random(1))
+    for _ in range(20):
+        choice = planner.choose(meta, _attempts(fen))
+        assert choice is not None
+        board = chess.Board(fen)
+        board.push(chess.Move.from_uci(choice))
+        near = chess.BB_SQUARES[chess.H1] | chess.BB_SQUARES[chess.H2] | chess.BB_SQUARES[chess.G2]
+        for square in chess.SquareSet(board.bishops):
+            if chess.BB_KING_ATTACKS[square] & (near | chess.BB_G1 | chess.BB_F2):
+                assert board.is_attacked_by(chess.WHITE, square), choice
+
+
+def test_a_known_king_is_mated_by_the_table() -> None:
+    # The king is known on h8: the table mates it (Be5).
+    fen = "7k/8/4B1K1/8/5B2/8/8/8 w - - 0 1"
+    meta = _meta(fen, ["h8"])
+    planner = MinorEndgame(random.Random(2))
+    choice = planner.choose(meta, _attempts(fen))
+    assert choice is not None
+    board = chess.Board(fen)
+    before = _distance(KBB, board)
+    board.push(chess.Move.from_uci(choice))
+    assert before is not None and _distance(KBB, board) == before - 1
+
+
+def test_other_material_is_not_its_business() -> None:
+    planner = MinorEndgame(random.Random(0))
+    rook = "7k/8/5K2/8/8/8/8/3R4 w - - 0 1"
+    assert planner.choose(_meta(rook, ["h8"]), _attempts(rook)) is None
+    assert planner.applies(_meta("7k/8/5K2/8/8/8/8/2BB4 w - - 0 1", ["h8"]))  # c1, d1
+    dark = "7k/8/5K2/8/8/4B3/8/2B5 w - - 0 1"  # c1 and e3: no mate, not its business
+    assert not planner.applies(_meta(dark, ["h8"]))
+    assert planner.applies(_meta("7k/8/5K2/8/8/4N3/8/2B5 w - - 0 1", ["h8"]))
+
+
+KBB_STARTS = [random_start([chess.BISHOP, chess.BISHOP], seed) for seed in range(3)]
+
+
+@pytest.mark.parametrize("defender", ["random", "centre"])
+async def test_kbb_vs_k_mates_both_defenders(defender: str) -> None:
+    # A node budget plays the same games on any machine: at 200 nodes a decision 3 of 3
+    # mated against the random king, 2 of 3 against the centre king (start 0 loses a
+    # bishop on move 2, played by the heuristic search while no attempt is safe) on
+    # 2026-11-26; the rates over 200 starts are in docs/bots.md.
+    mates = 0
+    for seed, fen in enumerate(KBB_STARTS):
+        opponent = CentreKing(seed=seed) if defender == "centre" else None
+        played, bot = await checked_game(
+            "wild16", seed, fen=fen, opponent=opponent, budget="nodes=200"
+        )
+        assert bot.problems == []
+        mates += played.outcome.reason == "checkmate" and played.outcome.ranks == (1, 2)
+    assert mates >= 2
