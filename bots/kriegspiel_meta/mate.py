@@ -38,7 +38,7 @@ from bots.kriegspiel_meta.budget import tick
 from bots.kriegspiel_meta.dtm import UNKNOWN, index, table
 from bots.kriegspiel_meta.geometry import attacks
 from bots.kriegspiel_meta.minor_dtm import KINDS as MINOR_KINDS
-from bots.kriegspiel_meta.minor_dtm import table as minor_table
+from bots.kriegspiel_meta.minor_dtm import ready as minor_ready
 
 __all__ = ["Answer", "MateSearch", "Pieces", "answer", "check_groups", "neighbours"]
 
@@ -215,10 +215,14 @@ def _bounded(kind: int) -> Callable[[Pieces, int], int]:
     return bound
 
 
-def _minor_bounded(kinds: tuple[int, int]) -> Callable[[Pieces, int], int]:
+def _minor_bounded(kinds: tuple[int, int]) -> Callable[[Pieces, int], int] | None:
     """:func:`_bounded` for king and two minor pieces (``minor_dtm.py``): ``kinds`` is
-    a bishop and a bishop or a knight; ``pieces`` are sorted, a knight first."""
-    moves = minor_table(kinds).white
+    a bishop and a bishop or a knight; ``pieces`` are sorted, a knight first. ``None``
+    while the table is being built (the search then runs without this bound)."""
+    found = minor_ready(kinds)
+    if found is None:
+        return None
+    moves = found.white
 
     def bound(pieces: Pieces, region: int) -> int:
         (_, king), (kind, first), (_, second) = pieces

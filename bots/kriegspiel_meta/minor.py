@@ -41,7 +41,7 @@ from bots.kriegspiel_meta.endgames import box
 from bots.kriegspiel_meta.geometry import attacks
 from bots.kriegspiel_meta.mate import Pieces, check_groups, neighbours
 from bots.kriegspiel_meta.metaposition import Metaposition
-from bots.kriegspiel_meta.minor_dtm import KINDS, MinorTable, index, minor_kinds, table
+from bots.kriegspiel_meta.minor_dtm import KINDS, MinorTable, index, minor_kinds, ready
 
 __all__ = ["MEAN_WEIGHT", "REPEAT_COST", "MinorEndgame"]
 
@@ -200,7 +200,9 @@ class MinorEndgame:
             return None
         kinds = minor_kinds(meta.own, meta.color)
         assert kinds is not None
-        minor = table(KINDS[kinds[0]])
+        minor = ready(KINDS[kinds[0]])
+        if minor is None:  # its table is being built: the search plays meanwhile
+            return None
         pieces = self._pieces(meta)
         region = meta.may[chess.KING]
         if pieces != self.last:  # a refused attempt asks again from the same placement

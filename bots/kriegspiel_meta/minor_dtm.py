@@ -100,11 +100,13 @@ def minor_kinds(board: chess.Board, color: chess.Color) -> tuple[int, int, int] 
 
 _tables: dict[tuple[int, int], MinorTable] = {}
 _loading = threading.Lock()
+#: the tables being built in a background thread (:func:`ready`)
+_building: set[tuple[int, int]] = set()
 
 
 def table(kinds: tuple[int, int]) -> MinorTable:
     """The table for ``kinds`` (one of :data:`KINDS`): read from the cache, else built
-    and stored there."""
+    and stored there (25 to 40 CPU seconds: a game's decision uses :func:`ready`)."""
     found = _tables.get(kinds)
     if found is not None:
         return found
@@ -113,8 +115,7 @@ def table(kinds: tuple[int, int]) -> MinorTable:
     with _loading:
         found = _tables.get(kinds)
         if found is None:
-            name = "".join(chess.piece_symbol(kind) for kind in kinds)
-            path = cache_dir() / f"dtm-k{name}k-v{_VERSION}.bin"
+            path = _path(kinds)
             loaded = _load(path)
             if loaded is None:
                 loaded = build(kinds)
@@ -122,6 +123,27 @@ def table(kinds: tuple[int, int]) -> MinorTable:
             found = MinorTable(kinds, *loaded)
             _tables[kinds] = found
     return found
+
+
+def ready(kinds: tuple[int, int]) -> MinorTable | None:
+    """The table for ``kinds`` if it is loaded or can be read from the cache at once;
+    otherwise ``None``, and it is built in a background thread (once per process), so a
+    decision never waits for a build: the bot plays on by its search meanwhile."""
+    found = _tables.get(kinds)
+    if found is not None or kinds in _building:
+        return found
+    if kinds not in KINDS:
+        raise ValueError(f"no table for {kinds}")
+    if _path(kinds).exists():
+        return table(kinds)  # a read and a checksum: a fraction of a second
+    _building.add(kinds)
+    threading.Thread(target=table, args=(kinds,), name="umpire-minor-dtm", daemon=True).start()
+    return None
+
+
+def _path(kinds: tuple[int, int]) -> Path:
+    name = "".join(chess.piece_symbol(kind) for kind in kinds)
+    return cache_dir() / f"dtm-k{name}k-v{_VERSION}.bin"
 
 
 def _load(path: Path) -> tuple[_Bytes, _Bytes] | None:

@@ -4,6 +4,7 @@ python-chess's rules, and the endgame's own rules (safety of the pieces, mates).
 from __future__ import annotations
 
 import random
+import threading
 from pathlib import Path
 
 import chess
@@ -103,6 +104,40 @@ def test_the_cache_file_is_read_back_and_a_damaged_one_is_not(tmp_path: Path) ->
     assert minor_dtm._load(tmp_path / "missing.bin") is None
     with pytest.raises(ValueError, match="no table"):
         table((chess.KNIGHT, chess.KNIGHT))
+
+
+def test_a_decision_never_waits_for_a_table_to_be_built(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without a cache file, ``ready`` answers at once (``None``: the search plays) and
+    the table is built once in the background; then it is there, and in the cache."""
+    real = table(KBB)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(minor_dtm, "_tables", {})
+    monkeypatch.setattr(minor_dtm, "_building", set())
+    started, release = threading.Event(), threading.Event()
+    builds: list[tuple[int, int]] = []
+
+    def slow_build(kinds: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+        builds.append(kinds)
+        started.set()
+        release.wait(30)
+        return real.white, real.black
+
+    monkeypatch.setattr(minor_dtm, "build", slow_build)
+    assert minor_dtm.ready(KBB) is None  # the build has started, nobody waits for it
+    assert started.wait(30)
+    assert minor_dtm.ready(KBB) is None and builds == [KBB]  # still building: not again
+    fen = "8/8/8/8/8/8/8/2B1KB2 w - - 0 1"
+    meta = _meta(fen, ["a8", "b8", "a7"])
+    assert MinorEndgame(random.Random(1)).choose(meta, _attempts(fen)) is None
+    release.set()
+    for thread in threading.enumerate():
+        if thread.name == "umpire-minor-dtm":
+            thread.join(30)
+    assert minor_dtm.ready(KBB) is not None and builds == [KBB]
+    assert MinorEndgame(random.Random(1)).choose(meta, _attempts(fen)) is not None
+    assert list((tmp_path / "umpire").glob("dtm-kbbk-*.bin"))
 
 
 def _meta(fen: str, region: list[str]) -> Metaposition:
