@@ -35,6 +35,7 @@ class Policy:
     key: IntArray  #: (player * tree.size + node) * 64 + hand, sorted
     child: IntArray  #: the move's child node
     prob: FloatArray  #: its probability (the entries of one key sum to 1)
+    value: float = 0.0  #: the opener's value under the solution it was taken from
 
     def mix(self, player: int, node: int, hand: int) -> list[tuple[int, float]]:
         """The (child, probability) moves of ``player`` holding hand number ``hand`` at
@@ -101,7 +102,13 @@ def played_policy(solution: Solution, *, reachable_only: bool = True) -> Policy:
         probs.append(weight[kids, hs] / norm)
     key = np.concatenate(keys)
     order = np.argsort(key, kind="stable")
-    return Policy(tree, key[order], np.concatenate(children)[order], np.concatenate(probs)[order])
+    return Policy(
+        tree,
+        key[order],
+        np.concatenate(children)[order],
+        np.concatenate(probs)[order],
+        solution.value,
+    )
 
 
 def save(policy: Policy, path: Path) -> None:
@@ -114,6 +121,7 @@ def save(policy: Policy, path: Path) -> None:
         key=policy.key.astype(np.int64),
         child=policy.child.astype(np.int32),
         prob=q,
+        value=policy.value,
     )
 
 
@@ -126,11 +134,20 @@ def load(path: Path, tree: RoundTree) -> Policy:
         key = np.array(data["key"], dtype=np.int64)
         child = np.array(data["child"], dtype=np.int64)
         prob = np.array(data["prob"], dtype=np.float64) / _SCALE
-    if len(child) and (child.max() >= tree.size or key.max() >= 2 * tree.size * 64):
+        value = float(data["value"])
+    node = (key // 64) % tree.size if len(key) else key
+    if len(child) and (
+        child.max() >= tree.size
+        or key.max() >= 2 * tree.size * 64
+        or not np.array_equal(tree.parent[child], node)
+        or np.any(np.diff(key) < 0)
+        or np.any(
+            key % 64 >= np.where(key // 64 >= tree.size, len(tree.hands[1]), len(tree.hands[0]))
+        )
+    ):
         raise ValueError(f"{path} does not fit the {tree.a} v {tree.b} round")
     # renormalise what quantisation changed
-    sums = np.zeros(len(key))
     starts = np.concatenate(([0], np.nonzero(np.diff(key))[0] + 1))
     totals = np.add.reduceat(prob, starts) if len(prob) else prob
     sums = np.repeat(totals, np.diff(np.concatenate((starts, [len(key)]))))
-    return Policy(tree, key, child, prob / sums)
+    return Policy(tree, key, child, prob / sums, value)
