@@ -230,6 +230,10 @@ def _bid(facts: EquilibriumFacts, p: float) -> list[Pair]:
             f"Scommetti {bid_it(bid)}: {die_it} {verbs['supports'][1]}, quindi {true_it}.",
         )
     elif counting:
+        # name only the dice that count ("your 5 counts for it", not "your 3 and 5")
+        helping = tuple(d for d in facts.dice if count_matching((d,), bid, True))
+        die_en, die_it = _your_die(helping)
+        verbs = _verbs(EquilibriumFacts(facts.action, {}, helping[0], None, 0.0, True, helping))
         head = (
             f"Bid {bid_en(bid)}: {die_en} {verbs['counts'][0]} for it, but it also needs "
             f"your opponent's {theirs_en}; {true_en}.",
