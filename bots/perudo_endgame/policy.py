@@ -49,7 +49,7 @@ class Policy:
         return dict(self.mix(player, node, hand)).get(child, 0.0)
 
 
-def _wrong(tree: RoundTree, player: int) -> npt.NDArray[np.bool_]:
+def wrong_moves(tree: RoundTree, player: int) -> npt.NDArray[np.bool_]:
     """[node, hand]: the move into ``node`` is certainly wrong for ``player``'s hand."""
     unseen = tree.b if player == 0 else tree.a
     hands = tree.hands[player]
@@ -78,7 +78,7 @@ def played_policy(solution: Solution, *, reachable_only: bool = True) -> Policy:
     parent = tree.parent
     for p in (0, 1):
         sigma = solution.sigma[p]
-        keep = (sigma >= PLAY_FLOOR) & ~_wrong(tree, p)
+        keep = (sigma >= PLAY_FLOOR) & ~wrong_moves(tree, p)
         keep[0] = False
         mine = np.zeros(tree.size, dtype=bool)
         mine[1:] = tree.actor[parent[1:]] == p

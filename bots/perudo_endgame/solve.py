@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from bots.perudo_endgame.cfr import Solution, evaluate, solve
-from bots.perudo_endgame.policy import Policy, load, played_policy, save
+from bots.perudo_endgame.policy import Policy, load, played_policy, save, wrong_moves
 from bots.perudo_endgame.tree import DUDO_CODE, RoundTree, bid_code, build, code_bid
 from server.games.perudo_actions import Bid
 
@@ -138,10 +138,40 @@ def solved_one_vs_two(a: int, b: int, iterations: int = ONE_V_TWO_ITERATIONS) ->
     return solved_round(a, b, continuation(a, b), iterations, LAST_BET_TREMBLE)
 
 
+#: The seats whose shipped policy is solved restricted (see :func:`restricted`): the
+#: responder's (the opener's costs 0.0003 in 1 v 2 and 0.003 in 2 v 1 unrestricted).
+RESTRICTED_SEATS = (1,)
+
+
+def restricted(
+    solution: Solution, iterations: int, tremble: float, players: Sequence[int]
+) -> Solution:
+    """``solution`` with the strategy of each of ``players`` replaced by one that never
+    makes a move its own dice prove wrong (:func:`~bots.perudo_endgame.policy.
+    wrong_moves`: a certainly false bid, a dudo that cannot win), solved by CFR+ with
+    those moves forbidden to that player only: against an unrestricted opponent, which
+    an unrestricted best response can then gain nothing from but the restriction's cost.
+
+    (Restricting both players in one solve does not work: each then trusts the other's
+    bids not to be impossible, and an unrestricted best response bluffs them.)"""
+    tree = solution.tree
+    sigma = list(solution.sigma)
+    for p in players:
+        none = np.zeros((tree.size, len(tree.weights[1 - p])), dtype=bool)
+        forbidden = (wrong_moves(tree, 0), none) if p == 0 else (none, wrong_moves(tree, 1))
+        loss = continuation(tree.a, tree.b)
+        sigma[p] = solve(tree, loss, iterations, tremble, forbidden).sigma[p]
+    pair = (sigma[0], sigma[1])
+    value, br0, br1 = evaluate(tree, pair, continuation(tree.a, tree.b))
+    return Solution(tree, pair, value, (br0 + br1) / 2, iterations)
+
+
 def ship(a: int, b: int, iterations: int = ONE_V_TWO_ITERATIONS) -> Path:
-    """Write the played policy of the ``a`` v ``b`` round next to the package's code."""
+    """Write the played policy of the ``a`` v ``b`` round next to the package's code
+    (the responder's strategy restricted: :data:`RESTRICTED_SEATS`)."""
     path = SHIPPED_ROUNDS[(a, b)]
-    save(played_policy(solved_one_vs_two(a, b, iterations)), path)
+    base = solved_one_vs_two(a, b, iterations)
+    save(played_policy(restricted(base, iterations, LAST_BET_TREMBLE, RESTRICTED_SEATS)), path)
     return path
 
 
