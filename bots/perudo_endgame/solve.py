@@ -7,8 +7,11 @@ checked against today's tree when loaded); if that file is missing or no longer 
 the tree, it is computed at first use (some seconds) and cached in ``$UMPIRE_CACHE``
 (default ``~/.cache/umpire``); a cache that does not match its tree is recomputed.
 
-:func:`equilibrium_policy` gives a seat's mixed action in that round from its die and the
-round's bids, as action texts (what the engine accepts).
+:func:`round_policy` gives the played policy of the last bet or of a round of one die
+against two (1 v 2, 2 v 1: solved offline, their played policies shipped as
+``round_1v2.npz`` and ``round_2v1.npz``, about 1 MB each, written by :func:`ship`).
+:func:`equilibrium_policy` gives a seat's mixed action in those rounds from its dice and
+the round's bids, as action texts (what the engine accepts).
 """
 
 from __future__ import annotations
