@@ -73,14 +73,14 @@ def test_a_policy_that_does_not_fit_its_tree_is_refused(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("a", "b"), [(1, 2), (2, 1)])
 def test_the_shipped_policies_are_near_an_equilibrium_of_todays_round(a: int, b: int) -> None:
-    # 1 v 2: 0.0159, 2 v 1: 0.0061 (the price of never bidding a certainly false bid)
+    # 1 v 2: 0.0011, 2 v 1: 0.0055 (its opener drops its certainly false bids unrestricted)
     path = solved.SHIPPED_ROUNDS[(a, b)]
     assert path.stat().st_size <= 2_000_000
     policy = solved.round_policy(a, b)
     assert policy is not None
     value, br0, br1 = evaluate(policy.tree, _dense(policy), solved.continuation(a, b))
     assert value == pytest.approx(policy.value, abs=0.01)
-    assert (br0 + br1) / 2 <= 0.02
+    assert (br0 + br1) / 2 <= 0.01
 
 
 @pytest.mark.parametrize(("a", "b"), [(1, 2), (2, 1)])
