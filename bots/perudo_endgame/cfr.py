@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 
 from bots.perudo_endgame.tree import FloatArray, IntArray, RoundTree
 
@@ -106,9 +107,16 @@ def _backward(
                 cfv[p][nodes] = np.add.reduceat(values * sigma[p][kids], starts, axis=0)
 
 
-def _normalise(tree: RoundTree, shape: _Shape, p: int, positive: FloatArray) -> FloatArray:
+def _normalise(
+    tree: RoundTree,
+    shape: _Shape,
+    p: int,
+    positive: FloatArray,
+    allowed: FloatArray | None = None,
+) -> FloatArray:
     """Behaviour strategy of player ``p`` from non-negative weights on their children
-    (uniform where a node's weights are all zero); 1.0 elsewhere."""
+    (uniform over the ``allowed`` moves, 1.0/0.0 per own child and hand, where a node's
+    weights are all zero); 1.0 elsewhere."""
     sigma = np.ones((tree.size, len(tree.weights[p])))
     own = shape.owned[p]
     parents = tree.parent[own]
@@ -118,8 +126,14 @@ def _normalise(tree: RoundTree, shape: _Shape, p: int, positive: FloatArray) -> 
     counts = np.diff(np.concatenate((boundaries, [len(own)])))
     seg = np.repeat(np.arange(len(boundaries)), counts)
     total = sums[seg]
-    uniform = 1.0 / tree.child_count[parents].astype(np.float64)
-    sigma[own] = np.where(total > 0, positive / np.where(total > 0, total, 1.0), uniform[:, None])
+    if allowed is None:
+        uniform = np.broadcast_to(
+            (1.0 / tree.child_count[parents].astype(np.float64))[:, None], positive.shape
+        )
+    else:
+        n_allowed = np.add.reduceat(allowed, boundaries, axis=0)[seg]
+        uniform = allowed / np.maximum(n_allowed, 1.0)
+    sigma[own] = np.where(total > 0, positive / np.where(total > 0, total, 1.0), uniform)
     return sigma
 
 
@@ -184,23 +198,33 @@ def best_response_values(
 
 
 def _tremble(
-    tree: RoundTree, shape: _Shape, sigma: tuple[FloatArray, FloatArray], epsilon: float
+    tree: RoundTree,
+    shape: _Shape,
+    sigma: tuple[FloatArray, FloatArray],
+    epsilon: float,
+    allowed: tuple[FloatArray, FloatArray] | None = None,
 ) -> tuple[FloatArray, FloatArray]:
-    """``sigma`` with every move kept at probability at least about ``epsilon``."""
+    """``sigma`` with every (allowed) move kept at probability at least about ``epsilon``."""
     if epsilon <= 0:
         return sigma
     out = []
     for p in (0, 1):
         s = sigma[p].copy()
         own = shape.owned[p]
-        uniform = 1.0 / tree.child_count[tree.parent[own]].astype(np.float64)
-        s[own] = (1 - epsilon) * s[own] + epsilon * uniform[:, None]
+        spread = _normalise(
+            tree, shape, p, np.zeros_like(s[own]), None if allowed is None else allowed[p]
+        )[own]
+        s[own] = (1 - epsilon) * s[own] + epsilon * spread
         out.append(s)
     return out[0], out[1]
 
 
 def solve(
-    tree: RoundTree, loss_values: tuple[float, float], iterations: int, tremble: float = 0.0
+    tree: RoundTree,
+    loss_values: tuple[float, float],
+    iterations: int,
+    tremble: float = 0.0,
+    forbidden: tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]] | None = None,
 ) -> Solution:
     """Run CFR+ (regret matching+, alternating updates, linear averaging) for
     ``iterations`` iterations and return the average strategies.
@@ -210,14 +234,32 @@ def solve(
     strategy is sensible even after an opponent's move the equilibrium never makes (a
     plain CFR+ average plays uniformly there, certainly-false bids included); the
     result is an equilibrium of that slightly perturbed game.
+
+    ``forbidden[p][child, hand]`` (for player ``p``'s own moves) removes moves from a
+    player's choices for some hands (say, the bids its own dice make certainly false):
+    regret matching runs over the other moves only. The exploitability reported is
+    still against an unrestricted best response.
     """
     shape = _shape(tree)
+    allowed: tuple[FloatArray, FloatArray] | None = None
+    if forbidden is not None:
+        allowed = (
+            (~forbidden[0][shape.owned[0]]).astype(np.float64),
+            (~forbidden[1][shape.owned[1]]).astype(np.float64),
+        )
+
+    def mask(p: int) -> FloatArray | None:
+        return None if allowed is None else allowed[p]
+
     regret = [np.zeros((len(shape.owned[p]), len(tree.weights[p]))) for p in (0, 1)]
     average = [np.zeros_like(regret[0]), np.zeros_like(regret[1])]
-    sigma = (_normalise(tree, shape, 0, regret[0]), _normalise(tree, shape, 1, regret[1]))
+    sigma = (
+        _normalise(tree, shape, 0, regret[0], mask(0)),
+        _normalise(tree, shape, 1, regret[1], mask(1)),
+    )
     for it in range(1, iterations + 1):
         for p in (0, 1):
-            shaken = _tremble(tree, shape, sigma, tremble)
+            shaken = _tremble(tree, shape, sigma, tremble, allowed)
             reach = _forward(tree, shape, shaken)
             cfv = (np.zeros_like(reach[0]), np.zeros_like(reach[1]))
             _terminal_values(tree, shape, reach, loss_values, cfv)
@@ -225,9 +267,14 @@ def solve(
             own = shape.owned[p]
             par = tree.parent[own]
             regret[p] = np.maximum(regret[p] + cfv[p][own] - cfv[p][par], 0.0)
+            if allowed is not None:
+                regret[p] *= allowed[p]
             average[p] += it * reach[p][par] * sigma[p][own]
-            new = _normalise(tree, shape, p, regret[p])
+            new = _normalise(tree, shape, p, regret[p], mask(p))
             sigma = (new, sigma[1]) if p == 0 else (sigma[0], new)
-    avg = (_normalise(tree, shape, 0, average[0]), _normalise(tree, shape, 1, average[1]))
+    avg = (
+        _normalise(tree, shape, 0, average[0], mask(0)),
+        _normalise(tree, shape, 1, average[1], mask(1)),
+    )
     value, br0, br1 = _evaluate(tree, shape, avg, loss_values)
     return Solution(tree, avg, value, (br0 + br1) / 2, iterations)

@@ -7,8 +7,11 @@ checked against today's tree when loaded); if that file is missing or no longer 
 the tree, it is computed at first use (some seconds) and cached in ``$UMPIRE_CACHE``
 (default ``~/.cache/umpire``); a cache that does not match its tree is recomputed.
 
-:func:`equilibrium_policy` gives a seat's mixed action in that round from its die and the
-round's bids, as action texts (what the engine accepts).
+:func:`round_policy` gives the played policy of the last bet or of a round of one die
+against two (1 v 2, 2 v 1: solved offline, their played policies shipped as
+``round_1v2.npz`` and ``round_2v1.npz``, about 1 MB each, written by :func:`ship`).
+:func:`equilibrium_policy` gives a seat's mixed action in those rounds from its dice and
+the round's bids, as action texts (what the engine accepts).
 """
 
 from __future__ import annotations
@@ -22,15 +25,14 @@ from pathlib import Path
 import numpy as np
 
 from bots.perudo_endgame.cfr import Solution, evaluate, solve
+from bots.perudo_endgame.policy import Policy, load, played_policy, save, wrong_moves
 from bots.perudo_endgame.tree import DUDO_CODE, RoundTree, bid_code, build, code_bid
-from server.games.perudo_actions import Bid, count_matching
+from server.games.perudo_actions import Bid
 
 #: CFR+ iterations for the one-die-each round, and the tremble that keeps every position
 #: reached (see :func:`~bots.perudo_endgame.cfr.solve`); the cache file's name carries them.
 LAST_BET_ITERATIONS = 600
 LAST_BET_TREMBLE = 1e-3
-#: Mixed actions below this probability are dropped when playing (CFR+ residue).
-PLAY_FLOOR = 1e-3
 _VERSION = 1
 
 
@@ -114,46 +116,120 @@ def last_bet() -> Solution:
     return solved_round(1, 1, (-1.0, 1.0), LAST_BET_ITERATIONS, LAST_BET_TREMBLE)
 
 
-def _certainly_loses(code: int, die: int, bids: Sequence[Bid], unseen: int) -> bool:
-    """Whether a move loses whatever the ``unseen`` dice show, for a player holding ``die``."""
-    if code == DUDO_CODE:
-        last = bids[-1]
-        return count_matching((die,), last, True) >= last.quantity
-    bid = code_bid(code)
-    return bid.quantity - count_matching((die,), bid, True) > unseen
+#: CFR+ iterations (and tremble) of the one-die-against-two rounds (1 v 2 and 2 v 1, 524,025
+#: nodes each: some minutes per round, so their played policies are shipped).
+ONE_V_TWO_ITERATIONS = 200
+#: The played policies of those rounds, shipped (``python benchmarks/perudo_exploitability.py
+#: --ship`` writes them); a round without its file is played by the expert's rules.
+SHIPPED_ROUNDS = {
+    (1, 2): SHIPPED.with_name("round_1v2.npz"),
+    (2, 1): SHIPPED.with_name("round_2v1.npz"),
+}
+
+
+def continuation(a: int, b: int) -> tuple[float, float]:
+    """What the game is worth to the opener of an ``a`` v ``b`` round (dice 1 or 2) once
+    the opener (first) or the responder (second) lost a die: out with one die, else the
+    solved round that follows, which the loser opens (the last bet's value ``v``)."""
+    v = last_bet().value if (a, b) != (1, 1) else 0.0
+    return (-1.0 if a == 1 else v, 1.0 if b == 1 else -v)
+
+
+def solved_one_vs_two(a: int, b: int, iterations: int = ONE_V_TWO_ITERATIONS) -> Solution:
+    """The CFR+ solution of the ``a`` v ``b`` round (1 v 2 or 2 v 1), from the disk cache
+    or computed (minutes): for the benchmark and :func:`ship`, never in a game."""
+    return solved_round(a, b, continuation(a, b), iterations, LAST_BET_TREMBLE)
+
+
+#: The seats whose shipped policy is solved restricted (see :func:`restricted`): the
+#: responder's (the opener's costs 0.0003 in 1 v 2 and 0.003 in 2 v 1 unrestricted).
+RESTRICTED_SEATS = (1,)
+
+
+def restricted(
+    solution: Solution, iterations: int, tremble: float, players: Sequence[int]
+) -> Solution:
+    """``solution`` with the strategy of each of ``players`` replaced by one that never
+    makes a move its own dice prove wrong (:func:`~bots.perudo_endgame.policy.
+    wrong_moves`: a certainly false bid, a dudo that cannot win), solved by CFR+ with
+    those moves forbidden to that player only: against an unrestricted opponent, which
+    an unrestricted best response can then gain nothing from but the restriction's cost.
+
+    (Restricting both players in one solve does not work: each then trusts the other's
+    bids not to be impossible, and an unrestricted best response bluffs them.)"""
+    tree = solution.tree
+    sigma = list(solution.sigma)
+    for p in players:
+        none = np.zeros((tree.size, len(tree.weights[1 - p])), dtype=bool)
+        forbidden = (wrong_moves(tree, 0), none) if p == 0 else (none, wrong_moves(tree, 1))
+        loss = continuation(tree.a, tree.b)
+        sigma[p] = solve(tree, loss, iterations, tremble, forbidden).sigma[p]
+    pair = (sigma[0], sigma[1])
+    value, br0, br1 = evaluate(tree, pair, continuation(tree.a, tree.b))
+    return Solution(tree, pair, value, (br0 + br1) / 2, iterations)
+
+
+def ship(a: int, b: int, iterations: int = ONE_V_TWO_ITERATIONS) -> Path:
+    """Write the played policy of the ``a`` v ``b`` round next to the package's code
+    (the responder's strategy restricted: :data:`RESTRICTED_SEATS`)."""
+    path = SHIPPED_ROUNDS[(a, b)]
+    base = solved_one_vs_two(a, b, iterations)
+    save(played_policy(restricted(base, iterations, LAST_BET_TREMBLE, RESTRICTED_SEATS)), path)
+    return path
+
+
+@cache
+def round_policy(a: int, b: int) -> Policy | None:
+    """The played policy of the heads-up round the opener plays with ``a`` dice against
+    ``b``: the last bet (1 v 1) always; 1 v 2 and 2 v 1 when their shipped file is there
+    and fits today's tree; ``None`` otherwise."""
+    if (a, b) == (1, 1):
+        return played_policy(last_bet(), reachable_only=False)
+    path = SHIPPED_ROUNDS.get((a, b))
+    if path is None or not path.exists():
+        return None
+    try:
+        return load(path, build(a, b))
+    except (OSError, KeyError, ValueError):
+        return None
+
+
+def _code_text(code: int) -> str:
+    return "dudo" if code == DUDO_CODE else str(code_bid(code))
 
 
 def equilibrium_policy(
-    die: int, bids: Sequence[Bid], *, opener: bool, solution: Solution | None = None
+    die: int | tuple[int, ...],
+    bids: Sequence[Bid],
+    *,
+    opener: bool,
+    opponent_dice: int = 1,
+    policy: Policy | None = None,
 ) -> dict[str, float] | None:
-    """The equilibrium's mixed action for a player holding ``die`` after ``bids`` (this
-    round's bids, in order; ``opener`` says whether this player opened the round), as
-    action text -> probability, or ``None`` when the position is outside the solved tree.
+    """The equilibrium's mixed action for a player holding ``die`` (or a hand of dice)
+    against ``opponent_dice`` after ``bids`` (this round's bids, in order; ``opener``
+    says whether this player opened the round), as action text -> probability, or
+    ``None`` when the position is outside the solved rounds.
 
     A bid naming more dice than are on the table is certainly false: the answer is then
-    ``{"dudo": 1.0}``. Moves the player's own die proves wrong (a bid it makes certainly
-    false, a dudo against a bid it makes certainly true) are dropped: the equilibrium
-    gives them almost nothing, and they are never played.
+    ``{"dudo": 1.0}``. Moves the player's own dice prove wrong (a bid they make certainly
+    false, a dudo against a bid they make certainly true) are never played.
     """
-    sol = solution if solution is not None else last_bet()
-    tree = sol.tree
-    total = tree.a + tree.b
-    if bids and bids[-1].quantity > total:
+    hand = (die,) if isinstance(die, int) else tuple(sorted(die))
+    a, b = (len(hand), opponent_dice) if opener else (opponent_dice, len(hand))
+    pol = policy if policy is not None else round_policy(a, b)
+    if pol is None:
+        return None
+    tree = pol.tree
+    if bids and bids[-1].quantity > tree.a + tree.b:
         return {"dudo": 1.0}
-    node = tree.walk([bid_code(b) for b in bids])
+    node = tree.walk([bid_code(x) for x in bids])
     if node is None:
         return None
     player = 0 if opener else 1
-    if int(tree.actor[node]) != player:
+    if int(tree.actor[node]) != player or hand not in tree.hands[player]:
         return None
-    hand = tree.hands[player].index((die,))
-    out: dict[str, float] = {}
-    for child in tree.children(node):
-        p = float(sol.sigma[player][child, hand])
-        code = int(tree.action[child])
-        if p >= PLAY_FLOOR and not _certainly_loses(code, die, bids, total - 1):
-            out["dudo" if code == DUDO_CODE else str(code_bid(code))] = p
-    if not out:  # every move of the mix loses for sure: any move is as good
+    mix = pol.mix(player, node, tree.hands[player].index(hand))
+    if not mix:  # every move of the mix loses for sure (or an unreached position)
         return {"dudo": 1.0} if bids else None
-    norm = sum(out.values())
-    return {k: v / norm for k, v in out.items()}
+    return {_code_text(int(tree.action[c])): p for c, p in mix}

@@ -59,6 +59,24 @@ def hands(k: int) -> tuple[list[tuple[int, ...]], FloatArray]:
     return out, np.array(weights)
 
 
+def truth_tables(a: int, b: int) -> dict[int, FloatArray]:
+    """For every bid of at most ``a + b`` dice: 1.0 where it is true, by [opener's hand,
+    responder's hand] (hands in the order of :func:`hands`)."""
+    hands0, _ = hands(a)
+    hands1, _ = hands(b)
+    truth: dict[int, FloatArray] = {}
+    for q in range(1, a + b + 1):
+        for f in FACES:
+            bid = BIDS[q][f]
+            truth[bid_code(bid)] = np.array(
+                [
+                    [float(count_matching(h0 + h1, bid, True) >= bid.quantity) for h1 in hands1]
+                    for h0 in hands0
+                ]
+            )
+    return truth
+
+
 @dataclass(frozen=True, slots=True)
 class RoundTree:
     """The arrays of one round's public tree (see the module docstring)."""
@@ -145,15 +163,7 @@ def build(a: int, b: int) -> RoundTree:
         frontier = nxt
     hands0, w0 = hands(a)
     hands1, w1 = hands(b)
-    truth: dict[int, FloatArray] = {}
-    for code in after:
-        bid = code_bid(code)
-        truth[code] = np.array(
-            [
-                [float(count_matching(h0 + h1, bid, True) >= bid.quantity) for h1 in hands1]
-                for h0 in hands0
-            ]
-        )
+    truth = truth_tables(a, b)
     arr = np.array
     return RoundTree(
         a,

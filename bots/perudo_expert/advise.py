@@ -13,7 +13,7 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from bots.perudo_expert.context import LAST_BET, Context
+from bots.perudo_expert.context import Context
 from bots.perudo_expert.endgame import SolvedMove, solved_move
 from bots.perudo_expert.explain import explain
 from bots.perudo_expert.inference import sample_rounds
@@ -85,7 +85,8 @@ def advise(
         seed = situation_seed(view)
     if lvl.solved_share > 0 and thresholds is None:
         share = random.Random(f"{seed}/solved-share/{len(view.bids)}").random()
-        move = solved_move(view, seed) if share < lvl.solved_share else None
+        only = not lvl.solved_one_v_two
+        move = solved_move(view, seed, last_bet_only=only) if share < lvl.solved_share else None
         if move is not None:
             return _solved_advice(move, name, lvl.thresholds)
     trust = {s: p.trust * lvl.trust for s, p in profiles.items()} if lvl.use_stats else {}
@@ -118,7 +119,7 @@ def advise(
 
 
 def _solved_advice(move: SolvedMove, level: str, th: Thresholds) -> Advice:
-    """The advice of the solved last-bet round (``bots.perudo_expert.endgame``)."""
+    """The advice of a solved heads-up round (``bots.perudo_expert.endgame``)."""
     return Advice(
         action=move.action,
         probability=move.true_chance,
@@ -126,7 +127,7 @@ def _solved_advice(move: SolvedMove, level: str, th: Thresholds) -> Advice:
         explanation_en=move.explanation_en,
         explanation_it=move.explanation_it,
         level=level,
-        situation=LAST_BET,
+        situation=move.situation,
         thresholds=th,
         dudo_probability=move.dudo_chance,
         alternatives=tuple(sorted(move.mix.items(), key=lambda kv: -kv[1])[:5]),

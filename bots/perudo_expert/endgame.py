@@ -1,10 +1,11 @@
-"""The expert's solved endgame: play the equilibrium of the last-bet round at ``hard``.
+"""The expert's solved endgames: play the equilibrium of the small heads-up rounds.
 
-When two players are left with one die each (the seed's "last bet"), outside palifico
-and without calza, :func:`solved_move` looks the position up in the solved round
-(``bots.perudo_endgame.solve``), samples the mixed action with the decision's seed, and
-says why (:mod:`.equilibrium_words`). Its belief about the opponent's die is the
-equilibrium's: the chance of each die given the bids made, never a certainty.
+When two players are left, outside palifico and without calza, with one die each (the
+seat's "last bet") or one die against two, :func:`solved_move` looks the position up in
+the solved round (``bots.perudo_endgame.solve``), samples the mixed action with the
+decision's seed, and says why (:mod:`.equilibrium_words`). Its belief about the
+opponent's dice is the equilibrium's: the chance of each hand given the bids made, never
+a certainty.
 """
 
 from __future__ import annotations
@@ -12,11 +13,16 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from bots.perudo_endgame.solve import equilibrium_policy, last_bet
-from bots.perudo_endgame.tree import bid_code
+from bots.perudo_endgame.policy import Policy
+from bots.perudo_endgame.solve import equilibrium_policy, round_policy
+from bots.perudo_endgame.tree import bid_code, hands
+from bots.perudo_expert.context import FINAL_BLOW, LAST_BET, NORMAL
 from bots.perudo_expert.equilibrium_words import EquilibriumFacts, explain_equilibrium
 from bots.perudo_expert.view import TableView
 from server.games.perudo_actions import Bid, count_matching
+
+#: The solved rounds by (this seat's dice, the opponent's): the last bet, one against two.
+SOLVED = ((1, 1), (1, 2), (2, 1))
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,18 +35,28 @@ class SolvedMove:
     dudo_chance: float | None  #: P(the last bid is false), when there is one
     explanation_en: str
     explanation_it: str
+    situation: str = LAST_BET  #: the expert's name for the situation (context.py)
+
+
+def _dice(view: TableView) -> tuple[int, int] | None:
+    """(this seat's dice, the opponent's) when two players are left, else ``None``."""
+    opponents = view.opponents
+    if len(opponents) != 1:
+        return None
+    return len(view.dice), view.counts[opponents[0]]
+
+
+def in_solved_round(view: TableView, *, last_bet_only: bool = False) -> bool:
+    """Two players left with one die each (or, unless ``last_bet_only``, one die against
+    two), no palifico, no calza: a solved round."""
+    dice = _dice(view)
+    rounds = SOLVED[:1] if last_bet_only else SOLVED
+    return dice in rounds and view.palifico is None and not view.calza
 
 
 def in_last_bet(view: TableView) -> bool:
-    """Two players left with one die each, no palifico, no calza: the solved round."""
-    opponents = view.opponents
-    return (
-        len(opponents) == 1
-        and len(view.dice) == 1
-        and view.counts[opponents[0]] == 1
-        and view.palifico is None
-        and not view.calza
-    )
+    """Two players left with one die each, no palifico, no calza: the solved last bet."""
+    return in_solved_round(view, last_bet_only=True)
 
 
 def _opener(view: TableView) -> bool:
@@ -48,41 +64,59 @@ def _opener(view: TableView) -> bool:
     return len(view.bids) % 2 == 0
 
 
-def belief(view: TableView) -> list[float]:
-    """P(opponent's die = 1..6) given the round's bids, if both play the equilibrium."""
-    sol = last_bet()
-    tree = sol.tree
+def _round(view: TableView) -> tuple[int, int]:
+    """The round as (opener's dice, responder's dice)."""
+    dice = _dice(view)
+    assert dice is not None
+    return dice if _opener(view) else (dice[1], dice[0])
+
+
+def belief(view: TableView, policy: Policy | None = None) -> list[float]:
+    """P(each opponent hand) given the round's bids, if both play the equilibrium (hands
+    in the order of :func:`bots.perudo_endgame.tree.hands`; their prior chance if the
+    opponent's bids are ones the equilibrium never makes)."""
+    a, b = _round(view)
+    pol = policy if policy is not None else round_policy(a, b)
     opp = 1 if _opener(view) else 0
-    weights = [1.0] * 6
+    _, prior = hands(b if opp == 1 else a)
+    weights = [float(w) for w in prior]
+    if pol is None:
+        return weights
+    tree = pol.tree
     node = 0
     for _, bid in view.bids:
         child = tree.child(node, bid_code(bid))
         if child is None:
             break
         if int(tree.actor[node]) == opp:
-            weights = [w * float(sol.sigma[opp][child, h]) for h, w in enumerate(weights)]
+            weights = [w * pol.move_probability(opp, node, h, child) for h, w in enumerate(weights)]
         node = child
     total = sum(weights)
-    return [w / total for w in weights] if total > 0 else [1 / 6] * 6
+    return [w / total for w in weights] if total > 0 else [float(w) for w in prior]
 
 
-def _chance_true(bid: Bid, die: int, beliefs: list[float]) -> float:
+def _chance_true(bid: Bid, mine: tuple[int, ...], theirs: int, beliefs: list[float]) -> float:
     total = sum(
         p
-        for face, p in enumerate(beliefs, start=1)
-        if count_matching((die, face), bid, True) >= bid.quantity
+        for hand, p in zip(hands(theirs)[0], beliefs, strict=True)
+        if count_matching(mine + hand, bid, True) >= bid.quantity
     )
     return min(1.0, round(total, 12))  # a sure bid is 1.0, not 1.0 less a rounding
 
 
-def solved_move(view: TableView, seed: int) -> SolvedMove | None:
+def solved_move(view: TableView, seed: int, *, last_bet_only: bool = False) -> SolvedMove | None:
     """The equilibrium move for ``view`` (sampled with ``seed``), or ``None`` when the
-    position is not the solved last-bet round."""
-    if not in_last_bet(view):
+    position is not in a solved round (only the last bet with ``last_bet_only``)."""
+    if not in_solved_round(view, last_bet_only=last_bet_only):
         return None
-    die = view.dice[0]
+    mine = tuple(sorted(view.dice))
+    theirs = view.counts[view.opponents[0]]
     bids = [b for _, b in view.bids]
-    mix = equilibrium_policy(die, bids, opener=_opener(view))
+    a, b = _round(view)
+    policy = round_policy(a, b)
+    if policy is None:
+        return None
+    mix = equilibrium_policy(mine, bids, opener=_opener(view), opponent_dice=theirs, policy=policy)
     if mix is None:
         return None
     rng = random.Random(f"{seed}/equilibrium/{len(bids)}")
@@ -93,17 +127,20 @@ def solved_move(view: TableView, seed: int) -> SolvedMove | None:
         pick -= p
         if pick < 0:
             break
-    beliefs = belief(view)
+    beliefs = belief(view, policy)
     last = bids[-1] if bids else None
-    dudo = None if last is None else 1.0 - _chance_true(last, die, beliefs)
+    dudo = None if last is None else 1.0 - _chance_true(last, mine, theirs, beliefs)
     if action == "dudo":
         assert dudo is not None
         chance = dudo
         bluff = False
     else:
         bid = Bid.parse(action)
-        chance = _chance_true(bid, die, beliefs)
-        bluff = count_matching((die,), bid, True) < bid.quantity
-    facts = EquilibriumFacts(action, mix, die, None if last is None else str(last), chance, bluff)
+        chance = _chance_true(bid, mine, theirs, beliefs)
+        bluff = count_matching(mine, bid, True) < bid.quantity
+    facts = EquilibriumFacts(
+        action, mix, mine[0], None if last is None else str(last), chance, bluff, mine, theirs
+    )
     en, it = explain_equilibrium(facts)
-    return SolvedMove(action, mix, chance, dudo, en, it)
+    situation = LAST_BET if (a, b) == (1, 1) else FINAL_BLOW if len(mine) == 2 else NORMAL
+    return SolvedMove(action, mix, chance, dudo, en, it, situation)

@@ -41,14 +41,61 @@ class EquilibriumFacts:
     last_bid: str | None  #: the bid on the table, if any
     true_chance: float  #: P(the move is right): the bid true, or the last bid false (dudo)
     bluff: bool  #: a bid the seat's own die does not back
+    hand: tuple[int, ...] = ()  #: the seat's dice, when more than one (else ``(die,)``)
+    opponent_dice: int = 1  #: how many dice the opponent holds
+
+    @property
+    def dice(self) -> tuple[int, ...]:
+        """The seat's dice."""
+        return self.hand or (self.die,)
 
 
-def _your_die(die: int) -> Pair:
-    """The seat's die as the subject of a sentence: "your 3", "il tuo 3"; an ace is
-    "your ace", "la tua Testa di Lama"."""
-    if die == ACE:
+def _your_die(die: int | tuple[int, ...]) -> Pair:
+    """The seat's dice as the subject of a sentence: "your 3", "il tuo 3"; an ace is
+    "your ace", "la tua Testa di Lama"; two dice "your 3 and ace", "il tuo 3 e la tua
+    Testa di Lama"."""
+    dice = (die,) if isinstance(die, int) else die
+    if len(dice) > 1:
+        parts = [_your_die(d) for d in sorted(dice, key=lambda d: (d == ACE, d))]
+        first_en, first_it = parts[0]
+        rest_en = " and ".join(en.removeprefix("your ") for en, _ in parts[1:])
+        rest_it = " e ".join(it for _, it in parts[1:])
+        return f"{first_en} and {rest_en}", f"{first_it} e {rest_it}"
+    if dice[0] == ACE:
         return "your ace", "la tua Testa di Lama"
-    return f"your {die}", f"il tuo {die}"
+    return f"your {dice[0]}", f"il tuo {dice[0]}"
+
+
+def _verbs(facts: EquilibriumFacts) -> dict[str, Pair]:
+    """The verbs whose subject is the seat's dice, singular or plural."""
+    if len(facts.dice) == 1:
+        return {
+            "supports": ("supports", "la sostiene"),
+            "not": ("does not support", "non la sostiene"),
+            "counts": ("counts", "conta"),
+            "count_for": ("does not count for it", "non conta"),
+        }
+    return {
+        "supports": ("support", "la sostengono"),
+        "not": ("do not support", "non la sostengono"),
+        "counts": ("count", "contano"),
+        "count_for": ("do not count for it", "non contano"),
+    }
+
+
+def _situation(facts: EquilibriumFacts) -> Pair:
+    """The round, in words: one die each, or one die against two."""
+    if len(facts.dice) == 1 and facts.opponent_dice == 1:
+        return _SITUATION
+    if len(facts.dice) == 1:
+        return (
+            "Three dice are left in play, your one against your opponent's two",
+            "Restano in gioco tre dadi, il tuo contro i due dell'avversario",
+        )
+    return (
+        "Three dice are left in play, your two against your opponent's one",
+        "Restano in gioco tre dadi, i tuoi due contro quello dell'avversario",
+    )
 
 
 def _often(p: float) -> Pair:
@@ -102,14 +149,14 @@ def _others(facts: EquilibriumFacts) -> Pair | None:
     )
 
 
-def _certain(bid: Bid, die: int) -> bool:
-    """``bid`` is true by the seat's die alone."""
-    return count_matching((die,), bid, True) >= bid.quantity
+def _certain(bid: Bid, facts: EquilibriumFacts) -> bool:
+    """``bid`` is true by the seat's dice alone."""
+    return count_matching(facts.dice, bid, True) >= bid.quantity
 
 
-def _impossible(bid: Bid, die: int) -> bool:
-    """``bid`` is false whatever the opponent's one die shows."""
-    return count_matching((die,), bid, True) + 1 < bid.quantity
+def _impossible(bid: Bid, facts: EquilibriumFacts) -> bool:
+    """``bid`` is false whatever the opponent's dice show."""
+    return count_matching(facts.dice, bid, True) + facts.opponent_dice < bid.quantity
 
 
 def _sure(p: float) -> bool:
@@ -120,13 +167,14 @@ def _sure(p: float) -> bool:
 def _dudo(facts: EquilibriumFacts, p: float) -> list[Pair]:
     assert facts.last_bid is not None
     last = Bid.parse(facts.last_bid)
-    die_en, die_it = _your_die(facts.die)
+    die_en, die_it = _your_die(facts.dice)
+    verbs = _verbs(facts)
     d = facts.true_chance
-    if _impossible(last, facts.die):
+    if _impossible(last, facts):
         head = (
-            f"Call Dudo: {bid_en(last)} is impossible, since {die_en} does not count for it.",
+            f"Call Dudo: {bid_en(last)} is impossible, since {die_en} {verbs['count_for'][0]}.",
             f"Di' Dudo: la dichiarazione «{bid_it(last)}» è impossibile, perché {die_it} "
-            "non conta.",
+            f"{verbs['count_for'][1]}.",
         )
     else:
         if _sure(d):
@@ -141,7 +189,7 @@ def _dudo(facts: EquilibriumFacts, p: float) -> list[Pair]:
             "e le dichiarazioni fatte, se l'avversario gioca bene; nessun rilancio rende di "
             "più.",
         )
-    sit_en, sit_it = _SITUATION
+    sit_en, sit_it = _situation(facts)
     if p >= ALWAYS:
         why = (
             f"{sit_en}: here the best play is always Dudo.",
@@ -160,11 +208,12 @@ def _dudo(facts: EquilibriumFacts, p: float) -> list[Pair]:
 
 def _bid(facts: EquilibriumFacts, p: float) -> list[Pair]:
     bid = Bid.parse(facts.action)
-    die_en, die_it = _your_die(facts.die)
+    die_en, die_it = _your_die(facts.dice)
+    verbs = _verbs(facts)
     t = facts.true_chance
-    if _certain(bid, facts.die):
+    if _certain(bid, facts):
         true_en, true_it = "it is certainly true", "è di certo vera"
-    elif _impossible(bid, facts.die):
+    elif _impossible(bid, facts):
         true_en, true_it = "it cannot be true", "non può essere vera"
     elif _sure(t):
         true_en, true_it = "it is almost surely true", "è quasi di certo vera"
@@ -173,26 +222,35 @@ def _bid(facts: EquilibriumFacts, p: float) -> list[Pair]:
     else:
         true_en = f"it is true with probability {pct(t)}"
         true_it = f"ha {pct_it('il', t)} di probabilità di essere vera"
-    counting = count_matching((facts.die,), bid, True)
+    counting = count_matching(facts.dice, bid, True)
+    theirs_en, theirs_it = ("die", "il dado") if facts.opponent_dice == 1 else ("dice", "i dadi")
     if not facts.bluff:
         head = (
-            f"Bid {bid_en(bid)}: {die_en} supports it, so {true_en}.",
-            f"Scommetti {bid_it(bid)}: {die_it} la sostiene, quindi {true_it}.",
+            f"Bid {bid_en(bid)}: {die_en} {verbs['supports'][0]} it, so {true_en}.",
+            f"Scommetti {bid_it(bid)}: {die_it} {verbs['supports'][1]}, quindi {true_it}.",
         )
     elif counting:
+        # name only the dice that count ("your 5 counts for it", not "your 3 and 5")
+        helping = tuple(d for d in facts.dice if count_matching((d,), bid, True))
+        die_en, die_it = _your_die(helping)
+        verbs = _verbs(EquilibriumFacts(facts.action, {}, helping[0], None, 0.0, True, helping))
         head = (
-            f"Bid {bid_en(bid)}: {die_en} counts for it, but it also needs your opponent's "
-            f"die; {true_en}.",
-            f"Scommetti {bid_it(bid)}: {die_it} conta, ma serve anche il dado "
-            f"dell'avversario; {true_it}.",
+            f"Bid {bid_en(bid)}: {die_en} {verbs['counts'][0]} for it, but it also needs "
+            f"your opponent's {theirs_en}; {true_en}.",
+            f"Scommetti {bid_it(bid)}: {die_it} {verbs['counts'][1]}, ma servono anche "
+            f"{theirs_it} dell'avversario; {true_it}."
+            if facts.opponent_dice > 1
+            else f"Scommetti {bid_it(bid)}: {die_it} {verbs['counts'][1]}, ma serve anche "
+            f"{theirs_it} dell'avversario; {true_it}.",
         )
     else:
         head = (
-            f"Bid {bid_en(bid)}: a bluff, since {die_en} does not support it; {true_en}.",
-            f"Scommetti {bid_it(bid)}: è un bluff, perché {die_it} non la sostiene; {true_it}.",
+            f"Bid {bid_en(bid)}: a bluff, since {die_en} {verbs['not'][0]} it; {true_en}.",
+            f"Scommetti {bid_it(bid)}: è un bluff, perché {die_it} {verbs['not'][1]}; {true_it}.",
         )
-    sit_en, sit_it = _SITUATION
+    sit_en, sit_it = _situation(facts)
     often_en, often_it = _often(p)
+    own_en, own_it = ("die", "il tuo dado") if len(facts.dice) == 1 else ("dice", "i tuoi dadi")
     if p >= ALWAYS:
         why = (
             f"{sit_en}: here the best play is always this bid.",
@@ -208,9 +266,9 @@ def _bid(facts: EquilibriumFacts, p: float) -> list[Pair]:
     else:
         why = (
             f"{sit_en}: the best play makes this bid {often_en}, mixing honest bids with "
-            "bluffs so that your bids do not give your die away.",
+            f"bluffs so that your bids do not give your {own_en} away.",
             f"{sit_it}: conviene fare questa scommessa {often_it}, alternando scommesse "
-            "sincere e bluff così che le tue dichiarazioni non rivelino il tuo dado.",
+            f"sincere e bluff così che le tue dichiarazioni non rivelino {own_it}.",
         )
     return [head, why]
 

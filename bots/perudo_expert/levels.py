@@ -45,6 +45,8 @@ class Level:
     #: the share of its last-bet decisions (one die each) played from the solved round
     #: (``bots.perudo_endgame``): hard always, normal half the time, easy never
     solved_share: float = 0.0
+    #: also play the solved one-die-against-two rounds (1 v 2, 2 v 1), always
+    solved_one_v_two: bool = False
 
 
 LEVELS: dict[str, Level] = {
@@ -58,7 +60,16 @@ LEVELS: dict[str, Level] = {
     # Eight virtual rolls averaged, bids believed at 40% of the source's weight, and the
     # next player's readiness to challenge weighed.
     "hard": Level(
-        "hard", Thresholds(0.4, 0.8), 8, 0.0, True, True, 0.2, trust=0.4, solved_share=1.0
+        "hard",
+        Thresholds(0.4, 0.8),
+        8,
+        0.0,
+        True,
+        True,
+        0.2,
+        trust=0.4,
+        solved_share=1.0,
+        solved_one_v_two=True,
     ),
 }
 

@@ -101,3 +101,22 @@ def test_the_played_policy_is_a_distribution_over_legal_moves() -> None:
         assert all(Bid.parse(a).quantity <= 2 and not Bid.parse(a).is_aces for a in opening)
         # a bid above the dice on the table is certainly false: doubt it
         assert solve_module.equilibrium_policy(die, [Bid(3, 4)], opener=False) == {"dudo": 1.0}
+
+
+def test_a_restricted_player_never_makes_a_wrong_move_and_stays_unexploitable() -> None:
+    from bots.perudo_endgame.policy import wrong_moves
+
+    base = solve(TREE, (-1.0, 1.0), 100)
+    nothing = np.zeros((TREE.size, 6), dtype=bool)
+    # an empty restriction changes nothing
+    same = solve(TREE, (-1.0, 1.0), 20, 0.0, (nothing, nothing))
+    assert same.exploitability == pytest.approx(solve(TREE, (-1.0, 1.0), 20).exploitability)
+    both = solve_module.restricted(base, 100, 0.0, (0, 1))
+    for p in (0, 1):
+        own = np.nonzero(TREE.actor[np.maximum(TREE.parent, 0)] == p)[0]
+        own = own[own > 0]
+        assert not (both.sigma[p][own] * wrong_moves(TREE, p)[own]).any()
+    assert both.exploitability < 3e-3
+    # restricting both players in one solve is exploitable: each trusts the other's bids
+    joint = solve(TREE, (-1.0, 1.0), 50, 0.0, (wrong_moves(TREE, 0), wrong_moves(TREE, 1)))
+    assert joint.exploitability > 0.1
