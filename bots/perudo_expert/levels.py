@@ -42,10 +42,10 @@ class Level:
     next_player: bool  #: weigh the next player's readiness to challenge
     dudo_margin: float  #: dudo when P(dudo right) > P(best bid) + this
     trust: float = 1.0  #: how far opponents' bids are believed (1: the source's 1 - P)
-    #: the share of its last-bet decisions (one die each) played from the solved round
+    #: the share of its decisions in solved rounds played from the solution
     #: (``bots.perudo_endgame``): hard always, normal half the time, easy never
     solved_share: float = 0.0
-    #: also play the solved one-die-against-two rounds (1 v 2, 2 v 1), always
+    #: the solved rounds include one die against two (1 v 2, 2 v 1), not only the last bet
     solved_one_v_two: bool = False
 
 
@@ -55,7 +55,16 @@ LEVELS: dict[str, Level] = {
     # The source's inference: one virtual roll per opponent bid. Its weight 1 - P
     # (trust 1) over-reads the bids of the bots measured here; 0.6 of it plays better.
     "normal": Level(
-        "normal", Thresholds(0.4, 0.8), 1, 0.0, True, False, 0.2, trust=0.6, solved_share=0.5
+        "normal",
+        Thresholds(0.4, 0.8),
+        1,
+        0.0,
+        True,
+        False,
+        0.2,
+        trust=0.6,
+        solved_share=0.5,
+        solved_one_v_two=True,
     ),
     # Eight virtual rolls averaged, bids believed at 40% of the source's weight, and the
     # next player's readiness to challenge weighed.
