@@ -141,6 +141,7 @@ class Cluster:
         self.secret = await self.leases.secret()
         self.store.fence_all = True
         self.lobby.claim = self.claim
+        self.lobby.lost = self.disown
         self.lobby.remote_listing = self.remote_listing
         # Renew from now on, however long restoring the rooms takes.
         self._beat = asyncio.create_task(self._heartbeats(), name="cluster-heartbeat")
@@ -204,14 +205,21 @@ class Cluster:
             log.info("room %s: running on this node now", room_id)
             room.relaunch_bots()
 
-    async def _lost(self, room_id: str) -> None:
-        """Another node holds this room now: stop it here and send its viewers away."""
+    def disown(self, room_id: str) -> None:
+        """This node no longer holds ``room_id``: forget its lease and stop its house bots
+        here. Called by the heartbeat, and at once when a write of the room was fenced;
+        until then a client sent away (1012) would reconnect here, the room be rebuilt on
+        the stale lease, fenced again, and so on."""
         # The store keeps the stale token: whatever this node still tries to write for
         # the room fails (a fresh claim would fence it anew).
         self._tokens.pop(room_id, None)
         self._adopted.discard(room_id)
         if self.on_lost is not None:
             self.on_lost(room_id)
+
+    async def _lost(self, room_id: str) -> None:
+        """Another node holds this room now: stop it here and send its viewers away."""
+        self.disown(room_id)
         room = self.lobby.rooms.get(room_id)
         if room is None:
             return

@@ -70,6 +70,9 @@ class Lobby:
         #: whether this node owns the room (taking its lease) before it is created or
         #: rebuilt here; ``remote_listing(game)`` lists the other nodes' public rooms
         self.claim: Callable[[str, bool], Awaitable[bool]] | None = None
+        #: told a room's id when one of its writes was fenced: this node lost the room
+        #: before its heartbeat noticed (server.cluster forgets the lease at once)
+        self.lost: Callable[[str], None] | None = None
         self.remote_listing: Callable[[str | None], list[dict[str, Any]]] | None = None
 
     # -- rooms ----------------------------------------------------------------------------
@@ -114,12 +117,17 @@ class Lobby:
     def _add(self, room: Room) -> None:
         room.launcher = self.launcher
         room.advisor = self.advisor
+        room.on_moved = self._moved
         self.rooms[room.id] = room
         if room.invite is not None:
             self._invites[room.invite] = room.id
         room.bus = self.bus
         room.start_task()
         self.bus.lobby_changed()
+
+    def _moved(self, room_id: str) -> None:
+        if self.lost is not None:
+            self.lost(room_id)
 
     def _forget(self, room: Room) -> None:
         if self.rooms.get(room.id) is room:

@@ -100,6 +100,9 @@ class Room:
         self.launcher: Launcher | None = None
         #: gives the ``hint`` advice (the composition root wires the expert); set by the lobby
         self.advisor: Advisor | None = None
+        #: told the room's id when a write was fenced (another node owns the room now);
+        #: set by the lobby
+        self.on_moved: Callable[[str], None] | None = None
         self._queue = _Mailbox()
         self._task: asyncio.Task[None] | None = None
         self._handles: dict[str, asyncio.TimerHandle] = {}
@@ -390,6 +393,8 @@ class Room:
     def _moved(self) -> None:
         """Another node owns the room now (server.cluster): close every connection
         attached here with 1012, so that its client reconnects and resumes there."""
+        if self.on_moved is not None:
+            self.on_moved(self.id)
         for conn in list(self.core.viewers):
             if isinstance(conn, Client):
                 conn.close(MOVED, "the room moved to another node: reconnect and resume")

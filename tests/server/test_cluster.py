@@ -169,3 +169,36 @@ async def test_a_living_node_that_lost_a_room_stops_it_and_can_no_longer_write(
         assert 999 not in [x.n for x in await a.store.actions(room)]
     finally:
         await thief.close(leave=False)  # alive for 30 s more: b leaves the room alone
+
+
+async def test_a_fenced_write_gives_the_room_up_at_once(
+    make_server: ServerFactory, pg_dsn: str
+) -> None:
+    """A room whose write is fenced is forgotten by its node then, not at the node's next
+    heartbeat (here 10 s away): a client sent away and back is not given the room again on
+    the stale lease (which would send it away again, and again)."""
+    timing = dataclasses.replace(FAST, grace=30.0)
+    a = await make_server(db=pg_dsn, timing=timing, lease_ttl=30)
+    host = await WsClient.open(a.port)
+    await host.hello("ana")
+    room = (await host.request("create_room", "created", game="perudo", options={"seats": 2}))[
+        "room"
+    ]
+    thief = Leases(pg_dsn, "thief", ttl=30)
+    await thief.open("ws://127.0.0.1:1")
+    try:
+        conn = await asyncpg.connect(pg_dsn)
+        try:
+            await conn.execute(
+                "UPDATE leases SET node = 'thief', token = token + 1 WHERE room = $1", room
+            )
+        finally:
+            await conn.close()
+        await host.send(type="say", room=room, text="still here?")  # a write: fenced
+        code, _ = await host.closed()
+        assert code == 1012
+        assert a.lobby.claim is not None
+        assert not await a.lobby.claim(room, False)  # given up now, without a heartbeat
+        assert room not in a.lobby.rooms
+    finally:
+        await thief.close(leave=False)
