@@ -281,6 +281,55 @@ def game_from_row(r: Sequence[Any]) -> GameRow:
     )
 
 
+def game_values(game: GameRow) -> tuple[Any, ...]:
+    """The values of ``game``'s ``games`` row, in :data:`GAME_COLUMNS` order (the inverse
+    of :func:`game_from_row`; flags as ``bool``, which SQLite stores as 0 or 1)."""
+    return (
+        game.id,
+        game.game,
+        dumps(game.options),
+        dumps(game.settings),
+        game.host,
+        game.invite,
+        game.public,
+        dumps(game.seats),
+        game.status,
+        game.seed,
+        game.seed_sha256,
+        game.seed_revealed,
+        None if game.result is None else dumps(game.result),
+        game.reason,
+        game.created,
+        game.started,
+        game.finished,
+        dumps(game.house),
+    )
+
+
+def seat_rows(game: GameRow) -> list[tuple[Any, ...]]:
+    """``game_players`` rows (game, seat, player) of a game that has started (none while
+    it waits: a waiting room's seats are not yet a history)."""
+    if game.status == "waiting":
+        return []
+    return [(game.id, seat, player) for seat, player in enumerate(game.seats) if player is not None]
+
+
+def event_values(game_id: str, event: EventRow) -> tuple[Any, ...]:
+    """An ``events`` row: game, seq, source, action_n, truth."""
+    return (game_id, event.seq, event.source, event.action_n, dumps(event.truth))
+
+
+def action_values(game_id: str, action: ActionRow) -> tuple[Any, ...]:
+    """An ``actions`` row: game, n, seat, action, at, clocks."""
+    clocks = None if action.clocks is None else dumps(action.clocks)
+    return (game_id, action.n, action.seat, action.action, action.at, clocks)
+
+
+def chat_values(game_id: str, line: ChatRow) -> tuple[Any, ...]:
+    """A ``chat`` row: game, n, at, channel, seat, player, name, text."""
+    return (game_id, line.n, line.at, line.channel, line.seat, line.player, line.name, line.text)
+
+
 def stat_rows(game: str, stats: Mapping[str, Mapping[str, float]]) -> list[tuple[Any, ...]]:
     """``player_stats`` rows (player, game, key, value) to add for one finished game."""
     return [

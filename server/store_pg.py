@@ -41,7 +41,11 @@ from server.store import (
     EventRow,
     GameRow,
     PlayerRow,
-    dumps,
+    action_values,
+    chat_values,
+    event_values,
+    game_values,
+    seat_rows,
     stat_rows,
 )
 from server.store_sql import SqlReads
@@ -410,35 +414,15 @@ class PgStore(SqlReads):
 
     @staticmethod
     def _game_statements(game: GameRow) -> Statements:
-        row = (
-            game.id,
-            game.game,
-            dumps(game.options),
-            dumps(game.settings),
-            game.host,
-            game.invite,
-            game.public,
-            dumps(game.seats),
-            game.status,
-            game.seed,
-            game.seed_sha256,
-            game.seed_revealed,
-            None if game.result is None else dumps(game.result),
-            game.reason,
-            game.created,
-            game.started,
-            game.finished,
-            dumps(game.house),
-        )
-        statements: Statements = [(_SAVE_GAME, [row])]
-        if game.status != "waiting":
-            seats = [(game.id, s, p) for s, p in enumerate(game.seats) if p is not None]
+        statements: Statements = [(_SAVE_GAME, [game_values(game)])]
+        seats = seat_rows(game)
+        if seats:
             statements.append((_SAVE_SEATS, seats))
         return statements
 
     async def save_game(self, game: GameRow, events: Sequence[EventRow] = ()) -> None:
         await self._submit(
-            game.id, self._game_statements(game), [_event_row(game.id, e) for e in events]
+            game.id, self._game_statements(game), [event_values(game.id, e) for e in events]
         )
 
     async def finish_game(
@@ -451,20 +435,17 @@ class PgStore(SqlReads):
         added = stat_rows(row.game, stats)
         if added:
             statements.append((_ADD_STAT, added))
-        await self._submit(row.id, statements, [_event_row(row.id, e) for e in events])
+        await self._submit(row.id, statements, [event_values(row.id, e) for e in events])
 
     async def append(
         self, game_id: str, events: Sequence[EventRow], action: ActionRow | None = None
     ) -> None:
-        event_rows = [_event_row(game_id, e) for e in events]
-        action_rows = []
-        if action is not None:
-            clocks = None if action.clocks is None else dumps(action.clocks)
-            action_rows.append((game_id, action.n, action.seat, action.action, action.at, clocks))
+        event_rows = [event_values(game_id, e) for e in events]
+        action_rows = [] if action is None else [action_values(game_id, action)]
         await self._submit(game_id, [], event_rows, action_rows)
 
     async def add_chat(self, game_id: str, line: ChatRow) -> None:
-        row = (game_id, line.n, line.at, line.channel, line.seat, line.player, line.name, line.text)
+        row = chat_values(game_id, line)
         await self._submit(game_id, [(_INSERT_CHAT, [row])])
 
     async def add_stats(self, game: str, stats: Mapping[str, Mapping[str, float]]) -> None:
@@ -486,7 +467,3 @@ def _numbered(sql: str) -> str:
     """``?`` placeholders as PostgreSQL's ``$1, $2...`` (no query here has a literal ``?``)."""
     parts = sql.split("?")
     return "".join(f"{part}${n}" for n, part in enumerate(parts[:-1], 1)) + parts[-1]
-
-
-def _event_row(game_id: str, e: EventRow) -> tuple[Any, ...]:
-    return (game_id, e.seq, e.source, e.action_n, dumps(e.truth))

@@ -15,6 +15,7 @@ from collections.abc import AsyncIterator, Iterable, Sequence
 from typing import Any
 
 from server.store import (
+    GAME_COLUMNS,
     ActionRow,
     ChatRow,
     EventRow,
@@ -24,13 +25,8 @@ from server.store import (
     game_from_row,
 )
 
-__all__ = ["GAME_COLUMNS", "SqlReads"]
+__all__ = ["SqlReads"]
 
-#: the columns of ``games``, in the order :func:`server.store.game_from_row` reads them
-GAME_COLUMNS = (
-    "id, game, options, settings, host, invite, public, seats, status, seed, seed_sha256, "
-    "seed_revealed, result, reason, created, started, finished, house"
-)
 _CREATED = GAME_COLUMNS.split(", ").index("created")
 
 

@@ -28,7 +28,11 @@ from server.store import (
     EventRow,
     GameRow,
     PlayerRow,
-    dumps,
+    action_values,
+    chat_values,
+    event_values,
+    game_values,
+    seat_rows,
     stat_rows,
 )
 from server.store_sql import SqlReads
@@ -394,36 +398,14 @@ class SqliteStore(SqlReads):
 
     @staticmethod
     def _game_statements(game: GameRow) -> list[tuple[str, Sequence[Sequence[Any]]]]:
-        row = (
-            game.id,
-            game.game,
-            dumps(game.options),
-            dumps(game.settings),
-            game.host,
-            game.invite,
-            int(game.public),
-            dumps(game.seats),
-            game.status,
-            game.seed,
-            game.seed_sha256,
-            int(game.seed_revealed),
-            None if game.result is None else dumps(game.result),
-            game.reason,
-            game.created,
-            game.started,
-            game.finished,
-            dumps(game.house),
-        )
-        statements: list[tuple[str, Sequence[Sequence[Any]]]] = [(_SAVE_GAME, [row])]
-        if game.status != "waiting":
-            seats = [(game.id, s, p) for s, p in enumerate(game.seats) if p is not None]
+        statements: list[tuple[str, Sequence[Sequence[Any]]]] = [(_SAVE_GAME, [game_values(game)])]
+        seats = seat_rows(game)
+        if seats:
             statements.append((_SAVE_SEATS, seats))
         return statements
 
     async def save_game(self, game: GameRow, events: Sequence[EventRow] = ()) -> None:
-        await self._submit(
-            self._game_statements(game), [self._event_row(game.id, e) for e in events]
-        )
+        await self._submit(self._game_statements(game), [event_values(game.id, e) for e in events])
 
     async def finish_game(
         self,
@@ -435,24 +417,17 @@ class SqliteStore(SqlReads):
         added = stat_rows(row.game, stats)
         if added:
             statements.append((_ADD_STAT, added))
-        await self._submit(statements, [self._event_row(row.id, e) for e in events])
+        await self._submit(statements, [event_values(row.id, e) for e in events])
 
     async def append(
         self, game_id: str, events: Sequence[EventRow], action: ActionRow | None = None
     ) -> None:
-        event_rows = [self._event_row(game_id, e) for e in events]
-        action_rows = []
-        if action is not None:
-            clocks = None if action.clocks is None else dumps(action.clocks)
-            action_rows.append((game_id, action.n, action.seat, action.action, action.at, clocks))
+        event_rows = [event_values(game_id, e) for e in events]
+        action_rows = [] if action is None else [action_values(game_id, action)]
         await self._submit([], event_rows, action_rows)
 
-    @staticmethod
-    def _event_row(game_id: str, e: EventRow) -> tuple[Any, ...]:
-        return (game_id, e.seq, e.source, e.action_n, dumps(e.truth))
-
     async def add_chat(self, game_id: str, line: ChatRow) -> None:
-        row = (game_id, line.n, line.at, line.channel, line.seat, line.player, line.name, line.text)
+        row = chat_values(game_id, line)
         await self._submit([(_INSERT_CHAT, [row])])
 
     async def add_stats(self, game: str, stats: Mapping[str, Mapping[str, float]]) -> None:

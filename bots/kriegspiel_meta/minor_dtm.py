@@ -107,6 +107,28 @@ _building: set[tuple[int, int]] = set()
 def table(kinds: tuple[int, int]) -> MinorTable:
     """The table for ``kinds`` (one of :data:`KINDS`): read from the cache, else built
     and stored there (25 to 40 CPU seconds: a game's decision uses :func:`ready`)."""
+    found = _get(kinds, build_missing=True)
+    assert found is not None
+    return found
+
+
+def ready(kinds: tuple[int, int]) -> MinorTable | None:
+    """The table for ``kinds`` if it is loaded or can be read from the cache at once (a
+    read and a checksum); otherwise ``None``, and it is built in a background thread
+    (once per process), so a decision never waits for a build: the bot plays on by its
+    search meanwhile."""
+    found = _tables.get(kinds)
+    if found is not None or kinds in _building:
+        return found
+    found = _get(kinds, build_missing=False)
+    if found is None:
+        _building.add(kinds)
+        threading.Thread(target=table, args=(kinds,), name="umpire-minor-dtm", daemon=True).start()
+    return found
+
+
+def _get(kinds: tuple[int, int], *, build_missing: bool) -> MinorTable | None:
+    """The loaded table, else the cached one, else (``build_missing``) a new one."""
     found = _tables.get(kinds)
     if found is not None:
         return found
@@ -118,27 +140,13 @@ def table(kinds: tuple[int, int]) -> MinorTable:
             path = _path(kinds)
             loaded = _load(path)
             if loaded is None:
+                if not build_missing:
+                    return None
                 loaded = build(kinds)
                 _store(path, loaded)
             found = MinorTable(kinds, *loaded)
             _tables[kinds] = found
     return found
-
-
-def ready(kinds: tuple[int, int]) -> MinorTable | None:
-    """The table for ``kinds`` if it is loaded or can be read from the cache at once;
-    otherwise ``None``, and it is built in a background thread (once per process), so a
-    decision never waits for a build: the bot plays on by its search meanwhile."""
-    found = _tables.get(kinds)
-    if found is not None or kinds in _building:
-        return found
-    if kinds not in KINDS:
-        raise ValueError(f"no table for {kinds}")
-    if _path(kinds).exists():
-        return table(kinds)  # a read and a checksum: a fraction of a second
-    _building.add(kinds)
-    threading.Thread(target=table, args=(kinds,), name="umpire-minor-dtm", daemon=True).start()
-    return None
 
 
 def _path(kinds: tuple[int, int]) -> Path:
