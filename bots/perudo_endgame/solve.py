@@ -26,8 +26,10 @@ import numpy as np
 
 from bots.perudo_endgame.cfr import Solution, evaluate, solve
 from bots.perudo_endgame.policy import Policy, load, played_policy, save, wrong_moves
-from bots.perudo_endgame.tree import DUDO_CODE, RoundTree, bid_code, build, code_bid
-from server.games.perudo_actions import Bid
+from bots.perudo_endgame.tied import TiedPolicy
+from bots.perudo_endgame.tied import load as load_tied
+from bots.perudo_endgame.tree import DUDO_CODE, RoundTree, bid_code, build, code_bid, hands
+from server.games.perudo_actions import Bid, count_matching
 
 #: CFR+ iterations for the one-die-each round, and the tremble that keeps every position
 #: reached (see :func:`~bots.perudo_endgame.cfr.solve`); the cache file's name carries them.
@@ -233,3 +235,60 @@ def equilibrium_policy(
     if not mix:  # every move of the mix loses for sure (or an unreached position)
         return {"dudo": 1.0} if bids else None
     return {_code_text(int(tree.action[c])): p for c, p in mix}
+
+
+#: The two-dice-each round's tied abstraction (:mod:`bots.perudo_endgame.tied`), shipped.
+SHIPPED_TIED = {(2, 2): SHIPPED.with_name("round_2v2.npz")}
+
+
+@cache
+def tied_policy(a: int, b: int) -> TiedPolicy | None:
+    """The shipped tied policy of the ``a`` v ``b`` round (2 v 2), or ``None``."""
+    path = SHIPPED_TIED.get((a, b))
+    if path is None or not path.exists():
+        return None
+    try:
+        policy = load_tied(path)
+    except (OSError, KeyError, ValueError):
+        return None
+    return policy if (policy.a, policy.b) == (a, b) else None
+
+
+def tied_mix(
+    hand: tuple[int, ...],
+    bids: Sequence[Bid],
+    *,
+    opener: bool,
+    opponent_dice: int,
+    policy: TiedPolicy | None = None,
+) -> dict[str, float] | None:
+    """The tied policy's mixed action (action text -> probability) for a player holding
+    ``hand`` after this round's ``bids``, or ``None`` outside its round. As
+    :func:`equilibrium_policy`: a bid of more dice than the table holds is answered by
+    dudo, and no move the player's own dice prove wrong is played."""
+    hand = tuple(sorted(hand))
+    a, b = (len(hand), opponent_dice) if opener else (opponent_dice, len(hand))
+    pol = policy if policy is not None else tied_policy(a, b)
+    if pol is None:
+        return None
+    if bids and bids[-1].quantity > a + b:
+        return {"dudo": 1.0}
+    player = 0 if opener else 1
+    codes = [bid_code(x) for x in bids]
+    prev1 = codes[-1] if codes else -1
+    prev2 = codes[-2] if len(codes) > 1 else -1
+    mix = pol.mix(player, prev2, prev1, hands(len(hand))[0].index(hand))
+    last = bids[-1] if bids else None
+    kept: dict[str, float] = {}
+    for code, p in mix.items():
+        if code == DUDO_CODE:
+            if last is not None and count_matching(hand, last, True) < last.quantity:
+                kept["dudo"] = p
+            continue
+        bid = code_bid(code)
+        if bid.quantity - count_matching(hand, bid, True) <= opponent_dice:
+            kept[str(bid)] = p
+    total = sum(kept.values())
+    if total <= 0:  # an unknown key (or only wrong moves): the expert's rules decide
+        return None
+    return {t: p / total for t, p in kept.items()}

@@ -123,8 +123,12 @@ class RoundTree:
         return node
 
 
-def build(a: int, b: int) -> RoundTree:
-    """The public tree of a round: the opener holds ``a`` dice, the responder ``b``."""
+def build(a: int, b: int, max_bids: int | None = None) -> RoundTree:
+    """The public tree of a round: the opener holds ``a`` dice, the responder ``b``.
+
+    With ``max_bids`` the tree is cut after that many bids: the player to act there may
+    only call dudo (an abstraction of a round too big to build whole, see
+    :mod:`bots.perudo_endgame.tied`)."""
     total = a + b
     opening = [bid_code(BIDS[q][f]) for q in range(1, total + 1) for f in range(2, 7)]
     after: dict[int, list[int]] = {}
@@ -140,13 +144,19 @@ def build(a: int, b: int) -> RoundTree:
     child_count = [0]
     depth_start = [0]
     frontier = [0]
+    depth = 0
     while frontier:
         depth_start.append(len(action))
         nxt: list[int] = []
         for node in frontier:
             child_start[node] = len(action)
             mover = actor[node]
-            codes = opening if last[node] < 0 else [*after[last[node]], DUDO_CODE]
+            if last[node] < 0:
+                codes = opening
+            elif max_bids is not None and depth >= max_bids:
+                codes = [DUDO_CODE]
+            else:
+                codes = [*after[last[node]], DUDO_CODE]
             for code in codes:
                 action.append(code)
                 parent.append(node)
@@ -161,6 +171,7 @@ def build(a: int, b: int) -> RoundTree:
                     nxt.append(len(action) - 1)
             child_count[node] = len(codes)
         frontier = nxt
+        depth += 1
     hands0, w0 = hands(a)
     hands1, w1 = hands(b)
     truth = truth_tables(a, b)

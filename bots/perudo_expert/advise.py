@@ -86,7 +86,11 @@ def advise(
     if lvl.solved_share > 0 and thresholds is None:
         share = random.Random(f"{seed}/solved-share/{len(view.bids)}").random()
         only = not lvl.solved_one_v_two
-        move = solved_move(view, seed, last_bet_only=only) if share < lvl.solved_share else None
+        move = (
+            solved_move(view, seed, last_bet_only=only, two_v_two=lvl.solved_two_v_two)
+            if share < lvl.solved_share
+            else None
+        )
         if move is not None:
             return _solved_advice(move, name, lvl.thresholds)
     trust = {s: p.trust * lvl.trust for s, p in profiles.items()} if lvl.use_stats else {}

@@ -14,7 +14,7 @@ from typing import ClassVar
 
 from bots.perudo_expert.advise import Advice, advise
 from bots.perudo_expert.endgame import solved_move
-from bots.perudo_expert.levels import LEVEL_NAMES
+from bots.perudo_expert.levels import LEVEL_NAMES, LEVELS
 from bots.perudo_expert.profiles import OpponentProfile, TableStats, auto_level
 from bots.perudo_expert.view import TableView
 from bots.perudo_table import PerudoTable
@@ -114,7 +114,8 @@ class PerudoExpert(Bot):
         (``benchmarks/perudo_exploitability.py``) reads it to measure the mix exactly."""
         if self.level != "hard":
             return None
-        move = solved_move(TableView.from_table(self.table, self.info.options), self.round_seed)
+        view = TableView.from_table(self.table, self.info.options)
+        move = solved_move(view, self.round_seed, two_v_two=LEVELS["hard"].solved_two_v_two)
         return None if move is None else dict(move.mix)
 
     async def decide(self, decision: Decision) -> str:

@@ -3,9 +3,11 @@
 When two players are left, outside palifico and without calza, with one die each (the
 seat's "last bet") or one die against two, :func:`solved_move` looks the position up in
 the solved round (``bots.perudo_endgame.solve``), samples the mixed action with the
-decision's seed, and says why (:mod:`.equilibrium_words`). Its belief about the
-opponent's dice is the equilibrium's: the chance of each hand given the bids made, never
-a certainty.
+decision's seed, and says why (:mod:`.equilibrium_words`). With two dice each (when
+asked: ``two_v_two``) it plays the round's tied abstraction
+(:mod:`bots.perudo_endgame.tied`: a mix per hand and last two bids). Its belief about the
+opponent's dice is the solution's: the chance of each hand given the bids made, never a
+certainty.
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ import random
 from dataclasses import dataclass
 
 from bots.perudo_endgame.policy import Policy
-from bots.perudo_endgame.solve import equilibrium_policy, round_policy
+from bots.perudo_endgame.solve import equilibrium_policy, round_policy, tied_mix, tied_policy
+from bots.perudo_endgame.tied import TiedPolicy
 from bots.perudo_endgame.tree import bid_code, hands
 from bots.perudo_expert.context import FINAL_BLOW, LAST_BET, NORMAL
 from bots.perudo_expert.equilibrium_words import EquilibriumFacts, explain_equilibrium
@@ -23,6 +26,8 @@ from server.games.perudo_actions import Bid, count_matching
 
 #: The solved rounds by (this seat's dice, the opponent's): the last bet, one against two.
 SOLVED = ((1, 1), (1, 2), (2, 1))
+#: The rounds played from a tied abstraction (two dice each).
+TIED = ((2, 2),)
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,11 +51,13 @@ def _dice(view: TableView) -> tuple[int, int] | None:
     return len(view.dice), view.counts[opponents[0]]
 
 
-def in_solved_round(view: TableView, *, last_bet_only: bool = False) -> bool:
+def in_solved_round(
+    view: TableView, *, last_bet_only: bool = False, two_v_two: bool = False
+) -> bool:
     """Two players left with one die each (or, unless ``last_bet_only``, one die against
-    two), no palifico, no calza: a solved round."""
+    two; with ``two_v_two`` also two dice each), no palifico, no calza: a solved round."""
     dice = _dice(view)
-    rounds = SOLVED[:1] if last_bet_only else SOLVED
+    rounds = SOLVED[:1] if last_bet_only else SOLVED + TIED if two_v_two else SOLVED
     return dice in rounds and view.palifico is None and not view.calza
 
 
@@ -95,6 +102,21 @@ def belief(view: TableView, policy: Policy | None = None) -> list[float]:
     return [w / total for w in weights] if total > 0 else [float(w) for w in prior]
 
 
+def tied_belief(view: TableView, policy: TiedPolicy) -> list[float]:
+    """As :func:`belief`, in a round played from a tied abstraction."""
+    opp = 1 if _opener(view) else 0
+    _, prior = hands(policy.b if opp == 1 else policy.a)
+    weights = [float(w) for w in prior]
+    prev2, prev1 = -1, -1
+    for i, (_, bid) in enumerate(view.bids):
+        code = bid_code(bid)
+        if i % 2 == opp:
+            weights = [w * policy.probability(opp, prev2, prev1, code, h) for h, w in enumerate(weights)]
+        prev2, prev1 = prev1, code
+    total = sum(weights)
+    return [w / total for w in weights] if total > 0 else [float(w) for w in prior]
+
+
 def _chance_true(bid: Bid, mine: tuple[int, ...], theirs: int, beliefs: list[float]) -> float:
     total = sum(
         p
@@ -104,19 +126,33 @@ def _chance_true(bid: Bid, mine: tuple[int, ...], theirs: int, beliefs: list[flo
     return min(1.0, round(total, 12))  # a sure bid is 1.0, not 1.0 less a rounding
 
 
-def solved_move(view: TableView, seed: int, *, last_bet_only: bool = False) -> SolvedMove | None:
+def solved_move(
+    view: TableView, seed: int, *, last_bet_only: bool = False, two_v_two: bool = False
+) -> SolvedMove | None:
     """The equilibrium move for ``view`` (sampled with ``seed``), or ``None`` when the
-    position is not in a solved round (only the last bet with ``last_bet_only``)."""
-    if not in_solved_round(view, last_bet_only=last_bet_only):
+    position is not in a solved round (only the last bet with ``last_bet_only``; two
+    dice each, from the tied abstraction, with ``two_v_two``)."""
+    if not in_solved_round(view, last_bet_only=last_bet_only, two_v_two=two_v_two):
         return None
     mine = tuple(sorted(view.dice))
     theirs = view.counts[view.opponents[0]]
     bids = [b for _, b in view.bids]
     a, b = _round(view)
-    policy = round_policy(a, b)
-    if policy is None:
-        return None
-    mix = equilibrium_policy(mine, bids, opener=_opener(view), opponent_dice=theirs, policy=policy)
+    mix: dict[str, float] | None
+    if (a, b) in TIED:
+        tied = tied_policy(a, b)
+        if tied is None:
+            return None
+        mix = tied_mix(mine, bids, opener=_opener(view), opponent_dice=theirs, policy=tied)
+        beliefs = tied_belief(view, tied) if mix is not None else []
+    else:
+        policy = round_policy(a, b)
+        if policy is None:
+            return None
+        mix = equilibrium_policy(
+            mine, bids, opener=_opener(view), opponent_dice=theirs, policy=policy
+        )
+        beliefs = belief(view, policy) if mix is not None else []
     if mix is None:
         return None
     rng = random.Random(f"{seed}/equilibrium/{len(bids)}")
@@ -127,7 +163,6 @@ def solved_move(view: TableView, seed: int, *, last_bet_only: bool = False) -> S
         pick -= p
         if pick < 0:
             break
-    beliefs = belief(view, policy)
     last = bids[-1] if bids else None
     dudo = None if last is None else 1.0 - _chance_true(last, mine, theirs, beliefs)
     if action == "dudo":
@@ -142,5 +177,7 @@ def solved_move(view: TableView, seed: int, *, last_bet_only: bool = False) -> S
         action, mix, mine[0], None if last is None else str(last), chance, bluff, mine, theirs
     )
     en, it = explain_equilibrium(facts)
-    situation = LAST_BET if (a, b) == (1, 1) else FINAL_BLOW if len(mine) == 2 else NORMAL
+    situation = (
+        LAST_BET if (a, b) == (1, 1) else FINAL_BLOW if (len(mine), theirs) == (2, 1) else NORMAL
+    )
     return SolvedMove(action, mix, chance, dudo, en, it, situation)

@@ -84,9 +84,16 @@ def _verbs(facts: EquilibriumFacts) -> dict[str, Pair]:
 
 
 def _situation(facts: EquilibriumFacts) -> Pair:
-    """The round, in words: one die each, or one die against two."""
+    """The round, in words: one die each, one die against two, or two dice each."""
     if len(facts.dice) == 1 and facts.opponent_dice == 1:
         return _SITUATION
+    if len(facts.dice) == 2 and facts.opponent_dice == 2:
+        return (
+            "Four dice are left in play, two each (this play is solved over the last two "
+            "bids only, not the whole round)",
+            "Restano in gioco quattro dadi, due a testa (questa giocata è calcolata sulle "
+            "ultime due scommesse, non sull'intero turno)",
+        )
     if len(facts.dice) == 1:
         return (
             "Three dice are left in play, your one against your opponent's two",

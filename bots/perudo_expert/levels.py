@@ -47,6 +47,8 @@ class Level:
     solved_share: float = 0.0
     #: the solved rounds include one die against two (1 v 2, 2 v 1), not only the last bet
     solved_one_v_two: bool = False
+    #: and two dice each, from its tied abstraction (``bots.perudo_endgame.tied``)
+    solved_two_v_two: bool = False
 
 
 LEVELS: dict[str, Level] = {
@@ -65,6 +67,7 @@ LEVELS: dict[str, Level] = {
         trust=0.6,
         solved_share=0.5,
         solved_one_v_two=True,
+        solved_two_v_two=True,
     ),
     # Eight virtual rolls averaged, bids believed at 40% of the source's weight, and the
     # next player's readiness to challenge weighed.
@@ -79,6 +82,7 @@ LEVELS: dict[str, Level] = {
         trust=0.4,
         solved_share=1.0,
         solved_one_v_two=True,
+        solved_two_v_two=True,
     ),
 }
 
