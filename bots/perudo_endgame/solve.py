@@ -29,7 +29,7 @@ from bots.perudo_endgame.policy import Policy, load, played_policy, save, wrong_
 from bots.perudo_endgame.tied import TiedPolicy
 from bots.perudo_endgame.tied import load as load_tied
 from bots.perudo_endgame.tree import DUDO_CODE, RoundTree, bid_code, build, code_bid, hands
-from server.games.perudo_actions import Bid, count_matching
+from server.games.perudo_actions import Bid, count_matching, raises
 
 #: CFR+ iterations for the one-die-each round, and the tremble that keeps every position
 #: reached (see :func:`~bots.perudo_endgame.cfr.solve`); the cache file's name carries them.
@@ -143,9 +143,10 @@ def solved_one_vs_two(a: int, b: int, iterations: int = ONE_V_TWO_ITERATIONS) ->
     return solved_round(a, b, continuation(a, b), iterations, LAST_BET_TREMBLE)
 
 
-#: The seats whose shipped policy is solved restricted (see :func:`restricted`): the
-#: responder's (the opener's costs 0.0003 in 1 v 2 and 0.003 in 2 v 1 unrestricted).
-RESTRICTED_SEATS = (1,)
+#: The seats whose shipped policy is solved restricted (see :func:`restricted`), by
+#: round: the responder's in 1 v 2 (the one-die opener's unrestricted average costs only
+#: 0.0003), both in 2 v 1 (its two-dice opener's cost 0.007 unrestricted).
+RESTRICTED_SEATS: dict[tuple[int, int], tuple[int, ...]] = {(1, 2): (1,), (2, 1): (0, 1)}
 
 
 def restricted(
@@ -173,10 +174,11 @@ def restricted(
 
 def ship(a: int, b: int, iterations: int = ONE_V_TWO_ITERATIONS) -> Path:
     """Write the played policy of the ``a`` v ``b`` round next to the package's code
-    (the responder's strategy restricted: :data:`RESTRICTED_SEATS`)."""
+    (the seats of :data:`RESTRICTED_SEATS` solved restricted, one solve each)."""
     path = SHIPPED_ROUNDS[(a, b)]
     base = solved_one_vs_two(a, b, iterations)
-    save(played_policy(restricted(base, iterations, LAST_BET_TREMBLE, RESTRICTED_SEATS)), path)
+    seats = RESTRICTED_SEATS[(a, b)]
+    save(played_policy(restricted(base, iterations, LAST_BET_TREMBLE, seats)), path)
     return path
 
 
@@ -271,8 +273,8 @@ def tied_mix(
     pol = policy if policy is not None else tied_policy(a, b)
     if pol is None:
         return None
-    if bids and bids[-1].quantity > a + b:
-        return {"dudo": 1.0}
+    if bids and (bids[-1].quantity > a + b or not raises(bids[-1], a + b)):
+        return {"dudo": 1.0}  # certainly false, or nothing else is left to play
     player = 0 if opener else 1
     codes = [bid_code(x) for x in bids]
     prev1 = codes[-1] if codes else -1

@@ -21,9 +21,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
 from bots.perudo_endgame.cfr import (
     _backward,
@@ -33,19 +33,18 @@ from bots.perudo_endgame.cfr import (
     _terminal_values,
     _tremble,
 )
+from bots.perudo_endgame.cfr import _normalise as _node_normalise
 from bots.perudo_endgame.policy import PLAY_FLOOR, wrong_moves
-from bots.perudo_endgame.tree import FloatArray, IntArray, RoundTree, hands
+from bots.perudo_endgame.tree import FloatArray, IntArray, RoundTree, build, hands
 
 _BASE = 64  #: a bid code (or -1, -2) offset by 2 is one digit of a key
 
 
-def _digit(code: IntArray | int) -> IntArray | int:
-    return code + 2
-
-
-def edge_key(player: int, prev2: IntArray | int, prev1: IntArray | int, action: IntArray | int):  # type: ignore[no-untyped-def]
-    """The key of ``player``'s move ``action`` after the bids ``prev2``, ``prev1``."""
-    return ((player * _BASE + _digit(prev2)) * _BASE + _digit(prev1)) * _BASE + _digit(action)
+def edge_key(player: int, prev2: Any, prev1: Any, action: Any) -> Any:
+    """The key of ``player``'s move ``action`` after the bids ``prev2``, ``prev1`` (codes
+    of :func:`~bots.perudo_endgame.tree.bid_code`, ``-1`` for none or dudo; ints or
+    arrays)."""
+    return ((player * _BASE + prev2 + 2) * _BASE + prev1 + 2) * _BASE + action + 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,15 +193,13 @@ def solve_tied(
     loss: tuple[float, float],
     iterations: int,
     *,
-    max_bids: int,
+    max_bids: int | None,
     tremble: float = 1e-3,
     restricted: bool = True,
 ) -> TiedSolution:
     """Solve the ``a`` v ``b`` round's tied abstraction on the tree cut after ``max_bids``
     bids (see the module). With ``restricted`` each seat is solved in its own run,
     restricted against an unrestricted opponent, and only its own table kept."""
-    from bots.perudo_endgame.tree import build
-
     tree = build(a, b, max_bids)
     if restricted:
         t0, _, s0, _ = _run(tree, loss, iterations, tremble, (True, False))
@@ -214,6 +211,26 @@ def solve_tied(
     keep = (s0 >= PLAY_FLOOR) * s0, (s1 >= PLAY_FLOOR) * s1
     policy = TiedPolicy(a, b, np.concatenate((t0.keys, t1.keys)), keep, len(t0.keys))
     return TiedSolution(policy, value, (br0 + br1) / 2)
+
+
+def behaviour(policy: TiedPolicy, tree: RoundTree) -> tuple[FloatArray, FloatArray]:
+    """``policy`` laid on ``tree`` as behaviour strategies (``sigma[p][child, hand]``, as
+    :mod:`bots.perudo_endgame.cfr` uses them; uniform at a key it does not know), so that
+    :func:`~bots.perudo_endgame.cfr.evaluate` can measure it exactly on a tree."""
+    shape = _shape(tree)
+    out = []
+    for p in (0, 1):
+        own = shape.owned[p]
+        prev2, prev1 = _previous(tree, tree.parent[own])
+        key = edge_key(p, prev2, prev1, tree.action[own])
+        lo, hi = policy._rows(p)
+        keys = policy.key[lo:hi]
+        at = np.clip(np.searchsorted(keys, key), 0, max(len(keys) - 1, 0))
+        found = keys[at] == key if len(keys) else np.zeros(len(own), dtype=bool)
+        weight = np.where(found[:, None], policy.prob[p][at], 0.0)
+        # a node none of whose moves is known plays uniformly
+        out.append(_node_normalise(tree, shape, p, weight))
+    return out[0], out[1]
 
 
 def save(policy: TiedPolicy, path: Path) -> None:
@@ -249,5 +266,33 @@ def load(path: Path) -> TiedPolicy:
     return TiedPolicy(a, b, key, prob, start)
 
 
-__all__ = ["TiedPolicy", "TiedSolution", "edge_key", "load", "save", "solve_tied"]
-_ = npt  # numpy.typing kept for the annotations above
+class TiedOracle:
+    """Asks a tied policy directly (no engine, no bot) what it plays, in the shape
+    :func:`bots.perudo_endgame.round_exploit.collect` asks a bot, so that the policy's
+    exploitability over its support is computed exactly in seconds; the bot that plays
+    the policy states the same mix through the engine (a test checks it)."""
+
+    def __init__(self, policy: TiedPolicy) -> None:
+        self.policy = policy
+        self.queries = 0
+
+    async def ask(
+        self, seed: int | None, seat: int, hand: tuple[int, ...], codes: list[int]
+    ) -> dict[str, float]:
+        """The policy's mix (action text -> probability) after the bids ``codes``."""
+        from bots.perudo_endgame.solve import tied_mix
+        from bots.perudo_endgame.tree import code_bid
+
+        self.queries += 1
+        p = self.policy
+        dice = (p.a, p.b)
+        mix = tied_mix(
+            hand,
+            [code_bid(c) for c in codes],
+            opener=seat == 0,
+            opponent_dice=dice[1 - seat],
+            policy=p,
+        )
+        if mix is None:
+            raise ValueError(f"the tied policy has no move after {codes} for {hand}")
+        return mix

@@ -111,7 +111,9 @@ def tied_belief(view: TableView, policy: TiedPolicy) -> list[float]:
     for i, (_, bid) in enumerate(view.bids):
         code = bid_code(bid)
         if i % 2 == opp:
-            weights = [w * policy.probability(opp, prev2, prev1, code, h) for h, w in enumerate(weights)]
+            weights = [
+                w * policy.probability(opp, prev2, prev1, code, h) for h, w in enumerate(weights)
+            ]
         prev2, prev1 = prev1, code
     total = sum(weights)
     return [w / total for w in weights] if total > 0 else [float(w) for w in prior]
