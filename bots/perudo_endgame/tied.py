@@ -62,16 +62,21 @@ class TiedPolicy:
 
     def mix(self, player: int, prev2: int, prev1: int, hand: int) -> dict[int, float]:
         """Action code -> probability for ``player`` holding hand number ``hand`` after
-        the bids ``prev2``, ``prev1`` (empty if the key is unknown)."""
+        the bids ``prev2``, ``prev1``. A pair of bids the cut tree never gave this player
+        gets the mean of its mixes after ``prev1`` (empty if there are none)."""
         lo_all, hi_all = self._rows(player)
+        keys = self.key[lo_all:hi_all]
         first = int(edge_key(player, prev2, prev1, -2))
-        lo, hi = np.searchsorted(self.key[lo_all:hi_all], [first, first + _BASE])
+        lo, hi = np.searchsorted(keys, [first, first + _BASE])
+        rows = np.arange(int(lo), int(hi))
+        if len(rows) == 0:
+            rows = np.nonzero((keys // _BASE) % _BASE == prev1 + 2)[0]
         table = self.prob[player]
-        out = {
-            int(self.key[lo_all + i] % _BASE) - 2: float(table[i, hand])
-            for i in range(int(lo), int(hi))
-            if table[i, hand] > 0
-        }
+        out: dict[int, float] = {}
+        for i in rows:
+            if table[i, hand] > 0:
+                code = int(keys[i] % _BASE) - 2
+                out[code] = out.get(code, 0.0) + float(table[i, hand])
         total = sum(out.values())
         return {c: p / total for c, p in out.items()} if total > 0 else {}
 
