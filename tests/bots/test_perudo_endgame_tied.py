@@ -16,7 +16,8 @@ from bots.perudo_endgame import solve as solved
 from bots.perudo_endgame.cfr import evaluate
 from bots.perudo_endgame.exploit import BotOracle
 from bots.perudo_endgame.positions import round_start
-from bots.perudo_endgame.tied import TiedPolicy, behaviour, load, save, solve_tied
+from bots.perudo_endgame.round_exploit import best_response, collect
+from bots.perudo_endgame.tied import TiedOracle, TiedPolicy, behaviour, load, save, solve_tied
 from bots.perudo_endgame.tree import DUDO_CODE, bid_code, build, hands
 from bots.perudo_expert import TableView, advise
 from bots.perudo_expert.endgame import solved_move, tied_belief
@@ -58,6 +59,20 @@ def test_tied_play_of_the_last_bet_is_near_its_equilibrium(last_bet_tied: TiedPo
             if code != DUDO_CODE:
                 bid = Bid(code // 6 + 1, code % 6 + 1)
                 assert bid.quantity - count_matching((die,), bid, True) <= 1
+
+
+def test_the_direct_measure_over_the_support_equals_the_whole_tree(
+    last_bet_tied: TiedPolicy,
+) -> None:
+    # the benchmark's measure of a tied policy (round_exploit over its support, asked
+    # directly) is the exact best response of the whole tree
+    tree = build(1, 1)
+    _, br0, br1 = evaluate(tree, behaviour(last_bet_tied, tree), (-1.0, 1.0))
+    oracle = TiedOracle(last_bet_tied)
+    opening = asyncio.run(collect(oracle, 1, 1, 0, [0]))
+    responding = asyncio.run(collect(oracle, 1, 1, 1, [0]))
+    assert best_response(opening, (-1.0, 1.0)) == pytest.approx(br1, abs=1e-6)
+    assert best_response(responding, (-1.0, 1.0)) == pytest.approx(br0, abs=1e-6)
 
 
 def test_a_tied_policy_is_saved_and_a_broken_file_refused(
