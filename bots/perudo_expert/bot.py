@@ -108,7 +108,8 @@ class PerudoExpert(Bot):
 
     def decision_distribution(self, decision: Decision) -> dict[str, float] | None:
         """The mixed action :meth:`decide` samples from, where the expert plays a mixed
-        strategy (the solved rounds: the last bet and one die against two, at ``hard``);
+        strategy (the solved rounds: the last bet, one die against two, and two dice each
+        from its tied abstraction, at ``hard``);
         ``None`` elsewhere (and at ``normal``, which plays the last bet half the time),
         where the action is a function of the bot's seed. The exploitability benchmark
         (``benchmarks/perudo_exploitability.py``) reads it to measure the mix exactly."""
