@@ -57,7 +57,7 @@ def in_solved_round(
     """Two players left with one die each (or, unless ``last_bet_only``, one die against
     two; with ``two_v_two`` also two dice each), no palifico, no calza: a solved round."""
     dice = _dice(view)
-    rounds = SOLVED[:1] if last_bet_only else SOLVED + TIED if two_v_two else SOLVED
+    rounds = SOLVED[:1] if last_bet_only else (SOLVED + TIED if two_v_two else SOLVED)
     return dice in rounds and view.palifico is None and not view.calza
 
 
