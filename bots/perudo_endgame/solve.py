@@ -245,7 +245,7 @@ SHIPPED_TIED = {(2, 2): SHIPPED.with_name("round_2v2.npz")}
 #: How it is solved: the tree cut after this many bids, CFR+ iterations per seat, and the
 #: floor below which a move of the solution is not played (it bounds the support a best
 #: response must walk: 0.03 measured 0.323 against 0.337 with 0.08, the cut at 5 bids).
-TIED_MAX_BIDS = 6
+TIED_MAX_BIDS = 5
 TIED_ITERATIONS = 100
 TIED_FLOOR = 0.03
 
