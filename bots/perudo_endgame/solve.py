@@ -263,7 +263,7 @@ def ship_tied(
         np.where(pol.prob[1] >= TIED_FLOOR, pol.prob[1], 0.0),
     )
     path = SHIPPED_TIED[(a, b)]
-    save_tied(TiedPolicy(pol.a, pol.b, pol.key, prob, pol.start), path)
+    save_tied(TiedPolicy(pol.a, pol.b, pol.key, prob, pol.start, pol.model), path)
     return path
 
 

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from bots.perudo_endgame.cfr import (
     _backward,
@@ -56,6 +57,9 @@ class TiedPolicy:
     key: IntArray  #: sorted :func:`edge_key` values
     prob: tuple[FloatArray, FloatArray]  #: per player: [its keys, its hands]
     start: int  #: the first key of player 1 (player 0's keys come first)
+    #: per player, as ``prob``: the unrestricted strategy the *other* seat's table was
+    #: solved against (what that seat's beliefs assume); ``None`` when not kept
+    model: tuple[FloatArray, FloatArray] | None = None
 
     def _rows(self, player: int) -> tuple[int, int]:
         return (0, self.start) if player == 0 else (self.start, len(self.key))
@@ -64,6 +68,19 @@ class TiedPolicy:
         """Action code -> probability for ``player`` holding hand number ``hand`` after
         the bids ``prev2``, ``prev1``. A pair of bids the cut tree never gave this player
         gets the mean of its mixes after ``prev1`` (empty if there are none)."""
+        return self._mix(self.prob[player], player, prev2, prev1, hand)
+
+    def model_probability(
+        self, player: int, prev2: int, prev1: int, action: int, hand: int
+    ) -> float:
+        """How often the other seat's table assumes ``player`` plays ``action`` there
+        (:attr:`model`; the played table when no model was kept)."""
+        table = self.prob[player] if self.model is None else self.model[player]
+        return self._mix(table, player, prev2, prev1, hand).get(action, 0.0)
+
+    def _mix(
+        self, table: FloatArray, player: int, prev2: int, prev1: int, hand: int
+    ) -> dict[int, float]:
         lo_all, hi_all = self._rows(player)
         keys = self.key[lo_all:hi_all]
         first = int(edge_key(player, prev2, prev1, -2))
@@ -71,7 +88,6 @@ class TiedPolicy:
         rows = np.arange(int(lo), int(hi))
         if len(rows) == 0:
             rows = np.nonzero((keys // _BASE) % _BASE == prev1 + 2)[0]
-        table = self.prob[player]
         out: dict[int, float] = {}
         for i in rows:
             if table[i, hand] > 0:
@@ -206,15 +222,18 @@ def solve_tied(
     bids (see the module). With ``restricted`` each seat is solved in its own run,
     restricted against an unrestricted opponent, and only its own table kept."""
     tree = build(a, b, max_bids)
+    model: tuple[FloatArray, FloatArray] | None = None
     if restricted:
-        t0, _, s0, _ = _run(tree, loss, iterations, tremble, (True, False))
-        _, t1, _, s1 = _run(tree, loss, iterations, tremble, (False, True))
+        t0, _, s0, u1 = _run(tree, loss, iterations, tremble, (True, False))
+        _, t1, u0, s1 = _run(tree, loss, iterations, tremble, (False, True))
+        model = (u0 >= PLAY_FLOOR) * u0, (u1 >= PLAY_FLOOR) * u1
     else:
         t0, t1, s0, s1 = _run(tree, loss, iterations, tremble, (False, False))
     sigma = (_spread(t0, s0, tree.size), _spread(t1, s1, tree.size))
     value, br0, br1 = _evaluate(tree, _shape(tree), sigma, loss)
     keep = (s0 >= PLAY_FLOOR) * s0, (s1 >= PLAY_FLOOR) * s1
-    policy = TiedPolicy(a, b, np.concatenate((t0.keys, t1.keys)), keep, len(t0.keys))
+    keys = np.concatenate((t0.keys, t1.keys))
+    policy = TiedPolicy(a, b, keys, keep, len(t0.keys), model)
     return TiedSolution(policy, value, (br0 + br1) / 2)
 
 
@@ -240,14 +259,17 @@ def behaviour(policy: TiedPolicy, tree: RoundTree) -> tuple[FloatArray, FloatArr
 
 def save(policy: TiedPolicy, path: Path) -> None:
     """Write ``policy`` (probabilities as float32)."""
-    np.savez_compressed(
-        path,
-        a=policy.a,
-        b=policy.b,
-        key=policy.key,
-        prob0=policy.prob[0].astype(np.float32),
-        prob1=policy.prob[1].astype(np.float32),
-    )
+    arrays: dict[str, npt.NDArray[np.generic]] = {
+        "a": np.array(policy.a),
+        "b": np.array(policy.b),
+        "key": policy.key,
+        "prob0": policy.prob[0].astype(np.float32),
+        "prob1": policy.prob[1].astype(np.float32),
+    }
+    if policy.model is not None:
+        arrays["model0"] = policy.model[0].astype(np.float32)
+        arrays["model1"] = policy.model[1].astype(np.float32)
+    np.savez_compressed(path, allow_pickle=False, **arrays)
 
 
 def load(path: Path) -> TiedPolicy:
@@ -259,6 +281,11 @@ def load(path: Path) -> TiedPolicy:
             np.array(data["prob0"], dtype=np.float64),
             np.array(data["prob1"], dtype=np.float64),
         )
+        model = (
+            (np.array(data["model0"], dtype=np.float64), np.array(data["model1"], np.float64))
+            if "model0" in data.files
+            else None
+        )
     start = len(prob[0])
     shapes_ok = (
         len(prob[0]) + len(prob[1]) == len(key)
@@ -268,7 +295,9 @@ def load(path: Path) -> TiedPolicy:
     players_ok = bool(np.all(key[:start] < _BASE**3) and np.all(key[start:] >= _BASE**3))
     if not shapes_ok or not players_ok or np.any(np.diff(key) <= 0) or np.any(prob[0] < 0):
         raise ValueError(f"{path} is not a tied policy")
-    return TiedPolicy(a, b, key, prob, start)
+    if model is not None and (model[0].shape != prob[0].shape or model[1].shape != prob[1].shape):
+        raise ValueError(f"{path} is not a tied policy (its model does not fit)")
+    return TiedPolicy(a, b, key, prob, start, model)
 
 
 class TiedOracle:

@@ -16,6 +16,7 @@ import random
 from dataclasses import dataclass
 
 from bots.perudo_endgame.policy import Policy
+from bots.perudo_endgame.round_exploit import moves
 from bots.perudo_endgame.solve import equilibrium_policy, round_policy, tied_mix, tied_policy
 from bots.perudo_endgame.tied import TiedPolicy
 from bots.perudo_endgame.tree import bid_code, hands
@@ -102,17 +103,33 @@ def belief(view: TableView, policy: Policy | None = None) -> list[float]:
     return [w / total for w in weights] if total > 0 else [float(w) for w in prior]
 
 
+#: In a round played from a tied abstraction (not an equilibrium), the belief lets the
+#: opponent make any move with this chance, spread over its moves, besides the policy's:
+#: no hand is ruled out because the abstraction's player would not have bid so.
+TIED_TREMBLE = 0.03
+
+
 def tied_belief(view: TableView, policy: TiedPolicy) -> list[float]:
-    """As :func:`belief`, in a round played from a tied abstraction."""
+    """As :func:`belief`, in a round played from a tied abstraction: each opponent bid
+    weighs each hand by its chance under the opponent this seat's table was solved
+    against (:meth:`~bots.perudo_endgame.tied.TiedPolicy.model_probability`), trembled
+    (:data:`TIED_TREMBLE`)."""
     opp = 1 if _opener(view) else 0
     _, prior = hands(policy.b if opp == 1 else policy.a)
     weights = [float(w) for w in prior]
     prev2, prev1 = -1, -1
+    total_dice = policy.a + policy.b
     for i, (_, bid) in enumerate(view.bids):
         code = bid_code(bid)
         if i % 2 == opp:
+            spread = TIED_TREMBLE / max(1, len(moves(prev1, total_dice)))
             weights = [
-                w * policy.probability(opp, prev2, prev1, code, h) for h, w in enumerate(weights)
+                w
+                * (
+                    (1 - TIED_TREMBLE) * policy.model_probability(opp, prev2, prev1, code, h)
+                    + spread
+                )
+                for h, w in enumerate(weights)
             ]
         prev2, prev1 = prev1, code
     total = sum(weights)

@@ -105,6 +105,8 @@ def test_the_shipped_two_dice_policy_is_small_and_fits() -> None:
     assert solved.SHIPPED_TIED[(2, 2)].stat().st_size <= 2_000_000
     policy = _shipped()
     assert (policy.a, policy.b) == (2, 2)
+    # beliefs use the opponent each seat's table was solved against
+    assert policy.model is not None
     # every opening hand has a mix that sums to one
     for hand in range(len(hands(2)[0])):
         assert sum(policy.mix(0, -1, -1, hand).values()) == pytest.approx(1.0)
@@ -178,7 +180,8 @@ def test_hard_plays_and_explains_two_dice_each() -> None:
     answered = TableView.build(1, [2, 5], [2, 2], [(0, "2x4")], dice_per_player=5)
     beliefs = tied_belief(answered, _shipped())
     assert len(beliefs) == 21 and sum(beliefs) == pytest.approx(1.0)
-    assert max(beliefs) < 1.0
+    # a probability: no hand ruled out by what the abstraction's player would have bid
+    assert max(beliefs) < 1.0 and min(beliefs) > 0.0
     move = solved_move(answered, seed=1, two_v_two=True)
     assert move is not None and move.situation == "normal"
     assert 0.0 < move.true_chance <= 1.0
