@@ -12,12 +12,15 @@ from __future__ import annotations
 
 import time
 from bisect import bisect_left
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from prometheus_client.core import CounterMetricFamily, HistogramMetricFamily, Metric
 from prometheus_client.registry import Collector
 from prometheus_client.samples import Sample
 from prometheus_client.utils import floatToGoString
+
+#: how prometheus_client writes a bucket's bound (``+Inf``, ``0.005``...)
+_bound_text: Callable[[float], str] = floatToGoString
 
 
 class HotCounter:
@@ -69,7 +72,7 @@ class HotHistogram:
         buckets: list[tuple[str, float]] = []
         for bound, count in zip(self.bounds, self.counts, strict=True):
             cumulative += count
-            buckets.append((floatToGoString(bound), cumulative))
+            buckets.append((_bound_text(bound), cumulative))
         family = HistogramMetricFamily(
             self.name, self.documentation, buckets=buckets, sum_value=self.total
         )

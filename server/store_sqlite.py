@@ -20,7 +20,7 @@ from typing import Any
 import aiosqlite
 
 from server.errors import StoreError
-from server.group_commit import commit_in_groups, write_failed
+from server.group_commit import WriteQueue, commit_in_groups, write_failed
 from server.store import (
     GAME_COLUMNS,
     ActionRow,
@@ -220,7 +220,7 @@ class SqliteStore(SqlReads):
         self._db: sqlite3.Connection | None = None
         self._thread: Worker | None = None
         self._reader: aiosqlite.Connection | None = None
-        self._queue: asyncio.Queue[_Write | None] = asyncio.Queue()
+        self._queue: WriteQueue[_Write | None] = WriteQueue()
         self._writer: asyncio.Task[None] | None = None
         self.commits = 0  # transactions committed (for benchmarks and tests)
 
@@ -248,7 +248,7 @@ class SqliteStore(SqlReads):
             raise
         self._thread = thread
         self._reader = reader
-        self._queue = asyncio.Queue()
+        self._queue = WriteQueue()
         self._writer = asyncio.create_task(self._write_loop(), name="store-writer")
 
     def _connect_writer(self) -> None:
