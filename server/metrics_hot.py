@@ -26,7 +26,7 @@ _bound_text: Callable[[float], str] = floatToGoString
 class HotCounter:
     """A counter with one label whose values are known up front (e.g. a result)."""
 
-    __slots__ = ("name", "documentation", "label", "counts", "created")
+    __slots__ = ("counts", "created", "documentation", "label", "name")
 
     def __init__(self, name: str, documentation: str, label: str, values: Sequence[str]) -> None:
         self.name = name
@@ -47,7 +47,7 @@ class HotCounter:
 class HotHistogram:
     """A histogram without labels: :meth:`observe` is a bisection and two additions."""
 
-    __slots__ = ("name", "documentation", "bounds", "counts", "total", "created")
+    __slots__ = ("bounds", "counts", "created", "documentation", "name", "total")
 
     def __init__(self, name: str, documentation: str, buckets: Sequence[float]) -> None:
         bounds = sorted(float(b) for b in buckets)

@@ -116,8 +116,6 @@ def test_every_canonical_text_parses_as_before() -> None:
             assert str(parse_action(text)) == text
 
 
-@given(
-    st.sampled_from(CANONICAL).map(lambda t: t.upper()) | st.text(max_size=20) | st.integers()
-)
+@given(st.sampled_from(CANONICAL).map(lambda t: t.upper()) | st.text(max_size=20) | st.integers())
 def test_any_input_parses_as_before(text: Any) -> None:
     assert answer(text) == reference_parse(text)
