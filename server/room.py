@@ -5,7 +5,8 @@ Everything that touches a room goes through its queue and runs in its one task
 hands each input to :class:`~server.roomcore.core.RoomCore` with the time and carries out
 the effects it returns, in order: a journal entry is committed to the store before any
 later effect (so nothing is acknowledged or shown before it is durable); frames go to
-each connection in one socket write per job (:class:`server.connection.corked`); timers
+each connection in one socket write per job (gathered per connection while the job
+runs, handed over when it ends); timers
 become ``loop.call_at`` handles that feed ticks back into the queue.
 
 If the core or the store fails, the room logs it and aborts its game; the server goes on.
@@ -23,7 +24,7 @@ from typing import Any
 
 from server import journal, logs
 from server.bus import NO_BUS, Bus
-from server.connection import Client, corked
+from server.connection import Client
 from server.errors import ClientError, LeaseLost
 from server.games import Engine
 from server.games.base import Event, Game
@@ -107,6 +108,8 @@ class Room:
         self._task: asyncio.Task[None] | None = None
         self._handles: dict[str, asyncio.TimerHandle] = {}
         self._closed = False
+        #: the frames of the job running, per connection: written when it ends
+        self._frames: dict[Client, list[str]] = {}
 
     @classmethod
     def new(
@@ -286,8 +289,13 @@ class Room:
             job = await self._queue.get()
             if job is None:
                 return
-            with corked():  # each connection gets the job's frames in one write
+            try:
                 await self._do(job)
+            finally:
+                if self._frames:  # each connection gets the job's frames in one write
+                    frames, self._frames = self._frames, {}
+                    for client, texts in frames.items():
+                        client.send_many(texts)
 
     async def _do(self, job: _Job) -> None:
         done = job.done
@@ -341,7 +349,11 @@ class Room:
             if isinstance(effect, m.Send):  # (most effects: about six per action)
                 conn = effect.conn
                 assert isinstance(conn, Client)
-                conn.send_many(effect.frames)
+                held = self._frames.get(conn)
+                if held is None:
+                    self._frames[conn] = list(effect.frames)
+                else:
+                    held.extend(effect.frames)
             elif isinstance(effect, m.Persist):
                 await journal.commit(self.store, effect.entry)
             else:
