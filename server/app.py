@@ -284,9 +284,11 @@ class UmpireServer:
         if limits.idle_timeout:
             idle = Idle(limits.idle_timeout, time.monotonic())
             timer = _IdleTimer(idle, lambda: self._idle(client))
+        bound: str | None = None  # the room id bound for the logs (server.logs)
+        recv = ws.recv
         try:
             while True:
-                frame = await ws.recv()
+                frame = await recv()
                 now = time.monotonic()
                 if idle is not None:
                     idle.seen(now)
@@ -299,11 +301,17 @@ class UmpireServer:
                             abuse=True,
                         )
                     message = decode(frame)
-                    logs.bind(room=getattr(message, "room", None))
+                    room_id = getattr(message, "room", None)
+                    if room_id != bound:
+                        logs.bind(room=room_id)
+                        bound = room_id
                     if self.cluster is not None and await self.cluster.route(
                         client, message, frame
                     ):
                         continue  # relayed to the room's node, which answers the client
+                    if type(message) is Act:  # the hot path: the room itself sends the ack
+                        await self._act(client, message)
+                        continue
                     reply = await self._dispatch(client, message)
                     if reply:
                         client.send_frame(with_ref(reply, message.ref))
@@ -337,14 +345,7 @@ class UmpireServer:
             raise ClientError("hello_required", "say hello first", abuse=True)
         lobby = self.lobby
         if isinstance(message, Act):
-            room = await lobby.find(player, message.room, None, conn=client)
-            started = time.perf_counter()
-            try:
-                await room.act(client, message.action, message.seat, message.ref)
-            except ClientError:
-                self.metrics.action(time.perf_counter() - started, accepted=False)
-                raise
-            self.metrics.action(time.perf_counter() - started, accepted=True)
+            await self._act(client, message)
             return None
         if isinstance(message, CreateRoom):
             return await self._create(client, message)
@@ -392,6 +393,22 @@ class UmpireServer:
             }
             return await room.hint(client, options)
         raise ClientError("unknown_type", f"{type(message).__name__} is not handled", abuse=True)
+
+    async def _act(self, client: Client, message: Act) -> None:
+        """An action for the sender's seat; the room sends the ``ack`` once it is durable."""
+        player = client.player
+        if player is None:
+            raise ClientError("hello_required", "say hello first", abuse=True)
+        room = self.lobby.ready(player, message.room, client)
+        if room is None:
+            room = await self.lobby.find(player, message.room, None, conn=client)
+        started = time.perf_counter()
+        try:
+            await room.act(client, message.action, message.seat, message.ref)
+        except ClientError:
+            self.metrics.action(time.perf_counter() - started, accepted=False)
+            raise
+        self.metrics.action(time.perf_counter() - started, accepted=True)
 
     def _attached(self, client: Client, room_id: str) -> Room:
         """A room the client is attached to, seated in or hosts."""

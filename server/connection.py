@@ -4,9 +4,9 @@ Rooms never await a socket: :meth:`Client.send` hands the frame to the connectio
 transport at once, so a slow reader cannot stall a room. A reader whose unsent backlog
 grows past ``max_backlog`` bytes is disconnected with 1008.
 
-Inside :func:`corked` (a room wraps each of its jobs in it), frames for each client are
-held and written in one go when the job ends: the ``ack``, the events and the ``turn``
-frame an action causes reach each connection in a single socket write.
+A room hands each connection the frames of one of its jobs in one :meth:`Client.send_many`
+(:class:`server.room.Room` gathers them while the job runs): the ``ack``, the events and
+the ``turn`` frame an action causes reach each connection in a single socket write.
 
 The frames are framed here (:func:`text_frames`: RFC 6455 text frames, unmasked as a
 server's are, without extensions as the server negotiates none) and written to the
@@ -24,7 +24,6 @@ import asyncio
 import logging
 import struct
 from collections.abc import Iterable, Sequence
-from contextvars import ContextVar, Token
 from typing import TYPE_CHECKING
 
 from websockets.asyncio.server import ServerConnection
@@ -37,9 +36,6 @@ if TYPE_CHECKING:
     from server.room import Room
 
 log = logging.getLogger(__name__)
-
-#: While set, frames are held per client and written together when the cork comes out.
-_held: ContextVar[dict[Client, list[str]] | None] = ContextVar("held_frames", default=None)
 
 _OPEN = State.OPEN
 #: FIN bit and the text opcode: the first byte of every frame written here.
@@ -64,29 +60,6 @@ def text_frames(texts: Iterable[str]) -> bytes:
     return b"".join(parts)
 
 
-class corked:  # a class, used like a function: ``with corked():``
-    """Hold every frame sent in this context; write each client's frames at once at the end."""
-
-    __slots__ = ("_token",)
-
-    def __init__(self) -> None:
-        self._token: Token[dict[Client, list[str]] | None] | None = None
-
-    def __enter__(self) -> None:
-        if _held.get() is None:  # else already corked: the outer cork flushes
-            self._token = _held.set({})
-
-    def __exit__(self, *exc: object) -> None:
-        token, self._token = self._token, None
-        if token is None:
-            return
-        held = _held.get()
-        _held.reset(token)
-        if held:
-            for client, texts in held.items():
-                client.send_many(texts)
-
-
 class Client:
     """A connected websocket and the player it belongs to once it said ``hello``."""
 
@@ -107,14 +80,6 @@ class Client:
 
     def send_many(self, texts: Sequence[str]) -> None:
         """Queue several frames and hand them to the socket in one write."""
-        held = _held.get()
-        if held is not None:
-            mine = held.get(self)
-            if mine is None:
-                held[self] = list(texts)
-            else:
-                mine.extend(texts)
-            return
         ws = self.ws
         # (the sans-I/O protocol's state: ``ws.state`` is a property that reads it)
         if ws is None or self.closing or not texts or ws.protocol.state is not _OPEN:

@@ -12,8 +12,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable
-from typing import Protocol, TypeVar
+from typing import Generic, Protocol, TypeVar
 
 from server.errors import StoreError
 
@@ -28,10 +29,57 @@ class Pending(Protocol):
 
 
 W = TypeVar("W", bound=Pending)
+T = TypeVar("T")
+
+
+class WriteQueue(Generic[T]):
+    """The writes waiting for the writer task: a deque and the one waiting task's future.
+
+    The writer task is the queue's only reader, so none of ``asyncio.Queue``'s bookkeeping
+    (getters' list, unfinished-task count, its event) is needed; a put is an append, and
+    wakes the writer only when it waits."""
+
+    __slots__ = ("_items", "_waiter")
+
+    def __init__(self) -> None:
+        self._items: deque[T] = deque()
+        self._waiter: asyncio.Future[None] | None = None
+
+    def put_nowait(self, item: T) -> None:
+        """Queue ``item``; wake the reader if it waits."""
+        self._items.append(item)
+        waiter = self._waiter
+        if waiter is not None:
+            self._waiter = None
+            if not waiter.done():
+                waiter.set_result(None)
+
+    async def get(self) -> T:
+        """The oldest item, waiting for one if there is none (one reader only)."""
+        items = self._items
+        while not items:
+            waiter = self._waiter = asyncio.get_running_loop().create_future()
+            try:
+                await waiter
+            finally:
+                self._waiter = None
+        return items.popleft()
+
+    def get_nowait(self) -> T:
+        """The oldest item; raise ``IndexError`` when there is none."""
+        return self._items.popleft()
+
+    def empty(self) -> bool:
+        """True when nothing is queued."""
+        return not self._items
+
+    def qsize(self) -> int:
+        """How many items are queued."""
+        return len(self._items)
 
 
 async def commit_in_groups(
-    queue: asyncio.Queue[W | None],
+    queue: WriteQueue[W | None],
     max_batch: int,
     transaction: Callable[[list[W]], Awaitable[None]],
     fail: Callable[[W, Exception], None],

@@ -168,6 +168,22 @@ class Lobby:
             raise ClientError("no_such_room", "no such room (a private room needs its invite)")
         return room
 
+    def ready(self, player: Player | None, room_id: str, conn: object) -> Room | None:
+        """The quick answer of ``find(player, room_id, None, conn=conn)`` when it needs
+        no waiting: the room, in memory and not loading, that the request may reach;
+        ``None`` when :meth:`find` must decide (and maybe refuse)."""
+        room = self.rooms.get(room_id)
+        if room is None or room.closed or room_id in self._loading:
+            return None
+        if (
+            room.settings.public
+            or conn in room.viewers
+            or room.seat_of(player) is not None
+            or (player is not None and room.host == player.id)
+        ):
+            return room
+        return None
+
     async def get(self, room_id: str) -> Room | None:
         """The room ``room_id`` from memory, or rebuilt from the log; ``None`` if unknown."""
         loading = self._loading.get(room_id)

@@ -1,8 +1,9 @@
 """Operations: ``/healthz`` and Prometheus ``/metrics`` on the websocket server's port.
 
 :class:`Metrics` owns a private prometheus-client registry (so several servers can live in
-one process, as in the tests). Counters and histograms are updated by the app (actions),
-the store (group commits) and read from the server at scrape time (connections, rooms,
+one process, as in the tests). Counters and histograms are updated by the app (actions)
+and the store (group commits), as plain numbers (:mod:`server.metrics_hot`: no lock on the
+hot path), and read from the server at scrape time (connections, rooms,
 games by state, the MQTT feed's counters). :meth:`Metrics.process_request` is the
 ``process_request`` hook of ``websockets.serve``: a plain HTTP ``GET /healthz`` or
 ``GET /metrics`` is answered there and never becomes a websocket connection.
@@ -26,7 +27,7 @@ from collections.abc import Iterator
 from http import HTTPStatus
 from typing import TYPE_CHECKING
 
-from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram
+from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Histogram
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.exposition import generate_latest
 from prometheus_client.registry import Collector
@@ -35,6 +36,7 @@ from websockets.http11 import Request, Response
 
 from server import __version__
 from server.bus import NO_BUS
+from server.metrics_hot import HotCollector, HotCounter, HotHistogram
 
 if TYPE_CHECKING:
     from server.app import UmpireServer
@@ -113,24 +115,26 @@ class Metrics:
     def __init__(self, server: UmpireServer) -> None:
         self.server = server
         self.registry = CollectorRegistry()
-        self.actions = Counter(
+        # updated once per action or commit, from the event loop: plain numbers
+        # (server.metrics_hot), no lock
+        self.actions = HotCounter(
             "umpire_actions",
             "Actions received, by result (accepted, refused)",
-            ["result"],
-            registry=self.registry,
+            "result",
+            ("accepted", "refused"),
         )
-        self.action_latency = Histogram(
+        self.action_latency = HotHistogram(
             "umpire_action_latency_seconds",
             "From an act frame's arrival to its ack (engine, durable write, broadcast)",
-            buckets=_LATENCY_BUCKETS,
-            registry=self.registry,
+            _LATENCY_BUCKETS,
         )
-        self.store_write = Histogram(
+        self.store_write = HotHistogram(
             "umpire_store_write_seconds",
             "Duration of one SQLite group commit (every pending write of every room)",
-            buckets=_LATENCY_BUCKETS,
-            registry=self.registry,
+            _LATENCY_BUCKETS,
         )
+        self._counts = self.actions.counts
+        self.registry.register(HotCollector(self.actions, self.action_latency, self.store_write))
         self.loop_lag = Histogram(
             "umpire_event_loop_lag_seconds",
             f"How late the event loop woke a task that sleeps {LAG_INTERVAL:g} s at a time",
@@ -139,8 +143,6 @@ class Metrics:
         )
         self.lag = LoopLag(self.loop_lag)
         self._lag_task: asyncio.Task[None] | None = None
-        self._accepted = self.actions.labels("accepted")
-        self._refused = self.actions.labels("refused")
         self._rate = _Rate()
         self.registry.register(_ServerCollector(self))
         self.registry.register(_LagCollector(self.lag))
@@ -161,10 +163,10 @@ class Metrics:
     def action(self, seconds: float, accepted: bool) -> None:
         """Count one action and its latency (call after the room answered)."""
         if accepted:
-            self._accepted.inc()
+            self._counts["accepted"] += 1
             self._rate.add(time.monotonic())
         else:
-            self._refused.inc()
+            self._counts["refused"] += 1
         self.action_latency.observe(seconds)
 
     def store_commit(self, seconds: float, writes: int) -> None:

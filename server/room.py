@@ -5,7 +5,8 @@ Everything that touches a room goes through its queue and runs in its one task
 hands each input to :class:`~server.roomcore.core.RoomCore` with the time and carries out
 the effects it returns, in order: a journal entry is committed to the store before any
 later effect (so nothing is acknowledged or shown before it is durable); frames go to
-each connection in one socket write per job (:class:`server.connection.corked`); timers
+each connection in one socket write per job (gathered per connection while the job
+runs, handed over when it ends); timers
 become ``loop.call_at`` handles that feed ticks back into the queue.
 
 If the core or the store fails, the room logs it and aborts its game; the server goes on.
@@ -23,7 +24,7 @@ from typing import Any
 
 from server import journal, logs
 from server.bus import NO_BUS, Bus
-from server.connection import Client, corked
+from server.connection import Client
 from server.errors import ClientError, LeaseLost
 from server.games import Engine
 from server.games.base import Event, Game
@@ -107,6 +108,8 @@ class Room:
         self._task: asyncio.Task[None] | None = None
         self._handles: dict[str, asyncio.TimerHandle] = {}
         self._closed = False
+        #: the frames of the job running, per connection: written when it ends
+        self._frames: dict[Client, list[str]] = {}
 
     @classmethod
     def new(
@@ -286,8 +289,13 @@ class Room:
             job = await self._queue.get()
             if job is None:
                 return
-            with corked():  # each connection gets the job's frames in one write
+            try:
                 await self._do(job)
+            finally:
+                if self._frames:  # each connection gets the job's frames in one write
+                    frames, self._frames = self._frames, {}
+                    for client, texts in frames.items():
+                        client.send_many(texts)
 
     async def _do(self, job: _Job) -> None:
         done = job.done
@@ -338,47 +346,59 @@ class Room:
     async def _perform(self, effects: list[m.Effect]) -> None:
         """Carry out the core's effects in order (a persist is durable before the next)."""
         for effect in effects:
-            if isinstance(effect, m.Send):
+            if isinstance(effect, m.Send):  # (most effects: about six per action)
                 conn = effect.conn
                 assert isinstance(conn, Client)
-                conn.send_many(effect.frames)
+                held = self._frames.get(conn)
+                if held is None:
+                    self._frames[conn] = list(effect.frames)
+                else:
+                    held.extend(effect.frames)
             elif isinstance(effect, m.Persist):
                 await journal.commit(self.store, effect.entry)
-            elif isinstance(effect, m.Reply):
-                done = effect.token
-                if isinstance(done, asyncio.Future) and not done.done():
-                    done.set_result(effect.frame)
-            elif isinstance(effect, m.Refuse):
-                done = effect.token
-                if isinstance(done, asyncio.Future) and not done.done():
-                    done.set_exception(effect.error)
-                elif done is None:
-                    log.info("room %s: refused: %s", self.id, effect.error.message)
-            elif isinstance(effect, m.Schedule):
-                self._arm(effect)
-            elif isinstance(effect, m.Cancel):
-                handle = self._handles.pop(effect.name, None)
-                if handle is not None:
-                    handle.cancel()
-            elif isinstance(effect, m.Launch):
-                if self.launcher is not None:
-                    self.launcher(self.id, effect.seat, effect.bot, effect.ticket)
-            elif isinstance(effect, m.Attached):
-                assert isinstance(effect.conn, Client)
-                effect.conn.rooms.add(self)
-            elif isinstance(effect, m.Released):
-                assert isinstance(effect.conn, Client)
-                effect.conn.rooms.discard(self)
-            elif isinstance(effect, m.PublishEvents):
+            else:
+                self._effect(effect)
+
+    def _effect(self, effect: m.Effect) -> None:
+        """Carry out one effect that needs no waiting (all but a persist)."""
+        if isinstance(effect, m.Reply):
+            done = effect.token
+            if isinstance(done, asyncio.Future) and not done.done():
+                done.set_result(effect.frame)
+        elif isinstance(effect, m.PublishEvents):
+            if self.bus is not NO_BUS:  # (the no-op bus: no list to copy)
                 self.bus.room_events(self, list(effect.events), effect.first)
-            elif isinstance(effect, m.PublishLobby):
-                self.bus.lobby_changed()
-            elif isinstance(effect, m.PublishResult):
-                self.bus.result(self)
-            elif isinstance(effect, m.Note):
-                log.info("room %s: %s", self.id, effect.text)
-            elif isinstance(effect, m.Close):
-                self._close()
+        elif isinstance(effect, m.Refuse):
+            done = effect.token
+            if isinstance(done, asyncio.Future) and not done.done():
+                done.set_exception(effect.error)
+            elif done is None:
+                log.info("room %s: refused: %s", self.id, effect.error.message)
+        elif isinstance(effect, m.Schedule):
+            self._arm(effect)
+        elif isinstance(effect, m.Cancel):
+            handle = self._handles.pop(effect.name, None)
+            if handle is not None:
+                handle.cancel()
+        elif isinstance(effect, m.Launch):
+            if self.launcher is not None:
+                self.launcher(self.id, effect.seat, effect.bot, effect.ticket)
+        elif isinstance(effect, m.Attached):
+            assert isinstance(effect.conn, Client)
+            effect.conn.rooms.add(self)
+        elif isinstance(effect, m.Released):
+            assert isinstance(effect.conn, Client)
+            effect.conn.rooms.discard(self)
+        elif isinstance(effect, m.PublishLobby):
+            self.bus.lobby_changed()
+        elif isinstance(effect, m.PublishResult):
+            self.bus.result(self)
+        elif isinstance(effect, m.Note):
+            log.info("room %s: %s", self.id, effect.text)
+        elif isinstance(effect, m.Close):
+            self._close()
+        else:  # (a Persist is the caller's: it must be awaited)
+            raise TypeError(f"not an effect to carry out here: {effect!r}")
 
     def _arm(self, effect: m.Schedule) -> None:
         old = self._handles.pop(effect.name, None)
@@ -460,7 +480,12 @@ class Room:
         self, client: Client, action: str, seat: int | None, ref: int | str | None = None
     ) -> None:
         """Apply ``action`` for the sender's seat; the ``ack`` is sent once it is durable."""
-        await self.request(lambda t: m.Act(client, action=action, seat=seat, ref=ref, token=t))
+        if self._closed:
+            raise ClientError("no_such_room", f"room {self.id} is closed")
+        done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        request = m.Act(client, action=action, seat=seat, ref=ref, token=done)
+        self._queue.put_nowait(_Job(message=request, done=done))
+        await done
 
     async def hint(self, client: Client, options: dict[str, Any]) -> dict[str, Any]:
         """The expert's advice for the sender's seat, from that seat's knowledge."""

@@ -33,7 +33,7 @@ from typing import Any
 import asyncpg
 
 from server.errors import LeaseLost, StoreError
-from server.group_commit import commit_in_groups, write_failed
+from server.group_commit import WriteQueue, commit_in_groups, write_failed
 from server.store import (
     GAME_COLUMNS,
     ActionRow,
@@ -242,7 +242,7 @@ class PgStore(SqlReads):
         self.pool_size = pool_size
         self._db: asyncpg.Connection | None = None
         self._pool: asyncpg.Pool | None = None
-        self._queue: asyncio.Queue[_Write | None] = asyncio.Queue()
+        self._queue: WriteQueue[_Write | None] = WriteQueue()
         self._writer: asyncio.Task[None] | None = None
         #: room id -> the fencing token of this node's lease on it (see :meth:`fence`)
         self._fences: dict[str, int] = {}
@@ -278,7 +278,7 @@ class PgStore(SqlReads):
             await db.close()
             raise
         self._db = db
-        self._queue = asyncio.Queue()
+        self._queue = WriteQueue()
         self._writer = asyncio.create_task(self._write_loop(), name="store-writer")
 
     async def _migrate(self, db: asyncpg.Connection) -> None:

@@ -14,13 +14,13 @@ import contextlib
 import logging
 import sqlite3
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import aiosqlite
 
 from server.errors import StoreError
-from server.group_commit import commit_in_groups, write_failed
+from server.group_commit import WriteQueue, commit_in_groups, write_failed
 from server.store import (
     GAME_COLUMNS,
     ActionRow,
@@ -133,8 +133,11 @@ class _Write:
 
     statements: list[tuple[str, Sequence[Sequence[Any]]]]
     done: asyncio.Future[None]
-    events: list[tuple[Any, ...]] = field(default_factory=list)
-    actions: list[tuple[Any, ...]] = field(default_factory=list)
+    #: the game the events and the action belong to; they become rows (their truths
+    #: JSON) in the writer's thread, not on the event loop
+    game_id: str = ""
+    events: Sequence[EventRow] = ()
+    action: ActionRow | None = None
 
 
 _INSERT_CHAT = (
@@ -190,7 +193,8 @@ class SqliteStore(SqlReads):
 
     The writer's connection is plain ``sqlite3`` in a thread of its own, so that a whole
     group commit (BEGIN, every statement, COMMIT) is one hand-off from the event loop;
-    reads go through ``aiosqlite``.
+    the event and action rows (the events' truths as JSON) are made there too, not on the
+    loop. Reads go through ``aiosqlite``.
 
     ``synchronous`` is SQLite's ``PRAGMA synchronous`` (``FULL`` survives power loss;
     ``NORMAL`` in WAL mode survives a crash of the process, which is what ``kill -9``
@@ -220,7 +224,7 @@ class SqliteStore(SqlReads):
         self._db: sqlite3.Connection | None = None
         self._thread: Worker | None = None
         self._reader: aiosqlite.Connection | None = None
-        self._queue: asyncio.Queue[_Write | None] = asyncio.Queue()
+        self._queue: WriteQueue[_Write | None] = WriteQueue()
         self._writer: asyncio.Task[None] | None = None
         self.commits = 0  # transactions committed (for benchmarks and tests)
 
@@ -248,7 +252,7 @@ class SqliteStore(SqlReads):
             raise
         self._thread = thread
         self._reader = reader
-        self._queue = asyncio.Queue()
+        self._queue = WriteQueue()
         self._writer = asyncio.create_task(self._write_loop(), name="store-writer")
 
     def _connect_writer(self) -> None:
@@ -311,13 +315,14 @@ class SqliteStore(SqlReads):
     async def _submit(
         self,
         statements: list[tuple[str, Sequence[Sequence[Any]]]],
-        events: list[tuple[Any, ...]] | None = None,
-        actions: list[tuple[Any, ...]] | None = None,
+        game_id: str = "",
+        events: Sequence[EventRow] = (),
+        action: ActionRow | None = None,
     ) -> None:
         if self._writer is None:
             raise StoreError("the store is not open")
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait(_Write(statements, done, events or [], actions or []))
+        self._queue.put_nowait(_Write(statements, done, game_id, events, action))
         await done
 
     async def _write_loop(self) -> None:
@@ -357,8 +362,15 @@ class SqliteStore(SqlReads):
             for item in batch:
                 for sql, rows in item.statements:
                     db.executemany(sql, rows)
-            _insert_rows(db, _ACTIONS_INTO, 6, [row for item in batch for row in item.actions])
-            _insert_rows(db, _EVENTS_INTO, 5, [row for item in batch for row in item.events])
+            # (the rows, their truths as JSON, are made here: off the event loop)
+            actions = [
+                action_values(item.game_id, action)
+                for item in batch
+                if (action := item.action) is not None
+            ]
+            _insert_rows(db, _ACTIONS_INTO, 6, actions)
+            events = [event_values(item.game_id, event) for item in batch for event in item.events]
+            _insert_rows(db, _EVENTS_INTO, 5, events)
             if commit:
                 db.execute("COMMIT")
         except BaseException:
@@ -405,7 +417,7 @@ class SqliteStore(SqlReads):
         return statements
 
     async def save_game(self, game: GameRow, events: Sequence[EventRow] = ()) -> None:
-        await self._submit(self._game_statements(game), [event_values(game.id, e) for e in events])
+        await self._submit(self._game_statements(game), game.id, events)
 
     async def finish_game(
         self,
@@ -417,14 +429,12 @@ class SqliteStore(SqlReads):
         added = stat_rows(row.game, stats)
         if added:
             statements.append((_ADD_STAT, added))
-        await self._submit(statements, [event_values(row.id, e) for e in events])
+        await self._submit(statements, row.id, events)
 
     async def append(
         self, game_id: str, events: Sequence[EventRow], action: ActionRow | None = None
     ) -> None:
-        event_rows = [event_values(game_id, e) for e in events]
-        action_rows = [] if action is None else [action_values(game_id, action)]
-        await self._submit([], event_rows, action_rows)
+        await self._submit([], game_id, events, action)
 
     async def add_chat(self, game_id: str, line: ChatRow) -> None:
         row = chat_values(game_id, line)

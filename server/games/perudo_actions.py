@@ -105,10 +105,22 @@ DUDO = Dudo()
 CALZA = Calza()
 
 
+#: Every action by its canonical text (what ``str(action)`` gives and ``turn`` frames
+#: list): the texts clients send back, read without a regular expression.
+_CANONICAL: dict[str, Action] = {
+    "dudo": DUDO,
+    "calza": CALZA,
+    **{str(bid): bid for row in BIDS[1:] for bid in row[1:]},
+}
+
+
 def parse_action(text: str) -> Action:
     """Read an action's text: ``"5x4"``, ``"dudo"`` or ``"calza"``; raise ``IllegalAction``."""
     if not isinstance(text, str):
         raise IllegalAction(f"an action is a string, not {type(text).__name__}", "malformed")
+    canonical = _CANONICAL.get(text)
+    if canonical is not None:
+        return canonical
     word = text.strip().lower()
     if word == "dudo":
         return DUDO

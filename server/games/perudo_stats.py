@@ -27,40 +27,53 @@ def stats(
     out = result_stats(outcome, seats)
     for seat in range(seats):
         add(out[seat], "players", seats)
+    # (``add`` written out below: this runs over every event of every finished game)
     challenge: dict[str, Any] | None = None
     round_bids: list[tuple[int, int, int]] = []  # (seat, quantity, face) this round
     aces_wild = True
     for event in public_events:
         kind = event.get("type")
         if kind == "bid":
-            add(out[event["seat"]], "bids")
+            tally = out[event["seat"]]
+            tally["bids"] = tally.get("bids", 0) + 1
             round_bids.append((event["seat"], event["quantity"], event["face"]))
-            if isinstance(event.get("next"), int):
-                add(out[event["next"]], "dudo_chances")
-        elif kind == "challenge":
+            after = event.get("next")
+            if isinstance(after, int):
+                tally = out[after]
+                tally["dudo_chances"] = tally.get("dudo_chances", 0) + 1
+            continue
+        if kind == "challenge":
             challenge = event
+            tally = out[event["seat"]]
             if event["kind"] == "dudo":
-                add(out[event["seat"]], "dudo_calls")
-                add(out[event["bidder"]], "bids_challenged")
+                tally["dudo_calls"] = tally.get("dudo_calls", 0) + 1
+                bidder = out[event["bidder"]]
+                bidder["bids_challenged"] = bidder.get("bids_challenged", 0) + 1
             else:
-                add(out[event["seat"]], "calza_calls")
-        elif kind == "reveal":
+                tally["calza_calls"] = tally.get("calza_calls", 0) + 1
+            continue
+        if kind == "reveal":
             shown = {cup["seat"]: cup["dice"] for cup in event.get("revealed", [])}
             wild = bool(event.get("aces_wild", aces_wild))
             for seat, _, face in round_bids:
                 if seat in shown:
-                    add(out[seat], "bids_revealed")
-                    held = any(d == face or (wild and face != 1 and d == 1) for d in shown[seat])
+                    cup = shown[seat]
+                    tally = out[seat]
+                    tally["bids_revealed"] = tally.get("bids_revealed", 0) + 1
+                    held = face in cup or (wild and face != 1 and 1 in cup)
                     if not held:
-                        add(out[seat], "bluffs")
-        if kind == "reveal" and challenge is not None:
-            if challenge["kind"] == "dudo":
+                        tally["bluffs"] = tally.get("bluffs", 0) + 1
+            if challenge is not None and challenge["kind"] == "dudo":
                 if event.get("bid_true"):
-                    add(out[challenge["bidder"]], "bids_true_challenged")
+                    bidder = out[challenge["bidder"]]
+                    bidder["bids_true_challenged"] = bidder.get("bids_true_challenged", 0) + 1
                 else:
-                    add(out[challenge["seat"]], "dudo_correct")
-        elif kind == "dice_changed" and event.get("reason") == "won_calza":
-            add(out[event["seat"]], "calza_correct")
+                    tally = out[challenge["seat"]]
+                    tally["dudo_correct"] = tally.get("dudo_correct", 0) + 1
+        elif kind == "dice_changed":
+            if event.get("reason") == "won_calza":
+                tally = out[event["seat"]]
+                tally["calza_correct"] = tally.get("calza_correct", 0) + 1
         elif kind == "round_started":
             challenge = None
             round_bids = []

@@ -253,19 +253,22 @@ class RoomCore:
         """Send each attached connection (of ``viewers`` only, if given) its own projections
         of ``events`` (logged from index ``base``); return the viewers that saw any."""
         only = None if viewers is None else set(viewers)
+        out = self._out
+        streams = self.streams
         if only is None or None in only:
-            public = sum(1 for e in events if e.view(None) is not None)
-            first = self.streams.seq(None) - public + 1
-            self._out.append(m.PublishEvents(tuple(events), first))
+            public = sum(1 for e in events if e.spectator is not None)
+            first = streams.seq(None) - public + 1
+            out.append(m.PublishEvents(tuple(events), first))
         cache: dict[tuple[int, int], str] = {}
         seen: set[Viewer] = set()
+        frames_of = streams.frames
         for conn, viewer in self.viewers.items():
             if only is not None and viewer not in only:
                 continue
-            frames = self.streams.frames(viewer, base, cache)
+            frames = frames_of(viewer, base, cache)
             if frames:
                 seen.add(viewer)
-                self._send(conn, *frames)
+                out.append(m.Send(conn, tuple(frames)))
         return seen
 
     def _clock_frame(self) -> str | None:

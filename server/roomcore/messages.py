@@ -5,6 +5,11 @@ its caller), connection losses, timer ticks and bot launches. Effects are what t
 asks its actor to do, in order: a :class:`Persist` must be durable before any later effect
 is carried out (the log is the truth: nothing is acknowledged or shown before it is
 written).
+
+Both are slotted dataclasses that nobody changes once made. They are not declared
+``frozen``: a frozen dataclass's ``__init__`` sets each field through
+``object.__setattr__``, which made it about twice as dear, and a room makes some ten of
+them per action (docs/benchmarks.md, "Speed, round 3").
 """
 
 from __future__ import annotations
@@ -30,7 +35,7 @@ class Conn(Protocol):
 # -- inputs ------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(slots=True, eq=False)
 class Request:
     """A request from a connection; the actor answers ``token`` with a reply or an error."""
 
@@ -38,7 +43,7 @@ class Request:
     token: object = field(default=None, kw_only=True)
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(slots=True, eq=False)
 class Join(Request):
     """Take a seat (or re-attach to the one held; with a house ticket, the ticket's seat)."""
 
@@ -46,12 +51,12 @@ class Join(Request):
     ticket: str | None = None
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(slots=True, eq=False)
 class Watch(Request):
     """Attach as a spectator (a seated player gets its own seat's view)."""
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(slots=True, eq=False)
 class Resume(Request):
     """Re-attach and receive every event of the viewer's stream after ``since``."""
 
@@ -59,22 +64,22 @@ class Resume(Request):
     ticket: str | None = None
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(slots=True, eq=False)
 class Leave(Request):
     """Detach; before the start a player also gives up its seat."""
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(slots=True, eq=False)
 class Detach(Request):
     """The connection closed."""
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(slots=True, eq=False)
 class Start(Request):
     """Start the game now with the seats taken (host only)."""
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(slots=True, eq=False)
 class AddBot(Request):
     """Fill an empty seat with a house bot (host only, before the start)."""
 
@@ -83,7 +88,7 @@ class AddBot(Request):
     seat: int | None = None
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(slots=True, eq=False)
 class Act(Request):
     """A game action from the sender's seat."""
 
@@ -92,14 +97,14 @@ class Act(Request):
     ref: int | str | None = None
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(slots=True, eq=False)
 class Say(Request):
     """A chat line to the sender's channel."""
 
     text: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Tick:
     """A timer the core armed is due."""
 
@@ -107,7 +112,7 @@ class Tick:
     generation: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Relaunch:
     """Start every house bot of the room again (the server listens again after a restart)."""
 
@@ -118,7 +123,7 @@ Input = Request | Tick | Relaunch
 # -- effects -----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Send:
     """Write these frames to ``conn`` (one socket write)."""
 
@@ -126,14 +131,14 @@ class Send:
     frames: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Persist:
     """Make ``entry`` durable before carrying out any later effect."""
 
     entry: Entry
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Reply:
     """Answer the request ``token`` with ``frame`` (``None``: nothing to send back)."""
 
@@ -141,7 +146,7 @@ class Reply:
     frame: dict[str, Any] | None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Refuse:
     """Answer the request ``token`` with an error."""
 
@@ -149,7 +154,7 @@ class Refuse:
     error: ClientError
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Schedule:
     """Feed ``Tick(name, generation)`` back at time ``at`` (the core's time scale)."""
 
@@ -158,14 +163,14 @@ class Schedule:
     generation: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Cancel:
     """Timer ``name`` is no longer wanted (the actor may drop its handle)."""
 
     name: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Launch:
     """Start house bot ``bot`` for ``seat``; it joins with ``ticket``."""
 
@@ -174,21 +179,21 @@ class Launch:
     ticket: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Attached:
     """``conn`` now follows this room (the connection layer detaches it when it closes)."""
 
     conn: Conn
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Released:
     """``conn`` no longer follows this room."""
 
     conn: Conn
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class PublishEvents:
     """Public feed: the spectator projections of ``events``, the first numbered ``first``."""
 
@@ -196,24 +201,24 @@ class PublishEvents:
     first: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class PublishLobby:
     """Public feed: the room's listing changed."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class PublishResult:
     """Public feed: the game ended."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Note:
     """Something an operator may want in the log (INFO)."""
 
     text: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Close:
     """The room is done (finished and its time to linger is over): forget it."""
 

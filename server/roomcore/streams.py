@@ -69,11 +69,14 @@ class Streams:
         stream = self._visible.get(viewer)
         if not stream or stream[-1] < base:
             return []
-        start = bisect_left(stream, base)
+        seq = bisect_left(stream, base)
         log = self.log
         out = []
-        for seq in range(start + 1, len(stream) + 1):
-            projection = log[stream[seq - 1]].view(viewer)
+        for index in stream[seq:]:  # (the few events of one broadcast)
+            seq += 1
+            event = log[index]
+            # (Event.view, inlined: called for every viewer of every event)
+            projection = event.spectator if viewer is None else event.seats[viewer]
             assert projection is not None
             key = (seq, id(projection))
             text = cache.get(key)
