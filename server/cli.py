@@ -171,6 +171,12 @@ def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     serve.add_argument(
         "--log-format", default="text", choices=["text", "json"], help="json: one object a line"
     )
+    serve.add_argument(
+        "--loop",
+        default="auto",
+        choices=["auto", "uvloop", "asyncio"],
+        help="event loop: uvloop (faster), asyncio's own, or auto (uvloop when installed)",
+    )
     serve.set_defaults(func=_cmd_serve)
 
 
@@ -182,6 +188,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     from server.app import Limits, ServerConfig
     from server.bus import FeedDelay, make_bus
     from server.errors import StoreError
+    from server.event_loop import run_loop
     from server.room import Timing
     from server.root import build_server
 
@@ -248,7 +255,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             await server.close()
         return 0
 
-    return asyncio.run(run())
+    return run_loop(run(), args.loop)
 
 
 def _cmd_schema(args: argparse.Namespace) -> int:
