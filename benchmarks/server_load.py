@@ -634,6 +634,12 @@ def main() -> None:
     parser.add_argument(
         "--mosquitto", action="store_true", help="start a local mosquitto and feed it"
     )
+    parser.add_argument(
+        "--loop",
+        default="auto",
+        choices=["auto", "uvloop", "asyncio"],
+        help="the server's event loop (umpire serve --loop)",
+    )
     parser.add_argument("--store", default="sqlite", choices=["sqlite", "postgres"])
     parser.add_argument("--nodes", type=int, default=1, help="umpire nodes (postgres only)")
     parser.add_argument("--pg-dsn", help="an existing PostgreSQL database (else a throwaway)")
@@ -643,12 +649,12 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory() as tmp:
         broker = None
-        extra: list[str] = []
+        extra: list[str] = ["--loop", options.loop]
         if options.mosquitto:
             broker, broker_port = start_mosquitto(tmp)
             options.mqtt = f"mqtt://127.0.0.1:{broker_port}/bench"
         if options.mqtt:
-            extra = ["--mqtt", options.mqtt]
+            extra += ["--mqtt", options.mqtt]
         cluster = None
         db_pids: list[int] = []
         db = str(Path(tmp) / "load.db")
