@@ -36,9 +36,7 @@ def parse_nodes(budget: int | str | None) -> int:
     else:
         parsed = parse_budget(budget)
         if parsed.unit != "nodes":
-            raise ValueError(
-                f"perudo-search counts its work: give it nodes=N, not {budget!r}"
-            )
+            raise ValueError(f"perudo-search counts its work: give it nodes=N, not {budget!r}")
         nodes = int(parsed.amount)
     if nodes < 1:
         raise ValueError(f"perudo-search needs at least one node, not {nodes}")

@@ -125,9 +125,7 @@ def simple_action(hand: tuple[int, ...], deal: Deal, seat: int) -> str:
     wild = deal.aces_wild
     unseen = deal.total - len(hand)
     previous = None if deal.last is None else deal.last[1]
-    lows = lowest_quantities(
-        previous, palifico=not wild, one_die=len(hand) == 1, rules=deal.rules
-    )
+    lows = lowest_quantities(previous, palifico=not wild, one_die=len(hand) == 1, rules=deal.rules)
     best: tuple[float, int, str] | None = None
     fallback: tuple[float, str] | None = None
     for face, low in lows.items():
@@ -190,4 +188,3 @@ def dice_share(counts: tuple[int, ...], seat: int, result: Result) -> float:
     after[result.seat] = max(0, after[result.seat] + result.change)
     total = sum(after)
     return after[seat] / total if total else 0.0
-

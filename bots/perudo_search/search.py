@@ -81,7 +81,8 @@ def search(view: TableView, seed: int, nodes: int) -> SearchResult:
                 total[action] += dice_share(counts, view.seat, play_out(worlds[k], action))
             played[action] += per
             spent += per
-        order = sorted(remaining, key=lambda a: (-total[a] / max(1, played[a]), candidates.index(a)))
+        rank = candidates.index
+        order = sorted(remaining, key=lambda a: (-total[a] / max(1, played[a]), rank(a)))
         remaining = order[: math.ceil(len(order) / 2)]
     evaluations = sorted(
         (Evaluation(a, total[a] / played[a], played[a]) for a in candidates),
