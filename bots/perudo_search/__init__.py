@@ -14,6 +14,6 @@ See docs/perudo_search.md.
 from __future__ import annotations
 
 from bots.perudo_search.bot import DEFAULT_NODES, PerudoSearch
-from bots.perudo_search.search import Evaluation, SearchResult, search
+from bots.perudo_search.search import Evaluation, SearchResult
 
-__all__ = ["DEFAULT_NODES", "Evaluation", "PerudoSearch", "SearchResult", "search"]
+__all__ = ["DEFAULT_NODES", "Evaluation", "PerudoSearch", "SearchResult"]
