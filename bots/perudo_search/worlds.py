@@ -81,7 +81,7 @@ def likelihood(view: TableView, hands: tuple[tuple[int, ...], ...], sharpness: f
             hand = hands[bidder]
             chance = exact_probability(bid, hand, total, wild)
             weight *= max(FLOOR, chance)
-    return weight**sharpness
+    return float(weight**sharpness)
 
 
 def sample_deal(view: TableView, rng: random.Random, *, proposals: int = PROPOSALS) -> Deal:

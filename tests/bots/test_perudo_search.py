@@ -22,7 +22,7 @@ from bots.perudo_expert.model import is_certain, is_impossible, known_matching
 from bots.perudo_expert.view import TableView
 from bots.perudo_search import PerudoSearch
 from bots.perudo_search.bot import parse_nodes
-from bots.perudo_search.rollout import Deal, Result
+from bots.perudo_search.rollout import Deal, Result, play_out
 from bots.perudo_search.search import search
 from bots.registry import load_bot
 from bots.sdk import Bot
@@ -102,7 +102,7 @@ def test_the_same_seed_gives_the_same_search() -> None:
 @pytest.mark.parametrize("nodes", [1, 2, 7, 40, 333, 1000])
 def test_the_budget_is_respected_by_count(nodes: int, monkeypatch: pytest.MonkeyPatch) -> None:
     played = 0
-    real: Callable[[Deal, str], Result] = search_module.play_out
+    real: Callable[[Deal, str], Result] = play_out
 
     def counting(deal: Deal, action: str) -> Result:
         nonlocal played
@@ -124,8 +124,12 @@ def test_a_budget_is_nodes_and_nothing_else() -> None:
     for bad in ("cpu=1", "wall=2", "nodes=0", "nodes=1.5", "fast", 0):
         with pytest.raises(ValueError):
             parse_nodes(bad)
-    assert load_bot("perudo-search:nodes=50")[1]().nodes == 50
-    assert load_bot("perudo-search", budget="nodes=70")[1]().nodes == 70
+    for spec, kw, nodes in (
+        ("perudo-search:nodes=50", {}, 50),
+        ("perudo-search", {"budget": "nodes=70"}, 70),
+    ):
+        bot = load_bot(spec, **kw)[1]()
+        assert isinstance(bot, PerudoSearch) and bot.nodes == nodes
 
 
 def test_it_plays_the_solved_endgames_as_hard_does() -> None:
