@@ -22,6 +22,7 @@ BUILTIN: dict[str, str] = {
     "perudo-simple": "bots.baseline:PerudoSimple",
     "kriegspiel-random": "bots.baseline:KriegspielRandom",
     "perudo-expert": "bots.perudo_expert:PerudoExpert",
+    "perudo-search": "bots.perudo_search:PerudoSearch",
     "kriegspiel-meta": "bots.kriegspiel_meta:KriegspielMeta",
 }
 
