@@ -211,6 +211,8 @@ def round_policy(a: int, b: int) -> Policy | None:
 
 
 def _code_text(code: int) -> str:
+    if code == CALZA_CODE:
+        return "calza"
     return "dudo" if code == DUDO_CODE else str(code_bid(code))
 
 
