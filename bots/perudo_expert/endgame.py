@@ -214,8 +214,9 @@ def solved_move(
         bid = Bid.parse(action)
         chance = _chance_true(bid, mine, theirs, beliefs)
         bluff = count_matching(mine, bid, True) < bid.quantity
+    last_text = None if last is None else str(last)
     facts = EquilibriumFacts(
-        action, mix, mine[0], None if last is None else str(last), chance, bluff, mine, theirs
+        action, mix, mine[0], last_text, chance, bluff, mine, theirs, view.calza
     )
     en, it = explain_equilibrium(facts)
     situation = (

@@ -44,6 +44,7 @@ class EquilibriumFacts:
     bluff: bool  #: a bid the seat's own die does not back
     hand: tuple[int, ...] = ()  #: the seat's dice, when more than one (else ``(die,)``)
     opponent_dice: int = 1  #: how many dice the opponent holds
+    calza: bool = False  #: the room plays calza (a right calza does not end the game)
 
     @property
     def dice(self) -> tuple[int, ...]:
@@ -86,6 +87,11 @@ def _verbs(facts: EquilibriumFacts) -> dict[str, Pair]:
 
 def _situation(facts: EquilibriumFacts) -> Pair:
     """The round, in words: one die each, one die against two, or two dice each."""
+    if len(facts.dice) == 1 and facts.opponent_dice == 1 and facts.calza:
+        return (
+            "Only two dice are left in play, one each, and a lost die decides the game",
+            "Restano in gioco due dadi, uno a testa, e chi perde il dado perde la partita",
+        )
     if len(facts.dice) == 1 and facts.opponent_dice == 1:
         return _SITUATION
     if len(facts.dice) == 2 and facts.opponent_dice == 2:
