@@ -11,7 +11,7 @@ from bots.perudo_endgame.cfr import evaluate, solve
 from bots.perudo_endgame.exploit import measure_sync
 from bots.perudo_endgame.policy import wrong_moves
 from bots.perudo_endgame.positions import round_start
-from bots.perudo_endgame.solve import LAST_BET_TREMBLE
+from bots.perudo_endgame.solve import LAST_BET_TREMBLE, round_policy
 from bots.perudo_endgame.tree import CALZA_CODE, DUDO_CODE, bid_code, build
 from bots.perudo_expert import TableView, advise
 from bots.registry import load_bot
@@ -125,3 +125,9 @@ def test_hard_calls_and_explains_calza() -> None:
 def test_easy_keeps_its_rules_in_a_calza_room() -> None:
     view = TableView.build(1, [4], [1, 1], [(0, "1x4")], calza=True, dice_per_player=5)
     assert advise(view, level="easy", seed=0).rules_fired != ("solved-endgame",)
+
+
+def test_the_models_2v1_value_is_the_shipped_rounds() -> None:
+    policy = round_policy(2, 1)
+    assert policy is not None
+    assert policy.value == pytest.approx(calza.ROUND_2V1_VALUE, abs=2e-3)
