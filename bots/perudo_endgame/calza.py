@@ -47,7 +47,7 @@ from bots.perudo_endgame.solve import (
 from bots.perudo_endgame.tree import build
 
 #: The two-dice opener's value of the 2 v 1 round solved without calza (docs/
-#: perudo_endgame.md: +0.6093 by the CFR+ solution; the shipped file's is within 0.001,
+#: perudo_endgame.md: +0.6093 by the CFR+ solution; the shipped file's is within 0.002,
 #: a test checks it): the model's value of a right calza that gains a die.
 ROUND_2V1_VALUE = 0.6093
 #: Solves of the starting-count-1 fixed point (each with the previous one's own value).
