@@ -109,9 +109,11 @@ def _backward(
     sigma: tuple[FloatArray, FloatArray],
     cfv: tuple[FloatArray, FloatArray],
     best: int | None = None,
+    extra: tuple[FloatArray, FloatArray] | None = None,
 ) -> None:
     """Fill ``cfv`` at inner nodes from the leaves up; player ``best`` (if given) takes
-    the best child for each hand instead of following ``sigma``."""
+    the best child for each hand instead of following ``sigma``; ``extra[p][node]`` (if
+    given) is added to player ``p``'s value at each inner node, for every hand."""
     for d in range(len(shape.levels) - 2, -1, -1):
         nodes = shape.inner[d]
         if len(nodes) == 0:
@@ -128,6 +130,8 @@ def _backward(
                 cfv[p][nodes] = np.where(mine[:, None], top, summed)
             else:
                 cfv[p][nodes] = np.add.reduceat(values * sigma[p][kids], starts, axis=0)
+            if extra is not None:
+                cfv[p][nodes] += extra[p][nodes][:, None]
 
 
 def _normalise(
@@ -202,20 +206,29 @@ def best_response_values(
     tree: RoundTree,
     reach: tuple[FloatArray, FloatArray],
     loss_values: Values,
+    overbids: tuple[FloatArray, FloatArray] | None = None,
 ) -> tuple[float, float]:
     """Best-response values against fixed *reaches* (realisation plans with chance):
     the opener's best value against ``reach[1]`` and the responder's against ``reach[0]``.
+
+    ``overbids[p][node]`` (if given) is the mass of player ``p``'s reach (with chance)
+    that bids, at ``node``, more dice than the table holds (a move not in the tree): the
+    best response then calls dudo and ``p`` loses its die (worth ``loss_values[p]`` to
+    the opener), whatever the hands.
 
     Reaches rather than behaviour strategies let a mixture of pure strategies (a bot over
     several seeds) be answered exactly: the mixture's reach is the average of the reaches.
     """
     shape = _shape(tree)
     ones = (np.ones_like(reach[0]), np.ones_like(reach[1]))
+    extra = None
+    if overbids is not None:  # to the opener: the bidder's loss; to the responder: minus
+        extra = (overbids[1] * loss_values[1], -overbids[0] * loss_values[0])
     out = []
     for best in (0, 1):
         cfv = (np.zeros_like(reach[0]), np.zeros_like(reach[1]))
         _terminal_values(tree, shape, reach, loss_values, cfv)
-        _backward(tree, shape, ones, cfv, best)
+        _backward(tree, shape, ones, cfv, best, extra)
         out.append(float(tree.weights[best] @ cfv[best][0]))
     return out[0], out[1]
 

@@ -15,7 +15,7 @@ from bots.perudo_endgame.solve import LAST_BET_TREMBLE, round_policy
 from bots.perudo_endgame.tree import CALZA_CODE, DUDO_CODE, bid_code, build
 from bots.perudo_expert import TableView, advise
 from bots.registry import load_bot
-from bots.sdk import Bot
+from bots.sdk import Bot, Decision
 from server.games.perudo_actions import BIDS, count_matching
 
 
@@ -131,3 +131,21 @@ def test_the_models_2v1_value_is_the_shipped_rounds() -> None:
     policy = round_policy(2, 1)
     assert policy is not None
     assert policy.value == pytest.approx(calza.ROUND_2V1_VALUE, abs=2e-3)
+
+
+class _Overbidder(Bot):
+    """Bids three sixes whenever it may (more dice than two players with one die hold)."""
+
+    name = "overbidder"
+
+    async def decide(self, decision: Decision) -> str:
+        return "3x6" if "3x6" in decision.legal else "dudo"
+
+
+def test_a_bid_of_more_dice_than_the_table_holds_is_challenged_and_loses() -> None:
+    # in a room that started with two dice each, 3x6 is legal with one die each: the
+    # best response calls dudo and wins the game, from either seat
+    result = measure_sync(lambda seed: _Overbidder(), takes_seed=False, calza=True)
+    assert result.method == "exact"
+    assert result.against_opener == pytest.approx(1.0)
+    assert result.against_responder == pytest.approx(1.0)
