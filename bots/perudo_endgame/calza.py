@@ -25,7 +25,8 @@ unrestricted opponent (:func:`restricted`, as ``solve.restricted`` does): 0.0105
 the gain round the unrestricted solution's played policy measures 0.0006 and is kept.
 
 Both solutions are shipped (``last_bet_calza.npz``, ``last_bet_calza1.npz``), checked
-against today's tree when loaded, and recomputed (some seconds) if they no longer fit.
+against today's tree when loaded, and recomputed (half a minute; the no-gain one some
+three minutes) if they no longer fit.
 """
 
 from __future__ import annotations
