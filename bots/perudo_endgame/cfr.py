@@ -3,7 +3,11 @@
 Values are zero-sum and from the opener's side: a round ends when someone loses a die,
 and ``loss_values = (L0, L1)`` are what the game is then worth to the opener if the
 opener (L0) or the responder (L1) lost it (``(-1, 1)`` when one die each decides the
-game). Every pass is vectorised over the nodes of one depth and over the hands.
+game). In a tree with calza (``build(..., calza=True)``) the values carry two more,
+``(L0, L1, C0, C1)``: what the game is worth to the opener once the opener (C0) or the
+responder (C1) called a calza that was exactly right (a calza that is wrong loses the
+caller a die: L0 or L1). Every pass is vectorised over the nodes of one depth and over
+the hands.
 
 *Counterfactual values* ``cfv[p][node, hand]`` are player ``p``'s expected payoff at
 ``node`` holding ``hand``, weighted by the chance and the opponent's reach (not ``p``'s
@@ -19,7 +23,11 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from bots.perudo_endgame.tree import FloatArray, IntArray, RoundTree
+from bots.perudo_endgame.tree import CALZA_CODE, FloatArray, IntArray, RoundTree
+
+#: What the game is worth to the opener at the round's end: ``(L0, L1)``, or with calza
+#: ``(L0, L1, C0, C1)`` (see the module).
+Values = tuple[float, ...]
 
 
 @dataclass(slots=True)
@@ -29,7 +37,8 @@ class _Shape:
     levels: list[IntArray]  #: node indices per depth
     inner: list[IntArray]  #: the non-terminal nodes of each depth
     owned: tuple[IntArray, IntArray]  #: nodes whose parent is acted by player 0 / 1
-    by_bid: dict[int, tuple[IntArray, IntArray]]  #: bid -> (terminals, their challenger)
+    by_bid: dict[int, tuple[IntArray, IntArray]]  #: bid -> (dudos, their challenger)
+    by_calza: dict[int, tuple[IntArray, IntArray]]  #: bid -> (calzas, their caller)
 
 
 def _shape(tree: RoundTree) -> _Shape:
@@ -39,31 +48,45 @@ def _shape(tree: RoundTree) -> _Shape:
     par_actor = np.where(tree.parent >= 0, tree.actor[np.maximum(tree.parent, 0)], -1)
     owned = (np.nonzero(par_actor == 0)[0], np.nonzero(par_actor == 1)[0])
     term = np.nonzero(tree.actor < 0)[0]
-    by_bid: dict[int, tuple[IntArray, IntArray]] = {}
-    for code in np.unique(tree.last[term]):
-        t = term[tree.last[term] == code]
-        by_bid[int(code)] = (t, tree.actor[tree.parent[t]])
-    return _Shape(levels, inner, owned, by_bid)
+    calza = term[tree.action[term] == CALZA_CODE]
+    dudo = term[tree.action[term] != CALZA_CODE]
+    groups = []
+    for ends in (dudo, calza):
+        by: dict[int, tuple[IntArray, IntArray]] = {}
+        for code in np.unique(tree.last[ends]):
+            t = ends[tree.last[ends] == code]
+            by[int(code)] = (t, tree.actor[tree.parent[t]])
+        groups.append(by)
+    return _Shape(levels, inner, owned, groups[0], groups[1])
 
 
 def _terminal_values(
     tree: RoundTree,
     shape: _Shape,
     reach: tuple[FloatArray, FloatArray],
-    loss_values: tuple[float, float],
+    loss_values: Values,
     cfv: tuple[FloatArray, FloatArray],
 ) -> None:
     """Fill ``cfv`` at the terminals from the opponents' reaches."""
-    l0, l1 = loss_values
-    for code, (t, challenger) in shape.by_bid.items():
-        truth = tree.truth[code]
-        # value to the opener = base + slope * truth (the challenger loses a true bid)
-        base = np.where(challenger == 0, l1, l0)[:, None]
-        slope = np.where(challenger == 0, l0 - l1, l1 - l0)[:, None]
-        r1 = reach[1][t]
-        r0 = reach[0][t]
-        cfv[0][t] = base * r1.sum(axis=1, keepdims=True) + slope * (r1 @ truth.T)
-        cfv[1][t] = -(base * r0.sum(axis=1, keepdims=True) + slope * (r0 @ truth))
+    l0, l1 = loss_values[0], loss_values[1]
+    if shape.by_calza and len(loss_values) != 4:
+        raise ValueError("a round with calza needs values (L0, L1, C0, C1)")
+    ends = [(shape.by_bid, tree.truth, l1, l0, l0 - l1, l1 - l0)]
+    if shape.by_calza:
+        c0, c1 = loss_values[2], loss_values[3]
+        # a calza: the caller loses a die, unless the count is exact (then c0 / c1)
+        ends.append((shape.by_calza, tree.exact, l0, l1, c0 - l0, c1 - l1))
+    for by, table, base0, base1, slope0, slope1 in ends:
+        for code, (t, mover) in by.items():
+            truth = table[code]
+            # value to the opener = base + slope * truth (a dudo: the challenger loses a
+            # true bid; a calza: the caller wins an exact one)
+            base = np.where(mover == 0, base0, base1)[:, None]
+            slope = np.where(mover == 0, slope0, slope1)[:, None]
+            r1 = reach[1][t]
+            r0 = reach[0][t]
+            cfv[0][t] = base * r1.sum(axis=1, keepdims=True) + slope * (r1 @ truth.T)
+            cfv[1][t] = -(base * r0.sum(axis=1, keepdims=True) + slope * (r0 @ truth))
 
 
 def _forward(
@@ -86,9 +109,11 @@ def _backward(
     sigma: tuple[FloatArray, FloatArray],
     cfv: tuple[FloatArray, FloatArray],
     best: int | None = None,
+    extra: tuple[FloatArray, FloatArray] | None = None,
 ) -> None:
     """Fill ``cfv`` at inner nodes from the leaves up; player ``best`` (if given) takes
-    the best child for each hand instead of following ``sigma``."""
+    the best child for each hand instead of following ``sigma``; ``extra[p][node]`` (if
+    given) is added to player ``p``'s value at each inner node, for every hand."""
     for d in range(len(shape.levels) - 2, -1, -1):
         nodes = shape.inner[d]
         if len(nodes) == 0:
@@ -105,6 +130,8 @@ def _backward(
                 cfv[p][nodes] = np.where(mine[:, None], top, summed)
             else:
                 cfv[p][nodes] = np.add.reduceat(values * sigma[p][kids], starts, axis=0)
+            if extra is not None:
+                cfv[p][nodes] += extra[p][nodes][:, None]
 
 
 def _normalise(
@@ -149,7 +176,7 @@ class Solution:
 
 
 def evaluate(
-    tree: RoundTree, sigma: tuple[FloatArray, FloatArray], loss_values: tuple[float, float]
+    tree: RoundTree, sigma: tuple[FloatArray, FloatArray], loss_values: Values
 ) -> tuple[float, float, float]:
     """The opener's value under ``sigma``, and the best responses' values (opener's best
     response against ``sigma[1]``, responder's best response against ``sigma[0]``, each to
@@ -162,7 +189,7 @@ def _evaluate(
     tree: RoundTree,
     shape: _Shape,
     sigma: tuple[FloatArray, FloatArray],
-    loss_values: tuple[float, float],
+    loss_values: Values,
 ) -> tuple[float, float, float]:
     reach = _forward(tree, shape, sigma)
     out = []
@@ -178,21 +205,30 @@ def _evaluate(
 def best_response_values(
     tree: RoundTree,
     reach: tuple[FloatArray, FloatArray],
-    loss_values: tuple[float, float],
+    loss_values: Values,
+    overbids: tuple[FloatArray, FloatArray] | None = None,
 ) -> tuple[float, float]:
     """Best-response values against fixed *reaches* (realisation plans with chance):
     the opener's best value against ``reach[1]`` and the responder's against ``reach[0]``.
+
+    ``overbids[p][node]`` (if given) is the mass of player ``p``'s reach (with chance)
+    that bids, at ``node``, more dice than the table holds (a move not in the tree): the
+    best response then calls dudo and ``p`` loses its die (worth ``loss_values[p]`` to
+    the opener), whatever the hands.
 
     Reaches rather than behaviour strategies let a mixture of pure strategies (a bot over
     several seeds) be answered exactly: the mixture's reach is the average of the reaches.
     """
     shape = _shape(tree)
     ones = (np.ones_like(reach[0]), np.ones_like(reach[1]))
+    extra = None
+    if overbids is not None:  # to the opener: the bidder's loss; to the responder: minus
+        extra = (overbids[1] * loss_values[1], -overbids[0] * loss_values[0])
     out = []
     for best in (0, 1):
         cfv = (np.zeros_like(reach[0]), np.zeros_like(reach[1]))
         _terminal_values(tree, shape, reach, loss_values, cfv)
-        _backward(tree, shape, ones, cfv, best)
+        _backward(tree, shape, ones, cfv, best, extra)
         out.append(float(tree.weights[best] @ cfv[best][0]))
     return out[0], out[1]
 
@@ -221,7 +257,7 @@ def _tremble(
 
 def solve(
     tree: RoundTree,
-    loss_values: tuple[float, float],
+    loss_values: Values,
     iterations: int,
     tremble: float = 0.0,
     forbidden: tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]] | None = None,

@@ -19,7 +19,14 @@ import numpy as np
 import numpy.typing as npt
 
 from bots.perudo_endgame.cfr import Solution
-from bots.perudo_endgame.tree import DUDO_CODE, FloatArray, IntArray, RoundTree, code_bid
+from bots.perudo_endgame.tree import (
+    CALZA_CODE,
+    DUDO_CODE,
+    FloatArray,
+    IntArray,
+    RoundTree,
+    code_bid,
+)
 from server.games.perudo_actions import count_matching
 
 #: Mixed actions below this probability are dropped when playing (CFR+ residue).
@@ -50,7 +57,9 @@ class Policy:
 
 
 def wrong_moves(tree: RoundTree, player: int) -> npt.NDArray[np.bool_]:
-    """[node, hand]: the move into ``node`` is certainly wrong for ``player``'s hand."""
+    """[node, hand]: the move into ``node`` is certainly wrong for ``player``'s hand (a
+    bid certainly false, a dudo against a bid certainly true, a calza whose count cannot
+    be exact)."""
     unseen = tree.b if player == 0 else tree.a
     hands = tree.hands[player]
     out = np.zeros((tree.size, len(hands)), dtype=bool)
@@ -65,6 +74,12 @@ def wrong_moves(tree: RoundTree, player: int) -> npt.NDArray[np.bool_]:
         own = np.array([count_matching(h, bid, True) >= bid.quantity for h in hands])
         rows = dudo[tree.last[dudo] == code]
         out[rows] = own[None, :]
+    calza = np.nonzero(codes == CALZA_CODE)[0]
+    for code in np.unique(tree.last[calza]):
+        bid = code_bid(int(code))
+        mine = np.array([count_matching(h, bid, True) for h in hands])
+        cannot = (mine > bid.quantity) | (mine + unseen < bid.quantity)
+        out[calza[tree.last[calza] == code]] = cannot[None, :]
     return out
 
 
@@ -118,6 +133,7 @@ def save(policy: Policy, path: Path) -> None:
         path,
         a=policy.tree.a,
         b=policy.tree.b,
+        calza=policy.tree.calza,
         key=policy.key.astype(np.int64),
         child=policy.child.astype(np.int32),
         prob=q,
@@ -129,7 +145,8 @@ def load(path: Path, tree: RoundTree) -> Policy:
     """The policy :func:`save` wrote, on ``tree`` (a :class:`ValueError` if it does not
     fit that tree)."""
     with np.load(path) as data:
-        if (int(data["a"]), int(data["b"])) != (tree.a, tree.b):
+        calza = bool(data["calza"]) if "calza" in data.files else False
+        if (int(data["a"]), int(data["b"]), calza) != (tree.a, tree.b, tree.calza):
             raise ValueError(f"{path} is not a policy of the {tree.a} v {tree.b} round")
         key = np.array(data["key"], dtype=np.int64)
         child = np.array(data["child"], dtype=np.int64)

@@ -42,16 +42,23 @@ def _make_lose(game: Perudo, loser: int) -> list[Event]:
     return events
 
 
-def round_start(a: int, b: int) -> RoundStart:
+def round_start(
+    a: int, b: int, *, calza: bool = False, dice_per_player: int | None = None
+) -> RoundStart:
     """An engine game at the start of a round that seat 0 opens with ``a`` dice against
-    seat 1's ``b`` (each between 1 and 9)."""
+    seat 1's ``b`` (each between 1 and 9); with ``calza`` the room plays calza, and
+    ``dice_per_player`` (at least what the round needs) sets the starting count."""
     if not (1 <= a <= 9 and 1 <= b <= 9):
         raise ValueError(f"a heads-up round needs 1 to 9 dice a side, not {a} v {b}")
     start = a if a == b else (b if a < b else a + 1)
-    config = PerudoConfig.from_options({"seats": 2, "dice_per_player": start})
+    default = start
+    start = max(start, dice_per_player or 0)
+    options = {"seats": 2, "dice_per_player": start, "calza": calza}
+    config = PerudoConfig.from_options(options)
     losers = [1] * (start - b) + [0] * (start - a)
+    tag = f"{a}v{b}" if start == default else f"{a}v{b}/{start}"
     for i in range(256):
-        seed = f"umpire/perudo-endgame/{a}v{b}/{i}".encode()
+        seed = f"umpire/perudo-endgame/{tag}{'/calza' if calza else ''}/{i}".encode()
         if first_starter(seed, 2) != 0:
             continue
         game, events = new_game(config, seed)

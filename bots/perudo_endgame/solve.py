@@ -24,12 +24,20 @@ from pathlib import Path
 
 import numpy as np
 
-from bots.perudo_endgame.cfr import Solution, evaluate, solve
+from bots.perudo_endgame.cfr import Solution, Values, evaluate, solve
 from bots.perudo_endgame.policy import Policy, load, played_policy, save, wrong_moves
 from bots.perudo_endgame.tied import TiedPolicy, solve_tied
 from bots.perudo_endgame.tied import load as load_tied
 from bots.perudo_endgame.tied import save as save_tied
-from bots.perudo_endgame.tree import DUDO_CODE, RoundTree, bid_code, build, code_bid, hands
+from bots.perudo_endgame.tree import (
+    CALZA_CODE,
+    DUDO_CODE,
+    RoundTree,
+    bid_code,
+    build,
+    code_bid,
+    hands,
+)
 from server.games.perudo_actions import Bid, count_matching, raises
 
 #: CFR+ iterations for the one-die-each round, and the tremble that keeps every position
@@ -45,12 +53,12 @@ def cache_dir() -> Path:
     return Path(root) if root else Path.home() / ".cache" / "umpire"
 
 
-def _path(a: int, b: int, iterations: int, tremble: float) -> Path:
-    name = f"perudo_endgame_v{_VERSION}_{a}v{b}_{iterations}_t{tremble:g}.npz"
+def _path(a: int, b: int, iterations: int, tremble: float, tag: str = "") -> Path:
+    name = f"perudo_endgame_v{_VERSION}_{a}v{b}{tag}_{iterations}_t{tremble:g}.npz"
     return cache_dir() / name
 
 
-def _load(tree: RoundTree, path: Path, loss: tuple[float, float]) -> Solution | None:
+def _load(tree: RoundTree, path: Path, loss: Values) -> Solution | None:
     try:
         with np.load(path) as data:
             sigma = (np.array(data["sigma0"]), np.array(data["sigma1"]))
@@ -81,16 +89,19 @@ def _save(solution: Solution, path: Path) -> None:
 def solved_round(
     a: int,
     b: int,
-    loss: tuple[float, float],
+    loss: Values,
     iterations: int,
     tremble: float = 0.0,
     *,
     use_cache: bool = True,
+    calza: bool = False,
+    tag: str = "",
 ) -> Solution:
-    """The CFR+ solution of a round (opener ``a`` dice, responder ``b``), from the disk
-    cache when present and sound, else computed (and cached)."""
-    tree = build(a, b)
-    path = _path(a, b, iterations, tremble)
+    """The CFR+ solution of a round (opener ``a`` dice, responder ``b``; with ``calza``
+    the round with calza, whose ``loss`` then has four values), from the disk cache
+    (named with ``tag``) when present and sound, else computed (and cached)."""
+    tree = build(a, b, calza=calza)
+    path = _path(a, b, iterations, tremble, tag)
     if use_cache:
         found = _load(tree, path, loss)
         if found is not None:
@@ -200,6 +211,8 @@ def round_policy(a: int, b: int) -> Policy | None:
 
 
 def _code_text(code: int) -> str:
+    if code == CALZA_CODE:
+        return "calza"
     return "dudo" if code == DUDO_CODE else str(code_bid(code))
 
 

@@ -7,7 +7,9 @@ not in the tree; the solver keeps one value per hand at each node, so an informa
 is exactly (node, hand): perfect recall, nothing merged.
 
 The actions are the engine's (``server.games.perudo_actions.raises``), outside palifico
-(with two players left palifico never applies) and without calza. Bids naming more dice
+(with two players left palifico never applies), without calza unless ``build(...,
+calza=True)``: then a calza (:data:`CALZA_CODE`) ends the round after any bid, like a
+dudo, and is decided by the bid's *exact* count (:attr:`RoundTree.exact`). Bids naming more dice
 than the ``a + b`` on the table are left out: they are legal (the engine's cap is the
 game's starting dice) but certainly false, so a dudo wins against them for sure; the
 solver never needs them and a best response answers them with that dudo.
@@ -19,7 +21,7 @@ of a node are contiguous, in the order of their parents.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import combinations_with_replacement
 from math import factorial
 
@@ -32,6 +34,8 @@ from server.games.perudo_actions import BIDS, FACES, Bid, count_matching, raises
 DUDO_CODE = -1
 #: No action: the root.
 ROOT_CODE = -2
+#: The action code of a calza (only in a tree built with ``calza=True``).
+CALZA_CODE = -3
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -77,6 +81,24 @@ def truth_tables(a: int, b: int) -> dict[int, FloatArray]:
     return truth
 
 
+def exact_tables(a: int, b: int) -> dict[int, FloatArray]:
+    """As :func:`truth_tables`, 1.0 where the bid's count is *exactly* its quantity (a
+    calza wins)."""
+    hands0, _ = hands(a)
+    hands1, _ = hands(b)
+    exact: dict[int, FloatArray] = {}
+    for q in range(1, a + b + 1):
+        for f in FACES:
+            bid = BIDS[q][f]
+            exact[bid_code(bid)] = np.array(
+                [
+                    [float(count_matching(h0 + h1, bid, True) == bid.quantity) for h1 in hands1]
+                    for h0 in hands0
+                ]
+            )
+    return exact
+
+
 @dataclass(frozen=True, slots=True)
 class RoundTree:
     """The arrays of one round's public tree (see the module docstring)."""
@@ -85,7 +107,7 @@ class RoundTree:
     b: int  #: the responder's dice
     action: IntArray  #: the action leading to each node (bid code, DUDO_CODE, ROOT_CODE)
     parent: IntArray  #: each node's parent (-1 for the root)
-    actor: IntArray  #: who acts at each node: 0, 1, or -1 at a terminal (a dudo)
+    actor: IntArray  #: who acts at each node: 0, 1, or -1 at a terminal (a dudo, a calza)
     last: IntArray  #: the bid code on the table at each node (-1 at the root)
     child_start: IntArray  #: first child of each node (its number of children is below)
     child_count: IntArray
@@ -93,6 +115,9 @@ class RoundTree:
     hands: tuple[list[tuple[int, ...]], list[tuple[int, ...]]]
     weights: tuple[FloatArray, FloatArray]
     truth: dict[int, FloatArray]  #: bid code -> [opener hand, responder hand] 1.0 if true
+    calza: bool = False  #: a calza may end the round after any bid
+    #: bid code -> [opener hand, responder hand] 1.0 if the count is exact (with calza)
+    exact: dict[int, FloatArray] = field(default_factory=dict)
 
     @property
     def size(self) -> int:
@@ -123,8 +148,9 @@ class RoundTree:
         return node
 
 
-def build(a: int, b: int, max_bids: int | None = None) -> RoundTree:
-    """The public tree of a round: the opener holds ``a`` dice, the responder ``b``.
+def build(a: int, b: int, max_bids: int | None = None, *, calza: bool = False) -> RoundTree:
+    """The public tree of a round: the opener holds ``a`` dice, the responder ``b``;
+    with ``calza`` a calza (the last child of every node after a bid) may end it.
 
     With ``max_bids`` the tree is cut after that many bids: the player to act there may
     only call dudo (an abstraction of a round too big to build whole, see
@@ -157,12 +183,14 @@ def build(a: int, b: int, max_bids: int | None = None) -> RoundTree:
                 codes = [DUDO_CODE]
             else:
                 codes = [*after[last[node]], DUDO_CODE]
+            if calza and last[node] >= 0:
+                codes = [*codes, CALZA_CODE]
             for code in codes:
                 action.append(code)
                 parent.append(node)
                 child_start.append(0)
                 child_count.append(0)
-                if code == DUDO_CODE:
+                if code in (DUDO_CODE, CALZA_CODE):
                     actor.append(-1)
                     last.append(last[node])
                 else:
@@ -189,4 +217,6 @@ def build(a: int, b: int, max_bids: int | None = None) -> RoundTree:
         (hands0, hands1),
         (w0, w1),
         truth,
+        calza,
+        exact_tables(a, b) if calza else {},
     )

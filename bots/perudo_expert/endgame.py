@@ -2,7 +2,8 @@
 
 When two players are left, outside palifico and without calza, with one die each (the
 seat's "last bet") or one die against two, :func:`solved_move` looks the position up in
-the solved round (``bots.perudo_endgame.solve``), samples the mixed action with the
+the solved round (``bots.perudo_endgame.solve``; in a calza room only the last bet,
+solved with calza: ``bots.perudo_endgame.calza``), samples the mixed action with the
 decision's seed, and says why (:mod:`.equilibrium_words`). With two dice each (when
 asked: ``two_v_two``) it plays the round's tied abstraction
 (:mod:`bots.perudo_endgame.tied`: a mix per hand and last two bids). Its belief about the
@@ -15,6 +16,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from bots.perudo_endgame.calza import calza_policy
 from bots.perudo_endgame.policy import Policy
 from bots.perudo_endgame.round_exploit import moves
 from bots.perudo_endgame.solve import equilibrium_policy, round_policy, tied_mix, tied_policy
@@ -56,14 +58,18 @@ def in_solved_round(
     view: TableView, *, last_bet_only: bool = False, two_v_two: bool = False
 ) -> bool:
     """Two players left with one die each (or, unless ``last_bet_only``, one die against
-    two; with ``two_v_two`` also two dice each), no palifico, no calza: a solved round."""
+    two; with ``two_v_two`` also two dice each), no palifico, no calza (with calza only
+    the last bet, solved with it): a solved round."""
     dice = _dice(view)
     rounds = SOLVED[:1] if last_bet_only else (SOLVED + TIED if two_v_two else SOLVED)
-    return dice in rounds and view.palifico is None and not view.calza
+    if view.calza:
+        rounds = SOLVED[:1]
+    return dice in rounds and view.palifico is None
 
 
 def in_last_bet(view: TableView) -> bool:
-    """Two players left with one die each, no palifico, no calza: the solved last bet."""
+    """Two players left with one die each, no palifico: the solved last bet (with or
+    without calza)."""
     return in_solved_round(view, last_bet_only=True)
 
 
@@ -79,12 +85,20 @@ def _round(view: TableView) -> tuple[int, int]:
     return dice if _opener(view) else (dice[1], dice[0])
 
 
+def _policy(view: TableView, a: int, b: int) -> Policy | None:
+    """The played policy of this round: with calza (the last bet only) the one whose
+    right calza gains a die when the game started with more than one each."""
+    if view.calza:
+        return calza_policy(view.dice_per_player > 1) if (a, b) == (1, 1) else None
+    return round_policy(a, b)
+
+
 def belief(view: TableView, policy: Policy | None = None) -> list[float]:
     """P(each opponent hand) given the round's bids, if both play the equilibrium (hands
     in the order of :func:`bots.perudo_endgame.tree.hands`; their prior chance if the
     opponent's bids are ones the equilibrium never makes)."""
     a, b = _round(view)
-    pol = policy if policy is not None else round_policy(a, b)
+    pol = policy if policy is not None else _policy(view, a, b)
     opp = 1 if _opener(view) else 0
     _, prior = hands(b if opp == 1 else a)
     weights = [float(w) for w in prior]
@@ -136,11 +150,15 @@ def tied_belief(view: TableView, policy: TiedPolicy) -> list[float]:
     return [w / total for w in weights] if total > 0 else [float(w) for w in prior]
 
 
-def _chance_true(bid: Bid, mine: tuple[int, ...], theirs: int, beliefs: list[float]) -> float:
+def _chance_true(
+    bid: Bid, mine: tuple[int, ...], theirs: int, beliefs: list[float], *, exact: bool = False
+) -> float:
+    """P(``bid`` is true), or with ``exact`` P(its count is exactly its quantity)."""
     total = sum(
         p
         for hand, p in zip(hands(theirs)[0], beliefs, strict=True)
-        if count_matching(mine + hand, bid, True) >= bid.quantity
+        if (n := count_matching(mine + hand, bid, True)) == bid.quantity
+        or (n > bid.quantity and not exact)
     )
     return min(1.0, round(total, 12))  # a sure bid is 1.0, not 1.0 less a rounding
 
@@ -165,7 +183,7 @@ def solved_move(
         mix = tied_mix(mine, bids, opener=_opener(view), opponent_dice=theirs, policy=tied)
         beliefs = tied_belief(view, tied) if mix is not None else []
     else:
-        policy = round_policy(a, b)
+        policy = _policy(view, a, b)
         if policy is None:
             return None
         mix = equilibrium_policy(
@@ -188,12 +206,17 @@ def solved_move(
         assert dudo is not None
         chance = dudo
         bluff = False
+    elif action == "calza":
+        assert last is not None
+        chance = _chance_true(last, mine, theirs, beliefs, exact=True)
+        bluff = False
     else:
         bid = Bid.parse(action)
         chance = _chance_true(bid, mine, theirs, beliefs)
         bluff = count_matching(mine, bid, True) < bid.quantity
+    last_text = None if last is None else str(last)
     facts = EquilibriumFacts(
-        action, mix, mine[0], None if last is None else str(last), chance, bluff, mine, theirs
+        action, mix, mine[0], last_text, chance, bluff, mine, theirs, view.calza
     )
     en, it = explain_equilibrium(facts)
     situation = (

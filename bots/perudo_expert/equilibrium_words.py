@@ -39,10 +39,12 @@ class EquilibriumFacts:
     mix: Mapping[str, float]  #: every move of the best play here, with its probability
     die: int  #: the seat's die
     last_bid: str | None  #: the bid on the table, if any
-    true_chance: float  #: P(the move is right): the bid true, or the last bid false (dudo)
+    #: P(the move is right): the bid true, the last bid false (dudo) or exact (calza)
+    true_chance: float
     bluff: bool  #: a bid the seat's own die does not back
     hand: tuple[int, ...] = ()  #: the seat's dice, when more than one (else ``(die,)``)
     opponent_dice: int = 1  #: how many dice the opponent holds
+    calza: bool = False  #: the room plays calza (a right calza does not end the game)
 
     @property
     def dice(self) -> tuple[int, ...]:
@@ -85,6 +87,11 @@ def _verbs(facts: EquilibriumFacts) -> dict[str, Pair]:
 
 def _situation(facts: EquilibriumFacts) -> Pair:
     """The round, in words: one die each, one die against two, or two dice each."""
+    if len(facts.dice) == 1 and facts.opponent_dice == 1 and facts.calza:
+        return (
+            "Only two dice are left in play, one each, and a lost die decides the game",
+            "Restano in gioco due dadi, uno a testa, e chi perde il dado perde la partita",
+        )
     if len(facts.dice) == 1 and facts.opponent_dice == 1:
         return _SITUATION
     if len(facts.dice) == 2 and facts.opponent_dice == 2:
@@ -119,9 +126,11 @@ def _often(p: float) -> Pair:
 
 
 def _move(action: str) -> Pair:
-    """A move of the mix as a player names it: "Dudo", "at least 1 three"."""
+    """A move of the mix as a player names it: "Dudo", "Calza", "at least 1 three"."""
     if action == "dudo":
         return "Dudo", "Dudo"
+    if action == "calza":
+        return "Calza", "Calza"
     bid = Bid.parse(action)
     return bid_en(bid), bid_it(bid)
 
@@ -213,6 +222,41 @@ def _dudo(facts: EquilibriumFacts, p: float) -> list[Pair]:
     return [head, why]
 
 
+def _calza(facts: EquilibriumFacts, p: float) -> list[Pair]:
+    """Calza in a solved round with calza: the bid's chance of being exactly right."""
+    assert facts.last_bid is not None
+    last = Bid.parse(facts.last_bid)
+    die_en, die_it = _your_die(facts.dice)
+    c = facts.true_chance
+    if _sure(c):
+        exact_en, exact_it = "is almost surely exactly right", "è quasi di certo esatta"
+    else:
+        exact_en = f"is exactly right with probability {pct(c)}"
+        exact_it = f"è esatta con probabilità {pct_it('del', c)}"
+    head = (
+        f"Calza: {bid_en(last)} {exact_en}, given {die_en} and the bids so far, if your "
+        "opponent plays well; a right calza lets you open the next round, with a die more "
+        "if the game started with more than one each, and a wrong one loses the game.",
+        f"Calza: la dichiarazione «{bid_it(last)}» {exact_it}, considerando {die_it} e le "
+        "dichiarazioni fatte, se l'avversario gioca bene; con una calza giusta apri il "
+        "turno seguente, con un dado in più se la partita è iniziata con più di un dado a "
+        "testa, e con una sbagliata perdi la partita.",
+    )
+    sit_en, sit_it = _situation(facts)
+    if p >= ALWAYS:
+        why = (
+            f"{sit_en}: here the best play is always Calza.",
+            f"{sit_it}: qui la mossa migliore è sempre dire Calza.",
+        )
+    else:
+        often_en, often_it = _often(p)
+        why = (
+            f"{sit_en}: the best play mixes its moves and calls Calza here {often_en}.",
+            f"{sit_it}: conviene alternare più mosse e qui dire Calza {often_it}.",
+        )
+    return [head, why]
+
+
 def _bid(facts: EquilibriumFacts, p: float) -> list[Pair]:
     bid = Bid.parse(facts.action)
     die_en, die_it = _your_die(facts.dice)
@@ -284,7 +328,12 @@ def explain_equilibrium(facts: EquilibriumFacts) -> Pair:
     """The explanation of a move of the solved last bet: ``(english, italian)``, in the
     expert's voice ("Call Dudo: ..." or "Bid at least ...", then why and how often)."""
     p = facts.mix.get(facts.action, 0.0)
-    sentences = _dudo(facts, p) if facts.action == "dudo" else _bid(facts, p)
+    if facts.action == "dudo":
+        sentences = _dudo(facts, p)
+    elif facts.action == "calza":
+        sentences = _calza(facts, p)
+    else:
+        sentences = _bid(facts, p)
     others = _others(facts)
     if others is not None:
         sentences.append(others)
