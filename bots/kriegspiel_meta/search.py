@@ -33,14 +33,16 @@ from bots.kriegspiel_meta.evaluate import (
     densities,
     enemy_pawn_bonus,
     exposure,
+    hunt_cost,
     king_threat,
     material,
     pawn_progress,
+    strong_material,
     stuck_chance,
     threats,
 )
 from bots.kriegspiel_meta.geometry import VALUES
-from bots.kriegspiel_meta.legality import could_be_legal, illegal_chance
+from bots.kriegspiel_meta.legality import BLOCKER_STAYS, could_be_legal, illegal_chance
 from bots.kriegspiel_meta.mate import MateSearch
 from bots.kriegspiel_meta.metaposition import Metaposition, certain_attacks, possible_attacks
 from bots.kriegspiel_meta.minor import MinorEndgame
@@ -323,6 +325,8 @@ class Searcher:
         repeated = _REPEAT[min(meta.history.count(after.board_fen()), 2)]
         static -= repeated
         chance = meta.occupancy(move.to_square) if can_take else 0.0
+        if can_take and target & meta.blockers:
+            chance = max(chance, BLOCKER_STAYS)
         if diagonal_pawn and not target & units:
             chance = 0.5
         result: list[Branch] = []
@@ -361,7 +365,7 @@ class Searcher:
             ):
                 if not region:
                     continue
-                risk = king_threat(meta, after, region, possible)
+                risk = king_threat(meta, after, region, possible, FEW_UNITS)
                 room = possible if lone else (certain if self._endgame(meta) else None)
                 if checked and lone and queen:
                     # A queen's check has found the king: its region's size says it
@@ -461,6 +465,8 @@ class Searcher:
                     value += 25.0
         elif walk is not None:
             value -= BLOCKER_WALK * walk
+        if meta.units <= FEW_UNITS and strong_material(after, color):
+            value -= hunt_cost(meta, after)
         return value
 
     @staticmethod
