@@ -321,6 +321,11 @@ class Searcher:
         # counting every square a unit may stand on made most squares look stalemated.
         crowded = (meta.known | meta.blockers) & units if few else 0
         outcome = king_outcomes(king_set, possible, certain, lone, crowded)
+        hemmed = 0
+        if few and not lone:
+            # Squares whose only flights are squares where a unit of its own may stand.
+            wide = king_outcomes(king_set, possible, certain, lone, units)
+            hemmed = wide.stalemated & ~outcome.stalemated
         static = self._static(meta, after)
         repeated = _REPEAT[min(meta.history.count(after.board_fen()), 2)]
         static -= repeated
@@ -393,9 +398,34 @@ class Searcher:
                 stuck = 1.0 if alone else stuck_chance(meta, after, meta.units - int(took))
                 value = stuck * DRAW + (1.0 - stuck) * (static + gain)
                 result.append(Branch("stalemate", value, share * size))
+            if hemmed and not alone:
+                # A stalemate if the flights are all occupied and the units stuck: the
+                # king on h1 of game 57 (seed 1) had only h2, where one of two pawns not
+                # located stood (only a blocker counted as occupied): stalemate.
+                chance = self._hemmed_chance(meta, hemmed, possible)
+                chance *= stuck_chance(meta, after, meta.units - int(took))
+                size = hemmed.bit_count() / max(1, king_set.bit_count())
+                value = chance * DRAW + (1.0 - chance) * (static + gain)
+                result.append(Branch("stalemate", value, share * size))
         if not result:  # an empty king set (cannot happen if the invariant holds)
             result.append(Branch("silent", static, 1.0))
         return result
+
+    @staticmethod
+    def _hemmed_chance(meta: Metaposition, hemmed: int, possible: int) -> float:
+        """The largest chance, over the squares of ``hemmed``, that every flight of a
+        king standing there is occupied by one of its units (by occupancy; a blocker
+        stays with BLOCKER_STAYS)."""
+        worst = 0.0
+        for square in chess.SquareSet(hemmed):
+            chance = 1.0
+            for flight in chess.SquareSet(chess.BB_KING_ATTACKS[square] & ~possible):
+                occupied = meta.occupancy(flight)
+                if chess.BB_SQUARES[flight] & meta.blockers:
+                    occupied = max(occupied, BLOCKER_STAYS)
+                chance *= occupied
+            worst = max(worst, chance)
+        return worst
 
     def score(self, meta: Metaposition, move: chess.Move, depth: int = 1) -> float:
         """The attempt's value: worst branch plus ``blend`` of the gap to their mean,
