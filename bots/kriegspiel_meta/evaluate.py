@@ -190,14 +190,16 @@ def king_threat(
     return loss
 
 
-def hunt_targets(meta: Metaposition, board: chess.Board) -> int:
+def hunt_targets(meta: Metaposition, board: chess.Board, stepped: int = 0) -> int:
     """Squares where an enemy pawn likely stands (known there, or it refused one of our
-    pawns a step and may still stand there) and no piece of ours stands on ``board``."""
+    pawns a step and may still stand there) and no piece of ours stands on ``board``,
+    but for ``stepped``: where a pawn of ours stepped, which takes nothing (scored as
+    taken, the refused step onto a blocker was tried again every move)."""
     located = (meta.known | meta.blockers) & meta.may[chess.PAWN]
-    return located & ~board.occupied_co[meta.color]
+    return located & (~board.occupied_co[meta.color] | stepped)
 
 
-def hunt_cost(meta: Metaposition, board: chess.Board) -> float:
+def hunt_cost(meta: Metaposition, board: chess.Board, stepped: int = 0) -> float:
     """What the located enemy pawns (:func:`hunt_targets`) still cost us on ``board``:
     :data:`HUNT_TARGET` each, plus :data:`HUNT_STEP` for each move (0, 1 or 2: more counts
     as 2) our nearest piece (not the king, not a pawn) needs before it attacks one.
@@ -206,7 +208,7 @@ def hunt_cost(meta: Metaposition, board: chess.Board) -> float:
     king and one blocked pawn, whose square the bot knew, shuffled for 50 moves, since
     the search sees one of our moves ahead and a capture two moves away scored nothing;
     the king's region never shrinks while a pawn may move instead of the king."""
-    targets = hunt_targets(meta, board)
+    targets = hunt_targets(meta, board, stepped)
     if not targets:
         return 0.0
     color = meta.color

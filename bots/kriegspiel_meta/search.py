@@ -326,7 +326,7 @@ class Searcher:
             # Squares whose only flights are squares where a unit of its own may stand.
             wide = king_outcomes(king_set, possible, certain, lone, units)
             hemmed = wide.stalemated & ~outcome.stalemated
-        static = self._static(meta, after)
+        static = self._static(meta, after, target if pawn_step else 0)
         repeated = _REPEAT[min(meta.history.count(after.board_fen()), 2)]
         static -= repeated
         chance = meta.occupancy(move.to_square) if can_take else 0.0
@@ -479,7 +479,9 @@ class Searcher:
 
     # -- static terms ------------------------------------------------------------------
 
-    def _static(self, meta: Metaposition, after: chess.Board) -> float:
+    def _static(self, meta: Metaposition, after: chess.Board, stepped: int = 0) -> float:
+        """Material, pawn progress, our king's place, the located pawns still to take;
+        ``stepped``: the square one of our pawns stepped onto (it takes nothing)."""
         color = meta.color
         value = float(material(after, color) - meta.enemy_material())
         value += pawn_progress(after, color)
@@ -496,7 +498,7 @@ class Searcher:
         elif walk is not None:
             value -= BLOCKER_WALK * walk
         if meta.units <= FEW_UNITS and strong_material(after, color):
-            value -= hunt_cost(meta, after)
+            value -= hunt_cost(meta, after, stepped)
         return value
 
     @staticmethod

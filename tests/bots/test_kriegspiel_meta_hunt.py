@@ -46,6 +46,10 @@ def test_a_located_pawn_costs_until_a_piece_attacks_it_and_nothing_once_taken() 
     board = meta.own.copy(stack=False)
     board.set_piece_at(chess.F5, chess.Piece(chess.ROOK, chess.WHITE))  # taken
     assert hunt_cost(meta, board) == 0.0
+    # A pawn step onto it takes nothing (scored as taken, it was retried every move).
+    stepped = meta.own.copy(stack=False)
+    stepped.push(chess.Move.from_uci("f4f5"))
+    assert hunt_cost(meta, stepped, chess.BB_SQUARES[chess.F5]) >= HUNT_TARGET
     knight = _blocked("7k/8/8/5p2/5P2/8/1N6/K7 w - - 0 1", "f4f5")
     assert hunt_cost(knight, knight.own) == HUNT_TARGET + 2 * HUNT_STEP
     assert after("b2c4", knight) == HUNT_TARGET + HUNT_STEP  # from c4: e3 or d6 next
