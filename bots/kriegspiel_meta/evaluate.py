@@ -187,7 +187,6 @@ def king_threat(
         fear = AVERSION if essential or meta.units == 0 else FEW_AVERSION
         loss *= min(1.0, fear * share)
     return loss
-    return loss
 
 
 def hunt_targets(meta: Metaposition, board: chess.Board, stepped: int = 0) -> int:

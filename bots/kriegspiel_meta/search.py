@@ -89,6 +89,11 @@ _REPEAT = (0.0, 80.0, 2_000.0)
 #: rule, seed 1: pawns blocked by pawns for dozens of moves, our king at home).
 FEW_UNITS = 3
 BLOCKER_WALK = 6.0
+#: The 50-move rule: from CLOCK_ALARM of our moves without a capture or a pawn move of
+#: ours (``Metaposition.quiet_moves``), while we are ahead, a pawn move or a capture
+#: (which reset the count) is worth CLOCK_STEP for each move past it.
+CLOCK_ALARM = 30
+CLOCK_STEP = 15.0
 _LATER = 20.0
 
 
@@ -329,6 +334,9 @@ class Searcher:
         static = self._static(meta, after, target if pawn_step else 0)
         repeated = _REPEAT[min(meta.history.count(after.board_fen()), 2)]
         static -= repeated
+        reset = self._reset_value(meta, after)
+        if kind == chess.PAWN:
+            static += reset  # a pawn move resets the 50-move count
         chance = meta.occupancy(move.to_square) if can_take else 0.0
         if can_take and target & meta.blockers:
             chance = max(chance, BLOCKER_STAYS)
@@ -362,6 +370,8 @@ class Searcher:
             alone = lone or (took and last is not None)
             here = last if took and last is not None else outcome
             gain = float(meta.cheapest_at(move.to_square) or VALUES[chess.PAWN]) if took else 0.0
+            if took and kind != chess.PAWN:
+                gain += reset  # so does a capture
             if took and target & meta.may[chess.PAWN]:
                 gain += 2.0 * enemy_pawn_bonus(move.to_square, meta.enemy)
             for checked, region, after_region in (
@@ -410,6 +420,19 @@ class Searcher:
         if not result:  # an empty king set (cannot happen if the invariant holds)
             result.append(Branch("silent", static, 1.0))
         return result
+
+    @staticmethod
+    def _reset_value(meta: Metaposition, after: chess.Board) -> float:
+        """What resetting the 50-move count is worth: nothing until CLOCK_ALARM of our
+        moves passed without one, or unless we are ahead with material that mates.
+        Replays of the games drawn by the 50-move rule (seed 1): with our pawns free to
+        move, the count ran out while the king was hunted."""
+        late = meta.quiet_moves - CLOCK_ALARM + 1
+        if late <= 0 or not strong_material(after, meta.color):
+            return 0.0
+        if material(after, meta.color) < meta.enemy_material() + VALUES[chess.ROOK]:
+            return 0.0
+        return CLOCK_STEP * late
 
     @staticmethod
     def _hemmed_chance(meta: Metaposition, hemmed: int, possible: int) -> float:

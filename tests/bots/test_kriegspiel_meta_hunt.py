@@ -97,3 +97,22 @@ def test_a_king_whose_only_flight_may_hold_its_pawn_fears_a_stalemate() -> None:
     assert any(branch.answer == "stalemate" for branch in branches)
     safe = searcher.branches(meta, chess.Move.from_uci("e7d7"))
     assert not any(branch.answer == "stalemate" for branch in safe)
+
+
+def test_the_fifty_move_count_is_heard_and_a_reset_is_worth_more_late() -> None:
+    meta = Metaposition.from_start(chess.WHITE, "wild16", "7k/8/8/8/8/8/P7/K1R5 w - - 0 1")
+    observe(meta, {"type": "move", "color": "white", "move": "c1c5"})
+    observe(meta, {"type": "move", "color": "black"})
+    observe(meta, {"type": "move", "color": "white", "move": "c5c6"})
+    assert meta.quiet_moves == 2
+    searcher = Searcher(random.Random(1))
+    push = chess.Move.from_uci("a2a3")
+    early = searcher.score(meta, push) - searcher.score(meta, chess.Move.from_uci("c6c7"))
+    meta.quiet_moves = 45
+    late = searcher.score(meta, push) - searcher.score(meta, chess.Move.from_uci("c6c7"))
+    assert late > early + 100
+    observe(meta, {"type": "move", "color": "white", "move": "a2a3"})
+    assert meta.quiet_moves == 0
+    meta.quiet_moves = 7
+    observe(meta, {"type": "move", "color": "black", "capture": "c6"})
+    assert meta.quiet_moves == 0
