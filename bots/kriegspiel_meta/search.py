@@ -30,6 +30,7 @@ from bots.kriegspiel_meta.endgames import (
     region_value,
 )
 from bots.kriegspiel_meta.evaluate import (
+    PAWN_STUCK,
     densities,
     enemy_pawn_bonus,
     exposure,
@@ -41,7 +42,7 @@ from bots.kriegspiel_meta.evaluate import (
     stuck_chance,
     threats,
 )
-from bots.kriegspiel_meta.geometry import VALUES
+from bots.kriegspiel_meta.geometry import VALUES, forward
 from bots.kriegspiel_meta.legality import BLOCKER_STAYS, could_be_legal, illegal_chance
 from bots.kriegspiel_meta.mate import MateSearch
 from bots.kriegspiel_meta.metaposition import Metaposition, certain_attacks, possible_attacks
@@ -412,7 +413,7 @@ class Searcher:
                 # A stalemate if the flights are all occupied and the units stuck: the
                 # king on h1 of game 57 (seed 1) had only h2, where one of two pawns not
                 # located stood (only a blocker counted as occupied): stalemate.
-                chance = self._hemmed_chance(meta, hemmed, possible)
+                chance = self._hemmed_chance(meta, hemmed, possible, after)
                 chance *= stuck_chance(meta, after, meta.units - int(took))
                 size = hemmed.bit_count() / max(1, king_set.bit_count())
                 value = chance * DRAW + (1.0 - chance) * (static + gain)
@@ -435,17 +436,25 @@ class Searcher:
         return CLOCK_STEP * late
 
     @staticmethod
-    def _hemmed_chance(meta: Metaposition, hemmed: int, possible: int) -> float:
+    def _hemmed_chance(meta: Metaposition, hemmed: int, possible: int, board: chess.Board) -> float:
         """The largest chance, over the squares of ``hemmed``, that every flight of a
-        king standing there is occupied by one of its units (by occupancy; a blocker
-        stays with BLOCKER_STAYS)."""
+        king standing there is occupied by one of its units: by occupancy, a blocker
+        with BLOCKER_STAYS, and a square in front of one of our pawns (on ``board``)
+        where a pawn may stand with PAWN_STUCK: late in a game the pawns left are often
+        the blocked ones (game 4 of seed 1: the king's one flight was such a square,
+        held by a pawn; by occupancy alone the chance was 0.11 and the bot stalemated)."""
+        fronts = forward(board.pawns & board.occupied_co[meta.color], meta.color)
+        fronts &= meta.may[chess.PAWN]
         worst = 0.0
         for square in chess.SquareSet(hemmed):
             chance = 1.0
             for flight in chess.SquareSet(chess.BB_KING_ATTACKS[square] & ~possible):
                 occupied = meta.occupancy(flight)
-                if chess.BB_SQUARES[flight] & meta.blockers:
+                bit = chess.BB_SQUARES[flight]
+                if bit & meta.blockers:
                     occupied = max(occupied, BLOCKER_STAYS)
+                if bit & fronts:
+                    occupied = max(occupied, PAWN_STUCK)
                 chance *= occupied
             worst = max(worst, chance)
         return worst
