@@ -48,7 +48,7 @@ from bots.kriegspiel_meta.mate import MateSearch
 from bots.kriegspiel_meta.metaposition import Metaposition, certain_attacks, possible_attacks
 from bots.kriegspiel_meta.minor import MinorEndgame
 
-__all__ = ["WIN", "Branch", "Searcher"]
+__all__ = ["WIN", "Branch", "Searcher", "jammed", "probes"]
 
 #: The bonus of a branch that surely mates (a lone king), of one that likely does; the
 #: value of a branch that may stalemate. Finite, so that the mean of the branches never
@@ -63,6 +63,9 @@ _CERTAINLY_ILLEGAL = -1_000_000.0
 #: (0.32 per attempt) but won 67% and lost the ladder to the previous version; 15 won
 #: 79% at 0.48 illegal attempts per attempt (docs/kriegspiel_meta.md).
 ILLEGAL_COST = 15.0
+#: What a refused probe (a pawn step that may locate a blocked pawn) is worth beyond the
+#: best attempt that cannot be refused (see :func:`probes`).
+PROBE = 600.0
 #: Against a lone king: how many of our moves the forced-mate search looks ahead, and the
 #: share of the time budget it may use.
 #: The share is larger when the king's region is small (at most SMALL_REGION squares),
@@ -169,6 +172,24 @@ def jammed(meta: Metaposition, board: chess.Board) -> bool:
     return stuck >= meta.units
 
 
+def probes(meta: Metaposition) -> int:
+    """Squares in front of our pawns where a pawn not located may stand, worth a
+    step's refusal, with at most FEW_UNITS enemy units, the pawns not all located,
+    and a queen, rook or pawn of ours: a refused step locates a blocked pawn (a
+    blocker), and blocked pawns leave the king alone to move (:func:`jammed`). Game
+    38 of seed 2: three queens against a king and the pawn blocked by ours, never
+    located: its set covered three files, the king "may stay" and was not mated in
+    50 moves."""
+    own = meta.own
+    if meta.units > FEW_UNITS or not strong_material(own, meta.color):
+        return 0
+    pawns = meta.may[chess.PAWN]
+    if pawns.bit_count() <= meta.pawns_max:
+        return 0
+    fronts = forward(own.pawns & own.occupied_co[meta.color], meta.color)
+    return fronts & pawns & ~(meta.blockers | meta.known)
+
+
 class Searcher:
     """Scores attempts on a metaposition and picks the best within a time budget.
 
@@ -244,7 +265,8 @@ class Searcher:
     ) -> dict[str, float]:
         """Each score as the expectation over the umpire's refusal: with the chance
         ``q`` that the attempt is illegal we play the best attempt that cannot be refused
-        instead, less ILLEGAL_COST (a wasted attempt tells us little and costs time)."""
+        instead, less ILLEGAL_COST (a wasted attempt tells us little and costs time).
+        A refused *probe* (:func:`probes`) is worth that best attempt plus PROBE."""
         chances = {
             text: illegal_chance(meta, chess.Move.from_uci(text), offered) for text in scores
         }
@@ -252,11 +274,21 @@ class Searcher:
         opened = [v for v in scores.values() if v > _CERTAINLY_ILLEGAL]
         if not opened:
             return scores
-        fallback = max(safe or opened) - ILLEGAL_COST
+        best = max(safe or opened)
+        fallback = best - ILLEGAL_COST
+        found = probes(meta)
+        refused = {
+            text: best + PROBE
+            if chess.BB_SQUARES[chess.Move.from_uci(text).to_square] & found
+            and meta.own.piece_type_at(chess.Move.from_uci(text).from_square) == chess.PAWN
+            and text[0] == text[2]
+            else min(fallback, value)
+            for text, value in scores.items()
+        }
         return {
             text: value
             if value <= _CERTAINLY_ILLEGAL or chances[text] == 0.0
-            else (1.0 - chances[text]) * value + chances[text] * min(fallback, value)
+            else (1.0 - chances[text]) * value + chances[text] * refused[text]
             for text, value in scores.items()
         }
 

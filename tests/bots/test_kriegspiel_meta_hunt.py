@@ -16,7 +16,7 @@ from bots.kriegspiel_meta.evaluate import (
     hunt_targets,
     king_threat,
 )
-from bots.kriegspiel_meta.search import FEW_UNITS, Searcher
+from bots.kriegspiel_meta.search import FEW_UNITS, Searcher, probes
 from bots.kriegspiel_meta.update import observe
 
 
@@ -116,3 +116,26 @@ def test_the_fifty_move_count_is_heard_and_a_reset_is_worth_more_late() -> None:
     meta.quiet_moves = 7
     observe(meta, {"type": "move", "color": "black", "capture": "c6"})
     assert meta.quiet_moves == 0
+
+
+def test_a_step_that_may_locate_a_blocked_pawn_is_a_probe_until_it_is_refused() -> None:
+    meta = Metaposition.from_start(chess.WHITE, "wild16", "k7/8/8/8/2p5/2P5/8/K2Q4 w - - 0 1")
+    meta.check_known = True
+    assert probes(meta) == chess.BB_SQUARES[chess.C4]
+    searcher = Searcher(random.Random(1))
+    legal = [move.uci() for move in meta.own.generate_pseudo_legal_moves()]
+    searcher.choose(meta, legal, 10.0)
+    probing = searcher.last["c3c4"]
+    observe(meta, {"type": "illegal", "color": "white", "move": "c3c4", "answer": "illegal"})
+    assert meta.blockers == chess.BB_SQUARES[chess.C4]
+    assert probes(meta) == 0  # located: no probe any more
+    crowded = Metaposition.from_start(chess.WHITE, "wild16", "k7/pppp4/8/8/8/2P5/8/K2Q4 w")
+    assert probes(crowded) == 0  # four units: not yet
+    # The same position with no pawn possible on c4: the step scores as a plain move.
+    blind = Searcher(random.Random(1))
+    plain = Metaposition.from_start(chess.WHITE, "wild16", "k7/8/8/8/2p5/2P5/8/K2Q4 w")
+    plain.check_known = True
+    plain.may[chess.PAWN] &= ~chess.BB_SQUARES[chess.C4]
+    assert probes(plain) == 0
+    blind.choose(plain, legal, 10.0)
+    assert probing > blind.last["c3c4"] + 5
