@@ -65,7 +65,7 @@ _CERTAINLY_ILLEGAL = -1_000_000.0
 ILLEGAL_COST = 15.0
 #: What a refused probe (a pawn step that may locate a blocked pawn) is worth beyond the
 #: best attempt that cannot be refused (see :func:`probes`).
-PROBE = 600.0
+PROBE = 300.0
 #: Against a lone king: how many of our moves the forced-mate search looks ahead, and the
 #: share of the time budget it may use.
 #: The share is larger when the king's region is small (at most SMALL_REGION squares),
@@ -190,6 +190,20 @@ def probes(meta: Metaposition) -> int:
     return fronts & pawns & ~(meta.blockers | meta.known)
 
 
+def _probing(meta: Metaposition, text: str, found: int) -> bool:
+    """Whether attempt ``text`` is a pawn's step onto a square of ``found`` whose refusal
+    would name a blocker (a pawn that may be pinned, or a step while in check, says
+    nothing: such a probe was retried every move)."""
+    move = chess.Move.from_uci(text)
+    if not chess.BB_SQUARES[move.to_square] & found or text[0] != text[2]:
+        return False
+    if meta.own.piece_type_at(move.from_square) != chess.PAWN:
+        return False
+    if meta.checks_on_us or not meta.check_known:
+        return False
+    return not meta.could_be_pinned(move.from_square)
+
+
 class Searcher:
     """Scores attempts on a metaposition and picks the best within a time budget.
 
@@ -278,11 +292,7 @@ class Searcher:
         fallback = best - ILLEGAL_COST
         found = probes(meta)
         refused = {
-            text: best + PROBE
-            if chess.BB_SQUARES[chess.Move.from_uci(text).to_square] & found
-            and meta.own.piece_type_at(chess.Move.from_uci(text).from_square) == chess.PAWN
-            and text[0] == text[2]
-            else min(fallback, value)
+            text: best + PROBE if found and _probing(meta, text, found) else min(fallback, value)
             for text, value in scores.items()
         }
         return {
