@@ -42,7 +42,7 @@ from bots.kriegspiel_meta.evaluate import (
     stuck_chance,
     threats,
 )
-from bots.kriegspiel_meta.geometry import VALUES, forward
+from bots.kriegspiel_meta.geometry import PIECE_KINDS, VALUES, forward
 from bots.kriegspiel_meta.legality import BLOCKER_STAYS, could_be_legal, illegal_chance
 from bots.kriegspiel_meta.mate import MateSearch
 from bots.kriegspiel_meta.metaposition import Metaposition, certain_attacks, possible_attacks
@@ -188,6 +188,20 @@ def probes(meta: Metaposition) -> int:
         return 0
     fronts = forward(own.pawns & own.occupied_co[meta.color], meta.color)
     return fronts & pawns & ~(meta.blockers | meta.known)
+
+
+def _occupancy(meta: Metaposition, square: chess.Square, density: list[float]) -> float:
+    """:meth:`Metaposition.occupancy` from the decision's :func:`densities` (the same
+    value, without recomputing the material bounds for every square)."""
+    bit = chess.BB_SQUARES[square]
+    if bit & meta.known:
+        return 1.0
+    may = meta.may
+    chance = 0.0
+    for kind in PIECE_KINDS[:-1]:
+        if may[kind] & bit:
+            chance += density[kind]
+    return min(1.0, chance)
 
 
 def _probing(meta: Metaposition, text: str, found: int) -> bool:
@@ -477,28 +491,36 @@ class Searcher:
             return 0.0
         return CLOCK_STEP * late
 
-    @staticmethod
-    def _hemmed_chance(meta: Metaposition, hemmed: int, possible: int, board: chess.Board) -> float:
+    def _hemmed_chance(
+        self, meta: Metaposition, hemmed: int, possible: int, board: chess.Board
+    ) -> float:
         """The largest chance, over the squares of ``hemmed``, that every flight of a
         king standing there is occupied by one of its units: by occupancy, a blocker
         with BLOCKER_STAYS, and a square in front of one of our pawns (on ``board``)
         where a pawn may stand with PAWN_STUCK: late in a game the pawns left are often
         the blocked ones (game 4 of seed 1: the king's one flight was such a square,
         held by a pawn; by occupancy alone the chance was 0.11 and the bot stalemated)."""
+        density = self._density if self._density is not None else densities(meta)
         fronts = forward(board.pawns & board.occupied_co[meta.color], meta.color)
         fronts &= meta.may[chess.PAWN]
+        seen: dict[int, float] = {}
         worst = 0.0
         for square in chess.SquareSet(hemmed):
             chance = 1.0
             for flight in chess.SquareSet(chess.BB_KING_ATTACKS[square] & ~possible):
-                occupied = meta.occupancy(flight)
-                bit = chess.BB_SQUARES[flight]
-                if bit & meta.blockers:
-                    occupied = max(occupied, BLOCKER_STAYS)
-                if bit & fronts:
-                    occupied = max(occupied, PAWN_STUCK)
+                occupied = seen.get(flight)
+                if occupied is None:
+                    occupied = _occupancy(meta, flight, density)
+                    bit = chess.BB_SQUARES[flight]
+                    if bit & meta.blockers:
+                        occupied = max(occupied, BLOCKER_STAYS)
+                    if bit & fronts:
+                        occupied = max(occupied, PAWN_STUCK)
+                    seen[flight] = occupied
                 chance *= occupied
             worst = max(worst, chance)
+            if worst >= 1.0:
+                break
         return worst
 
     def score(self, meta: Metaposition, move: chess.Move, depth: int = 1) -> float:
