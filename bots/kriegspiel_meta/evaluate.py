@@ -33,6 +33,8 @@ ESSENTIAL = 3_000.0
 #: Against a lone king: how many times over the chance that it stands next to one of our
 #: undefended pieces is feared (see :func:`king_threat`).
 AVERSION = 8.0
+#: The same with a few enemy units left, for a piece whose loss leaves us mating material.
+FEW_AVERSION = 2.0
 
 #: The chance that an enemy piece (not a pawn) has no legal move when its king has none.
 PIECE_STUCK = 0.05
@@ -42,6 +44,12 @@ PIECE_STUCK = 0.05
 #: with only the share of blocked squares of a wide pawn set the bot still stalemated a
 #: king with one or two blocked pawns in 4 of the first 60 games, queens on the board).
 PAWN_STUCK = 0.5
+
+#: Hunting located enemy pawns with few units left (see :func:`hunt_cost`): the cost of
+#: each such pawn still on the board, and of each move our nearest piece needs before it
+#: attacks one.
+HUNT_TARGET = 60.0
+HUNT_STEP = 30.0
 
 #: Bonus of a pawn by how many ranks it has advanced from its start (0..5).
 PAWN_BONUS = (0, 8, 18, 32, 55, 90)
@@ -143,9 +151,12 @@ def exposure(meta: Metaposition, board: chess.Board, king_set: int, defended: in
     return near.bit_count() / king_set.bit_count()
 
 
-def king_threat(meta: Metaposition, board: chess.Board, king_set: int, defended: int) -> float:
-    """The value of our pieces the enemy king may take next move (worst case): those
-    next to a square of ``king_set`` and not ``defended``."""
+def king_threat(
+    meta: Metaposition, board: chess.Board, king_set: int, defended: int, few: int = 0
+) -> float:
+    """The value of our pieces the enemy king may take next move: those next to a square
+    of ``king_set`` and not ``defended``; by the worst case while the enemy has more than
+    ``few`` units, else by the share of the king's squares next to them (see below)."""
     reach = 0
     for square in chess.SquareSet(king_set):
         reach |= chess.BB_KING_ATTACKS[square]
@@ -155,19 +166,69 @@ def king_threat(meta: Metaposition, board: chess.Board, king_set: int, defended:
     loss = float(
         sum(VALUES[board.piece_type_at(s) or chess.PAWN] for s in chess.SquareSet(exposed))
     )
-    if meta.units == 0:
+    if meta.units <= few:
         rest = board.copy(stack=False)
         for square in chess.SquareSet(exposed):
             rest.remove_piece_at(square)
-        if _essential(board, rest, meta.color):
+        essential = _essential(board, rest, meta.color)
+        if essential:
             loss += ESSENTIAL  # losing it draws the game
         # Against a lone king the loss counts by the share of its squares next to the
         # piece, feared AVERSION times over: a rook that never stands where a hidden
         # king might reach it never confines one (measured: 0% mates against a king
         # that heads for the centre).
         near = king_set & king_spread(exposed)
-        loss *= min(1.0, AVERSION * near.bit_count() / king_set.bit_count())
+        share = near.bit_count() / king_set.bit_count()
+        # With a few units left (pawns, mostly) the same holds, and a piece we can spare
+        # is feared only FEW_AVERSION times over: the worst case over a region of 20 to
+        # 30 squares (it counts every square where the king may have stayed) kept our
+        # knight from the square next to a blocked pawn, our rook from taking one, for
+        # 50 moves (replays of the games drawn by the 50-move rule, seed 1).
+        fear = AVERSION if essential or meta.units == 0 else FEW_AVERSION
+        loss *= min(1.0, fear * share)
     return loss
+
+
+def hunt_targets(meta: Metaposition, board: chess.Board, stepped: int = 0) -> int:
+    """Squares where an enemy pawn likely stands (known there, or it refused one of our
+    pawns a step and may still stand there) and no piece of ours stands on ``board``,
+    but for ``stepped``: where a pawn of ours stepped, which takes nothing (scored as
+    taken, the refused step onto a blocker was tried again every move)."""
+    located = (meta.known | meta.blockers) & meta.may[chess.PAWN]
+    return located & (~board.occupied_co[meta.color] | stepped)
+
+
+def hunt_cost(meta: Metaposition, board: chess.Board, stepped: int = 0) -> float:
+    """What the located enemy pawns (:func:`hunt_targets`) still cost us on ``board``:
+    :data:`HUNT_TARGET` each, plus :data:`HUNT_STEP` for each move (0, 1 or 2: more counts
+    as 2) our nearest piece (not the king, not a pawn) needs before it attacks one.
+
+    Replays of the games drawn by the 50-move rule (seed 1): queens and rooks against a
+    king and one blocked pawn, whose square the bot knew, shuffled for 50 moves, since
+    the search sees one of our moves ahead and a capture two moves away scored nothing;
+    the king's region never shrinks while a pawn may move instead of the king."""
+    targets = hunt_targets(meta, board, stepped)
+    if not targets:
+        return 0.0
+    color = meta.color
+    occupied = board.occupied
+    free = ~board.occupied_co[color] & chess.BB_ALL
+    hunters = board.occupied_co[color] & ~board.kings & ~board.pawns
+    steps = 2
+    for target in chess.SquareSet(targets):
+        bit = chess.BB_SQUARES[target]
+        for square in chess.SquareSet(hunters):
+            kind = board.piece_type_at(square)
+            assert kind is not None
+            reach = attacks(kind, color, square, occupied)
+            if reach & bit:
+                steps = 0
+                break
+            if reach & free & attacks(kind, color, target, occupied):
+                steps = 1
+        if steps == 0:
+            break
+    return HUNT_TARGET * targets.bit_count() + HUNT_STEP * steps
 
 
 def threats(

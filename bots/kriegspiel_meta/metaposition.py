@@ -91,6 +91,9 @@ class Metaposition:
     check_known: bool = True  #: False at a custom start until the first move is heard
     tries: int | None = None  #: our legal pawn captures this turn, as announced (or None)
     history: list[str] = field(default_factory=list)  #: own placements after our moves
+    #: our moves since the last capture (by either side) or pawn move of ours: at least
+    #: the 50-move rule's count (the enemy's pawn moves are unseen, and reset it too)
+    quiet_moves: int = 0
 
     # -- construction ------------------------------------------------------------------
 
@@ -158,6 +161,7 @@ class Metaposition:
             check_known=self.check_known,
             tries=self.tries,
             history=self.history,
+            quiet_moves=self.quiet_moves,
         )
 
     # -- queries -----------------------------------------------------------------------

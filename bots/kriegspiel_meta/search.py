@@ -30,22 +30,25 @@ from bots.kriegspiel_meta.endgames import (
     region_value,
 )
 from bots.kriegspiel_meta.evaluate import (
+    PAWN_STUCK,
     densities,
     enemy_pawn_bonus,
     exposure,
+    hunt_cost,
     king_threat,
     material,
     pawn_progress,
+    strong_material,
     stuck_chance,
     threats,
 )
-from bots.kriegspiel_meta.geometry import VALUES
-from bots.kriegspiel_meta.legality import could_be_legal, illegal_chance
+from bots.kriegspiel_meta.geometry import PIECE_KINDS, VALUES, forward
+from bots.kriegspiel_meta.legality import BLOCKER_STAYS, could_be_legal, illegal_chance
 from bots.kriegspiel_meta.mate import MateSearch
 from bots.kriegspiel_meta.metaposition import Metaposition, certain_attacks, possible_attacks
 from bots.kriegspiel_meta.minor import MinorEndgame
 
-__all__ = ["WIN", "Branch", "Searcher"]
+__all__ = ["WIN", "Branch", "Searcher", "jammed", "probes"]
 
 #: The bonus of a branch that surely mates (a lone king), of one that likely does; the
 #: value of a branch that may stalemate. Finite, so that the mean of the branches never
@@ -60,6 +63,9 @@ _CERTAINLY_ILLEGAL = -1_000_000.0
 #: (0.32 per attempt) but won 67% and lost the ladder to the previous version; 15 won
 #: 79% at 0.48 illegal attempts per attempt (docs/kriegspiel_meta.md).
 ILLEGAL_COST = 15.0
+#: What a refused probe (a pawn step that may locate a blocked pawn) is worth beyond the
+#: best attempt that cannot be refused (see :func:`probes`).
+PROBE = 300.0
 #: Against a lone king: how many of our moves the forced-mate search looks ahead, and the
 #: share of the time budget it may use.
 #: The share is larger when the king's region is small (at most SMALL_REGION squares),
@@ -87,6 +93,11 @@ _REPEAT = (0.0, 80.0, 2_000.0)
 #: rule, seed 1: pawns blocked by pawns for dozens of moves, our king at home).
 FEW_UNITS = 3
 BLOCKER_WALK = 6.0
+#: The 50-move rule: from CLOCK_ALARM of our moves without a capture or a pawn move of
+#: ours (``Metaposition.quiet_moves``), while we are ahead, a pawn move or a capture
+#: (which reset the count) is worth CLOCK_STEP for each move past it.
+CLOCK_ALARM = 30
+CLOCK_STEP = 15.0
 _LATER = 20.0
 
 
@@ -159,6 +170,52 @@ def jammed(meta: Metaposition, board: chess.Board) -> bool:
         if not chess.BB_PAWN_ATTACKS[enemy][square] & ours:
             stuck += 1
     return stuck >= meta.units
+
+
+def probes(meta: Metaposition) -> int:
+    """Squares in front of our pawns where a pawn not located may stand, worth a
+    step's refusal, with at most FEW_UNITS enemy units, the pawns not all located,
+    and a queen, rook or pawn of ours: a refused step locates a blocked pawn (a
+    blocker), and blocked pawns leave the king alone to move (:func:`jammed`). Game
+    38 of seed 2: three queens against a king and the pawn blocked by ours, never
+    located: its set covered three files, the king "may stay" and was not mated in
+    50 moves."""
+    own = meta.own
+    if meta.units > FEW_UNITS or not strong_material(own, meta.color):
+        return 0
+    pawns = meta.may[chess.PAWN]
+    if pawns.bit_count() <= meta.pawns_max:
+        return 0
+    fronts = forward(own.pawns & own.occupied_co[meta.color], meta.color)
+    return fronts & pawns & ~(meta.blockers | meta.known)
+
+
+def _occupancy(meta: Metaposition, square: chess.Square, density: list[float]) -> float:
+    """:meth:`Metaposition.occupancy` from the decision's :func:`densities` (the same
+    value, without recomputing the material bounds for every square)."""
+    bit = chess.BB_SQUARES[square]
+    if bit & meta.known:
+        return 1.0
+    may = meta.may
+    chance = 0.0
+    for kind in PIECE_KINDS[:-1]:
+        if may[kind] & bit:
+            chance += density[kind]
+    return min(1.0, chance)
+
+
+def _probing(meta: Metaposition, text: str, found: int) -> bool:
+    """Whether attempt ``text`` is a pawn's step onto a square of ``found`` whose refusal
+    would name a blocker (a pawn that may be pinned, or a step while in check, says
+    nothing: such a probe was retried every move)."""
+    move = chess.Move.from_uci(text)
+    if not chess.BB_SQUARES[move.to_square] & found or text[0] != text[2]:
+        return False
+    if meta.own.piece_type_at(move.from_square) != chess.PAWN:
+        return False
+    if meta.checks_on_us or not meta.check_known:
+        return False
+    return not meta.could_be_pinned(move.from_square)
 
 
 class Searcher:
@@ -236,7 +293,8 @@ class Searcher:
     ) -> dict[str, float]:
         """Each score as the expectation over the umpire's refusal: with the chance
         ``q`` that the attempt is illegal we play the best attempt that cannot be refused
-        instead, less ILLEGAL_COST (a wasted attempt tells us little and costs time)."""
+        instead, less ILLEGAL_COST (a wasted attempt tells us little and costs time).
+        A refused *probe* (:func:`probes`) is worth that best attempt plus PROBE."""
         chances = {
             text: illegal_chance(meta, chess.Move.from_uci(text), offered) for text in scores
         }
@@ -244,11 +302,17 @@ class Searcher:
         opened = [v for v in scores.values() if v > _CERTAINLY_ILLEGAL]
         if not opened:
             return scores
-        fallback = max(safe or opened) - ILLEGAL_COST
+        best = max(safe or opened)
+        fallback = best - ILLEGAL_COST
+        found = probes(meta)
+        refused = {
+            text: best + PROBE if found and _probing(meta, text, found) else min(fallback, value)
+            for text, value in scores.items()
+        }
         return {
             text: value
             if value <= _CERTAINLY_ILLEGAL or chances[text] == 0.0
-            else (1.0 - chances[text]) * value + chances[text] * min(fallback, value)
+            else (1.0 - chances[text]) * value + chances[text] * refused[text]
             for text, value in scores.items()
         }
 
@@ -319,10 +383,20 @@ class Searcher:
         # counting every square a unit may stand on made most squares look stalemated.
         crowded = (meta.known | meta.blockers) & units if few else 0
         outcome = king_outcomes(king_set, possible, certain, lone, crowded)
-        static = self._static(meta, after)
+        hemmed = 0
+        if few and not lone:
+            # Squares whose only flights are squares where a unit of its own may stand.
+            wide = king_outcomes(king_set, possible, certain, lone, units)
+            hemmed = wide.stalemated & ~outcome.stalemated
+        static = self._static(meta, after, target if pawn_step else 0)
         repeated = _REPEAT[min(meta.history.count(after.board_fen()), 2)]
         static -= repeated
+        reset = self._reset_value(meta, after)
+        if kind == chess.PAWN:
+            static += reset  # a pawn move resets the 50-move count
         chance = meta.occupancy(move.to_square) if can_take else 0.0
+        if can_take and target & meta.blockers:
+            chance = max(chance, BLOCKER_STAYS)
         if diagonal_pawn and not target & units:
             chance = 0.5
         result: list[Branch] = []
@@ -353,6 +427,8 @@ class Searcher:
             alone = lone or (took and last is not None)
             here = last if took and last is not None else outcome
             gain = float(meta.cheapest_at(move.to_square) or VALUES[chess.PAWN]) if took else 0.0
+            if took and kind != chess.PAWN:
+                gain += reset  # so does a capture
             if took and target & meta.may[chess.PAWN]:
                 gain += 2.0 * enemy_pawn_bonus(move.to_square, meta.enemy)
             for checked, region, after_region in (
@@ -361,7 +437,7 @@ class Searcher:
             ):
                 if not region:
                     continue
-                risk = king_threat(meta, after, region, possible)
+                risk = king_threat(meta, after, region, possible, FEW_UNITS)
                 room = possible if lone else (certain if self._endgame(meta) else None)
                 if checked and lone and queen:
                     # A queen's check has found the king: its region's size says it
@@ -389,9 +465,63 @@ class Searcher:
                 stuck = 1.0 if alone else stuck_chance(meta, after, meta.units - int(took))
                 value = stuck * DRAW + (1.0 - stuck) * (static + gain)
                 result.append(Branch("stalemate", value, share * size))
+            if hemmed and not alone:
+                # A stalemate if the flights are all occupied and the units stuck: the
+                # king on h1 of game 57 (seed 1) had only h2, where one of two pawns not
+                # located stood (only a blocker counted as occupied): stalemate.
+                chance = self._hemmed_chance(meta, hemmed, possible, after)
+                chance *= stuck_chance(meta, after, meta.units - int(took))
+                size = hemmed.bit_count() / max(1, king_set.bit_count())
+                value = chance * DRAW + (1.0 - chance) * (static + gain)
+                result.append(Branch("stalemate", value, share * size))
         if not result:  # an empty king set (cannot happen if the invariant holds)
             result.append(Branch("silent", static, 1.0))
         return result
+
+    @staticmethod
+    def _reset_value(meta: Metaposition, after: chess.Board) -> float:
+        """What resetting the 50-move count is worth: nothing until CLOCK_ALARM of our
+        moves passed without one, or unless we are ahead with material that mates.
+        Replays of the games drawn by the 50-move rule (seed 1): with our pawns free to
+        move, the count ran out while the king was hunted."""
+        late = meta.quiet_moves - CLOCK_ALARM + 1
+        if late <= 0 or not strong_material(after, meta.color):
+            return 0.0
+        if material(after, meta.color) < meta.enemy_material() + VALUES[chess.ROOK]:
+            return 0.0
+        return CLOCK_STEP * late
+
+    def _hemmed_chance(
+        self, meta: Metaposition, hemmed: int, possible: int, board: chess.Board
+    ) -> float:
+        """The largest chance, over the squares of ``hemmed``, that every flight of a
+        king standing there is occupied by one of its units: by occupancy, a blocker
+        with BLOCKER_STAYS, and a square in front of one of our pawns (on ``board``)
+        where a pawn may stand with PAWN_STUCK: late in a game the pawns left are often
+        the blocked ones (game 4 of seed 1: the king's one flight was such a square,
+        held by a pawn; by occupancy alone the chance was 0.11 and the bot stalemated)."""
+        density = self._density if self._density is not None else densities(meta)
+        fronts = forward(board.pawns & board.occupied_co[meta.color], meta.color)
+        fronts &= meta.may[chess.PAWN]
+        seen: dict[int, float] = {}
+        worst = 0.0
+        for square in chess.SquareSet(hemmed):
+            chance = 1.0
+            for flight in chess.SquareSet(chess.BB_KING_ATTACKS[square] & ~possible):
+                occupied = seen.get(flight)
+                if occupied is None:
+                    occupied = _occupancy(meta, flight, density)
+                    bit = chess.BB_SQUARES[flight]
+                    if bit & meta.blockers:
+                        occupied = max(occupied, BLOCKER_STAYS)
+                    if bit & fronts:
+                        occupied = max(occupied, PAWN_STUCK)
+                    seen[flight] = occupied
+                chance *= occupied
+            worst = max(worst, chance)
+            if worst >= 1.0:
+                break
+        return worst
 
     def score(self, meta: Metaposition, move: chess.Move, depth: int = 1) -> float:
         """The attempt's value: worst branch plus ``blend`` of the gap to their mean,
@@ -445,7 +575,9 @@ class Searcher:
 
     # -- static terms ------------------------------------------------------------------
 
-    def _static(self, meta: Metaposition, after: chess.Board) -> float:
+    def _static(self, meta: Metaposition, after: chess.Board, stepped: int = 0) -> float:
+        """Material, pawn progress, our king's place, the located pawns still to take;
+        ``stepped``: the square one of our pawns stepped onto (it takes nothing)."""
         color = meta.color
         value = float(material(after, color) - meta.enemy_material())
         value += pawn_progress(after, color)
@@ -461,6 +593,8 @@ class Searcher:
                     value += 25.0
         elif walk is not None:
             value -= BLOCKER_WALK * walk
+        if meta.units <= FEW_UNITS and strong_material(after, color):
+            value -= hunt_cost(meta, after, stepped)
         return value
 
     @staticmethod

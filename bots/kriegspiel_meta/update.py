@@ -85,6 +85,7 @@ def _our_move(meta: Metaposition, event: dict[str, Any]) -> None:
         rook_from = chess.square(7 if kingside else 0, rank)
         clear |= chess.between(move.from_square, rook_from)
     capture = event.get("capture")
+    meta.quiet_moves = 0 if kind == chess.PAWN or capture is not None else meta.quiet_moves + 1
     if capture is not None:
         clear |= chess.BB_SQUARES[chess.parse_square(capture)]
         meta.units -= 1
@@ -275,6 +276,7 @@ def _their_move(meta: Metaposition, event: dict[str, Any]) -> None:
     double_free = forward(landing, meta.color)
     capture = event.get("capture")
     if capture is not None:
+        meta.quiet_moves = 0
         square = chess.parse_square(capture)
         _widen_capture(meta, square, promotion)
         if meta.units == 0:

@@ -107,6 +107,7 @@ def text_is_move(text: str) -> bool:
 
 
 async def test_no_legal_attempt_is_ever_ruled_out() -> None:
+    illegal = attempts = 0
     for seed, rules in ((11, "wild16"), (12, "cincinnati")):
         played, bot = await checked_game(
             rules, seed, meta_seat=seed % 2, budget="nodes=200", cls=Sound
@@ -114,6 +115,11 @@ async def test_no_legal_attempt_is_ever_ruled_out() -> None:
         assert isinstance(bot, Sound)
         assert bot.problems == [] and bot.unsound == []
         assert played.outcome.reason
-        # Measured on these two games (node budget: the same games everywhere): 0.448
-        # and 0.497 illegal attempts per attempt; about 0.66 before this module.
-        assert bot.illegal <= 0.55 * bot.attempts
+        illegal += bot.illegal
+        attempts += bot.attempts
+    # Measured on these two games together (node budget: the same games everywhere):
+    # 0.42 illegal attempts per attempt (80 of 248 and 101 of 180); about 0.66 before
+    # legality.py. Pooled: a game won sooner has fewer late attempts, which are seldom
+    # refused, so one game's own rate rose (0.505 to 0.561) as its refusals fell (107
+    # to 101) when the probes of issue 18 converted it faster.
+    assert illegal <= 0.5 * attempts
