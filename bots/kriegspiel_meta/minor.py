@@ -39,7 +39,7 @@ import numpy.typing as npt
 from bots.kriegspiel_meta.dtm import UNKNOWN
 from bots.kriegspiel_meta.endgames import box
 from bots.kriegspiel_meta.geometry import attacks
-from bots.kriegspiel_meta.mate import Answer, Pieces, answer
+from bots.kriegspiel_meta.mate import Answer, Pieces, answer, neighbours
 from bots.kriegspiel_meta.metaposition import Metaposition
 from bots.kriegspiel_meta.minor_dtm import KINDS, MinorTable, index, minor_kinds, ready
 
@@ -118,6 +118,20 @@ def _outcome(pieces: Pieces, region: int, at: int, target: int) -> Answer | None
     return (after[0], *sorted(after[1:])), refused, regions
 
 
+def _exposed(pieces: Pieces, region: int, at: int, target: int) -> int:
+    """The squares of ``region`` from which the king could take a piece of ours left
+    undefended by moving ``pieces[at]`` to ``target``."""
+    kind, _ = pieces[at]
+    after = (*pieces[:at], (kind, target), *pieces[at + 1 :])
+    if kind == chess.KING:
+        region &= ~chess.BB_KING_ATTACKS[target]
+    occupied = 0
+    for _, square in after:
+        occupied |= chess.BB_SQUARES[square]
+    exposed = occupied & ~_covered(after) & ~chess.BB_SQUARES[after[0][1]]
+    return region & neighbours(exposed) if exposed else 0
+
+
 def _moves(pieces: Pieces) -> list[tuple[int, int]]:
     """(piece index, target) of every move of our pieces on a board holding only them."""
     occupied = 0
@@ -176,6 +190,7 @@ class MinorEndgame:
             self.last = pieces
         offered = set(attempts)
         scored: list[tuple[float, str]] = []
+        unsafe: list[tuple[int, int, str]] = []
         for at, target in _moves(pieces):
             uci = chess.Move(pieces[at][1], target).uci()
             if uci not in offered:
@@ -183,11 +198,34 @@ class MinorEndgame:
             value = self._value(minor, pieces, region, at, target)
             if value is not None:
                 scored.append((value, uci))
+            else:
+                unsafe.append((at, target, uci))
+        if not scored:  # damage control: the fewest squares that may take a piece
+            scored = self._least_exposed(minor, pieces, region, unsafe)
         if not scored:
             return None
         best = min(value for value, _ in scored)
         tied = sorted(uci for value, uci in scored if value <= best + 1e-9)
         return self.rng.choice(tied)
+
+    def _least_exposed(
+        self, minor: MinorTable, pieces: Pieces, region: int, moves: list[tuple[int, int, str]]
+    ) -> list[tuple[float, str]]:
+        """With no safe attempt: those that leave the fewest squares of the region from
+        which the king could take a piece, scored by :meth:`_value` over the rest."""
+        found: list[tuple[int, float, str]] = []
+        for at, target, uci in moves:
+            risky = _exposed(pieces, region, at, target)
+            rest = region & ~risky
+            if not risky or not rest:
+                continue  # a stalemate, or a piece the king surely takes
+            value = self._value(minor, pieces, rest, at, target)
+            if value is not None:
+                found.append((risky.bit_count(), value, uci))
+        if not found:
+            return []
+        fewest = min(count for count, _, _ in found)
+        return [(value, uci) for count, value, uci in found if count == fewest]
 
     @staticmethod
     def _pieces(meta: Metaposition) -> Pieces:
