@@ -8,7 +8,8 @@ square of the region where the hidden king may stand:
 
 - every attempt of ours is judged as :func:`bots.kriegspiel_meta.mate.answer` does: an
   attempt after which the king might be stalemated or take a piece of ours (a bishop
-  next to a possible king square must be defended) is never made;
+  next to a possible king square must be defended) is never made while a safe one
+  exists;
 - its worth is the distance to mate of each answer's region after the king's reply,
   where each answer (silence, a check and its directions) is followed by our *best
   next move for that region*: two of our moves deep, so that a check that splits the
@@ -21,10 +22,12 @@ square of the region where the hidden king may stand:
 - a placement of our pieces seen before costs more each time, and much more the third
   time (a threefold repetition draws, and the same probe teaches nothing new).
 
-:class:`MinorEndgame` answers ``None`` outside these endgames, or when no attempt is
-safe, which happens early on: the region is then so wide that every placement of the
-bishops touches it (two bishops never defend each other), and the caller's search,
-which weighs the chance of a loss, plays instead.
+:class:`MinorEndgame` answers ``None`` outside these endgames or while a table is being
+built. Early on the region is often so wide that every placement of the bishops touches
+it (two bishops never defend each other) and no attempt is safe: it then plays the
+attempt that leaves the fewest squares of the region from which the king could take a
+piece, scored as above over the rest of the region (the heuristic search played there
+before and lost a bishop in 3 to 5% of starts).
 """
 
 from __future__ import annotations
@@ -175,7 +178,7 @@ class MinorEndgame:
         return True
 
     def choose(self, meta: Metaposition, attempts: list[str]) -> str | None:
-        """The attempt to make, or ``None`` (not these endgames, or nothing safe)."""
+        """The attempt to make, or ``None`` (not these endgames, or no table yet)."""
         if not self.applies(meta):
             return None
         kinds = minor_kinds(meta.own, meta.color)
