@@ -8,8 +8,7 @@ square of the region where the hidden king may stand:
 
 - every attempt of ours is judged as :func:`bots.kriegspiel_meta.mate.answer` does: an
   attempt after which the king might be stalemated or take a piece of ours (a bishop
-  next to a possible king square must be defended) is never made while a safe one
-  exists;
+  next to a possible king square must be defended) is never made;
 - its worth is the distance to mate of each answer's region after the king's reply,
   where each answer (silence, a check and its directions) is followed by our *best
   next move for that region*: two of our moves deep, so that a check that splits the
@@ -22,12 +21,10 @@ square of the region where the hidden king may stand:
 - a placement of our pieces seen before costs more each time, and much more the third
   time (a threefold repetition draws, and the same probe teaches nothing new).
 
-:class:`MinorEndgame` answers ``None`` outside these endgames or while a table is being
-built. Early on the region is often so wide that every placement of the bishops touches
-it (two bishops never defend each other) and no attempt is safe: it then plays the
-attempt that leaves the fewest squares of the region from which the king could take a
-piece, scored as above over the rest of the region (the heuristic search played there
-before and lost a bishop in 3 to 5% of starts).
+:class:`MinorEndgame` answers ``None`` outside these endgames, or when no attempt is
+safe, which happens early on: the region is then so wide that every placement of the
+bishops touches it (two bishops never defend each other), and the caller's search,
+which weighs the chance of a loss, plays instead.
 """
 
 from __future__ import annotations
@@ -42,7 +39,7 @@ import numpy.typing as npt
 from bots.kriegspiel_meta.dtm import UNKNOWN
 from bots.kriegspiel_meta.endgames import box
 from bots.kriegspiel_meta.geometry import attacks
-from bots.kriegspiel_meta.mate import Answer, Pieces, answer, neighbours
+from bots.kriegspiel_meta.mate import Answer, Pieces, answer
 from bots.kriegspiel_meta.metaposition import Metaposition
 from bots.kriegspiel_meta.minor_dtm import KINDS, MinorTable, index, minor_kinds, ready
 
@@ -121,20 +118,6 @@ def _outcome(pieces: Pieces, region: int, at: int, target: int) -> Answer | None
     return (after[0], *sorted(after[1:])), refused, regions
 
 
-def _exposed(pieces: Pieces, region: int, at: int, target: int) -> int:
-    """The squares of ``region`` from which the king could take a piece of ours left
-    undefended by moving ``pieces[at]`` to ``target``."""
-    kind, _ = pieces[at]
-    after = (*pieces[:at], (kind, target), *pieces[at + 1 :])
-    if kind == chess.KING:
-        region &= ~chess.BB_KING_ATTACKS[target]
-    occupied = 0
-    for _, square in after:
-        occupied |= chess.BB_SQUARES[square]
-    exposed = occupied & ~_covered(after) & ~chess.BB_SQUARES[after[0][1]]
-    return region & neighbours(exposed) if exposed else 0
-
-
 def _moves(pieces: Pieces) -> list[tuple[int, int]]:
     """(piece index, target) of every move of our pieces on a board holding only them."""
     occupied = 0
@@ -178,7 +161,7 @@ class MinorEndgame:
         return True
 
     def choose(self, meta: Metaposition, attempts: list[str]) -> str | None:
-        """The attempt to make, or ``None`` (not these endgames, or no table yet)."""
+        """The attempt to make, or ``None`` (not these endgames, or nothing safe)."""
         if not self.applies(meta):
             return None
         kinds = minor_kinds(meta.own, meta.color)
@@ -193,7 +176,6 @@ class MinorEndgame:
             self.last = pieces
         offered = set(attempts)
         scored: list[tuple[float, str]] = []
-        unsafe: list[tuple[int, int, str]] = []
         for at, target in _moves(pieces):
             uci = chess.Move(pieces[at][1], target).uci()
             if uci not in offered:
@@ -201,34 +183,11 @@ class MinorEndgame:
             value = self._value(minor, pieces, region, at, target)
             if value is not None:
                 scored.append((value, uci))
-            else:
-                unsafe.append((at, target, uci))
-        if not scored:  # damage control: the fewest squares that may take a piece
-            scored = self._least_exposed(minor, pieces, region, unsafe)
         if not scored:
             return None
         best = min(value for value, _ in scored)
         tied = sorted(uci for value, uci in scored if value <= best + 1e-9)
         return self.rng.choice(tied)
-
-    def _least_exposed(
-        self, minor: MinorTable, pieces: Pieces, region: int, moves: list[tuple[int, int, str]]
-    ) -> list[tuple[float, str]]:
-        """With no safe attempt: those that leave the fewest squares of the region from
-        which the king could take a piece, scored by :meth:`_value` over the rest."""
-        found: list[tuple[int, float, str]] = []
-        for at, target, uci in moves:
-            risky = _exposed(pieces, region, at, target)
-            rest = region & ~risky
-            if not risky or not rest:
-                continue  # a stalemate, or a piece the king surely takes
-            value = self._value(minor, pieces, rest, at, target)
-            if value is not None:
-                found.append((risky.bit_count(), value, uci))
-        if not found:
-            return []
-        fewest = min(count for count, _, _ in found)
-        return [(value, uci) for count, value, uci in found if count == fewest]
 
     @staticmethod
     def _pieces(meta: Metaposition) -> Pieces:
