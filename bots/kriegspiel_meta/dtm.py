@@ -9,8 +9,9 @@ form a chess game, which the king can make last as long as chess best play does;
 forced-mate search (:mod:`bots.kriegspiel_meta.mate`) prunes with it.
 
 Each table is built breadth first from the mates backwards (three to five seconds) and
-kept in a cache file (``$XDG_CACHE_HOME/umpire``, else ``~/.cache/umpire``; a file that
-does not check out is rebuilt), so a process pays at most a read of 512 KiB:
+kept in a cache file (:mod:`bots.kriegspiel_meta.table_cache`: ``$XDG_CACHE_HOME/umpire``,
+else ``~/.cache/umpire``; a file that does not check out is rebuilt), so a process pays at
+most a read of 512 KiB:
 
 - a position with Black to move is lost when every king move of Black leads to a won
   position for White; Black taking an undefended piece is a draw and never counts;
@@ -23,21 +24,20 @@ called White here and boards are symmetric.
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
-import os
 import threading
 from array import array
 from collections import deque
-from pathlib import Path
 from typing import TypeAlias
 
 import chess
+
+from bots.kriegspiel_meta.table_cache import cache_dir, cached
 
 __all__ = [
     "UNKNOWN",
     "build",
     "cache_dir",
+    "encode",
     "index",
     "mate_distance",
     "rook_mate_distance",
@@ -74,12 +74,6 @@ _VERSION = 1
 _SIZE = 1 << 18
 
 
-def cache_dir() -> Path:
-    """Where the tables are kept between processes."""
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "umpire"
-
-
 _Tables: TypeAlias = "tuple[array[int], array[int]]"
 _tables: dict[int, _Tables] = {}
 #: One loader at a time: a table asked for while another thread builds it waits for it.
@@ -95,16 +89,10 @@ def table(kind: int = chess.ROOK) -> _Tables:
         return found
     if kind not in KINDS:
         raise ValueError(f"no table for {chess.piece_name(kind)}")
-    with _loading:
-        found = _tables.get(kind)
-        if found is None:
-            path = cache_dir() / f"dtm-k{chess.piece_symbol(kind)}k-v{_VERSION}.bin"
-            found = _load(path)
-            if found is None:
-                found = build(kind)
-                _store(path, found)
-            _tables[kind] = found
-    return found
+    path = cache_dir() / f"dtm-k{chess.piece_symbol(kind)}k-v{_VERSION}.bin"
+    loaded = cached(_tables, _loading, kind, path, 2 * _SIZE, _decode, lambda: _built(kind))
+    assert loaded is not None
+    return loaded
 
 
 def warm() -> None:
@@ -124,29 +112,19 @@ def warm_in_background() -> None:
     _warming.start()
 
 
-def _load(path: Path) -> _Tables | None:
-    """The tables in ``path``, or ``None`` if it is missing or does not check out."""
-    try:
-        data = path.read_bytes()
-    except OSError:
-        return None
-    digest, payload = data[:32], data[32:]
-    if len(payload) != 2 * _SIZE or hashlib.sha256(payload).digest() != digest:
-        return None
+def _decode(payload: bytes) -> _Tables:
+    """The tables of a cache file's payload (:mod:`~bots.kriegspiel_meta.table_cache`)."""
     return array("B", payload[:_SIZE]), array("B", payload[_SIZE:])
 
 
-def _store(path: Path, tables: _Tables) -> None:
-    """Write the tables for the next process; a cache that cannot be written is skipped."""
-    payload = tables[0].tobytes() + tables[1].tobytes()
-    temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        temporary.write_bytes(hashlib.sha256(payload).digest() + payload)
-        temporary.replace(path)  # atomic: a reader sees the old file or the whole new one
-    except OSError:
-        with contextlib.suppress(OSError):
-            temporary.unlink(missing_ok=True)
+def encode(tables: _Tables) -> bytes:
+    """The payload of a cache file holding ``tables``."""
+    return tables[0].tobytes() + tables[1].tobytes()
+
+
+def _built(kind: int) -> tuple[_Tables, bytes]:
+    tables = build(kind)  # looked up at call time: tests replace it
+    return tables, encode(tables)
 
 
 def build(kind: int) -> _Tables:

@@ -39,7 +39,7 @@ import numpy.typing as npt
 from bots.kriegspiel_meta.dtm import UNKNOWN
 from bots.kriegspiel_meta.endgames import box
 from bots.kriegspiel_meta.geometry import attacks
-from bots.kriegspiel_meta.mate import Pieces, check_groups, neighbours
+from bots.kriegspiel_meta.mate import Answer, Pieces, answer
 from bots.kriegspiel_meta.metaposition import Metaposition
 from bots.kriegspiel_meta.minor_dtm import KINDS, MinorTable, index, minor_kinds, ready
 
@@ -107,49 +107,15 @@ def _room(region: int, covered: int) -> float:
     return SIZE_WEIGHT * region.bit_count() + BOX_WEIGHT * box(region, covered).bit_count()
 
 
-#: What a move may lead to: our pieces after it, the squares where it is refused, the
-#: regions after the king's reply (one per announcement), and the share of the region
-#: from which the king may take a piece of ours.
-_Outcome = tuple[Pieces, int, list[int], float]
-
-
-def _outcome(pieces: Pieces, region: int, at: int, target: int) -> _Outcome | None:
-    """:func:`bots.kriegspiel_meta.mate.answer` with the risk spelt out: the share of
-    the region from which the king may take a piece of ours. ``None`` for a possible
-    stalemate or a king step surely refused."""
-    kind, _ = pieces[at]
-    refused = 0
-    legal = region
-    if kind == chess.KING:
-        refused = region & chess.BB_KING_ATTACKS[target]
-        legal = region & ~refused
-        if not legal:
-            return None
-    after = (*pieces[:at], (kind, target), *pieces[at + 1 :])
-    after = (after[0], *sorted(after[1:]))
-    occupied = 0
-    for _, square in after:
-        occupied |= chess.BB_SQUARES[square]
-    attacked = _covered(after)
-    free = chess.BB_ALL & ~attacked & ~chess.BB_SQUARES[after[0][1]]
-    exposed = occupied & free
-    risky = legal & neighbours(exposed) if exposed else 0
-    escapes = neighbours(free)
-    if legal & ~attacked & ~escapes:
-        return None  # stalemate
-    free &= ~occupied
-    regions = []
-    quiet = legal & ~attacked
-    if quiet:
-        regions.append(neighbours(quiet) & free)
-    checked = legal & attacked & escapes  # the other checked squares are mates
-    if checked:
-        for group in check_groups(after, occupied, checked):
-            regions.append(neighbours(group) & free)
-    if not legal:
-        return None  # an empty region: nothing to learn from
-    regions = [part for part in regions if part]  # only a piece to take: the risk
-    return after, refused, regions, risky.bit_count() / legal.bit_count()
+def _outcome(pieces: Pieces, region: int, at: int, target: int) -> Answer | None:
+    """:func:`bots.kriegspiel_meta.mate.answer` (``None`` when the king may then be
+    stalemated or take a piece of ours: never staked), our pieces kept sorted after the
+    king so that a placement has one name."""
+    result = answer(pieces, region, at, target)
+    if result is None:
+        return None
+    after, refused, regions = result
+    return (after[0], *sorted(after[1:])), refused, regions
 
 
 def _moves(pieces: Pieces) -> list[tuple[int, int]]:
@@ -244,9 +210,7 @@ class MinorEndgame:
         result = _outcome(pieces, region, at, target)
         if result is None:
             return None
-        after, refused, regions, risk = result
-        if risk:
-            return None  # the king may take a piece: never staked
+        after, refused, regions = result
         if not refused and not regions:
             return -1_000.0  # mate whatever the king does
         total = max(1, refused.bit_count() + sum(part.bit_count() for part in regions))
@@ -274,9 +238,7 @@ class MinorEndgame:
             result = _outcome(pieces, region, at, target)
             if result is None:
                 continue
-            after, refused, parts, risk = result
-            if risk:
-                continue  # never stake a piece
+            after, refused, parts = result
             legal = region & ~refused
             value = _worth(_row(minor, after, False), _mask(legal)) if legal else 0.0
             if parts and SECOND_ROOM:

@@ -18,16 +18,13 @@ Positions are indexed ``(wk, first, second, bk)`` with six bits each; ``first`` 
 bishop, ``second`` the other bishop or the knight. Same-coloured bishops are in the
 table too (mostly draws). Building one table takes some 25 (KBB) and 40 (KBN) CPU
 seconds here, about 1 GB of memory at its peak; it is then kept in the cache directory
-of ``dtm.py`` (32 MiB a table, checked by a digest as there), so a process pays only a
-read. Colours do not matter: the stronger
-side is called White and the tables hold for Black's pieces on the same squares.
+of ``dtm.py`` (32 MiB a table, checked by a digest: :mod:`~bots.kriegspiel_meta.table_cache`),
+so a process pays only a read. Colours do not matter: the stronger side is called White
+and the tables hold for Black's pieces on the same squares.
 """
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
-import os
 import threading
 from pathlib import Path
 
@@ -35,13 +32,15 @@ import chess
 import numpy as np
 import numpy.typing as npt
 
-from bots.kriegspiel_meta.dtm import UNKNOWN, cache_dir
+from bots.kriegspiel_meta.dtm import UNKNOWN
+from bots.kriegspiel_meta.table_cache import cache_dir, cached
 
 __all__ = [
     "KINDS",
     "SIZE",
     "MinorTable",
     "build",
+    "encode",
     "index",
     "minor_kinds",
     "table",
@@ -134,19 +133,18 @@ def _get(kinds: tuple[int, int], *, build_missing: bool) -> MinorTable | None:
         return found
     if kinds not in KINDS:
         raise ValueError(f"no table for {kinds}")
-    with _loading:
-        found = _tables.get(kinds)
-        if found is None:
-            path = _path(kinds)
-            loaded = _load(path)
-            if loaded is None:
-                if not build_missing:
-                    return None
-                loaded = build(kinds)
-                _store(path, loaded)
-            found = MinorTable(kinds, *loaded)
-            _tables[kinds] = found
-    return found
+
+    def decode(payload: bytes) -> MinorTable:
+        both = np.frombuffer(payload, dtype=np.uint8)
+        return MinorTable(kinds, both[:SIZE], both[SIZE:])
+
+    def built() -> tuple[MinorTable, bytes]:
+        white, black = build(kinds)  # looked up at call time: tests replace it
+        return MinorTable(kinds, white, black), encode(white, black)
+
+    return cached(
+        _tables, _loading, kinds, _path(kinds), 2 * SIZE, decode, built, build_missing=build_missing
+    )
 
 
 def _path(kinds: tuple[int, int]) -> Path:
@@ -154,28 +152,9 @@ def _path(kinds: tuple[int, int]) -> Path:
     return cache_dir() / f"dtm-k{name}k-v{_VERSION}.bin"
 
 
-def _load(path: Path) -> tuple[_Bytes, _Bytes] | None:
-    try:
-        data = path.read_bytes()
-    except OSError:
-        return None
-    digest, payload = data[:32], data[32:]
-    if len(payload) != 2 * SIZE or hashlib.sha256(payload).digest() != digest:
-        return None
-    both = np.frombuffer(payload, dtype=np.uint8)
-    return both[:SIZE], both[SIZE:]
-
-
-def _store(path: Path, tables: tuple[_Bytes, _Bytes]) -> None:
-    payload = tables[0].tobytes() + tables[1].tobytes()
-    temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        temporary.write_bytes(hashlib.sha256(payload).digest() + payload)
-        temporary.replace(path)
-    except OSError:
-        with contextlib.suppress(OSError):
-            temporary.unlink(missing_ok=True)
+def encode(white: _Bytes, black: _Bytes) -> bytes:
+    """The payload of a cache file holding these tables."""
+    return white.tobytes() + black.tobytes()
 
 
 # -- the retrograde analysis ---------------------------------------------------------

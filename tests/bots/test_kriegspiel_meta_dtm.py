@@ -9,7 +9,7 @@ from pathlib import Path
 import chess
 import pytest
 
-from bots.kriegspiel_meta import dtm
+from bots.kriegspiel_meta import dtm, table_cache
 from bots.kriegspiel_meta.dtm import mate_distance, rook_mate_distance, table
 
 
@@ -82,24 +82,24 @@ def test_the_cache_file_is_read_back_and_a_damaged_one_is_not(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    tables = table(chess.ROOK)
+    payload = dtm.encode(table(chess.ROOK))
     path = dtm.cache_dir() / "test.bin"
-    dtm._store(path, tables)
+    table_cache.write(path, payload)
     assert path.parent == tmp_path / "umpire"
-    assert dtm._load(path) == tables
+    assert table_cache.read(path, len(payload)) == payload
     data = bytearray(path.read_bytes())
     data[1000] ^= 1
     path.write_bytes(bytes(data))
-    assert dtm._load(path) is None  # the digest no longer matches: rebuilt, not trusted
+    assert table_cache.read(path, len(payload)) is None  # the digest no longer matches
     path.write_bytes(bytes(data[:100]))
-    assert dtm._load(path) is None
-    assert dtm._load(tmp_path / "missing.bin") is None
+    assert table_cache.read(path, len(payload)) is None
+    assert table_cache.read(tmp_path / "missing.bin", len(payload)) is None
 
 
 def test_an_unwritable_cache_is_skipped(tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("not a directory")
-    dtm._store(blocker / "umpire" / "t.bin", table(chess.ROOK))  # no error
+    table_cache.write(blocker / "umpire" / "t.bin", dtm.encode(table(chess.ROOK)))  # no error
     assert not (blocker / "umpire").exists()
 
 

@@ -11,7 +11,7 @@ import chess
 import numpy as np
 import pytest
 
-from bots.kriegspiel_meta import Metaposition, minor_dtm
+from bots.kriegspiel_meta import Metaposition, minor_dtm, table_cache
 from bots.kriegspiel_meta.minor import MinorEndgame
 from bots.kriegspiel_meta.minor_dtm import KINDS, minor_kinds, table
 from tests.bots.kriegspiel_meta_harness import CentreKing, checked_game, random_start
@@ -94,14 +94,16 @@ def test_same_coloured_bishops_do_not_win() -> None:
 def test_the_cache_file_is_read_back_and_a_damaged_one_is_not(tmp_path: Path) -> None:
     kept = table(KBB)
     path = tmp_path / "umpire" / "t.bin"
-    minor_dtm._store(path, (kept.white, kept.black))
-    loaded = minor_dtm._load(path)
-    assert loaded is not None and np.array_equal(loaded[1], kept.black)
+    size = 2 * minor_dtm.SIZE
+    table_cache.write(path, minor_dtm.encode(kept.white, kept.black))
+    loaded = table_cache.read(path, size)
+    assert loaded is not None
+    assert np.array_equal(np.frombuffer(loaded, dtype=np.uint8)[minor_dtm.SIZE :], kept.black)
     data = bytearray(path.read_bytes())
     data[5000] ^= 1
     path.write_bytes(bytes(data))
-    assert minor_dtm._load(path) is None
-    assert minor_dtm._load(tmp_path / "missing.bin") is None
+    assert table_cache.read(path, size) is None
+    assert table_cache.read(tmp_path / "missing.bin", size) is None
     with pytest.raises(ValueError, match="no table"):
         table((chess.KNIGHT, chess.KNIGHT))
 
