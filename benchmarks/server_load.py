@@ -636,8 +636,8 @@ def main() -> None:
     )
     parser.add_argument(
         "--loop",
-        default="auto",
-        choices=["auto", "uvloop", "asyncio"],
+        default="asyncio",
+        choices=["asyncio", "uvloop", "auto"],
         help="the server's event loop (umpire serve --loop)",
     )
     parser.add_argument("--store", default="sqlite", choices=["sqlite", "postgres"])

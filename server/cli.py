@@ -173,9 +173,9 @@ def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     serve.add_argument(
         "--loop",
-        default="auto",
-        choices=["auto", "uvloop", "asyncio"],
-        help="event loop: uvloop (faster), asyncio's own, or auto (uvloop when installed)",
+        default="asyncio",
+        choices=["asyncio", "uvloop", "auto"],
+        help="event loop: asyncio's own, uvloop (umpire[uvloop]), or auto (uvloop if installed)",
     )
     serve.set_defaults(func=_cmd_serve)
 

@@ -24,6 +24,7 @@ async def _loop_module() -> str:
 def test_asyncio_choice_runs_asyncios_own_loop() -> None:
     assert loop_factory("asyncio") is None
     assert run_loop(_loop_module(), "asyncio").startswith("asyncio")
+    assert run_loop(_loop_module()).startswith("asyncio")  # the default
 
 
 @pytest.mark.skipif(not HAS_UVLOOP, reason="uvloop is not installed")
