@@ -156,13 +156,7 @@ class Lobby:
                 room = await self.get(found)
         elif room_id is not None:
             candidate = await self.get(room_id)
-            if candidate is not None and (
-                candidate.settings.public
-                or ticket is not None
-                or (conn is not None and conn in candidate.viewers)
-                or candidate.seat_of(player) is not None
-                or (player is not None and candidate.host == player.id)
-            ):
+            if candidate is not None and (ticket is not None or _reaches(candidate, player, conn)):
                 room = candidate
         if room is None:
             raise ClientError("no_such_room", "no such room (a private room needs its invite)")
@@ -175,14 +169,7 @@ class Lobby:
         room = self.rooms.get(room_id)
         if room is None or room.closed or room_id in self._loading:
             return None
-        if (
-            room.settings.public
-            or conn in room.viewers
-            or room.seat_of(player) is not None
-            or (player is not None and room.host == player.id)
-        ):
-            return room
-        return None
+        return room if _reaches(room, player, conn) else None
 
     async def get(self, room_id: str) -> Room | None:
         """The room ``room_id`` from memory, or rebuilt from the log; ``None`` if unknown."""
@@ -310,3 +297,14 @@ class Lobby:
 
 
 __all__ = ["Lobby"]
+
+
+def _reaches(room: Room, player: Player | None, conn: object) -> bool:
+    """Whether a request by id (no invite, no ticket) may reach ``room``: it is public,
+    or ``conn`` follows it, or ``player`` is seated in it or hosts it."""
+    return (
+        room.settings.public
+        or (conn is not None and conn in room.viewers)
+        or room.seat_of(player) is not None
+        or (player is not None and room.host == player.id)
+    )

@@ -480,12 +480,7 @@ class Room:
         self, client: Client, action: str, seat: int | None, ref: int | str | None = None
     ) -> None:
         """Apply ``action`` for the sender's seat; the ``ack`` is sent once it is durable."""
-        if self._closed:
-            raise ClientError("no_such_room", f"room {self.id} is closed")
-        done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        request = m.Act(client, action=action, seat=seat, ref=ref, token=done)
-        self._queue.put_nowait(_Job(message=request, done=done))
-        await done
+        await self.request(lambda t: m.Act(client, action=action, seat=seat, ref=ref, token=t))
 
     async def hint(self, client: Client, options: dict[str, Any]) -> dict[str, Any]:
         """The expert's advice for the sender's seat, from that seat's knowledge."""

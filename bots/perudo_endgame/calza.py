@@ -42,8 +42,8 @@ from bots.perudo_endgame.solve import (
     LAST_BET_ITERATIONS,
     LAST_BET_TREMBLE,
     SHIPPED,
-    _load,
-    _save,
+    load_solution,
+    save_solution,
 )
 from bots.perudo_endgame.tree import build
 
@@ -130,7 +130,7 @@ def model_values(solution: Solution, gain: bool) -> tuple[float, float, float, f
 def ship(gain: bool, iterations: int = LAST_BET_ITERATIONS) -> Path:
     """Solve and write the shipped solution for ``gain``."""
     path = SHIPPED_CALZA[gain]
-    _save(solved(gain, iterations), path)
+    save_solution(solved(gain, iterations), path)
     return path
 
 
@@ -139,7 +139,7 @@ def last_bet_calza(gain: bool) -> Solution:
     """The solved last bet with calza: the shipped file when it solves today's tree
     (exploitability <= :data:`TOLERANCE` under the model), else computed (minutes)."""
     tree = build(1, 1, calza=True)
-    found = _load(tree, SHIPPED_CALZA[gain], values(gain))
+    found = load_solution(tree, SHIPPED_CALZA[gain], values(gain))
     if found is not None:
         found = measured(found, gain)
     if found is not None and found.exploitability <= TOLERANCE[gain]:

@@ -58,7 +58,9 @@ def _path(a: int, b: int, iterations: int, tremble: float, tag: str = "") -> Pat
     return cache_dir() / name
 
 
-def _load(tree: RoundTree, path: Path, loss: Values) -> Solution | None:
+def load_solution(tree: RoundTree, path: Path, loss: Values) -> Solution | None:
+    """The solution saved at ``path`` for ``tree``, evaluated under the leaf values
+    ``loss``; ``None`` if the file is missing, damaged or made for another tree."""
     try:
         with np.load(path) as data:
             sigma = (np.array(data["sigma0"]), np.array(data["sigma1"]))
@@ -74,7 +76,8 @@ def _load(tree: RoundTree, path: Path, loss: Values) -> Solution | None:
     return Solution(tree, sigma, value, (br0 + br1) / 2, iterations)
 
 
-def _save(solution: Solution, path: Path) -> None:
+def save_solution(solution: Solution, path: Path) -> None:
+    """Write ``solution``'s strategies to ``path`` (float32, compressed, atomically)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(f".{os.getpid()}.tmp.npz")
     np.savez_compressed(
@@ -103,13 +106,13 @@ def solved_round(
     tree = build(a, b, calza=calza)
     path = _path(a, b, iterations, tremble, tag)
     if use_cache:
-        found = _load(tree, path, loss)
+        found = load_solution(tree, path, loss)
         if found is not None:
             return found
     solution = solve(tree, loss, iterations, tremble)
     if use_cache:
         with contextlib.suppress(OSError):  # a read-only home: play from memory
-            _save(solution, path)
+            save_solution(solution, path)
     return solution
 
 
@@ -124,7 +127,7 @@ SHIPPED_TOLERANCE = 2e-3
 def last_bet() -> Solution:
     """The solved one-die-each round (the whole game: the loser is out): the shipped
     file when it solves today's tree, else the disk cache, else computed."""
-    shipped = _load(build(1, 1), SHIPPED, (-1.0, 1.0))
+    shipped = load_solution(build(1, 1), SHIPPED, (-1.0, 1.0))
     if shipped is not None and shipped.exploitability <= SHIPPED_TOLERANCE:
         return shipped
     return solved_round(1, 1, (-1.0, 1.0), LAST_BET_ITERATIONS, LAST_BET_TREMBLE)

@@ -28,7 +28,7 @@ def _maker(spec: str) -> Callable[[int | None], Bot]:
 
 
 def test_the_shipped_solution_solves_todays_round() -> None:
-    shipped = solved._load(build(1, 1), solved.SHIPPED, (-1.0, 1.0))
+    shipped = solved.load_solution(build(1, 1), solved.SHIPPED, (-1.0, 1.0))
     assert shipped is not None
     assert shipped.exploitability <= solved.SHIPPED_TOLERANCE
     fresh = solve(build(1, 1), (-1.0, 1.0), 100, solved.LAST_BET_TREMBLE)
