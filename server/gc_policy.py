@@ -1,0 +1,103 @@
+"""The garbage collector's policy for ``umpire serve``: no young collections; a full
+collection only once the heap has grown by as much as it held after the last one.
+
+A running server allocates about a dozen tracked objects per action that live as long as
+their game: the rooms' logs (events, their projections' dice lists, records). CPython's
+collector finds nothing in them (they die by reference counting when their room closes)
+but traverses every one of them at least once: with the young threshold at 50,000 (what the
+server used before) each young collection traversed some 50,000 such survivors, 20 to
+130 ms during which every room stood still, about 6 µs of CPU per action on an idle
+machine; and a middle-generation collection, every 20 young ones, traversed the whole live
+heap again. Freezing the survivors after each collection does not help: the first
+traversal is the cost (measured: ``docs/benchmarks.md``, "Speed, round 4").
+
+Garbage in reference cycles is rare here (a young collection of 50,000 objects found 0 to
+15). So automatic collection is off, the start-up heap is frozen (never traversed), and a
+timer on the event loop reads the collector's count of tracked objects allocated and not
+freed since the last collection (``gc.get_count()[0]``, which costs nothing to read):
+once it passes ``limit`` (the larger of ``floor`` and the number of objects the last full
+collection kept), the loop makes one full collection. Memory therefore stays within about
+twice the live heap whatever leaks through cycles, and a server whose garbage dies by
+reference counting, as this one's does, pays for a full collection only now and then
+(each a pause of a fraction of a second, on a heap of a few hundred thousand objects).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import logging
+import time
+
+log = logging.getLogger(__name__)
+
+
+class GcPolicy:
+    """The policy for one process: :meth:`install` it on the server's loop, and
+    :meth:`uninstall` it to restore CPython's automatic collection.
+
+    ``floor`` is the least growth (in tracked objects) before a full collection, ``check``
+    how often (seconds) the growth is read. :attr:`full_collections` counts the full
+    collections made since :meth:`install`."""
+
+    def __init__(self, floor: int = 300_000, check: float = 1.0) -> None:
+        if floor < 1 or check <= 0:
+            raise ValueError("floor must be at least 1 and check positive")
+        self.floor = floor
+        self.check = check
+        self.limit = floor
+        self.full_collections = 0
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._timer: asyncio.TimerHandle | None = None
+        self._saved: tuple[int, int, int] | None = None
+
+    def install(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Collect and freeze what start-up made, turn automatic collection off, and
+        watch the heap's growth from ``loop``."""
+        gc.collect()
+        gc.freeze()
+        self._saved = gc.get_threshold()
+        gc.set_threshold(0)  # (0: no automatic collection)
+        self._loop = loop
+        self._timer = loop.call_later(self.check, self._watch)
+
+    def uninstall(self) -> None:
+        """Stop watching, restore the thresholds (automatic collection), unfreeze."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if self._saved is not None:
+            gc.set_threshold(*self._saved)
+            self._saved = None
+        gc.unfreeze()
+        self._loop = None
+
+    def grown(self) -> int:
+        """Tracked objects allocated and not freed since the last collection."""
+        return gc.get_count()[0]
+
+    def _watch(self) -> None:
+        """(On the loop, every ``check`` seconds.) A full collection once the heap grew
+        past the limit."""
+        if self.grown() > self.limit:
+            self.collect()
+        if self._loop is not None:
+            self._timer = self._loop.call_later(self.check, self._watch)
+
+    def collect(self) -> int:
+        """One full collection now (the frozen start-up heap aside); the next comes once
+        the heap has grown by as much as this one kept. Return the objects collected."""
+        started = time.perf_counter()
+        grown = self.grown()
+        collected = gc.collect()
+        kept = len(gc.get_objects(2))
+        self.limit = max(self.floor, kept)
+        self.full_collections += 1
+        log.info(
+            "gc: full collection after %d objects of growth: %d collected, %d kept, %.0f ms",
+            grown,
+            collected,
+            kept,
+            1000 * (time.perf_counter() - started),
+        )
+        return collected
