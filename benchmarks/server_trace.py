@@ -48,8 +48,8 @@ acts: list[tuple[float, float, bool]] = []
 journal_waits: list[tuple[float, float]] = []
 #: (when the probe ran, seconds late)
 stalls: list[tuple[float, float]] = []
-#: (when, resident set size in MB), every second
-rss: list[tuple[float, float]] = []
+#: (when, resident set size in MB, Python's allocated memory blocks), every second
+rss: list[tuple[float, float, int]] = []
 _PAGE_MB = os.sysconf("SC_PAGE_SIZE") / 1e6
 
 _gc_started = [0.0, 0.0]
@@ -125,7 +125,8 @@ def _start_probe() -> None:
                     stalls.append((time.monotonic(), late))
                 if not rss or now - rss[-1][0] >= 1.0:
                     with open("/proc/self/statm") as statm:
-                        rss.append((time.monotonic(), int(statm.read().split()[1]) * _PAGE_MB))
+                        resident = int(statm.read().split()[1]) * _PAGE_MB
+                    rss.append((time.monotonic(), resident, sys.getallocatedblocks()))
                 self.call_at(now + period, tick, now + period)
 
             self.call_soon(tick, self.time())
@@ -216,8 +217,10 @@ def summary(path: str, start: float, end: float) -> str:
         step = max(1, len(sizes) // 8)
         lines.append(
             f"  RSS (MB) every {step}s from the start: "
-            + " ".join(f"{mb:.0f}" for _, mb in sizes[::step])
-            + f" (last {sizes[-1][1]:.0f})"
+            + " ".join(f"{row[1]:.0f}" for row in sizes[::step])
+            + f" (last {sizes[-1][1]:.0f}); Python's allocated blocks (thousands): "
+            + " ".join(f"{row[2] / 1000:.0f}" for row in sizes[::step])
+            + f" (last {sizes[-1][2] / 1000:.0f})"
         )
     return "\n".join(lines)
 

@@ -28,6 +28,7 @@ import asyncio
 import gc
 import logging
 import time
+from collections.abc import Callable
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +48,8 @@ class GcPolicy:
         self.check = check
         self.limit = floor
         self.full_collections = 0
+        #: told the objects collected after every full collection (for logs, metrics, tests)
+        self.on_collect: Callable[[int], None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._timer: asyncio.TimerHandle | None = None
         self._saved: tuple[int, int, int] | None = None
@@ -76,11 +79,16 @@ class GcPolicy:
         """Tracked objects allocated and not freed since the last collection."""
         return gc.get_count()[0]
 
-    def _watch(self) -> None:
-        """(On the loop, every ``check`` seconds.) A full collection once the heap grew
-        past the limit."""
+    def watch(self) -> bool:
+        """A full collection if the heap has grown past the limit; True if one was made.
+        (The installed policy calls it every ``check`` seconds.)"""
         if self.grown() > self.limit:
             self.collect()
+            return True
+        return False
+
+    def _watch(self) -> None:
+        self.watch()
         if self._loop is not None:
             self._timer = self._loop.call_later(self.check, self._watch)
 
@@ -100,4 +108,6 @@ class GcPolicy:
             kept,
             1000 * (time.perf_counter() - started),
         )
+        if self.on_collect is not None:
+            self.on_collect(collected)
         return collected
