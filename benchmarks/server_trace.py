@@ -84,7 +84,7 @@ def _wrap_metrics() -> None:
     action = ops.Metrics.action
     store_commit = ops.Metrics.store_commit
 
-    def traced_action(self: ops.Metrics, seconds: float, *, accepted: bool) -> None:
+    def traced_action(self: ops.Metrics, seconds: float, accepted: bool) -> None:
         acts.append((time.monotonic(), seconds, accepted))
         action(self, seconds, accepted=accepted)
 
@@ -92,8 +92,8 @@ def _wrap_metrics() -> None:
         commits.append((time.monotonic(), seconds, writes))
         store_commit(self, seconds, writes)
 
-    ops.Metrics.action = traced_action  # type: ignore[method-assign]
-    ops.Metrics.store_commit = traced_commit  # type: ignore[method-assign]
+    setattr(ops.Metrics, "action", traced_action)  # noqa: B010 (a benchmark's hook)
+    setattr(ops.Metrics, "store_commit", traced_commit)  # noqa: B010
 
 
 def _wrap_journal() -> None:
@@ -105,7 +105,7 @@ def _wrap_journal() -> None:
         now = time.monotonic()
         journal_waits.append((now, now - started))
 
-    journal.commit = traced  # type: ignore[assignment]
+    setattr(journal, "commit", traced)  # noqa: B010
 
 
 def _start_probe() -> None:
@@ -132,7 +132,7 @@ def _start_probe() -> None:
             self.call_soon(tick, self.time())
         original(self)
 
-    asyncio.BaseEventLoop.run_forever = run_forever  # type: ignore[method-assign]
+    setattr(asyncio.BaseEventLoop, "run_forever", run_forever)  # noqa: B010
 
 
 def _dump(path: str) -> None:
