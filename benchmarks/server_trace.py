@@ -29,6 +29,7 @@ import json
 import os
 import sys
 import time
+from array import array
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -42,10 +43,11 @@ from server import cli, journal, ops
 collections: list[tuple[float, float, int, int, int]] = []
 #: (when it ended, seconds, writes)
 commits: list[tuple[float, float, int]] = []
-#: (when the reply came, seconds, accepted)
-acts: list[tuple[float, float, bool]] = []
-#: (when it became durable, seconds waited)
-journal_waits: list[tuple[float, float]] = []
+#: when the reply came, seconds, accepted (1.0 or 0.0), flat: a float array makes no
+#: Python object per action, so the trace does not grow the heap it measures
+acts = array("d")
+#: when it became durable, seconds waited (flat, as ``acts``)
+journal_waits = array("d")
 #: (when the probe ran, seconds late)
 stalls: list[tuple[float, float]] = []
 #: (when, resident set size in MB, Python's allocated memory blocks), every second
@@ -59,6 +61,9 @@ collection_cpu: list[float] = []
 #: collected, per collection (slow: only to find out what survives)
 census: list[tuple[float, int, int, list[tuple[str, int]]]] = []
 _CENSUS = os.environ.get("UMPIRE_TRACE_CENSUS") == "1"
+#: with UMPIRE_TRACE_HEAP=1: every 20 s, the most common types of all tracked objects
+heap: list[tuple[float, int, list[tuple[str, int]]]] = []
+_HEAP = os.environ.get("UMPIRE_TRACE_HEAP") == "1"
 
 
 def _on_gc(phase: str, info: dict[str, int]) -> None:
@@ -85,7 +90,7 @@ def _wrap_metrics() -> None:
     store_commit = ops.Metrics.store_commit
 
     def traced_action(self: ops.Metrics, seconds: float, accepted: bool) -> None:
-        acts.append((time.monotonic(), seconds, accepted))
+        acts.extend((time.monotonic(), seconds, 1.0 if accepted else 0.0))
         action(self, seconds, accepted=accepted)
 
     def traced_commit(self: ops.Metrics, seconds: float, writes: int) -> None:
@@ -103,7 +108,7 @@ def _wrap_journal() -> None:
         started = time.monotonic()
         await commit(store, entry)
         now = time.monotonic()
-        journal_waits.append((now, now - started))
+        journal_waits.extend((now, now - started))
 
     setattr(journal, "commit", traced)  # noqa: B010
 
@@ -127,6 +132,17 @@ def _start_probe() -> None:
                     with open("/proc/self/statm") as statm:
                         resident = int(statm.read().split()[1]) * _PAGE_MB
                     rss.append((time.monotonic(), resident, sys.getallocatedblocks()))
+                    if _HEAP and len(rss) % 20 == 0:
+                        objects = gc.get_objects()
+                        counts = Counter(type(o).__qualname__ for o in objects)
+                        shapes = Counter(
+                            "tuple(" + ",".join(type(x).__name__ for x in o[:4]) + ")"
+                            for o in objects
+                            if type(o) is tuple
+                        )
+                        top = counts.most_common(25) + shapes.most_common(10)
+                        heap.append((time.monotonic(), len(objects), top))
+                        del objects
                 self.call_at(now + period, tick, now + period)
 
             self.call_soon(tick, self.time())
@@ -139,11 +155,14 @@ def _dump(path: str) -> None:
     data = {
         "collections": collections,
         "commits": commits,
-        "acts": acts,
-        "journal_waits": journal_waits,
+        "acts": [acts[i : i + 3].tolist() for i in range(0, len(acts), 3)],
+        "journal_waits": [
+            journal_waits[i : i + 2].tolist() for i in range(0, len(journal_waits), 2)
+        ],
         "stalls": stalls,
         "rss": rss,
         "census": census,
+        "heap": heap,
         "collection_cpu": collection_cpu,
     }
     with open(path, "w") as out:
