@@ -224,7 +224,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     async def run() -> int:
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
-        # short young collections, survivors frozen (server.gc_policy)
+        # no young collections; a full one when the heap has grown (server.gc_policy)
         GcPolicy().install(loop)
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)

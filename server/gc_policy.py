@@ -4,22 +4,24 @@ collection only once the heap has grown by as much as it held after the last one
 A running server allocates about a dozen tracked objects per action that live as long as
 their game: the rooms' logs (events, their projections' dice lists, records). CPython's
 collector finds nothing in them (they die by reference counting when their room closes)
-but traverses every one of them at least once: with the young threshold at 50,000 (what the
-server used before) each young collection traversed some 50,000 such survivors, 20 to
-130 ms during which every room stood still, about 6 µs of CPU per action on an idle
-machine; and a middle-generation collection, every 20 young ones, traversed the whole live
-heap again. Freezing the survivors after each collection does not help: the first
-traversal is the cost (measured: ``docs/benchmarks.md``, "Speed, round 4").
+but traverses them: a young collection comes after a given *net* growth (allocations less
+deallocations), and as games end while others start, the young generation by then holds
+everything allocated since the last collection and still alive, a large part of the live
+heap. With the young threshold at 50,000 (what the server used before) a saturated
+two-minute run made 12 collections of 10 to 140 ms of CPU each, longer as the run went on,
+every one a pause of every room. Smaller thresholds with the survivors frozen after each
+collection made more, shorter pauses but more CPU in all (measured: ``docs/benchmarks.md``,
+"Speed, round 4").
 
-Garbage in reference cycles is rare here (a young collection of 50,000 objects found 0 to
-15). So automatic collection is off, the start-up heap is frozen (never traversed), and a
+Garbage in reference cycles is rare here (the collections above found 0 to 15 objects
+each). So automatic collection is off, the start-up heap is frozen (never traversed), and a
 timer on the event loop reads the collector's count of tracked objects allocated and not
 freed since the last collection (``gc.get_count()[0]``, which costs nothing to read):
 once it passes ``limit`` (the larger of ``floor`` and the number of objects the last full
 collection kept), the loop makes one full collection. Memory therefore stays within about
 twice the live heap whatever leaks through cycles, and a server whose garbage dies by
-reference counting, as this one's does, pays for a full collection only now and then
-(each a pause of a fraction of a second, on a heap of a few hundred thousand objects).
+reference counting, as this one's does, pays for a full collection only while its heap
+grows (at start-up: one, some 0.2 s of CPU, in the first seconds of a saturated run).
 """
 
 from __future__ import annotations
