@@ -18,10 +18,14 @@ each). So automatic collection is off, the start-up heap is frozen (never traver
 timer on the event loop reads the collector's count of tracked objects allocated and not
 freed since the last collection (``gc.get_count()[0]``, which costs nothing to read):
 once it passes ``limit`` (the larger of ``floor`` and the number of objects the last full
-collection kept), the loop makes one full collection. Memory therefore stays within about
-twice the live heap whatever leaks through cycles, and a server whose garbage dies by
-reference counting, as this one's does, pays for a full collection only while its heap
-grows (at start-up: one, some 0.2 s of CPU, in the first seconds of a saturated run).
+collection kept), the loop makes one full collection. Memory therefore stays within the
+live heap plus ``limit`` objects whatever leaks through cycles, and a server whose garbage
+dies by reference counting, as this one's does, pays for a full collection only when its
+heap has grown by ``limit`` objects. The floor, a million tracked objects, is above what
+250 busy four-seat rooms hold (some 400,000: so a server warming up to that load makes no
+collection at all), and at roughly 100 to 200 bytes an object bounds what garbage cycles
+can hold before a collection to some 100 to 200 MB; a full collection of such a heap is a
+pause of up to a second, paid once per million objects of growth.
 """
 
 from __future__ import annotations
@@ -43,7 +47,7 @@ class GcPolicy:
     how often (seconds) the growth is read. :attr:`full_collections` counts the full
     collections made since :meth:`install`."""
 
-    def __init__(self, floor: int = 300_000, check: float = 1.0) -> None:
+    def __init__(self, floor: int = 1_000_000, check: float = 1.0) -> None:
         if floor < 1 or check <= 0:
             raise ValueError("floor must be at least 1 and check positive")
         self.floor = floor
