@@ -7,6 +7,7 @@ import asyncio
 import gc
 import weakref
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -103,3 +104,25 @@ def test_bad_settings_are_refused() -> None:
         GcPolicy(floor=0)
     with pytest.raises(ValueError):
         GcPolicy(check=0)
+
+
+async def test_a_refused_action_leaves_no_garbage_cycle(connect: Any) -> None:
+    """With automatic collection off, what the server makes must die by reference
+    counting: a refusal (an error handed from the room to the connection through a
+    future) used to leave some 26 objects in a cycle (its traceback held the frames that
+    held the future that held it)."""
+    ana = await connect("ana")
+    created = await ana.request("create_room", "created", game="perudo", sit=True)
+    room = created["room"]
+    await ana.send(type="act", room=room, action="1x2")  # the game has not started
+    await ana.error("bad_state")
+    gc.collect()
+    gc.disable()
+    try:
+        for _ in range(30):
+            await ana.send(type="act", room=room, action="1x2")
+            await ana.error("bad_state")
+        found = gc.collect()
+    finally:
+        gc.enable()
+    assert found < 30, f"{found} objects in garbage cycles after 30 refusals"
