@@ -1,5 +1,6 @@
 """The garbage collector's policy for ``umpire serve``: no young collections; a full
-collection only once the heap has grown by as much as it held after the last one.
+collection only once the heap has grown by a million objects (or by as many as the last
+full collection kept, if more).
 
 A running server allocates about a dozen tracked objects per action that live as long as
 their game: the rooms' logs (events, their projections' dice lists, records). CPython's
@@ -14,18 +15,19 @@ collection made more, shorter pauses but more CPU in all (measured: ``docs/bench
 "Speed, round 4").
 
 Garbage in reference cycles is rare here (the collections above found 0 to 15 objects
-each; a closed connection leaves 7 objects in cycles, a refused action none). So automatic collection is off, the start-up heap is frozen (never traversed), and a
-timer on the event loop reads the collector's count of tracked objects allocated and not
+each; a closed connection leaves 7 objects in cycles, a refused action none). So
+automatic collection is off, the start-up heap is frozen (never traversed), and a timer
+on the event loop reads the collector's count of tracked objects allocated and not
 freed since the last collection (``gc.get_count()[0]``, which costs nothing to read):
 once it passes ``limit`` (the larger of ``floor`` and the number of objects the last full
 collection kept), the loop makes one full collection. Memory therefore stays within the
 live heap plus ``limit`` objects whatever leaks through cycles, and a server whose garbage
 dies by reference counting, as this one's does, pays for a full collection only when its
 heap has grown by ``limit`` objects. The floor, a million tracked objects, is above what
-250 busy four-seat rooms hold (some 400,000: so a server warming up to that load makes no
-collection at all), and at roughly 100 to 200 bytes an object bounds what garbage cycles
-can hold before a collection to some 100 to 200 MB; a full collection of such a heap is a
-pause of up to a second, paid once per million objects of growth.
+250 busy four-seat rooms hold (at most some 400,000: so a server warming up to that load
+makes no collection at all), and at roughly 100 to 200 bytes an object bounds what
+garbage cycles can hold before a collection to some 100 to 200 MB; a full collection of
+such a heap is a pause of up to a second, paid once per million objects of growth.
 """
 
 from __future__ import annotations
