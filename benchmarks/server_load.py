@@ -63,14 +63,17 @@ sys.path.insert(0, str(ROOT))  # tests.pgcluster: the throwaway PostgreSQL clust
 
 
 def start_umpire(
-    db: str, synchronous: str, extra: list[str] | None = None
+    db: str, synchronous: str, extra: list[str] | None = None, trace: str | None = None
 ) -> tuple[subprocess.Popen[bytes], int]:
-    """Start ``umpire serve`` on a free port with limits fit for a load test."""
+    """Start ``umpire serve`` on a free port with limits fit for a load test (with
+    ``trace``, through ``benchmarks/server_trace.py``, which writes its trace there)."""
+    command = ["-m", "server.cli"]
+    if trace:
+        command = [str(ROOT / "benchmarks" / "server_trace.py"), trace]
     proc = subprocess.Popen(
         [
             sys.executable,
-            "-m",
-            "server.cli",
+            *command,
             "serve",
             "--port",
             "0",
@@ -573,6 +576,7 @@ def drive(
         "p50_ms": 1000 * statistics.median(latencies) if latencies else float("nan"),
         "p99_ms": 1000 * latencies[int(0.99 * (len(latencies) - 1))] if latencies else float("nan"),
         "games": sum(r["games"] for r in results),
+        "window": (measure_from, deadline),
         "cpu_s": cpu,
         "threads": threads,
         "commits": commits,
@@ -640,6 +644,12 @@ def main() -> None:
         choices=["asyncio", "uvloop", "auto"],
         help="the server's event loop (umpire serve --loop)",
     )
+    parser.add_argument(
+        "--trace",
+        metavar="FILE",
+        help="run the server through benchmarks/server_trace.py: GC pauses, loop stalls, "
+        "commit cadence, the act's time in the server (costs some CPU: not for CPU figures)",
+    )
     parser.add_argument("--store", default="sqlite", choices=["sqlite", "postgres"])
     parser.add_argument("--nodes", type=int, default=1, help="umpire nodes (postgres only)")
     parser.add_argument("--pg-dsn", help="an existing PostgreSQL database (else a throwaway)")
@@ -672,8 +682,9 @@ def main() -> None:
         servers: list[tuple[subprocess.Popen[bytes], int]] = []
         feed: dict[str, float] = {}
         try:
+            trace = str(Path(options.trace).resolve()) if options.trace else None
             for _ in range(options.nodes):
-                servers.append(start_umpire(db, options.synchronous, extra))
+                servers.append(start_umpire(db, options.synchronous, extra, trace))
             if cluster is not None:
                 db_pids = postgres_pids(cluster.data)
             ports = [port for _, port in servers]
@@ -689,6 +700,11 @@ def main() -> None:
                 server.send_signal(signal.SIGTERM)
             for server, _ in servers:
                 server.wait(30)
+        if trace is not None:
+            from server_trace import summary
+
+            window = umpire["window"]
+            traced = summary(trace, window[0], window[1])
             if broker is not None:
                 broker.terminate()
                 broker.wait()
@@ -721,6 +737,8 @@ def main() -> None:
                 if user + system > 0.005 * umpire["cpu_s"]
             )
         )
+    if options.trace:
+        print(traced)
     count, seconds = umpire["commits"]
     if count and options.nodes == 1:
         print(

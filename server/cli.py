@@ -189,18 +189,11 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     from server.bus import FeedDelay, make_bus
     from server.errors import StoreError
     from server.event_loop import run_loop
+    from server.gc_policy import GcPolicy
     from server.room import Timing
     from server.root import build_server
 
     logs.configure(args.log_level, args.log_format)
-    import gc
-
-    # A long-running server holds many small, long-lived objects (rooms' logs): collect
-    # the young generation less often and freeze what start-up made, so that full
-    # collections do not stall every room for a tenth of a second.
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(50_000, 20, 100)
     config = ServerConfig(
         host=args.host,
         port=args.port,
@@ -231,6 +224,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     async def run() -> int:
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
+        # no young collections; a full one when the heap has grown (server.gc_policy)
+        GcPolicy().install(loop)
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
         delay = FeedDelay(args.feed_delay_moves, args.feed_delay_seconds)

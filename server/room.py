@@ -260,7 +260,10 @@ class Room:
             raise ClientError("no_such_room", f"room {self.id} is closed")
         done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._queue.put_nowait(_Job(message=make(done), done=done))
-        return await done
+        try:
+            return await done
+        finally:
+            del done  # (a refusal's traceback holds this frame: no cycle through the future)
 
     def post(self, message: m.Input) -> None:
         """Queue ``message`` without waiting for it."""
@@ -273,7 +276,10 @@ class Room:
             raise ClientError("no_such_room", f"room {self.id} is closed")
         done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._queue.put_nowait(_Job(call=fn, done=done))
-        return await done
+        try:
+            return await done
+        finally:
+            del done  # (as in ``request``)
 
     async def recover(self) -> None:
         """Rebuild the game from the log (after a restart, or to show an ended game);
@@ -322,7 +328,7 @@ class Room:
             await self._perform(self.core.handle(message, loop.time(), time.time()))
         except ClientError as exc:
             if done is not None and not done.done():
-                done.set_exception(exc)
+                done.set_exception(exc.with_traceback(None))  # (no cycle through this frame)
         except LeaseLost as exc:
             log.warning("room %s: %s; the room stops on this node", self.id, exc)
             self._moved()

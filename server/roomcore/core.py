@@ -128,7 +128,9 @@ class RoomCore:
         try:
             reply = handler(self, message)
         except ClientError as exc:
-            self._out.append(m.Refuse(message.token, exc))
+            # (without its traceback: it would hold this frame, the message and through
+            # its token the future the error is handed to, a cycle only a collection frees)
+            self._out.append(m.Refuse(message.token, exc.with_traceback(None)))
         else:
             self._out.append(m.Reply(message.token, reply))
 
