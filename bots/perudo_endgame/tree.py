@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from itertools import combinations_with_replacement
 from math import factorial
 
@@ -97,6 +98,18 @@ def exact_tables(a: int, b: int) -> dict[int, FloatArray]:
                 ]
             )
     return exact
+
+
+@cache
+def moves(last: int, total: int) -> tuple[int, ...]:
+    """The moves after the bid ``last`` (-1: the opening) in a round of ``total`` dice:
+    raises of at most ``total`` dice, then dudo (none at the opening); a bid of more
+    dice than ``total`` is answered by dudo alone."""
+    if last < 0:
+        return tuple(bid_code(BIDS[q][f]) for q in range(1, total + 1) for f in range(2, 7))
+    if code_bid(last).quantity > total:
+        return (DUDO_CODE,)
+    return (*(bid_code(r) for r in raises(code_bid(last), total)), DUDO_CODE)
 
 
 @dataclass(frozen=True, slots=True)

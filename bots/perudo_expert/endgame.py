@@ -18,10 +18,9 @@ from dataclasses import dataclass
 
 from bots.perudo_endgame.calza import calza_policy
 from bots.perudo_endgame.policy import Policy
-from bots.perudo_endgame.round_exploit import moves
 from bots.perudo_endgame.solve import equilibrium_policy, round_policy, tied_mix, tied_policy
 from bots.perudo_endgame.tied import TiedPolicy
-from bots.perudo_endgame.tree import bid_code, hands
+from bots.perudo_endgame.tree import bid_code, hands, moves
 from bots.perudo_expert.context import FINAL_BLOW, LAST_BET, NORMAL
 from bots.perudo_expert.equilibrium_words import EquilibriumFacts, explain_equilibrium
 from bots.perudo_expert.view import TableView
