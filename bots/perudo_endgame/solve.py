@@ -317,9 +317,7 @@ def tied_mix(
         return {"dudo": 1.0}  # certainly false, or nothing else is left to play
     player = 0 if opener else 1
     codes = [bid_code(x) for x in bids]
-    prev1 = codes[-1] if codes else -1
-    prev2 = codes[-2] if len(codes) > 1 else -1
-    mix = pol.mix(player, prev2, prev1, hands(len(hand))[0].index(hand))
+    mix = pol.mix(player, codes, hands(len(hand))[0].index(hand))
     last = bids[-1] if bids else None
     kept: dict[str, float] = {}
     for code, p in mix.items():

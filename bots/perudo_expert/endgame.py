@@ -130,21 +130,18 @@ def tied_belief(view: TableView, policy: TiedPolicy) -> list[float]:
     opp = 1 if _opener(view) else 0
     _, prior = hands(policy.b if opp == 1 else policy.a)
     weights = [float(w) for w in prior]
-    prev2, prev1 = -1, -1
+    codes: list[int] = []
     total_dice = policy.a + policy.b
     for i, (_, bid) in enumerate(view.bids):
         code = bid_code(bid)
         if i % 2 == opp:
-            spread = TIED_TREMBLE / max(1, len(moves(prev1, total_dice)))
+            spread = TIED_TREMBLE / max(1, len(moves(codes[-1] if codes else -1, total_dice)))
             weights = [
                 w
-                * (
-                    (1 - TIED_TREMBLE) * policy.model_probability(opp, prev2, prev1, code, h)
-                    + spread
-                )
+                * ((1 - TIED_TREMBLE) * policy.model_probability(opp, codes, code, h) + spread)
                 for h, w in enumerate(weights)
             ]
-        prev2, prev1 = prev1, code
+        codes.append(code)
     total = sum(weights)
     return [w / total for w in weights] if total > 0 else [float(w) for w in prior]
 
