@@ -258,28 +258,28 @@ def equilibrium_policy(
 
 #: The two-dice-each round's tied abstraction (:mod:`bots.perudo_endgame.tied`), shipped.
 SHIPPED_TIED = {(2, 2): SHIPPED.with_name("round_2v2.npz")}
-#: How it is solved: the tree cut after this many bids, CFR+ iterations per seat, and the
-#: floor below which a move of the solution is not played (it bounds the support a best
-#: response must walk: 0.03 measured 0.323 against 0.337 with 0.08, the cut at 5 bids).
-TIED_MAX_BIDS = 5
+#: How it is solved: the window of last bids a key names (:mod:`bots.perudo_endgame.tied`),
+#: CFR+ iterations per seat, and the floor below which a move of the solution is not
+#: played (it bounds the support a best response must walk).
+TIED_RECALL = 3
 TIED_ITERATIONS = 100
 TIED_FLOOR = 0.03
 
 
 def ship_tied(
-    a: int = 2, b: int = 2, iterations: int = TIED_ITERATIONS, max_bids: int = TIED_MAX_BIDS
+    a: int = 2, b: int = 2, iterations: int = TIED_ITERATIONS, recall: int = TIED_RECALL
 ) -> Path:
     """Solve the ``a`` v ``b`` round's tied abstraction (each seat restricted, in its own
     run; the round alone scored, which for 2 v 2 is the game's continuation up to a
     factor) and write it, moves below :data:`TIED_FLOOR` dropped, next to the code."""
-    found = solve_tied(a, b, (-1.0, 1.0), iterations, max_bids=max_bids, restricted=True)
+    found = solve_tied(a, b, (-1.0, 1.0), iterations, recall=recall, restricted=True)
     pol = found.policy
     prob = (
         np.where(pol.prob[0] >= TIED_FLOOR, pol.prob[0], 0.0),
         np.where(pol.prob[1] >= TIED_FLOOR, pol.prob[1], 0.0),
     )
     path = SHIPPED_TIED[(a, b)]
-    save_tied(TiedPolicy(pol.a, pol.b, pol.key, prob, pol.start, pol.model), path)
+    save_tied(TiedPolicy(pol.a, pol.b, pol.key, prob, pol.start, pol.model, pol.recall), path)
     return path
 
 

@@ -269,10 +269,12 @@ def _backward(
         starts = np.concatenate(([0], np.nonzero(np.diff(src))[0] + 1))
         u[src[starts]] = np.add.reduceat(weighted, starts, axis=0)
         if reach is not None and edge_value is not None:
+            mine = (edges < graph.start) if player == 0 else (edges >= graph.start)
+            kids, frm = child[mine], src[mine]
             if player == 0:  # the opener's value: plus, against the responder's reach
-                edge_value[edges] = np.einsum("eij,ej->ei", child, reach[1][src])
+                edge_value[edges[mine]] = np.einsum("eij,ej->ei", kids, reach[1][frm])
             else:
-                edge_value[edges] = -np.einsum("eij,ei->ej", child, reach[0][src])
+                edge_value[edges[mine]] = -np.einsum("eij,ei->ej", kids, reach[0][frm])
     return u, edge_value
 
 

@@ -161,13 +161,9 @@ class RoundTree:
         return node
 
 
-def build(a: int, b: int, max_bids: int | None = None, *, calza: bool = False) -> RoundTree:
+def build(a: int, b: int, *, calza: bool = False) -> RoundTree:
     """The public tree of a round: the opener holds ``a`` dice, the responder ``b``;
-    with ``calza`` a calza (the last child of every node after a bid) may end it.
-
-    With ``max_bids`` the tree is cut after that many bids: the player to act there may
-    only call dudo (an abstraction of a round too big to build whole, see
-    :mod:`bots.perudo_endgame.tied`)."""
+    with ``calza`` a calza (the last child of every node after a bid) may end it."""
     total = a + b
     opening = [bid_code(BIDS[q][f]) for q in range(1, total + 1) for f in range(2, 7)]
     after: dict[int, list[int]] = {}
@@ -183,7 +179,6 @@ def build(a: int, b: int, max_bids: int | None = None, *, calza: bool = False) -
     child_count = [0]
     depth_start = [0]
     frontier = [0]
-    depth = 0
     while frontier:
         depth_start.append(len(action))
         nxt: list[int] = []
@@ -192,8 +187,6 @@ def build(a: int, b: int, max_bids: int | None = None, *, calza: bool = False) -
             mover = actor[node]
             if last[node] < 0:
                 codes = opening
-            elif max_bids is not None and depth >= max_bids:
-                codes = [DUDO_CODE]
             else:
                 codes = [*after[last[node]], DUDO_CODE]
             if calza and last[node] >= 0:
@@ -212,7 +205,6 @@ def build(a: int, b: int, max_bids: int | None = None, *, calza: bool = False) -
                     nxt.append(len(action) - 1)
             child_count[node] = len(codes)
         frontier = nxt
-        depth += 1
     hands0, w0 = hands(a)
     hands1, w1 = hands(b)
     truth = truth_tables(a, b)
