@@ -182,11 +182,22 @@ def wrong_edges(graph: KeyGraph, player: int) -> np.ndarray[Any, np.dtype[np.boo
 
 
 @dataclass(frozen=True, slots=True)
+class _Level:
+    """The edges out of one level's nodes, for the backward pass."""
+
+    edges: IntArray  #: ascending: player 0's edges first, a node's contiguous
+    child: IntArray  #: per edge: its row of the values (a node, or a dudo's ``ends`` row)
+    split: int  #: how many of ``edges`` are player 0's
+    starts: IntArray  #: where each node's run starts in ``edges``
+    nodes: IntArray  #: those nodes
+
+
+@dataclass(frozen=True, slots=True)
 class _Passes:
     """The edges each level's passes take."""
 
-    into: list[IntArray]  #: per level: the edges into its nodes (none after a dudo)
-    out: list[IntArray]  #: per level: the edges out of its nodes (a node's contiguous)
+    into: list[IntArray]  #: per level: the edges into its nodes, by node (none after a dudo)
+    out: list[_Level]  #: per level: the edges out of its nodes
     bounds: tuple[IntArray, IntArray]  #: per player: where each node's run of edges starts
     weights: tuple[FloatArray, FloatArray]  #: the chance of each hand, per player
 
@@ -200,9 +211,20 @@ def _passes(graph: KeyGraph) -> _Passes:
     for p in (0, 1):
         src = graph.src[graph.edges(p)]
         bounds.append(np.concatenate(([0], np.nonzero(np.diff(src))[0] + 1)))
+    into = []
+    out = []
+    row = np.where(inner, graph.dst, graph.nodes + graph.table)
+    for lv in range(top + 1):
+        edges = np.nonzero(to == lv)[0]
+        into.append(edges[np.argsort(graph.dst[edges], kind="stable")])  # by node reached
+        edges = np.nonzero(frm == lv)[0]
+        src = graph.src[edges]
+        starts = np.concatenate(([0], np.nonzero(np.diff(src))[0] + 1))
+        split = int(np.searchsorted(edges, graph.start))
+        out.append(_Level(edges, row[edges], split, starts, src[starts]))
     return _Passes(
-        [np.nonzero(to == lv)[0] for lv in range(top + 1)],
-        [np.nonzero(frm == lv)[0] for lv in range(top + 1)],
+        into,
+        out,
         (bounds[0], bounds[1]),
         (hands(graph.a)[1], hands(graph.b)[1]),
     )
@@ -238,7 +260,12 @@ def _forward(
         reach = np.zeros((graph.nodes, len(passes.weights[p])))
         reach[0] = passes.weights[p]
         for edges in passes.into[1:]:
-            np.add.at(reach, graph.dst[edges], reach[graph.src[edges]] * full[p][edges])
+            if len(edges) == 0:
+                continue
+            dst = graph.dst[edges]
+            starts = np.concatenate(([0], np.nonzero(np.diff(dst))[0] + 1))
+            contrib = reach[graph.src[edges]] * full[p][edges]
+            reach[dst[starts]] = np.add.reduceat(contrib, starts, axis=0)
         out.append(reach)
     return out[0], out[1]
 
@@ -252,30 +279,28 @@ def _backward(
 ) -> tuple[FloatArray, FloatArray | None]:
     """The opener's value ``u[node, h0, h1]``; with ``reach``, also the counterfactual
     value of each of ``player``'s edges per hand (against the other's summed reach)."""
-    u = np.zeros((graph.nodes, len(passes.weights[0]), len(passes.weights[1])))
+    n = graph.nodes
+    u = np.zeros((n + len(graph.ends), len(passes.weights[0]), len(passes.weights[1])))
+    u[n:] = graph.ends  # below the nodes: the value of each kind of dudo
     edge_value = None
     if reach is not None:
         edge_value = np.zeros((len(graph.key), len(passes.weights[player])))
-    for edges in reversed(passes.out):
-        if len(edges) == 0:
+    for level in reversed(passes.out):
+        if len(level.edges) == 0:
             continue
-        dst = graph.dst[edges]
-        inner = dst >= 0
-        child = np.empty((len(edges), u.shape[1], u.shape[2]))
-        child[inner] = u[dst[inner]]
-        child[~inner] = graph.ends[graph.table[edges[~inner]]]
+        edges, k = level.edges, level.split
+        child = u[level.child]
         src = graph.src[edges]
-        weighted = child * full[0][edges][:, :, None] * full[1][edges][:, None, :]
-        starts = np.concatenate(([0], np.nonzero(np.diff(src))[0] + 1))
-        u[src[starts]] = np.add.reduceat(weighted, starts, axis=0)
         if reach is not None and edge_value is not None:
-            mine = (edges < graph.start) if player == 0 else (edges >= graph.start)
-            kids, frm = child[mine], src[mine]
             if player == 0:  # the opener's value: plus, against the responder's reach
-                edge_value[edges[mine]] = np.einsum("eij,ej->ei", kids, reach[1][frm])
+                edge_value[edges[:k]] = np.einsum("eij,ej->ei", child[:k], reach[1][src[:k]])
             else:
-                edge_value[edges[mine]] = -np.einsum("eij,ei->ej", kids, reach[0][frm])
-    return u, edge_value
+                edge_value[edges[k:]] = -np.einsum("eij,ei->ej", child[k:], reach[0][src[k:]])
+        child[:k] *= full[0][edges[:k]][:, :, None]  # each move weighed by its mover's
+        child[k:] *= full[1][edges[k:]][:, None, :]
+        flat = child.reshape(len(edges), -1)  # reduceat runs faster over rows
+        u[level.nodes] = np.add.reduceat(flat, level.starts, axis=0).reshape(-1, *u.shape[1:])
+    return u[:n], edge_value
 
 
 def opener_value(graph: KeyGraph, tables: tuple[FloatArray, FloatArray]) -> float:
