@@ -174,20 +174,44 @@ def behaviour(policy: TiedPolicy, tree: RoundTree) -> tuple[FloatArray, FloatArr
     return out[0], out[1]
 
 
+#: Probabilities are saved as multiples of 1 / SCALE (uint16).
+SCALE = 65535
+
+
+def _quantised(table: FloatArray) -> npt.NDArray[np.uint16]:
+    return np.round(np.clip(table, 0.0, 1.0) * SCALE).astype(np.uint16)
+
+
 def save(policy: TiedPolicy, path: Path) -> None:
-    """Write ``policy`` (probabilities as float32)."""
+    """Write ``policy``: probabilities quantised to 1/65535, and only the moves some hand
+    plays (in its table or its model)."""
+    tables = [policy.prob[0], policy.prob[1]]
+    if policy.model is not None:
+        tables += [policy.model[0], policy.model[1]]
+    played = np.zeros(len(policy.key), dtype=bool)
+    for p in (0, 1):
+        lo, hi = policy.rows(p)
+        for table in tables[p::2]:
+            played[lo:hi] |= np.any(_quantised(table) > 0, axis=1)
+    zero = played[: policy.start]
     arrays: dict[str, npt.NDArray[np.generic]] = {
         "a": np.array(policy.a),
         "b": np.array(policy.b),
         "recall": np.array(policy.recall),
-        "key": policy.key,
-        "prob0": policy.prob[0].astype(np.float32),
-        "prob1": policy.prob[1].astype(np.float32),
+        "key": policy.key[played],
+        "prob0": _quantised(policy.prob[0][zero]),
+        "prob1": _quantised(policy.prob[1][played[policy.start :]]),
     }
     if policy.model is not None:
-        arrays["model0"] = policy.model[0].astype(np.float32)
-        arrays["model1"] = policy.model[1].astype(np.float32)
+        arrays["model0"] = _quantised(policy.model[0][zero])
+        arrays["model1"] = _quantised(policy.model[1][played[policy.start :]])
     np.savez_compressed(path, allow_pickle=False, **arrays)
+
+
+def _table(array: npt.NDArray[np.generic]) -> FloatArray:
+    """A saved table as probabilities (quantised, or float32 before 2026-11-26)."""
+    out = np.array(array, dtype=np.float64)
+    return out / SCALE if array.dtype == np.uint16 else out
 
 
 def load(path: Path) -> TiedPolicy:
@@ -196,14 +220,9 @@ def load(path: Path) -> TiedPolicy:
         a, b = int(data["a"]), int(data["b"])
         recall = int(data["recall"]) if "recall" in data.files else DEFAULT_RECALL
         key = np.array(data["key"], dtype=np.int64)
-        prob = (
-            np.array(data["prob0"], dtype=np.float64),
-            np.array(data["prob1"], dtype=np.float64),
-        )
+        prob = (_table(data["prob0"]), _table(data["prob1"]))
         model = (
-            (np.array(data["model0"], dtype=np.float64), np.array(data["model1"], np.float64))
-            if "model0" in data.files
-            else None
+            (_table(data["model0"]), _table(data["model1"])) if "model0" in data.files else None
         )
     start = len(prob[0])
     shapes_ok = (
