@@ -75,9 +75,7 @@ class TiedPolicy:
         last bid (empty if there are none)."""
         return self._mix(self.prob[player], player, codes, hand)
 
-    def model_probability(
-        self, player: int, codes: Sequence[int], action: int, hand: int
-    ) -> float:
+    def model_probability(self, player: int, codes: Sequence[int], action: int, hand: int) -> float:
         """How often the other seat's table assumes ``player`` plays ``action`` after the
         bids ``codes`` (:attr:`model`; the played table when no model was kept)."""
         table = self.prob[player] if self.model is None else self.model[player]
@@ -221,9 +219,7 @@ def load(path: Path) -> TiedPolicy:
         recall = int(data["recall"]) if "recall" in data.files else DEFAULT_RECALL
         key = np.array(data["key"], dtype=np.int64)
         prob = (_table(data["prob0"]), _table(data["prob1"]))
-        model = (
-            (_table(data["model0"]), _table(data["model1"])) if "model0" in data.files else None
-        )
+        model = (_table(data["model0"]), _table(data["model1"])) if "model0" in data.files else None
     start = len(prob[0])
     shapes_ok = (
         1 <= recall <= MAX_RECALL

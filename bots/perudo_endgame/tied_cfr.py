@@ -130,9 +130,7 @@ def build_graph(a: int, b: int, recall: int, loss: tuple[float, float]) -> KeyGr
             ends.append(np.where(true > 0, loss[challenger], loss[1 - challenger]))
         table[e] = rows[pair]
     start = int(np.searchsorted(mover_arr[s], 1))
-    return KeyGraph(
-        a, b, recall, mover_arr, level, s, d, act, key, start, table, np.array(ends)
-    )
+    return KeyGraph(a, b, recall, mover_arr, level, s, d, act, key, start, table, np.array(ends))
 
 
 def _levels(n: int, src: IntArray, dst: IntArray) -> IntArray:
@@ -334,9 +332,7 @@ def solve_graph(
     table = [spread[0], spread[1]]
     for it in range(1, iterations + 1):
         for p in (0, 1):
-            shaken = ((1 - tremble) * table[0] + tremble * spread[0],) + (
-                (1 - tremble) * table[1] + tremble * spread[1],
-            )
+            shaken = [(1 - tremble) * table[q] + tremble * spread[q] for q in (0, 1)]
             full = _full(graph, (shaken[0], shaken[1]))
             reach = _forward(graph, passes, full)
             u, edge_value = _backward(graph, passes, full, reach, p)

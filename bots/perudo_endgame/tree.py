@@ -185,10 +185,7 @@ def build(a: int, b: int, *, calza: bool = False) -> RoundTree:
         for node in frontier:
             child_start[node] = len(action)
             mover = actor[node]
-            if last[node] < 0:
-                codes = opening
-            else:
-                codes = [*after[last[node]], DUDO_CODE]
+            codes = opening if last[node] < 0 else [*after[last[node]], DUDO_CODE]
             if calza and last[node] >= 0:
                 codes = [*codes, CALZA_CODE]
             for code in codes:

@@ -137,8 +137,7 @@ def tied_belief(view: TableView, policy: TiedPolicy) -> list[float]:
         if i % 2 == opp:
             spread = TIED_TREMBLE / max(1, len(moves(codes[-1] if codes else -1, total_dice)))
             weights = [
-                w
-                * ((1 - TIED_TREMBLE) * policy.model_probability(opp, codes, code, h) + spread)
+                w * ((1 - TIED_TREMBLE) * policy.model_probability(opp, codes, code, h) + spread)
                 for h, w in enumerate(weights)
             ]
         codes.append(code)
