@@ -261,7 +261,7 @@ SHIPPED_TIED = {(2, 2): SHIPPED.with_name("round_2v2.npz")}
 #: How it is solved: the window of last bids a key names (:mod:`bots.perudo_endgame.tied`),
 #: CFR+ iterations per seat, and the floor below which a move of the solution is not
 #: played (it bounds the support a best response must walk).
-TIED_RECALL = 3
+TIED_RECALL = 4
 TIED_ITERATIONS = 100
 TIED_FLOOR = 0.03
 
