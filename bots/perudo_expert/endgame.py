@@ -6,7 +6,7 @@ the solved round (``bots.perudo_endgame.solve``; in a calza room only the last b
 solved with calza: ``bots.perudo_endgame.calza``), samples the mixed action with the
 decision's seed, and says why (:mod:`.equilibrium_words`). With two dice each (when
 asked: ``two_v_two``) it plays the round's tied abstraction
-(:mod:`bots.perudo_endgame.tied`: a mix per hand and last two bids). Its belief about the
+(:mod:`bots.perudo_endgame.tied`: a mix per hand and last bids). Its belief about the
 opponent's dice is the solution's: the chance of each hand given the bids made, never a
 certainty.
 """

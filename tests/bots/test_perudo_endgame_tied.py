@@ -160,6 +160,8 @@ def test_hard_states_the_tied_mix_in_real_engine_games() -> None:
         (1, (1, 4), ["1x4"]),
         (0, (2, 2), ["1x3", "2x3"]),
         (1, (6, 6), ["1x6", "2x6", "2x1"]),
+        # longer than the window: the key names the last bids only
+        (1, (2, 3), ["1x2", "1x3", "1x4", "1x5", "1x6"]),
     ):
         codes = [bid_code(Bid.parse(t)) for t in bids]
         stated = asyncio.run(oracle.ask(3, role, hand, codes))
