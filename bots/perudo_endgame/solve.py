@@ -272,15 +272,22 @@ def ship_tied(
     """Solve the ``a`` v ``b`` round's tied abstraction (each seat restricted, in its own
     run; the round alone scored, which for 2 v 2 is the game's continuation up to a
     factor) and write it, moves below :data:`TIED_FLOOR` dropped, next to the code."""
-    found = solve_tied(a, b, (-1.0, 1.0), iterations, recall=recall, restricted=True)
-    pol = found.policy
+    path = SHIPPED_TIED[(a, b)]
+    save_tied(solved_tied(a, b, iterations, recall), path)
+    return path
+
+
+def solved_tied(
+    a: int = 2, b: int = 2, iterations: int = TIED_ITERATIONS, recall: int = TIED_RECALL
+) -> TiedPolicy:
+    """The ``a`` v ``b`` round's tied abstraction as :func:`ship_tied` writes it (each seat
+    restricted, moves below :data:`TIED_FLOOR` dropped): minutes, never in a game."""
+    pol = solve_tied(a, b, (-1.0, 1.0), iterations, recall=recall, restricted=True).policy
     prob = (
         np.where(pol.prob[0] >= TIED_FLOOR, pol.prob[0], 0.0),
         np.where(pol.prob[1] >= TIED_FLOOR, pol.prob[1], 0.0),
     )
-    path = SHIPPED_TIED[(a, b)]
-    save_tied(TiedPolicy(pol.a, pol.b, pol.key, prob, pol.start, pol.model, pol.recall), path)
-    return path
+    return TiedPolicy(pol.a, pol.b, pol.key, prob, pol.start, pol.model, pol.recall)
 
 
 @cache
