@@ -31,8 +31,8 @@ Values = tuple[float, ...]
 
 
 @dataclass(slots=True)
-class _Shape:
-    """Index sets the passes reuse."""
+class Shape:
+    """Index sets the passes over one tree reuse (:func:`tree_shape` makes them)."""
 
     levels: list[IntArray]  #: node indices per depth
     inner: list[IntArray]  #: the non-terminal nodes of each depth
@@ -41,7 +41,8 @@ class _Shape:
     by_calza: dict[int, tuple[IntArray, IntArray]]  #: bid -> (calzas, their caller)
 
 
-def _shape(tree: RoundTree) -> _Shape:
+def tree_shape(tree: RoundTree) -> Shape:
+    """The index sets of ``tree`` that :func:`normalise` and the passes use."""
     ds = tree.depth_start
     levels = [np.arange(ds[d], ds[d + 1]) for d in range(len(ds) - 1)]
     inner = [lv[tree.actor[lv] >= 0] for lv in levels]
@@ -57,12 +58,12 @@ def _shape(tree: RoundTree) -> _Shape:
             t = ends[tree.last[ends] == code]
             by[int(code)] = (t, tree.actor[tree.parent[t]])
         groups.append(by)
-    return _Shape(levels, inner, owned, groups[0], groups[1])
+    return Shape(levels, inner, owned, groups[0], groups[1])
 
 
 def _terminal_values(
     tree: RoundTree,
-    shape: _Shape,
+    shape: Shape,
     reach: tuple[FloatArray, FloatArray],
     loss_values: Values,
     cfv: tuple[FloatArray, FloatArray],
@@ -90,7 +91,7 @@ def _terminal_values(
 
 
 def _forward(
-    tree: RoundTree, shape: _Shape, sigma: tuple[FloatArray, FloatArray]
+    tree: RoundTree, shape: Shape, sigma: tuple[FloatArray, FloatArray]
 ) -> tuple[FloatArray, FloatArray]:
     """Each player's reach (with the chance of their hand) at every node."""
     out = []
@@ -105,7 +106,7 @@ def _forward(
 
 def _backward(
     tree: RoundTree,
-    shape: _Shape,
+    shape: Shape,
     sigma: tuple[FloatArray, FloatArray],
     cfv: tuple[FloatArray, FloatArray],
     best: int | None = None,
@@ -134,9 +135,9 @@ def _backward(
                 cfv[p][nodes] += extra[p][nodes][:, None]
 
 
-def _normalise(
+def normalise(
     tree: RoundTree,
-    shape: _Shape,
+    shape: Shape,
     p: int,
     positive: FloatArray,
     allowed: FloatArray | None = None,
@@ -181,13 +182,13 @@ def evaluate(
     """The opener's value under ``sigma``, and the best responses' values (opener's best
     response against ``sigma[1]``, responder's best response against ``sigma[0]``, each to
     the responding side: a Nash pair gives ``(v, v, -v)``)."""
-    shape = _shape(tree)
+    shape = tree_shape(tree)
     return _evaluate(tree, shape, sigma, loss_values)
 
 
 def _evaluate(
     tree: RoundTree,
-    shape: _Shape,
+    shape: Shape,
     sigma: tuple[FloatArray, FloatArray],
     loss_values: Values,
 ) -> tuple[float, float, float]:
@@ -219,7 +220,7 @@ def best_response_values(
     Reaches rather than behaviour strategies let a mixture of pure strategies (a bot over
     several seeds) be answered exactly: the mixture's reach is the average of the reaches.
     """
-    shape = _shape(tree)
+    shape = tree_shape(tree)
     ones = (np.ones_like(reach[0]), np.ones_like(reach[1]))
     extra = None
     if overbids is not None:  # to the opener: the bidder's loss; to the responder: minus
@@ -235,7 +236,7 @@ def best_response_values(
 
 def _tremble(
     tree: RoundTree,
-    shape: _Shape,
+    shape: Shape,
     sigma: tuple[FloatArray, FloatArray],
     epsilon: float,
     allowed: tuple[FloatArray, FloatArray] | None = None,
@@ -247,7 +248,7 @@ def _tremble(
     for p in (0, 1):
         s = sigma[p].copy()
         own = shape.owned[p]
-        spread = _normalise(
+        spread = normalise(
             tree, shape, p, np.zeros_like(s[own]), None if allowed is None else allowed[p]
         )[own]
         s[own] = (1 - epsilon) * s[own] + epsilon * spread
@@ -276,7 +277,7 @@ def solve(
     regret matching runs over the other moves only. The exploitability reported is
     still against an unrestricted best response.
     """
-    shape = _shape(tree)
+    shape = tree_shape(tree)
     allowed: tuple[FloatArray, FloatArray] | None = None
     if forbidden is not None:
         allowed = (
@@ -290,8 +291,8 @@ def solve(
     regret = [np.zeros((len(shape.owned[p]), len(tree.weights[p]))) for p in (0, 1)]
     average = [np.zeros_like(regret[0]), np.zeros_like(regret[1])]
     sigma = (
-        _normalise(tree, shape, 0, regret[0], mask(0)),
-        _normalise(tree, shape, 1, regret[1], mask(1)),
+        normalise(tree, shape, 0, regret[0], mask(0)),
+        normalise(tree, shape, 1, regret[1], mask(1)),
     )
     for it in range(1, iterations + 1):
         for p in (0, 1):
@@ -306,11 +307,11 @@ def solve(
             if allowed is not None:
                 regret[p] *= allowed[p]
             average[p] += it * reach[p][par] * sigma[p][own]
-            new = _normalise(tree, shape, p, regret[p], mask(p))
+            new = normalise(tree, shape, p, regret[p], mask(p))
             sigma = (new, sigma[1]) if p == 0 else (sigma[0], new)
     avg = (
-        _normalise(tree, shape, 0, average[0], mask(0)),
-        _normalise(tree, shape, 1, average[1], mask(1)),
+        normalise(tree, shape, 0, average[0], mask(0)),
+        normalise(tree, shape, 1, average[1], mask(1)),
     )
     value, br0, br1 = _evaluate(tree, shape, avg, loss_values)
     return Solution(tree, avg, value, (br0 + br1) / 2, iterations)

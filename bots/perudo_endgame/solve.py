@@ -258,29 +258,36 @@ def equilibrium_policy(
 
 #: The two-dice-each round's tied abstraction (:mod:`bots.perudo_endgame.tied`), shipped.
 SHIPPED_TIED = {(2, 2): SHIPPED.with_name("round_2v2.npz")}
-#: How it is solved: the tree cut after this many bids, CFR+ iterations per seat, and the
-#: floor below which a move of the solution is not played (it bounds the support a best
-#: response must walk: 0.03 measured 0.323 against 0.337 with 0.08, the cut at 5 bids).
-TIED_MAX_BIDS = 5
+#: How it is solved: the window of last bids a key names (:mod:`bots.perudo_endgame.tied`),
+#: CFR+ iterations per seat, and the floor below which a move of the solution is not
+#: played (it bounds the support a best response must walk).
+TIED_RECALL = 4
 TIED_ITERATIONS = 100
 TIED_FLOOR = 0.03
 
 
 def ship_tied(
-    a: int = 2, b: int = 2, iterations: int = TIED_ITERATIONS, max_bids: int = TIED_MAX_BIDS
+    a: int = 2, b: int = 2, iterations: int = TIED_ITERATIONS, recall: int = TIED_RECALL
 ) -> Path:
     """Solve the ``a`` v ``b`` round's tied abstraction (each seat restricted, in its own
     run; the round alone scored, which for 2 v 2 is the game's continuation up to a
     factor) and write it, moves below :data:`TIED_FLOOR` dropped, next to the code."""
-    found = solve_tied(a, b, (-1.0, 1.0), iterations, max_bids=max_bids, restricted=True)
-    pol = found.policy
+    path = SHIPPED_TIED[(a, b)]
+    save_tied(solved_tied(a, b, iterations, recall), path)
+    return path
+
+
+def solved_tied(
+    a: int = 2, b: int = 2, iterations: int = TIED_ITERATIONS, recall: int = TIED_RECALL
+) -> TiedPolicy:
+    """The ``a`` v ``b`` round's tied abstraction as :func:`ship_tied` writes it (each seat
+    restricted, moves below :data:`TIED_FLOOR` dropped): minutes, never in a game."""
+    pol = solve_tied(a, b, (-1.0, 1.0), iterations, recall=recall, restricted=True).policy
     prob = (
         np.where(pol.prob[0] >= TIED_FLOOR, pol.prob[0], 0.0),
         np.where(pol.prob[1] >= TIED_FLOOR, pol.prob[1], 0.0),
     )
-    path = SHIPPED_TIED[(a, b)]
-    save_tied(TiedPolicy(pol.a, pol.b, pol.key, prob, pol.start, pol.model), path)
-    return path
+    return TiedPolicy(pol.a, pol.b, pol.key, prob, pol.start, pol.model, pol.recall)
 
 
 @cache
@@ -317,9 +324,7 @@ def tied_mix(
         return {"dudo": 1.0}  # certainly false, or nothing else is left to play
     player = 0 if opener else 1
     codes = [bid_code(x) for x in bids]
-    prev1 = codes[-1] if codes else -1
-    prev2 = codes[-2] if len(codes) > 1 else -1
-    mix = pol.mix(player, prev2, prev1, hands(len(hand))[0].index(hand))
+    mix = pol.mix(player, codes, hands(len(hand))[0].index(hand))
     last = bids[-1] if bids else None
     kept: dict[str, float] = {}
     for code, p in mix.items():

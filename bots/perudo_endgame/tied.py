@@ -1,14 +1,14 @@
-"""An abstraction of a round too big to solve exactly: strategies tied by the last two bids.
+"""An abstraction of a round too big to solve exactly: strategies tied by the last bids.
 
 The two-dice-each round has 16.8 million public histories (x 21 hands a side): beyond
 :mod:`bots.perudo_endgame.cfr`. Here a player's move depends only on its hand and the
-*last two bids* (``prev2``, ``prev1``: both ``-1`` at the opening, ``prev2 = -1`` after the
-first bid), not on the whole history: a few thousand (key, move) pairs a side. The
-strategies are solved by CFR+ over the tree cut after ``max_bids`` bids
-(:func:`~bots.perudo_endgame.tree.build`), each key's regrets summed over every history
-that ends with those two bids (the imperfect-recall abstraction; the cut's forced dudos are
-not tied). Because a key names only the last two bids, the result answers *every*
-history of the real round, however long.
+*last* ``recall`` *bids* (a window, oldest first, ``-1`` where the round has fewer), not
+on the whole history: some thousands of (key, move) pairs a side. The strategies are
+solved by CFR+ on the round folded by those windows (:mod:`bots.perudo_endgame.tied_cfr`:
+the whole round, however long, exactly for such strategies), each key's regrets the sum
+over every history that ends with its window (an imperfect-recall abstraction: no
+guarantee of convergence, measured). As a key names only the last bids, the result
+answers *every* history of the real round.
 
 Each player's strategy is solved *restricted* against an unrestricted opponent (never a
 bid its own dice make certainly false, never a dudo that cannot win), one solve per seat,
@@ -19,193 +19,99 @@ by :mod:`bots.perudo_endgame.round_exploit` (``docs/perudo_endgame.md``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from bots.perudo_endgame.cfr import (
-    _backward,
-    _evaluate,
-    _forward,
-    _shape,
-    _terminal_values,
-    _tremble,
+from bots.perudo_endgame.cfr import normalise as node_normalise
+from bots.perudo_endgame.cfr import tree_shape
+from bots.perudo_endgame.policy import PLAY_FLOOR
+from bots.perudo_endgame.tied_cfr import (
+    BASE,
+    MAX_RECALL,
+    build_graph,
+    edge_key,
+    opener_value,
+    solve_graph,
 )
-from bots.perudo_endgame.cfr import _normalise as _node_normalise
-from bots.perudo_endgame.policy import PLAY_FLOOR, wrong_moves
-from bots.perudo_endgame.tree import FloatArray, IntArray, RoundTree, build, hands
+from bots.perudo_endgame.tree import FloatArray, IntArray, RoundTree, hands
 
-_BASE = 64  #: a bid code (or -1, -2) offset by 2 is one digit of a key
+#: The window of the shipped files before ``recall`` was saved.
+DEFAULT_RECALL = 2
 
 
-def edge_key(player: int, prev2: Any, prev1: Any, action: Any) -> Any:
-    """The key of ``player``'s move ``action`` after the bids ``prev2``, ``prev1`` (codes
-    of :func:`~bots.perudo_endgame.tree.bid_code`, ``-1`` for none or dudo; ints or
-    arrays)."""
-    return ((player * _BASE + prev2 + 2) * _BASE + prev1 + 2) * _BASE + action + 2
+def window(codes: Sequence[int], recall: int) -> tuple[int, ...]:
+    """The last ``recall`` of the bid codes ``codes``, oldest first, padded with ``-1``."""
+    last = tuple(codes[-recall:]) if recall else ()
+    return (-1,) * (recall - len(last)) + last
 
 
 @dataclass(frozen=True, slots=True)
 class TiedPolicy:
-    """A tied strategy of both players: ``prob[i, hand]`` for the move of ``key[i]``."""
+    """A tied strategy of both players: ``prob[p][i, hand]`` for the move of ``key[i]``
+    (player ``p``'s rows: :meth:`rows`)."""
 
     a: int  #: the opener's dice
     b: int  #: the responder's dice
-    key: IntArray  #: sorted :func:`edge_key` values
+    key: IntArray  #: sorted :func:`~bots.perudo_endgame.tied_cfr.edge_key` values
     prob: tuple[FloatArray, FloatArray]  #: per player: [its keys, its hands]
     start: int  #: the first key of player 1 (player 0's keys come first)
     #: per player, as ``prob``: the unrestricted strategy the *other* seat's table was
     #: solved against (what that seat's beliefs assume); ``None`` when not kept
     model: tuple[FloatArray, FloatArray] | None = None
+    recall: int = DEFAULT_RECALL  #: how many of the last bids a key names
 
-    def _rows(self, player: int) -> tuple[int, int]:
+    def rows(self, player: int) -> tuple[int, int]:
+        """The range of ``player``'s keys."""
         return (0, self.start) if player == 0 else (self.start, len(self.key))
 
-    def mix(self, player: int, prev2: int, prev1: int, hand: int) -> dict[int, float]:
+    def mix(self, player: int, codes: Sequence[int], hand: int) -> dict[int, float]:
         """Action code -> probability for ``player`` holding hand number ``hand`` after
-        the bids ``prev2``, ``prev1``. A pair of bids the cut tree never gave this player
-        gets the mean of its mixes after ``prev1`` (empty if there are none)."""
-        return self._mix(self.prob[player], player, prev2, prev1, hand)
+        the round's bids ``codes`` (all of them; the key takes the last ones). A window
+        the solved graph never gave this player gets the mean of its mixes after the
+        last bid (empty if there are none)."""
+        return self._mix(self.prob[player], player, codes, hand)
 
-    def model_probability(
-        self, player: int, prev2: int, prev1: int, action: int, hand: int
-    ) -> float:
-        """How often the other seat's table assumes ``player`` plays ``action`` there
-        (:attr:`model`; the played table when no model was kept)."""
+    def model_probability(self, player: int, codes: Sequence[int], action: int, hand: int) -> float:
+        """How often the other seat's table assumes ``player`` plays ``action`` after the
+        bids ``codes`` (:attr:`model`; the played table when no model was kept)."""
         table = self.prob[player] if self.model is None else self.model[player]
-        return self._mix(table, player, prev2, prev1, hand).get(action, 0.0)
+        return self._mix(table, player, codes, hand).get(action, 0.0)
+
+    def probability(self, player: int, codes: Sequence[int], action: int, hand: int) -> float:
+        """How often ``player`` holding ``hand`` plays ``action`` after those bids."""
+        return self.mix(player, codes, hand).get(action, 0.0)
 
     def _mix(
-        self, table: FloatArray, player: int, prev2: int, prev1: int, hand: int
+        self, table: FloatArray, player: int, codes: Sequence[int], hand: int
     ) -> dict[int, float]:
-        lo_all, hi_all = self._rows(player)
+        lo_all, hi_all = self.rows(player)
         keys = self.key[lo_all:hi_all]
-        first = int(edge_key(player, prev2, prev1, -2))
-        lo, hi = np.searchsorted(keys, [first, first + _BASE])
+        first = int(edge_key(player, window(codes, self.recall), -2))
+        lo, hi = np.searchsorted(keys, [first, first + BASE])
         rows = np.arange(int(lo), int(hi))
         if len(rows) == 0:
-            rows = np.nonzero((keys // _BASE) % _BASE == prev1 + 2)[0]
+            prev1 = codes[-1] if codes else -1
+            rows = np.nonzero((keys // BASE) % BASE == prev1 + 2)[0]
         out: dict[int, float] = {}
         for i in rows:
             if table[i, hand] > 0:
-                code = int(keys[i] % _BASE) - 2
+                code = int(keys[i] % BASE) - 2
                 out[code] = out.get(code, 0.0) + float(table[i, hand])
         total = sum(out.values())
         return {c: p / total for c, p in out.items()} if total > 0 else {}
 
-    def probability(self, player: int, prev2: int, prev1: int, action: int, hand: int) -> float:
-        """How often ``player`` holding ``hand`` plays ``action`` after those bids."""
-        return self.mix(player, prev2, prev1, hand).get(action, 0.0)
-
-
-def _previous(tree: RoundTree, nodes: IntArray) -> tuple[IntArray, IntArray]:
-    """The last two bids on the table at ``nodes`` (``-1`` where there are fewer)."""
-    prev1 = tree.last[nodes]
-    par = tree.parent[nodes]
-    prev2 = np.where(par >= 0, tree.last[np.maximum(par, 0)], -1)
-    return prev2, prev1
-
-
-@dataclass(slots=True)
-class _Ties:
-    """For one player: the tied moves of the tree, grouped by key."""
-
-    nodes: IntArray  #: the player's tied children, sorted by key
-    bounds: IntArray  #: start of each key's run in ``nodes``
-    keys: IntArray  #: the distinct keys
-    info: IntArray  #: start of each information set's run in ``keys``
-    allowed: FloatArray  #: [key, hand] 1.0 if the move is allowed
-
-
-def _ties(tree: RoundTree, owned: IntArray, player: int, restrict: bool) -> _Ties:
-    par = tree.parent[owned]
-    tied = owned[tree.child_count[par] > 1]  # a forced move (the cut's dudo) is not tied
-    prev2, prev1 = _previous(tree, tree.parent[tied])
-    key = edge_key(player, prev2, prev1, tree.action[tied])
-    order = np.argsort(key, kind="stable")
-    nodes, key = tied[order], key[order]
-    bounds = np.concatenate(([0], np.nonzero(np.diff(key))[0] + 1))
-    keys = key[bounds]
-    info = np.concatenate(([0], np.nonzero(np.diff(keys // _BASE))[0] + 1))
-    if restrict:
-        allowed = (~wrong_moves(tree, player)[nodes[bounds]]).astype(np.float64)
-    else:
-        allowed = np.ones((len(keys), len(tree.weights[player])))
-    return _Ties(nodes, bounds, keys, info, allowed)
-
-
-def _normalise(ties: _Ties, positive: FloatArray) -> FloatArray:
-    sums = np.add.reduceat(positive, ties.info, axis=0)
-    counts = np.diff(np.concatenate((ties.info, [len(ties.keys)])))
-    seg = np.repeat(np.arange(len(ties.info)), counts)
-    n_allowed = np.add.reduceat(ties.allowed, ties.info, axis=0)[seg]
-    uniform = ties.allowed / np.maximum(n_allowed, 1.0)
-    total = sums[seg]
-    return np.where(total > 0, positive / np.where(total > 0, total, 1.0), uniform)
-
-
-def _spread(ties: _Ties, table: FloatArray, size: int) -> FloatArray:
-    """A [node, hand] behaviour strategy from a [key, hand] table (1.0 elsewhere)."""
-    sigma = np.ones((size, table.shape[1]))
-    counts = np.diff(np.concatenate((ties.bounds, [len(ties.nodes)])))
-    sigma[ties.nodes] = np.repeat(table, counts, axis=0)
-    return sigma
-
 
 @dataclass(frozen=True, slots=True)
 class TiedSolution:
-    """The solved tables and what they are worth in the cut tree."""
+    """The solved tables, and the opener's value when both play them (the abstraction's
+    value; what a perfect-recall best response gains is measured apart)."""
 
     policy: TiedPolicy
-    value: float  #: the opener's value in the cut tree
-    exploitability: float  #: in the cut tree (not the real round)
-
-
-def _run(
-    tree: RoundTree,
-    loss: tuple[float, float],
-    iterations: int,
-    tremble: float,
-    restrict: tuple[bool, bool],
-) -> tuple[_Ties, _Ties, FloatArray, FloatArray]:
-    shape = _shape(tree)
-    ties = (
-        _ties(tree, shape.owned[0], 0, restrict[0]),
-        _ties(tree, shape.owned[1], 1, restrict[1]),
-    )
-    node_allowed = (
-        (~wrong_moves(tree, 0)[shape.owned[0]]).astype(np.float64)
-        if restrict[0]
-        else np.ones((len(shape.owned[0]), len(tree.weights[0]))),
-        (~wrong_moves(tree, 1)[shape.owned[1]]).astype(np.float64)
-        if restrict[1]
-        else np.ones((len(shape.owned[1]), len(tree.weights[1]))),
-    )
-    regret = [np.zeros_like(t.allowed) for t in ties]
-    average = [np.zeros_like(t.allowed) for t in ties]
-    table = [_normalise(t, r) for t, r in zip(ties, regret, strict=True)]
-    sigma = (_spread(ties[0], table[0], tree.size), _spread(ties[1], table[1], tree.size))
-    for it in range(1, iterations + 1):
-        for p in (0, 1):
-            t = ties[p]
-            shaken = _tremble(tree, shape, sigma, tremble, node_allowed)
-            reach = _forward(tree, shape, shaken)
-            cfv = (np.zeros_like(reach[0]), np.zeros_like(reach[1]))
-            _terminal_values(tree, shape, reach, loss, cfv)
-            _backward(tree, shape, shaken, cfv)
-            par = tree.parent[t.nodes]
-            inst = np.add.reduceat(cfv[p][t.nodes] - cfv[p][par], t.bounds, axis=0)
-            regret[p] = np.maximum(regret[p] + inst, 0.0) * t.allowed
-            weight = np.add.reduceat(reach[p][par], t.bounds, axis=0)
-            average[p] += it * weight * table[p]
-            table[p] = _normalise(t, regret[p])
-            new = _spread(t, table[p], tree.size)
-            sigma = (new, sigma[1]) if p == 0 else (sigma[0], new)
-    avg = [_normalise(t, a) for t, a in zip(ties, average, strict=True)]
-    return ties[0], ties[1], avg[0], avg[1]
+    value: float
 
 
 def solve_tied(
@@ -214,90 +120,120 @@ def solve_tied(
     loss: tuple[float, float],
     iterations: int,
     *,
-    max_bids: int | None,
+    recall: int = DEFAULT_RECALL,
     tremble: float = 1e-3,
     restricted: bool = True,
 ) -> TiedSolution:
-    """Solve the ``a`` v ``b`` round's tied abstraction on the tree cut after ``max_bids``
-    bids (see the module). With ``restricted`` each seat is solved in its own run,
-    restricted against an unrestricted opponent, and only its own table kept."""
-    tree = build(a, b, max_bids)
+    """Solve the ``a`` v ``b`` round's tied abstraction with windows of ``recall`` bids
+    (see the module). With ``restricted`` each seat is solved in its own run, restricted
+    against an unrestricted opponent, and only its own table kept; moves below
+    :data:`~bots.perudo_endgame.policy.PLAY_FLOOR` are dropped."""
+    graph = build_graph(a, b, recall, loss)
     model: tuple[FloatArray, FloatArray] | None = None
     if restricted:
-        t0, _, s0, u1 = _run(tree, loss, iterations, tremble, (True, False))
-        _, t1, u0, s1 = _run(tree, loss, iterations, tremble, (False, True))
+        s0, u1 = solve_graph(graph, iterations, tremble, (True, False))
+        u0, s1 = solve_graph(graph, iterations, tremble, (False, True))
         model = (u0 >= PLAY_FLOOR) * u0, (u1 >= PLAY_FLOOR) * u1
     else:
-        t0, t1, s0, s1 = _run(tree, loss, iterations, tremble, (False, False))
-    sigma = (_spread(t0, s0, tree.size), _spread(t1, s1, tree.size))
-    value, br0, br1 = _evaluate(tree, _shape(tree), sigma, loss)
+        s0, s1 = solve_graph(graph, iterations, tremble)
+    value = opener_value(graph, (s0, s1))
     keep = (s0 >= PLAY_FLOOR) * s0, (s1 >= PLAY_FLOOR) * s1
-    keys = np.concatenate((t0.keys, t1.keys))
-    policy = TiedPolicy(a, b, keys, keep, len(t0.keys), model)
-    return TiedSolution(policy, value, (br0 + br1) / 2)
+    policy = TiedPolicy(a, b, graph.key, keep, graph.start, model, recall)
+    return TiedSolution(policy, value)
+
+
+def _windows(tree: RoundTree, nodes: IntArray, recall: int) -> list[IntArray]:
+    """The last ``recall`` bids on the table at ``nodes``, oldest first (``-1`` where
+    there are fewer)."""
+    out = []
+    cur = nodes
+    for _ in range(recall):
+        out.append(np.where(cur >= 0, tree.last[np.maximum(cur, 0)], -1))
+        cur = np.where(cur >= 0, tree.parent[np.maximum(cur, 0)], -1)
+    return out[::-1]
 
 
 def behaviour(policy: TiedPolicy, tree: RoundTree) -> tuple[FloatArray, FloatArray]:
     """``policy`` laid on ``tree`` as behaviour strategies (``sigma[p][child, hand]``, as
     :mod:`bots.perudo_endgame.cfr` uses them; uniform at a key it does not know), so that
     :func:`~bots.perudo_endgame.cfr.evaluate` can measure it exactly on a tree."""
-    shape = _shape(tree)
+    shape = tree_shape(tree)
     out = []
     for p in (0, 1):
         own = shape.owned[p]
-        prev2, prev1 = _previous(tree, tree.parent[own])
-        key = edge_key(p, prev2, prev1, tree.action[own])
-        lo, hi = policy._rows(p)
+        key = edge_key(p, _windows(tree, tree.parent[own], policy.recall), tree.action[own])
+        lo, hi = policy.rows(p)
         keys = policy.key[lo:hi]
         at = np.clip(np.searchsorted(keys, key), 0, max(len(keys) - 1, 0))
         found = keys[at] == key if len(keys) else np.zeros(len(own), dtype=bool)
         weight = np.where(found[:, None], policy.prob[p][at], 0.0)
         # a node none of whose moves is known plays uniformly
-        out.append(_node_normalise(tree, shape, p, weight))
+        out.append(node_normalise(tree, shape, p, weight))
     return out[0], out[1]
 
 
+#: Probabilities are saved as multiples of 1 / SCALE (uint16).
+SCALE = 65535
+
+
+def _quantised(table: FloatArray) -> npt.NDArray[np.uint16]:
+    return np.round(np.clip(table, 0.0, 1.0) * SCALE).astype(np.uint16)
+
+
 def save(policy: TiedPolicy, path: Path) -> None:
-    """Write ``policy`` (probabilities as float32)."""
+    """Write ``policy``: probabilities quantised to 1/65535, and only the moves some hand
+    plays (in its table or its model)."""
+    tables = [policy.prob[0], policy.prob[1]]
+    if policy.model is not None:
+        tables += [policy.model[0], policy.model[1]]
+    played = np.zeros(len(policy.key), dtype=bool)
+    for p in (0, 1):
+        lo, hi = policy.rows(p)
+        for table in tables[p::2]:
+            played[lo:hi] |= np.any(_quantised(table) > 0, axis=1)
+    zero = played[: policy.start]
     arrays: dict[str, npt.NDArray[np.generic]] = {
         "a": np.array(policy.a),
         "b": np.array(policy.b),
-        "key": policy.key,
-        "prob0": policy.prob[0].astype(np.float32),
-        "prob1": policy.prob[1].astype(np.float32),
+        "recall": np.array(policy.recall),
+        "key": policy.key[played],
+        "prob0": _quantised(policy.prob[0][zero]),
+        "prob1": _quantised(policy.prob[1][played[policy.start :]]),
     }
     if policy.model is not None:
-        arrays["model0"] = policy.model[0].astype(np.float32)
-        arrays["model1"] = policy.model[1].astype(np.float32)
+        arrays["model0"] = _quantised(policy.model[0][zero])
+        arrays["model1"] = _quantised(policy.model[1][played[policy.start :]])
     np.savez_compressed(path, allow_pickle=False, **arrays)
+
+
+def _table(array: npt.NDArray[np.generic]) -> FloatArray:
+    """A saved table as probabilities (quantised, or float32 before 2026-11-26)."""
+    out = np.array(array, dtype=np.float64)
+    return out / SCALE if array.dtype == np.uint16 else out
 
 
 def load(path: Path) -> TiedPolicy:
     """The policy :func:`save` wrote (a :class:`ValueError` if it is malformed)."""
     with np.load(path) as data:
         a, b = int(data["a"]), int(data["b"])
+        recall = int(data["recall"]) if "recall" in data.files else DEFAULT_RECALL
         key = np.array(data["key"], dtype=np.int64)
-        prob = (
-            np.array(data["prob0"], dtype=np.float64),
-            np.array(data["prob1"], dtype=np.float64),
-        )
-        model = (
-            (np.array(data["model0"], dtype=np.float64), np.array(data["model1"], np.float64))
-            if "model0" in data.files
-            else None
-        )
+        prob = (_table(data["prob0"]), _table(data["prob1"]))
+        model = (_table(data["model0"]), _table(data["model1"])) if "model0" in data.files else None
     start = len(prob[0])
     shapes_ok = (
-        len(prob[0]) + len(prob[1]) == len(key)
+        1 <= recall <= MAX_RECALL
+        and len(prob[0]) + len(prob[1]) == len(key)
         and prob[0].shape[1:] == (len(hands(a)[0]),)
         and prob[1].shape[1:] == (len(hands(b)[0]),)
     )
-    players_ok = bool(np.all(key[:start] < _BASE**3) and np.all(key[start:] >= _BASE**3))
+    player = key // BASE ** (recall + 1)
+    players_ok = bool(np.all(player[:start] == 0) and np.all(player[start:] == 1))
     if not shapes_ok or not players_ok or np.any(np.diff(key) <= 0) or np.any(prob[0] < 0):
         raise ValueError(f"{path} is not a tied policy")
     if model is not None and (model[0].shape != prob[0].shape or model[1].shape != prob[1].shape):
         raise ValueError(f"{path} is not a tied policy (its model does not fit)")
-    return TiedPolicy(a, b, key, prob, start, model)
+    return TiedPolicy(a, b, key, prob, start, model, recall)
 
 
 class TiedOracle:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from itertools import combinations_with_replacement
 from math import factorial
 
@@ -99,6 +100,18 @@ def exact_tables(a: int, b: int) -> dict[int, FloatArray]:
     return exact
 
 
+@cache
+def moves(last: int, total: int) -> tuple[int, ...]:
+    """The moves after the bid ``last`` (-1: the opening) in a round of ``total`` dice:
+    raises of at most ``total`` dice, then dudo (none at the opening); a bid of more
+    dice than ``total`` is answered by dudo alone."""
+    if last < 0:
+        return tuple(bid_code(BIDS[q][f]) for q in range(1, total + 1) for f in range(2, 7))
+    if code_bid(last).quantity > total:
+        return (DUDO_CODE,)
+    return (*(bid_code(r) for r in raises(code_bid(last), total)), DUDO_CODE)
+
+
 @dataclass(frozen=True, slots=True)
 class RoundTree:
     """The arrays of one round's public tree (see the module docstring)."""
@@ -148,13 +161,9 @@ class RoundTree:
         return node
 
 
-def build(a: int, b: int, max_bids: int | None = None, *, calza: bool = False) -> RoundTree:
+def build(a: int, b: int, *, calza: bool = False) -> RoundTree:
     """The public tree of a round: the opener holds ``a`` dice, the responder ``b``;
-    with ``calza`` a calza (the last child of every node after a bid) may end it.
-
-    With ``max_bids`` the tree is cut after that many bids: the player to act there may
-    only call dudo (an abstraction of a round too big to build whole, see
-    :mod:`bots.perudo_endgame.tied`)."""
+    with ``calza`` a calza (the last child of every node after a bid) may end it."""
     total = a + b
     opening = [bid_code(BIDS[q][f]) for q in range(1, total + 1) for f in range(2, 7)]
     after: dict[int, list[int]] = {}
@@ -170,19 +179,13 @@ def build(a: int, b: int, max_bids: int | None = None, *, calza: bool = False) -
     child_count = [0]
     depth_start = [0]
     frontier = [0]
-    depth = 0
     while frontier:
         depth_start.append(len(action))
         nxt: list[int] = []
         for node in frontier:
             child_start[node] = len(action)
             mover = actor[node]
-            if last[node] < 0:
-                codes = opening
-            elif max_bids is not None and depth >= max_bids:
-                codes = [DUDO_CODE]
-            else:
-                codes = [*after[last[node]], DUDO_CODE]
+            codes = opening if last[node] < 0 else [*after[last[node]], DUDO_CODE]
             if calza and last[node] >= 0:
                 codes = [*codes, CALZA_CODE]
             for code in codes:
@@ -199,7 +202,6 @@ def build(a: int, b: int, max_bids: int | None = None, *, calza: bool = False) -
                     nxt.append(len(action) - 1)
             child_count[node] = len(codes)
         frontier = nxt
-        depth += 1
     hands0, w0 = hands(a)
     hands1, w1 = hands(b)
     truth = truth_tables(a, b)

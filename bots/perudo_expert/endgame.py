@@ -6,7 +6,7 @@ the solved round (``bots.perudo_endgame.solve``; in a calza room only the last b
 solved with calza: ``bots.perudo_endgame.calza``), samples the mixed action with the
 decision's seed, and says why (:mod:`.equilibrium_words`). With two dice each (when
 asked: ``two_v_two``) it plays the round's tied abstraction
-(:mod:`bots.perudo_endgame.tied`: a mix per hand and last two bids). Its belief about the
+(:mod:`bots.perudo_endgame.tied`: a mix per hand and last bids). Its belief about the
 opponent's dice is the solution's: the chance of each hand given the bids made, never a
 certainty.
 """
@@ -18,10 +18,9 @@ from dataclasses import dataclass
 
 from bots.perudo_endgame.calza import calza_policy
 from bots.perudo_endgame.policy import Policy
-from bots.perudo_endgame.round_exploit import moves
 from bots.perudo_endgame.solve import equilibrium_policy, round_policy, tied_mix, tied_policy
 from bots.perudo_endgame.tied import TiedPolicy
-from bots.perudo_endgame.tree import bid_code, hands
+from bots.perudo_endgame.tree import bid_code, hands, moves
 from bots.perudo_expert.context import FINAL_BLOW, LAST_BET, NORMAL
 from bots.perudo_expert.equilibrium_words import EquilibriumFacts, explain_equilibrium
 from bots.perudo_expert.view import TableView
@@ -131,21 +130,17 @@ def tied_belief(view: TableView, policy: TiedPolicy) -> list[float]:
     opp = 1 if _opener(view) else 0
     _, prior = hands(policy.b if opp == 1 else policy.a)
     weights = [float(w) for w in prior]
-    prev2, prev1 = -1, -1
+    codes: list[int] = []
     total_dice = policy.a + policy.b
     for i, (_, bid) in enumerate(view.bids):
         code = bid_code(bid)
         if i % 2 == opp:
-            spread = TIED_TREMBLE / max(1, len(moves(prev1, total_dice)))
+            spread = TIED_TREMBLE / max(1, len(moves(codes[-1] if codes else -1, total_dice)))
             weights = [
-                w
-                * (
-                    (1 - TIED_TREMBLE) * policy.model_probability(opp, prev2, prev1, code, h)
-                    + spread
-                )
+                w * ((1 - TIED_TREMBLE) * policy.model_probability(opp, codes, code, h) + spread)
                 for h, w in enumerate(weights)
             ]
-        prev2, prev1 = prev1, code
+        codes.append(code)
     total = sum(weights)
     return [w / total for w in weights] if total > 0 else [float(w) for w in prior]
 

@@ -96,10 +96,10 @@ def _situation(facts: EquilibriumFacts) -> Pair:
         return _SITUATION
     if len(facts.dice) == 2 and facts.opponent_dice == 2:
         return (
-            "Four dice are left in play, two each (this play is solved over the last two "
+            "Four dice are left in play, two each (this play is solved over the last four "
             "bids only, not the whole round)",
             "Restano in gioco quattro dadi, due a testa (questa giocata è calcolata sulle "
-            "ultime due scommesse, non sull'intero turno)",
+            "ultime quattro scommesse, non sull'intero turno)",
         )
     if len(facts.dice) == 1:
         return (
