@@ -7,8 +7,12 @@ king that always steps toward the centre. Prints the share mated within the 50-m
 number of moves to mate, illegal attempts per move and the median time per decision.
 
     python benchmarks/kriegspiel_meta.py endgames [--starts 200] [--budget 0.2] [--parallel 2]
-        [--endgames KR,KQ] [--defenders random,centre] [--first 0]
+        [--endgames KR,KQ] [--defenders random,centre] [--first 0] [--failures]
     python benchmarks/kriegspiel_meta.py games [--games 100] [--budget 0.2] [--rules wild16]
+
+With ``--failures`` every start that was not mated is printed too: its seed, how it
+ended, and the size of the hidden king's region at each of the bot's moves (the story of
+a hunt that never located the king, or located it too late).
 
 The full-game strength is measured with the tournament command (see
 ``docs/kriegspiel_meta.md``); ``games`` adds attempts per move and time per decision.
@@ -31,6 +35,22 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import chess
 
 from bots.arena import wilson_interval
+from bots.kriegspiel_meta import KriegspielMeta
+
+
+class Traced(KriegspielMeta):
+    """``kriegspiel-meta`` recording the size of the enemy king's region at each decision."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.regions: list[int] = []
+
+    async def decide(self, decision: Any) -> str:
+        """As the bot decides, after noting the region's size."""
+        if self.meta is not None:
+            self.regions.append(self.meta.may[chess.KING].bit_count())
+        return await super().decide(decision)
+
 
 ENDGAMES = {
     "KR": [chess.ROOK],
@@ -45,12 +65,11 @@ def _play(job: tuple[str, str, int, str, str | None]) -> dict[str, Any]:
     """One game in a worker: the outcome from the bot's side and its statistics."""
     kind, defender, seed, budget, rules = job
     from bots.baseline import KriegspielRandom
-    from bots.kriegspiel_meta import KriegspielMeta
     from bots.local import play_local
     from bots.sdk import Bot
     from tests.bots.kriegspiel_meta_harness import CentreKing, random_start
 
-    bot = KriegspielMeta(seed=seed, budget=budget if "=" in budget else float(budget))
+    bot = Traced(seed=seed, budget=budget if "=" in budget else float(budget))
     other: Bot = CentreKing(seed=seed) if defender == "centre" else KriegspielRandom(seed=seed)
     if kind == "game":
         seat = seed % 2
@@ -70,6 +89,8 @@ def _play(job: tuple[str, str, int, str, str | None]) -> dict[str, Any]:
         "attempts": bot.attempts,
         "our_moves": bot.moves,
         "times": bot.times,
+        "seed": seed,
+        "regions": bot.regions,
     }
 
 
@@ -92,6 +113,16 @@ def _summary(results: list[dict[str, Any]]) -> str:
     )
 
 
+def _failures(results: list[dict[str, Any]]) -> str:
+    """One line per start not won: seed, reason, moves, region size at each decision."""
+    lines = []
+    for r in results:
+        if not r["won"]:
+            sizes = " ".join(str(size) for size in r["regions"])
+            lines.append(f"  start {r['seed']}: {r['reason']} after {r['moves']} moves; {sizes}")
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("what", choices=("endgames", "games"))
@@ -105,6 +136,9 @@ def main() -> None:
     parser.add_argument("--endgames", default="KR,KQ")
     parser.add_argument("--defenders", default="random,centre")
     parser.add_argument("--first", type=int, default=0, help="the first start's seed")
+    parser.add_argument(
+        "--failures", action="store_true", help="print each start not won with its region sizes"
+    )
     args = parser.parse_args()
     started = time.perf_counter()
     if {"KBB", "KBN"} & set(args.endgames.split(",")) and args.what == "endgames":
@@ -123,6 +157,8 @@ def main() -> None:
                     jobs = [(kind, defender, seed, args.budget, None) for seed in seeds]
                     results = list(pool.map(_play, jobs))
                     print(f"{kind} vs K ({defender}):", _summary(results), flush=True)
+                    if args.failures and any(not r["won"] for r in results):
+                        print(_failures(results), flush=True)
     print(f"({time.perf_counter() - started:.0f} s, budget {args.budget} per decision)")
 
 
