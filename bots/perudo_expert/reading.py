@@ -46,7 +46,7 @@ SHARPNESS = 2.0
 @lru_cache(maxsize=16)
 def hands(held: int) -> tuple[npt.NDArray[np.int64], Vector]:
     """Every multiset of ``held`` dice as counts by face (rows, faces 1..6 in columns
-    0..5) and its prior probability with fair dice."""
+    0..5) and its prior probability with fair dice (read-only arrays)."""
     rows: list[list[int]] = []
     prior: list[float] = []
     for hand in combinations_with_replacement(range(6), held):
@@ -57,7 +57,10 @@ def hands(held: int) -> tuple[npt.NDArray[np.int64], Vector]:
         rows.append(counts)
         prior.append(ways / 6**held)
     counts_array = np.array(rows, dtype=np.int64).reshape(len(rows), 6)
-    return counts_array, np.array(prior, dtype=np.float64)
+    prior_array = np.array(prior, dtype=np.float64)
+    counts_array.setflags(write=False)
+    prior_array.setflags(write=False)
+    return counts_array, prior_array
 
 
 @lru_cache(maxsize=256)
@@ -67,6 +70,7 @@ def matching(held: int, face: int, aces_wild: bool) -> npt.NDArray[np.int64]:
     out = counts[:, face - 1].copy()
     if aces_wild and face != ACE:
         out += counts[:, ACE - 1]
+    out.setflags(write=False)
     return out
 
 

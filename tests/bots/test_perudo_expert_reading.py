@@ -43,7 +43,7 @@ def test_hands_are_every_multiset_with_its_fair_dice_prior() -> None:
     others=st.integers(1, 25),
     face=st.integers(1, 6),
     wild=st.booleans(),
-    uninformed=st.floats(0.001, 1.0),
+    uninformed=st.floats(0.001, 0.9),
     sharpness=st.floats(0.5, 3.0),
 )
 def test_the_likelihood_is_never_zero_and_monotone_in_the_bid(
@@ -66,8 +66,7 @@ def test_the_likelihood_is_never_zero_and_monotone_in_the_bid(
     # A bolder bid says the bidder holds more dice counting for it, never fewer (the
     # binomial is log-concave: the likelihood ratio of more matching dice grows with q).
     assert all(b >= a - 1e-9 for a, b in pairwise(means))
-    if uninformed < 1:
-        assert means[-1] > means[0]
+    assert means[-1] > means[0] + 1e-6
 
 
 def test_the_likelihood_rejects_bad_parameters() -> None:
