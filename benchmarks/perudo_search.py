@@ -17,8 +17,9 @@ win rates are measured by ``umpire tournament`` (docs/bots.md).
 an opponent's bid: in ``N`` heads-up situations (five dice each) where perudo-simple
 opened, the other seat raised as perudo-simple would and perudo-simple raised again, it
 estimates P(that last bid is true) from 100 worlds, with the expert's inference alone
-(one proposal a world) and with the search's reweighting (8 proposals), and prints the
-Brier score of each and the true rate by estimated band.
+(one proposal a world) and with the search's reweighting (8 proposals), and exactly with
+hard's reading of the bids (``bots.perudo_expert.reading``), and prints the Brier score
+of each and the true rate by estimated band.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bots.baseline import PerudoSimple
 from bots.local import play_local
+from bots.perudo_expert.reading import read_bids
 from bots.perudo_expert.view import TableView
 from bots.perudo_search import PerudoSearch
 from bots.perudo_search.rollout import Deal, Rules, simple_action
@@ -96,11 +98,11 @@ def _situations(count: int) -> list[tuple[TableView, bool]]:
 
 
 def calibration(count: int) -> None:
-    """Print the Brier score and bands of both world samplers (see the module)."""
+    """Print the Brier score and bands of both world samplers and of hard's reading (see
+    the module)."""
     cases = _situations(count)
     for label, proposals in (("inference alone", 1), ("reweighted", 8)):
-        brier = 0.0
-        bands: dict[float, list[bool]] = {}
+        estimates: list[tuple[float, bool]] = []
         for i, (view, truth) in enumerate(cases):
             assert view.last is not None
             bid = view.last[1]
@@ -108,13 +110,22 @@ def calibration(count: int) -> None:
             for k in range(100):
                 deal = sample_deal(view, world_rng(i, k), proposals=proposals)
                 hits += count_matching(deal.hands[0] + deal.hands[1], bid, True) >= bid.quantity
-            estimate = hits / 100
-            brier += (estimate - truth) ** 2
-            bands.setdefault(round(estimate * 5) / 5, []).append(truth)
-        shown = ", ".join(
-            f"{band:.1f}: {sum(v) / len(v):.2f} of {len(v)}" for band, v in sorted(bands.items())
-        )
-        print(f"{label}: Brier {brier / count:.3f}; true rate by estimate {shown}")
+            estimates.append((hits / 100, truth))
+        _print_calibration(label, estimates)
+    reading = [(read_bids(v, {}).probability(v.bids[-1][1]), truth) for v, truth in cases]
+    _print_calibration("perudo-expert:hard's reading", reading)
+
+
+def _print_calibration(label: str, estimates: list[tuple[float, bool]]) -> None:
+    """Print the Brier score of ``(estimate, truth)`` pairs and the true rate by band."""
+    bands: dict[float, list[bool]] = {}
+    for estimate, truth in estimates:
+        bands.setdefault(round(estimate * 5) / 5, []).append(truth)
+    brier = sum((e - t) ** 2 for e, t in estimates) / len(estimates)
+    shown = ", ".join(
+        f"{band:.1f}: {sum(v) / len(v):.2f} of {len(v)}" for band, v in sorted(bands.items())
+    )
+    print(f"{label}: Brier {brier:.3f}; true rate by estimate {shown}")
 
 
 def main(argv: list[str] | None = None) -> int:

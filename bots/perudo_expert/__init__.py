@@ -1,7 +1,8 @@
 """The Perudo expert system (``perudo-expert``): the source's production system rebuilt.
 
 - :mod:`.model`: binomial probabilities of bids from known and unseen dice;
-- :mod:`.inference`: opponents' dice inferred from their bids with loaded virtual dice;
+- :mod:`.inference`: opponents' dice inferred from their bids with loaded virtual dice (normal);
+- :mod:`.reading`: hard's reading of the bids: a likelihood model, an exact posterior;
 - :mod:`.profiles`: opponent profiles, this game's statistics, the ``auto`` trainer;
 - :mod:`.levels`: the thresholds and what each difficulty level changes;
 - :mod:`.rules` (with :mod:`.reasoning` and :mod:`.context`): the production rules by

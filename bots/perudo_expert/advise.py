@@ -19,6 +19,7 @@ from bots.perudo_expert.explain import explain
 from bots.perudo_expert.inference import sample_rounds
 from bots.perudo_expert.levels import Thresholds, level_named
 from bots.perudo_expert.profiles import OpponentProfile, auto_level
+from bots.perudo_expert.reading import read_bids
 from bots.perudo_expert.rules import run
 from bots.perudo_expert.view import TableView
 
@@ -95,6 +96,7 @@ def advise(
             return _solved_advice(move, name, lvl.thresholds)
     trust = {s: p.trust * lvl.trust for s, p in profiles.items()} if lvl.use_stats else {}
     hands = sample_rounds(view, seed, lvl.samples, trust, lvl.trust)
+    reading = read_bids(view, profiles if lvl.use_stats else {}) if lvl.reading else None
     ctx = Context(
         view,
         lvl,
@@ -102,6 +104,7 @@ def advise(
         hands,
         profiles,
         user_thresholds=thresholds is not None,
+        reading=reading,
     )
     if thresholds is not None:
         ctx.bluff, ctx.reliability = thresholds.bluff, thresholds.reliability

@@ -15,6 +15,7 @@ from bots.perudo_expert.inference import InferredHands
 from bots.perudo_expert.levels import Level
 from bots.perudo_expert.model import Knowledge, bluff_share
 from bots.perudo_expert.profiles import OpponentProfile
+from bots.perudo_expert.reading import Reading
 from bots.perudo_expert.view import TableView
 from server.games.perudo_actions import Bid
 
@@ -55,6 +56,9 @@ class Context:
     hands: list[InferredHands]
     profiles: Mapping[int, OpponentProfile] = field(default_factory=dict)
     user_thresholds: bool = False
+    #: the bids read as a posterior over the opponents' dice (hard); when set, it gives
+    #: every probability and ``hands`` are not used
+    reading: Reading | None = None
     # phase 1: thresholds and situation
     bluff: float = 0.0
     reliability: float = 0.0
@@ -91,8 +95,10 @@ class Context:
         return INFERENCE_DOUBT if inferred else 0.0
 
     def probability_of(self, bid: Bid) -> float:
-        """P(bid is true): the inferred hands' average, blended with the uninformed
-        probability (:data:`INFERENCE_DOUBT`)."""
+        """P(bid is true): the reading's, or the inferred hands' average blended with
+        the uninformed probability (:data:`INFERENCE_DOUBT`)."""
+        if self.reading is not None:
+            return self.reading.probability(bid)
         wild = self.view.aces_wild
         assert self._prior is not None
         inferred = sum(k.probability(bid, wild) for k in self._knowledge) / len(self._knowledge)
@@ -100,7 +106,9 @@ class Context:
         return (1 - doubt) * inferred + doubt * self._prior.probability(bid, wild)
 
     def exact_probability_of(self, bid: Bid) -> float:
-        """P(the count is exactly the bid's quantity), blended as :meth:`probability_of`."""
+        """P(the count is exactly the bid's quantity), as :meth:`probability_of`."""
+        if self.reading is not None:
+            return self.reading.exact(bid)
         wild = self.view.aces_wild
         assert self._prior is not None
         inferred = sum(k.exact(bid, wild) for k in self._knowledge) / len(self._knowledge)

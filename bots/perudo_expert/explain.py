@@ -299,8 +299,57 @@ def _profiles(ctx: Context) -> list[Pair]:
     return out
 
 
+def _decimal_it(value: float) -> str:
+    """``1.4`` as Italian writes it: "1,4"."""
+    return f"{value:.1f}".replace(".", ",")
+
+
+def _reading(ctx: Context) -> list[Pair]:
+    """What the bids say, as the reading has it: for each bidder, its last bid and the
+    dice expected to count for it in its hand (a probability with one die)."""
+    reading = ctx.reading
+    assert reading is not None
+    last_bid = {seat: bid for seat, bid in ctx.view.bids}
+    en: list[str] = []
+    it: list[str] = []
+    for seat in reading.informed():
+        bid = last_bid[seat]
+        held = ctx.view.counts[seat]
+        mean = reading.expected(seat, bid.face)
+        if held == 1:
+            en.append(
+                f"whoever bid {bid_en(bid)} holds a die counting for it with "
+                f"probability {pct(mean)}"
+            )
+            it.append(
+                f"chi ha dichiarato {bid_it(bid)} ha un dado che conta per quella "
+                f"dichiarazione con probabilità {pct_it('del', mean)}"
+            )
+        else:
+            en.append(
+                f"whoever bid {bid_en(bid)} has on average {mean:.1f} of their {held} dice "
+                "counting for it"
+            )
+            it.append(
+                f"chi ha dichiarato {bid_it(bid)} ha in media {_decimal_it(mean)} dei suoi "
+                f"{held} dadi che contano per quella dichiarazione"
+            )
+    if not en:
+        return []
+    return [
+        (
+            "Judging by how players bid, " + "; ".join(en) + ".",
+            "A giudicare da come si scommette, " + "; ".join(it) + ".",
+        )
+    ]
+
+
 def _inference(ctx: Context) -> list[Pair]:
-    if ctx.level.samples == 0 or not ctx.hands or ctx.impossible:
+    if ctx.impossible:
+        return []
+    if ctx.reading is not None:
+        return _reading(ctx)
+    if ctx.level.samples == 0 or not ctx.hands:
         return []
     if len(ctx.hands) > 1:
         n = len(ctx.hands)

@@ -4,8 +4,9 @@ The *bluff* threshold is how much of a bid may rest on dice the player does not 
 the *reliability* threshold is the probability the player wants its bid to have. Both are
 in 0..1. A level also says how much the player knows: easy ignores what opponents'
 bids tell (no inference) and decides with some noise; normal infers opponents' dice with
-one virtual roll as the source does and uses their bluffing statistics; hard averages
-several virtual rolls and also weighs the next player's habits. The numbers were tuned
+one virtual roll as the source does and uses their bluffing statistics; hard reads the
+bids as a probability (a posterior over the opponents' dice, :mod:`.reading`) and also
+weighs the next player's habits. The numbers were tuned
 in self-play against perudo-simple (docs/perudo_expert.md).
 """
 
@@ -49,6 +50,9 @@ class Level:
     solved_one_v_two: bool = False
     #: and two dice each, from its tied abstraction (``bots.perudo_endgame.tied``)
     solved_two_v_two: bool = False
+    #: read the opponents' bids through a likelihood model of their bidding, a posterior
+    #: over their dice (``bots.perudo_expert.reading``), instead of virtual dice
+    reading: bool = False
 
 
 LEVELS: dict[str, Level] = {
@@ -69,12 +73,15 @@ LEVELS: dict[str, Level] = {
         solved_one_v_two=True,
         solved_two_v_two=True,
     ),
-    # Eight virtual rolls averaged, bids believed at 40% of the source's weight, and the
-    # next player's readiness to challenge weighed.
+    # The bids read as a probability (a posterior over each opponent's dice through a
+    # likelihood model of its bidding) and the next player's readiness to challenge
+    # weighed. No virtual dice (samples 0); ``trust`` 0.4 is what hard's virtual dice
+    # used, kept as the weight perudo-search's world proposals give the bids
+    # (bots/perudo_search/worlds.py reads it).
     "hard": Level(
         "hard",
         Thresholds(0.4, 0.8),
-        8,
+        0,
         0.0,
         True,
         True,
@@ -83,6 +90,7 @@ LEVELS: dict[str, Level] = {
         solved_share=1.0,
         solved_one_v_two=True,
         solved_two_v_two=True,
+        reading=True,
     ),
 }
 

@@ -230,8 +230,13 @@ def test_source_game_turn_2_suggests_nine_fives() -> None:
     # Dice 5 5 3 6 4 after 1x5, 4x5, 6x5 (ours), 3 aces, 7x6, 8x5: suggested "almeno 9 5".
     bids = [(2, "1x5"), (3, "4x5"), (0, "6x5"), (1, "3x1"), (2, "7x6"), (3, "8x5")]
     table = view([5, 5, 3, 6, 4], [5, 5, 4, 5], bids)
-    actions = [advise(table, level="hard", seed=seed).action for seed in range(10)]
+    actions = [advise(table, level="normal", seed=seed).action for seed in range(10)]
     assert actions.count("9x5") >= 6
+    # Hard reads the bids otherwise: Marta raised her own 4x5 to 8x5 and Claudio left
+    # fives for sixes, so 8x5 is likelier false than true; it is still a probability.
+    hard = advise(table, level="hard", seed=0)
+    assert hard.action == "dudo"
+    assert hard.dudo_probability is not None and 0.5 < hard.dudo_probability < 1
 
 
 def test_source_game_turn_12_suggests_dudo() -> None:

@@ -256,13 +256,14 @@ ITALIAN_EXAMPLES = [
         "hard",
         PROFILES,
         (
-            "Scommetti almeno 6 volte 5: ha il 91% di probabilità di essere vera, la scommessa "
+            "Scommetti almeno 6 volte 5: ha il 92% di probabilità di essere vera, la scommessa "
             "più sicura che puoi fare. Dire Dudo su «almeno 6 volte 4» sarebbe giusto solo nel "
-            "34% dei casi. Tre dei tuoi cinque dadi contano per questa scommessa. Chi ha "
+            "42% dei casi. Tre dei tuoi cinque dadi contano per questa scommessa. Chi ha "
             "scommesso per ultimo bluffa in circa il 76% delle sue scommesse: dubita di lui prima"
             " del solito. Il prossimo giocatore dice Dudo su circa l'87% delle scommesse a cui "
-            "risponde: scommetti più sicuro. Quello che hanno in mano gli altri è stimato dalle "
-            "loro scommesse, come media di 8 ipotesi."
+            "risponde: scommetti più sicuro. A giudicare da come si scommette, chi ha dichiarato "
+            "almeno 6 volte 4 ha in media 1,6 dei suoi 5 dadi che contano per quella "
+            "dichiarazione."
         ),
         id="profiles",
     ),
