@@ -34,6 +34,20 @@ from bots.sdk import Decision
 from server.games.base import Event
 
 
+def attempt_type(meta: Any, move: chess.Move) -> str:
+    """What sort of attempt ``move`` is, as the bot sees it (for the calibration table)."""
+    kind = meta.own.piece_type_at(move.from_square)
+    if kind == chess.PAWN:
+        if chess.square_file(move.from_square) != chess.square_file(move.to_square):
+            return "pawn capture"
+        if chess.BB_SQUARES[move.to_square] & meta.blockers:
+            return "pawn step onto a blocker"
+        return "pawn step"
+    if kind == chess.KING:
+        return "king" if not meta.own.is_castling(move) else "castling"
+    return "knight" if kind == chess.KNIGHT else "slider"
+
+
 def classify(board: chess.Board, move: chess.Move) -> str:
     """Why the umpire refuses ``move`` on the real ``board`` (our side to move)."""
     piece = board.piece_at(move.from_square)
@@ -66,7 +80,7 @@ class Recording(KriegspielMeta):
         super().__init__(**kwargs)
         self.truth = truth
         self.refusals: list[dict[str, Any]] = []
-        self.accepted_q: list[float] = []
+        self.tried: list[tuple[str, float, bool]] = []  #: (type, estimate, refused)
         self.refused_before: set[tuple[str, str]] = set()
 
     async def decide(self, decision: Decision) -> str:
@@ -81,8 +95,9 @@ class Recording(KriegspielMeta):
         board = self.truth["board"].copy(stack=False)
         move = chess.Move.from_uci(choice)
         q = illegal_chance(meta, move, offered)
-        if board.is_legal(move):
-            self.accepted_q.append(q)
+        legal = board.is_legal(move)
+        self.tried.append((attempt_type(meta, move), q, not legal))
+        if legal:
             return choice
         placement, tries, checks, found = before
         kind = meta.own.piece_type_at(move.from_square)
@@ -112,9 +127,9 @@ def _sink(truth: dict[str, chess.Board]) -> Any:
     return sink
 
 
-def play(spec: GameSpec) -> tuple[list[dict[str, Any]], list[float]]:
-    """One scheduled game: the hero's refusals and the estimated chances of its accepted
-    attempts."""
+def play(spec: GameSpec) -> tuple[list[dict[str, Any]], list[tuple[str, float, bool]]]:
+    """One scheduled game: the hero's refusals, and each attempt's type, estimated
+    refusal chance and whether it was refused."""
     truth = {"board": chess.Board()}
     hero = spec.bots.index("kriegspiel-meta")
     bots: list[Any] = []
@@ -127,7 +142,7 @@ def play(spec: GameSpec) -> tuple[list[dict[str, Any]], list[float]]:
             bots.append(KriegspielRandom(seed=seed))
     asyncio.run(play_local(spec.game, spec.options, bots, spec.seed, sink=_sink(truth)))
     recorder = bots[hero]
-    return recorder.refusals, recorder.accepted_q
+    return recorder.refusals, recorder.tried
 
 
 def _bucket(q: float) -> str:
@@ -149,12 +164,12 @@ def main() -> int:
     bots = ["kriegspiel-meta", "kriegspiel-random"]
     specs = schedule("kriegspiel", {}, bots, 2, args.games, args.seed, args.budget)[args.first :]
     refusals: list[dict[str, Any]] = []
-    accepted: list[float] = []
+    attempts: list[tuple[str, float, bool]] = []
     with ProcessPoolExecutor(args.parallel) as pool:
         for refused, legal in pool.map(play, specs):
             refusals += refused
-            accepted += legal
-    total = len(refusals) + len(accepted)
+            attempts += legal
+    total = len(attempts)
     print(
         f"{len(specs)} games: {len(refusals)} refused of {total} attempts "
         f"({len(refusals) / max(1, total):.3f})"
@@ -178,7 +193,16 @@ def main() -> int:
         if r["why"] == "pawn capture onto an empty square"
     )
     print(f"  pawn captures onto empty squares by the announced count: {dict(tries)}")
-    print(f"  accepted attempts by estimate: {dict(sorted(Counter(map(_bucket, accepted)).items()))}")
+    print("calibration: attempt type, attempts, refused, mean estimate")
+    for kind in sorted({a[0] for a in attempts}):
+        rows2 = [a for a in attempts if a[0] == kind]
+        refused = sum(a[2] for a in rows2)
+        mean = sum(a[1] for a in rows2) / len(rows2)
+        print(f"  {kind:26s} {len(rows2):6d} {refused:6d} ({refused / len(rows2):.3f})  {mean:.3f}")
+        for bucket in sorted({_bucket(a[1]) for a in rows2}):
+            inner = [a for a in rows2 if _bucket(a[1]) == bucket]
+            hit = sum(a[2] for a in inner)
+            print(f"      {bucket:8s} {len(inner):6d} refused {hit / len(inner):.3f}")
     return 0
 
 

@@ -295,8 +295,10 @@ class Searcher:
         ``q`` that the attempt is illegal we play the best attempt that cannot be refused
         instead, less ILLEGAL_COST (a wasted attempt tells us little and costs time).
         A refused *probe* (:func:`probes`) is worth that best attempt plus PROBE."""
+        density = self._density
         chances = {
-            text: illegal_chance(meta, chess.Move.from_uci(text), offered) for text in scores
+            text: illegal_chance(meta, chess.Move.from_uci(text), offered, density)
+            for text in scores
         }
         safe = [v for t, v in scores.items() if chances[t] == 0.0 and v > _CERTAINLY_ILLEGAL]
         opened = [v for v in scores.values() if v > _CERTAINLY_ILLEGAL]
