@@ -81,6 +81,7 @@ class Recording(KriegspielMeta):
         self.truth = truth
         self.refusals: list[dict[str, Any]] = []
         self.tried: list[tuple[str, float, bool]] = []  #: (type, estimate, refused)
+        self.captures: list[tuple[Any, ...]] = []
         self.refused_before: set[tuple[str, str]] = set()
 
     async def decide(self, decision: Decision) -> str:
@@ -96,7 +97,20 @@ class Recording(KriegspielMeta):
         move = chess.Move.from_uci(choice)
         q = illegal_chance(meta, move, offered)
         legal = board.is_legal(move)
-        self.tried.append((attempt_type(meta, move), q, not legal))
+        kind_of = attempt_type(meta, move)
+        self.tried.append((kind_of, q, not legal))
+        if kind_of == "pawn capture":
+            maybe = meta.maybe_units() | meta.their_ep
+            pairs = {
+                (m.from_square, m.to_square)
+                for m in offered
+                if meta.own.piece_type_at(m.from_square) == chess.PAWN
+                and m.from_square % 8 != m.to_square % 8
+                and chess.BB_SQUARES[m.to_square] & maybe
+            }
+            real = sum(1 for m in board.legal_moves if m.from_square % 8 != m.to_square % 8
+                       and board.piece_type_at(m.from_square) == chess.PAWN and m.promotion in (None, chess.QUEEN))
+            self.captures.append((meta.tries, len(pairs), real, q, not legal))
         if legal:
             return choice
         placement, tries, checks, found = before
