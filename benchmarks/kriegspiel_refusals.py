@@ -100,17 +100,7 @@ class Recording(KriegspielMeta):
         kind_of = attempt_type(meta, move)
         self.tried.append((kind_of, q, not legal))
         if kind_of == "pawn capture":
-            maybe = meta.maybe_units() | meta.their_ep
-            pairs = {
-                (m.from_square, m.to_square)
-                for m in offered
-                if meta.own.piece_type_at(m.from_square) == chess.PAWN
-                and m.from_square % 8 != m.to_square % 8
-                and chess.BB_SQUARES[m.to_square] & maybe
-            }
-            real = sum(1 for m in board.legal_moves if m.from_square % 8 != m.to_square % 8
-                       and board.piece_type_at(m.from_square) == chess.PAWN and m.promotion in (None, chess.QUEEN))
-            self.captures.append((meta.tries, len(pairs), real, q, not legal))
+            self.captures.append((meta.tries, _candidates(meta, offered), q, not legal))
         if legal:
             return choice
         placement, tries, checks, found = before
@@ -131,6 +121,20 @@ class Recording(KriegspielMeta):
         return choice
 
 
+def _candidates(meta: Any, offered: list[chess.Move]) -> int:
+    """How many (pawn, square) captures among ``offered`` may find an enemy unit."""
+    maybe = meta.maybe_units() | meta.their_ep
+    own = meta.own
+    pairs = {
+        (move.from_square, move.to_square)
+        for move in offered
+        if own.piece_type_at(move.from_square) == chess.PAWN
+        and chess.square_file(move.from_square) != chess.square_file(move.to_square)
+        and chess.BB_SQUARES[move.to_square] & maybe
+    }
+    return len(pairs)
+
+
 def _sink(truth: dict[str, chess.Board]) -> Any:
     def sink(events: list[Event]) -> None:
         for event in events:
@@ -141,9 +145,13 @@ def _sink(truth: dict[str, chess.Board]) -> Any:
     return sink
 
 
-def play(spec: GameSpec) -> tuple[list[dict[str, Any]], list[tuple[str, float, bool]]]:
-    """One scheduled game: the hero's refusals, and each attempt's type, estimated
-    refusal chance and whether it was refused."""
+Played = tuple[list[dict[str, Any]], list[tuple[str, float, bool]], list[tuple[Any, ...]]]
+
+
+def play(spec: GameSpec) -> Played:
+    """One scheduled game: the hero's refusals; each attempt's type, estimated refusal
+    chance and whether it was refused; each pawn capture's announced count, candidates,
+    estimate and whether it was refused."""
     truth = {"board": chess.Board()}
     hero = spec.bots.index("kriegspiel-meta")
     bots: list[Any] = []
@@ -156,7 +164,7 @@ def play(spec: GameSpec) -> tuple[list[dict[str, Any]], list[tuple[str, float, b
             bots.append(KriegspielRandom(seed=seed))
     asyncio.run(play_local(spec.game, spec.options, bots, spec.seed, sink=_sink(truth)))
     recorder = bots[hero]
-    return recorder.refusals, recorder.tried
+    return recorder.refusals, recorder.tried, recorder.captures
 
 
 def _bucket(q: float) -> str:
@@ -179,10 +187,12 @@ def main() -> int:
     specs = schedule("kriegspiel", {}, bots, 2, args.games, args.seed, args.budget)[args.first :]
     refusals: list[dict[str, Any]] = []
     attempts: list[tuple[str, float, bool]] = []
+    captures: list[tuple[Any, ...]] = []
     with ProcessPoolExecutor(args.parallel) as pool:
-        for refused, legal in pool.map(play, specs):
+        for refused, legal, taken in pool.map(play, specs):
             refusals += refused
             attempts += legal
+            captures += taken
     total = len(attempts)
     print(
         f"{len(specs)} games: {len(refusals)} refused of {total} attempts "
@@ -209,14 +219,23 @@ def main() -> int:
     print(f"  pawn captures onto empty squares by the announced count: {dict(tries)}")
     print("calibration: attempt type, attempts, refused, mean estimate")
     for kind in sorted({a[0] for a in attempts}):
-        rows2 = [a for a in attempts if a[0] == kind]
-        refused = sum(a[2] for a in rows2)
-        mean = sum(a[1] for a in rows2) / len(rows2)
-        print(f"  {kind:26s} {len(rows2):6d} {refused:6d} ({refused / len(rows2):.3f})  {mean:.3f}")
-        for bucket in sorted({_bucket(a[1]) for a in rows2}):
-            inner = [a for a in rows2 if _bucket(a[1]) == bucket]
+        group = [a for a in attempts if a[0] == kind]
+        refused = sum(a[2] for a in group)
+        mean = sum(a[1] for a in group) / len(group)
+        print(f"  {kind:26s} {len(group):6d} {refused:6d} ({refused / len(group):.3f})  {mean:.3f}")
+        for bucket in sorted({_bucket(a[1]) for a in group}):
+            inner = [a for a in group if _bucket(a[1]) == bucket]
             hit = sum(a[2] for a in inner)
             print(f"      {bucket:8s} {len(inner):6d} refused {hit / len(inner):.3f}")
+    print("pawn captures by announced count and candidates (8: 8 or more): n, refused, estimate")
+    table: dict[tuple[str, int], list[float]] = {}
+    for tries, candidates, q, refused in captures:
+        row = table.setdefault((str(tries), min(candidates, 8)), [0, 0, 0.0])
+        row[0] += 1
+        row[1] += refused
+        row[2] += q
+    for (tries, candidates), (n, hit, q) in sorted(table.items()):
+        print(f"  tries {tries:4s} candidates {candidates}  {n:5.0f}  {hit / n:.3f}  {q / n:.3f}")
     return 0
 
 
