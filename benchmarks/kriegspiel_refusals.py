@@ -220,22 +220,24 @@ def main() -> int:
     print("calibration: attempt type, attempts, refused, mean estimate")
     for kind in sorted({a[0] for a in attempts}):
         group = [a for a in attempts if a[0] == kind]
-        refused = sum(a[2] for a in group)
+        hits = sum(a[2] for a in group)
         mean = sum(a[1] for a in group) / len(group)
-        print(f"  {kind:26s} {len(group):6d} {refused:6d} ({refused / len(group):.3f})  {mean:.3f}")
+        print(f"  {kind:26s} {len(group):6d} {hits:6d} ({hits / len(group):.3f})  {mean:.3f}")
         for bucket in sorted({_bucket(a[1]) for a in group}):
             inner = [a for a in group if _bucket(a[1]) == bucket]
             hit = sum(a[2] for a in inner)
             print(f"      {bucket:8s} {len(inner):6d} refused {hit / len(inner):.3f}")
     print("pawn captures by announced count and candidates (8: 8 or more): n, refused, estimate")
     table: dict[tuple[str, int], list[float]] = {}
-    for tries, candidates, q, refused in captures:
-        row = table.setdefault((str(tries), min(candidates, 8)), [0, 0, 0.0])
+    for count, candidates, chance, denied in captures:
+        row = table.setdefault((str(count), min(candidates, 8)), [0.0, 0.0, 0.0])
         row[0] += 1
-        row[1] += refused
-        row[2] += q
-    for (tries, candidates), (n, hit, q) in sorted(table.items()):
-        print(f"  tries {tries:4s} candidates {candidates}  {n:5.0f}  {hit / n:.3f}  {q / n:.3f}")
+        row[1] += denied
+        row[2] += chance
+    for (count, candidates), (n, hit, total) in sorted(table.items()):
+        print(
+            f"  tries {count:4s} candidates {candidates}  {n:5.0f}  {hit / n:.3f}  {total / n:.3f}"
+        )
     return 0
 
 

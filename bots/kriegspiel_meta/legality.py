@@ -23,6 +23,8 @@ king step onto a square an enemy unit may attack).
 
 from __future__ import annotations
 
+import math
+
 import chess
 
 from bots.kriegspiel_meta.geometry import PIECE_KINDS, check_direction
@@ -221,7 +223,7 @@ def king_attack_chance(
                     break
                 clear *= 1.0 - _occupancy(meta, bit, density)
                 f, r = f + df, r + dr
-    free **= KING_HAZARD
+    free = math.pow(free, KING_HAZARD)
     king_set = may[chess.KING]
     if king_set:
         near = (king_set & chess.BB_KING_ATTACKS[target]).bit_count()
