@@ -234,9 +234,9 @@ def main() -> int:
         row[0] += 1
         row[1] += denied
         row[2] += chance
-    for (count, candidates), (n, hit, total) in sorted(table.items()):
+    for (count, candidates), (seen, hit, total) in sorted(table.items()):
         print(
-            f"  tries {count:4s} candidates {candidates}  {n:5.0f}  {hit / n:.3f}  {total / n:.3f}"
+            f"  tries {count:4s} candidates {candidates}  {seen:5.0f}  {hit / seen:.3f}  {total / seen:.3f}"
         )
     return 0
 
