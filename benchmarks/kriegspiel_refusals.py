@@ -235,9 +235,8 @@ def main() -> int:
         row[1] += denied
         row[2] += chance
     for (count, candidates), (seen, hit, total) in sorted(table.items()):
-        print(
-            f"  tries {count:4s} candidates {candidates}  {seen:5.0f}  {hit / seen:.3f}  {total / seen:.3f}"
-        )
+        rates = f"{hit / seen:.3f}  {total / seen:.3f}"
+        print(f"  tries {count:4s} candidates {candidates}  {seen:5.0f}  {rates}")
     return 0
 
 
