@@ -234,8 +234,8 @@ def main() -> int:
         row[0] += 1
         row[1] += denied
         row[2] += chance
-    for (count, candidates), (seen, refusals_n, total) in sorted(table.items()):
-        rates = f"{refusals_n / seen:.3f}  {total / seen:.3f}"
+    for (count, candidates), (seen, refusals_n, estimated) in sorted(table.items()):
+        rates = f"{refusals_n / seen:.3f}  {estimated / seen:.3f}"
         print(f"  tries {count:4s} candidates {candidates}  {seen:5.0f}  {rates}")
     return 0
 
