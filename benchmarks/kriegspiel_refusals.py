@@ -28,7 +28,7 @@ from bots.arena import GameSpec, schedule
 from bots.baseline import KriegspielRandom
 from bots.kriegspiel_meta import KriegspielMeta
 from bots.kriegspiel_meta.legality import illegal_chance
-from bots.kriegspiel_meta.search import _probing, probes
+from bots.kriegspiel_meta.search import probes, probing
 from bots.local import play_local
 from bots.sdk import Decision
 from server.games.base import Event
@@ -109,7 +109,7 @@ class Recording(KriegspielMeta):
             {
                 "why": classify(board, move),
                 "q": q,
-                "probe": bool(found) and _probing(meta, choice, found),
+                "probe": bool(found) and probing(meta, choice, found),
                 "repeat": (placement, choice) in self.refused_before,
                 "tries": tries,
                 "checked": bool(checks),
