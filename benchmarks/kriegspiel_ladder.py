@@ -14,7 +14,7 @@ tags) and loaded as a package of its own name, so both versions play in one tour
    inherit it), seats rotating as usual.
 
     python benchmarks/kriegspiel_ladder.py [--previous 22397a1] [--games 200] [--budget cpu=0.2]
-        [--seed 1] [--parallel 1] [--against kriegspiel-meta]
+        [--seed 1] [--parallel 1] [--against kriegspiel-meta] [--db games.sqlite]
 """
 
 from __future__ import annotations
@@ -102,6 +102,9 @@ def main() -> None:
     parser.add_argument("--seed", default="1")
     parser.add_argument("--parallel", type=int, default=1)
     parser.add_argument("--against", default="kriegspiel-meta", help="today's bot spec")
+    parser.add_argument(
+        "--db", help="write every game to this knowledge base as it ends (a long run's part)"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="ladder-") as folder:
         package = unpack(args.previous, Path(folder))
@@ -126,6 +129,7 @@ def main() -> None:
             args.budget,
             "--parallel",
             str(args.parallel),
+            *(["--db", args.db] if args.db else []),
         ]
         print("$", " ".join(command), flush=True)
         sys.exit(subprocess.run(command, env=env, cwd=ROOT).returncode)

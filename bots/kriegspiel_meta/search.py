@@ -48,7 +48,7 @@ from bots.kriegspiel_meta.mate import MateSearch
 from bots.kriegspiel_meta.metaposition import Metaposition, certain_attacks, possible_attacks
 from bots.kriegspiel_meta.minor import MinorEndgame
 
-__all__ = ["WIN", "Branch", "Searcher", "jammed", "probes"]
+__all__ = ["WIN", "Branch", "Searcher", "jammed", "probes", "probing"]
 
 #: The bonus of a branch that surely mates (a lone king), of one that likely does; the
 #: value of a branch that may stalemate. Finite, so that the mean of the branches never
@@ -204,7 +204,7 @@ def _occupancy(meta: Metaposition, square: chess.Square, density: list[float]) -
     return min(1.0, chance)
 
 
-def _probing(meta: Metaposition, text: str, found: int) -> bool:
+def probing(meta: Metaposition, text: str, found: int) -> bool:
     """Whether attempt ``text`` is a pawn's step onto a square of ``found`` whose refusal
     would name a blocker (a pawn that may be pinned, or a step while in check, says
     nothing: such a probe was retried every move)."""
@@ -295,8 +295,10 @@ class Searcher:
         ``q`` that the attempt is illegal we play the best attempt that cannot be refused
         instead, less ILLEGAL_COST (a wasted attempt tells us little and costs time).
         A refused *probe* (:func:`probes`) is worth that best attempt plus PROBE."""
+        density = self._density
         chances = {
-            text: illegal_chance(meta, chess.Move.from_uci(text), offered) for text in scores
+            text: illegal_chance(meta, chess.Move.from_uci(text), offered, density)
+            for text in scores
         }
         safe = [v for t, v in scores.items() if chances[t] == 0.0 and v > _CERTAINLY_ILLEGAL]
         opened = [v for v in scores.values() if v > _CERTAINLY_ILLEGAL]
@@ -306,7 +308,7 @@ class Searcher:
         fallback = best - ILLEGAL_COST
         found = probes(meta)
         refused = {
-            text: best + PROBE if found and _probing(meta, text, found) else min(fallback, value)
+            text: best + PROBE if found and probing(meta, text, found) else min(fallback, value)
             for text, value in scores.items()
         }
         return {

@@ -8,7 +8,13 @@ from typing import Any
 import chess
 
 from bots.kriegspiel_meta import Metaposition, observe
-from bots.kriegspiel_meta.legality import block_squares, capture_chance, illegal_chance
+from bots.kriegspiel_meta.legality import (
+    BLOCKER_BLOCKS,
+    block_squares,
+    capture_chance,
+    illegal_chance,
+    king_attack_chance,
+)
 from bots.kriegspiel_meta.search import Searcher
 from bots.sdk import Decision
 from tests.bots.kriegspiel_meta_harness import Checked, checked_game
@@ -83,8 +89,61 @@ def test_the_announced_tries_are_shared_among_the_captures_still_offered() -> No
     assert capture_chance(meta, chess.E4, both[1:]) == 1.0
 
 
+def checked_from_the_west() -> Metaposition:
+    """White: Ke4, Pb2; Black: a king far away and one rook, which checks along the
+    fourth rank from a4, b4 or c4 (nothing else is possible)."""
+    meta = Metaposition.from_start(W, "wild16", "7k/8/8/8/r3K3/8/1P6/8 w - - 0 1")
+    assert meta.units == 1
+    for kind in (chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.QUEEN):
+        meta.may[kind] = 0
+    meta.may[chess.ROOK] = bb("a4", "b4", "c4")
+    meta.may[chess.KING] = bb("h8", "g8", "h7")
+    meta.restrict_checks_on_us(("rank",))
+    assert meta.check_zone == bb("c4")  # the ray stops at the first square a unit may hold
+    return meta
+
+
+def test_the_king_never_steps_along_the_checking_line_away_from_the_checker() -> None:
+    meta = checked_from_the_west()
+    away = chess.Move.from_uci("e4f4")
+    assert illegal_chance(meta, away) == 1.0
+    # Towards the checker: refused unless the rook stands on d4 itself (it cannot).
+    assert illegal_chance(meta, chess.Move.from_uci("e4d4")) == 1.0
+    # Off the line nothing can attack the king (the rook's squares do not reach e5).
+    assert illegal_chance(meta, chess.Move.from_uci("e4e5")) < 0.05
+    searcher = Searcher(random.Random(1))
+    attempts = ["e4f4", "e4d4", "e4e5", "e4f5", "e4d5", "e4e3", "e4f3", "e4d3", "b2b3"]
+    for seed in range(5):
+        searcher.rng = random.Random(seed)
+        choice = searcher.choose(meta, attempts, 10.0)
+        assert choice not in ("e4f4", "e4d4")
+    assert searcher.last["e4f4"] < searcher.last["e4e5"]
+
+
+def test_a_king_step_next_to_a_possible_attacker_is_likely_refused() -> None:
+    meta = Metaposition.from_start(W, "wild16", "7k/8/8/8/4K3/8/8/3n4 w - - 0 1")
+    for kind in (chess.PAWN, chess.BISHOP, chess.ROOK, chess.QUEEN):
+        meta.may[kind] = 0
+    meta.may[chess.KNIGHT] = bb("d1")  # the knight is located: it attacks e3 and c3
+    meta.known = bb("d1")
+    meta.may[chess.KING] = bb("h8")
+    assert king_attack_chance(meta, chess.Move.from_uci("e4e3")) > 0.5
+    assert king_attack_chance(meta, chess.Move.from_uci("e4e5")) == 0.0
+    assert illegal_chance(meta, chess.Move.from_uci("e4e3")) > illegal_chance(
+        meta, chess.Move.from_uci("e4e5")
+    )
+
+
+def test_a_step_onto_a_blocker_is_taken_to_be_refused_again() -> None:
+    meta = Metaposition.from_start(W, "wild16", "4k3/8/8/8/8/4p3/4P3/4K3 w - - 0 1")
+    meta.may[chess.PAWN] = bb("e3", "d4", "c5")
+    meta.blockers = bb("e3")
+    assert illegal_chance(meta, chess.Move.from_uci("e2e3")) >= BLOCKER_BLOCKS
+
+
 class Sound(Checked):
-    """Records every attempt the search called certainly illegal that was legal."""
+    """Records every attempt the search called certainly illegal that was legal (ruled
+    out, or a king step whose refusal it took to be certain)."""
 
     def __init__(self, truth: dict[str, chess.Board], **kwargs: Any) -> None:
         super().__init__(truth, **kwargs)
@@ -94,8 +153,16 @@ class Sound(Checked):
     async def decide(self, decision: Decision) -> str:
         choice = await super().decide(decision)
         board = self.truth["board"]
+        meta = self.meta
+        assert meta is not None
         for text, value in self.searcher.last.items():
-            if value < -1e5 and chess.Move.from_uci(text) in board.legal_moves:
+            move = chess.Move.from_uci(text)
+            if move not in board.legal_moves:
+                continue
+            sure = (
+                meta.own.king(meta.color) == move.from_square and illegal_chance(meta, move) >= 1.0
+            )
+            if value < -1e5 or sure:
                 self.unsound.append(f"{text} in {board.fen()}")
         if text_is_move(choice) and chess.Move.from_uci(choice) not in board.legal_moves:
             self.illegal += 1
