@@ -18,20 +18,24 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import sys
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 from typing import Any
 
 import chess
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
 from bots.arena import GameSpec, schedule
 from bots.baseline import KriegspielRandom
 from bots.kriegspiel_meta import KriegspielMeta
-from bots.kriegspiel_meta.legality import illegal_chance
+from bots.kriegspiel_meta.legality import capture_candidates, illegal_chance
 from bots.kriegspiel_meta.search import probes, probing
 from bots.local import play_local
 from bots.sdk import Decision
-from server.games.base import Event
+from tests.bots.kriegspiel_meta_harness import truth_sink
 
 
 def attempt_type(meta: Any, move: chess.Move) -> str:
@@ -100,7 +104,7 @@ class Recording(KriegspielMeta):
         kind_of = attempt_type(meta, move)
         self.tried.append((kind_of, q, not legal))
         if kind_of == "pawn capture":
-            self.captures.append((meta.tries, _candidates(meta, offered), q, not legal))
+            self.captures.append((meta.tries, len(capture_candidates(meta, offered)), q, not legal))
         if legal:
             return choice
         placement, tries, checks, found = before
@@ -121,30 +125,6 @@ class Recording(KriegspielMeta):
         return choice
 
 
-def _candidates(meta: Any, offered: list[chess.Move]) -> int:
-    """How many (pawn, square) captures among ``offered`` may find an enemy unit."""
-    maybe = meta.maybe_units() | meta.their_ep
-    own = meta.own
-    pairs = {
-        (move.from_square, move.to_square)
-        for move in offered
-        if own.piece_type_at(move.from_square) == chess.PAWN
-        and chess.square_file(move.from_square) != chess.square_file(move.to_square)
-        and chess.BB_SQUARES[move.to_square] & maybe
-    }
-    return len(pairs)
-
-
-def _sink(truth: dict[str, chess.Board]) -> Any:
-    def sink(events: list[Event]) -> None:
-        for event in events:
-            fen = event.truth.get("fen")
-            if isinstance(fen, str):
-                truth["board"] = chess.Board(fen)
-
-    return sink
-
-
 Played = tuple[list[dict[str, Any]], list[tuple[str, float, bool]], list[tuple[Any, ...]]]
 
 
@@ -162,7 +142,7 @@ def play(spec: GameSpec) -> Played:
         else:
             assert name == "kriegspiel-random"
             bots.append(KriegspielRandom(seed=seed))
-    asyncio.run(play_local(spec.game, spec.options, bots, spec.seed, sink=_sink(truth)))
+    asyncio.run(play_local(spec.game, spec.options, bots, spec.seed, sink=truth_sink(truth)))
     recorder = bots[hero]
     return recorder.refusals, recorder.tried, recorder.captures
 

@@ -124,25 +124,32 @@ def capture_chance(
         return 0.0
     if not meta.tries:
         return chance
+    total = sum(weight(square) for _, square in capture_candidates(meta, offered))
+    if total <= 0.0:
+        return chance
+    return min(1.0, meta.tries * chance / total)
+
+
+def capture_candidates(
+    meta: Metaposition, offered: list[chess.Move] | None = None
+) -> set[tuple[chess.Square, chess.Square]]:
+    """The (pawn, square) captures of ours that may find an enemy unit (or an en-passant
+    pawn): among the moves still ``offered`` this turn, or all our pawns' captures."""
+    maybe = meta.maybe_units() | meta.their_ep
     own = meta.own
     if offered is None:
-        pairs = {
+        return {
             (pawn, square)
             for pawn in chess.SquareSet(own.pawns & own.occupied_co[meta.color])
             for square in chess.SquareSet(chess.BB_PAWN_ATTACKS[meta.color][pawn] & maybe)
         }
-    else:
-        pairs = {
-            (move.from_square, move.to_square)
-            for move in offered
-            if own.piece_type_at(move.from_square) == chess.PAWN
-            and chess.square_file(move.from_square) != chess.square_file(move.to_square)
-            and chess.BB_SQUARES[move.to_square] & maybe
-        }
-    total = sum(weight(square) for _, square in pairs)
-    if total <= 0.0:
-        return chance
-    return min(1.0, meta.tries * chance / total)
+    return {
+        (move.from_square, move.to_square)
+        for move in offered
+        if own.piece_type_at(move.from_square) == chess.PAWN
+        and chess.square_file(move.from_square) != chess.square_file(move.to_square)
+        and chess.BB_SQUARES[move.to_square] & maybe
+    }
 
 
 def _occupancy(meta: Metaposition, bit: int, density: list[float]) -> float:

@@ -14,6 +14,7 @@ from bots.perudo_expert.inference import InferredHands, infer_round, sample_roun
 from bots.perudo_expert.model import Knowledge
 from bots.perudo_expert.view import TableView
 from server.games.perudo_actions import ACE, Bid
+from tests.bots.perudo_views import table_views
 
 
 class Scripted(random.Random):
@@ -101,30 +102,8 @@ def test_replay_is_reproducible_and_consistent_across_decisions() -> None:
     assert sample_rounds(early, 42, 0) == [InferredHands()]
 
 
-@st.composite
-def rounds(draw: st.DrawFn) -> TableView:
-    seats = draw(st.integers(2, 6))
-    counts = [draw(st.integers(0, 5)) for _ in range(seats)]
-    seat = draw(st.integers(0, seats - 1))
-    counts[seat] = max(1, counts[seat])
-    if sum(1 for c in counts if c) < 2:
-        counts[(seat + 1) % seats] = 1
-    dice = draw(st.lists(st.integers(1, 6), min_size=counts[seat], max_size=counts[seat]))
-    palifico = draw(st.sampled_from([None, seat]))
-    view = TableView.build(seat, dice, counts, palifico=palifico)
-    bidders = [s for s in range(seats) if counts[s]]
-    for _ in range(draw(st.integers(0, 12))):
-        legal = view.legal_bids()
-        if not legal:
-            break
-        bid = legal[draw(st.integers(0, min(len(legal) - 1, 40)))]
-        bidder = draw(st.sampled_from(bidders))
-        view = TableView.build(seat, dice, counts, [*view.bids, (bidder, bid)], palifico=palifico)
-    return view
-
-
 @settings(max_examples=300, deadline=None)
-@given(view=rounds(), seed=st.integers(0, 2**32), trust=st.floats(0.0, 1.0))
+@given(view=table_views(), seed=st.integers(0, 2**32), trust=st.floats(0.0, 1.0))
 def test_inferred_dice_never_exceed_the_opponents_counts(
     view: TableView, seed: int, trust: float
 ) -> None:

@@ -26,6 +26,7 @@ from bots.perudo_expert.reading import (
 )
 from bots.perudo_expert.view import TableView
 from server.games.perudo_actions import Bid, count_matching
+from tests.bots.perudo_views import table_views
 
 
 def test_hands_are_every_multiset_with_its_fair_dice_prior() -> None:
@@ -141,30 +142,8 @@ def test_a_bold_bid_reads_as_more_dice_than_a_timid_one() -> None:
     assert 0 < bold.distribution(1, 4)[0] < 1
 
 
-@st.composite
-def rounds(draw: st.DrawFn) -> TableView:
-    seats = draw(st.integers(2, 6))
-    counts = [draw(st.integers(0, 5)) for _ in range(seats)]
-    seat = draw(st.integers(0, seats - 1))
-    counts[seat] = max(1, counts[seat])
-    if sum(1 for c in counts if c) < 2:
-        counts[(seat + 1) % seats] = 1
-    dice = draw(st.lists(st.integers(1, 6), min_size=counts[seat], max_size=counts[seat]))
-    palifico = draw(st.sampled_from([None, seat]))
-    view = TableView.build(seat, dice, counts, palifico=palifico)
-    bidders = [s for s in range(seats) if counts[s]]
-    for _ in range(draw(st.integers(0, 10))):
-        legal = view.legal_bids()
-        if not legal:
-            break
-        bid = legal[draw(st.integers(0, min(len(legal) - 1, 40)))]
-        bidder = draw(st.sampled_from(bidders))
-        view = TableView.build(seat, dice, counts, [*view.bids, (bidder, bid)], palifico=palifico)
-    return view
-
-
 @settings(max_examples=150, deadline=None, derandomize=True)
-@given(view=rounds())
+@given(view=table_views(max_bids=10))
 def test_the_reading_is_a_probability_never_a_certainty(view: TableView) -> None:
     reading = Reading(view)
     wild = view.aces_wild

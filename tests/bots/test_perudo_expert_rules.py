@@ -12,8 +12,7 @@ from bots.perudo_expert import OpponentProfile, Thresholds, advise
 from bots.perudo_expert.rules import RULES, RULES_BY_NAME
 from bots.perudo_expert.view import TableView
 from server.games.perudo_actions import Bid
-
-from .test_perudo_expert_inference import rounds
+from tests.bots.perudo_views import table_views
 
 LEVELS = ("easy", "normal", "hard")
 
@@ -177,7 +176,7 @@ def test_same_seed_same_advice() -> None:
 
 
 @settings(max_examples=300, deadline=None)
-@given(table=rounds(), seed=st.integers(0, 2**32), level=st.sampled_from(LEVELS))
+@given(table=table_views(), seed=st.integers(0, 2**32), level=st.sampled_from(LEVELS))
 def test_every_advice_is_legal_and_explained_in_both_languages(
     table: TableView, seed: int, level: str
 ) -> None:

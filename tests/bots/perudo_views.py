@@ -1,0 +1,32 @@
+"""A hypothesis strategy shared by the Perudo expert's tests: a table as one seat sees
+it, with a random legal bidding history."""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from bots.perudo_expert.view import TableView
+
+
+@st.composite
+def table_views(draw: st.DrawFn, max_bids: int = 12) -> TableView:
+    """2 to 6 seats with 0 to 5 dice each (at least two in play, the viewer among them),
+    palifico or not, and up to ``max_bids`` legal bids by seats still in play."""
+    seats = draw(st.integers(2, 6))
+    counts = [draw(st.integers(0, 5)) for _ in range(seats)]
+    seat = draw(st.integers(0, seats - 1))
+    counts[seat] = max(1, counts[seat])
+    if sum(1 for c in counts if c) < 2:
+        counts[(seat + 1) % seats] = 1
+    dice = draw(st.lists(st.integers(1, 6), min_size=counts[seat], max_size=counts[seat]))
+    palifico = draw(st.sampled_from([None, seat]))
+    view = TableView.build(seat, dice, counts, palifico=palifico)
+    bidders = [s for s in range(seats) if counts[s]]
+    for _ in range(draw(st.integers(0, max_bids))):
+        legal = view.legal_bids()
+        if not legal:
+            break
+        bid = legal[draw(st.integers(0, min(len(legal) - 1, 40)))]
+        bidder = draw(st.sampled_from(bidders))
+        view = TableView.build(seat, dice, counts, [*view.bids, (bidder, bid)], palifico=palifico)
+    return view
