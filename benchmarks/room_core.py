@@ -27,6 +27,15 @@ from server.identity import Player
 from server.room import Room, Settings, Timing
 
 
+def scripted_action(game: Any, rng: random.Random) -> str:
+    """The benchmarks' Perudo player: raise the quantity by one (``1x2`` to open), or
+    dudo three times in ten, and always when no raise is possible."""
+    last = game.round.last
+    if last is not None and (rng.random() < 0.3 or last[1].quantity >= sum(game.counts)):
+        return "dudo"
+    return "1x2" if last is None else f"{last[1].quantity + 1}x{last[1].face}"
+
+
 class CountingClient(Client):
     """A connection that counts the frames it would write."""
 
@@ -75,13 +84,7 @@ async def run(games: int, seed: int) -> tuple[int, float, int]:
         rng = random.Random(seed + g)
         while room.state == "playing":
             game: Any = room.game
-            seat = game.to_move
-            last = game.round.last
-            if last is not None and (rng.random() < 0.3 or last[1].quantity >= sum(game.counts)):
-                action = "dudo"
-            else:
-                action = "1x2" if last is None else f"{last[1].quantity + 1}x{last[1].face}"
-            await room.act(clients[seat], action, None)
+            await room.act(clients[game.to_move], scripted_action(game, rng), None)
             actions += 1
         await room.stop()
         frames += sum(c.frames for c in clients)

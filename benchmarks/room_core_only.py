@@ -19,6 +19,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from room_core import scripted_action  # benchmarks/room_core.py, beside this script
+
 from server.games import engine
 from server.identity import Player
 from server.roomcore import messages as m
@@ -50,14 +52,9 @@ def run(games: int, seed: int) -> tuple[int, float, int]:
         rng = random.Random(seed + g)
         while core.state == "playing":
             game: Any = core.game
-            seat = game.to_move
-            last = game.round.last
-            if last is not None and (rng.random() < 0.3 or last[1].quantity >= sum(game.counts)):
-                action = "dudo"
-            else:
-                action = "1x2" if last is None else f"{last[1].quantity + 1}x{last[1].face}"
+            action = scripted_action(game, rng)
             now += 0.001
-            out = core.handle(m.Act(conns[seat], action=action, token=None), now)
+            out = core.handle(m.Act(conns[game.to_move], action=action, token=None), now)
             frames += sum(len(e.frames) for e in out if isinstance(e, m.Send))
             actions += 1
     return actions, time.process_time() - started, frames

@@ -34,6 +34,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from load_raw import raw_worker  # benchmarks/load_raw.py, beside this script
+from server_load import LOAD_TEST_FLAGS  # benchmarks/server_load.py, beside this script
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -108,18 +109,7 @@ def main() -> None:
                 "0",
                 "--db",
                 str(Path(tmp) / "load.db"),
-                "--rate",
-                "100000",
-                "--burst",
-                "100000",
-                "--max-conn-per-ip",
-                "100000",
-                "--max-rooms-per-player",
-                "1000",
-                "--log-level",
-                "WARNING",
-                "--finished-ttl",
-                "5",
+                *LOAD_TEST_FLAGS,
             ],
             cwd=options.root,
             stdout=subprocess.PIPE,

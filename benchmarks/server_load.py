@@ -62,6 +62,26 @@ sys.path.insert(0, str(ROOT))  # tests.pgcluster: the throwaway PostgreSQL clust
 # -- the server processes -------------------------------------------------------------------
 
 
+#: ``umpire serve``'s options for a load test: limits no load generator hits, quiet logs,
+#: finished rooms dropped soon (``benchmarks/server_instructions.py`` uses them too)
+LOAD_TEST_FLAGS = [
+    "--rate",
+    "100000",
+    "--burst",
+    "100000",
+    "--max-conn-per-ip",
+    "100000",
+    "--max-rooms-per-player",
+    "1000",
+    "--max-rooms",
+    "100000",
+    "--log-level",
+    "WARNING",
+    "--finished-ttl",
+    "5",
+]
+
+
 def start_umpire(
     db: str, synchronous: str, extra: list[str] | None = None, trace: str | None = None
 ) -> tuple[subprocess.Popen[bytes], int]:
@@ -79,22 +99,9 @@ def start_umpire(
             "0",
             "--db",
             db,
-            "--rate",
-            "100000",
-            "--burst",
-            "100000",
-            "--max-conn-per-ip",
-            "100000",
-            "--max-rooms-per-player",
-            "1000",
-            "--max-rooms",
-            "100000",
+            *LOAD_TEST_FLAGS,
             "--synchronous",
             synchronous,
-            "--log-level",
-            "WARNING",
-            "--finished-ttl",
-            "5",
             *(extra or []),
         ],
         cwd=ROOT,

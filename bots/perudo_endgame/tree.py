@@ -20,7 +20,8 @@ of a node are contiguous, in the order of their parents.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import operator
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from itertools import combinations_with_replacement
@@ -67,37 +68,30 @@ def hands(k: int) -> tuple[list[tuple[int, ...]], FloatArray]:
 def truth_tables(a: int, b: int) -> dict[int, FloatArray]:
     """For every bid of at most ``a + b`` dice: 1.0 where it is true, by [opener's hand,
     responder's hand] (hands in the order of :func:`hands`)."""
-    hands0, _ = hands(a)
-    hands1, _ = hands(b)
-    truth: dict[int, FloatArray] = {}
-    for q in range(1, a + b + 1):
-        for f in FACES:
-            bid = BIDS[q][f]
-            truth[bid_code(bid)] = np.array(
-                [
-                    [float(count_matching(h0 + h1, bid, True) >= bid.quantity) for h1 in hands1]
-                    for h0 in hands0
-                ]
-            )
-    return truth
+    return _bid_tables(a, b, operator.ge)
 
 
 def exact_tables(a: int, b: int) -> dict[int, FloatArray]:
     """As :func:`truth_tables`, 1.0 where the bid's count is *exactly* its quantity (a
     calza wins)."""
+    return _bid_tables(a, b, operator.eq)
+
+
+def _bid_tables(a: int, b: int, hit: Callable[[int, int], bool]) -> dict[int, FloatArray]:
+    """For every bid of at most ``a + b`` dice: 1.0 where ``hit(count, quantity)``."""
     hands0, _ = hands(a)
     hands1, _ = hands(b)
-    exact: dict[int, FloatArray] = {}
+    tables: dict[int, FloatArray] = {}
     for q in range(1, a + b + 1):
         for f in FACES:
             bid = BIDS[q][f]
-            exact[bid_code(bid)] = np.array(
+            tables[bid_code(bid)] = np.array(
                 [
-                    [float(count_matching(h0 + h1, bid, True) == bid.quantity) for h1 in hands1]
+                    [float(hit(count_matching(h0 + h1, bid, True), bid.quantity)) for h1 in hands1]
                     for h0 in hands0
                 ]
             )
-    return exact
+    return tables
 
 
 @cache

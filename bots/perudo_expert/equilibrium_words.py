@@ -205,21 +205,11 @@ def _dudo(facts: EquilibriumFacts, p: float) -> list[Pair]:
             "e le dichiarazioni fatte, se l'avversario gioca bene; nessun rilancio rende di "
             "più.",
         )
-    sit_en, sit_it = _situation(facts)
-    if p >= ALWAYS:
-        why = (
-            f"{sit_en}: here the best play is always Dudo.",
-            f"{sit_it}: qui la mossa migliore è sempre dire Dudo.",
-        )
-    else:
-        often_en, often_it = _often(p)
-        why = (
-            f"{sit_en}: the best play mixes its moves and calls Dudo here {often_en}, so "
-            "that bluffing against you never pays.",
-            f"{sit_it}: conviene alternare più mosse e qui dire Dudo {often_it}, così che "
-            "bluffare contro di te non sia mai vantaggioso.",
-        )
-    return [head, why]
+    because = (
+        ", so that bluffing against you never pays",
+        ", così che bluffare contro di te non sia mai vantaggioso",
+    )
+    return [head, _call_why(facts, p, "Dudo", because)]
 
 
 def _calza(facts: EquilibriumFacts, p: float) -> list[Pair]:
@@ -242,19 +232,23 @@ def _calza(facts: EquilibriumFacts, p: float) -> list[Pair]:
         "turno seguente, con un dado in più se la partita è iniziata con più di un dado a "
         "testa, e con una sbagliata perdi la partita.",
     )
+    return [head, _call_why(facts, p, "Calza")]
+
+
+def _call_why(facts: EquilibriumFacts, p: float, call: str, because: Pair = ("", "")) -> Pair:
+    """Why the solution calls ``call`` (Dudo or Calza) with probability ``p`` here,
+    and (``because``) what the mix is for."""
     sit_en, sit_it = _situation(facts)
     if p >= ALWAYS:
-        why = (
-            f"{sit_en}: here the best play is always Calza.",
-            f"{sit_it}: qui la mossa migliore è sempre dire Calza.",
+        return (
+            f"{sit_en}: here the best play is always {call}.",
+            f"{sit_it}: qui la mossa migliore è sempre dire {call}.",
         )
-    else:
-        often_en, often_it = _often(p)
-        why = (
-            f"{sit_en}: the best play mixes its moves and calls Calza here {often_en}.",
-            f"{sit_it}: conviene alternare più mosse e qui dire Calza {often_it}.",
-        )
-    return [head, why]
+    often_en, often_it = _often(p)
+    return (
+        f"{sit_en}: the best play mixes its moves and calls {call} here {often_en}{because[0]}.",
+        f"{sit_it}: conviene alternare più mosse e qui dire {call} {often_it}{because[1]}.",
+    )
 
 
 def _bid(facts: EquilibriumFacts, p: float) -> list[Pair]:

@@ -1,11 +1,13 @@
-"""A hypothesis strategy shared by the Perudo expert's tests: a table as one seat sees
-it, with a random legal bidding history."""
+"""Shared by the Perudo bots' tests: a hypothesis strategy of tables as one seat sees
+them, with a random legal bidding history, and what certainly loses there."""
 
 from __future__ import annotations
 
 from hypothesis import strategies as st
 
+from bots.perudo_expert.model import is_certain, is_impossible, known_matching
 from bots.perudo_expert.view import TableView
+from server.games.perudo_actions import Bid
 
 
 @st.composite
@@ -30,3 +32,16 @@ def table_views(draw: st.DrawFn, max_bids: int = 12) -> TableView:
         bidder = draw(st.sampled_from(bidders))
         view = TableView.build(seat, dice, counts, [*view.bids, (bidder, bid)], palifico=palifico)
     return view
+
+
+def certainly_loses(view: TableView, action: str) -> bool:
+    """Whether ``action`` loses whatever the dice ``view.seat`` cannot see show."""
+    wild = view.aces_wild
+    if action in ("dudo", "calza"):
+        assert view.last is not None
+        bid = view.last[1]
+        if action == "dudo":
+            return is_certain(bid, view.dice, wild)
+        own = known_matching(view.dice, bid, wild)
+        return own > bid.quantity or is_impossible(bid, view.dice, view.total, wild)
+    return is_impossible(Bid.parse(action), view.dice, view.total, wild)

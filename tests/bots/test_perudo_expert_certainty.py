@@ -13,24 +13,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bots.perudo_expert import advise
-from bots.perudo_expert.model import is_certain, is_impossible, known_matching
 from bots.perudo_expert.view import TableView
 from server.games.perudo_actions import Bid
+from tests.bots.perudo_views import certainly_loses
 
 LEVELS = ("easy", "normal", "hard")
-
-
-def certainly_loses(view: TableView, action: str) -> bool:
-    """Whether ``action`` loses whatever the unseen dice show."""
-    wild = view.aces_wild
-    if action in ("dudo", "calza"):
-        assert view.last is not None
-        bid = view.last[1]
-        if action == "dudo":
-            return is_certain(bid, view.dice, wild)
-        own = known_matching(view.dice, bid, wild)
-        return own > bid.quantity or is_impossible(bid, view.dice, view.total, wild)
-    return is_impossible(Bid.parse(action), view.dice, view.total, wild)
 
 
 @st.composite

@@ -18,7 +18,6 @@ import bots.perudo_search.search as search_module
 from bots.baseline import PerudoSimple
 from bots.local import play_local
 from bots.perudo_expert.endgame import solved_move
-from bots.perudo_expert.model import is_certain, is_impossible, known_matching
 from bots.perudo_expert.view import TableView
 from bots.perudo_search import PerudoSearch
 from bots.perudo_search.bot import parse_nodes
@@ -26,20 +25,7 @@ from bots.perudo_search.rollout import Deal, Result, play_out
 from bots.perudo_search.search import search
 from bots.registry import load_bot
 from bots.sdk import Bot
-from server.games.perudo_actions import Bid
-
-
-def certainly_loses(view: TableView, action: str) -> bool:
-    """Whether ``action`` loses whatever the dice ``view.seat`` cannot see show."""
-    wild = view.aces_wild
-    if action in ("dudo", "calza"):
-        assert view.last is not None
-        bid = view.last[1]
-        if action == "dudo":
-            return is_certain(bid, view.dice, wild)
-        own = known_matching(view.dice, bid, wild)
-        return own > bid.quantity or is_impossible(bid, view.dice, view.total, wild)
-    return is_impossible(Bid.parse(action), view.dice, view.total, wild)
+from tests.bots.perudo_views import certainly_loses
 
 
 @st.composite
