@@ -3,6 +3,8 @@ them, with a random legal bidding history, and what certainly loses there."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from hypothesis import strategies as st
 
 from bots.perudo_expert.model import is_certain, is_impossible, known_matching
@@ -45,3 +47,33 @@ def certainly_loses(view: TableView, action: str) -> bool:
         own = known_matching(view.dice, bid, wild)
         return own > bid.quantity or is_impossible(bid, view.dice, view.total, wild)
     return is_impossible(Bid.parse(action), view.dice, view.total, wild)
+
+
+@st.composite
+def situations(draw: st.DrawFn) -> TableView:
+    """A round in progress, seen by one seat: any counts, dice, rules and bids (few dice,
+    where certainty is common)."""
+    seats = draw(st.sampled_from([2, 2, 2, 3, 3, 4, 6]))
+    most = draw(st.sampled_from([1, 2, 2, 3, 5]))  # few dice: where certainty is common
+    counts = [draw(st.integers(0, most)) for _ in range(seats)]
+    seat = draw(st.integers(0, seats - 1))
+    counts[seat] = max(1, counts[seat])
+    if sum(1 for c in counts if c) < 2:
+        counts[(seat + 1) % seats] = 1
+    dice = draw(st.lists(st.integers(1, 6), min_size=counts[seat], max_size=counts[seat]))
+    active = [s for s in range(seats) if counts[s]]
+    palifico = draw(st.sampled_from([None, *active])) if len(active) > 2 else None
+    calza = draw(st.booleans())
+    kw: dict[str, Any] = {"palifico": palifico, "calza": calza}
+    view = TableView.build(seat, dice, counts, **kw)
+    order = active[active.index(seat) + 1 :] + active[: active.index(seat) + 1]
+    n = draw(st.integers(0, 6))
+    bidders = [order[(i - n) % len(order)] for i in range(n)]  # the last bid before us
+    for bidder in bidders:
+        legal = view.legal_bids()
+        if not legal:
+            break
+        # mostly low bids, sometimes far above the dice on the table (legal up to the cap)
+        bid = legal[draw(st.integers(0, min(len(legal) - 1, 30)))]
+        view = TableView.build(seat, dice, counts, [*view.bids, (bidder, bid)], **kw)
+    return view

@@ -15,38 +15,9 @@ from hypothesis import strategies as st
 from bots.perudo_expert import advise
 from bots.perudo_expert.view import TableView
 from server.games.perudo_actions import Bid
-from tests.bots.perudo_views import certainly_loses
+from tests.bots.perudo_views import certainly_loses, situations
 
 LEVELS = ("easy", "normal", "hard")
-
-
-@st.composite
-def situations(draw: st.DrawFn) -> TableView:
-    """A round in progress, seen by one seat: any counts, dice, rules and bids."""
-    seats = draw(st.sampled_from([2, 2, 2, 3, 3, 4, 6]))
-    most = draw(st.sampled_from([1, 2, 2, 3, 5]))  # few dice: where certainty is common
-    counts = [draw(st.integers(0, most)) for _ in range(seats)]
-    seat = draw(st.integers(0, seats - 1))
-    counts[seat] = max(1, counts[seat])
-    if sum(1 for c in counts if c) < 2:
-        counts[(seat + 1) % seats] = 1
-    dice = draw(st.lists(st.integers(1, 6), min_size=counts[seat], max_size=counts[seat]))
-    active = [s for s in range(seats) if counts[s]]
-    palifico = draw(st.sampled_from([None, *active])) if len(active) > 2 else None
-    calza = draw(st.booleans())
-    kw = {"palifico": palifico, "calza": calza}
-    view = TableView.build(seat, dice, counts, **kw)  # type: ignore[arg-type]
-    order = active[active.index(seat) + 1 :] + active[: active.index(seat) + 1]
-    n = draw(st.integers(0, 6))
-    bidders = [order[(i - n) % len(order)] for i in range(n)]  # the last bid before us
-    for bidder in bidders:
-        legal = view.legal_bids()
-        if not legal:
-            break
-        # mostly low bids, sometimes far above the dice on the table (legal up to the cap)
-        bid = legal[draw(st.integers(0, min(len(legal) - 1, 30)))]
-        view = TableView.build(seat, dice, counts, [*view.bids, (bidder, bid)], **kw)  # type: ignore[arg-type]
-    return view
 
 
 @settings(max_examples=400, deadline=None)

@@ -25,33 +25,7 @@ from bots.perudo_search.rollout import Deal, Result, play_out
 from bots.perudo_search.search import search
 from bots.registry import load_bot
 from bots.sdk import Bot
-from tests.bots.perudo_views import certainly_loses
-
-
-@st.composite
-def situations(draw: st.DrawFn) -> TableView:
-    """A round in progress seen by one seat: any counts, dice, rules and bids."""
-    seats = draw(st.sampled_from([2, 2, 3, 4, 6]))
-    most = draw(st.sampled_from([1, 2, 3, 5]))  # few dice: where certainty is common
-    counts = [draw(st.integers(0, most)) for _ in range(seats)]
-    seat = draw(st.integers(0, seats - 1))
-    counts[seat] = max(1, counts[seat])
-    if sum(1 for c in counts if c) < 2:
-        counts[(seat + 1) % seats] = 1
-    dice = draw(st.lists(st.integers(1, 6), min_size=counts[seat], max_size=counts[seat]))
-    active = [s for s in range(seats) if counts[s]]
-    palifico = draw(st.sampled_from([None, *active])) if len(active) > 2 else None
-    kw: dict[str, Any] = {"palifico": palifico, "calza": draw(st.booleans())}
-    view = TableView.build(seat, dice, counts, **kw)
-    order = active[active.index(seat) + 1 :] + active[: active.index(seat) + 1]
-    n = draw(st.integers(0, 6))
-    for bidder in [order[(i - n) % len(order)] for i in range(n)]:  # the last bid before us
-        legal = view.legal_bids()
-        if not legal:
-            break
-        bid = legal[draw(st.integers(0, min(len(legal) - 1, 30)))]
-        view = TableView.build(seat, dice, counts, [*view.bids, (bidder, bid)], **kw)
-    return view
+from tests.bots.perudo_views import certainly_loses, situations
 
 
 @settings(max_examples=150, deadline=None)
