@@ -75,9 +75,7 @@ LEVELS: dict[str, Level] = {
     ),
     # The bids read as a probability (a posterior over each opponent's dice through a
     # likelihood model of its bidding) and the next player's readiness to challenge
-    # weighed. No virtual dice (samples 0); ``trust`` 0.4 is what hard's virtual dice
-    # used, kept as the weight perudo-search's world proposals give the bids
-    # (bots/perudo_search/worlds.py reads it).
+    # weighed. No virtual dice (samples 0), so no ``trust`` either.
     "hard": Level(
         "hard",
         Thresholds(0.4, 0.8),
@@ -86,7 +84,6 @@ LEVELS: dict[str, Level] = {
         True,
         True,
         0.2,
-        trust=0.4,
         solved_share=1.0,
         solved_one_v_two=True,
         solved_two_v_two=True,

@@ -6,8 +6,9 @@ knows. What the opponents' bids say is used as a probability, never as a certain
 
 1. a proposal: with probability :data:`~bots.perudo_expert.context.INFERENCE_DOUBT` every
    unseen die is uniform; otherwise the round's bids are replayed through the expert's
-   inference (:func:`bots.perudo_expert.inference.infer_round`, with hard's trust in the
-   bids), which keeps the dice it inferred for each opponent and draws the rest uniformly;
+   inference (:func:`bots.perudo_expert.inference.infer_round`, with a trust of
+   :data:`TRUST` in the bids), which keeps the dice it inferred for each opponent
+   and draws the rest uniformly;
 2. a reweighting (sampling-importance-resampling): of :data:`PROPOSALS` proposals one is
    kept with probability proportional to how likely each bidder found its own bids
    (``P(bid true | the bidder's dice)`` for each of its bids this round, to the power
@@ -22,13 +23,13 @@ import random
 
 from bots.perudo_expert.context import INFERENCE_DOUBT
 from bots.perudo_expert.inference import InferredHands, infer_round
-from bots.perudo_expert.levels import LEVELS
 from bots.perudo_expert.model import exact_probability
 from bots.perudo_expert.view import TableView
 from bots.perudo_search.rollout import Deal, Rules
 
-#: How far an opponent's bid is believed (hard's: 40% of the source's 1 - P weight).
-TRUST = LEVELS["hard"].trust
+#: How far an opponent's bid is believed: 40% of the source's 1 - P weight (what the
+#: expert's hard level used for its virtual dice before it read bids by likelihood).
+TRUST = 0.4
 #: Proposals per world in the resampling step (1: no reweighting).
 PROPOSALS = 8
 #: The power of each bid's likelihood in the reweighting.

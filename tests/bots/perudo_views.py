@@ -1,5 +1,6 @@
-"""Shared by the Perudo bots' tests: a hypothesis strategy of tables as one seat sees
-them, with a random legal bidding history, and what certainly loses there."""
+"""Shared by the Perudo bots' tests: hypothesis strategies of tables as one seat sees
+them (``table_views``, with a random legal bidding history, and ``situations``), and
+what certainly loses there (``certainly_loses``)."""
 
 from __future__ import annotations
 
