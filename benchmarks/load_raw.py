@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import functools
 import os
 import random
 import struct
@@ -304,7 +305,7 @@ class Load:
             table = Table(self, number, seats)
             for index in range(seats):
                 _, seat = await loop.create_connection(
-                    lambda t=table, i=index: Seat(t, i), "127.0.0.1", self.port
+                    functools.partial(Seat, table, index), "127.0.0.1", self.port
                 )
                 table.seats.append(seat)
             self.tables.append(table)

@@ -132,24 +132,20 @@ def decision_times(level: str, games: int) -> list[float]:
     return times
 
 
+def _each_level(title: str, opponents: tuple[str, ...]) -> Callable[[int, int], None]:
+    """A row that reports every level against ``opponents`` in turn."""
+
+    def row(games: int, jobs: int) -> None:
+        for lvl in LEVELS:
+            report(title, (lvl, *opponents), games, jobs, 1)
+
+    return row
+
+
 ROWS: dict[str, Callable[[int, int], None]] = {
-    "simple": lambda g, j: (
-        [
-            report("vs 3 x perudo-simple", (lvl, "simple", "simple", "simple"), g, j, 1)
-            for lvl in LEVELS
-        ]
-        and None
-    ),
-    "random": lambda g, j: (
-        [
-            report("vs 3 x perudo-random", (lvl, "random", "random", "random"), g, j, 1)
-            for lvl in LEVELS
-        ]
-        and None
-    ),
-    "headsup": lambda g, j: (
-        [report("heads-up vs perudo-simple", (lvl, "simple"), g, j, 1) for lvl in LEVELS] and None
-    ),
+    "simple": _each_level("vs 3 x perudo-simple", ("simple", "simple", "simple")),
+    "random": _each_level("vs 3 x perudo-random", ("random", "random", "random")),
+    "headsup": _each_level("heads-up vs perudo-simple", ("simple",)),
     "mixed6": lambda g, j: report(
         "6 players mixed", ("hard", "normal", "easy", "simple", "simple", "random"), g, j, 6
     ),

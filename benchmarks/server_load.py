@@ -250,7 +250,8 @@ class Load:
     async def run(self, tables: range, seats: int) -> None:
         self.failed = asyncio.get_running_loop().create_future()
         players = asyncio.gather(*(self.run_table(i, seats) for i in tables))
-        await asyncio.wait({players, self.failed}, return_when=asyncio.FIRST_COMPLETED)
+        either: set[asyncio.Future[Any]] = {players, self.failed}
+        await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
         if self.failed.done():
             players.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -511,7 +512,7 @@ def drive(
     per = -(-options.rooms // options.procs)
     measure_from = time.monotonic() + options.warmup
     deadline = measure_from + options.duration
-    procs = []
+    procs: list[mp.Process] = []
     for w in range(options.procs):
         rooms = range(w * per, min(options.rooms, (w + 1) * per))
         args = (
@@ -526,6 +527,7 @@ def drive(
         proc = mp.Process(target=_worker, args=(kind, args, queue))
         proc.start()
         procs.append(proc)
+    load_pids = [proc.pid for proc in procs if proc.pid is not None]
     results: list[dict[str, Any]] = []
 
     def collect(until: float | None) -> bool:
@@ -550,7 +552,7 @@ def drive(
         first, db_first = total_cpu(pids), total_cpu(db_pids or [])
         threads_first = thread_cpu(pids[0])
         commits_first = commit_counters(ports[0]) if kind != "echo" else (0.0, 0.0)
-        load_first = sum(cpu_seconds(proc.pid) for proc in procs)
+        load_first = sum(cpu_seconds(pid) for pid in load_pids)
         ok = collect(deadline)
         cpu = total_cpu(pids) - first
         if kind != "echo":
@@ -564,7 +566,7 @@ def drive(
             for name, (user, system) in thread_cpu(pids[0]).items()
         }
         db_cpu = total_cpu(db_pids or []) - db_first
-        load_cpu = sum(cpu_seconds(proc.pid) for proc in procs) - load_first
+        load_cpu = sum(cpu_seconds(pid) for pid in load_pids) - load_first
     ok = ok and collect(None)
     if not ok:
         for proc in procs:

@@ -58,7 +58,9 @@ def events(seq: int, n: int, count: int) -> list[EventRow]:
     return [EventRow(seq + i, "game", truth, n) for i in range(count)]
 
 
-async def writer(store: SqliteStore, index: int, options: argparse.Namespace, done: list[int]):
+async def writer(
+    store: SqliteStore, index: int, options: argparse.Namespace, done: list[int]
+) -> None:
     """One room's worth of writes: an append at a time, a new game every ``per_game``."""
     game = 0
     while done[0] < options.actions:
