@@ -23,6 +23,7 @@ HOUSE_BOTS = (
     "perudo-random",
     "perudo-simple",
     "perudo-expert",
+    "perudo-search",
     "kriegspiel-random",
     "kriegspiel-meta",
 )

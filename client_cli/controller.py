@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from client_cli import replay
-from client_cli.commands import HOUSE_BOTS, Command
+from client_cli.commands import Command
 from client_cli.render import lobby_lines
 from client_cli.session import Session, SessionError
 
@@ -36,10 +36,8 @@ def explain_error(message: Json, error: SessionError) -> str:
     code = error.code
     kind = message.get("type")
     if kind == "add_bot" and code == "unsupported":
-        return (
-            f"This server has no house bot {message.get('bot', 'autopilot')!r} for this game "
-            f"({error}). Known names: {', '.join(HOUSE_BOTS)}."
-        )
+        # (the server's message lists the names it offers for this room's game)
+        return f"Not added: {error}."
     if kind == "hint" and code in ("unknown_type", "bad_message", "unsupported"):
         return f"No hint available here ({code}: {error})."
     return f"Refused ({code}): {error}"

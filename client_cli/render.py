@@ -98,7 +98,8 @@ def perudo_lines(room: RoomState) -> list[str]:
         lines.append(
             "YOUR TURN: bid (e.g. "
             + _example_bid(room)
-            + "), dudo"
+            + ")"
+            + (", dudo" if "dudo" in room.legal else "")
             + (", calza" if "calza" in room.legal else "")
             + ", or hint"
         )

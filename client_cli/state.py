@@ -177,6 +177,9 @@ class ClientState:
             self.player = frame["player"]
             self.token = frame["token"]
             self.pending_seats = list(frame.get("seats", []))
+            for seat in self.pending_seats:  # the game is known before the room frame comes
+                room = self.room(str(seat["room"]))
+                room.game = room.game or str(seat.get("game") or "")
             return [f"Connected as {self.player['name']} ({frame.get('server', '?')})."]
         if kind == "rooms":
             self.lobby = list(frame["rooms"])

@@ -15,6 +15,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from server.errors import ClientError
+from server.ids import opaque
 from server.store import PlayerRow, Store
 
 MAX_NAME = 32
@@ -71,7 +72,7 @@ class Identities:
                 player = Player(row.id, name, row.bot)
             self._cache[player.id] = player
             return player, token
-        token = secrets.token_urlsafe(32)
+        token = opaque(32)
         player = Player("p" + secrets.token_hex(6), name, bot)
         await self.store.add_player(PlayerRow(player.id, name, bot, time.time()), hash_token(token))
         self._cache[player.id] = player

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -21,6 +20,7 @@ from server.errors import ClientError
 from server.games import engine as find_engine
 from server.games.base import ConfigError
 from server.identity import Identities, Player
+from server.ids import opaque
 from server.room import (
     ABORTED,
     FINISHED,
@@ -99,14 +99,14 @@ class Lobby:
             raise ClientError(
                 "bad_options", f"turn_time needs a stand-in policy; {eng.name} uses a clock"
             )
-        room_id = secrets.token_urlsafe(6)
+        room_id = opaque(6)
         while (
             room_id in self.rooms
             or await self.store.game(room_id) is not None
             or (self.claim is not None and not await self.claim(room_id, True))
         ):
-            room_id = secrets.token_urlsafe(6)
-        invite = None if settings.public else secrets.token_urlsafe(12)
+            room_id = opaque(6)
+        invite = None if settings.public else opaque(12)
         room = Room.new(
             room_id, eng, config, settings, host.id, invite, self.store, self.timing, self._forget
         )

@@ -294,6 +294,9 @@ class Room:
         while True:
             job = await self._queue.get()
             if job is None:
+                closed = ClientError("no_such_room", f"room {self.id} is closed")
+                for effect in self.core.drop_held(closed):
+                    self._effect(effect)
                 return
             try:
                 await self._do(job)
@@ -325,7 +328,10 @@ class Room:
                 return
             assert job.message is not None
             message = job.message
+            # (a request held back behind a house seat's paced move is answered later,
+            # when the move is shown: its future stays pending until then)
             await self._perform(self.core.handle(message, loop.time(), time.time()))
+            return
         except ClientError as exc:
             if done is not None and not done.done():
                 done.set_exception(exc.with_traceback(None))  # (no cycle through this frame)
@@ -337,10 +343,10 @@ class Room:
         except Exception as exc:
             log.exception("room %s: internal error", self.id)
             await self._fail(f"internal error ({type(exc).__name__})")
-        if done is not None and not done.done():
-            done.set_exception(
-                ClientError("aborted", f"room {self.id} failed and its game was aborted")
-            )
+            if done is not None and not done.done():
+                done.set_exception(
+                    ClientError("aborted", f"room {self.id} failed and its game was aborted")
+                )
 
     async def _fail(self, reason: str) -> None:
         loop = asyncio.get_running_loop()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any, ClassVar
 
 from textual.app import ComposeResult
@@ -20,6 +21,7 @@ from textual.widgets import (
 )
 
 from client_cli.screens.common import ClientScreen, CommandLine, message_log
+from client_cli.session import SessionError
 from client_cli.state import ClientState
 
 Json = dict[str, Any]
@@ -76,12 +78,18 @@ class LobbyScreen(ClientScreen):
     def list_rooms_again(self) -> None:
         """List the rooms again (the app calls this every REFRESH_EVERY seconds)."""
         if self.is_current and self.client.session.ready.is_set():
-            self.run_worker(self.client.run_line("rooms"), name="rooms", exclusive=True)
+            self.run_worker(self._list_quietly(), name="rooms", exclusive=True)
 
     def on_screen_resume(self) -> None:
         """Back in the lobby: list the rooms again (their states have moved on)."""
         if self.client.session.ready.is_set():
-            self.run_worker(self.client.run_line("rooms"), name="rooms", exclusive=True)
+            self.run_worker(self._list_quietly(), name="rooms", exclusive=True)
+
+    async def _list_quietly(self) -> None:
+        """Refresh the table from a new listing without writing it into the log again
+        (``r`` and the ``rooms`` command still write it)."""
+        with contextlib.suppress(SessionError, TimeoutError):
+            await self.client.session.request({"type": "list_rooms"})
 
     def refresh_view(self) -> None:
         """Fill the table: the rooms followed, then the last ``rooms`` listing."""

@@ -140,10 +140,22 @@ class RoomCore:
         self._now = now
         self._wall = now if wall is None else wall
         self._hold = None
-        self._held_inputs.clear()
+        failed = ClientError("aborted", f"room {self.id} failed and its game was aborted")
+        self._out.extend(self.drop_held(failed))
         self._abort(reason)
         out, self._out = self._out, []
         return out
+
+    def drop_held(self, error: ClientError) -> list[m.Effect]:
+        """Refuse with ``error`` every request held back behind a house seat's paced move
+        (the room fails or stops before showing it); return the effects."""
+        refused: list[m.Effect] = [
+            m.Refuse(held.token, error)
+            for held in self._held_inputs
+            if isinstance(held, m.Request) and held.token is not None
+        ]
+        self._held_inputs.clear()
+        return refused
 
     # -- small effects ------------------------------------------------------------------
 
