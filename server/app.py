@@ -28,8 +28,11 @@ from server import __version__, logs, stats
 from server.bus import NO_BUS, Bus
 from server.connection import Client
 from server.errors import ClientError
+from server.games import ConfigError
+from server.games import engine as find_engine
 from server.house import HOUSE_ADDRESS, HOUSE_HEADER, Catalog, HouseBots
 from server.identity import Identities
+from server.ids import same_secret
 from server.limits import Idle, Strikes, TokenBucket
 from server.lobby import Lobby
 from server.ops import Metrics
@@ -229,7 +232,9 @@ class UmpireServer:
         remote = ws.remote_address
         address = str(remote[0]) if remote else "?"
         logs.bind(conn=logs.new_conn_id(), room=None)
-        house = ws.request is not None and ws.request.headers.get(HOUSE_HEADER) == self.house.secret
+        house = ws.request is not None and same_secret(
+            ws.request.headers.get(HOUSE_HEADER), self.house.secret
+        )
         if house:
             address = HOUSE_ADDRESS  # the server's own bots are not counted against loopback
         elif self.cluster is not None and self.cluster.is_peer(ws.request):
@@ -350,6 +355,11 @@ class UmpireServer:
         if isinstance(message, CreateRoom):
             return await self._create(client, message)
         if isinstance(message, ListRooms):
+            if message.game is not None:
+                try:
+                    find_engine(message.game)
+                except ConfigError as exc:
+                    raise ClientError("bad_options", str(exc)) from None
             return {"type": "rooms", "rooms": lobby.listing(message.game)}
         if isinstance(message, Join):
             room = await lobby.find(player, message.room, message.invite, message.ticket)

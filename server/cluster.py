@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hmac
 import json
 import logging
 from collections.abc import Callable
@@ -36,6 +35,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.http11 import Request
 
 from server.errors import StoreError
+from server.ids import same_secret
 from server.lease import Granted, Leases, Owned, Unknown, new_node_id
 from server.protocol import CreateRoom, Hello, ListRooms, Ping, Profile
 from server.room import MOVED, PLAYING, WAITING
@@ -172,11 +172,7 @@ class Cluster:
 
     def is_peer(self, request: Request | None) -> bool:
         """Whether a connection is another node relaying a client."""
-        return (
-            request is not None
-            and bool(self.secret)
-            and hmac.compare_digest(request.headers.get(PEER_HEADER, ""), self.secret)
-        )
+        return request is not None and same_secret(request.headers.get(PEER_HEADER), self.secret)
 
     # -- ownership -------------------------------------------------------------------------
 

@@ -77,6 +77,8 @@ async def test_lobby_and_room_errors(server: UmpireServer, connect: Any) -> None
     c = await connect("cid")
     await a.send(type="create_room", game="chess")
     await expect_error(a, "bad_options")
+    await a.send(type="list_rooms", game="chess")
+    await expect_error(a, "bad_options")
     await a.send(type="create_room", game="perudo", options={"seats": 99})
     await expect_error(a, "bad_options")
     await a.send(type="create_room", game="kriegspiel", turn_time=10)
