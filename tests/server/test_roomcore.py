@@ -227,6 +227,27 @@ def test_clocks_charge_the_mover_and_flag_at_zero() -> None:
     assert h.stored_actions[-1].action == "forfeit:timeout"
 
 
+def test_a_perudo_clock_puts_out_the_seat_that_flags() -> None:
+    """A clock is allowed in Perudo too: the seat whose time runs out forfeits, places
+    below the seats still playing, and the others play on."""
+    cid = Player("p-cid", "cid", False)
+    h = Harness(make_core("perudo", {"seats": 3}, Settings(clock_base=30.0)))
+    for player in (ANA, BOB, cid):
+        h.request(m.Join(Conn(player)), at=0.0)
+    assert h.core.clocks is not None
+    first = h.core.game.to_move
+    assert first is not None
+    h.run_until(31.0)
+    assert h.core.state == "playing"
+    assert [a.action for a in h.stored_actions] == ["forfeit:timeout"]
+    assert h.core.clocks.snapshot(31.0)[first] == 0.0
+    h.run_until(62.0)  # the next seat to move waits too, and flags
+    assert h.core.state == "finished"
+    outcome = h.core.game.outcome
+    assert outcome is not None and outcome.reason == "last_player_standing"
+    assert outcome.ranks[first] == 3
+
+
 def test_downtime_is_nobodys_fault() -> None:
     """A restart resumes the clocks from the log and starts every grace period afresh:
     the time the server was down is charged to nobody."""
