@@ -29,6 +29,7 @@ import chess
 
 from bots.kriegspiel_meta.geometry import PIECE_KINDS, check_direction
 from bots.kriegspiel_meta.metaposition import Metaposition
+from bots.kriegspiel_meta.presence import FLOOR, exact_count_posterior
 
 __all__ = [
     "BLOCKER_BLOCKS",
@@ -39,6 +40,8 @@ __all__ = [
     "could_be_legal",
     "illegal_chance",
     "king_attack_chance",
+    "square_chance",
+    "tries_posterior",
 ]
 
 #: The chance that a unit which refused one of our pawns a step still stands there after
@@ -104,30 +107,57 @@ def could_be_legal(
     return bool(target & block_squares(meta))
 
 
+def square_chance(meta: Metaposition, square: chess.Square) -> float:
+    """The chance, before the tries count, that our pawn capture onto ``square`` finds
+    something to take: 1 where a unit is known; for a square where an enemy pawn may
+    just have stepped over, the chance that it did; else the square's presence
+    (:class:`~bots.kriegspiel_meta.presence.Presence`, or its occupancy without one), at
+    least :data:`BLOCKER_STAYS` where a unit refused one of our pawns a step."""
+    bit = chess.BB_SQUARES[square]
+    if bit & meta.known:
+        return 1.0
+    presence = meta.presence
+    if bit & meta.their_ep and not bit & meta.maybe_units():
+        if presence is None:
+            return 0.5
+        return min(1.0 - FLOOR, max(FLOOR, presence.ep.get(square, 0.0)))
+    chance = presence.at(square, meta.may) if presence is not None else meta.occupancy(square)
+    if bit & meta.blockers:
+        chance = max(chance, BLOCKER_STAYS)
+    return chance
+
+
+def tries_posterior(
+    meta: Metaposition, offered: list[chess.Move] | None = None
+) -> dict[chess.Square, float]:
+    """The chance that each candidate capture square (:func:`capture_candidates`) holds
+    something to take, given the announced number of our legal pawn captures: exactly
+    that many of the candidate captures still ``offered`` are legal (a refused one is no
+    longer offered, and was not one of them). With one try and two candidates the two
+    chances sum to one; without a count, each square's own chance."""
+    pairs = capture_candidates(meta, offered)
+    counts: dict[chess.Square, int] = {}
+    for _, square in pairs:
+        counts[square] = counts.get(square, 0) + 1
+    squares = sorted(counts)
+    priors = [square_chance(meta, square) for square in squares]
+    if not meta.tries:
+        return dict(zip(squares, priors, strict=True))
+    chances = exact_count_posterior(priors, [counts[s] for s in squares], meta.tries)
+    return dict(zip(squares, chances, strict=True))
+
+
 def capture_chance(
     meta: Metaposition, target: chess.Square, offered: list[chess.Move] | None = None
 ) -> float:
-    """The chance that our pawn capture onto ``target`` is legal: the square's occupancy
-    or, when the number of our legal pawn captures was announced, that number shared by
-    occupancy among the candidate captures still ``offered`` this turn (a refused one is
-    no longer offered, and was not one of them)."""
-    maybe = meta.maybe_units() | meta.their_ep
-
-    def weight(square: chess.Square) -> float:
-        bit = chess.BB_SQUARES[square]
-        if bit & meta.maybe_units():
-            return meta.occupancy(square)
-        return 0.5 if bit & meta.their_ep else 0.0
-
-    chance = weight(target)
-    if not chess.BB_SQUARES[target] & maybe:
+    """The chance that our pawn capture onto ``target`` is legal (see
+    :func:`tries_posterior`)."""
+    if not chess.BB_SQUARES[target] & (meta.maybe_units() | meta.their_ep):
         return 0.0
-    if not meta.tries:
-        return chance
-    total = sum(weight(square) for _, square in capture_candidates(meta, offered))
-    if total <= 0.0:
-        return chance
-    return min(1.0, meta.tries * chance / total)
+    if meta.tries == 0:
+        return 0.0
+    chance = tries_posterior(meta, offered).get(target)
+    return square_chance(meta, target) if chance is None else chance
 
 
 def capture_candidates(
