@@ -35,6 +35,7 @@ __all__ = [
     "BLOCKER_BLOCKS",
     "BLOCKER_STAYS",
     "KING_HAZARD",
+    "MAYBE",
     "block_squares",
     "capture_chance",
     "could_be_legal",
@@ -59,6 +60,9 @@ BLOCKER_BLOCKS = 0.9
 #: attack is raised to this power (a hazard scaled down); the enemy king's and the
 #: checking slider's terms are kept as they are.
 KING_HAZARD = 0.4
+
+#: The least chance of a capture the count seems to rule out (see :func:`capture_chance`).
+MAYBE = 0.01
 
 _ORTHOGONAL = ((1, 0), (-1, 0), (0, 1), (0, -1))
 _DIAGONAL = ((1, 1), (1, -1), (-1, 1), (-1, -1))
@@ -157,7 +161,11 @@ def capture_chance(
     if meta.tries == 0:
         return 0.0
     chance = tries_posterior(meta, offered).get(target)
-    return square_chance(meta, target) if chance is None else chance
+    if chance is None:
+        return square_chance(meta, target)
+    # Never certain from the count alone: a pinned pawn of ours (or a check) makes a
+    # capture onto an occupied square illegal, so the count can be met elsewhere.
+    return max(chance, MAYBE)
 
 
 def capture_candidates(

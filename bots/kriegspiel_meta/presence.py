@@ -152,6 +152,8 @@ class Presence:
         stand, whose moves count too)."""
         color = self.color
         blocked = own | self._solid()
+        if king_set.bit_count() == 1:
+            blocked |= king_set  # a king located blocks its own side too
         moves: list[tuple[int, int, int]] = []  # (kind, square, targets)
         total = 0.0
         for kind in KINDS:
@@ -168,9 +170,7 @@ class Presence:
                     total += weight * targets.bit_count()
         kings = list(chess.SquareSet(king_set))
         if kings:
-            steps = sum(
-                (chess.BB_KING_ATTACKS[square] & ~blocked).bit_count() for square in kings
-            )
+            steps = sum((chess.BB_KING_ATTACKS[square] & ~blocked).bit_count() for square in kings)
             total += steps / len(kings)
         self.ep = {}
         if total <= 0.0:

@@ -155,13 +155,13 @@ class Sound(Checked):
         board = self.truth["board"]
         meta = self.meta
         assert meta is not None
+        offered = [chess.Move.from_uci(text) for text in decision.legal if text_is_move(text)]
         for text, value in self.searcher.last.items():
             move = chess.Move.from_uci(text)
             if move not in board.legal_moves:
                 continue
-            sure = (
-                meta.own.king(meta.color) == move.from_square and illegal_chance(meta, move) >= 1.0
-            )
+            # No legal king step or pawn capture is taken to be surely refused.
+            sure = illegal_chance(meta, move, offered) >= 1.0
             if value < -1e5 or sure:
                 self.unsound.append(f"{text} in {board.fen()}")
         if text_is_move(choice) and chess.Move.from_uci(choice) not in board.legal_moves:
