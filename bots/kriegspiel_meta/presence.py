@@ -105,8 +105,9 @@ class Presence:
     def _solid(self) -> int:
         """Squares where a unit probably stands (they block the enemy's own moves)."""
         mask = 0
-        for square in range(64):
-            if sum(self.weights[kind][square] for kind in KINDS) >= _SOLID:
+        rows = [self.weights[kind] for kind in KINDS]
+        for square, column in enumerate(zip(*rows, strict=True)):
+            if sum(column) >= _SOLID:
                 mask |= chess.BB_SQUARES[square]
         return mask
 
@@ -154,40 +155,51 @@ class Presence:
         blocked = own | self._solid()
         if king_set.bit_count() == 1:
             blocked |= king_set  # a king located blocks its own side too
-        moves: list[tuple[int, int, int]] = []  # (kind, square, targets)
+        moves: list[tuple[int, int, int, int]] = []  # (kind, square, targets, count)
         total = 0.0
         for kind in KINDS:
             row = self.weights[kind]
-            for square in range(64):
-                weight = row[square]
+            for square, weight in enumerate(row):
                 if weight < _TINY:
-                    row[square] = 0.0
+                    if weight:
+                        row[square] = 0.0
                     continue
-                mask = chess.BB_SQUARES[square]
-                targets = _moves(kind, color, square, blocked & ~mask)
+                targets = _moves(kind, color, square, blocked & ~chess.BB_SQUARES[square])
                 if targets:
-                    moves.append((kind, square, targets))
-                    total += weight * targets.bit_count()
-        kings = list(chess.SquareSet(king_set))
+                    count = targets.bit_count()
+                    moves.append((kind, square, targets, count))
+                    total += weight * count
+        kings = king_set.bit_count()
         if kings:
-            steps = sum((chess.BB_KING_ATTACKS[square] & ~blocked).bit_count() for square in kings)
-            total += steps / len(kings)
+            steps = sum(
+                (chess.BB_KING_ATTACKS[square] & ~blocked).bit_count()
+                for square in chess.SquareSet(king_set)
+            )
+            total += steps / kings
         self.ep = {}
         if total <= 0.0:
             return
         new = [list(row) for row in self.weights]
+        promotion = last_rank(color)
         promoted = 0.0
-        for kind, square, targets in moves:
+        for kind, square, targets, count in moves:
             share = self.weights[kind][square] / total
-            new[kind][square] -= share * targets.bit_count()
-            for target in chess.SquareSet(targets):
-                if kind == chess.PAWN and chess.BB_SQUARES[target] & last_rank(color):
-                    new[chess.QUEEN][target] += share
-                    promoted += share
-                    continue
-                new[kind][target] += share
-                if kind == chess.PAWN and abs(target - square) == 16:
-                    self.ep[(target + square) // 2] = share
+            out = new[kind]
+            out[square] -= share * count
+            if kind == chess.PAWN:
+                for target in chess.SquareSet(targets):
+                    if chess.BB_SQUARES[target] & promotion:
+                        new[chess.QUEEN][target] += share
+                        promoted += share
+                        continue
+                    out[target] += share
+                    if abs(target - square) == 16:
+                        self.ep[(target + square) // 2] = share
+                continue
+            while targets:
+                low = targets & -targets
+                out[low.bit_length() - 1] += share
+                targets ^= low
         self.weights = new
         self.mass[chess.PAWN] -= promoted
         self.mass[chess.QUEEN] += promoted
