@@ -17,8 +17,9 @@ it is made:
 
 :func:`could_be_legal` applies the certain rules; :func:`illegal_chance` estimates the
 chance of a refusal for the rest (a piece on the path, a pawn capture onto an empty
-square, with the announced number of pawn tries shared among the candidate captures, a
-king step onto a square an enemy unit may attack).
+square, from each candidate square's presence under the announced number of pawn tries
+as an exact constraint, :func:`tries_posterior`, a king step onto a square an enemy unit
+may attack).
 """
 
 from __future__ import annotations
