@@ -2,6 +2,7 @@
 
 Modules: :mod:`~bots.kriegspiel_meta.geometry` (bitboard helpers),
 :mod:`~bots.kriegspiel_meta.metaposition` (what the seat knows),
+:mod:`~bots.kriegspiel_meta.presence` (where the enemy's units probably stand),
 :mod:`~bots.kriegspiel_meta.update` (folding projections in),
 :mod:`~bots.kriegspiel_meta.evaluate` (static terms),
 :mod:`~bots.kriegspiel_meta.endgames` (the hidden king's region),

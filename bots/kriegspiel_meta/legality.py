@@ -17,8 +17,9 @@ it is made:
 
 :func:`could_be_legal` applies the certain rules; :func:`illegal_chance` estimates the
 chance of a refusal for the rest (a piece on the path, a pawn capture onto an empty
-square, with the announced number of pawn tries shared among the candidate captures, a
-king step onto a square an enemy unit may attack).
+square, from each candidate square's presence under the announced number of pawn tries
+as an exact constraint, :func:`tries_posterior`, a king step onto a square an enemy unit
+may attack).
 """
 
 from __future__ import annotations
@@ -29,16 +30,20 @@ import chess
 
 from bots.kriegspiel_meta.geometry import PIECE_KINDS, check_direction
 from bots.kriegspiel_meta.metaposition import Metaposition
+from bots.kriegspiel_meta.presence import FLOOR, exact_count_posterior
 
 __all__ = [
     "BLOCKER_BLOCKS",
     "BLOCKER_STAYS",
     "KING_HAZARD",
+    "MAYBE",
     "block_squares",
     "capture_chance",
     "could_be_legal",
     "illegal_chance",
     "king_attack_chance",
+    "square_chance",
+    "tries_posterior",
 ]
 
 #: The chance that a unit which refused one of our pawns a step still stands there after
@@ -56,6 +61,9 @@ BLOCKER_BLOCKS = 0.9
 #: attack is raised to this power (a hazard scaled down); the enemy king's and the
 #: checking slider's terms are kept as they are.
 KING_HAZARD = 0.4
+
+#: The least chance of a capture the count seems to rule out (see :func:`capture_chance`).
+MAYBE = 0.01
 
 _ORTHOGONAL = ((1, 0), (-1, 0), (0, 1), (0, -1))
 _DIAGONAL = ((1, 1), (1, -1), (-1, 1), (-1, -1))
@@ -104,30 +112,61 @@ def could_be_legal(
     return bool(target & block_squares(meta))
 
 
+def square_chance(meta: Metaposition, square: chess.Square) -> float:
+    """The chance, before the tries count, that our pawn capture onto ``square`` finds
+    something to take: 1 where a unit is known; for a square where an enemy pawn may
+    just have stepped over, the chance that it did; else the square's presence
+    (:class:`~bots.kriegspiel_meta.presence.Presence`, or its occupancy without one), at
+    least :data:`BLOCKER_STAYS` where a unit refused one of our pawns a step."""
+    bit = chess.BB_SQUARES[square]
+    if bit & meta.known:
+        return 1.0
+    presence = meta.presence
+    if bit & meta.their_ep and not bit & meta.maybe_units():
+        if presence is None:
+            return 0.5
+        return min(1.0 - FLOOR, max(FLOOR, presence.ep.get(square, 0.0)))
+    chance = presence.at(square, meta.may) if presence is not None else meta.occupancy(square)
+    if bit & meta.blockers:
+        chance = max(chance, BLOCKER_STAYS)
+    return chance
+
+
+def tries_posterior(
+    meta: Metaposition, offered: list[chess.Move] | None = None
+) -> dict[chess.Square, float]:
+    """The chance that each candidate capture square (:func:`capture_candidates`) holds
+    something to take, given the announced number of our legal pawn captures: exactly
+    that many of the candidate captures still ``offered`` are legal (a refused one is no
+    longer offered, and was not one of them). With one try and two candidates the two
+    chances sum to one; without a count, each square's own chance."""
+    pairs = capture_candidates(meta, offered)
+    counts: dict[chess.Square, int] = {}
+    for _, square in pairs:
+        counts[square] = counts.get(square, 0) + 1
+    squares = sorted(counts)
+    priors = [square_chance(meta, square) for square in squares]
+    if not meta.tries:
+        return dict(zip(squares, priors, strict=True))
+    chances = exact_count_posterior(priors, [counts[s] for s in squares], meta.tries)
+    return dict(zip(squares, chances, strict=True))
+
+
 def capture_chance(
     meta: Metaposition, target: chess.Square, offered: list[chess.Move] | None = None
 ) -> float:
-    """The chance that our pawn capture onto ``target`` is legal: the square's occupancy
-    or, when the number of our legal pawn captures was announced, that number shared by
-    occupancy among the candidate captures still ``offered`` this turn (a refused one is
-    no longer offered, and was not one of them)."""
-    maybe = meta.maybe_units() | meta.their_ep
-
-    def weight(square: chess.Square) -> float:
-        bit = chess.BB_SQUARES[square]
-        if bit & meta.maybe_units():
-            return meta.occupancy(square)
-        return 0.5 if bit & meta.their_ep else 0.0
-
-    chance = weight(target)
-    if not chess.BB_SQUARES[target] & maybe:
+    """The chance that our pawn capture onto ``target`` is legal (see
+    :func:`tries_posterior`)."""
+    if not chess.BB_SQUARES[target] & (meta.maybe_units() | meta.their_ep):
         return 0.0
-    if not meta.tries:
-        return chance
-    total = sum(weight(square) for _, square in capture_candidates(meta, offered))
-    if total <= 0.0:
-        return chance
-    return min(1.0, meta.tries * chance / total)
+    if meta.tries == 0:
+        return 0.0
+    chance = tries_posterior(meta, offered).get(target)
+    if chance is None:
+        return square_chance(meta, target)
+    # Never certain from the count alone: a pinned pawn of ours (or a check) makes a
+    # capture onto an occupied square illegal, so the count can be met elsewhere.
+    return max(chance, MAYBE)
 
 
 def capture_candidates(

@@ -22,6 +22,7 @@ from bots.kriegspiel_meta.geometry import (
     first_rank,
     last_rank,
 )
+from bots.kriegspiel_meta.presence import Presence
 
 __all__ = ["Metaposition", "certain_attacks", "possible_attacks"]
 
@@ -94,6 +95,9 @@ class Metaposition:
     #: our moves since the last capture (by either side) or pawn move of ours: at least
     #: the 50-move rule's count (the enemy's pawn moves are unseen, and reset it too)
     quiet_moves: int = 0
+    #: how likely each square of the sets is to hold a unit (a hint, updated by
+    #: :mod:`~bots.kriegspiel_meta.update`; copies share it: the search never changes it)
+    presence: Presence | None = None
 
     # -- construction ------------------------------------------------------------------
 
@@ -136,6 +140,8 @@ class Metaposition:
             # The side to move never gives check: the enemy king is not attacked by us.
             meta.may[chess.KING] &= ~meta.certain_attacks_by_us()
         meta.tighten()
+        meta.presence = Presence.start(enemy, meta.may, counts)
+        meta.presence.project(meta.may, meta.caps(), meta.units)
         meta.history.append(own.board_fen())
         return meta
 
@@ -162,6 +168,7 @@ class Metaposition:
             tries=self.tries,
             history=self.history,
             quiet_moves=self.quiet_moves,
+            presence=self.presence,
         )
 
     # -- queries -----------------------------------------------------------------------
@@ -195,6 +202,10 @@ class Metaposition:
         if kind == chess.PAWN:
             return self.pawns_max
         return min(self.pieces_max, self.start_counts[kind] + self.promoted_max)
+
+    def caps(self) -> list[int]:
+        """:meth:`count_max` of every kind, indexed by piece type (0 for index 0)."""
+        return [0] + [self.count_max(kind) for kind in PIECE_KINDS]
 
     def certain_enemy(self) -> int:
         """Squares that surely hold an enemy unit: every pawn square when there must be

@@ -33,6 +33,7 @@ from bots.kriegspiel_meta.geometry import (
     pawn_pushes,
     start_rank,
 )
+from bots.kriegspiel_meta.legality import tries_posterior
 from bots.kriegspiel_meta.metaposition import Metaposition
 
 __all__ = ["observe"]
@@ -69,6 +70,8 @@ def observe(meta: Metaposition, event: dict[str, Any]) -> None:
             _our_no_captures(meta, chess.SquareSet(meta.own.pawns & meta.own.occupied))
         else:
             _their_no_captures(meta)
+    if meta.presence is not None:
+        meta.presence.project(meta.may, meta.caps(), meta.units)
 
 
 # -- our moves -------------------------------------------------------------------------
@@ -86,7 +89,13 @@ def _our_move(meta: Metaposition, event: dict[str, Any]) -> None:
         clear |= chess.between(move.from_square, rook_from)
     capture = event.get("capture")
     meta.quiet_moves = 0 if kind == chess.PAWN or capture is not None else meta.quiet_moves + 1
+    presence = meta.presence
+    if presence is not None and meta.tries:
+        # The turn ends: what the tries count said of the capture squares is kept.
+        presence.condition(tries_posterior(meta), meta.may)
     if capture is not None:
+        if presence is not None:
+            presence.remove(chess.parse_square(capture), event.get("captured"))
         clear |= chess.BB_SQUARES[chess.parse_square(capture)]
         meta.units -= 1
         captured = event.get("captured")
@@ -275,9 +284,12 @@ def _their_move(meta: Metaposition, event: dict[str, Any]) -> None:
     landing = forward(middle, enemy) & ~own.occupied
     double_free = forward(landing, meta.color)
     capture = event.get("capture")
+    presence = meta.presence
     if capture is not None:
         meta.quiet_moves = 0
         square = chess.parse_square(capture)
+        if presence is not None:
+            presence.capture(square, meta.may, own.occupied, meta.may[chess.KING])
         _widen_capture(meta, square, promotion)
         if meta.units == 0:
             meta.may[chess.KING] = chess.BB_SQUARES[square]  # a lone king took it
@@ -287,6 +299,8 @@ def _their_move(meta: Metaposition, event: dict[str, Any]) -> None:
         en_passant = passed is not None and square == forward_square(passed, meta.color)
         meta.known = 0 if en_passant else chess.BB_SQUARES[square]
     else:
+        if presence is not None:
+            presence.diffuse(own.occupied, meta.may[chess.KING])
         _widen_quiet(meta, promotion)
         meta.known = 0
     meta.our_ep = None

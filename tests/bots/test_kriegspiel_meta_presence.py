@@ -1,0 +1,147 @@
+"""The presence map of the enemy's units and the pawn-tries count over our capture squares."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import chess
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bots.kriegspiel_meta import Metaposition, observe
+from bots.kriegspiel_meta.legality import capture_chance, tries_posterior
+from bots.kriegspiel_meta.presence import KINDS, exact_count_posterior
+from bots.sdk import Decision
+from tests.bots.kriegspiel_meta_harness import Checked, checked_game
+
+W = chess.WHITE
+
+
+def bb(*names: str) -> int:
+    mask = 0
+    for name in names:
+        mask |= chess.BB_SQUARES[chess.parse_square(name)]
+    return mask
+
+
+def quiet(color: str, **extra: object) -> dict[str, object]:
+    return {"type": "move", "color": color, "capture": None, "captured": None, "check": [], **extra}
+
+
+def test_one_unseen_move_from_the_start_spreads_one_twentieth_a_move() -> None:
+    meta = Metaposition.from_start(W, "wild16")
+    observe(meta, quiet("white", move="g1f3"))
+    observe(meta, quiet("black"))
+    presence = meta.presence
+    assert presence is not None
+    # Black had 20 moves (16 pawn moves, 4 knight moves): each is 1/20 likely.
+    assert abs(presence.weights[chess.PAWN][chess.E5] - 0.05) < 1e-9
+    assert abs(presence.weights[chess.KNIGHT][chess.C6] - 0.05) < 1e-9
+    assert abs(presence.weights[chess.PAWN][chess.E7] - 0.9) < 1e-9  # e6 or e5: 2/20
+    assert abs(presence.ep[chess.E6] - 0.05) < 1e-9
+    assert presence.weights[chess.BISHOP][chess.C8] == 2.0 / 2  # the bishops cannot move
+    assert abs(sum(presence.weights[chess.PAWN]) - 8.0) < 1e-9
+
+
+def test_one_try_and_two_candidates_are_exclusive() -> None:
+    meta = Metaposition.from_start(W, "wild16", "4k3/8/8/8/2p1p3/3P4/8/4K3 w - - 0 1")
+    meta.may[chess.PAWN] = bb("c4", "e4", "c5")
+    assert meta.presence is not None
+    meta.presence.project(meta.may, meta.caps(), meta.units)  # 2 pawns on 3 squares
+    meta.tries = 1
+    both = [chess.Move.from_uci("d3c4"), chess.Move.from_uci("d3e4")]
+    chances = tries_posterior(meta, both)
+    assert abs(sum(chances.values()) - 1.0) < 1e-9
+    # One of them surely holds a unit: the known one is the capture, the other is not.
+    meta.known = bb("e4")
+    assert capture_chance(meta, chess.E4, both) == 1.0
+    assert capture_chance(meta, chess.C4, both) < 0.05
+    # A refused capture (no longer offered) makes the other one certain.
+    meta.known = 0
+    assert capture_chance(meta, chess.E4, both[1:]) == 1.0
+
+
+def test_a_likelier_square_stays_likelier_under_the_count() -> None:
+    meta = Metaposition.from_start(W, "wild16", "4k3/8/8/8/2p1p3/3P4/8/4K3 w - - 0 1")
+    presence = meta.presence
+    assert presence is not None
+    meta.may[chess.PAWN] = bb("c4", "e4", "c6", "e6")
+    presence.weights[chess.PAWN] = [0.0] * 64
+    presence.weights[chess.PAWN][chess.C4] = 0.8
+    presence.weights[chess.PAWN][chess.E4] = 0.2
+    presence.weights[chess.PAWN][chess.C6] = 0.5
+    presence.weights[chess.PAWN][chess.E6] = 0.5
+    meta.tries = 1
+    chances = tries_posterior(meta)
+    assert chances[chess.C4] > 0.9 > 0.1 > chances[chess.E4]
+    assert abs(chances[chess.C4] + chances[chess.E4] - 1.0) < 1e-9
+
+
+def test_the_count_is_kept_when_the_turn_ends() -> None:
+    meta = Metaposition.from_start(W, "wild16", "4k3/8/8/8/2p1p3/3P4/8/4K3 w - - 0 1")
+    meta.may[chess.PAWN] = bb("c4", "e4", "c6", "e6")
+    observe(meta, {"type": "pawn_tries", "color": "white", "count": 2})
+    presence = meta.presence
+    assert presence is not None
+    assert abs(presence.weights[chess.PAWN][chess.C6] - 0.5) < 1e-9  # not yet
+    observe(meta, quiet("white", move="e1d1"))
+    # Two pawns on four squares, and both captures were legal: c4 and e4 hold them.
+    assert presence.weights[chess.PAWN][chess.C4] > 0.99
+    assert presence.weights[chess.PAWN][chess.C6] < 0.01
+    assert abs(sum(presence.weights[chess.PAWN]) - 2.0) < 1e-9
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.floats(0.0, 1.0), st.integers(1, 2)),
+        min_size=1,
+        max_size=10,
+    ),
+    st.integers(1, 6),
+)
+def test_the_exact_count_posterior_expects_the_count(
+    squares: list[tuple[float, int]], total: int
+) -> None:
+    priors = [prior for prior, _ in squares]
+    counts = [count for _, count in squares]
+    post = exact_count_posterior(priors, counts, total)
+    assert all(-1e-9 <= chance <= 1.0 + 1e-9 for chance in post)
+    for prior, chance in zip(priors, post, strict=True):
+        if prior in (0.0, 1.0):
+            assert chance == prior or post == priors
+    if post != priors:
+        # Exactly ``total`` legal captures: the expected count given that is ``total``.
+        assert abs(sum(c * n for c, n in zip(post, counts, strict=True)) - total) < 1e-6
+
+
+class Watched(Checked):
+    """Checks the presence map's bookkeeping at every decision: weights only inside
+    their kinds' sets, the kinds' masses summing to the enemy's units."""
+
+    def __init__(self, truth: dict[str, chess.Board], **kwargs: Any) -> None:
+        super().__init__(truth, **kwargs)
+        self.faults: list[str] = []
+        self.decisions = 0
+
+    async def decide(self, decision: Decision) -> str:
+        meta = self.meta
+        assert meta is not None
+        presence = meta.presence
+        assert presence is not None
+        self.decisions += 1
+        for kind in KINDS:
+            row = presence.weights[kind]
+            if any(row[s] and not meta.may[kind] & chess.BB_SQUARES[s] for s in range(64)):
+                self.faults.append(f"{chess.piece_name(kind)} weight outside its set")
+            if abs(sum(row) - presence.mass[kind]) > 1e-6:
+                self.faults.append(f"{chess.piece_name(kind)} weights do not sum to its mass")
+        if meta.units and abs(sum(presence.mass[k] for k in KINDS) - meta.units) > 1e-6:
+            self.faults.append(f"masses {presence.mass} for {meta.units} units")
+        return await super().decide(decision)
+
+
+async def test_the_presence_map_stays_inside_the_sets_over_a_game() -> None:
+    _, bot = await checked_game("wild16", 21, meta_seat=1, budget="nodes=100", cls=Watched)
+    assert isinstance(bot, Watched)
+    assert bot.problems == [] and bot.faults == [] and bot.decisions > 20
