@@ -18,6 +18,7 @@ from concurrent.futures import ProcessPoolExecutor
 import chess
 
 from bots.arena import GameSpec, play_spec, schedule
+from server.games.kriegspiel import KriegspielGame
 
 
 def _material(board: chess.Board, color: chess.Color) -> str:
@@ -34,7 +35,9 @@ def play(spec: GameSpec) -> tuple[int, str, int, str, str, str, float, float]:
     (win, draw, loss), its moves and illegal attempts)."""
     played = asyncio.run(play_spec(spec))
     assert played.local is not None
-    board = played.local.game.board  # the real board (a property: a copy)
+    game = played.local.game
+    assert isinstance(game, KriegspielGame)
+    board = game.board  # the real board (a property: a copy)
     hero = spec.bots.index(_HERO[0])
     color = hero == 0  # seat 0 plays white
     other = played.ranks[1 - hero]

@@ -207,8 +207,10 @@ def main() -> int:
             inner = [a for a in group if _bucket(a[1]) == bucket]
             hit = sum(a[2] for a in inner)
             print(f"      {bucket:8s} {len(inner):6d} refused {hit / len(inner):.3f}")
-    taken = sum(1 for capture in captures if not capture[3])
-    print(f"pawn captures: {len(captures)} tried, {len(captures) - taken} refused, {taken} legal")
+    allowed = sum(1 for capture in captures if not capture[3])
+    print(
+        f"pawn captures: {len(captures)} tried, {len(captures) - allowed} refused, {allowed} legal"
+    )
     print("pawn captures by announced count and candidates (8: 8 or more): n, refused, estimate")
     table: dict[tuple[str, int], list[float]] = {}
     for count, candidates, chance, denied in captures:

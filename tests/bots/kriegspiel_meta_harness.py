@@ -119,7 +119,7 @@ class CentreKing(Bot):
         self.rng = random.Random(seed)
 
     async def decide(self, decision: Any) -> str:
-        legal = [a for a in decision.legal if a not in _PASSIVE]
+        legal: list[str] = [a for a in decision.legal if a not in _PASSIVE]
         if not legal:
             return "decline_draw" if "decline_draw" in decision.legal else decision.legal[0]
         board = chess.Board(None)
