@@ -110,9 +110,13 @@ def spread(mass: Floats, pieces: Pieces, attacked: int | None = None) -> Floats:
     return result
 
 
-def take_chance(mass: Floats, pieces: Pieces, attacked: int | None = None) -> float:
+def take_chance(
+    mass: Floats, pieces: Pieces, attacked: int | None = None, adverse: float = 0.0
+) -> float:
     """The mass that moves onto one of our pieces at the king's next step (the chance it
-    takes one, if ``mass`` sums to 1 and the king steps uniformly)."""
+    takes one, if ``mass`` sums to 1 and the king steps uniformly). With ``adverse``
+    above 0, a king next to a piece it may take takes it with at least that chance (a
+    king that is not random may prefer the capture)."""
     if attacked is None:
         attacked = attacked_by(pieces)
     exposed = occupied_by(pieces) & ~attacked
@@ -121,7 +125,8 @@ def take_chance(mass: Floats, pieces: Pieces, attacked: int | None = None) -> fl
     chance = 0.0
     for square in np.flatnonzero(mass * mask(neighbours(exposed))):
         reach = steps(pieces, attacked, int(square))
-        chance += float(mass[square]) * (reach & exposed).bit_count() / reach.bit_count()
+        share = (reach & exposed).bit_count() / reach.bit_count()
+        chance += float(mass[square]) * (adverse + (1.0 - adverse) * share)
     return chance
 
 

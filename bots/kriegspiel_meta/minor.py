@@ -55,7 +55,7 @@ from bots.kriegspiel_meta.mate import Pieces, neighbours
 from bots.kriegspiel_meta.metaposition import Metaposition
 from bots.kriegspiel_meta.minor_dtm import KINDS, MinorTable, index, minor_kinds, ready
 
-__all__ = ["LOSS", "REPEAT_COST", "TOLERANCE", "WORST_WEIGHT", "MinorEndgame"]
+__all__ = ["ADVERSE", "LOSS", "REPEAT_COST", "TOLERANCE", "WORST_WEIGHT", "MinorEndgame"]
 
 #: How much a region's worst square counts next to the expected distance over it.
 WORST_WEIGHT = 0.5
@@ -68,7 +68,11 @@ BOX_WEIGHT = 0.3
 #: How much the room of the region counts after our second move.
 SECOND_ROOM = 0.5
 #: What losing the mate costs (in plies): a piece taken or a stalemate, times its chance.
-LOSS = 500.0
+LOSS = 1000.0
+#: The least chance that a king next to a piece of ours it may take takes it (the
+#: uniform step model says one in its number of steps; a king that is not random may
+#: prefer the capture, as the centre-seeking one does when the piece is central).
+ADVERSE = 0.5
 #: The extra cost of placing our pieces a third time as before (a threefold repetition
 #: if the king stands where it stood).
 THIRD_TIME = 300.0
@@ -235,7 +239,7 @@ class MinorEndgame:
         for group in answer_groups(after, live, attacked):
             before = mass * mask(group)
             stepped = spread(before, after, attacked)
-            expected += float(stepped[~ours].sum()) * LOSS  # it takes a piece of ours
+            expected += take_chance(before, after, attacked, ADVERSE) * LOSS
             stepped = stepped * ours
             part = _bits(stepped)
             if not part:
@@ -269,7 +273,7 @@ class MinorEndgame:
             mated, stalemated = _lost(after, legal, attacked)
             inside = mass * mask(legal)
             risk = float(mass[mask(stalemated)].sum())
-            risk += take_chance(inside * mask(~stalemated & chess.BB_ALL), after, attacked)
+            risk += take_chance(inside * mask(~stalemated & chess.BB_ALL), after, attacked, ADVERSE)
             value = _worth(_row(minor, after, False), inside) if legal != mated else 0.0
             if SECOND_ROOM:
                 live = legal & ~mated & ~stalemated
