@@ -68,11 +68,11 @@ BOX_WEIGHT = 0.3
 #: How much the room of the region counts after our second move.
 SECOND_ROOM = 0.5
 #: What losing the mate costs (in plies): a piece taken or a stalemate, times its chance.
-LOSS = 1000.0
+LOSS = 3000.0
 #: The least chance that a king next to a piece of ours it may take takes it (the
 #: uniform step model says one in its number of steps; a king that is not random may
 #: prefer the capture, as the centre-seeking one does when the piece is central).
-ADVERSE = 0.5
+ADVERSE = 1.0
 #: The extra cost of placing our pieces a third time as before (a threefold repetition
 #: if the king stands where it stood).
 THIRD_TIME = 300.0
