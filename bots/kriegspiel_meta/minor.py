@@ -11,7 +11,9 @@ support is the region):
 - every attempt of ours is judged by the umpire's answers (a refused king step, silence,
   a check and its directions) and the king's reply, each with its probability;
 - a risk is a probability, not a ban: the chance that the king takes a piece of ours at
-  its next step (the mass next to an undefended piece times the chance it steps there)
+  its next step (the mass next to an undefended piece times the chance it steps there,
+  at least :data:`ADVERSE`: 1, so a king next to a piece it may take is taken to take
+  it, since the centre-seeking king does whenever the piece is its most central step)
   or is stalemated costs :data:`LOSS` plies times that chance. A set-based ban (no bishop
   next to any square of the region) left 2 safe attempts of 27 in the wide phase and
   handed the first moves to the heuristic search, which lost bishops;
