@@ -61,8 +61,6 @@ __all__ = ["ADVERSE", "LOSS", "REPEAT_COST", "TOLERANCE", "WORST_WEIGHT", "Minor
 
 #: How much a region's worst square counts next to the expected distance over it.
 WORST_WEIGHT = 0.5
-#: How much the worst answer counts next to the expected worth over the answers.
-ANSWER_WORST = 0.0
 #: The cost (in plies) of each square of the king's region after its reply, and of
 #: each square of the room our pieces leave it (:func:`~bots.kriegspiel_meta.endgames.box`).
 SIZE_WEIGHT = 0.3
@@ -237,7 +235,6 @@ class MinorEndgame:
         ours = ~mask(_occupied(after))
         covered = attacked
         expected = float(mass[mask(stalemated)].sum()) * LOSS
-        worst = 0.0
         for group in answer_groups(after, live, attacked):
             before = mass * mask(group)
             stepped = spread(before, after, attacked)
@@ -247,17 +244,15 @@ class MinorEndgame:
             if not part:
                 continue
             value = self._reply(minor, after, part, stepped) + _room(part, covered)
-            worst = max(worst, value)
             expected += float(stepped.sum()) * value
         if refused:
             # The king is next to the target: we stay as we are and know more.
             kept = mass * mask(refused)
             value = _worth(_row(minor, pieces, True), kept)
-            worst = max(worst, value)
             expected += float(kept.sum()) * value
         seen = self.seen[after]
         repeat = REPEAT_COST * seen + (THIRD_TIME if seen >= 2 else 0.0)
-        return expected + ANSWER_WORST * worst + repeat
+        return expected + repeat
 
     def _reply(self, minor: MinorTable, pieces: Pieces, region: int, mass: Floats) -> float:
         """The worth of the king in ``region`` (weighted by ``mass``) with us to move: our
