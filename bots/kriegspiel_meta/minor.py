@@ -1,30 +1,37 @@
-"""KBB vs K and KBN vs K: play by the chess distance to mate over the king's region.
+"""KBB vs K and KBN vs K: play by the chess distance to mate over the king's belief.
 
 With king and two minor pieces against a lone king, the heuristic search has no plan:
 the region's size and the box do not know the bishops' technique (44.5% of KBB vs K
 starts mated against a random king, 4.5% against one heading for the centre). Here
 the chess distance to mate of :mod:`bots.kriegspiel_meta.minor_dtm` does, square by
-square of the region where the hidden king may stand:
+square of the region where the hidden king may stand, weighted by how likely each
+square is (:class:`~bots.kriegspiel_meta.belief.KingBelief`, a forward filter whose
+support is the region):
 
-- every attempt of ours is judged as :func:`bots.kriegspiel_meta.mate.answer` does: an
-  attempt after which the king might be stalemated or take a piece of ours (a bishop
-  next to a possible king square must be defended) is never made;
-- its worth is the distance to mate of each answer's region after the king's reply,
-  where each answer (silence, a check and its directions) is followed by our *best
-  next move for that region*: two of our moves deep, so that a check that splits the
-  region is worth its information. A region's worth mixes its worst square (the chess
-  distance against the king that defends best) with the mean over its squares;
+- every attempt of ours is judged by the umpire's answers (a refused king step, silence,
+  a check and its directions) and the king's reply, each with its probability;
+- a risk is a probability, not a ban: the chance that the king takes a piece of ours at
+  its next step (the mass next to an undefended piece times the chance it steps there,
+  at least :data:`ADVERSE`: 1, so a king next to a piece it may take is taken to take
+  it, since the centre-seeking king does whenever the piece is its most central step)
+  or is stalemated costs :data:`LOSS` plies times that chance. A set-based ban (no bishop
+  next to any square of the region) left 2 safe attempts of 27 in the wide phase and
+  handed the first moves to the heuristic search, which lost bishops;
+- an answer's worth is the expected distance to mate over its region after the king's
+  reply (plus :data:`WORST_WEIGHT` times its worst square), where each answer is followed
+  by our *best next move for it*: two of our moves deep, so that a check that splits the
+  region is worth its information, and the planner commits to where the king most
+  likely is;
 - the room the king keeps counts too: the size of its region after its reply and of
   its box (:func:`~bots.kriegspiel_meta.endgames.box`), at our first move and, by half,
-  at our second: without it the bot centralised and waited while a king on the rim
-  kept a region of 35 squares;
+  at our second;
 - a placement of our pieces seen before costs more each time, and much more the third
-  time (a threefold repetition draws, and the same probe teaches nothing new).
+  time (a threefold repetition draws); attempts within :data:`TOLERANCE` plies of the
+  best are drawn at random, so that the wide phase is not one fixed route of probes.
 
-:class:`MinorEndgame` answers ``None`` outside these endgames, or when no attempt is
-safe, which happens early on: the region is then so wide that every placement of the
-bishops touches it (two bishops never defend each other), and the caller's search,
-which weighs the chance of a loss, plays instead.
+:class:`MinorEndgame` answers ``None`` outside these endgames, or while its table is
+being built (the caller's search plays meanwhile). The forced-mate search, which runs
+before it, still finishes small regions.
 """
 
 from __future__ import annotations
@@ -34,46 +41,52 @@ from collections import Counter
 
 import chess
 import numpy as np
-import numpy.typing as npt
 
+from bots.kriegspiel_meta.belief import (
+    Floats,
+    KingBelief,
+    answer_groups,
+    attacked_by,
+    mask,
+    spread,
+    take_chance,
+)
 from bots.kriegspiel_meta.dtm import UNKNOWN
 from bots.kriegspiel_meta.endgames import box
-from bots.kriegspiel_meta.geometry import attacks
-from bots.kriegspiel_meta.mate import Answer, Pieces, answer
+from bots.kriegspiel_meta.mate import Pieces, neighbours
 from bots.kriegspiel_meta.metaposition import Metaposition
 from bots.kriegspiel_meta.minor_dtm import KINDS, MinorTable, index, minor_kinds, ready
 
-__all__ = ["MEAN_WEIGHT", "REPEAT_COST", "MinorEndgame"]
+__all__ = ["ADVERSE", "LOSS", "REPEAT_COST", "TOLERANCE", "WORST_WEIGHT", "MinorEndgame"]
 
-#: How much the mean over a region's squares counts next to its worst square.
-MEAN_WEIGHT = 0.5
+#: How much a region's worst square counts next to the expected distance over it.
+WORST_WEIGHT = 0.5
 #: The cost (in plies) of each square of the king's region after its reply, and of
 #: each square of the room our pieces leave it (:func:`~bots.kriegspiel_meta.endgames.box`).
 SIZE_WEIGHT = 0.3
 BOX_WEIGHT = 0.3
 #: How much the room of the region counts after our second move.
 SECOND_ROOM = 0.5
+#: What losing the mate costs (in plies): a piece taken or a stalemate, times its chance.
+LOSS = 3000.0
+#: The least chance that a king next to a piece of ours it may take takes it (the
+#: uniform step model says one in its number of steps; a king that is not random may
+#: prefer the capture, as the centre-seeking one does when the piece is central).
+ADVERSE = 1.0
 #: The extra cost of placing our pieces a third time as before (a threefold repetition
 #: if the king stands where it stood).
 THIRD_TIME = 300.0
 #: What a placement of our pieces costs (in plies) for each time it was seen before.
 REPEAT_COST = 6.0
+#: Attempts this close (in plies) to the best are drawn at random.
+TOLERANCE = 0.5
 #: The worth of a square the table calls a draw (never chosen while anything mates).
 _DRAWN = 200.0
-#: The worth of an answer after which no next move of ours is safe.
+#: The worth of an answer after which we have no move at all.
 _STUCK = 150.0
 
-_Floats = npt.NDArray[np.float64]
-_BITS = np.array([1 << square for square in range(64)], dtype=np.uint64)
 
-
-def _mask(region: int) -> npt.NDArray[np.bool_]:
-    """The squares of ``region`` as 64 booleans."""
-    mask: npt.NDArray[np.bool_] = (np.uint64(region) & _BITS) != 0
-    return mask
-
-
-def _row(minor: MinorTable, pieces: Pieces, turn_white: bool) -> _Floats:
+def _row(minor: MinorTable, pieces: Pieces, turn_white: bool) -> Floats:
     """Plies to mate for every square of the king, our pieces as in ``pieces``."""
     (_, king), (first_kind, first), (_, second) = pieces
     if first_kind != chess.BISHOP:  # a knight sorts before the bishop
@@ -84,38 +97,19 @@ def _row(minor: MinorTable, pieces: Pieces, turn_white: bool) -> _Floats:
     return raw
 
 
-def _worth(values: _Floats, mask: npt.NDArray[np.bool_]) -> float:
-    chosen = values[mask]
-    if chosen.size == 0:
+def _worth(values: Floats, mass: Floats) -> float:
+    """The expected value of ``values`` under ``mass`` (any positive total), plus
+    WORST_WEIGHT times its worst square; 0 for no mass."""
+    total = float(mass.sum())
+    if total <= 0.0:
         return 0.0
-    return float(chosen.max() + MEAN_WEIGHT * chosen.mean())
-
-
-def _covered(pieces: Pieces) -> int:
-    """Every square our pieces attack (sliders see through the king's square)."""
-    occupied = 0
-    for _, square in pieces:
-        occupied |= chess.BB_SQUARES[square]
-    covered = 0
-    for kind, square in pieces:
-        covered |= attacks(kind, chess.WHITE, square, occupied)
-    return covered
+    expected = float(values @ mass) / total
+    return expected + WORST_WEIGHT * float(values[mass > 0.0].max())
 
 
 def _room(region: int, covered: int) -> float:
     """The cost of the king's region after its reply: its size and its box."""
     return SIZE_WEIGHT * region.bit_count() + BOX_WEIGHT * box(region, covered).bit_count()
-
-
-def _outcome(pieces: Pieces, region: int, at: int, target: int) -> Answer | None:
-    """:func:`bots.kriegspiel_meta.mate.answer` (``None`` when the king may then be
-    stalemated or take a piece of ours: never staked), our pieces kept sorted after the
-    king so that a placement has one name."""
-    result = answer(pieces, region, at, target)
-    if result is None:
-        return None
-    after, refused, regions = result
-    return (after[0], *sorted(after[1:])), refused, regions
 
 
 def _moves(pieces: Pieces) -> list[tuple[int, int]]:
@@ -136,14 +130,34 @@ def _moves(pieces: Pieces) -> list[tuple[int, int]]:
     return result
 
 
+def _placed(pieces: Pieces, at: int, target: int) -> Pieces:
+    """``pieces`` with ``pieces[at]`` moved to ``target``, the others kept sorted after
+    the king so that a placement has one name."""
+    moved = (*pieces[:at], (pieces[at][0], target), *pieces[at + 1 :])
+    return (moved[0], *sorted(moved[1:]))
+
+
+def _refused(pieces: Pieces, region: int, at: int, target: int) -> int:
+    """Squares of ``region`` from which the king refuses our king's step to ``target``."""
+    return region & chess.BB_KING_ATTACKS[target] if pieces[at][0] == chess.KING else 0
+
+
+def _lost(pieces: Pieces, legal: int, attacked: int) -> tuple[int, int]:
+    """(mated, stalemated): the squares of ``legal`` where the king has no step."""
+    free = chess.BB_ALL & ~attacked & ~chess.BB_SQUARES[pieces[0][1]]
+    stuck = legal & ~neighbours(free)
+    return stuck & attacked, stuck & ~attacked
+
+
 class MinorEndgame:
     """Chooses attempts in KBB vs K and KBN vs K (see the module); keeps the placements
-    of our pieces seen this game."""
+    of our pieces seen this game and the belief over the king's squares."""
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
         self.seen: Counter[Pieces] = Counter()
         self.last: Pieces | None = None
+        self.belief = KingBelief()
 
     @staticmethod
     def applies(meta: Metaposition) -> bool:
@@ -161,16 +175,16 @@ class MinorEndgame:
         return True
 
     def choose(self, meta: Metaposition, attempts: list[str]) -> str | None:
-        """The attempt to make, or ``None`` (not these endgames, or nothing safe)."""
+        """The attempt to make, or ``None`` (not these endgames, or no table yet)."""
         if not self.applies(meta):
             return None
+        pieces = self._pieces(meta)
+        mass = self.belief.track(pieces, meta.may[chess.KING])
         kinds = minor_kinds(meta.own, meta.color)
         assert kinds is not None
         minor = ready(KINDS[kinds[0]])
         if minor is None:  # its table is being built: the search plays meanwhile
             return None
-        pieces = self._pieces(meta)
-        region = meta.may[chess.KING]
         if pieces != self.last:  # a refused attempt asks again from the same placement
             self.seen[pieces] += 1
             self.last = pieces
@@ -180,14 +194,14 @@ class MinorEndgame:
             uci = chess.Move(pieces[at][1], target).uci()
             if uci not in offered:
                 continue
-            value = self._value(minor, pieces, region, at, target)
+            value = self._value(minor, pieces, mass, at, target)
             if value is not None:
                 scored.append((value, uci))
         if not scored:
             return None
         best = min(value for value, _ in scored)
-        tied = sorted(uci for value, uci in scored if value <= best + 1e-9)
-        return self.rng.choice(tied)
+        near = sorted(uci for value, uci in scored if value <= best + TOLERANCE)
+        return self.rng.choice(near)
 
     @staticmethod
     def _pieces(meta: Metaposition) -> Pieces:
@@ -203,48 +217,87 @@ class MinorEndgame:
         return ((chess.KING, king), *others)
 
     def _value(
-        self, minor: MinorTable, pieces: Pieces, region: int, at: int, target: int
+        self, minor: MinorTable, pieces: Pieces, mass: Floats, at: int, target: int
     ) -> float | None:
-        """The attempt's worth in plies to mate (lower is better); ``None`` if the
-        king may then take a piece of ours or be stalemated."""
-        result = _outcome(pieces, region, at, target)
-        if result is None:
-            return None
-        after, refused, regions = result
-        if not refused and not regions:
+        """The attempt's expected worth in plies to mate (lower is better) over the
+        umpire's answers and the king's reply; ``None`` if it is surely refused."""
+        region = int(self.belief.region)
+        refused = _refused(pieces, region, at, target)
+        legal = region & ~refused
+        if not legal:
+            return None  # surely refused: it teaches nothing new
+        after = _placed(pieces, at, target)
+        attacked = attacked_by(after)
+        mated, stalemated = _lost(after, legal, attacked)
+        live = legal & ~mated & ~stalemated
+        if not refused and not live and not stalemated:
             return -1_000.0  # mate whatever the king does
-        total = max(1, refused.bit_count() + sum(part.bit_count() for part in regions))
-        worst = 0.0
-        mean = 0.0
-        covered = _covered(after)
-        for part in regions:
-            value = self._reply(minor, after, part) + _room(part, covered)
-            worst = max(worst, value)
-            mean += value * part.bit_count() / total
+        ours = ~mask(_occupied(after))
+        covered = attacked
+        expected = float(mass[mask(stalemated)].sum()) * LOSS
+        for group in answer_groups(after, live, attacked):
+            before = mass * mask(group)
+            stepped = spread(before, after, attacked)
+            expected += take_chance(before, after, attacked, ADVERSE) * LOSS
+            stepped = stepped * ours
+            part = _bits(stepped)
+            if not part:
+                continue
+            value = self._reply(minor, after, part, stepped) + _room(part, covered)
+            expected += float(stepped.sum()) * value
         if refused:
             # The king is next to the target: we stay as we are and know more.
-            value = _worth(_row(minor, pieces, True), _mask(refused))
-            worst = max(worst, value)
-            mean += value * refused.bit_count() / total
+            kept = mass * mask(refused)
+            value = _worth(_row(minor, pieces, True), kept)
+            expected += float(kept.sum()) * value
         seen = self.seen[after]
         repeat = REPEAT_COST * seen + (THIRD_TIME if seen >= 2 else 0.0)
-        return worst + MEAN_WEIGHT * mean + repeat
+        return expected + repeat
 
-    def _reply(self, minor: MinorTable, pieces: Pieces, region: int) -> float:
-        """The worth of the king somewhere in ``region`` with us to move: our best next
-        move's worst case (chess plies to mate, Black to move after it)."""
+    def _reply(self, minor: MinorTable, pieces: Pieces, region: int, mass: Floats) -> float:
+        """The worth of the king in ``region`` (weighted by ``mass``) with us to move: our
+        best next move's expected plies to mate (Black to move after it), its room and
+        its risk."""
+        total = float(mass.sum())
         best = _STUCK
         for at, target in _moves(pieces):
-            result = _outcome(pieces, region, at, target)
-            if result is None:
-                continue
-            after, refused, parts = result
+            refused = _refused(pieces, region, at, target)
             legal = region & ~refused
-            value = _worth(_row(minor, after, False), _mask(legal)) if legal else 0.0
-            if parts and SECOND_ROOM:
-                covered = _covered(after)
-                value += SECOND_ROOM * max(_room(part, covered) for part in parts)
+            if not legal:
+                continue
+            after = _placed(pieces, at, target)
+            attacked = attacked_by(after)
+            mated, stalemated = _lost(after, legal, attacked)
+            inside = mass * mask(legal)
+            risk = float(mass[mask(stalemated)].sum())
+            risk += take_chance(inside * mask(~stalemated & chess.BB_ALL), after, attacked, ADVERSE)
+            value = _worth(_row(minor, after, False), inside) if legal != mated else 0.0
+            if SECOND_ROOM:
+                live = legal & ~mated & ~stalemated
+                free = chess.BB_ALL & ~attacked & ~_occupied(after)
+                rooms = [
+                    _room(neighbours(group) & free, attacked)
+                    for group in answer_groups(after, live, attacked)
+                ]
+                if rooms:
+                    value += SECOND_ROOM * max(rooms)
             if refused:
-                value = max(value, _worth(_row(minor, pieces, True), _mask(refused)))
-            best = min(best, value + 1.0)
+                kept = mass * mask(refused)
+                share = float(kept.sum()) / total
+                value = (1.0 - share) * value + share * _worth(_row(minor, pieces, True), kept)
+            best = min(best, value + 1.0 + LOSS * risk / total)
         return best
+
+
+def _occupied(pieces: Pieces) -> int:
+    result = 0
+    for _, square in pieces:
+        result |= chess.BB_SQUARES[square]
+    return result
+
+
+def _bits(mass: Floats) -> int:
+    result = 0
+    for square in np.flatnonzero(mass > 0.0):
+        result |= 1 << int(square)
+    return result
