@@ -160,9 +160,9 @@ class KingBelief:
     our decisions with our pieces and the king's region; :attr:`mass` is the belief.
 
     ``repaired`` gathers the squares of the region the filter gave no mass and that got
-    a tiny one (:data:`FLOOR`) so that the support is the region again. The one case
-    seen: the metaposition lets a lone king on e8 (e1) castle to c8 or g8 (c1, g1),
-    rooks or not (``update._widen_quiet``), a square the king cannot reach."""
+    a tiny one (:data:`FLOOR`) so that the support is the region again: a guard. The
+    one case seen, the metaposition letting a lone king on e8 (e1) castle to c8 or g8
+    (c1, g1) with no rook (``update._widen_quiet``), is fixed."""
 
     def __init__(self) -> None:
         self.mass: Floats = np.zeros(64)

@@ -345,7 +345,13 @@ def _widen_quiet(meta: Metaposition, promotion: bool | None) -> None:
     home = first_rank(enemy)
     king_home = chess.E1 if enemy == chess.WHITE else chess.E8
     if old[chess.KING] & chess.BB_SQUARES[king_home]:
-        castled = chess.BB_SQUARES[king_home + 2] | chess.BB_SQUARES[king_home - 2]
+        # Castling: only towards a corner where a rook of the enemy's may still stand (a
+        # lone king has none; it used to "castle" to c8 or g8 and widen its region).
+        castled = 0
+        if old[chess.ROOK] & chess.BB_SQUARES[king_home + 3]:
+            castled |= chess.BB_SQUARES[king_home + 2]
+        if old[chess.ROOK] & chess.BB_SQUARES[king_home - 4]:
+            castled |= chess.BB_SQUARES[king_home - 2]
         meta.may[chess.KING] |= castled & home & ~blocked
     meta.may[chess.PAWN] |= pushes & ~promoted
     if promoted and promotion is None and meta.pawns_max > 0:

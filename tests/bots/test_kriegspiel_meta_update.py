@@ -177,3 +177,20 @@ def test_a_refused_king_step_puts_a_lone_king_next_to_its_target() -> None:
     kept = other.may[chess.KING]
     observe(other, {"type": "illegal", "color": "white", "move": "e1d2", "answer": "illegal"})
     assert other.may[chess.KING] == kept
+
+
+def test_a_king_castles_only_towards_a_corner_where_a_rook_may_stand() -> None:
+    # A lone king on e8 cannot castle: its region widens by its steps only (before the
+    # fix it also took c8 and g8, squares two files away).
+    meta = Metaposition.from_start(W, "wild16", "4k3/8/8/8/8/8/8/R3K3 w - - 0 1")
+    meta.may[chess.KING] = bb("e8")
+    observe(meta, quiet("white", move="a1a2"))
+    observe(meta, quiet("black"))
+    assert squares(meta.may[chess.KING]) == {"d8", "f8", "d7", "e7", "f7"}
+    # With a rook that may stand on h8, castling short is possible, long is not.
+    meta = Metaposition.from_start(W, "wild16", "4k2r/8/8/8/8/8/8/R3K3 w - - 0 1")
+    meta.may[chess.KING] = bb("e8")
+    meta.may[chess.ROOK] = bb("h8")
+    observe(meta, quiet("white", move="a1a2"))
+    observe(meta, quiet("black"))
+    assert meta.may[chess.KING] & bb("g8") and not meta.may[chess.KING] & bb("c8")
