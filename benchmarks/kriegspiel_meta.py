@@ -67,6 +67,7 @@ def _play(job: tuple[str, str, int, str, str | None]) -> dict[str, Any]:
     from bots.baseline import KriegspielRandom
     from bots.local import play_local
     from bots.sdk import Bot
+    from server.games.kriegspiel import KriegspielGame
     from tests.bots.kriegspiel_meta_harness import CentreKing, random_start
 
     bot = Traced(seed=seed, budget=budget if "=" in budget else float(budget))
@@ -81,11 +82,13 @@ def _play(job: tuple[str, str, int, str, str | None]) -> dict[str, Any]:
         options = {"fen": random_start(ENDGAMES[kind], seed)}
     played = asyncio.run(play_local("kriegspiel", options, bots, seed.to_bytes(8, "big")))
     ranks = played.outcome.ranks
+    game = played.game
+    assert isinstance(game, KriegspielGame)
     return {
         "reason": played.outcome.reason,
         "won": ranks[seat] == 1 and ranks[1 - seat] == 2,
         "lost": ranks[seat] == 2,
-        "moves": (len(played.game.board.move_stack) + 1) // 2,
+        "moves": (len(game.board.move_stack) + 1) // 2,
         "attempts": bot.attempts,
         "our_moves": bot.moves,
         "times": bot.times,
