@@ -18,15 +18,9 @@ from bots.kriegspiel_meta.legality import (
 from bots.kriegspiel_meta.search import Searcher
 from bots.sdk import Decision
 from tests.bots.kriegspiel_meta_harness import Checked, checked_game
+from tests.bots.kriegspiel_squares import bb
 
 W = chess.WHITE
-
-
-def bb(*names: str) -> int:
-    mask = 0
-    for name in names:
-        mask |= chess.BB_SQUARES[chess.parse_square(name)]
-    return mask
 
 
 def checked_on_the_file() -> Metaposition:

@@ -17,13 +17,7 @@ import pytest
 
 from bots.kriegspiel_meta.mate import MateSearch, Pieces, check_groups, neighbours
 from server.games.kriegspiel_rules import check_directions
-
-
-def bb(*names: str) -> int:
-    mask = 0
-    for name in names:
-        mask |= chess.BB_SQUARES[chess.parse_square(name)]
-    return mask
+from tests.bots.kriegspiel_squares import bb
 
 
 def _with_king(ours: chess.Board, square: chess.Square, turn: chess.Color) -> chess.Board:

@@ -13,19 +13,9 @@ from bots.kriegspiel_meta.legality import capture_chance, tries_posterior
 from bots.kriegspiel_meta.presence import KINDS, exact_count_posterior
 from bots.sdk import Decision
 from tests.bots.kriegspiel_meta_harness import Checked, checked_game
+from tests.bots.kriegspiel_squares import bb, quiet
 
 W = chess.WHITE
-
-
-def bb(*names: str) -> int:
-    mask = 0
-    for name in names:
-        mask |= chess.BB_SQUARES[chess.parse_square(name)]
-    return mask
-
-
-def quiet(color: str, **extra: object) -> dict[str, object]:
-    return {"type": "move", "color": color, "capture": None, "captured": None, "check": [], **extra}
 
 
 def test_one_unseen_move_from_the_start_spreads_one_twentieth_a_move() -> None:

@@ -5,23 +5,9 @@ from __future__ import annotations
 import chess
 
 from bots.kriegspiel_meta import Metaposition, observe
+from tests.bots.kriegspiel_squares import bb, quiet, squares
 
 W, B = chess.WHITE, chess.BLACK
-
-
-def bb(*names: str) -> int:
-    mask = 0
-    for name in names:
-        mask |= chess.BB_SQUARES[chess.parse_square(name)]
-    return mask
-
-
-def squares(mask: int) -> set[str]:
-    return {chess.square_name(s) for s in chess.SquareSet(mask)}
-
-
-def quiet(color: str, **extra: object) -> dict[str, object]:
-    return {"type": "move", "color": color, "capture": None, "captured": None, "check": [], **extra}
 
 
 def test_the_usual_start_knows_every_enemy_piece() -> None:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -78,3 +79,17 @@ async def connect(server: UmpireServer) -> AsyncIterator[Callable[..., Any]]:
     yield factory
     for client in clients:
         await client.close()
+
+
+#: the protocol's documentation, whose sample bot the tests run
+PROTOCOL_DOC = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
+
+
+@pytest.fixture
+def sample_bot(tmp_path: Path) -> Path:
+    """``docs/protocol.md``'s sample bot (its Python block), written to a file to run."""
+    code = re.search(r"```python\n(.*?)```", PROTOCOL_DOC.read_text(), re.S)
+    assert code is not None, "docs/protocol.md has no Python sample bot"
+    script = tmp_path / "samplebot.py"
+    script.write_text(code.group(1))
+    return script

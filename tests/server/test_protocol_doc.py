@@ -20,9 +20,10 @@ import pytest
 from server.app import UmpireServer
 from server.frames import FRAME_TYPES, ErrorCode, Frame, json_schema
 from server.protocol import ERROR_CODES, MESSAGE_TYPES, Message
+from tests.server.conftest import PROTOCOL_DOC
 from tests.server.wsclient import check_frame
 
-DOC = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
+DOC = PROTOCOL_DOC
 #: ``ref`` is documented once for every message (Transport) and every reply
 SHARED = {"type", "ref"}
 
@@ -205,12 +206,8 @@ def test_the_test_client_refuses_undocumented_frames() -> None:
 
 
 async def test_the_sample_bot_plays_a_whole_game(
-    server: UmpireServer, connect: Any, tmp_path: Path
+    server: UmpireServer, connect: Any, sample_bot: Path
 ) -> None:
-    code = re.search(r"```python\n(.*?)```", DOC.read_text(), re.S)
-    assert code is not None
-    script = tmp_path / "samplebot.py"
-    script.write_text(code.group(1))
     host = await connect("host")
     room_id = (
         await host.request("create_room", "created", game="perudo", options={"seats": 2}, sit=False)
@@ -220,7 +217,7 @@ async def test_the_sample_bot_plays_a_whole_game(
     await watcher.request("watch", "watching", room=room_id)
     proc = await asyncio.create_subprocess_exec(
         sys.executable,
-        str(script),
+        str(sample_bot),
         f"ws://127.0.0.1:{server.port}",
         room_id,
         stdout=asyncio.subprocess.PIPE,

@@ -6,7 +6,6 @@ The burst is small here so that an unpaced bot fails at once, not only in a long
 from __future__ import annotations
 
 import asyncio
-import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -14,18 +13,13 @@ from typing import Any
 from server.app import Limits
 from tests.server.conftest import ServerFactory
 
-DOC = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
 #: a short game: each side a king and a rook, so the 50-move rule ends it within 100 plies
 SHORT = "r3k3/8/8/8/8/8/8/R3K3 w - - 0 1"
 
 
 async def test_two_sample_bots_play_kriegspiel_under_the_default_rate(
-    make_server: ServerFactory, connect: Any, tmp_path: Path
+    make_server: ServerFactory, connect: Any, sample_bot: Path
 ) -> None:
-    code = re.search(r"```python\n(.*?)```", DOC.read_text(), re.S)
-    assert code is not None
-    script = tmp_path / "samplebot.py"
-    script.write_text(code.group(1))
     server = await make_server(limits=Limits(burst=4))
     host = await connect("host", port=server.port)
     created = await host.request(
@@ -36,7 +30,7 @@ async def test_two_sample_bots_play_kriegspiel_under_the_default_rate(
     procs = [
         await asyncio.create_subprocess_exec(
             sys.executable,
-            str(script),
+            str(sample_bot),
             f"ws://127.0.0.1:{server.port}",
             room_id,
             stdout=asyncio.subprocess.PIPE,
