@@ -50,8 +50,11 @@ from bots.perudo_endgame.solve import (
     SHIPPED,
     cache_dir,
     load_solution,
+    round_policy,
     save_solution,
+    tied_policy,
 )
+from bots.perudo_endgame.tied_cfr import keyed_value
 from bots.perudo_endgame.tree import build
 
 #: The opener's value of the last bet with calza in a room of two dice or more
@@ -79,6 +82,9 @@ ITERATIONS = 60
 #: The seats solved restricted, by round (as ``solve.RESTRICTED_SEATS``): in 1 v 2 the
 #: one-die opener keeps the unrestricted average, its wrong moves dropped when played.
 RESTRICTED_SEATS: dict[tuple[int, int], tuple[int, ...]] = {(1, 2): (1,), (2, 1): (0, 1)}
+#: A shipped policy, laid on its tree, must be at least this close to an equilibrium
+#: under the model (a test checks it; docs/perudo_endgame.md has the figures).
+TOLERANCE = 0.01
 #: The shipped played policies.
 SHIPPED_CALZA_ROUNDS = {
     (1, 2): SHIPPED.with_name("round_1v2_calza.npz"),
@@ -125,6 +131,18 @@ def laid(policy: Policy, start: int = 3, v21: float = 0.0) -> Solution:
     leaves = room_values(tree.a, tree.b, start, v21)
     value, br0, br1 = evaluate(tree, sigma, leaves)
     return Solution(tree, sigma, value, (br0 + br1) / 2, 0)
+
+
+def two_v_two_value() -> float:
+    """What :data:`TWO_V_TWO_VALUE` is computed from: the shipped tied 2 v 2 policy's
+    round value to its opener (:func:`~bots.perudo_endgame.tied_cfr.keyed_value`) times
+    the one-die player's loss in the 1 v 2 round without calza (seconds; for the tests)."""
+    tied = tied_policy(2, 2)
+    r12 = round_policy(1, 2)
+    if tied is None or r12 is None:
+        raise ValueError("the 2 v 2 and 1 v 2 policies are not shipped")
+    r = keyed_value(tied.a, tied.b, tied.recall, tied.key, tied.prob)
+    return r * -r12.value
 
 
 def _cache(a: int, b: int, iterations: int, seat: int | None) -> Path:
