@@ -81,6 +81,7 @@ def test_the_1v2_trees_leaves_are_the_models_values(responder_calls: bool) -> No
     assert evaluate(tree, sigma, calza_rounds.values(1, 2))[0] == pytest.approx(value)
 
 
+@pytest.mark.slow  # some 15 s a round: three passes over 786,037 nodes
 @pytest.mark.parametrize(("a", "b"), calza_rounds.ROUNDS)
 def test_the_shipped_policies_are_near_an_equilibrium_under_the_model(a: int, b: int) -> None:
     policy = _policy(a, b)
