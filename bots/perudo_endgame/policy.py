@@ -14,11 +14,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from bots.perudo_endgame.cfr import Solution
+from bots.perudo_endgame.cfr import Solution, Values
 from bots.perudo_endgame.tree import (
     CALZA_CODE,
     DUDO_CODE,
@@ -126,8 +127,10 @@ def played_policy(solution: Solution, *, reachable_only: bool = True) -> Policy:
     )
 
 
-def save(policy: Policy, path: Path) -> None:
-    """Write ``policy`` compactly (its tree is rebuilt from ``a``, ``b`` when loaded)."""
+def save(policy: Policy, path: Path, leaves: Values | None = None) -> None:
+    """Write ``policy`` compactly (its tree is rebuilt from ``a``, ``b`` when loaded),
+    with the leaf values it was solved under, if given (:func:`load` checks them)."""
+    extra: dict[str, Any] = {} if leaves is None else {"leaves": np.array(leaves)}
     q = np.maximum(1, np.round(policy.prob * _SCALE)).astype(np.uint16)
     np.savez_compressed(
         path,
@@ -138,16 +141,21 @@ def save(policy: Policy, path: Path) -> None:
         child=policy.child.astype(np.int32),
         prob=q,
         value=policy.value,
+        **extra,
     )
 
 
-def load(path: Path, tree: RoundTree) -> Policy:
+def load(path: Path, tree: RoundTree, leaves: Values | None = None) -> Policy:
     """The policy :func:`save` wrote, on ``tree`` (a :class:`ValueError` if it does not
-    fit that tree)."""
+    fit that tree or, with ``leaves``, was not solved under those leaf values)."""
     with np.load(path) as data:
         calza = bool(data["calza"]) if "calza" in data.files else False
         if (int(data["a"]), int(data["b"]), calza) != (tree.a, tree.b, tree.calza):
             raise ValueError(f"{path} is not a policy of the {tree.a} v {tree.b} round")
+        if leaves is not None and (
+            "leaves" not in data.files or not np.allclose(data["leaves"], leaves, atol=1e-9)
+        ):
+            raise ValueError(f"{path} was not solved under the leaf values {leaves}")
         key = np.array(data["key"], dtype=np.int64)
         child = np.array(data["child"], dtype=np.int64)
         prob = np.array(data["prob"], dtype=np.float64) / _SCALE
@@ -168,3 +176,26 @@ def load(path: Path, tree: RoundTree) -> Policy:
     totals = np.add.reduceat(prob, starts) if len(prob) else prob
     sums = np.repeat(totals, np.diff(np.concatenate((starts, [len(key)]))))
     return Policy(tree, key, child, prob / sums, value)
+
+
+def behaviour(policy: Policy) -> tuple[FloatArray, FloatArray]:
+    """``policy`` laid on its whole tree as behaviour strategies (``cfr``'s ``sigma``):
+    its moves where it plays, uniform where it never gets (a best response there gains
+    nothing it could not gain elsewhere, since the player never reaches those nodes)."""
+    tree = policy.tree
+    parent_actor = tree.actor[np.maximum(tree.parent, 0)]
+    out = []
+    for p in (0, 1):
+        sigma = np.ones((tree.size, len(tree.hands[p])))
+        own = np.nonzero(parent_actor == p)[0]
+        own = own[own > 0]
+        mine = policy.key // 64 // tree.size == p
+        node = (policy.key[mine] // 64) % tree.size
+        hand = policy.key[mine] % 64
+        played = np.zeros((tree.size, len(tree.hands[p])), dtype=bool)
+        played[node, hand] = True
+        uniform = 1.0 / tree.child_count[tree.parent[own]].astype(np.float64)
+        sigma[own] = np.where(played[tree.parent[own]], 0.0, uniform[:, None])
+        sigma[policy.child[mine], hand] = policy.prob[mine]
+        out.append(sigma)
+    return out[0], out[1]

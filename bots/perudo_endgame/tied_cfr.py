@@ -351,3 +351,29 @@ def solve_graph(
         _normalise(average[0], allowed[0], passes.bounds[0]),
         _normalise(average[1], allowed[1], passes.bounds[1]),
     )
+
+
+def keyed_value(
+    a: int, b: int, recall: int, key: IntArray, prob: tuple[FloatArray, FloatArray]
+) -> float:
+    """The opener's value (the round alone: -1 / +1 for the die) when both play the tied
+    tables ``prob`` (per player: [its rows of ``key``, hand], as a shipped
+    :class:`~bots.perudo_endgame.tied.TiedPolicy` keeps them: only the keys some hand
+    plays), each node's moves renormalised."""
+    graph = build_graph(a, b, recall, (-1.0, 1.0))
+    passes = _passes(graph)
+    start = int(np.searchsorted(key, graph.key[graph.start]))
+    rows = ((0, start), (start, len(key)))
+    tables = []
+    for p in (0, 1):
+        lo, hi = rows[p]
+        mine = graph.key[graph.edges(p)]
+        at = np.searchsorted(mine, key[lo:hi])
+        if np.any(at >= len(mine)) or not np.array_equal(
+            mine[np.minimum(at, len(mine) - 1)], key[lo:hi]
+        ):
+            raise ValueError("the tables' keys are not the round's")
+        full = np.zeros((len(mine), prob[p].shape[1]))
+        full[at] = prob[p]
+        tables.append(_normalise(full, np.ones_like(full), passes.bounds[p]))
+    return opener_value(graph, (tables[0], tables[1]))

@@ -2,8 +2,9 @@
 
 When two players are left, outside palifico and without calza, with one die each (the
 seat's "last bet") or one die against two, :func:`solved_move` looks the position up in
-the solved round (``bots.perudo_endgame.solve``; in a calza room only the last bet,
-solved with calza: ``bots.perudo_endgame.calza``), samples the mixed action with the
+the solved round (``bots.perudo_endgame.solve``; in a calza room the rounds solved with
+calza: the last bet, ``bots.perudo_endgame.calza``, and one die against two,
+``bots.perudo_endgame.calza_rounds``), samples the mixed action with the
 decision's seed, and says why (:mod:`.equilibrium_words`). With two dice each (when
 asked: ``two_v_two``) it plays the round's tied abstraction
 (:mod:`bots.perudo_endgame.tied`: a mix per hand and last bids). Its belief about the
@@ -17,6 +18,7 @@ import random
 from dataclasses import dataclass
 
 from bots.perudo_endgame.calza import calza_policy
+from bots.perudo_endgame.calza_rounds import calza_round_policy
 from bots.perudo_endgame.policy import Policy
 from bots.perudo_endgame.solve import equilibrium_policy, round_policy, tied_mix, tied_policy
 from bots.perudo_endgame.tied import TiedPolicy
@@ -57,12 +59,12 @@ def in_solved_round(
     view: TableView, *, last_bet_only: bool = False, two_v_two: bool = False
 ) -> bool:
     """Two players left with one die each (or, unless ``last_bet_only``, one die against
-    two; with ``two_v_two`` also two dice each), no palifico, no calza (with calza only
-    the last bet, solved with it): a solved round."""
+    two; with ``two_v_two`` also two dice each), no palifico: a solved round. With calza
+    the two-dice-each round is not solved (it is played by the rules)."""
     dice = _dice(view)
     rounds = SOLVED[:1] if last_bet_only else (SOLVED + TIED if two_v_two else SOLVED)
     if view.calza:
-        rounds = SOLVED[:1]
+        rounds = SOLVED[:1] if last_bet_only else SOLVED
     return dice in rounds and view.palifico is None
 
 
@@ -85,10 +87,13 @@ def _round(view: TableView) -> tuple[int, int]:
 
 
 def _policy(view: TableView, a: int, b: int) -> Policy | None:
-    """The played policy of this round: with calza (the last bet only) the one whose
-    right calza gains a die when the game started with more than one each."""
+    """The played policy of this round: with calza, the last bet's whose right calza
+    gains a die when the game started with more than one each, or the one-die-against-two
+    round's solved with calza (``None`` without its shipped file)."""
     if view.calza:
-        return calza_policy(view.dice_per_player > 1) if (a, b) == (1, 1) else None
+        if (a, b) == (1, 1):
+            return calza_policy(view.dice_per_player > 1)
+        return calza_round_policy(a, b)
     return round_policy(a, b)
 
 

@@ -213,7 +213,8 @@ def _dudo(facts: EquilibriumFacts, p: float) -> list[Pair]:
 
 
 def _calza(facts: EquilibriumFacts, p: float) -> list[Pair]:
-    """Calza in a solved round with calza: the bid's chance of being exactly right."""
+    """Calza in a solved round with calza: the bid's chance of being exactly right, and
+    what a right and a wrong calza lead to with the caller's dice."""
     assert facts.last_bid is not None
     last = Bid.parse(facts.last_bid)
     die_en, die_it = _your_die(facts.dice)
@@ -223,14 +224,24 @@ def _calza(facts: EquilibriumFacts, p: float) -> list[Pair]:
     else:
         exact_en = f"is exactly right with probability {pct(c)}"
         exact_it = f"è esatta con probabilità {pct_it('del', c)}"
+    n = len(facts.dice)
+    more_en, more_it = ("one", "un dado") if n == 1 else (number_en(n), f"{number_it(n)} dadi")
+    wrong_en, wrong_it = (
+        ("loses the game", "perdi la partita")
+        if n == 1
+        else (
+            "costs you a die",
+            "perdi un dado",
+        )
+    )
     head = (
         f"Calza: {bid_en(last)} {exact_en}, given {die_en} and the bids so far, if your "
         "opponent plays well; a right calza lets you open the next round, with a die more "
-        "if the game started with more than one each, and a wrong one loses the game.",
+        f"if the game started with more than {more_en} each, and a wrong one {wrong_en}.",
         f"Calza: la dichiarazione «{bid_it(last)}» {exact_it}, considerando {die_it} e le "
         "dichiarazioni fatte, se l'avversario gioca bene; con una calza giusta apri il "
-        "turno seguente, con un dado in più se la partita è iniziata con più di un dado a "
-        "testa, e con una sbagliata perdi la partita.",
+        f"turno seguente, con un dado in più se la partita è iniziata con più di {more_it} "
+        f"a testa, e con una sbagliata {wrong_it}.",
     )
     return [head, _call_why(facts, p, "Calza")]
 
