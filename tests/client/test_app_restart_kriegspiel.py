@@ -25,6 +25,7 @@ async def test_a_restarted_client_opens_its_waiting_kriegspiel_room_on_the_board
             {"type": "create_room", "game": "kriegspiel", "public": False}
         )
         await until(pilot, lambda: isinstance(app.screen, KriegspielScreen))
+        await pilot.pause()  # let the new screen finish mounting (its header's title)
         await first.close()
 
     again = RecordingSession(url, "ana", retry=0.05)
@@ -32,4 +33,5 @@ async def test_a_restarted_client_opens_its_waiting_kriegspiel_room_on_the_board
     async with app.run_test(size=(120, 40)) as pilot:
         await until(pilot, lambda: getattr(app.screen, "room_id", None) == created["room"])
         assert isinstance(app.screen, KriegspielScreen), type(app.screen).__name__
+        await pilot.pause()  # as above: closing mid-mount raced textual's Header
         await again.close()
