@@ -13,7 +13,9 @@ import chess
 
 from bots.kriegspiel_meta.endgames import has_mating_material, king_spread
 from bots.kriegspiel_meta.geometry import PIECE_KINDS, VALUES, attacks
+from bots.kriegspiel_meta.legality import BLOCKER_STAYS
 from bots.kriegspiel_meta.metaposition import Metaposition
+from bots.kriegspiel_meta.presence import KINDS
 
 __all__ = [
     "PAWN_BONUS",
@@ -246,14 +248,25 @@ def threats(
     return total
 
 
-def stuck_chance(meta: Metaposition, board: chess.Board, units: int) -> float:
+def stuck_chance(
+    meta: Metaposition, board: chess.Board, units: int, kings: int = 0
+) -> float:
     """The chance that all ``units`` enemy units (besides the king) have no legal move
-    with our pieces as on ``board``, so that a king with no flight is stalemated.
+    with our pieces as on ``board``, so that a king with no flight is stalemated; with
+    ``kings`` (squares where the king would be stalemated), the largest such chance over
+    them, the king's own square blocking the pawn behind it.
 
-    A pawn is stuck when one of our pieces stands in front of it and it has none of ours
-    to take; each unit is a pawn by the share of pawns the bounds allow and stands on a
-    square of the pawn set chosen at random, at least :data:`PAWN_STUCK` while the pawns
-    are not located (a piece is stuck with :data:`PIECE_STUCK`).
+    A pawn is stuck when a piece stands in front of it and it has none of ours to take.
+    Each unit is a pawn by the share of pawns the bounds allow, stuck by the larger of
+    two estimates: it stands on a square of the pawn set chosen at random, at least
+    :data:`PAWN_STUCK` while the pawns are not located (a piece is stuck with
+    :data:`PIECE_STUCK`); and it is blocked by the expected pawns on blocked squares
+    (:func:`_pawn_weight`: the presence map, a blocker's square at least
+    ``BLOCKER_STAYS``) over the pawns expected. Replays of the stalemates of
+    seed 1 (games 189, 398): with the tries count the bot tries fewer captures, the pawn
+    sets stay wide (10 squares for 3 pawns), the first estimate stayed at its floor
+    (0.125 for 3 units) while the presence map held 89% of the pawns' weight on the
+    three blocked squares; and a pawn was blocked by its own king (h3, king on h4).
     With no unit the king alone must move: 1. Measured (200 games, seed 1): fearing a
     stalemate on every square where a unit might block a flight, whatever the units
     could do, made every attempt look like a draw and the bot drew 11 games of 200 by
@@ -264,17 +277,46 @@ def stuck_chance(meta: Metaposition, board: chess.Board, units: int) -> float:
     enemy = not meta.color
     pawns = meta.may[chess.PAWN]
     ours = board.occupied_co[meta.color]
+    step = 8 if enemy == chess.WHITE else -8
     blocked = 0
+    weighed = 0.0  # the expected pawns on blocked squares
+    free: dict[int, float] = {}  # the weight of pawns not blocked, by the square ahead
     for square in chess.SquareSet(pawns):
-        ahead = square + 8 if enemy == chess.WHITE else square - 8
-        if not 0 <= ahead < 64 or not chess.BB_SQUARES[ahead] & ours:
+        ahead = square + step
+        if not 0 <= ahead < 64:
             continue
         if chess.BB_PAWN_ATTACKS[enemy][square] & ours & ~board.kings:
             continue
-        blocked += 1
+        if chess.BB_SQUARES[ahead] & ours:
+            blocked += 1
+            weighed += _pawn_weight(meta, square)
+        else:
+            free[ahead] = _pawn_weight(meta, square)
     share = blocked / pawns.bit_count() if pawns else 0.0
     if pawns.bit_count() > units:  # the pawns are not located: maybe stuck all the same
         share = max(PAWN_STUCK, share)
+    weighed += max((free.get(king, 0.0) for king in chess.SquareSet(kings)), default=0.0)
+    presence = meta.presence
+    mass = presence.mass[chess.PAWN] if presence is not None else 0.0
+    if mass > 0.0:
+        share = max(share, min(1.0, weighed / mass))
     pawn = min(meta.pawns_max, units) / units
     one = pawn * share + (1.0 - pawn) * PIECE_STUCK
     return float(one**units)
+
+
+def _pawn_weight(meta: Metaposition, square: chess.Square) -> float:
+    """The chance that an enemy pawn stands on ``square`` (of its set): the presence
+    map's weight (the set's density without one), at least ``BLOCKER_STAYS`` on a
+    blocker's square as far as the pawns hold the weight there."""
+    presence = meta.presence
+    if presence is None:
+        weight = meta.density(chess.PAWN)
+        share = 1.0
+    else:
+        weight = presence.weights[chess.PAWN][square]
+        total = sum(presence.weights[kind][square] for kind in KINDS)
+        share = weight / total if total > 0.0 else 1.0
+    if chess.BB_SQUARES[square] & (meta.known | meta.blockers):
+        weight = max(weight, BLOCKER_STAYS * share)
+    return min(1.0, weight)

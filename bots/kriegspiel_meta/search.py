@@ -464,7 +464,10 @@ class Searcher:
                 # With few enemy units they may all be stuck: a draw by the chance that
                 # they are (every unit's pawn squares blocked by our pieces).
                 size = here.stalemated.bit_count() / max(1, king_set.bit_count())
-                stuck = 1.0 if alone else stuck_chance(meta, after, meta.units - int(took))
+                stuck = 1.0
+                if not alone:
+                    left = meta.units - int(took)
+                    stuck = stuck_chance(meta, after, left, here.stalemated)
                 value = stuck * DRAW + (1.0 - stuck) * (static + gain)
                 result.append(Branch("stalemate", value, share * size))
             if hemmed and not alone:
@@ -472,7 +475,7 @@ class Searcher:
                 # king on h1 of game 57 (seed 1) had only h2, where one of two pawns not
                 # located stood (only a blocker counted as occupied): stalemate.
                 chance = self._hemmed_chance(meta, hemmed, possible, after)
-                chance *= stuck_chance(meta, after, meta.units - int(took))
+                chance *= stuck_chance(meta, after, meta.units - int(took), hemmed)
                 size = hemmed.bit_count() / max(1, king_set.bit_count())
                 value = chance * DRAW + (1.0 - chance) * (static + gain)
                 result.append(Branch("stalemate", value, share * size))
