@@ -248,9 +248,7 @@ def threats(
     return total
 
 
-def stuck_chance(
-    meta: Metaposition, board: chess.Board, units: int, kings: int = 0
-) -> float:
+def stuck_chance(meta: Metaposition, board: chess.Board, units: int, kings: int = 0) -> float:
     """The chance that all ``units`` enemy units (besides the king) have no legal move
     with our pieces as on ``board``, so that a king with no flight is stalemated; with
     ``kings`` (squares where the king would be stalemated), the largest such chance over
