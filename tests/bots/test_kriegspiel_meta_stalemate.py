@@ -9,7 +9,7 @@ import random
 import chess
 
 from bots.kriegspiel_meta import Metaposition
-from bots.kriegspiel_meta.evaluate import stuck_chance
+from bots.kriegspiel_meta.evaluate import PIECE_STUCK, stuck_chance
 from bots.kriegspiel_meta.presence import Presence
 from bots.kriegspiel_meta.search import Searcher
 from tests.bots.kriegspiel_squares import bb
@@ -72,3 +72,24 @@ def test_a_pawn_in_front_of_its_own_king_is_stuck_there() -> None:
     assert stuck_chance(meta, meta.own, 1) == 0.0  # a5-a4 is free
     assert stuck_chance(meta, meta.own, 1, bb("a4")) == 1.0  # not with its king on a4
     assert stuck_chance(meta, meta.own, 1, bb("b4")) == 0.0
+
+
+def test_a_unit_pinned_to_the_kings_square_is_stuck_there() -> None:
+    # Game 337: the knight on d1 was pinned by our queen on a1 to its king on e1.
+    knight = Metaposition.from_start(
+        chess.WHITE, "wild16", "8/8/8/8/8/8/8/Q2nk2K w - - 0 1", know_start=True
+    )
+    assert stuck_chance(knight, knight.own, 1) == PIECE_STUCK
+    assert stuck_chance(knight, knight.own, 1, bb("e1")) == 1.0
+    assert stuck_chance(knight, knight.own, 1, bb("e2")) == PIECE_STUCK
+    # Game 239: the pawn on b4 was pinned by our bishop on d2 to its king on a5.
+    pawn = Metaposition.from_start(
+        chess.WHITE, "wild16", "8/8/8/k7/1p6/8/3B4/7K w - - 0 1", know_start=True
+    )
+    assert stuck_chance(pawn, pawn.own, 1) == 0.0
+    assert stuck_chance(pawn, pawn.own, 1, bb("a5")) == 1.0
+    # Along its file a pinned pawn may still step.
+    file = Metaposition.from_start(
+        chess.WHITE, "wild16", "1k6/8/8/8/1p6/8/8/1R5K w - - 0 1", know_start=True
+    )
+    assert stuck_chance(file, file.own, 1, bb("b8")) == 0.0
