@@ -504,8 +504,11 @@ class Searcher:
         with BLOCKER_STAYS, and a square in front of one of our pawns (on ``board``)
         where a pawn may stand with PAWN_STUCK: late in a game the pawns left are often
         the blocked ones (game 4 of seed 1: the king's one flight was such a square,
-        held by a pawn; by occupancy alone the chance was 0.11 and the bot stalemated)."""
+        held by a pawn; by occupancy alone the chance was 0.11 and the bot stalemated); at
+        least the presence map's chance (game 239: the flights b4 and b5 held the pawns
+        the map had there)."""
         density = self._density if self._density is not None else densities(meta)
+        presence = meta.presence
         fronts = forward(board.pawns & board.occupied_co[meta.color], meta.color)
         fronts &= meta.may[chess.PAWN]
         seen: dict[int, float] = {}
@@ -516,6 +519,8 @@ class Searcher:
                 occupied = seen.get(flight)
                 if occupied is None:
                     occupied = _occupancy(meta, flight, density)
+                    if presence is not None:
+                        occupied = max(occupied, presence.at(flight, meta.may))
                     bit = chess.BB_SQUARES[flight]
                     if bit & meta.blockers:
                         occupied = max(occupied, BLOCKER_STAYS)
