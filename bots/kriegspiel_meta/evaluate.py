@@ -377,4 +377,4 @@ def _weight(meta: Metaposition, kind: chess.PieceType, square: chess.Square) -> 
         total = sum(presence.weights[other][square] for other in KINDS)
         share = weight / total if total > 0.0 else 0.0
         weight = max(weight, BLOCKER_STAYS * share)
-    return min(1.0, weight)
+    return min(1.0, max(0.0, weight))

@@ -93,3 +93,15 @@ def test_a_unit_pinned_to_the_kings_square_is_stuck_there() -> None:
         chess.WHITE, "wild16", "1k6/8/8/8/1p6/8/8/1R5K w - - 0 1", know_start=True
     )
     assert stuck_chance(file, file.own, 1, bb("b8")) == 0.0
+
+
+def test_a_capture_from_a_thin_square_leaves_no_negative_weight() -> None:
+    # Game 198: a white pawn took on d5 from e4, where the map had 0.32 of a pawn; the
+    # square was left at -0.68, which the stuck chance read as a blocked pawn's weight.
+    may = [0] * 7
+    may[chess.PAWN] = bb("e4", "a2", "b2", "c2", "g2", "h2")
+    presence = Presence.start(chess.WHITE, may, {chess.PAWN: 1})
+    presence.capture(chess.D5, may, bb("d5"), 0)
+    assert min(presence.weights[chess.PAWN]) >= 0.0
+    assert presence.weights[chess.PAWN][chess.D5] == 1.0
+    assert presence.weights[chess.PAWN][chess.E4] == 0.0
