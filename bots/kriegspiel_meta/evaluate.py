@@ -215,7 +215,7 @@ def hunt_cost(meta: Metaposition, board: chess.Board, stepped: int = 0) -> float
     color = meta.color
     occupied = board.occupied
     free = ~board.occupied_co[color] & chess.BB_ALL
-    hunters = board.occupied_co[color] & (board.bishops | board.rooks | board.queens)
+    hunters = board.occupied_co[color] & ~board.kings & ~board.pawns
     steps = 2
     for target in chess.SquareSet(targets):
         bit = chess.BB_SQUARES[target]
