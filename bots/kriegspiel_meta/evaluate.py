@@ -13,7 +13,9 @@ import chess
 
 from bots.kriegspiel_meta.endgames import has_mating_material, king_spread
 from bots.kriegspiel_meta.geometry import PIECE_KINDS, VALUES, attacks
+from bots.kriegspiel_meta.legality import BLOCKER_STAYS
 from bots.kriegspiel_meta.metaposition import Metaposition
+from bots.kriegspiel_meta.presence import KINDS
 
 __all__ = [
     "PAWN_BONUS",
@@ -246,14 +248,24 @@ def threats(
     return total
 
 
-def stuck_chance(meta: Metaposition, board: chess.Board, units: int) -> float:
+def stuck_chance(meta: Metaposition, board: chess.Board, units: int, kings: int = 0) -> float:
     """The chance that all ``units`` enemy units (besides the king) have no legal move
-    with our pieces as on ``board``, so that a king with no flight is stalemated.
+    with our pieces as on ``board``, so that a king with no flight is stalemated; with
+    ``kings`` (squares where the king would be stalemated), the largest such chance over
+    them, the king's square blocking the pawn behind it and our lines to it pinning.
 
-    A pawn is stuck when one of our pieces stands in front of it and it has none of ours
-    to take; each unit is a pawn by the share of pawns the bounds allow and stands on a
-    square of the pawn set chosen at random, at least :data:`PAWN_STUCK` while the pawns
-    are not located (a piece is stuck with :data:`PIECE_STUCK`).
+    A pawn is stuck when a piece stands in front of it and it has none of ours to take.
+    Each unit is a pawn by the share of pawns the bounds allow, stuck by the larger of
+    two estimates: it stands on a square of the pawn set chosen at random, at least
+    :data:`PAWN_STUCK` while the pawns are not located; and it is blocked or pinned by
+    the expected pawns on such squares (:func:`_weight`: the presence map, a blocker's
+    square at least ``BLOCKER_STAYS``) over the pawns expected. A piece is stuck with
+    :data:`PIECE_STUCK`, or by the expected pieces pinned where a pin leaves them no
+    move. Replays of the stalemates of seed 1 (``docs/kriegspiel_meta.md``): with the
+    tries count the bot tries fewer captures, the pawn sets stay wide (10 squares for 3
+    pawns in game 189), the first estimate stayed at its floor (0.125 for 3 units) while
+    the presence map held 89% of the pawns' weight on the three blocked squares; a pawn
+    was blocked by its own king (game 398), and units were pinned (games 239, 337).
     With no unit the king alone must move: 1. Measured (200 games, seed 1): fearing a
     stalemate on every square where a unit might block a flight, whatever the units
     could do, made every attempt look like a draw and the bot drew 11 games of 200 by
@@ -264,17 +276,105 @@ def stuck_chance(meta: Metaposition, board: chess.Board, units: int) -> float:
     enemy = not meta.color
     pawns = meta.may[chess.PAWN]
     ours = board.occupied_co[meta.color]
+    step = 8 if enemy == chess.WHITE else -8
     blocked = 0
+    weighed = 0.0  # the expected pawns on blocked squares
+    free: list[tuple[int, int, float]] = []  # pawns not blocked: square, ahead, weight
     for square in chess.SquareSet(pawns):
-        ahead = square + 8 if enemy == chess.WHITE else square - 8
-        if not 0 <= ahead < 64 or not chess.BB_SQUARES[ahead] & ours:
+        ahead = square + step
+        if not 0 <= ahead < 64:
             continue
         if chess.BB_PAWN_ATTACKS[enemy][square] & ours & ~board.kings:
             continue
-        blocked += 1
+        if chess.BB_SQUARES[ahead] & ours:
+            blocked += 1
+            weighed += _weight(meta, chess.PAWN, square)
+        else:
+            free.append((square, ahead, _weight(meta, chess.PAWN, square)))
     share = blocked / pawns.bit_count() if pawns else 0.0
     if pawns.bit_count() > units:  # the pawns are not located: maybe stuck all the same
         share = max(PAWN_STUCK, share)
     pawn = min(meta.pawns_max, units) / units
-    one = pawn * share + (1.0 - pawn) * PIECE_STUCK
-    return float(one**units)
+    floor = pawn * share + (1.0 - pawn) * PIECE_STUCK  # by the sets alone
+    presence = meta.presence
+    if presence is None:
+        return float(floor**units)
+    pawn_mass = presence.mass[chess.PAWN]
+    piece_mass = sum(presence.mass[kind] for kind in KINDS[1:])
+    if pawn_mass + piece_mass <= 0.0:
+        return float(floor**units)
+    pawn = pawn_mass / (pawn_mass + piece_mass)
+    best = floor
+    for king in chess.SquareSet(kings) if kings else [None]:
+        lines = _pins(board, meta.color, king) if king is not None else []
+        extra = sum(
+            weight
+            for square, ahead, weight in free
+            if ahead == king or any(_pinned(chess.PAWN, square, line) for line in lines)
+        )
+        pawns_stuck = min(1.0, (weighed + extra) / pawn_mass) if pawn_mass > 0.0 else 0.0
+        held = sum(
+            _weight(meta, kind, square)
+            for kind in KINDS[1:]
+            for line in lines
+            for square in chess.SquareSet(line[0] & meta.may[kind])
+            if _pinned(kind, square, line)
+        )
+        pieces_stuck = max(PIECE_STUCK, min(1.0, held / piece_mass)) if piece_mass else 0.0
+        best = max(best, pawn * pawns_stuck + (1.0 - pawn) * pieces_stuck)
+    return float(best**units)
+
+
+def _pins(board: chess.Board, color: chess.Color, king: chess.Square) -> list[tuple[int, str]]:
+    """Our lines to an enemy king on ``king``: the squares between it and one of our
+    sliders that moves along the line (a unit alone there is pinned), and the line's
+    direction ("file", "rank" or "diagonal")."""
+    lines = []
+    for square in chess.SquareSet(
+        board.occupied_co[color] & (board.bishops | board.rooks | board.queens)
+    ):
+        if not chess.BB_RAYS[square][king]:
+            continue
+        if chess.square_file(square) == chess.square_file(king):
+            direction = "file"
+        elif chess.square_rank(square) == chess.square_rank(king):
+            direction = "rank"
+        else:
+            direction = "diagonal"
+        kind = board.piece_type_at(square)
+        if kind != chess.QUEEN and (kind == chess.BISHOP) != (direction == "diagonal"):
+            continue
+        between = chess.between(square, king)
+        if between and not between & board.occupied:
+            lines.append((between, direction))
+    return lines
+
+
+def _pinned(kind: chess.PieceType, square: chess.Square, line: tuple[int, str]) -> bool:
+    """Whether a unit of ``kind`` on ``square`` has no move while pinned along ``line``
+    (a pawn may still step along a file, a bishop, rook or queen along its own line)."""
+    between, direction = line
+    if not chess.BB_SQUARES[square] & between:
+        return False
+    if kind == chess.PAWN:
+        return direction != "file"
+    if kind == chess.BISHOP:
+        return direction != "diagonal"
+    if kind == chess.ROOK:
+        return direction == "diagonal"
+    return kind == chess.KNIGHT
+
+
+def _weight(meta: Metaposition, kind: chess.PieceType, square: chess.Square) -> float:
+    """The chance that an enemy unit of ``kind`` stands on ``square`` (of its set): the
+    presence map's weight (the set's density without one), at least ``BLOCKER_STAYS``
+    on a blocker's square as far as the kind holds the weight there."""
+    presence = meta.presence
+    if presence is None:
+        return meta.density(kind)
+    weight = presence.weights[kind][square]
+    if chess.BB_SQUARES[square] & (meta.known | meta.blockers):
+        total = sum(presence.weights[other][square] for other in KINDS)
+        share = weight / total if total > 0.0 else 0.0
+        weight = max(weight, BLOCKER_STAYS * share)
+    return min(1.0, max(0.0, weight))

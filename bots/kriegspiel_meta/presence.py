@@ -223,8 +223,11 @@ class Presence:
         if total <= 0.0:
             return
         for kind, square, weight in sources:
+            # The chance the taker came from there; the square keeps no less than 0
+            # (a thin map, total < 1, once left -0.68 on e4: game 198 of seed 1), and
+            # project() brings the kind back to its mass.
             moved = weight / total
-            self.weights[kind][square] -= moved
+            self.weights[kind][square] = max(0.0, weight - moved)
             if kind == chess.PAWN and bit & last_rank(self.color):
                 self.weights[chess.QUEEN][target] += moved
                 self.mass[chess.PAWN] -= moved

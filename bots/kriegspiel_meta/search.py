@@ -464,7 +464,10 @@ class Searcher:
                 # With few enemy units they may all be stuck: a draw by the chance that
                 # they are (every unit's pawn squares blocked by our pieces).
                 size = here.stalemated.bit_count() / max(1, king_set.bit_count())
-                stuck = 1.0 if alone else stuck_chance(meta, after, meta.units - int(took))
+                stuck = 1.0
+                if not alone:
+                    left = meta.units - int(took)
+                    stuck = stuck_chance(meta, after, left, here.stalemated)
                 value = stuck * DRAW + (1.0 - stuck) * (static + gain)
                 result.append(Branch("stalemate", value, share * size))
             if hemmed and not alone:
@@ -472,7 +475,7 @@ class Searcher:
                 # king on h1 of game 57 (seed 1) had only h2, where one of two pawns not
                 # located stood (only a blocker counted as occupied): stalemate.
                 chance = self._hemmed_chance(meta, hemmed, possible, after)
-                chance *= stuck_chance(meta, after, meta.units - int(took))
+                chance *= stuck_chance(meta, after, meta.units - int(took), hemmed)
                 size = hemmed.bit_count() / max(1, king_set.bit_count())
                 value = chance * DRAW + (1.0 - chance) * (static + gain)
                 result.append(Branch("stalemate", value, share * size))
@@ -501,8 +504,11 @@ class Searcher:
         with BLOCKER_STAYS, and a square in front of one of our pawns (on ``board``)
         where a pawn may stand with PAWN_STUCK: late in a game the pawns left are often
         the blocked ones (game 4 of seed 1: the king's one flight was such a square,
-        held by a pawn; by occupancy alone the chance was 0.11 and the bot stalemated)."""
+        held by a pawn; by occupancy alone the chance was 0.11 and the bot stalemated); at
+        least the presence map's chance (game 239: the flights b4 and b5 held the pawns
+        the map had there)."""
         density = self._density if self._density is not None else densities(meta)
+        presence = meta.presence
         fronts = forward(board.pawns & board.occupied_co[meta.color], meta.color)
         fronts &= meta.may[chess.PAWN]
         seen: dict[int, float] = {}
@@ -513,6 +519,8 @@ class Searcher:
                 occupied = seen.get(flight)
                 if occupied is None:
                     occupied = _occupancy(meta, flight, density)
+                    if presence is not None:
+                        occupied = max(occupied, presence.at(flight, meta.may))
                     bit = chess.BB_SQUARES[flight]
                     if bit & meta.blockers:
                         occupied = max(occupied, BLOCKER_STAYS)
