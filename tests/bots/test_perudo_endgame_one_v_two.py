@@ -12,7 +12,7 @@ import pytest
 from bots.perudo_endgame import solve as solved
 from bots.perudo_endgame.cfr import evaluate
 from bots.perudo_endgame.exploit import BotOracle
-from bots.perudo_endgame.policy import Policy, load, played_policy, save
+from bots.perudo_endgame.policy import Policy, behaviour, load, played_policy, save
 from bots.perudo_endgame.positions import round_start
 from bots.perudo_endgame.tree import bid_code, build, hands
 from bots.perudo_expert import TableView, advise
@@ -27,26 +27,6 @@ def _hard(seed: int | None) -> Bot:
     return load_bot("perudo-expert:hard", seed=seed)[1]()
 
 
-def _dense(policy: Policy) -> tuple[np.ndarray, np.ndarray]:
-    """The policy as behaviour strategies on the whole tree (uniform where never played)."""
-    tree = policy.tree
-    out = []
-    for p in (0, 1):
-        sigma = np.ones((tree.size, len(tree.hands[p])))
-        own = np.nonzero(tree.actor[np.maximum(tree.parent, 0)] == p)[0]
-        own = own[own > 0]
-        mine = policy.key // 64 // tree.size == p
-        node = (policy.key[mine] // 64) % tree.size
-        hand = policy.key[mine] % 64
-        played = np.zeros((tree.size, len(tree.hands[p])), dtype=bool)
-        played[node, hand] = True
-        uniform = 1.0 / tree.child_count[tree.parent[own]].astype(np.float64)
-        sigma[own] = np.where(played[tree.parent[own]], 0.0, uniform[:, None])
-        sigma[policy.child[mine], hand] = policy.prob[mine]
-        out.append(sigma)
-    return out[0], out[1]
-
-
 def test_a_policy_is_saved_and_loaded_compactly(tmp_path: Path) -> None:
     policy = played_policy(solved.last_bet())
     path = tmp_path / "p.npz"
@@ -56,7 +36,7 @@ def test_a_policy_is_saved_and_loaded_compactly(tmp_path: Path) -> None:
     assert np.allclose(again.prob, policy.prob, atol=1e-4)
     assert again.value == pytest.approx(policy.value)
     # what the last bet's policy plays is an equilibrium of it
-    _, br0, br1 = evaluate(policy.tree, _dense(again), (-1.0, 1.0))
+    _, br0, br1 = evaluate(policy.tree, behaviour(again), (-1.0, 1.0))
     assert (br0 + br1) / 2 <= 0.002
     with pytest.raises(ValueError, match="not a policy of the 1 v 2 round"):
         load(path, build(1, 2))
@@ -78,7 +58,7 @@ def test_the_shipped_policies_are_near_an_equilibrium_of_todays_round(a: int, b:
     assert path.stat().st_size <= 2_000_000
     policy = solved.round_policy(a, b)
     assert policy is not None
-    value, br0, br1 = evaluate(policy.tree, _dense(policy), solved.continuation(a, b))
+    value, br0, br1 = evaluate(policy.tree, behaviour(policy), solved.continuation(a, b))
     assert value == pytest.approx(policy.value, abs=0.01)
     assert (br0 + br1) / 2 <= 0.01
 
