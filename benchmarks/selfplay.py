@@ -24,6 +24,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from server_load import NO_RATE_LIMITS  # benchmarks/server_load.py, beside this script
 
 from bots.arena import schedule
 from bots.cli import play_and_record
@@ -69,12 +72,7 @@ def measure_server(game: str, bots: list[str], seats: int, games: int, parallel:
                 str(port),
                 "--db",
                 str(Path(folder) / "bench.db"),
-                "--rate",
-                "100000",
-                "--burst",
-                "100000",
-                "--max-conn-per-ip",
-                "100000",
+                *NO_RATE_LIMITS,
             ],
             cwd=Path(__file__).resolve().parents[1],
             stdout=subprocess.DEVNULL,

@@ -64,13 +64,11 @@ sys.path.insert(0, str(ROOT))  # tests.pgcluster: the throwaway PostgreSQL clust
 
 #: ``umpire serve``'s options for a load test: limits no load generator hits, quiet logs,
 #: finished rooms dropped soon (``benchmarks/server_instructions.py`` uses them too)
+#: ``umpire serve``'s options that no benchmark's clients hit: rates and connections per
+#: address (``benchmarks/selfplay.py`` uses them too)
+NO_RATE_LIMITS = ["--rate", "100000", "--burst", "100000", "--max-conn-per-ip", "100000"]
 LOAD_TEST_FLAGS = [
-    "--rate",
-    "100000",
-    "--burst",
-    "100000",
-    "--max-conn-per-ip",
-    "100000",
+    *NO_RATE_LIMITS,
     "--max-rooms-per-player",
     "1000",
     "--max-rooms",

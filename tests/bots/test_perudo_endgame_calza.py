@@ -9,7 +9,6 @@ import pytest
 from bots.perudo_endgame import calza
 from bots.perudo_endgame.cfr import evaluate, solve
 from bots.perudo_endgame.exploit import measure_sync
-from bots.perudo_endgame.policy import wrong_moves
 from bots.perudo_endgame.positions import round_start
 from bots.perudo_endgame.solve import LAST_BET_TREMBLE, round_policy
 from bots.perudo_endgame.tree import CALZA_CODE, DUDO_CODE, bid_code, build
@@ -17,6 +16,7 @@ from bots.perudo_expert import TableView, advise
 from bots.registry import load_bot
 from bots.sdk import Bot, Decision
 from server.games.perudo_actions import BIDS, count_matching
+from tests.bots.perudo_policies import wrong_moves_played
 
 
 def _exact_bid(dice: list[tuple[int, ...]], right: bool) -> str:
@@ -86,11 +86,7 @@ def test_the_shipped_solutions_are_near_an_equilibrium_under_the_model(gain: boo
 def test_the_played_policy_never_makes_a_move_that_cannot_win(gain: bool) -> None:
     policy = calza.calza_policy(gain)
     tree = policy.tree
-    player = (policy.key // 64) // tree.size
-    hand = policy.key % 64
-    for p in (0, 1):
-        mine = player == p
-        assert not wrong_moves(tree, p)[policy.child[mine], hand[mine]].any()
+    assert wrong_moves_played(policy) == 0
     assert (tree.action[policy.child] == CALZA_CODE).any()
 
 
