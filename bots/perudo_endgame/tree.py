@@ -196,6 +196,9 @@ def build(a: int, b: int, *, calza: bool = False) -> RoundTree:
                     nxt.append(len(action) - 1)
             child_count[node] = len(codes)
         frontier = nxt
+    # close the deepest level (the last dudo or calza): without this end its node range
+    # was open, so no pass visited it and a reach there was uninitialised memory
+    depth_start.append(len(action))
     hands0, w0 = hands(a)
     hands1, w1 = hands(b)
     truth = truth_tables(a, b)

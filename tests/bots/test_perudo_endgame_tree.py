@@ -84,3 +84,17 @@ def test_a_dudo_costs_the_die_the_tree_says(seed: bytes, picks: list[int]) -> No
     events = game.apply(challenger, "dudo")
     changed = next(e.truth for e in events if e.truth["type"] == "dice_changed")
     assert changed["seat"] == (challenger if bid_true else 1 - challenger)
+
+
+def test_the_depth_ranges_cover_every_node_once() -> None:
+    # The deepest level (the dudo, or calza, after the highest bid) was left out: its
+    # range had no end, so the passes never set a reach there and read whatever the
+    # memory held (a flaky overflow warning in the best-response test).
+    for calza in (False, True):
+        tree = build(1, 1, calza=calza)
+        starts = tree.depth_start
+        assert starts[0] == 0 and starts[-1] == tree.size
+        assert all(starts[d] < starts[d + 1] for d in range(len(starts) - 1))
+        for d in range(1, len(starts) - 1):
+            level = range(starts[d], starts[d + 1])
+            assert all(starts[d - 1] <= tree.parent[n] < starts[d] for n in level)
