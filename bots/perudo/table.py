@@ -24,12 +24,16 @@ Json = dict[str, Any]
 
 @lru_cache(maxsize=65536)
 def prob_at_least(k: int, n: int, p: float) -> float:
-    """P(X >= k) for X ~ Binomial(n, p)."""
+    """P(X >= k) for X ~ Binomial(n, p): 1 when k <= 0, 0 when k > n, and never above 1
+    (the sum of the tail's terms can round past it: ``k=1, n=20, p=0.9``).
+
+    The one binomial tail of the Perudo bots: the table's, the expert's and the search's
+    bid probabilities all come from it."""
     if k <= 0:
         return 1.0
     if k > n:
         return 0.0
-    return sum(comb(n, i) * p**i * (1 - p) ** (n - i) for i in range(k, n + 1))
+    return min(1.0, sum(comb(n, i) * p**i * (1 - p) ** (n - i) for i in range(k, n + 1)))
 
 
 def bid_probability(bid: Bid, own: list[int], unknown: int, aces_wild: bool) -> float:

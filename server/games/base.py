@@ -79,8 +79,9 @@ class Event:
 
     ``truth`` is the complete record, for the log only. ``seats[i]`` is the projection
     seat ``i`` receives and ``spectator`` the one a spectator of a game in progress
-    receives; ``None`` means that viewer learns nothing at all of this event (the server
-    still sends a bare placeholder so that sequence numbers have no gaps). Every
+    receives; ``None`` means that viewer learns nothing at all of this event: it leaves no
+    trace in that viewer's stream, no placeholder and no skipped number (sequence numbers
+    are per viewer, :mod:`server.roomcore.streams`). Every
     projection, like the truth, is a JSON-compatible dict whose ``"type"`` names the event.
     Never mutate the dicts: the same dict object may be shared by several viewers.
     """

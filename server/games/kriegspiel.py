@@ -6,8 +6,8 @@ series of *attempts* by the side to move until one is legal. Each accepted actio
 spectator hear, per rule set (``wild16``, ``cincinnati``, ``rand``, ``english``; see
 ``shared/rules/kriegspiel.md`` and ``docs/kriegspiel.md`` for the event shapes).
 
-Seat 0 plays white, seat 1 black. Public API: :data:`CONFIG_TYPE` (:class:`KriegspielConfig`),
-:data:`GAME_TYPE` (:class:`KriegspielGame`), :func:`new_game`, the action types
+Seat 0 plays white, seat 1 black. Public API: :data:`ENGINE`, :class:`KriegspielConfig`,
+:class:`KriegspielGame`, :func:`new_game`, the action types
 :class:`Attempt` and :class:`Command`, and the records :meth:`KriegspielGame.pgn` and
 :meth:`KriegspielGame.extended_pgn`.
 
@@ -62,10 +62,8 @@ __all__ = [
     "ACCEPT_DRAW",
     "ASK_ANY",
     "COMMAND_WORDS",
-    "CONFIG_TYPE",
     "DECLINE_DRAW",
     "ENGINE",
-    "GAME_TYPE",
     "OFFER_DRAW",
     "RESIGN",
     "RULE_SETS",
@@ -611,9 +609,6 @@ def record_text(game: Game, players: Sequence[str | None]) -> str:
     names += ["?"] * (2 - len(names))
     return game.extended_pgn(names[0], names[1])
 
-
-CONFIG_TYPE = KriegspielConfig
-GAME_TYPE = KriegspielGame
 
 #: The Kriegspiel engine: what the server needs to know about the game (server.games.spec).
 #: No stand-in: an absent player loses by abandonment.

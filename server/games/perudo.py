@@ -619,9 +619,6 @@ def _verify(
     return verify(config.seats, seed, list(truths))
 
 
-CONFIG_TYPE = PerudoConfig
-GAME_TYPE = Perudo
-
 #: The Perudo engine: what the server needs to know about the game (server.games.spec).
 ENGINE = Engine(
     name=Perudo.name,
@@ -639,10 +636,8 @@ ENGINE = Engine(
 
 __all__ = [
     "CALZA",
-    "CONFIG_TYPE",
     "DUDO",
     "ENGINE",
-    "GAME_TYPE",
     "PRESETS",
     "Action",
     "Bid",

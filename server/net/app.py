@@ -73,7 +73,10 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True, slots=True)
 class Limits:
-    """Connection limits; every one is a ``umpire serve`` flag."""
+    """Connection limits. Each is an ``umpire serve`` flag (see ``umpire serve --help``)
+    except ``abuse_decay``, ``max_backlog`` and ``close_timeout``: their defaults fit any
+    deployment (the flags on rates and strikes already bound abuse), so only tests change
+    them, to reach the limit quickly."""
 
     max_frame: int = 16 * 1024  # bytes per inbound frame (bigger: closed with 1009)
     rate: float = 20.0  # messages per second, sustained

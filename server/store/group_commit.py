@@ -73,9 +73,6 @@ class WriteQueue(Generic[T]):
         """True when nothing is queued."""
         return not self._items
 
-    def qsize(self) -> int:
-        """How many items are queued."""
-        return len(self._items)
 
 
 async def commit_in_groups(

@@ -130,9 +130,32 @@ async def test_kriegspiel_random_plays_whole_games() -> None:
 
 def test_binomial_tail() -> None:
     assert prob_at_least(0, 5, 0.3) == 1.0
+    assert prob_at_least(-3, 5, 0.3) == 1.0
+    assert prob_at_least(0, 0, 0.3) == 1.0
     assert prob_at_least(6, 5, 0.3) == 0.0
+    assert prob_at_least(1, 0, 0.3) == 0.0
     assert prob_at_least(1, 1, 1 / 6) == pytest.approx(1 / 6)
     assert prob_at_least(1, 2, 1 / 3) == pytest.approx(1 - (2 / 3) ** 2)
+
+
+def test_binomial_tail_at_certain_and_impossible_dice() -> None:
+    """p = 0: no die matches; p = 1: every die does."""
+    assert prob_at_least(1, 5, 0.0) == 0.0
+    assert prob_at_least(0, 5, 0.0) == 1.0
+    assert prob_at_least(5, 5, 1.0) == 1.0
+    assert prob_at_least(1, 5, 1.0) == 1.0
+    assert prob_at_least(6, 5, 1.0) == 0.0
+
+
+def test_binomial_tail_never_exceeds_one() -> None:
+    """The tail's terms can sum past 1 in floating point (here 1.0000000000000002)."""
+    assert prob_at_least(1, 20, 0.9) == 1.0
+    assert all(
+        0.0 <= prob_at_least(k, n, p) <= 1.0
+        for n in range(41)
+        for k in range(-1, n + 2)
+        for p in (0.0, 1 / 6, 1 / 3, 0.5, 0.9, 1.0)
+    )
 
 
 def test_bid_probability_counts_own_dice_and_wild_aces() -> None:

@@ -12,9 +12,7 @@ from server.games.base import ConfigError, Event, IllegalAction, Outcome
 from server.games.kriegspiel import (
     ACCEPT_DRAW,
     ASK_ANY,
-    CONFIG_TYPE,
     DECLINE_DRAW,
-    GAME_TYPE,
     OFFER_DRAW,
     RESIGN,
     Attempt,
@@ -85,8 +83,8 @@ def tries_of(table: Table) -> Event:
 
 def test_registry_and_config_round_trip() -> None:
     kriegspiel = engine("kriegspiel")
-    assert kriegspiel.config_type is CONFIG_TYPE and kriegspiel.game_type is GAME_TYPE
-    assert GAME_TYPE.name == "kriegspiel"
+    assert kriegspiel.config_type is KriegspielConfig and kriegspiel.game_type is KriegspielGame
+    assert KriegspielGame.name == "kriegspiel"
     config = kriegspiel.make_config({"rules": "rand", "auto_threefold": False})
     assert config.seats == 2
     assert KriegspielConfig.from_options(config.to_options()) == config

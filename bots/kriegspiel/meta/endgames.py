@@ -101,13 +101,6 @@ def king_outcomes(
     )
 
 
-def _spread(squares: int) -> int:
-    result = 0
-    for square in chess.SquareSet(squares):
-        result |= chess.BB_KING_ATTACKS[square]
-    return result
-
-
 def king_spread(squares: int) -> int:
     """``squares`` and every square a king step away from one of them."""
     row = squares | ((squares >> 1) & ~chess.BB_FILE_H) | ((squares << 1) & ~chess.BB_FILE_A)

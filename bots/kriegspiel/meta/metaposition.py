@@ -238,10 +238,6 @@ class Metaposition:
         """Our king's square (``None`` only in malformed test positions)."""
         return self.own.king(self.color)
 
-    def possible_attacks_by_us(self, board: chess.Board | None = None) -> int:
-        """Squares our pieces may attack (unseen blockers ignored)."""
-        return possible_attacks(board or self.own, self.color)
-
     def certain_attacks_by_us(self, board: chess.Board | None = None) -> int:
         """Squares our pieces attack whatever the unseen enemy pieces are."""
         return certain_attacks(board or self.own, self.color, self.maybe_units())

@@ -156,15 +156,6 @@ def _our_illegal(meta: Metaposition, move: chess.Move) -> None:
 # -- pawn tries ------------------------------------------------------------------------
 
 
-def _unpinned_pawns(meta: Metaposition) -> list[chess.Square]:
-    own = meta.own
-    return [
-        square
-        for square in chess.SquareSet(own.pawns & own.occupied_co[meta.color])
-        if not meta.could_be_pinned(square)
-    ]
-
-
 def _our_no_captures(meta: Metaposition, pawns: chess.SquareSet | list[chess.Square]) -> None:
     """None of ``pawns`` has a legal capture: where they could take, no enemy unit."""
     if meta.checks_on_us or not meta.check_known:

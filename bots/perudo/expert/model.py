@@ -13,22 +13,13 @@ from collections.abc import Iterable
 from functools import lru_cache
 from math import comb
 
+from bots.perudo.table import prob_at_least
 from server.games.perudo_actions import ACE, Bid, count_matching
 
 
 def match_chance(bid: Bid, aces_wild: bool) -> float:
     """The chance one unseen die counts for ``bid``: 1/3 with wild aces, else 1/6."""
     return 1 / 3 if aces_wild and not bid.is_aces else 1 / 6
-
-
-@lru_cache(maxsize=65536)
-def prob_at_least(k: int, n: int, p: float) -> float:
-    """P(X >= k) for X ~ Binomial(n, p); 1 when k <= 0 and 0 when k > n."""
-    if k <= 0:
-        return 1.0
-    if k > n:
-        return 0.0
-    return min(1.0, sum(comb(n, i) * p**i * (1 - p) ** (n - i) for i in range(k, n + 1)))
 
 
 @lru_cache(maxsize=65536)

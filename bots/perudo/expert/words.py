@@ -41,16 +41,6 @@ def bid_it(bid: Bid) -> str:
     return f"almeno {plural(bid.quantity, 'volta', 'volte')} {bid.face}"
 
 
-def exactly_en(bid: Bid) -> str:
-    """``6x5`` as "exactly 6 fives" (what a calza claims)."""
-    return "exactly " + bid_en(bid).removeprefix("at least ")
-
-
-def exactly_it(bid: Bid) -> str:
-    """``6x5`` as "esattamente 6 volte 5" (what a calza claims)."""
-    return "esattamente " + bid_it(bid).removeprefix("almeno ")
-
-
 def percent(value: float) -> int:
     """``value`` (0..1) as a whole percentage, never rounding a possibility to 0 or a doubt
     to 100: 0.996 is 99, 0.004 is 1."""

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from bots.perudo.expert.model import prob_at_least
+from bots.perudo.table import prob_at_least
 from server.games.perudo_actions import ACE, BIDS, Bid, count_matching, min_aces_after
 
 DUDO = "dudo"
