@@ -4,19 +4,19 @@ Plays the same games as ``umpire tournament`` (the arena's schedule and seeds) a
 each game that the first bot did not win, prints the end reason, the number of plies and
 the material left on each side (from the umpire's real board), then a summary by reason.
 
-    python benchmarks/kriegspiel_draws.py [--bots kriegspiel-meta,kriegspiel-random]
+    python -m benchmarks.kriegspiel_draws [--bots kriegspiel-meta,kriegspiel-random]
         [--games 200] [--seed 1] [--budget nodes=1000] [--parallel 1] [--first 0]
 """
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 
 import chess
 
+from benchmarks.common import arguments
 from bots.tools.arena import GameSpec, play_spec, schedule
 from server.games.kriegspiel import KriegspielGame
 
@@ -65,11 +65,9 @@ def _init(hero: str) -> None:
 
 def main() -> int:
     """Play the tournament and print the games the first bot did not win."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = arguments(__doc__, games=200, seed="1")
     parser.add_argument("--bots", default="kriegspiel-meta,kriegspiel-random")
-    parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--first", type=int, default=0, help="skip the games before this one")
-    parser.add_argument("--seed", default="1")
     parser.add_argument("--budget", default="nodes=1000")
     parser.add_argument("--parallel", type=int, default=1)
     parser.add_argument("--every", action="store_true", help="print every game, won or not")

@@ -3,8 +3,9 @@
 The earlier version is taken from git (``--previous``, a commit; the repository has no
 tags) and loaded as a package of its own name, so both versions play in one tournament:
 
-1. ``git archive <commit> bots/kriegspiel/meta`` is unpacked into a temporary folder as
-   the package ``ks_prev_<commit>`` (its own imports renamed to match); the rest of the
+1. ``git archive <commit> bots/kriegspiel/meta`` (``bots/kriegspiel_meta`` before issue
+   31's layout) is unpacked into a temporary folder as the package ``ks_prev_<commit>``
+   (its imports renamed to match, ``benchmarks.common.unpack_revision``); the rest of the
    code (the SDK, the engines) is today's, which the bot only uses through the Bot API;
 2. a small ``ladder.py`` in that package wraps the old class so that it takes this
    version's budget texts (``cpu=0.2``: the thread's CPU time, which the old bot already
@@ -13,22 +14,19 @@ tags) and loaded as a package of its own name, so both versions play in one tour
 3. ``umpire tournament`` runs with that folder on ``PYTHONPATH`` (``--parallel`` workers
    inherit it), seats rotating as usual.
 
-    python benchmarks/kriegspiel_ladder.py [--previous 22397a1] [--games 200] [--budget cpu=0.2]
+    python -m benchmarks.kriegspiel_ladder [--previous 22397a1] [--games 200] [--budget cpu=0.2]
         [--seed 1] [--parallel 1] [--against kriegspiel-meta] [--db games.sqlite]
 """
 
 from __future__ import annotations
 
-import argparse
-import io
 import os
 import subprocess
 import sys
-import tarfile
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from benchmarks.common import ROOT, arguments, unpack_revision
 
 WRAPPER = '''"""The previous ``kriegspiel-meta`` ({commit}), taking today's budget texts."""
 
@@ -41,7 +39,7 @@ from typing import Any
 from {package}.bot import KriegspielMeta
 
 #: Versions from 902fe68 on take budget texts themselves (nodes=N as well).
-TEXTS = importlib.util.find_spec("{package}.budget") is not None
+TEXTS = {texts} or importlib.util.find_spec("{package}.budget") is not None
 
 
 class Previous(KriegspielMeta):
@@ -70,36 +68,21 @@ def unpack(commit: str, into: Path) -> str:
         .strip()
     )
     package = f"ks_prev_{short}"
-    archive = subprocess.run(
-        ["git", "archive", "--format=tar", short, "bots/kriegspiel/meta"],
-        cwd=ROOT,
-        check=True,
-        capture_output=True,
-    ).stdout
-    target = into / package
-    target.mkdir(parents=True)
-    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
-        for member in tar.getmembers():
-            if not member.isfile():
-                continue
-            source = tar.extractfile(member)
-            assert source is not None
-            text = source.read().decode().replace("bots.kriegspiel.meta", package)
-            (target / Path(member.name).name).write_text(text)
-    (target / "ladder.py").write_text(WRAPPER.format(commit=short, package=package))
+    old = unpack_revision(short, ("bots/kriegspiel/meta", "bots/kriegspiel_meta"), package, into)
+    # (since the layout, the budget texts are the SDK's: bots.sdk.budget)
+    wrapper = WRAPPER.format(commit=short, package=package, texts=not old)
+    (into / package / "ladder.py").write_text(wrapper)
     return package
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = arguments(__doc__, games=200, seed="1")
     parser.add_argument("--previous", default="22397a1", help="the earlier version's commit")
-    parser.add_argument("--games", type=int, default=200)
     parser.add_argument(
         "--budget",
         default="cpu=0.2",
         help="cpu=SECONDS per decision, or nodes=N (previous versions from 902fe68 on)",
     )
-    parser.add_argument("--seed", default="1")
     parser.add_argument("--parallel", type=int, default=1)
     parser.add_argument("--against", default="kriegspiel-meta", help="today's bot spec")
     parser.add_argument(

@@ -6,9 +6,9 @@ king that always steps toward the centre. Prints the share mated within the 50-m
 (draws by the rule, repetition, stalemate or a lost piece are failures), the average
 number of moves to mate, illegal attempts per move and the median time per decision.
 
-    python benchmarks/kriegspiel_meta.py endgames [--starts 200] [--budget 0.2] [--parallel 2]
+    python -m benchmarks.kriegspiel_meta endgames [--starts 200] [--budget 0.2] [--parallel 2]
         [--endgames KR,KQ] [--defenders random,centre] [--first 0] [--failures]
-    python benchmarks/kriegspiel_meta.py games [--games 100] [--budget 0.2] [--rules wild16]
+    python -m benchmarks.kriegspiel_meta games [--games 100] [--budget 0.2] [--rules wild16]
 
 With ``--failures`` every start that was not mated is printed too: its seed, how it
 ended, and the size of the hidden king's region at each of the bot's moves (the story of
@@ -20,20 +20,16 @@ The full-game strength is measured with the tournament command (see
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import statistics
-import sys
 import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
 from typing import Any
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import chess
 
+from benchmarks.common import arguments, percentile
 from bots.kriegspiel.meta import KriegspielMeta
 from bots.tools.arena import wilson_interval
 
@@ -112,7 +108,7 @@ def _summary(results: list[dict[str, Any]]) -> str:
         f"moves to win {mean_moves:.1f}, attempts/move {attempts / moves:.2f}, "
         f"illegal/move {(attempts - moves) / moves:.2f}, "
         f"median decision {statistics.median(times) * 1000:.1f} ms, "
-        f"p95 {sorted(times)[int(0.95 * (len(times) - 1))] * 1000:.0f} ms; {dict(reasons)}"
+        f"p95 {percentile(times, 0.95) * 1000:.0f} ms; {dict(reasons)}"
     )
 
 
@@ -127,10 +123,9 @@ def _failures(results: list[dict[str, Any]]) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = arguments(__doc__, games=100)
     parser.add_argument("what", choices=("endgames", "games"))
     parser.add_argument("--starts", type=int, default=200)
-    parser.add_argument("--games", type=int, default=100)
     parser.add_argument(
         "--budget", default="0.2", help="seconds per decision, or nodes=N / cpu=S (see budget.py)"
     )

@@ -10,24 +10,20 @@ attack), an illegal castling. Each refusal is also marked with what the bot knew
 refusal chance it estimated (``legality.illegal_chance``), whether it was a deliberate
 probe, and whether the same attempt was refused before with our pieces placed alike.
 
-    python benchmarks/kriegspiel_refusals.py [--games 50] [--seed 1] [--budget nodes=1000]
+    python -m benchmarks.kriegspiel_refusals [--games 50] [--seed 1] [--budget nodes=1000]
         [--parallel 1] [--first 0]
 """
 
 from __future__ import annotations
 
-import argparse
 import asyncio
-import sys
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
 from typing import Any
 
 import chess
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
+from benchmarks.common import arguments
 from bots.baseline import KriegspielRandom
 from bots.kriegspiel.meta import KriegspielMeta
 from bots.kriegspiel.meta.legality import capture_candidates, illegal_chance
@@ -156,10 +152,8 @@ def _bucket(q: float) -> str:
 
 def main() -> int:
     """Play the games and print the refused attempts by cause."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=50)
+    parser = arguments(__doc__, games=50, seed="1")
     parser.add_argument("--first", type=int, default=0)
-    parser.add_argument("--seed", default="1")
     parser.add_argument("--budget", default="nodes=1000")
     parser.add_argument("--parallel", type=int, default=1)
     args = parser.parse_args()

@@ -3,25 +3,20 @@
 Two random players play whole games under each rule set. Like real players they choose
 among the attempts possible on their own board (most of which are illegal on the real
 board), now and then try a move that is impossible even on their own board, and under
-english ask "any?" at the start of some turns. Prints attempts/s and games/s per rule set.
+english ask "any?" at the start of some turns. Prints attempts/s and games/s per rule set
+(``--games`` games each).
 
-    python benchmarks/kriegspiel_umpire.py [--games 40] [--seed 1]
+    python -m benchmarks.kriegspiel_umpire [--games 40] [--seed 1]
 """
 
 from __future__ import annotations
 
-import argparse
-import os
-import platform
 import random
-import sys
 import time
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import chess
 
+from benchmarks.common import arguments, machine
 from server.games.base import Event, IllegalAction
 from server.games.kriegspiel import (
     RULE_SETS,
@@ -72,15 +67,8 @@ def _attempt(game: KriegspielGame, seat: int, rng: random.Random) -> list[Event]
 
 def main() -> None:
     """Run the benchmark and print one line per rule set."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=40, help="games per rule set")
-    parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args()
-    print(
-        f"python {platform.python_version()} on {platform.machine()}, "
-        f"{platform.processor() or platform.platform()}, {os.cpu_count()} cpus, "
-        f"python-chess {chess.__version__}"
-    )
+    args = arguments(__doc__, games=40, seed=1).parse_args()
+    print(f"{machine()}, python-chess {chess.__version__}")
     columns = ("games", "attempts", "events", "attempts/s", "games/s")
     print(f"{'rules':<11}" + "".join(f"{name:>12}" for name in columns))
     for rules in RULE_SETS:

@@ -2,7 +2,7 @@
 
 Usage::
 
-    python benchmarks/learn_envs.py [--seconds 10]
+    python -m benchmarks.learn_envs [--seconds 10]
 
 Each row plays whole episodes for about ``--seconds``: at every step the selected agent
 takes ``env.last()`` (observation vector, action mask) and plays a uniformly random legal
@@ -14,17 +14,13 @@ short), and over attempts and ``any`` only (games last until mate or a draw rule
 
 from __future__ import annotations
 
-import argparse
 import json
-import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import numpy as np
 
+from benchmarks.common import arguments
 from bots.learn.env import UmpireEnv, kriegspiel_env, perudo_env
 from bots.learn.kriegspiel_obs import NUM_ACTIONS as KS_ACTIONS
 
@@ -62,7 +58,7 @@ def rollouts(
 
 def main() -> None:
     """Print one JSON line per environment."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = arguments(__doc__)
     parser.add_argument("--seconds", type=float, default=10.0)
     args = parser.parse_args()
     rows: list[tuple[str, Callable[[], UmpireEnv], bool]] = [

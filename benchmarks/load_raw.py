@@ -1,4 +1,4 @@
-"""A cheap load generator for ``benchmarks/server_load.py --raw``: raw websocket frames.
+"""A cheap load generator for ``python -m benchmarks.server_load --raw``: raw frames.
 
 The default load generator runs every seat through the shared client core
 (:mod:`bots.client.core`) on top of ``websockets``; it costs about as much CPU per action
@@ -16,7 +16,7 @@ apart from the generator's:
   skipped by the decoder), encoded as preformatted text;
 - the same scripted player as the default mode: it acts only on a ``turn`` frame (the
   server sends those only to the seat's own connections), with one of the frame's ``legal``
-  actions (dudo sometimes, always past two dice a player, else a random low raise), and
+  actions (``benchmarks.common.scripted_bid``), and
   the same latency measure: from sending an action to the moment every seat of the room
   has received the last event it caused (its ``ack`` says which ``seq`` that is).
 
@@ -36,6 +36,8 @@ import time
 from typing import Any
 
 import msgspec
+
+from benchmarks.common import scripted_bid
 
 
 class Event(msgspec.Struct):
@@ -236,7 +238,7 @@ class Table:
 
     def act(self, seat: Seat, legal: list[str]) -> None:
         """Answer a turn with one of its legal actions (after the think time, if any)."""
-        action = self.load.choose(legal, self.size)
+        action = scripted_bid(legal, self.size, self.load.rng)
         text = f'{{"type":"act","room":"{self.room}","action":"{action}"}}'
         think = self.load.think
         if think:
@@ -285,16 +287,6 @@ class Load:
         self.pending -= 1
         if self.pending <= 0 and self.done is not None and not self.done.done():
             self.done.set_result(None)
-
-    def choose(self, legal: list[str], seats: int) -> str:
-        """Dudo sometimes (always past two dice a player), else a random low raise."""
-        rng = self.rng
-        bids = [(int(a.split("x", 1)[0]), a) for a in legal if a[0].isdigit()]
-        low = min((q for q, _ in bids), default=None)
-        if "dudo" in legal and (low is None or low > seats * 2 or rng.random() < 0.3):
-            return "dudo"
-        assert low is not None, legal
-        return rng.choice([a for q, a in bids if q <= low + 1])
 
     async def run(self, tables: range, seats: int) -> None:
         """Connect every table, play until the deadline, then close everything."""

@@ -2,7 +2,7 @@
 
 Usage::
 
-    python benchmarks/openspiel_perudo.py [--rows uniform,easy,normal,hard,easy-mix,
+    python -m benchmarks.openspiel_perudo [--rows uniform,easy,normal,hard,easy-mix,
         normal-mix,cfr,cfr+] [--samples 1] [--seeds 64] [--cfr-iterations 100]
         [--efg PATH] [--check 300]
 
@@ -23,7 +23,7 @@ game's +1 / -1 result) on that game. Each row prints one JSON line:
 - any other bot of ``bots/registry.py`` by its spec (``perudo-simple``), the same way;
 - ``easy-mix``, ``normal-mix`` (any bot row with ``-mix``): the behaviour policy of
   the mixture of ``--seeds`` seeded copies (``efg_policy.mixture``): what
-  ``benchmarks/perudo_exploitability.py --seeds``
+  ``python -m benchmarks.perudo_exploitability --seeds``
   measures with the project's own best response;
 - ``cfr``, ``cfr+``: OpenSpiel's C++ ``CFRSolver`` / ``CFRPlusSolver`` on the EFG game,
   ``--cfr-iterations`` iterations, then its average policy.
@@ -31,21 +31,18 @@ game's +1 / -1 result) on that game. Each row prints one JSON line:
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import random
 import resource
-import sys
 import tempfile
 import time
 from collections.abc import Mapping
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
 import pyspiel
 
+from benchmarks.common import arguments
 from bots.learn import efg_policy
 from bots.learn.efg_policy import InfoSet
 from bots.learn.openspiel_perudo import PerudoGame, PerudoState
@@ -119,7 +116,7 @@ def bot_row(
 
 def main() -> None:
     """Build or load the EFG game, check it, then run the rows asked for."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = arguments(__doc__)
     parser.add_argument("--rows", default="uniform,easy,normal,hard,easy-mix,normal-mix,cfr")
     parser.add_argument("--samples", type=int, default=1)
     parser.add_argument("--seeds", type=int, default=64)

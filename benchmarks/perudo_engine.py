@@ -2,7 +2,7 @@
 
 Usage::
 
-    python benchmarks/perudo_engine.py [--games 2000] [--seats 4] [--dice 5] [--seed 1]
+    python -m benchmarks.perudo_engine [--games 2000] [--seats 4] [--dice 5] [--seed 1]
 
 Each action is chosen uniformly from ``legal_actions`` and applied; for every event the
 projection of every seat and of a spectator is taken (as the server does when it sends
@@ -11,15 +11,10 @@ them). Reports actions/s and games/s on one core (the benchmark is single-thread
 
 from __future__ import annotations
 
-import argparse
-import platform
 import random
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
+from benchmarks.common import arguments, machine
 from server.games.perudo import PerudoConfig, new_game
 
 
@@ -57,14 +52,13 @@ def run(games: int, seats: int, dice: int, seed: int) -> dict[str, float]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=2000)
+    """Run the benchmark and print its figures."""
+    parser = arguments(__doc__, games=2000, seed=1)
     parser.add_argument("--seats", type=int, default=4)
     parser.add_argument("--dice", type=int, default=5)
-    parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     result = run(args.games, args.seats, args.dice, args.seed)
-    print(f"python {platform.python_version()} on {platform.machine()}, one core")
+    print(f"{machine()}; one core")
     print(
         f"{result['games']} games, {result['actions']} actions, {result['events']} events, "
         f"{result['projections']} projections in {result['seconds']:.2f} s"

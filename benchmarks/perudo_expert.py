@@ -2,7 +2,7 @@
 
 Usage::
 
-    python benchmarks/perudo_expert.py [--games 1000] [--rows all] [--jobs 2]
+    python -m benchmarks.perudo_expert [--games 1000] [--rows all] [--jobs 2]
 
 Rows (``--rows`` takes a comma-separated subset):
 
@@ -19,22 +19,19 @@ seed ``i`` and bot seeds derived from ``i``, so every row is reproducible.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import math
 import statistics
-import sys
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
+from benchmarks.common import arguments, machine, percentile
 from bots.baseline import PerudoRandom, PerudoSimple
 from bots.perudo.expert import PerudoExpert
 from bots.sdk.bot import Bot, Decision
 from bots.sdk.local import play_local
+from bots.tools.arena import wilson_interval
 
 LEVELS = ("easy", "normal", "hard")
 
@@ -66,15 +63,6 @@ def play_block(lineup: tuple[str, ...], start: int, games: int) -> list[int]:
     return wins
 
 
-def wilson(wins: int, n: int) -> tuple[float, float]:
-    """The 95% Wilson score interval of a proportion."""
-    z = 1.96
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
-
-
 def play(lineup: tuple[str, ...], games: int, jobs: int) -> list[int]:
     """Wins by lineup position over ``games`` games, split over ``jobs`` processes."""
     if jobs <= 1:
@@ -96,7 +84,7 @@ def report(title: str, lineup: tuple[str, ...], games: int, jobs: int, show: int
     wins = play(lineup, games, jobs)
     took = time.perf_counter() - started
     for p in range(show):
-        low, high = wilson(wins[p], games)
+        low, high = wilson_interval(wins[p], games)
         name = lineup[p] if lineup[p] in ("simple", "random") else f"expert-{lineup[p]}"
         print(
             f"| {title} | {name} | {games} | {wins[p] / games:.1%} | "
@@ -154,12 +142,13 @@ ROWS: dict[str, Callable[[int, int], None]] = {
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--games", type=int, default=1000)
+    """Play the rows asked for and print their tables."""
+    parser = arguments(__doc__, games=1000)
     parser.add_argument("--rows", default="all")
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args()
     rows = [*ROWS, "time"] if args.rows == "all" else args.rows.split(",")
+    print(machine(), end="\n\n")
     print("| row | bot | games | wins | 95% interval | time |")
     print("| --- | --- | --- | --- | --- | --- |")
     for row in rows:
@@ -170,8 +159,8 @@ def main() -> None:
         print("\n| level | decisions | median ms | p95 ms |")
         print("| --- | --- | --- | --- |")
         for lvl in LEVELS:
-            times = sorted(decision_times(lvl, max(20, args.games // 10)))
-            p95 = times[int(0.95 * (len(times) - 1))]
+            times = decision_times(lvl, max(20, args.games // 10))
+            p95 = percentile(times, 0.95)
             print(
                 f"| {lvl} | {len(times)} | {statistics.median(times) * 1000:.2f} | "
                 f"{p95 * 1000:.2f} |",

@@ -2,8 +2,8 @@
 
 Usage::
 
-    python benchmarks/perudo_search.py [--games 20] [--seats 4] [--nodes 1000]
-    python benchmarks/perudo_search.py --calibration 300
+    python -m benchmarks.perudo_search [--games 20] [--seats 4] [--nodes 1000]
+    python -m benchmarks.perudo_search --calibration 300
 
 Plays ``--games`` local games of perudo-search (``--nodes`` rollouts a decision) against
 perudo-simple in the other seats (seat rotating, game ``i`` seeded by ``i``) in this one
@@ -24,17 +24,13 @@ of each and the true rate by estimated band.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import random
 import statistics
-import sys
 import time
-from pathlib import Path
 from typing import ClassVar
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
+from benchmarks.common import arguments, machine, percentile
 from bots.baseline import PerudoSimple
 from bots.perudo.expert.reading import read_bids
 from bots.perudo.expert.view import TableView
@@ -130,8 +126,7 @@ def _print_calibration(label: str, estimates: list[tuple[float, bool]]) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark and print its figures."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=20)
+    parser = arguments(__doc__, games=20)
     parser.add_argument("--seats", type=int, default=4)
     parser.add_argument("--nodes", type=int, default=1000)
     parser.add_argument("--calibration", type=int, default=0, metavar="N")
@@ -140,9 +135,10 @@ def main(argv: list[str] | None = None) -> int:
         calibration(args.calibration)
         return 0
     cpu = asyncio.run(run(args.games, args.seats, args.nodes))
-    times = sorted(Timed.times)
+    times = Timed.times
     searched = len(times)
-    p95 = times[min(searched - 1, int(0.95 * searched))]
+    p95 = percentile(times, 0.95)
+    print(machine())
     print(f"{args.games} games, {args.seats} seats, nodes={args.nodes}, {cpu:.1f} s CPU")
     print(f"decisions: {searched} searched, {Timed.solved} from the solved endgames")
     print(

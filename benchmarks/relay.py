@@ -8,7 +8,7 @@ loop), with a random legal bid or dudo. Reported per mode: acknowledged actions/
 p50/p99 time from sending an action to its ``ack``, and the CPU time per action of each
 node over the measured window (from /proc).
 
-    python benchmarks/relay.py --rooms 50 --duration 10
+    python -m benchmarks.relay --rooms 50 --duration 10
 """
 
 from __future__ import annotations
@@ -20,18 +20,21 @@ import json
 import random
 import signal
 import statistics
-import sys
 import time
-from pathlib import Path
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from server_load import cpu_seconds, start_umpire
-
+from benchmarks.common import (
+    LOAD_TEST_FLAGS,
+    arguments,
+    cpu_seconds,
+    machine,
+    percentile,
+    scripted_bid,
+    start_umpire,
+)
 from tests.pgcluster import Cluster, create_database, find_bindir
 
 
@@ -98,13 +101,7 @@ class Room:
             elif kind == "event" and (frame.get("event") or {}).get("type") == "game_over":
                 return
             elif kind == "turn":
-                legal = frame["legal"]
-                bids = [a for a in legal if "x" in a]
-                low = min((int(b.split("x")[0]) for b in bids), default=None)
-                if "dudo" in legal and (low is None or low > 4 or self.rng.random() < 0.3):
-                    action = "dudo"
-                else:
-                    action = self.rng.choice([b for b in bids if int(b.split("x")[0]) <= low + 1])  # type: ignore[operator]
+                action = scripted_bid(frame["legal"], 2, self.rng)
                 sent_at = time.monotonic()
                 await ws.send(json.dumps({"type": "act", "room": room, "action": action}))
 
@@ -128,7 +125,7 @@ async def run(mode: str, ports: list[int], pids: list[int], options: argparse.Na
     lat = sorted(stats["latencies"])
     actions = stats["actions"]
     per = [1e6 * c / actions if actions else float("nan") for c in cpu]
-    p50, p99 = 1000 * statistics.median(lat), 1000 * lat[int(0.99 * (len(lat) - 1))]
+    p50, p99 = 1000 * statistics.median(lat), 1000 * percentile(lat, 0.99)
     print(
         f"{mode:8}: {actions / options.duration:6.0f} actions/s  "
         f"p50 {p50:5.1f} ms  p99 {p99:5.1f} ms  "
@@ -138,7 +135,8 @@ async def run(mode: str, ports: list[int], pids: list[int], options: argparse.Na
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    """Start the cluster and two nodes, then measure both modes."""
+    parser = arguments(__doc__)
     parser.add_argument("--rooms", type=int, default=50)
     parser.add_argument("--duration", type=float, default=10.0)
     parser.add_argument("--warmup", type=float, default=2.0)
@@ -155,9 +153,11 @@ def main() -> None:
         dsn = asyncio.run(create_database(cluster.admin_dsn))
     servers = []
     try:
-        servers = [start_umpire(dsn, "FULL") for _ in range(2)]
+        flags = [*LOAD_TEST_FLAGS, "--synchronous", "FULL"]
+        servers = [start_umpire(dsn, flags) for _ in range(2)]
         ports = [port for _, port in servers]
         pids = [proc.pid for proc, _ in servers]
+        print(machine())
         print(f"{options.rooms} two-player rooms on node A, {options.duration:g} s measured")
         for mode in ("direct", "relayed"):
             asyncio.run(run(mode, ports, pids, options))

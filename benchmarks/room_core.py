@@ -5,22 +5,18 @@ their frames and a store that writes nothing, and reports the process's CPU time
 action. It isolates the room layer from the websocket and SQLite costs that
 ``benchmarks/server_load.py`` measures together.
 
-    python benchmarks/room_core.py --games 150
+    python -m benchmarks.room_core --games 150
 """
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import random
-import sys
 import time
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
+from benchmarks.common import arguments, machine
 from server.games import engine
 from server.players.identity import Player
 from server.rooms.connection import Client
@@ -93,11 +89,9 @@ async def run(games: int, seed: int) -> tuple[int, float, int]:
 
 def main() -> None:
     """Run the benchmark and print the CPU time per action."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=150)
-    parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args()
+    args = arguments(__doc__, games=150, seed=0).parse_args()
     actions, cpu, frames = asyncio.run(run(args.games, args.seed))
+    print(machine())
     print(
         f"room layer: {args.games} games, {actions} actions, {frames} frames: "
         f"{cpu / actions * 1e6:.1f} us CPU per action"

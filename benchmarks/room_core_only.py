@@ -5,22 +5,17 @@ same scripted player as ``benchmarks/room_core.py``) and discards the effects, t
 the core's own cost from the actor's and asyncio's (``room_core.py`` measures them
 together).
 
-    python benchmarks/room_core_only.py --games 300
+    python -m benchmarks.room_core_only --games 300
 """
 
 from __future__ import annotations
 
-import argparse
 import random
-import sys
 import time
-from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from room_core import scripted_action  # benchmarks/room_core.py, beside this script
-
+from benchmarks.common import arguments, machine
+from benchmarks.room_core import scripted_action
 from server.games import engine
 from server.players.identity import Player
 from server.roomcore import messages as m
@@ -62,11 +57,9 @@ def run(games: int, seed: int) -> tuple[int, float, int]:
 
 def main() -> None:
     """Run the benchmark and print the CPU time per action."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=300)
-    parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args()
+    args = arguments(__doc__, games=300, seed=0).parse_args()
     actions, cpu, frames = run(args.games, args.seed)
+    print(machine())
     print(
         f"room core alone: {args.games} games, {actions} actions, {frames} frames: "
         f"{cpu / actions * 1e6:.1f} us CPU per action"

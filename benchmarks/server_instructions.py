@@ -11,32 +11,25 @@ each thread over that window are divided by the actions acknowledged in it (from
 ``valgrind`` (Debian: ``apt-get install valgrind``). Only user-space instructions are
 counted: system calls (the socket writes, ``fdatasync``) are not.
 
-    python benchmarks/server_instructions.py --rooms 16 --warmup 40 --window 40
-    python benchmarks/server_instructions.py --root /path/to/other/checkout   # A/B
+    python -m benchmarks.server_instructions --rooms 16 --warmup 40 --window 40
+    python -m benchmarks.server_instructions --root /path/to/other/checkout   # A/B
 """
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import glob
-import os
 import re
 import shutil
 import signal
 import subprocess
-import sys
 import tempfile
 import time
 import urllib.request
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from load_raw import raw_worker  # benchmarks/load_raw.py, beside this script
-from server_load import LOAD_TEST_FLAGS  # benchmarks/server_load.py, beside this script
-
-ROOT = Path(__file__).resolve().parents[1]
+from benchmarks.common import LOAD_TEST_FLAGS, ROOT, arguments, machine, start_umpire
+from benchmarks.load_raw import raw_worker
 
 
 def accepted(port: int) -> float:
@@ -85,7 +78,7 @@ def thread_totals(prefix: str) -> dict[int, int]:
 
 def main() -> None:
     """Run the measurement and print instructions per action."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = arguments(__doc__)
     parser.add_argument("--rooms", type=int, default=16)
     parser.add_argument("--warmup", type=float, default=40.0, help="seconds before counting")
     parser.add_argument("--window", type=float, default=40.0, help="seconds counted")
@@ -95,32 +88,14 @@ def main() -> None:
         raise SystemExit("needs valgrind (callgrind and callgrind_control)")
     with tempfile.TemporaryDirectory() as tmp:
         prefix = str(Path(tmp) / "callgrind")
-        server = subprocess.Popen(
-            [
-                "valgrind",
-                "--tool=callgrind",
-                f"--callgrind-out-file={prefix}",
-                "--separate-threads=yes",
-                sys.executable,
-                "-m",
-                "server.cli",
-                "serve",
-                "--port",
-                "0",
-                "--db",
-                str(Path(tmp) / "load.db"),
-                *LOAD_TEST_FLAGS,
-            ],
-            cwd=options.root,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        valgrind = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={prefix}"]
+        server, port = start_umpire(
+            str(Path(tmp) / "load.db"),
+            LOAD_TEST_FLAGS,
+            launcher=[*valgrind, "--separate-threads=yes"],
+            cwd=Path(options.root),
+            quiet=True,
         )
-        assert server.stdout is not None
-        line = server.stdout.readline().decode()
-        if "listening on" not in line:
-            raise SystemExit(f"the server did not start: {line!r}")
-        port = int(line.rsplit(":", 1)[1])
         try:
             actions = asyncio.run(
                 measure(port, server.pid, options.rooms, options.warmup, options.window)
@@ -132,6 +107,7 @@ def main() -> None:
     if not actions or 1 not in threads:
         raise SystemExit(f"nothing measured ({actions} actions, threads {threads})")
     others = sum(count for thread, count in threads.items() if thread != 1)
+    print(machine())
     print(
         f"{options.root}: {actions:.0f} actions in the window; instructions per action: "
         f"event loop {threads[1] / actions:,.0f}, other threads {others / actions:,.0f}, "

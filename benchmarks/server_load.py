@@ -17,10 +17,10 @@ the saturated rate is bounded by their sum), the server's RSS
 (current and peak), and the same closed-loop measure against a bare ``websockets`` echo
 server (one message in flight per room) as the reference.
 
-    python benchmarks/server_load.py --rooms 250 --seats 4 --duration 20 --procs 2
-    python benchmarks/server_load.py ... --mosquitto     # the same with the MQTT feed on
-    python benchmarks/server_load.py ... --store postgres             # one node, PostgreSQL
-    python benchmarks/server_load.py ... --store postgres --nodes 2   # two nodes, one database
+    python -m benchmarks.server_load --rooms 250 --seats 4 --duration 20 --procs 2
+    python -m benchmarks.server_load ... --mosquitto     # the same with the MQTT feed on
+    python -m benchmarks.server_load ... --store postgres             # one node, PostgreSQL
+    python -m benchmarks.server_load ... --store postgres --nodes 2   # two nodes, one database
 
 ``--store postgres`` starts a throwaway PostgreSQL cluster from Debian's binaries (or uses
 ``--pg-dsn``); its CPU time (every postgres process) is reported beside the server's.
@@ -52,65 +52,31 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from benchmarks.common import (
+    LOAD_TEST_FLAGS,
+    arguments,
+    cpu_seconds,
+    machine,
+    percentile,
+    scripted_bid,
+    start_umpire,
+)
+from benchmarks.load_raw import raw_worker
+from benchmarks.server_trace import summary
 from bots.client.core import ClientCore, Received, Turn
-from server.games.perudo_actions import Bid
-
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))  # tests.pgcluster: the throwaway PostgreSQL cluster
-
+from tests.pgcluster import Cluster, create_database, find_bindir
 
 # -- the server processes -------------------------------------------------------------------
 
 
-#: ``umpire serve``'s options for a load test: limits no load generator hits, quiet logs,
-#: finished rooms dropped soon (``benchmarks/server_instructions.py`` uses them too)
-#: ``umpire serve``'s options that no benchmark's clients hit: rates and connections per
-#: address (``benchmarks/selfplay.py`` uses them too)
-NO_RATE_LIMITS = ["--rate", "100000", "--burst", "100000", "--max-conn-per-ip", "100000"]
-LOAD_TEST_FLAGS = [
-    *NO_RATE_LIMITS,
-    "--max-rooms-per-player",
-    "1000",
-    "--max-rooms",
-    "100000",
-    "--log-level",
-    "WARNING",
-    "--finished-ttl",
-    "5",
-]
-
-
-def start_umpire(
-    db: str, synchronous: str, extra: list[str] | None = None, trace: str | None = None
+def start_node(
+    db: str, synchronous: str, extra: list[str], trace: str | None
 ) -> tuple[subprocess.Popen[bytes], int]:
-    """Start ``umpire serve`` on a free port with limits fit for a load test (with
-    ``trace``, through ``benchmarks/server_trace.py``, which writes its trace there)."""
-    command = ["-m", "server.cli"]
-    if trace:
-        command = [str(ROOT / "benchmarks" / "server_trace.py"), trace]
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            *command,
-            "serve",
-            "--port",
-            "0",
-            "--db",
-            db,
-            *LOAD_TEST_FLAGS,
-            "--synchronous",
-            synchronous,
-            *(extra or []),
-        ],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
-    assert proc.stdout is not None
-    line = proc.stdout.readline().decode()
-    if "listening on" not in line:
-        raise SystemExit(f"the server did not start: {line!r}")
-    return proc, int(line.rsplit(":", 1)[1])
+    """Start one ``umpire serve`` with limits fit for a load test (with ``trace``, through
+    ``benchmarks/server_trace.py``, which writes its trace there)."""
+    entry = ("-m", "benchmarks.server_trace", trace) if trace else ("-m", "server.cli")
+    flags = [*LOAD_TEST_FLAGS, "--synchronous", synchronous, *extra]
+    return start_umpire(db, flags, entry=entry)
 
 
 ECHO_SERVER = """
@@ -362,22 +328,12 @@ class Load:
     async def act(self, table: Table, seat: int, turn: dict[str, Any]) -> None:
         if self.think:
             await asyncio.sleep(self.rng.expovariate(1 / self.think))
-        action = self.choose(turn["legal"], table.seats)
+        action = scripted_bid(turn["legal"], table.seats, self.rng)
         table.sent_at[seat] = time.monotonic()
         with contextlib.suppress(ConnectionClosed):
             await table.clients[seat].send(
                 json.dumps({"type": "act", "room": table.room, "action": action})
             )
-
-    def choose(self, legal: list[str], seats: int) -> str:
-        """Dudo sometimes (always past two dice a player), else a random low raise."""
-        rng = self.rng
-        bids = [Bid.parse(a) for a in legal if a not in ("dudo", "calza")]
-        low = min((b.quantity for b in bids), default=None)
-        if "dudo" in legal and (low is None or low > seats * 2 or rng.random() < 0.3):
-            return "dudo"
-        assert low is not None, legal
-        return str(rng.choice([b for b in bids if b.quantity <= low + 1]))
 
 
 async def umpire_worker(
@@ -435,12 +391,7 @@ async def echo_worker(
 
 
 def _worker(kind: str, args: tuple[Any, ...], out: Any) -> None:
-    if kind == "raw":
-        from load_raw import raw_worker  # benchmarks/load_raw.py, beside this script
-
-        fn = raw_worker
-    else:
-        fn = umpire_worker if kind == "umpire" else echo_worker
+    fn = {"raw": raw_worker, "umpire": umpire_worker, "echo": echo_worker}[kind]
     try:
         out.put(asyncio.run(fn(*args)))
     except Exception as exc:  # always answer, so that the main process never waits forever
@@ -459,13 +410,6 @@ def thread_cpu(pid: int) -> dict[str, tuple[float, float]]:
             user, system = out.get(name, (0.0, 0.0))
             out[name] = (user + int(fields[11]) / tick, system + int(fields[12]) / tick)
     return out
-
-
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of process ``pid`` so far (Linux /proc)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    utime, stime = int(fields[11]), int(fields[12])  # fields 14 and 15 of proc(5)
-    return (utime + stime) / os.sysconf("SC_CLK_TCK")
 
 
 def postgres_pids(data: Path) -> list[int]:
@@ -575,13 +519,13 @@ def drive(
     if errors:
         print(f"{kind}: the load stopped at the first error: {errors[0]}", file=sys.stderr)
         raise SystemExit(1)
-    latencies = sorted(x for r in results for x in r["latencies"])
+    latencies = [x for r in results for x in r["latencies"]]
     actions = sum(r["actions"] for r in results)
     return {
         "actions": actions,
         "per_second": actions / options.duration,
         "p50_ms": 1000 * statistics.median(latencies) if latencies else float("nan"),
-        "p99_ms": 1000 * latencies[int(0.99 * (len(latencies) - 1))] if latencies else float("nan"),
+        "p99_ms": 1000 * percentile(latencies, 0.99),
         "games": sum(r["games"] for r in results),
         "window": (measure_from, deadline),
         "cpu_s": cpu,
@@ -619,7 +563,8 @@ def profile(pid: int, options: argparse.Namespace) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    """Start the server (and its database or broker), load it, print what it did."""
+    parser = arguments(__doc__)
     parser.add_argument("--rooms", type=int, default=250)
     parser.add_argument("--seats", type=int, default=4)
     parser.add_argument("--duration", type=float, default=20.0, help="measured seconds")
@@ -678,8 +623,6 @@ def main() -> None:
         if options.store == "postgres":
             db = options.pg_dsn or ""
             if not db:
-                from tests.pgcluster import Cluster, create_database, find_bindir
-
                 bindir = find_bindir()
                 if bindir is None:
                     raise SystemExit("PostgreSQL is not installed (or give --pg-dsn)")
@@ -691,7 +634,7 @@ def main() -> None:
         try:
             trace = str(Path(options.trace).resolve()) if options.trace else None
             for _ in range(options.nodes):
-                servers.append(start_umpire(db, options.synchronous, extra, trace))
+                servers.append(start_node(db, options.synchronous, extra, trace))
             if cluster is not None:
                 db_pids = postgres_pids(cluster.data)
             ports = [port for _, port in servers]
@@ -707,16 +650,15 @@ def main() -> None:
                 server.send_signal(signal.SIGTERM)
             for server, _ in servers:
                 server.wait(30)
-        if trace is not None:
-            from server_trace import summary
-
-            window = umpire["window"]
-            traced = summary(trace, window[0], window[1])
             if broker is not None:
                 broker.terminate()
                 broker.wait()
             if cluster is not None:
                 cluster.stop()
+        if trace is not None:
+            window = umpire["window"]
+            traced = summary(trace, window[0], window[1])
+    print(machine())
     print(
         f"umpire: {options.rooms} rooms x {options.seats} seats "
         f"({options.rooms * options.seats} connections), think {options.think}s, "

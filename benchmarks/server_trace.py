@@ -1,6 +1,6 @@
 """Run ``umpire serve`` with a trace of what makes the latency tail: for benchmarks only.
 
-``python benchmarks/server_trace.py OUT.json serve ...`` runs the server exactly as
+``python -m benchmarks.server_trace OUT.json serve ...`` runs the server exactly as
 ``umpire serve ...`` does, and records, with ``time.monotonic()`` stamps:
 
 - every garbage collection (generation, pause, objects collected);
@@ -12,7 +12,7 @@
   room's queue, the core, and the wait for the commit) and every journal write as the room
   saw it (from the hand-off to the store until durable).
 
-At exit it writes them to ``OUT.json``; ``benchmarks/server_load.py --trace`` starts the
+At exit it writes them to ``OUT.json``; ``python -m benchmarks.server_load --trace`` starts the
 server this way and summarises the measured window. The hooks wrap public callables
 (``Metrics.action``, ``Metrics.store_commit``, ``journal.commit``) and ``gc.callbacks``;
 tracing costs a little CPU (the stall probe wakes the loop 1,000 times a second), so
@@ -32,11 +32,9 @@ import time
 from array import array
 from collections import Counter
 from collections.abc import Awaitable, Callable
-from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's server
-
+from benchmarks.common import percentile
 from server import cli
 from server.ops import metrics as ops
 from server.store import journal
@@ -172,7 +170,8 @@ def _dump(path: str) -> None:
 
 
 def main() -> int:
-    """``server_trace.py OUT.json serve ...``: run the server traced, write OUT.json."""
+    """``python -m benchmarks.server_trace OUT.json serve ...``: run the server traced,
+    write OUT.json."""
     path, argv = sys.argv[1], sys.argv[2:]
     switch = os.environ.get("UMPIRE_TRACE_SWITCH")  # (experiments: the GIL's switch interval)
     if switch:
@@ -185,6 +184,10 @@ def main() -> int:
     return cli.main(argv)
 
 
+def _p50_p99(values: list[float]) -> str:
+    return f"p50 {percentile(values, 0.5):.1f} / p99 {percentile(values, 0.99):.1f}"
+
+
 def summary(path: str, start: float, end: float) -> str:
     """A few lines on the trace in ``path`` between ``start`` and ``end`` (monotonic)."""
     with open(path) as source:
@@ -192,12 +195,6 @@ def summary(path: str, start: float, end: float) -> str:
 
     def within(rows: list[list[Any]]) -> list[list[Any]]:
         return [row for row in rows if start <= row[0] <= end]
-
-    def pct(values: list[float], q: float) -> float:
-        if not values:
-            return float("nan")
-        ordered = sorted(values)
-        return ordered[int(q * (len(ordered) - 1))]
 
     lines = []
     gcs = within(data["collections"])
@@ -207,7 +204,7 @@ def summary(path: str, start: float, end: float) -> str:
     lines.append(
         f"  gc: {len(gcs)} collections (by generation {by_gen}), "
         f"pauses {sum(pauses):.0f} ms in all (CPU of every collection in the run: "
-        f"{1000 * sum(data['collection_cpu']):.0f} ms), p99 {pct(pauses, 0.99):.1f} ms, "
+        f"{1000 * sum(data['collection_cpu']):.0f} ms), p99 {percentile(pauses, 0.99):.1f} ms, "
         f"longest {max(pauses, default=0):.1f} ms"
         + (f"; frozen objects {frozen[0]} -> {frozen[-1]}" if frozen else "")
     )
@@ -217,16 +214,15 @@ def summary(path: str, start: float, end: float) -> str:
         sizes = [row[2] for row in commits_in]
         gaps = [1000 * (b[0] - a[0]) for a, b in itertools.pairwise(commits_in)]
         lines.append(
-            f"  commits: {len(ms)}, duration p50 {pct(ms, 0.5):.1f} / p99 {pct(ms, 0.99):.1f} ms, "
-            f"writes p50 {pct(sizes, 0.5):.0f} / max {max(sizes)}, "
-            f"gap between ends p50 {pct(gaps, 0.5):.1f} / p99 {pct(gaps, 0.99):.1f} ms"
+            f"  commits: {len(ms)}, duration {_p50_p99(ms)} ms, "
+            f"writes p50 {percentile(sizes, 0.5):.0f} / max {max(sizes)}, "
+            f"gap between ends {_p50_p99(gaps)} ms"
         )
     acts_in = [1000 * row[1] for row in within(data["acts"]) if row[2]]
     waits = [1000 * row[1] for row in within(data["journal_waits"])]
     lines.append(
-        f"  act in the server (room queue + core + commit): p50 {pct(acts_in, 0.5):.1f} / "
-        f"p99 {pct(acts_in, 0.99):.1f} ms; journal wait p50 {pct(waits, 0.5):.1f} / "
-        f"p99 {pct(waits, 0.99):.1f} ms"
+        f"  act in the server (room queue + core + commit): {_p50_p99(acts_in)} ms; "
+        f"journal wait {_p50_p99(waits)} ms"
     )
     late = [1000 * row[1] for row in within(data["stalls"])]
     lines.append(

@@ -7,20 +7,18 @@ shaped like Perudo's; every ``--per-game`` actions a writer starts a new game (a
 thread: the event loop's side and the writer thread) per appended action, the commits
 and their mean size. ``synchronous=FULL`` as the server runs it.
 
-    python benchmarks/store_write.py --games 250 --actions 40000
+    python -m benchmarks.store_write --games 250 --actions 40000
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
+from benchmarks.common import arguments, machine
 from server.store.contract import ActionRow, EventRow, GameRow
 from server.store.sqlite import SqliteStore
 
@@ -81,7 +79,8 @@ async def writer(
         game += 1
 
 
-async def main(options: argparse.Namespace) -> None:
+async def measure(options: argparse.Namespace) -> None:
+    """Run the writers and print the CPU time per action."""
     with tempfile.TemporaryDirectory() as tmp:
         store = SqliteStore(str(Path(tmp) / "bench.db"), synchronous=options.synchronous)
         await store.open()
@@ -91,6 +90,7 @@ async def main(options: argparse.Namespace) -> None:
         commits = store.commits
         await store.close()  # (its last checkpoint counts too)
         cpu, wall = time.process_time() - cpu, time.monotonic() - wall
+    print(machine())
     print(
         f"store: {done[0]} actions ({options.events} events each) from {options.games} games, "
         f"{commits} commits ({done[0] / max(commits, 1):.1f} actions each), "
@@ -98,11 +98,16 @@ async def main(options: argparse.Namespace) -> None:
     )
 
 
-if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=250)
+def main() -> None:
+    """Parse the command line and run the writers."""
+    parser = arguments(__doc__)
+    parser.add_argument("--games", type=int, default=250, help="writers, one game at a time")
     parser.add_argument("--actions", type=int, default=40000)
     parser.add_argument("--events", type=int, default=2)
     parser.add_argument("--per-game", type=int, default=40)
     parser.add_argument("--synchronous", default="FULL", choices=["FULL", "NORMAL"])
-    asyncio.run(main(parser.parse_args()))
+    asyncio.run(measure(parser.parse_args()))
+
+
+if __name__ == "__main__":
+    main()

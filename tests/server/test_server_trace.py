@@ -1,23 +1,11 @@
-"""benchmarks/server_trace.py summarises a trace of the measured window only."""
+"""benchmarks.server_trace summarises a trace of the measured window only."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
-from types import ModuleType
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def server_trace() -> ModuleType:
-    """benchmarks/server_trace.py (benchmarks is not a package)."""
-    path = ROOT / "benchmarks" / "server_trace.py"
-    spec = importlib.util.spec_from_file_location("server_trace", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from benchmarks.server_trace import summary
 
 
 def test_the_summary_counts_only_the_window(tmp_path: Path) -> None:
@@ -35,7 +23,7 @@ def test_the_summary_counts_only_the_window(tmp_path: Path) -> None:
     }
     path = tmp_path / "trace.json"
     path.write_text(json.dumps(trace))
-    text = server_trace().summary(str(path), 10.0, 20.0)
+    text = summary(str(path), 10.0, 20.0)
     assert "gc: 2 collections (by generation {0: 1, 1: 0, 2: 1})" in text
     assert "pauses 50 ms in all" in text
     assert "longest 30.0 ms" in text

@@ -136,7 +136,7 @@ def last_bet() -> Solution:
 #: CFR+ iterations (and tremble) of the one-die-against-two rounds (1 v 2 and 2 v 1, 524,025
 #: nodes each: some minutes per round, so their played policies are shipped).
 ONE_V_TWO_ITERATIONS = 200
-#: The played policies of those rounds, shipped (``python benchmarks/perudo_exploitability.py
+#: The played policies of those rounds, shipped (``python -m benchmarks.perudo_exploitability
 #: --ship`` writes them); a round without its file is played by the expert's rules.
 SHIPPED_ROUNDS = {
     (1, 2): SHIPPED.with_name("round_1v2.npz"),

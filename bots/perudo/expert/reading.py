@@ -38,7 +38,7 @@ from server.games.perudo_actions import ACE, Bid
 Vector = npt.NDArray[np.float64]
 
 #: The uninformed share of a bid at hard (see the module), and its sharpness; tuned on
-#: ``benchmarks/perudo_search.py --calibration`` and in play (docs/perudo_expert.md).
+#: ``python -m benchmarks.perudo_search --calibration`` and in play (docs/perudo_expert.md).
 UNINFORMED = 0.2
 SHARPNESS = 2.0
 
