@@ -1,10 +1,11 @@
 """Which asyncio event loop runs the server: asyncio's own (the default) or uvloop.
 
 uvloop (libuv under asyncio's API, ``pip install 'umpire[uvloop]'``) runs the same server
-with the same behaviour. Measured on this project's load (``docs/benchmarks.md``, "Speed,
-round 3"), it executes 12% fewer instructions on the event loop but spends about the same
-CPU per action and gives a worse saturated p99 (larger group commits), so it is an option,
-not the default.
+with the same behaviour. Measured on this project's load (``docs/benchmarks.md``,
+``server_load --loop uvloop``; the runs: ``docs/benchmarks-history.md``, "Speed, round 3"),
+it executes 12% fewer instructions on the event loop but spends about the same CPU per
+action and gives a worse saturated p99 (larger group commits), so it is an option, not the
+default.
 """
 
 from __future__ import annotations

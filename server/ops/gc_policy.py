@@ -11,8 +11,8 @@ everything allocated since the last collection and still alive, a large part of 
 heap. With the young threshold at 50,000 (what the server used before) a saturated
 two-minute run made 12 collections of 10 to 140 ms of CPU each, longer as the run went on,
 every one a pause of every room. Smaller thresholds with the survivors frozen after each
-collection made more, shorter pauses but more CPU in all (measured: ``docs/benchmarks.md``,
-"Speed, round 4").
+collection made more, shorter pauses but more CPU in all (measured:
+``docs/benchmarks-history.md``, "Speed, round 4").
 
 Garbage in reference cycles is rare here (the collections above found 0 to 15 objects
 each; a closed connection leaves 7 objects in cycles, a refused action none). So

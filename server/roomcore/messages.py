@@ -9,7 +9,7 @@ written).
 Both are slotted dataclasses that nobody changes once made. They are not declared
 ``frozen``: a frozen dataclass's ``__init__`` sets each field through
 ``object.__setattr__``, which made it about twice as dear, and a room makes some ten of
-them per action (docs/benchmarks.md, "Speed, round 3").
+them per action (docs/benchmarks-history.md, "Speed, round 3").
 """
 
 from __future__ import annotations

@@ -74,7 +74,6 @@ class WriteQueue(Generic[T]):
         return not self._items
 
 
-
 async def commit_in_groups(
     queue: WriteQueue[W | None],
     max_batch: int,

@@ -1,7 +1,7 @@
 """Perudo's hot paths rewritten for speed give exactly what the plain versions gave.
 
 ``parse_action`` reads canonical texts from a table before its regular expression, and
-``stats`` tallies without a helper call per count (docs/benchmarks.md, "Speed, round 3");
+``stats`` tallies without a helper call per count (docs/benchmarks-history.md, "Speed, round 3");
 the reference implementations below are the versions they replaced.
 """
 
