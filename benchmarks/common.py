@@ -36,7 +36,9 @@ def arguments(
     if games is not None:
         parser.add_argument("--games", type=int, default=games, help="games to play")
     if seed is not None:
-        parser.add_argument("--seed", type=type(seed), default=seed, help="the first seed")
+        parser.add_argument(
+            "--seed", type=type(seed), default=seed, help="the same seed, the same run"
+        )
     return parser
 
 
