@@ -4,7 +4,8 @@
 ``hello`` with the remembered token, matches replies by ``ref``, keeps each followed room's
 stream gap-free and, after a drop, ``resume``\\ s every room it follows (and every unfinished
 seat ``welcome`` lists) from the last sequence number it saw; the driver reconnects with
-backoff. The session adds what a person's client needs: the token file, a
+backoff. The session adds what a person's client needs: the token file, the server's
+catalogue of games (asked for after each ``welcome``), a
 :class:`~client_cli.state.ClientState` fed every frame, and listeners that get each frame
 with the sentences the state made of it.
 """
@@ -95,6 +96,8 @@ class Session:
         lines = self.state.apply(frame)
         if frame.get("type") == "welcome":
             self.store.save(self.url, Identity(token=frame["token"], name=self.name))
+            # the games, their options and bots, in the player's language
+            self.client.send({"type": "catalogue", "lang": self.state.lang})
             if self.state.current is None:
                 resumed = [room for room, s in self.core.streams.items() if not s.over]
                 self.state.current = resumed[0] if resumed else None
