@@ -15,7 +15,7 @@ import time
 import chess
 import pytest
 
-from bots.kriegspiel_meta.mate import MateSearch, Pieces, check_groups, neighbours
+from bots.kriegspiel.meta.mate import MateSearch, Pieces, check_groups, neighbours
 from server.games.kriegspiel_rules import check_directions
 from tests.bots.kriegspiel_squares import bb
 

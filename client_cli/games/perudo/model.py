@@ -1,6 +1,6 @@
 """The Perudo table told in sentences (no I/O).
 
-What a viewer knows is the shared :class:`~bots.perudo_table.PerudoTable` (the bots'
+What a viewer knows is the shared :class:`~bots.perudo.table.PerudoTable` (the bots'
 model too); :class:`PerudoModel` keeps one, updates it with each event and tells the event
 in the player's language.
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bots.perudo_table import PerudoTable
+from bots.perudo.table import PerudoTable
 from client_cli.games.base import GameModel
 from client_cli.games.perudo.words import WORDS
 from client_cli.words import Words

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 from typing import TYPE_CHECKING, Any
 
-from bots.perudo_table import PerudoTable
+from bots.perudo.table import PerudoTable
 from client_cli.games.base import Replay, Step
 from client_cli.games.perudo.model import PerudoModel
 from client_cli.words import Words
