@@ -8,6 +8,7 @@ the client lists games itself; :meth:`Option.read` checks a typed value before i
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import msgspec
@@ -19,7 +20,9 @@ FALSE = ("false", "no", "off", "0")
 
 
 class Option(msgspec.Struct, frozen=True):
-    """One option a room or a game takes: its type, default, allowed values and help."""
+    """One option a room or a game takes: its type (``bool``, ``int``, ``float``, ``str``
+    or ``object``), default (None: left out), allowed values, help, and an object's
+    members (``fields``)."""
 
     name: str
     type: str = "str"
@@ -28,10 +31,14 @@ class Option(msgspec.Struct, frozen=True):
     min: float | None = None
     max: float | None = None
     help: str = ""
+    fields: list[Option] | None = None
 
     def read(self, text: str) -> Any:
         """The value typed as ``text``, converted to the option's type and checked;
-        ``ValueError`` says what is wrong with it."""
+        ``ValueError`` says what is wrong with it. An object is typed as JSON, or as its
+        members' values joined by ``+`` in their order (``clock=300+5``)."""
+        if self.type == "object":
+            return self._read_object(text.strip())
         value = self._convert(text.strip())
         if self.choices and value not in self.choices:
             shown = ", ".join(str(c) for c in self.choices)
@@ -42,6 +49,23 @@ class Option(msgspec.Struct, frozen=True):
             if self.max is not None and value > self.max:
                 raise ValueError(f"{self.name} is at most {_number(self.max)}, not {text}")
         return value
+
+    def _read_object(self, text: str) -> Json:
+        members = self.fields or []
+        if text.startswith("{"):
+            try:
+                value = json.loads(text)
+            except ValueError:
+                raise ValueError(f"{self.name} is not valid JSON: {text!r}") from None
+            if not isinstance(value, dict):
+                raise ValueError(f"{self.name} is an object, not {text!r}")
+            return value
+        parts = text.split("+")
+        if not members or len(parts) > len(members):
+            shape = "+".join(member.name.upper() for member in members) or "a JSON object"
+            raise ValueError(f"{self.name} is {shape}, not {text!r}")
+        given = members[: len(parts)]  # the later members keep their defaults
+        return {member.name: member.read(part) for member, part in zip(given, parts, strict=True)}
 
     def _convert(self, text: str) -> Any:
         kind = self.type.lower()
@@ -73,6 +97,8 @@ class Option(msgspec.Struct, frozen=True):
             shape = f"{low}..{high}"
         elif self.type.lower() in ("bool", "boolean"):
             shape = "true|false"
+        elif self.fields:
+            shape = "+".join(member.name.upper() for member in self.fields)
         else:
             shape = self.type
         return f"{self.name}={shape}"
@@ -116,6 +142,8 @@ class GameInfo(msgspec.Struct, frozen=True):
     standin_bot: str | None = None
     hints: bool = False
     record_format: str | None = None
+    #: which of the catalogue's room options rooms of this game take
+    room_options: list[str] | None = None
 
     def option(self, name: str) -> Option | None:
         """The option called ``name``, if the game has it."""
@@ -166,6 +194,12 @@ class Catalogue(msgspec.Struct, frozen=True):
         """The game called ``name``, if the server offers it."""
         return next((g for g in self.games if g.name == name), None)
 
-    def room_option(self, name: str) -> Option | None:
-        """The room option called ``name``, if there is one."""
+    def room_option(self, name: str, game: GameInfo | None = None) -> Option | None:
+        """The room option called ``name``, if there is one (and ``game`` takes it)."""
+        if game is not None and game.room_options is not None and name not in game.room_options:
+            return None
         return next((o for o in self.room_options if o.name == name), None)
+
+    def room_options_of(self, game: GameInfo) -> list[Option]:
+        """The room options a room of ``game`` takes."""
+        return [o for o in self.room_options if self.room_option(o.name, game) is not None]

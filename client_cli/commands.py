@@ -40,20 +40,11 @@ class Command:
     error: str | None = None
 
 
-def read_clock(raw: str) -> Json:
-    """``300+5`` -> ``{"base": 300.0, "increment": 5.0}`` (a room's clock: seconds, then seconds added per move)."""
-    base, _, inc = raw.partition("+")
-    try:
-        return {"base": float(base), "increment": float(inc or 0)}
-    except ValueError:
-        raise ValueError(f"clock is BASE+INCREMENT in seconds, like 300+5, not {raw!r}") from None
-
-
 def create_message(game_name: str, words: list[str], catalogue: Catalogue | None) -> Json:
     """Build a ``create_room`` message from ``key=value`` words, each value checked against
-    the catalogue: the game's options (a preset's values first, the words' over them), the
-    room's options (``clock=300+5``, ``turn_time=30``...), ``seats`` within the game's range,
-    and the flags ``private``, ``public``, ``noautostart``."""
+    the catalogue: the game's options (``preset=NAME`` as the game takes it), the room
+    options its rooms take (``clock=300+5``, ``turn_time=30``...), ``seats`` within the
+    game's range, and the flags ``private``, ``public``, ``noautostart``."""
     if catalogue is None:
         raise ValueError("the server's list of games has not come yet")
     game = catalogue.game(game_name)
@@ -82,9 +73,7 @@ def create_message(game_name: str, words: list[str], catalogue: Catalogue | None
             game.check_seats(seats)
             if game.seats.min != game.seats.max:
                 options["seats"] = seats
-        elif key == "clock":
-            message["clock"] = read_clock(raw)
-        elif (room_option := catalogue.room_option(key)) is not None:
+        elif (room_option := catalogue.room_option(key, game)) is not None:
             message[key] = room_option.read(raw)
         else:
             raise ValueError(_unknown_option(game, key, catalogue))
@@ -102,7 +91,7 @@ def _whole(raw: str) -> int:
 
 
 def _unknown_option(game: GameInfo, key: str, catalogue: Catalogue) -> str:
-    known = [o.name for o in game.options] + [o.name for o in catalogue.room_options]
+    known = [o.name for o in game.options] + [o.name for o in catalogue.room_options_of(game)]
     return f"{game.label} has no option {key!r}: the options are {', '.join(known)}"
 
 

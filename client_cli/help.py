@@ -67,7 +67,7 @@ def option_lines(catalogue: Catalogue | None) -> list[str]:
         for preset in game.presets:
             lines.append(f"    preset={preset.name}: {preset.help}".rstrip(": "))
     rooms = " ".join(option.describe() for option in catalogue.room_options)
-    lines.append(f"every room: {rooms} clock=BASE+INCREMENT private noautostart")
+    lines.append(f"every room (where its game takes them): {rooms} private noautostart")
     return lines
 
 

@@ -70,7 +70,7 @@ class CreateScreen(ModalScreen[str | None]):
                     with Vertical(id=f"fields-{game.name}", classes="fields"):
                         yield from self._game_fields(game)
             rooms = " ".join(o.describe() for o in catalogue.room_options)
-            yield Input(placeholder=f"more: clock=300+5 {rooms}".strip(), id="options")
+            yield Input(placeholder=f"more: {rooms}".strip(), id="options")
             yield Checkbox("private (invite code only): no", id="private")
             with Horizontal():
                 yield Button("Create", variant="primary", id="ok")

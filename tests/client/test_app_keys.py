@@ -11,9 +11,9 @@ from textual.pilot import Pilot
 from textual.widgets import Checkbox, DataTable, Input, RichLog, Select, Static
 
 from client_cli.app import UmpireApp
-from client_cli.screens.kriegspiel import KriegspielScreen
+from client_cli.games.kriegspiel.screen import KriegspielScreen
 from client_cli.screens.lobby import CreateScreen, LobbyScreen
-from client_cli.screens.perudo import PerudoScreen
+from client_cli.games.perudo.screen import PerudoScreen
 from server.net.app import UmpireServer
 from tests.client.pilot import RecordingSession, type_text, until
 

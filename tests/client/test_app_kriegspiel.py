@@ -9,7 +9,7 @@ import chess
 from textual.widgets import Input, Static
 
 from client_cli.app import UmpireApp
-from client_cli.screens.kriegspiel import BoardView, KriegspielScreen
+from client_cli.games.kriegspiel.screen import BoardView, KriegspielScreen
 from client_cli.screens.lobby import LobbyScreen
 from client_cli.screens.replay import ReplayScreen
 from client_cli.session import Session

@@ -7,7 +7,7 @@ from textual.widgets import Input, Static
 from client_cli.app import UmpireApp
 from client_cli.screens.help import HelpScreen
 from client_cli.screens.lobby import CreateScreen, LobbyScreen
-from client_cli.screens.perudo import PerudoScreen
+from client_cli.games.perudo.screen import PerudoScreen
 from client_cli.screens.replay import ReplayScreen
 from client_cli.session import Session
 from server.net.app import UmpireServer

@@ -228,7 +228,7 @@ WORDS: Table = {
         "your_turn_short": "TOCCA A TE{refused}",
         "refused": " (rifiutate: {moves})",
         "refused_short": " · rifiutate: {moves}",
-        "to_move": "Tocca al {color}.",
+        "to_move": "{who} muove.",
         "umpire": "Arbitro:",
         "attempts": "TOCCA A TE ({color}): {count} tentativi possibili{tries}.",
         "already_refused": "{action} è già stata rifiutata in questo turno",
