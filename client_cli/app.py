@@ -30,9 +30,10 @@ CSS = """
 #table { width: 1fr; padding: 0 1; border: round $secondary; }
 #controls, #waiting { height: auto; }
 #botname { width: 24; }
-#create { width: 76; height: auto; border: thick $primary; padding: 1 2; background: $surface; }
-#fields { height: auto; max-height: 24; }
-.fields, .field { height: auto; }
+#create { width: 76; height: auto; max-height: 100%; border: thick $primary; padding: 0 1;
+          background: $surface; }
+#fields { height: auto; max-height: 18; }
+.fields, .field, #buttons { height: auto; }
 .field .name { width: 20; padding: 1 1 0 0; }
 CreateScreen, ConfirmScreen { align: center middle; }
 #confirm { width: 60; height: auto; border: thick $error; padding: 1 2; background: $surface; }
@@ -95,6 +96,8 @@ class UmpireApp(App[None]):
             screen.write(*lines)
 
     def _on_frame(self, frame: Json, lines: list[str]) -> None:
+        if not self.screen_stack:
+            return  # the app has stopped; the session still speaks
         kind = frame.get("type")
         if kind == "error" and isinstance(frame.get("ref"), int):
             lines = []  # explained by the command that caused it

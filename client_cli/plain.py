@@ -59,6 +59,7 @@ class PlainClient:
         runner = asyncio.create_task(self.session.run())
         try:
             await asyncio.wait_for(self.session.ready.wait(), 30)
+            await asyncio.wait_for(self.session.catalogued.wait(), 30)  # the games, for create
         except TimeoutError:
             self.say(f"Cannot reach {self.session.url}.")
             await self._stop(runner)

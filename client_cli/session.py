@@ -53,6 +53,9 @@ class Session:
         self.client = Client(url, self.core, retry=retry, max_retry=max_retry)
         self.client.listeners.append(self._on_output)
         self.listeners: list[Listener] = []
+        #: set once the catalogue asked for after the last ``welcome`` came (or was refused)
+        self.catalogued = asyncio.Event()
+        self._asking: asyncio.Task[None] | None = None
         self._waiters: list[tuple[Callable[[], bool], asyncio.Future[None]]] = []
 
     @property
@@ -96,8 +99,8 @@ class Session:
         lines = self.state.apply(frame)
         if frame.get("type") == "welcome":
             self.store.save(self.url, Identity(token=frame["token"], name=self.name))
-            # the games, their options and bots, in the player's language
-            self.client.send({"type": "catalogue", "lang": self.state.lang})
+            self.catalogued.clear()
+            self._asking = asyncio.get_running_loop().create_task(self._ask_catalogue())
             if self.state.current is None:
                 resumed = [room for room, s in self.core.streams.items() if not s.over]
                 self.state.current = resumed[0] if resumed else None
@@ -106,6 +109,17 @@ class Session:
             if not waiter.done() and condition():
                 waiter.set_result(None)
                 self._waiters.remove((condition, waiter))
+
+    async def _ask_catalogue(self) -> None:
+        """Ask for the games, their options and bots, in the player's language (the reply
+        goes to the state like every frame)."""
+        try:
+            await self.client.request({"type": "catalogue", "lang": self.state.lang})
+        except ClientError as exc:
+            if exc.code != "disconnected":  # after a drop, the next welcome asks again
+                self._notify({"type": "_catalogue"}, [f"No list of games from the server: {exc}"])
+        finally:
+            self.catalogued.set()
 
     def _notify(self, frame: Json, lines: list[str]) -> None:
         for listener in list(self.listeners):
@@ -146,3 +160,5 @@ class Session:
     async def close(self) -> None:
         """Stop reconnecting and close the connection."""
         await self.client.close()
+        if self._asking is not None and not self._asking.done():
+            self._asking.cancel()

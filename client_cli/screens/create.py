@@ -72,7 +72,7 @@ class CreateScreen(ModalScreen[str | None]):
             rooms = " ".join(o.describe() for o in catalogue.room_options)
             yield Input(placeholder=f"more: {rooms}".strip(), id="options")
             yield Checkbox("private (invite code only): no", id="private")
-            with Horizontal():
+            with Horizontal(id="buttons"):
                 yield Button("Create", variant="primary", id="ok")
                 yield Button("Cancel", id="cancel")
 
@@ -90,8 +90,8 @@ class CreateScreen(ModalScreen[str | None]):
 
     def _row(self, game: GameInfo, option: Option, help_text: str) -> ComposeResult:
         with Horizontal(classes="field"):
-            yield Label(option.name, classes="name")
             widget = _field(game, option)
+            yield Label("" if isinstance(widget, Checkbox) else option.name, classes="name")
             widget.tooltip = help_text or None
             yield widget
 

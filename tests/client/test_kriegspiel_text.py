@@ -6,8 +6,8 @@ import chess
 
 from client_cli.games.kriegspiel.model import KriegBoard
 from client_cli.games.kriegspiel.words import WORDS
-from client_cli.words import Words
 from client_cli.state import describe_hint
+from client_cli.words import Words
 from server.games.kriegspiel import KriegspielConfig, new_game
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 from collections.abc import AsyncIterator
 
+from client_cli.games.perudo.text import model_of
 from client_cli.plain import PlainClient
 from client_cli.session import Session
 from server.net.app import UmpireServer
@@ -34,7 +35,7 @@ async def test_scripted_perudo_game_against_a_bot(server: UmpireServer) -> None:
             if room.over:
                 break
             yield "7x9"  # refused before sending: not a bid (faces are 1 to 6)
-            yield "dudo" if room.perudo.last_bid else room.legal[0]
+            yield "dudo" if model_of(room).table.last_bid else room.legal[0]
         yield "wait end"
         yield "replay"
         yield "quit"

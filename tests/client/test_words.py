@@ -33,7 +33,8 @@ def test_every_sentence_is_in_every_language_with_the_same_slots(name: str) -> N
 
 
 def test_a_missing_translation_falls_back_to_english_and_the_singular_is_chosen() -> None:
-    words = Words({"en": {"dice": "{count} dice", "dice_one": "{count} die", "x": "X"}, "it": {}}, "it")
+    table = {"en": {"dice": "{count} dice", "dice_one": "{count} die", "x": "X"}, "it": {}}
+    words = Words(table, "it")
     assert words("x") == "X"
     assert words("dice", count=1) == "1 die" and words("dice", count=2) == "2 dice"
     assert Words({"en": {}}, "fr").lang == "en"
