@@ -15,6 +15,7 @@ from textual.suggester import SuggestFromList
 from textual.widgets import Button, Footer, Header, Input, Label, RichLog, Static
 
 from client_cli import games
+from client_cli.catalogue import GameInfo
 from client_cli.state import RoomState
 
 if TYPE_CHECKING:
@@ -137,8 +138,11 @@ class RoomScreen(ClientScreen):
         self._last: RoomState | None = None
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Offer (in the footer, and on its key) only what the room's state allows."""
+        """Offer (in the footer, and on its key) only what the room's state allows (and
+        hints only in a game the server gives hints for)."""
         room = self.room
+        if action == "hint" and not self.hints():
+            return False
         if action in ("add_bot", "start"):
             return room.state == "waiting"
         if action == "replay":
@@ -165,16 +169,24 @@ class RoomScreen(ClientScreen):
         """The client module of this room's game."""
         return games.game(self.room.game)
 
+    def info(self) -> GameInfo | None:
+        """What the server's catalogue says of this room's game (None before it came)."""
+        catalogue = self.client.session.state.catalogue
+        return catalogue.game(self.room.game) if catalogue is not None else None
+
+    def hints(self) -> bool:
+        """Whether the server gives hints in this room's game."""
+        info = self.info()
+        return info is not None and info.hints
+
     def game_title(self) -> str:
         """The game's title as the server's catalogue gives it (else its name)."""
-        catalogue = self.client.session.state.catalogue
-        info = catalogue.game(self.room.game) if catalogue is not None else None
+        info = self.info()
         return info.label if info is not None else self.room.game
 
     def bot_names(self) -> list[str]:
         """The house bots the server offers for this room's game (from its catalogue)."""
-        catalogue = self.client.session.state.catalogue
-        info = catalogue.game(self.room.game) if catalogue is not None else None
+        info = self.info()
         return info.bot_names() if info is not None else []
 
     def waiting_bar(self) -> ComposeResult:

@@ -90,6 +90,7 @@ class PerudoScreen(RoomScreen):
         self.query_one("#dudo", Button).disabled = "dudo" not in legal
         self.query_one("#calza", Button).disabled = "calza" not in legal
         self.query_one("#bid_button", Button).disabled = not legal
+        self.query_one("#hint_button", Button).display = self.hints()
         if room.turn is not self._picker_turn:
             self._picker_turn = room.turn
             self._reset_pickers(legal)
