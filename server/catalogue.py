@@ -24,7 +24,9 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import msgspec
 
-from server.frames import (
+from server.games import engine, engine_names
+from server.games.spec import LANGS, Engine, Option, Text
+from server.wire.frames import (
     CatalogueBot,
     CatalogueFrame,
     CatalogueGame,
@@ -32,12 +34,10 @@ from server.frames import (
     CataloguePreset,
     SeatRange,
 )
-from server.games import engine, engine_names
-from server.games.spec import LANGS, Engine, Option, Text
-from server.protocol import AUTOPILOT, CreateRoom, Inbound
+from server.wire.protocol import AUTOPILOT, CreateRoom, Inbound
 
 if TYPE_CHECKING:
-    from server.house import Catalog
+    from server.rooms.house import Catalog
 
 __all__ = ["LANGS", "ROOM_OPTIONS", "UnknownLanguage", "build", "check_lang", "game_entry"]
 

@@ -8,17 +8,17 @@ what they need of the bots, the catalog of house bots and the Perudo expert's ad
 
 from __future__ import annotations
 
-from server.app import ServerConfig, UmpireServer
-from server.bus import Bus
-from server.house import Catalog
-from server.room import Advisor
-from server.store import Store
+from server.feed.bus import Bus
+from server.net.app import ServerConfig, UmpireServer
+from server.rooms.house import Catalog
+from server.rooms.room import Advisor
+from server.store.contract import Store
 
 
 def offers() -> tuple[Catalog, Advisor]:
     """What the bots give a server: the built-in bots as its house bots' catalog, and
     the Perudo expert as its advisor (``umpire rules`` prints the same catalogue)."""
-    from bots.perudo_expert.hint import perudo_hint
+    from bots.perudo.expert.hint import perudo_hint
     from bots.registry import HouseCatalog
 
     return HouseCatalog(), perudo_hint

@@ -13,11 +13,11 @@ import textwrap
 from typing import TYPE_CHECKING, Any
 
 from server.catalogue import build
-from server.frames import CatalogueGame, CatalogueOption
 from server.games import engine
+from server.wire.frames import CatalogueGame, CatalogueOption
 
 if TYPE_CHECKING:
-    from server.house import Catalog
+    from server.rooms.house import Catalog
 
 _WIDTH = 88
 _MARKUP = re.compile(r":[a-z]+:`~?([^`]+)`|``([^`]+)``|`([^`]+)`")

@@ -14,10 +14,10 @@ import pytest
 
 from server import catalogue
 from server.catalogue import ROOM_OPTIONS, UnknownLanguage, build
-from server.frames import CatalogueFrame, check
 from server.games import ConfigError, engine, engine_names, register
 from server.games.spec import LANGS
-from server.protocol import CreateRoom
+from server.wire.frames import CatalogueFrame, check
+from server.wire.protocol import CreateRoom
 
 register("goofspiel", "tests.games.goofspiel")
 
