@@ -41,9 +41,10 @@ class Served:
     """``umpire serve`` in a subprocess on a free port, restartable on the same port and
     database; its log is checked for ERROR lines when it stops."""
 
-    def __init__(self, db: Path, log: Path) -> None:
+    def __init__(self, db: Path, log: Path, module: str = "server.cli") -> None:
         self.db = db
         self.log = log
+        self.module = module  # the module run with ``-m``: the CLI, or one that wraps it
         self.port = 0
         self.proc: subprocess.Popen[str] | None = None
 
@@ -52,7 +53,7 @@ class Served:
         return f"http://127.0.0.1:{self.port}/"
 
     def start(self) -> None:
-        command = [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1"]
+        command = [sys.executable, "-m", self.module, "serve", "--host", "127.0.0.1"]
         command += ["--port", str(self.port), "--db", str(self.db), "--synchronous", "NORMAL"]
         command += ["--autopilot-delay", "0", "--grace", "30"]
         with self.log.open("a") as log:

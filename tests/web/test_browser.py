@@ -32,16 +32,22 @@ def enter(page: Any, url: str, name: str) -> None:
     page.click("button[type=submit]")
 
 
+#: the create form's checkboxes by what a test asks for (the form is built from the
+#: catalogue: one control per option, ``#f-<option>``)
+BOXES = {"private": ("public", False), "counts": ("show_dice_counts", True)}
+
+
 def create_perudo(
     page: Any, seats: int, dice: int, reveal: str = "until_proven", **extra: bool
 ) -> str:
     """Fill the create form for a Perudo room; return the room id."""
     page.wait_for_selector("#create")
     page.fill("#f-seats", str(seats))
-    page.fill("#f-dice", str(dice))
+    page.fill("#f-dice_per_player", str(dice))
     page.select_option("#f-reveal", reveal)
     for box, on in extra.items():
-        page.set_checked(f"#f-{box}", on)
+        option, checked = BOXES.get(box, (box, True))
+        page.set_checked(f"#f-{option}", on == checked)
     page.click("#f-create")
     page.wait_for_selector(".seats")
     return str(page.evaluate("location.hash").rsplit("/", 1)[1])
@@ -194,7 +200,7 @@ def test_kriegspiel_illegal_attempts_promotion_and_resignation(
     page.wait_for_selector("#create")
     page.select_option("#f-game", "kriegspiel")
     page.fill("#f-fen", KRIEG_FEN)
-    page.fill("#f-clock", "5")
+    page.fill("#f-clock-base", "300")
     page.click("#f-create")
     page.wait_for_selector(".seats")
     add_bots(page, range(1, 2), "kriegspiel-random")
@@ -282,7 +288,7 @@ def test_the_page_reconnects_after_a_server_restart_and_play_goes_on(
 def test_phone_sized_screen(served: Served, new_page: Any, tmp_path: Path) -> None:
     page = new_page(viewport={"width": 375, "height": 667}, is_mobile=True, has_touch=True)
     enter(page, served.url, "ana")
-    page.fill("#f-turn-time", "120")
+    page.fill("#f-turn_time", "120")
     create_perudo(page, seats=3, dice=5, counts=True)
     add_bots(page, range(1, 3), "perudo-random")
     page.wait_for_selector(".my-dice svg.die")
