@@ -118,7 +118,8 @@ async def _shoot_app(url: str, out: Path, name: str, scene: Scene | None, other:
         if scene is not None:
             await scene(app, pilot, other)
         await pilot.pause(0.3)
-        title = f"umpire play: {app.screen.title or name}"
+        info = state.catalogue.game(name) if state.catalogue is not None else None
+        title = f"umpire play: {info.label if info is not None else name}"
         (out / f"client-{name}.svg").write_text(app.export_screenshot(title=title))
         await app.session.close()
 

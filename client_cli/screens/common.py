@@ -136,6 +136,13 @@ class RoomScreen(ClientScreen):
         super().__init__()
         self.room_id = room_id
         self._last: RoomState | None = None
+        self._heard = False  #: whether the log holds what the room heard before the mount
+
+    def write(self, *lines: str) -> None:
+        """Add lines to the log once it holds the room's history (:meth:`show_first`): a
+        line said between the push and the mount is in that history already."""
+        if self._heard:
+            super().write(*lines)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Offer (in the footer, and on its key) only what the room's state allows (and
@@ -188,6 +195,15 @@ class RoomScreen(ClientScreen):
         """The house bots the server offers for this room's game (from its catalogue)."""
         info = self.info()
         return info.bot_names() if info is not None else []
+
+    def show_first(self, heard: list[str]) -> None:
+        """On mounting: title the screen with its game, write what the room heard so far
+        into the log, and draw the room."""
+        self.title = f"umpire · {self.game_title()}"
+        self.sub_title = self.room_id
+        self._heard = True
+        self.write(*heard)
+        self.refresh_view()
 
     def waiting_bar(self) -> ComposeResult:
         """The waiting room's controls: bot name (free text, the game's house bots
@@ -270,10 +286,7 @@ class TextScreen(RoomScreen):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.title = f"umpire · {self.game_title()}"
-        self.sub_title = self.room_id
-        self.write(*self.room.log)
-        self.refresh_view()
+        self.show_first(self.room.log)
 
     def refresh_view(self) -> None:
         """Redraw the game's picture and the waiting bar."""

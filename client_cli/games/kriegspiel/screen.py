@@ -184,10 +184,7 @@ class KriegspielScreen(RoomScreen):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.title = f"umpire · {self.model.words('title')}"
-        self.sub_title = self.room_id
-        self.write(*self.model.log)
-        self.refresh_view()
+        self.show_first(self.model.log)
         self.set_interval(0.5, self._tick)
         self.query_one("#board", BoardView).focus()
 

@@ -71,7 +71,6 @@ WORDS: Table = {
         "rules": RULES_EN,
         "keys": KEYS_EN,
         "commands": COMMANDS_EN,
-        "title": "Kriegspiel",
         # the umpire's log
         "you": "You",
         "white": "White",
@@ -160,7 +159,6 @@ WORDS: Table = {
         "rules": RULES_IT,
         "keys": KEYS_IT,
         "commands": COMMANDS_IT,
-        "title": "Kriegspiel",
         "you": "Tu",
         "white": "Il bianco",
         "black": "Il nero",

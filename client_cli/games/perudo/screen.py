@@ -74,10 +74,7 @@ class PerudoScreen(RoomScreen):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.title = f"umpire · {self.model.words('title')}"
-        self.sub_title = self.room_id
-        self.write(*self.room.log)
-        self.refresh_view()
+        self.show_first(self.room.log)
 
     def refresh_view(self) -> None:
         """Redraw the table and enable what the turn allows."""

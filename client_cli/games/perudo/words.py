@@ -69,7 +69,6 @@ WORDS: Table = {
     "en": {
         "rules": RULES_EN,
         "keys": KEYS_EN,
-        "title": "Perudo",
         # the log
         "game_started": "The game starts: {seats} players, {count} dice each.",
         "game_started_one": "The game starts: {seats} players, {count} die each.",
@@ -141,7 +140,6 @@ WORDS: Table = {
     "it": {
         "rules": RULES_IT,
         "keys": KEYS_IT,
-        "title": "Perudo",
         "game_started": "Si comincia: {seats} giocatori, {count} dadi a testa.",
         "game_started_one": "Si comincia: {seats} giocatori, {count} dado a testa.",
         "round_started": "Giro {round}: comincia {name}.",
