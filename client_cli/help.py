@@ -6,8 +6,12 @@ module (:mod:`client_cli.games`), and each game's options from the server's cata
 
 from __future__ import annotations
 
+import textwrap
+
 from client_cli import games
 from client_cli.catalogue import Catalogue
+
+WIDTH = 88
 
 COMMANDS_HELP = """\
 Lobby
@@ -79,7 +83,11 @@ def commands_help(catalogue: Catalogue | None, lang: str = "en") -> str:
         if commands:
             parts.append(commands)
     parts.append(EVERY_GAME)
-    parts.append("Options\n" + "\n".join("  " + line for line in option_lines(catalogue)))
+    wrapped = [
+        textwrap.fill(line, WIDTH, initial_indent="  ", subsequent_indent="      ")
+        for line in option_lines(catalogue)
+    ]
+    parts.append("Options\n" + "\n".join(wrapped))
     return "\n".join(parts)
 
 
