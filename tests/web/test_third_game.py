@@ -80,7 +80,12 @@ def test_goofspiel_is_played_to_its_end_by_clicking(
     page.wait_for_selector("#seed-check:has-text('✓')")
     assert page.locator(".replay").count() == 0  # no replay module: the log tells it all
     shot(page, "goofspiel-end", tmp_path)
-    # the game's words come in Italian too
+    # the game's words come in Italian too, and the catalogue is asked for again in Italian
     page.click("#lang")
     page.wait_for_selector(f".scores li[data-seat='0']:has-text('ana: {mine} punti')")
     assert_named(page)
+    page.click("a.back")
+    page.select_option("#f-game", "goofspiel")
+    page.click("#f-cards-help")
+    page.wait_for_selector(".help:has-text('carte in ogni mano e nel mazzo dei premi')")
+    assert page.locator("label[for=f-cards]").inner_text() == "Carte"
