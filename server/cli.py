@@ -83,7 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"umpire {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    rules = sub.add_parser("rules", help="list the games, their presets and options")
+    rules = sub.add_parser("rules", help="list the games, their presets, options and house bots")
     rules.add_argument("game", nargs="?", help="one game's options (default: all)")
     rules.add_argument("--lang", choices=LANGS, default="en", help="the texts' language")
     rules.set_defaults(func=_cmd_rules)

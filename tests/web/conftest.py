@@ -84,16 +84,21 @@ class Served:
         return [line for line in self.log.read_text().splitlines() if " ERROR " in line]
 
 
-@pytest.fixture
-def served(tmp_path: Path) -> Iterator[Served]:
-    """A running ``umpire serve`` (stopped, and its log checked, after the test)."""
-    server = Served(tmp_path / "umpire.db", tmp_path / "server.log")
+def serving(tmp_path: Path, module: str = "server.cli") -> Iterator[Served]:
+    """Run ``module``'s ``serve`` for a fixture: yield it, stop it, check its log."""
+    server = Served(tmp_path / "umpire.db", tmp_path / "server.log", module)
     server.start()
     try:
         yield server
     finally:
         server.stop()
     assert not server.errors(), "\n".join(server.errors())
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[Served]:
+    """A running ``umpire serve`` (stopped, and its log checked, after the test)."""
+    yield from serving(tmp_path)
 
 
 @pytest.fixture(scope="module")

@@ -32,6 +32,13 @@ def enter(page: Any, url: str, name: str) -> None:
     page.click("button[type=submit]")
 
 
+def choose_game(page: Any, url: str, name: str, game: str) -> None:
+    """Open ``url`` as ``name`` and choose ``game`` in the create form."""
+    enter(page, url, name)
+    page.wait_for_selector("#create")
+    page.select_option("#f-game", game)
+
+
 #: the create form's checkboxes by what a test asks for (the form is built from the
 #: catalogue: one control per option, ``#f-<option>``)
 BOXES = {"private": ("public", False), "counts": ("show_dice_counts", True)}
@@ -196,9 +203,7 @@ def test_kriegspiel_illegal_attempts_promotion_and_resignation(
     served: Served, new_page: Any, tmp_path: Path
 ) -> None:
     page = new_page(viewport={"width": 1280, "height": 1000})
-    enter(page, served.url, "ana")
-    page.wait_for_selector("#create")
-    page.select_option("#f-game", "kriegspiel")
+    choose_game(page, served.url, "ana", "kriegspiel")
     page.fill("#f-fen", KRIEG_FEN)
     page.fill("#f-clock-base", "300")
     page.click("#f-create")
@@ -357,9 +362,7 @@ def test_kriegspiel_any_only_under_rules_that_have_it_and_flip_on_a_phone(
     served: Served, new_page: Any
 ) -> None:
     page = new_page(viewport={"width": 375, "height": 667}, is_mobile=True, has_touch=True)
-    enter(page, served.url, "ana")
-    page.wait_for_selector("#create")
-    page.select_option("#f-game", "kriegspiel")
+    choose_game(page, served.url, "ana", "kriegspiel")
     page.select_option("#f-rules", "english")
     page.click("#f-create")
     page.wait_for_selector(".seats")

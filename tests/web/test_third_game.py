@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from tests.web.conftest import Served, shot
-from tests.web.test_browser import add_bots, assert_named, enter
+from tests.web.conftest import Served, serving, shot
+from tests.web.test_browser import add_bots, assert_named, choose_game
 
 CARDS = 5
 
@@ -19,23 +19,15 @@ CARDS = 5
 @pytest.fixture
 def served_with_goofspiel(tmp_path: Path) -> Iterator[Served]:
     """``umpire serve`` with Goofspiel registered (stopped, its log checked, after)."""
-    server = Served(tmp_path / "umpire.db", tmp_path / "server.log", "tests.web.third_game_server")
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
-    assert not server.errors(), "\n".join(server.errors())
+    yield from serving(tmp_path, "tests.web.third_game_server")
 
 
 def test_goofspiel_is_played_to_its_end_by_clicking(
     served_with_goofspiel: Served, new_page: Any, tmp_path: Path
 ) -> None:
     page = new_page(viewport={"width": 1280, "height": 900})
-    enter(page, served_with_goofspiel.url, "ana")
-    page.wait_for_selector("#create")
     # the create form is the catalogue's: Goofspiel's own options, typed and bounded
-    page.select_option("#f-game", "goofspiel")
+    choose_game(page, served_with_goofspiel.url, "ana", "goofspiel")
     page.wait_for_selector("#f-cards")
     assert page.get_attribute("#f-cards", "max") == "13"
     assert page.input_value("#f-cards") == str(CARDS)
@@ -80,7 +72,12 @@ def test_goofspiel_is_played_to_its_end_by_clicking(
     page.wait_for_selector("#seed-check:has-text('✓')")
     assert page.locator(".replay").count() == 0  # no replay module: the log tells it all
     shot(page, "goofspiel-end", tmp_path)
-    # the game's words come in Italian too
+    # the game's words come in Italian too, and the catalogue is asked for again in Italian
     page.click("#lang")
     page.wait_for_selector(f".scores li[data-seat='0']:has-text('ana: {mine} punti')")
     assert_named(page)
+    page.click("a.back")
+    page.select_option("#f-game", "goofspiel")
+    page.click("#f-cards-help")
+    page.wait_for_selector(".help:has-text('carte in ogni mano e nel mazzo dei premi')")
+    assert page.locator("label[for=f-cards]").inner_text() == "Carte"
