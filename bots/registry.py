@@ -83,6 +83,20 @@ class HouseCatalog:
                 log.warning("house bot %s cannot be loaded", name, exc_info=True)
         return names
 
+    def levels(self, name: str) -> list[str]:
+        """The levels the built-in bot ``name`` may be asked for (``name:level``)."""
+        try:
+            return list(_import(BUILTIN[name]).levels)
+        except (KeyError, BotError):
+            return []
+
+    def advises(self, game: str) -> bool:
+        """Whether the advisor the composition root hands the server beside this catalog
+        (:func:`bots.perudo.expert.hint.perudo_hint`) gives hints for ``game``."""
+        from bots.perudo.expert.hint import GAMES
+
+        return game in GAMES
+
     def knows(self, spec: str) -> bool:
         """Whether ``spec`` names a built-in bot, with a level it has if one is given."""
         name = spec.partition(":")[0]

@@ -12,15 +12,14 @@ from typing import Any, ClassVar
 from textual.app import App
 from textual.binding import Binding, BindingType
 
-from client_cli import commands
+from client_cli import commands, games
 from client_cli.controller import fetch_replay, send_command
 from client_cli.screens.common import ClientScreen
 from client_cli.screens.help import HelpScreen
-from client_cli.screens.kriegspiel import KriegspielScreen
 from client_cli.screens.lobby import LobbyScreen
-from client_cli.screens.perudo import PerudoScreen
 from client_cli.screens.replay import ReplayScreen
 from client_cli.session import Session, SessionError
+from client_cli.state import RoomState
 
 Json = dict[str, Any]
 
@@ -29,16 +28,13 @@ CSS = """
 #log { height: 1fr; border: round $primary; }
 #main { height: 1fr; }
 #table { width: 1fr; padding: 0 1; border: round $secondary; }
-#side { width: 1fr; }
-#hint { height: auto; max-height: 8; overflow-y: auto; color: $warning; }
-#boardbox { width: 40; }
-#board { height: 11; width: 36; padding: 0 1; }
-#status { height: auto; padding: 0 1; }
 #controls, #waiting { height: auto; }
-#bid { width: 14; }
-#quantity, #face { width: 12; }
 #botname { width: 24; }
-#create { width: 70; height: auto; border: thick $primary; padding: 1 2; background: $surface; }
+#create { width: 76; height: auto; max-height: 100%; border: thick $primary; padding: 0 1;
+          background: $surface; }
+#fields { height: auto; max-height: 18; }
+.fields, .field, #buttons { height: auto; }
+.field .name { width: 20; padding: 1 1 0 0; }
 CreateScreen, ConfirmScreen { align: center middle; }
 #confirm { width: 60; height: auto; border: thick $error; padding: 1 2; background: $surface; }
 #caption { padding: 1 1; text-style: bold; }
@@ -100,6 +96,8 @@ class UmpireApp(App[None]):
             screen.write(*lines)
 
     def _on_frame(self, frame: Json, lines: list[str]) -> None:
+        if not self.screen_stack:
+            return  # the app has stopped; the session still speaks
         kind = frame.get("type")
         if kind == "error" and isinstance(frame.get("ref"), int):
             lines = []  # explained by the command that caused it
@@ -118,17 +116,14 @@ class UmpireApp(App[None]):
             self.show_room(self.session.state.current)
 
     def show_room(self, room_id: str) -> None:
-        """Bring the room's screen to the front (made for its game when first shown)."""
+        """Bring the room's screen to the front (its game's screen, from its module)."""
         screen = self.screen
         if getattr(screen, "room_id", None) == room_id:
             return
         room = self.session.state.room(room_id)
         while len(self.screen_stack) > 2:
             self.pop_screen()
-        if room.game == "kriegspiel":
-            self.push_screen(KriegspielScreen(room_id))
-        else:
-            self.push_screen(PerudoScreen(room_id))
+        self.push_screen(games.game(room.game).screen(room_id))
 
     async def run_line(self, line: str) -> bool:
         """Run one command line as ``--plain`` would; True when it was sent and accepted."""
@@ -167,19 +162,24 @@ class UmpireApp(App[None]):
         elif name == "lobby":
             while len(self.screen_stack) > 2:
                 self.pop_screen()
-        elif name in ("mark", "unmark"):
-            room = state.current_room
-            if room is None or room.game != "kriegspiel" or not args:
-                return False
-            try:
-                room.kriegspiel.mark(args[0], args[1] if name == "mark" and len(args) > 1 else None)
-            except ValueError as exc:
-                self.say(f"Not marked: {exc}")
-                return False
-            if isinstance(self.screen, ClientScreen):
-                self.screen.safe_refresh()
         elif name == "wait":
             self.say("wait is for --plain scripts.")
+        elif name is not None and state.current_room is not None:
+            return self._game_command(name, args, state.current_room)
+        return True
+
+    def _game_command(self, name: str, args: list[str], room: RoomState) -> bool:
+        """A local command of the room's game (notes on its board, say)."""
+        module = games.game(room.game)
+        if name not in module.LOCAL:
+            return True
+        try:
+            self.say(*module.run_local(name, args, room))
+        except ValueError as exc:
+            self.say(f"Not done: {exc}")
+            return False
+        if isinstance(self.screen, ClientScreen):
+            self.screen.safe_refresh()
         return True
 
     async def open_replay(self, room_id: str) -> None:
@@ -195,7 +195,8 @@ class UmpireApp(App[None]):
     def action_help(self) -> None:
         """Show the help screen."""
         if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen())
+            state = self.session.state
+            self.push_screen(HelpScreen(state.catalogue, state.lang))
 
     async def action_quit(self) -> None:
         """Close the session and leave."""

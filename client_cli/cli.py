@@ -12,6 +12,8 @@ import getpass
 import sys
 from collections.abc import Sequence
 
+from client_cli.words import LANGUAGES
+
 DEFAULT_SERVER = "ws://localhost:8765"
 
 
@@ -22,6 +24,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     play.add_argument("--name", default=None, help="your display name (default: remembered)")
     play.add_argument(
         "--plain", action="store_true", help="line mode for scripts and screen readers"
+    )
+    play.add_argument(
+        "--lang",
+        choices=LANGUAGES,
+        default="en",
+        help="the language of the games' words, their options' help and the hints",
     )
     play.set_defaults(func=run)
 
@@ -42,19 +50,20 @@ def default_name(server: str) -> str:
 def run(args: argparse.Namespace) -> int:
     """Run the client as ``args`` say; return the exit status."""
     from client_cli.session import Session
+    from client_cli.state import ClientState
 
     name = args.name or default_name(args.server)
     if args.plain:
         from client_cli.plain import PlainClient, stdin_lines
 
         async def plain() -> int:
-            session = Session(args.server, name)
+            session = Session(args.server, name, state=ClientState(lang=args.lang))
             return await PlainClient(session, sys.stdout).run(stdin_lines())
 
         return asyncio.run(plain())
     from client_cli.app import UmpireApp
 
-    app = UmpireApp(Session(args.server, name))
+    app = UmpireApp(Session(args.server, name, state=ClientState(lang=args.lang)))
     app.run()
     return 0
 

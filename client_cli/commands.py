@@ -1,83 +1,33 @@
 """The command language shared by ``--plain`` and the TUI's command line.
 
 :func:`parse` turns one line into a :class:`Command`: either a protocol message to send
-(``message``), a local action (``local``: help, markers, wait, replay, quit...), or an
-error to show. Game actions are checked against the last ``turn.legal`` before sending
-(:func:`check_action`), so an illegal bid never leaves the client.
+(``message``), a local action (``local``: help, wait, replay, quit, or a command of the
+room's game such as its notes), or an error to show. Which words are game actions, and how
+they are spelled, is the room's game module's to say (:mod:`client_cli.games`); actions are
+checked against the last ``turn.legal`` before sending (:func:`check_action`), so an
+illegal one never leaves the client. ``create`` takes its games and options from the
+server's catalogue and checks every value before sending.
 """
 
 from __future__ import annotations
 
-import json
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from client_cli.perudo_model import try_bid
+from client_cli import games
+from client_cli.catalogue import Catalogue, GameInfo
 from client_cli.state import ClientState
 
 Json = dict[str, Any]
 
-HOUSE_BOTS = (
-    "autopilot",
-    "perudo-random",
-    "perudo-simple",
-    "perudo-expert",
-    "perudo-search",
-    "kriegspiel-random",
-    "kriegspiel-meta",
-)
+LOCAL = {"help", "quit", "exit", "wait", "legal", "show", "replay", "room", "lobby"}
 
-KRIEG_WORDS = {
-    "any": "any",
-    "any?": "any",
-    "resign": "resign",
-    "draw": "offer_draw",
-    "offer": "offer_draw",
-    "offer_draw": "offer_draw",
-    "accept": "accept_draw",
-    "accept_draw": "accept_draw",
-    "decline": "decline_draw",
-    "decline_draw": "decline_draw",
+#: ``create`` words that are not ``key=value``: they set a room setting.
+FLAGS: dict[str, tuple[str, bool]] = {
+    "private": ("public", False),
+    "public": ("public", True),
+    "noautostart": ("autostart", False),
 }
-
-UCI = re.compile(r"^[a-h][1-8][a-h][1-8][qrbn]?$")
-
-LOCAL = {"help", "quit", "exit", "wait", "mark", "unmark", "markers", "legal", "show", "replay"}
-LOCAL |= {"room", "lobby"}
-
-COMMANDS_HELP = """\
-Lobby
-  rooms [GAME]                     list the public rooms
-  create GAME [key=value ...]      make a room: seats=3 preset=classic calza=true
-                                   rules=english clock=300+5 turn_time=30 private
-                                   spectators=after noautostart
-  join ROOM [SEAT]                 take a seat in a public room
-  invite CODE [SEAT]               take a seat in a private room by its invite code
-  watch ROOM                       watch as a spectator
-  bot [NAME] [SEAT]                add a house bot (autopilot, perudo-random,
-                                   perudo-simple, perudo-expert, kriegspiel-random,
-                                   kriegspiel-meta)
-  start                            start now (host)
-  leave                            leave the current room
-  say TEXT                         chat (players and spectators have their own channels)
-  room ROOM                        look at another room you follow
-  profile                          your statistics
-Perudo
-  5x4 | bid 5x4                    bid five 4s (aces are face 1)
-  dudo | calza                     challenge the last bid
-  hint [bluff=0.3] [reliability=0.6] [lang=it]   ask the expert for a suggestion
-Kriegspiel
-  e2e4 | e7e8q                     try a move (UCI; castling is e1g1)
-  any                              "Are there any?" (english rules)
-  draw | accept | decline | resign
-  mark SQUARE PIECE | unmark SQUARE | markers   your private notes on enemy pieces
-Both
-  legal                            the actions you may send now
-  show                             the table or board as text
-  wait turn|start|end              wait for your turn, the start, or the end (scripts)
-  replay [ROOM]                    replay a finished game with everything revealed
-  help | quit"""
 
 
 @dataclass
@@ -90,48 +40,59 @@ class Command:
     error: str | None = None
 
 
-def _value(raw: str) -> Any:
-    try:
-        return json.loads(raw)
-    except json.JSONDecodeError:
-        return raw
-
-
-def create_message(game: str, words: list[str]) -> Json:
-    """Build a ``create_room`` message from ``key=value`` words (see COMMANDS_HELP)."""
-    if game not in ("perudo", "kriegspiel"):
-        raise ValueError(f"the game is perudo or kriegspiel, not {game!r}")
-    message: Json = {"type": "create_room", "game": game, "options": {}}
-    options: Json = message["options"]
+def create_message(game_name: str, words: list[str], catalogue: Catalogue | None) -> Json:
+    """Build a ``create_room`` message from ``key=value`` words, each value checked against
+    the catalogue: the game's options (``preset=NAME`` as the game takes it), the room
+    options its rooms take (``clock=300+5``, ``turn_time=30``...), ``seats`` within the
+    game's range, and the flags ``private``, ``public``, ``noautostart``."""
+    if catalogue is None:
+        raise ValueError("the server's list of games has not come yet")
+    game = catalogue.game(game_name)
+    if game is None:
+        raise ValueError(f"the games are {', '.join(catalogue.names)}, not {game_name!r}")
+    aliases = games.game(game.name).OPTION_ALIASES
+    message: Json = {"type": "create_room", "game": game.name}
+    preset: Json = {}
+    options: Json = {}
     for word in words:
         key, sep, raw = word.partition("=")
         if not sep:
-            if key == "private":
-                message["public"] = False
-            elif key == "public":
-                message["public"] = True
-            elif key == "noautostart":
-                message["autostart"] = False
-            else:
+            if word not in FLAGS:
                 raise ValueError(f"expected key=value or private/noautostart, not {word!r}")
+            flag, value = FLAGS[word]
+            message[flag] = value
             continue
-        if key == "clock":
-            base, _, inc = raw.partition("+")
-            message["clock"] = {"base": float(base), "increment": float(inc or 0)}
-        elif key == "turn_time":
-            message["turn_time"] = float(raw)
-        elif key == "spectators":
-            message["spectators"] = raw
-        elif key in ("public", "autostart", "sit"):
-            message[key] = bool(_value(raw))
-        elif key == "dice":
-            options["dice_per_player"] = _value(raw)
-        elif key == "seats" and game == "kriegspiel":
-            if _value(raw) != 2:
-                raise ValueError(f"Kriegspiel is for two players, not seats={raw}")
+        key = aliases.get(key, key)
+        option = game.option(key)
+        if option is not None:
+            options[key] = option.read(raw)
+        elif key == "preset" and (named := game.preset(raw)) is not None:
+            preset = dict(named.values)
+        elif key == "seats":  # a game of a fixed number of players takes no seats option
+            seats = _whole(raw)
+            game.check_seats(seats)
+            if game.seats.min != game.seats.max:
+                options["seats"] = seats
+        elif (room_option := catalogue.room_option(key, game)) is not None:
+            message[key] = room_option.read(raw)
         else:
-            options[key] = _value(raw)
+            raise ValueError(_unknown_option(game, key, catalogue))
+    if "seats" in options:
+        game.check_seats(int(options["seats"]))
+    message["options"] = {**preset, **options}
     return message
+
+
+def _whole(raw: str) -> int:
+    try:
+        return int(raw)
+    except ValueError:
+        raise ValueError(f"seats is a whole number, not {raw!r}") from None
+
+
+def _unknown_option(game: GameInfo, key: str, catalogue: Catalogue) -> str:
+    known = [o.name for o in game.options] + [o.name for o in catalogue.room_options_of(game)]
+    return f"{game.label} has no option {key!r}: the options are {', '.join(known)}"
 
 
 def _seat(args: list[str], index: int) -> Json:
@@ -146,91 +107,97 @@ def parse(line: str, state: ClientState) -> Command:
     if not words:
         return Command(local="noop")
     head, args = words[0].lower(), words[1:]
-    current = state.current
     try:
         if head in LOCAL:
             return Command(local=head, args=args)
-        if head in ("rooms", "list"):
-            msg: Json = {"type": "list_rooms"}
-            if args:
-                msg["game"] = args[0]
-            return Command(message=msg)
-        if head == "create":
-            if not args:
-                return Command(error="create perudo|kriegspiel [key=value ...]")
-            return Command(message=create_message(args[0].lower(), args[1:]))
-        if head == "join":
-            if not args:
-                return Command(error="join ROOM [SEAT]")
-            return Command(message={"type": "join", "room": args[0], **_seat(args, 1)})
-        if head in ("invite", "code"):
-            if not args:
-                return Command(error="invite CODE [SEAT]")
-            return Command(message={"type": "join", "invite": args[0], **_seat(args, 1)})
-        if head == "watch":
-            if not args:
-                return Command(error="watch ROOM")
-            return Command(message={"type": "watch", "room": args[0]})
-        if head == "profile":
-            return Command(message={"type": "profile", **({"player": args[0]} if args else {})})
-        if head == "ping":
-            return Command(message={"type": "ping"})
-        if current is None:
-            return Command(error=f"{head}: join, watch or create a room first")
-        if head in ("start", "leave"):
-            return Command(message={"type": head, "room": current})
-        if head in ("say", "chat"):
-            text = line.strip().split(None, 1)[1] if args else ""
-            if not text:
-                return Command(error="say TEXT")
-            return Command(message={"type": "say", "room": current, "text": text})
-        if head == "bot":
-            msg = {"type": "add_bot", "room": current}
-            rest = list(args)
-            if rest and not rest[0].isdigit():
-                msg["bot"] = rest.pop(0)
-            if rest:
-                msg["seat"] = int(rest[0])
-            return Command(message=msg)
-        if head == "hint":
-            msg = {"type": "hint", "room": current}
-            for word in args:
-                key, _, raw = word.partition("=")
-                if key in ("bluff", "reliability"):
-                    msg[key] = float(raw)
-                elif key == "lang":
-                    msg["lang"] = raw
-                else:
-                    return Command(error="hint [bluff=0..1] [reliability=0..1] [lang=en|it]")
-            return Command(message=msg)
-        if head == "act" and args:
-            return action_command(" ".join(args), state)
-        if head == "bid" and args:
-            return action_command(args[0], state)
-        if not looks_like_action(head):
-            return Command(error=f"unknown command {head!r} (type help for the list)")
-        return action_command(" ".join(words), state)
+        lobby = _lobby_command(head, args, state)
+        if lobby is not None:
+            return lobby
+        return _room_command(line, head, args, state)
     except ValueError as exc:
         return Command(error=str(exc))
 
 
-def looks_like_action(word: str) -> bool:
-    """Whether ``word`` has the shape of a game action (a bid, a UCI move, dudo, any...)."""
-    word = word.lower()
-    return bool(
-        word[:1].isdigit()  # a bid, or an attempt at one that Bid.parse will explain
-        or UCI.match(word)
-        or word in KRIEG_WORDS
-        or word in ("dudo", "calza")
-    )
+def _lobby_command(head: str, args: list[str], state: ClientState) -> Command | None:
+    """A command that needs no room (None when ``head`` is not one)."""
+    if head in ("rooms", "list"):
+        msg: Json = {"type": "list_rooms"}
+        if args:
+            msg["game"] = args[0]
+        return Command(message=msg)
+    if head == "create":
+        if not args:
+            offered = "|".join(state.catalogue.names) if state.catalogue else "GAME"
+            return Command(error=f"create {offered} [key=value ...]")
+        return Command(message=create_message(args[0].lower(), args[1:], state.catalogue))
+    if head == "join":
+        if not args:
+            return Command(error="join ROOM [SEAT]")
+        return Command(message={"type": "join", "room": args[0], **_seat(args, 1)})
+    if head in ("invite", "code"):
+        if not args:
+            return Command(error="invite CODE [SEAT]")
+        return Command(message={"type": "join", "invite": args[0], **_seat(args, 1)})
+    if head == "watch":
+        if not args:
+            return Command(error="watch ROOM")
+        return Command(message={"type": "watch", "room": args[0]})
+    if head == "profile":
+        return Command(message={"type": "profile", **({"player": args[0]} if args else {})})
+    if head == "ping":
+        return Command(message={"type": "ping"})
+    return None
 
 
-def normalize_action(text: str, game: str) -> str:
-    """The engine's spelling of what was typed (``5X4`` -> ``5x4``, ``draw`` -> ``offer_draw``)."""
-    text = text.strip().lower().replace(" ", "")
-    if game == "kriegspiel":
-        return KRIEG_WORDS.get(text, text)
-    return text
+def _room_command(line: str, head: str, args: list[str], state: ClientState) -> Command:
+    """A command about the current room: settings, chat, bots, hints, the game's own."""
+    current = state.current
+    room = state.current_room
+    if current is None or room is None:
+        return Command(error=f"{head}: join, watch or create a room first")
+    if head in ("start", "leave"):
+        return Command(message={"type": head, "room": current})
+    if head in ("say", "chat"):
+        text = line.strip().split(None, 1)[1] if args else ""
+        if not text:
+            return Command(error="say TEXT")
+        return Command(message={"type": "say", "room": current, "text": text})
+    if head == "bot":
+        msg: Json = {"type": "add_bot", "room": current}
+        rest = list(args)
+        if rest and not rest[0].isdigit():
+            msg["bot"] = rest.pop(0)
+        if rest:
+            msg["seat"] = int(rest[0])
+        return Command(message=msg)
+    if head == "hint":
+        return Command(message=hint_message(current, args, state.lang))
+    module = games.game(room.game)
+    if head in module.LOCAL:
+        return Command(local=head, args=args)
+    if head == "act" and args:
+        return action_command(" ".join(args), state)
+    if head == "bid" and args:
+        return action_command(args[0], state)
+    if not module.is_action(head, room):
+        return Command(error=f"unknown command {head!r} (type help for the list)")
+    return action_command(" ".join([head, *args]), state)
+
+
+def hint_message(room: str, args: list[str], lang: str) -> Json:
+    """A ``hint`` request: ``bluff=`` and ``reliability=`` (0..1), ``lang=``, ``level=``."""
+    msg: Json = {"type": "hint", "room": room}
+    if lang != "en":
+        msg["lang"] = lang
+    for word in args:
+        key, _, raw = word.partition("=")
+        if key in ("bluff", "reliability"):
+            msg[key] = float(raw)
+        elif key in ("lang", "level"):
+            msg[key] = raw
+        else:
+            raise ValueError("hint [bluff=0..1] [reliability=0..1] [lang=en|it] [level=...]")
+    return msg
 
 
 def check_action(action: str, state: ClientState) -> str | None:
@@ -244,37 +211,20 @@ def check_action(action: str, state: ClientState) -> str | None:
         return "the game has not started"
     if room.seat is None:
         return "spectators cannot play"
-    always = {"resign", "offer_draw", "accept_draw", "decline_draw"}
-    if room.game == "kriegspiel" and action in always:
+    module = games.game(room.game)
+    if action in module.ANYTIME:
         return None
     if room.turn is None:
         return "it is not your turn"
-    legal = room.legal
-    if action in legal:
+    if action in room.legal:
         return None
-    if room.game == "perudo":
-        bid = try_bid(action)
-        if bid is None and action not in ("dudo", "calza"):
-            return f"{action!r} is not a bid: write QxF like 5x4 (aces are 1), dudo or calza"
-        if action == "calza":
-            return "calza is not allowed here"
-        last = room.perudo.last_bid
-        return f"{action} is not a legal bid now" + (
-            f" (the bid to beat is {last})" if last else ""
-        )
-    if action in room.kriegspiel.refused:
-        return f"{action} was already refused this turn"
-    promotions = [m for m in legal if m.startswith(action) and len(m) == len(action) + 1]
-    if promotions:
-        return f"{action} promotes: add the piece, e.g. {promotions[0]}"
-    return f"{action} is not possible on your board now"
+    return module.refusal(action, room)
 
 
 def action_command(text: str, state: ClientState) -> Command:
     """An ``act`` message for ``text``, or the reason it would be refused."""
     room = state.current_room
-    game = room.game if room else ""
-    action = normalize_action(text, game)
+    action = games.game(room.game if room else "").spell(text)
     problem = check_action(action, state)
     if problem is not None:
         return Command(error=problem)

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from client_cli import replay
+from client_cli import games
 from client_cli.commands import Command
+from client_cli.games import Replay
 from client_cli.render import lobby_lines
 from client_cli.session import Session, SessionError
 
@@ -53,7 +54,7 @@ async def send_command(session: Session, command: Command) -> tuple[Json | None,
         return None, [explain_error(message, exc)]
     lines: list[str] = []
     if reply.get("type") == "rooms":
-        lines += lobby_lines(reply.get("rooms", []))
+        lines += lobby_lines(reply.get("rooms", []), games.flavour)
     elif reply.get("type") == "profile":
         stats = reply.get("stats", {})
         lines.append(f"Profile of {reply['player']['name']}:")
@@ -63,14 +64,14 @@ async def send_command(session: Session, command: Command) -> tuple[Json | None,
     return reply, lines
 
 
-async def fetch_replay(session: Session, room_id: str) -> replay.Replay:
+async def fetch_replay(session: Session, room_id: str) -> Replay:
     """Collect a finished game (its whole stream and final view) and build its replay."""
     room = session.state.rooms.get(room_id)
     complete = (
         room is not None
         and room.over
         and set(room.history) == set(range(1, room.seq + 1))
-        and (room.game != "kriegspiel" or room.kriegspiel.revealed is not None)
+        and room.model.replay_ready()
     )
     if not complete:
         current = session.state.current
@@ -85,4 +86,5 @@ async def fetch_replay(session: Session, room_id: str) -> replay.Replay:
         await session.request(resume)
         session.state.current = current or room_id
     assert room is not None
-    return replay.build(room)
+    events = [room.history[seq] for seq in sorted(room.history)]
+    return games.game(room.game).replay(room, events)

@@ -1,40 +1,43 @@
-"""The help text: the rules of both games in brief and the keys of every screen."""
+"""The help: the commands, the keys of every screen, and each game's rules.
+
+The parts every game shares are here; each game's rules, keys and commands come from its
+module (:mod:`client_cli.games`), and each game's options from the server's catalogue.
+"""
 
 from __future__ import annotations
 
-RULES_TEXT = """\
-# Perudo (Liar's dice)
+import textwrap
 
-Everyone shakes their dice under a cup and sees only their own. In turn, players bid on
-how many dice *on the whole table* show a face: `5x4` means "at least five 4s". Aces
-(face 1) are wild: they count for any face, except in a palifico round.
+from client_cli import games
+from client_cli.catalogue import Catalogue
 
-- A raise is more dice of any face, or the same number of a higher face. To bid aces you
-  need at least half the quantity (rounded up); from aces back to a face, twice plus one.
-- **Dudo**: you doubt the last bid. The cups are shown and counted. If the bid holds, you
-  lose a die; otherwise the bidder does.
-- **Calza** (when the table allows it): you claim the bid is exactly right. Right: you get a
-  die back; wrong: you lose one.
-- **Palifico**: the first time a player falls to one die, the next round is palifico: aces
-  are not wild, and the face named first is locked (only players with one die may change it).
-- The last player with dice wins. The dice are drawn from a seed the server commits to at
-  the start and reveals at the end; the replay checks every cup against it.
+WIDTH = 88
 
-# Kriegspiel
+COMMANDS_HELP = """\
+Lobby
+  rooms [GAME]                     list the public rooms
+  create GAME [key=value ...]      make a room with the game's options (listed below):
+                                   seats=3 preset=NAME clock=300+5 turn_time=30
+                                   private spectators=after noautostart
+  join ROOM [SEAT]                 take a seat in a public room
+  invite CODE [SEAT]               take a seat in a private room by its invite code
+  watch ROOM                       watch as a spectator
+  bot [NAME] [SEAT]                add a house bot (the bot box suggests the game's)
+  start                            start now (host)
+  leave                            leave the current room
+  say TEXT                         chat (players and spectators have their own channels)
+  room ROOM                        look at another room you follow
+  profile                          your statistics
+  hint [bluff=0.3] [reliability=0.6] [lang=it]   ask for a suggestion (games with hints)"""
 
-Chess where you see only your own pieces. An umpire sees both boards. On your turn you
-*try* moves; the umpire says "illegal" and you try again, or the move is made and both
-players hear what the umpire announces:
-
-- captures (the square, and under most rules whether a pawn or a piece was taken),
-- checks (by rank, file, long or short diagonal, or knight),
-- pawn tries: whether the side to move has pawn captures (how many, or yes/no, or which
-  pawns, by the rule set); under `english` you ask "Are there any?" yourself (`any`), and
-  after "yes" you must try a pawn capture.
-- Rule sets: `wild16` (ICC; the opponent never hears of your illegal tries), `cincinnati`,
-  `rand`, `english`. Mark where you believe enemy pieces are: those marks stay on your
-  screen and are never sent.
-"""
+EVERY_GAME = """\
+Every game
+  legal                            the actions you may send now
+  show                             the table or board as text
+  act ACTION                       send an action as the game spells it
+  wait turn|start|end              wait for your turn, the start, or the end (scripts)
+  replay [ROOM]                    replay a finished game with everything revealed
+  help | quit"""
 
 KEYS_TEXT = """\
 # Keys
@@ -47,13 +50,58 @@ room · `i` join by invite code · `p` replay the highlighted finished room.
 
 **Waiting room**: `b` add the bot named in the bot box · `s` start · `l` leave.
 
-**Perudo**: type `5x4` or pick quantity and face, then `Enter` or **Bid** · `d` dudo ·
-`a` calza · `h` hint (the expert's suggestion and why) · `v` replay once finished.
-
-**Kriegspiel**: arrows move the cursor on the board · `Space`/`Enter` choose the square a
-piece leaves, then the square it goes to (a promotion asks for the piece: q, r, b, n) ·
-`p n b r q k` mark a suspected enemy piece under the cursor · `x` clear it · `y` any? ·
-type UCI (`e2e4`) in the command line · `v` replay once finished.
-
 **Replay**: `Right`/`n` next · `Left`/`p` previous · `Home`/`End` first/last · `Escape` back.
 """
+
+
+def _shown(catalogue: Catalogue | None) -> list[str]:
+    """The games to explain: the server's, else every game this client knows."""
+    return catalogue.names if catalogue is not None else list(games.names())
+
+
+def option_lines(catalogue: Catalogue | None) -> list[str]:
+    """Each game's ``create`` options and presets, and the options every room takes."""
+    if catalogue is None:
+        return ["(the server's games and their options come once connected)"]
+    lines = []
+    for game in catalogue.games:
+        options = " ".join(option.describe() for option in game.options)
+        seats = f"{game.seats.min}..{game.seats.max}"
+        lines.append(f"create {game.name}  (seats {seats}) {options}".rstrip())
+        for preset in game.presets:
+            lines.append(f"    preset={preset.name}: {preset.help}".rstrip(": "))
+    rooms = " ".join(option.describe() for option in catalogue.room_options)
+    lines.append(f"every room (where its game takes them): {rooms} private noautostart")
+    return lines
+
+
+def commands_help(catalogue: Catalogue | None, lang: str = "en") -> str:
+    """The command list: the lobby's, each game's, every game's, and the options."""
+    parts = [COMMANDS_HELP]
+    for name in _shown(catalogue):
+        _, _, commands = games.game(name).help_text(lang)
+        if commands:
+            parts.append(commands)
+    parts.append(EVERY_GAME)
+    wrapped = [
+        textwrap.fill(line, WIDTH, initial_indent="  ", subsequent_indent="      ")
+        for line in option_lines(catalogue)
+    ]
+    parts.append("Options\n" + "\n".join(wrapped))
+    return "\n".join(parts)
+
+
+def keys_text(catalogue: Catalogue | None, lang: str = "en") -> str:
+    """The keys of every screen, each game's screen included."""
+    parts = [KEYS_TEXT]
+    for name in _shown(catalogue):
+        _, keys, _ = games.game(name).help_text(lang)
+        if keys:
+            parts.append(keys + "\n")
+    return "\n".join(parts)
+
+
+def rules_text(catalogue: Catalogue | None, lang: str = "en") -> str:
+    """Each game's rules in brief."""
+    rules = [games.game(name).help_text(lang)[0] for name in _shown(catalogue)]
+    return "\n".join(text for text in rules if text)

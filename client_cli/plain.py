@@ -4,10 +4,11 @@ Every command of :mod:`client_cli.commands` works here. A command waits for its 
 before the next line is read, and ``wait turn|start|end`` blocks until that happens, so a
 script can play a whole game::
 
-    create perudo seats=2 dice=1
+    create GAME seats=2
     bot autopilot
     wait turn
-    dudo
+    legal
+    act ACTION
     wait end
     quit
 """
@@ -21,12 +22,9 @@ import threading
 from collections.abc import AsyncIterator
 from typing import Any, TextIO
 
-import chess
-
-from client_cli import commands
+from client_cli import commands, games
 from client_cli.controller import fetch_replay, send_command
-from client_cli.help import RULES_TEXT
-from client_cli.render import perudo_lines, room_lines
+from client_cli.help import commands_help, rules_text
 from client_cli.session import Session, SessionError
 
 Json = dict[str, Any]
@@ -53,18 +51,15 @@ class PlainClient:
         self.say(*lines)
         if frame.get("type") == "turn" and frame.get("room") == self.session.state.current:
             room = self.session.state.current_room
-            if room is not None and room.game == "perudo":
-                self.say(*perudo_lines(room))
-            elif room is not None:
-                count = len([a for a in room.legal if a[:1].isalpha() and a[1:2].isdigit()])
-                tries = f"; {room.kriegspiel.pawn_tries}" if room.kriegspiel.pawn_tries else ""
-                self.say(f"YOUR TURN ({room.kriegspiel.color}): {count} possible attempts{tries}.")
+            if room is not None:
+                self.say(*games.game(room.game).turn_lines(room))
 
     async def run(self, lines: AsyncIterator[str]) -> int:
         """Execute each line until ``quit`` or the end of input; return an exit status."""
         runner = asyncio.create_task(self.session.run())
         try:
             await asyncio.wait_for(self.session.ready.wait(), 30)
+            await asyncio.wait_for(self.session.catalogued.wait(), 30)  # the games, for create
         except TimeoutError:
             self.say(f"Cannot reach {self.session.url}.")
             await self._stop(runner)
@@ -103,13 +98,14 @@ class PlainClient:
         if name in ("quit", "exit"):
             return False
         if name == "help":
-            self.say(commands.COMMANDS_HELP, "", RULES_TEXT)
+            catalogue, lang = state.catalogue, state.lang
+            self.say(commands_help(catalogue, lang), "", rules_text(catalogue, lang))
         elif name == "wait":
             await self._wait(args[0] if args else "turn")
         elif name == "legal":
             self.say("Legal now: " + (" ".join(room.legal) if room and room.legal else "nothing"))
         elif name == "show":
-            self.say(*(room_lines(room) if room else ["Not in a room."]))
+            self.say(*(games.game(room.game).lines(room) if room else ["Not in a room."]))
         elif name == "room" and args:
             if args[0] in state.rooms:
                 state.current = args[0]
@@ -118,10 +114,10 @@ class PlainClient:
                 self.say(f"Not following room {args[0]}: join or watch it.")
         elif name == "lobby":
             state.current = None
-        elif name in ("mark", "unmark", "markers"):
-            self._markers(name, args)
         elif name == "replay":
             await self._replay(args[0] if args else state.current)
+        elif room is not None and name in games.game(room.game).LOCAL:
+            self._game_command(name, args)
         return True
 
     async def _wait(self, what: str) -> None:
@@ -142,25 +138,14 @@ class PlainClient:
         except TimeoutError:
             self.say(f"Gave up waiting for {what}.")
 
-    def _markers(self, name: str | None, args: list[str]) -> None:
+    def _game_command(self, name: str, args: list[str]) -> None:
+        """A local command of the room's game (its notes on the board, say)."""
         room = self.session.state.current_room
-        if room is None or room.game != "kriegspiel":
-            self.say("Markers are for Kriegspiel boards.")
-            return
-        board = room.kriegspiel
+        assert room is not None
         try:
-            if name == "mark" and len(args) == 2:
-                board.mark(args[0], args[1])
-            elif name == "unmark" and args:
-                board.mark(args[0], None)
-            elif name != "markers":
-                self.say("mark SQUARE PIECE | unmark SQUARE")
-                return
+            self.say(*games.game(room.game).run_local(name, args, room))
         except ValueError as exc:
-            self.say(f"Not marked: {exc}")
-            return
-        marks = ", ".join(f"{chess.square_name(s)}={p}" for s, p in sorted(board.markers.items()))
-        self.say("Markers: " + (marks or "none"))
+            self.say(f"Not done: {exc}")
 
     async def _replay(self, room_id: str | None) -> None:
         if room_id is None:

@@ -1,8 +1,9 @@
 """Make the SVG screenshots in ``docs/``: ``python -m client_cli.screenshots [DIR]``.
 
-It starts a throwaway ``umpire serve`` process (a temporary SQLite file, nothing kept), plays
-a little with house bots and a second client, and saves what the headless TUI shows:
-``client-lobby.svg``, ``client-perudo.svg`` and ``client-kriegspiel.svg``.
+It starts a throwaway ``umpire serve`` process (a temporary SQLite file, nothing kept), opens
+a room of every game the server offers, and saves what the headless TUI shows: the lobby
+(``client-lobby.svg``), then, for each game whose module has a scene (its ``shots.py``),
+the game played a little with house bots and a second client (``client-GAME.svg``).
 """
 
 from __future__ import annotations
@@ -18,13 +19,16 @@ from typing import Any
 
 from textual.pilot import Pilot
 
+from client_cli import games
 from client_cli.app import UmpireApp
-from client_cli.session import Session, SessionError
+from client_cli.games.base import Scene
+from client_cli.session import Session
 
 SIZE = (118, 38)
 
 
-async def _until(pilot: Pilot[Any], condition: Callable[[], bool], timeout: float = 20) -> None:
+async def until(pilot: Pilot[Any], condition: Callable[[], bool], timeout: float = 20) -> None:
+    """Let the app run until ``condition()`` holds (a game's scene waits with it)."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while not condition():
@@ -47,7 +51,8 @@ async def _other(url: str, name: str) -> AsyncIterator[Session]:
             await task
 
 
-async def _add_bot(app: UmpireApp, names: list[str]) -> None:
+async def add_bot(app: UmpireApp, names: list[str]) -> None:
+    """Add the first of ``names`` the server accepts."""
     for name in names:
         if await app.run_line(f"bot {name}"):
             return
@@ -90,87 +95,32 @@ async def shoot(out: Path) -> None:
     url = f"ws://127.0.0.1:{port}"
     try:
         async with _other(url, "bob") as bob, _other(url, "cara") as cara:
-            await bob.request({"type": "create_room", "game": "perudo", "options": {"seats": 4}})
-            await cara.request(
-                {
-                    "type": "create_room",
-                    "game": "kriegspiel",
-                    "options": {"rules": "cincinnati"},
-                    "clock": {"base": 600, "increment": 5},
-                }
-            )
-            await _perudo_and_lobby(url, out)
-            await _kriegspiel(url, bob, out)
+            await bob.wait_until(lambda: bob.state.catalogue is not None, 10)
+            assert bob.state.catalogue is not None
+            for name in bob.state.catalogue.names:  # a room of every game for the lobby
+                await cara.request({"type": "create_room", "game": name})
+            await _shoot_app(url, out, "lobby", None, bob)
+            for name in bob.state.catalogue.names:
+                scene = games.game(name).screenshot_scene()
+                if scene is not None:
+                    await _shoot_app(url, out, name, scene, bob)
     finally:
         server.terminate()
         await server.wait()
 
 
-async def _perudo_and_lobby(url: str, out: Path) -> None:
+async def _shoot_app(url: str, out: Path, name: str, scene: Scene | None, other: Session) -> None:
+    """Run the app as ana, play ``scene`` (none: the lobby) and save ``client-NAME.svg``."""
     app = UmpireApp(Session(url, "ana", retry=0.05))
     state = app.session.state
     async with app.run_test(size=SIZE) as pilot:
-        await _until(pilot, lambda: len(state.lobby) >= 2)
-        await pilot.pause(0.2)
-        (out / "client-lobby.svg").write_text(app.export_screenshot(title="umpire play: lobby"))
-        await app.run_line("create perudo seats=4 dice=3 calza=true")
-        await _until(pilot, lambda: state.current is not None)
-        room = state.room(state.current or "")
-        for _ in range(3):
-            await _add_bot(app, ["perudo-expert", "perudo-simple", "autopilot"])
-        await _until(pilot, lambda: room.state == "playing")
-        mine = room.seat
-
-        def my_turn_or_out() -> bool:
-            return room.turn is not None or room.over or mine in room.perudo.out
-
-        for _ in range(40):
-            await _until(pilot, my_turn_or_out)
-            if room.turn is None or (room.perudo.reveal is not None and room.perudo.bids):
-                break
-            action = "dudo" if len(room.perudo.bids) >= 2 else room.legal[0]
-            turn = room.turn
-            if not await app.run_line(action):
-                break
-            await _until(pilot, lambda t=turn: room.turn is not t or room.over)  # type: ignore[misc]
-        with contextlib.suppress(SessionError, TimeoutError):
-            await app.run_line("hint")
+        await until(pilot, lambda: len(state.lobby) >= 2 and state.catalogue is not None)
+        if scene is not None:
+            await scene(app, pilot, other)
         await pilot.pause(0.3)
-        (out / "client-perudo.svg").write_text(app.export_screenshot(title="umpire play: Perudo"))
-        await app.session.close()
-
-
-async def _kriegspiel(url: str, bob: Session, out: Path) -> None:
-    app = UmpireApp(Session(url, "ana", retry=0.05))
-    state = app.session.state
-    async with app.run_test(size=SIZE) as pilot:
-        await _until(pilot, lambda: app.session.ready.is_set())
-        await app.run_line("create kriegspiel rules=english clock=300+5")
-        await _until(
-            pilot,
-            lambda: state.current_room is not None and state.current_room.game == "kriegspiel",
-        )
-        room_id = state.current or ""
-        room = state.room(room_id)
-        await bob.request({"type": "join", "room": room_id})
-        theirs = bob.state.room(room_id)
-        for mine, reply in (("e2e4", "e7e5"), ("g1f3", "b8c6"), ("f1c4", "f8c5")):
-            await _until(pilot, lambda: room.turn is not None)
-            await app.run_line(mine)
-            await bob.wait_until(lambda: theirs.turn is not None, 10)
-            await bob.request({"type": "act", "room": room_id, "action": reply})
-        await _until(pilot, lambda: room.turn is not None)
-        await app.run_line("f3g5")
-        await bob.wait_until(lambda: theirs.turn is not None, 10)
-        await bob.request({"type": "act", "room": room_id, "action": "g8f6"})
-        await _until(pilot, lambda: room.turn is not None)
-        await app.run_line("any")
-        for square, piece in (("e5", "p"), ("c6", "n"), ("c5", "b"), ("e8", "k")):
-            await app.run_line(f"mark {square} {piece}")
-        await pilot.pause(0.3)
-        (out / "client-kriegspiel.svg").write_text(
-            app.export_screenshot(title="umpire play: Kriegspiel")
-        )
+        info = state.catalogue.game(name) if state.catalogue is not None else None
+        title = f"umpire play: {info.label if info is not None else name}"
+        (out / f"client-{name}.svg").write_text(app.export_screenshot(title=title))
         await app.session.close()
 
 
@@ -180,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(args[0] if args else "docs")
     out.mkdir(parents=True, exist_ok=True)
     asyncio.run(shoot(out))
-    print(f"wrote {out}/client-lobby.svg, client-perudo.svg, client-kriegspiel.svg")
+    print(f"wrote the screenshots into {out}")
     return 0
 
 

@@ -4,7 +4,8 @@
 ``hello`` with the remembered token, matches replies by ``ref``, keeps each followed room's
 stream gap-free and, after a drop, ``resume``\\ s every room it follows (and every unfinished
 seat ``welcome`` lists) from the last sequence number it saw; the driver reconnects with
-backoff. The session adds what a person's client needs: the token file, a
+backoff. The session adds what a person's client needs: the token file, the server's
+catalogue of games (asked for after each ``welcome``), a
 :class:`~client_cli.state.ClientState` fed every frame, and listeners that get each frame
 with the sentences the state made of it.
 """
@@ -52,6 +53,9 @@ class Session:
         self.client = Client(url, self.core, retry=retry, max_retry=max_retry)
         self.client.listeners.append(self._on_output)
         self.listeners: list[Listener] = []
+        #: set once the catalogue asked for after the last ``welcome`` came (or was refused)
+        self.catalogued = asyncio.Event()
+        self._asking: asyncio.Task[None] | None = None
         self._waiters: list[tuple[Callable[[], bool], asyncio.Future[None]]] = []
 
     @property
@@ -95,6 +99,8 @@ class Session:
         lines = self.state.apply(frame)
         if frame.get("type") == "welcome":
             self.store.save(self.url, Identity(token=frame["token"], name=self.name))
+            self.catalogued.clear()
+            self._asking = asyncio.get_running_loop().create_task(self._ask_catalogue())
             if self.state.current is None:
                 resumed = [room for room, s in self.core.streams.items() if not s.over]
                 self.state.current = resumed[0] if resumed else None
@@ -103,6 +109,17 @@ class Session:
             if not waiter.done() and condition():
                 waiter.set_result(None)
                 self._waiters.remove((condition, waiter))
+
+    async def _ask_catalogue(self) -> None:
+        """Ask for the games, their options and bots, in the player's language (the reply
+        goes to the state like every frame)."""
+        try:
+            await self.client.request({"type": "catalogue", "lang": self.state.lang})
+        except ClientError as exc:
+            if exc.code != "disconnected":  # after a drop, the next welcome asks again
+                self._notify({"type": "_catalogue"}, [f"No list of games from the server: {exc}"])
+        finally:
+            self.catalogued.set()
 
     def _notify(self, frame: Json, lines: list[str]) -> None:
         for listener in list(self.listeners):
@@ -143,3 +160,5 @@ class Session:
     async def close(self) -> None:
         """Stop reconnecting and close the connection."""
         await self.client.close()
+        if self._asking is not None and not self._asking.done():
+            self._asking.cancel()

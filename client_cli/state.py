@@ -11,8 +11,11 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from client_cli.kriegspiel_model import KriegBoard
-from client_cli.perudo_model import PerudoTable, apply_event
+import msgspec
+
+from client_cli import games
+from client_cli.catalogue import Catalogue
+from client_cli.games.base import EventLog, GameModel
 
 Json = dict[str, Any]
 
@@ -22,6 +25,8 @@ class RoomState:
     """One room this client follows (seated or watching)."""
 
     room: str
+    #: the player's language (the game's sentences are told in it)
+    lang: str = "en"
     game: str = ""
     frame: Json = field(default_factory=dict)
     seat: int | None = None
@@ -35,8 +40,27 @@ class RoomState:
     log: list[str] = field(default_factory=list)
     #: chat line numbers already shown (a reconnect hears the channel's recent lines again)
     chat_seen: set[int] = field(default_factory=set)
-    perudo: PerudoTable = field(default_factory=PerudoTable)
-    kriegspiel: KriegBoard = field(default_factory=KriegBoard)
+    #: what this viewer knows of the game, kept by the game's client module
+    model: GameModel = field(default_factory=EventLog)
+
+    def __post_init__(self) -> None:
+        if self.game and isinstance(self.model, EventLog):
+            name, self.game = self.game, ""
+            self.set_game(name)
+
+    def set_game(self, name: str) -> None:
+        """Learn the room's game: its client module makes the model (once)."""
+        if name == self.game or not name:
+            return
+        self.game = name
+        module = games.game(name)
+        self.model = module.new_model(module.words(self.lang))
+        self.model.sit(self.seat)
+        self.model.name_seats(self.names)
+
+    def _sit(self, seat: int | None) -> None:
+        self.seat = seat
+        self.model.sit(seat)
 
     @property
     def state(self) -> str:
@@ -63,7 +87,7 @@ class RoomState:
         return list(self.turn["legal"]) if self.turn else []
 
     def clock_remaining(self, now: float | None = None) -> list[float] | None:
-        """Each seat's Kriegspiel clock now (the running one counted down), or None."""
+        """Each seat's clock now (the running one counted down), or None."""
         if not self.clock or self.clock.get("remaining") is None:
             return None
         remaining = [float(r) for r in self.clock["remaining"]]
@@ -75,10 +99,7 @@ class RoomState:
 
     def _model_view(self, view: Json) -> None:
         self.last_view = view
-        if self.game == "perudo":
-            self.perudo.apply_view(view)
-        elif self.game == "kriegspiel":
-            self.kriegspiel.apply_view(view)
+        self.model.apply_view(view)
 
     def apply(self, frame: Json) -> list[str]:
         """Apply a frame addressed to this room; return sentences for the log."""
@@ -87,17 +108,15 @@ class RoomState:
         if kind == "room":
             before = self.state
             self.frame = {k: v for k, v in frame.items() if k != "type"}
-            self.game = str(frame.get("game", self.game))
+            self.set_game(str(frame.get("game") or self.game))
             self.invite = frame.get("invite") or self.invite
-            self.perudo.names = self.names
+            self.model.name_seats(self.names)
             if before != self.state and self.state in ("playing", "finished", "aborted"):
                 lines.append(f"Room {self.room} is now {self.state}.")
             if self.over:
                 self.turn = None
         elif kind == "snapshot":
-            self.seat = frame.get("seat")
-            self.perudo.seat = self.seat
-            self.kriegspiel.seat = self.seat
+            self._sit(frame.get("seat"))
             self.seq = max(self.seq, int(frame.get("seq", 0)))
             self._model_view(frame["view"])
         elif kind == "event":
@@ -107,12 +126,12 @@ class RoomState:
                 self.seq = seq
                 if self.turn is not None and seq > int(self.turn.get("seq", 0)):
                     self.turn = None
-                line = self._apply_event(frame["event"])
+                line = self.model.apply_event(frame["event"])
                 self.log.append(line)
                 lines.append(line)
         elif kind == "turn":
             self.turn = frame
-            self.seat = frame.get("seat", self.seat)
+            self._sit(frame.get("seat", self.seat))
             self._model_view(frame["view"])
         elif kind == "clock":
             self.clock = frame
@@ -127,26 +146,21 @@ class RoomState:
                 lines.append(line)
         elif kind in ("created", "joined", "watching", "resumed"):
             if frame.get("seat") is not None:
-                self.seat = frame["seat"]
-                self.perudo.seat = self.seat
-                self.kriegspiel.seat = self.seat
+                self._sit(frame["seat"])
             if frame.get("invite"):
                 self.invite = frame["invite"]
         return lines
-
-    def _apply_event(self, event: Json) -> str:
-        if self.game == "perudo":
-            return apply_event(self.perudo, event)
-        if self.game == "kriegspiel":
-            return self.kriegspiel.apply_event(event)
-        return f"({event.get('type')})"
 
 
 @dataclass
 class ClientState:
     """Everything the client knows: who it is, the lobby, the rooms it follows."""
 
+    #: the player's language: the catalogue, the games' words and hints come in it
+    lang: str = "en"
     player: Json | None = None
+    #: the server's games, options and bots (asked for after ``welcome``)
+    catalogue: Catalogue | None = None
     token: str | None = None
     rooms: dict[str, RoomState] = field(default_factory=dict)
     lobby: list[Json] = field(default_factory=list)
@@ -162,7 +176,7 @@ class ClientState:
         """The state of ``room_id`` (created on first use)."""
         state = self.rooms.get(room_id)
         if state is None:
-            state = self.rooms[room_id] = RoomState(room=room_id)
+            state = self.rooms[room_id] = RoomState(room=room_id, lang=self.lang)
         return state
 
     @property
@@ -178,11 +192,16 @@ class ClientState:
             self.token = frame["token"]
             self.pending_seats = list(frame.get("seats", []))
             for seat in self.pending_seats:  # the game is known before the room frame comes
-                room = self.room(str(seat["room"]))
-                room.game = room.game or str(seat.get("game") or "")
+                self.room(str(seat["room"])).set_game(str(seat.get("game") or ""))
             return [f"Connected as {self.player['name']} ({frame.get('server', '?')})."]
         if kind == "rooms":
             self.lobby = list(frame["rooms"])
+            return []
+        if kind == "catalogue":
+            try:
+                self.catalogue = Catalogue.from_frame(frame)
+            except msgspec.ValidationError as exc:
+                return [f"The server's catalogue of games is unreadable: {exc}"]
             return []
         if kind == "error":
             self.last_error = frame

@@ -21,6 +21,7 @@ from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any, TextIO
 
 from server import __version__
+from server.games.spec import LANGS
 
 if TYPE_CHECKING:
     from bots.tools.arena import PlayedGame, Recorder
@@ -82,8 +83,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"umpire {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    rules = sub.add_parser("rules", help="list the games, their presets and options")
+    rules = sub.add_parser("rules", help="list the games, their presets, options and house bots")
     rules.add_argument("game", nargs="?", help="one game's options (default: all)")
+    rules.add_argument("--lang", choices=LANGS, default="en", help="the texts' language")
     rules.set_defaults(func=_cmd_rules)
     schema = sub.add_parser(
         "schema", help="print the JSON Schema of every wire message (both directions)"
@@ -408,10 +410,12 @@ def _cmd_verify(args: argparse.Namespace) -> int:
 
 def _cmd_rules(args: argparse.Namespace) -> int:
     from server.games.base import ConfigError
+    from server.root import offers
     from server.rules_text import describe
 
+    catalog, _ = offers()
     try:
-        print(describe(args.game))
+        print(describe(args.game, args.lang, catalog, advisor=True))
     except ConfigError as exc:
         print(f"umpire rules: {exc}", file=sys.stderr)
         return 2

@@ -10,14 +10,23 @@ from __future__ import annotations
 
 from server.feed.bus import Bus
 from server.net.app import ServerConfig, UmpireServer
+from server.rooms.house import Catalog
+from server.rooms.room import Advisor
 from server.store.contract import Store
+
+
+def offers() -> tuple[Catalog, Advisor]:
+    """What the bots give a server: the built-in bots as its house bots' catalog, and
+    the Perudo expert as its advisor (``umpire rules`` prints the same catalogue)."""
+    from bots.perudo.expert.hint import perudo_hint
+    from bots.registry import HouseCatalog
+
+    return HouseCatalog(), perudo_hint
 
 
 def build_server(
     config: ServerConfig, store: Store | None = None, bus: Bus | None = None
 ) -> UmpireServer:
     """A server with the built-in bots as house bots and the Perudo expert as its advisor."""
-    from bots.perudo.expert.hint import perudo_hint
-    from bots.registry import HouseCatalog
-
-    return UmpireServer(config, store, bus, catalog=HouseCatalog(), advisor=perudo_hint)
+    catalog, advisor = offers()
+    return UmpireServer(config, store, bus, catalog=catalog, advisor=advisor)

@@ -1,42 +1,52 @@
-"""``umpire rules``: the games, their rule sets, presets and options, and the room options,
-as plain text for a terminal (no documentation markup).
+"""``umpire rules``: the games, their rule sets, presets, options and house bots, and the
+room options, as plain text for a terminal (no documentation markup), in English or
+Italian.
 
-Each engine's config type describes its own options (``OPTION_HELP``, one entry per
-option, and ``PRESETS`` where it has presets); a config without them is described by its
-docstring. The room options (those of ``create_room`` besides the game's) come from
-:class:`server.wire.protocol.CreateRoom` with :data:`ROOM_OPTION_HELP`.
+It prints the catalogue the server publishes (:mod:`server.catalogue`): the same
+options, defaults, presets and help texts a client gets for its ``catalogue`` message.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import re
 import textwrap
-from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import msgspec
+from server.catalogue import build
+from server.games import engine
+from server.wire.frames import CatalogueGame, CatalogueOption
 
-from server.games import engine, engine_names
-from server.wire.protocol import CreateRoom, Inbound
-
-#: The room options of ``create_room`` (every game), in plain text.
-ROOM_OPTION_HELP = {
-    "public": "true: the room is listed in the lobby; false: joined by its invite code",
-    "spectators": "live (anyone may watch the game in progress), after (only once it is "
-    "over) or none",
-    "turn_time": "seconds a player has for each move, 0 for no limit; when it runs out the "
-    "house stand-in plays for the absent player (games with a stand-in only, e.g. Perudo)",
-    "clock": 'a chess clock for Kriegspiel: {"base": seconds per player, "increment": '
-    "seconds added per move}; a player whose time runs out loses (a draw if the opponent "
-    "cannot mate)",
-    "autostart": "true: the game starts as soon as every seat is taken",
-    "sit": "true: the room's creator takes seat 0",
-    "chat": "true: the room has a chat",
-}
+if TYPE_CHECKING:
+    from server.rooms.house import Catalog
 
 _WIDTH = 88
 _MARKUP = re.compile(r":[a-z]+:`~?([^`]+)`|``([^`]+)``|`([^`]+)`")
+
+#: The words around the catalogue's texts, by language.
+_WORDS = {
+    "en": {
+        "options": "{game}: game options (create_room's options)",
+        "presets": "{game}: presets",
+        "bots": "{game}: house bots (add_bot)",
+        "levels": "levels",
+        "hints": "{game}: hints: {answer}",
+        "yes": "yes",
+        "no": "no",
+        "room": "room options (every game; create_room's own fields)",
+        "default": "default",
+    },
+    "it": {
+        "options": "{game}: opzioni del gioco (le options di create_room)",
+        "presets": "{game}: varianti",
+        "bots": "{game}: bot della casa (add_bot)",
+        "levels": "livelli",
+        "hints": "{game}: consigli: {answer}",
+        "yes": "sì",
+        "no": "no",
+        "room": "opzioni del tavolo (ogni gioco; i campi di create_room)",
+        "default": "predefinito",
+    },
+}
 
 
 def plain(text: str) -> str:
@@ -53,59 +63,59 @@ def _value(value: Any) -> str:
     return str(value)
 
 
-def _entry(name: str, default: Any, help_text: str) -> list[str]:
-    head = f"  {name} (default {_value(default)})"
-    out = [head]
-    for paragraph in plain(help_text).split("\n"):
-        out += textwrap.wrap(paragraph, _WIDTH, initial_indent="      ", subsequent_indent="      ")
+def _options(options: list[CatalogueOption], words: dict[str, str], indent: str) -> list[str]:
+    out = []
+    for option in options:
+        out.append(f"{indent}{option.name} ({words['default']} {_value(option.default)})")
+        for paragraph in plain(option.help).split("\n"):
+            out += textwrap.wrap(
+                paragraph, _WIDTH, initial_indent=indent + "    ", subsequent_indent=indent + "    "
+            )
+        out += _options(option.fields or [], words, indent + "    ")
     return out
 
 
-def _defaults(config_type: type) -> Iterable[tuple[str, Any]]:
-    if dataclasses.is_dataclass(config_type):
-        for field in dataclasses.fields(config_type):
-            yield field.name, field.default
-        return
-    yield from config_type.from_options({}).to_options().items()  # type: ignore[attr-defined]
-
-
-def describe_game(name: str) -> str:
-    """One game's options and presets, in plain text."""
-    config_type = engine(name).config_type
-    lines = [f"{name}: game options (create_room's options)"]
-    helps: dict[str, str] = getattr(config_type, "OPTION_HELP", {})
-    if not helps:
-        doc = textwrap.dedent(plain(config_type.__doc__ or "")).strip()
-        lines += ["  " + line if line else "" for line in doc.splitlines()]
-    for option, default in _defaults(config_type):
-        lines += _entry(option, default, helps.get(option, ""))
-    presets: dict[str, dict[str, Any]] = getattr(config_type, "PRESETS", {})
-    if presets:
-        lines.append(f"{name}: presets")
-        for preset, values in presets.items():
-            shown = ", ".join(f"{key} {_value(value)}" for key, value in values.items())
+def describe_game(game: CatalogueGame, lang: str = "en") -> str:
+    """One game's options, presets, house bots and hints, in plain text."""
+    words = _WORDS[lang]
+    lines = [words["options"].format(game=game.name)]
+    lines += _options(game.options, words, "  ")
+    if game.presets:
+        lines.append(words["presets"].format(game=game.name))
+        for preset in game.presets:
+            shown = ", ".join(f"{key} {_value(value)}" for key, value in preset.values.items())
             lines += textwrap.wrap(
-                f"{preset}: {shown}", _WIDTH, initial_indent="  ", subsequent_indent="      "
+                f"{preset.name}: {shown}", _WIDTH, initial_indent="  ", subsequent_indent="      "
             )
+            lines += textwrap.wrap(
+                plain(preset.help), _WIDTH, initial_indent="      ", subsequent_indent="      "
+            )
+    if game.bots:
+        lines.append(words["bots"].format(game=game.name))
+        for bot in game.bots:
+            levels = f" ({words['levels']}: {', '.join(bot.levels)})" if bot.levels else ""
+            lines.append(f"  {bot.name}{levels}")
+    answer = words["yes" if game.hints else "no"]
+    lines.append(words["hints"].format(game=game.name, answer=answer))
     return "\n".join(line.rstrip() for line in lines)
 
 
-def describe_room() -> str:
-    """The room options of every game, in plain text."""
-    lines = ["room options (every game; create_room's own fields)"]
-    fields = CreateRoom.__struct_fields__
-    given = CreateRoom.__struct_defaults__
-    defaults = dict(zip(fields[len(fields) - len(given) :], given, strict=True))
-    for field in fields:
-        if field in ("game", "options", *Inbound.__struct_fields__):
-            continue
-        default = msgspec.to_builtins(defaults.get(field))
-        lines += _entry(field, default, ROOM_OPTION_HELP[field])
-    return "\n".join(lines)
-
-
-def describe(game: str | None = None) -> str:
-    """Everything ``umpire rules`` prints: one game's options (or every game's), then the
-    room options. Raise ``ConfigError`` for an unknown game (its message names the games)."""
-    names = [game] if game else list(engine_names())
-    return "\n\n".join([*(describe_game(name) for name in names), describe_room()])
+def describe(
+    game: str | None = None,
+    lang: str = "en",
+    catalog: Catalog | None = None,
+    *,
+    advisor: bool = False,
+) -> str:
+    """Everything ``umpire rules`` prints: one game's entry of the catalogue (or every
+    game's), then the room options, in ``lang``. ``catalog`` and ``advisor`` are the
+    house bots and the advice a server built by :mod:`server.root` offers. Raise
+    ``ConfigError`` for an unknown game (its message names the games) and
+    ``UnknownLanguage`` for an unknown language."""
+    if game is not None:
+        engine(game)  # the clear error for an unknown game
+    frame = build(lang, catalog, advisor=advisor)
+    words = _WORDS[lang]
+    games = [describe_game(g, lang) for g in frame.games if game is None or g.name == game]
+    room = "\n".join([words["room"], *_options(frame.room_options, words, "  ")])
+    return "\n\n".join([*games, room])

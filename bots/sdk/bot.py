@@ -85,6 +85,8 @@ class Bot(ABC):
     name: ClassVar[str] = "bot"
     #: The games this bot can play.
     games: ClassVar[tuple[str, ...]] = ()
+    #: The levels it may be asked for by name (``name:level``, passed as ``level``).
+    levels: ClassVar[tuple[str, ...]] = ()
 
     async def start(self, info: GameInfo) -> None:
         """The game starts. Keep what you need of ``info`` (your seat, the options)."""

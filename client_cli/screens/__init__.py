@@ -1,1 +1,2 @@
-"""The TUI's screens: lobby, create dialog, Perudo table, Kriegspiel board, replay, help."""
+"""The TUI's screens every game shares: lobby, create form, room basics, replay, help
+(each game's own screen is in its module under :mod:`client_cli.games`)."""

@@ -12,9 +12,10 @@ from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
 from textual.screen import ModalScreen, Screen
 from textual.suggester import SuggestFromList
-from textual.widgets import Button, Input, Label, RichLog
+from textual.widgets import Button, Footer, Header, Input, Label, RichLog, Static
 
-from client_cli.commands import HOUSE_BOTS
+from client_cli import games
+from client_cli.catalogue import GameInfo
 from client_cli.state import RoomState
 
 if TYPE_CHECKING:
@@ -26,7 +27,7 @@ class CommandLine(Input):
 
     def __init__(self) -> None:
         super().__init__(
-            placeholder="command (help lists them): e.g. 5x4, e2e4, rooms",
+            placeholder="command (help lists them): e.g. rooms, legal, say hello",
             id="command",
             select_on_focus=False,  # `i` writes "invite " here: a paste must add to it
         )
@@ -118,7 +119,8 @@ class ClientScreen(Screen[None]):
 
 
 class RoomScreen(ClientScreen):
-    """A screen for one room: waiting-room controls plus the game's own widgets."""
+    """A screen for one room: waiting-room controls plus the game's own widgets (each
+    game's module subclasses it with its table or board)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         ("b", "add_bot", "Add bot"),
@@ -133,10 +135,21 @@ class RoomScreen(ClientScreen):
     def __init__(self, room_id: str) -> None:
         super().__init__()
         self.room_id = room_id
+        self._last: RoomState | None = None
+        self._heard = False  #: whether the log holds what the room heard before the mount
+
+    def write(self, *lines: str) -> None:
+        """Add lines to the log once it holds the room's history (:meth:`show_first`): a
+        line said between the push and the mount is in that history already."""
+        if self._heard:
+            super().write(*lines)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Offer (in the footer, and on its key) only what the room's state allows."""
+        """Offer (in the footer, and on its key) only what the room's state allows (and
+        hints only in a game the server gives hints for)."""
         room = self.room
+        if action == "hint" and not self.hints():
+            return False
         if action in ("add_bot", "start"):
             return room.state == "waiting"
         if action == "replay":
@@ -147,19 +160,60 @@ class RoomScreen(ClientScreen):
 
     @property
     def room(self) -> RoomState:
-        """This screen's room state (a room left is not made again by looking at it)."""
+        """This screen's room state (a room left is not made again by looking at it: the
+        screen keeps showing what it last knew)."""
         state = self.client.session.state
-        if self.room_id in state.left:
-            return state.rooms.get(self.room_id) or RoomState(room=self.room_id)
-        return state.room(self.room_id)
+        room = state.rooms.get(self.room_id)
+        if room is None and self.room_id in state.left:
+            room = self._last or RoomState(room=self.room_id, lang=state.lang)
+        elif room is None:
+            room = state.room(self.room_id)
+        self._last = room
+        return room
 
-    def waiting_bar(self, default_bot: str) -> ComposeResult:
-        """The waiting room's controls: bot name (free text, suggested names), add, start."""
+    @property
+    def game(self) -> games.ClientGame:
+        """The client module of this room's game."""
+        return games.game(self.room.game)
+
+    def info(self) -> GameInfo | None:
+        """What the server's catalogue says of this room's game (None before it came)."""
+        catalogue = self.client.session.state.catalogue
+        return catalogue.game(self.room.game) if catalogue is not None else None
+
+    def hints(self) -> bool:
+        """Whether the server gives hints in this room's game."""
+        info = self.info()
+        return info is not None and info.hints
+
+    def game_title(self) -> str:
+        """The game's title as the server's catalogue gives it (else its name)."""
+        info = self.info()
+        return info.label if info is not None else self.room.game
+
+    def bot_names(self) -> list[str]:
+        """The house bots the server offers for this room's game (from its catalogue)."""
+        info = self.info()
+        return info.bot_names() if info is not None else []
+
+    def show_first(self, heard: list[str]) -> None:
+        """On mounting: title the screen with its game, write what the room heard so far
+        into the log, and draw the room."""
+        self.title = f"umpire · {self.game_title()}"
+        self.sub_title = self.room_id
+        self._heard = True
+        self.write(*heard)
+        self.refresh_view()
+
+    def waiting_bar(self) -> ComposeResult:
+        """The waiting room's controls: bot name (free text, the game's house bots
+        suggested, the first of them written in), add, start, leave."""
+        names = self.bot_names()
         with Horizontal(id="waiting"):
             yield Input(
-                value=default_bot,
+                value=names[0] if names else "",
                 placeholder="bot name",
-                suggester=SuggestFromList(HOUSE_BOTS, case_sensitive=False),
+                suggester=SuggestFromList(names, case_sensitive=False),
                 id="botname",
             )
             yield Button("Add bot (b)", id="add_bot")
@@ -217,3 +271,25 @@ class RoomScreen(ClientScreen):
         """Point the command line's room at this screen's room."""
         self.client.session.state.current = self.room_id
         self.safe_refresh()
+
+
+class TextScreen(RoomScreen):
+    """A room of a game the client has no screen for: its text picture and the log."""
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="main"):
+            yield Static(id="table")
+            yield message_log()
+        yield from self.waiting_bar()
+        yield CommandLine()
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.show_first(self.room.log)
+
+    def refresh_view(self) -> None:
+        """Redraw the game's picture and the waiting bar."""
+        self.query_one("#table", Static).update("\n".join(self.game.lines(self.room)))
+        self.show_waiting()
+        self.refresh_bindings()

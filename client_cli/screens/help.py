@@ -1,4 +1,4 @@
-"""The help screen: rules of both games, the keys, and the commands."""
+"""The help screen: the keys, the commands, and the rules of the server's games."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Markdown
 
-from client_cli.commands import COMMANDS_HELP
-from client_cli.help import KEYS_TEXT, RULES_TEXT
+from client_cli.catalogue import Catalogue
+from client_cli.help import commands_help, keys_text, rules_text
 
 
 class HelpScreen(Screen[None]):
@@ -21,8 +21,17 @@ class HelpScreen(Screen[None]):
         ("escape,q,question_mark,f1", "app.pop_screen", "Close")
     ]
 
+    def __init__(self, catalogue: Catalogue | None = None, lang: str = "en") -> None:
+        super().__init__()
+        self.catalogue = catalogue
+        self.lang = lang
+
     def compose(self) -> ComposeResult:
-        text = f"{KEYS_TEXT}\n# Commands\n\n```text\n{COMMANDS_HELP}\n```\n\n{RULES_TEXT}"
+        catalogue, lang = self.catalogue, self.lang
+        text = (
+            f"{keys_text(catalogue, lang)}\n# Commands\n\n```text\n"
+            f"{commands_help(catalogue, lang)}\n```\n\n{rules_text(catalogue, lang)}"
+        )
         with VerticalScroll():
             yield Markdown(text, id="help")
         yield Footer()

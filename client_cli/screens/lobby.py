@@ -7,20 +7,11 @@ from typing import Any, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import BindingType
-from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
-from textual.widgets import (
-    Button,
-    Checkbox,
-    DataTable,
-    Footer,
-    Header,
-    Input,
-    Label,
-    Select,
-)
+from textual.widgets import DataTable, Footer, Header, Input, Label
 
+from client_cli import games
 from client_cli.screens.common import ClientScreen, CommandLine, message_log
+from client_cli.screens.create import CreateScreen
 from client_cli.session import SessionError
 from client_cli.state import ClientState
 
@@ -61,7 +52,7 @@ class LobbyScreen(ClientScreen):
             id="title",
         )
         table: DataTable[str] = DataTable(id="rooms", cursor_type="row")
-        table.add_columns("room", "game", "rules", "state", "seats", "players", "you")
+        table.add_columns("room", "game", "variant", "state", "seats", "players", "you")
         yield table
         yield message_log(500)
         yield CommandLine()
@@ -99,12 +90,11 @@ class LobbyScreen(ClientScreen):
         for room, you in lobby_rows(self.client.session.state):
             seats = room.get("seats", [])
             taken = sum(1 for s in seats if s.get("player"))
-            options = room.get("options", {})
             players = ", ".join(str(s.get("name")) for s in seats if s.get("player"))
             table.add_row(
                 room["room"],
                 str(room.get("game")),
-                str(options.get("preset") or options.get("rules") or ""),
+                games.flavour(room),
                 str(room.get("state")),
                 f"{taken}/{len(seats)}",
                 players,
@@ -156,8 +146,12 @@ class LobbyScreen(ClientScreen):
             await self.client.open_replay(room)
 
     def action_create(self) -> None:
-        """Open the create-room form."""
-        self.app.push_screen(CreateScreen(), self._created)
+        """Open the create-room form (made from the server's catalogue of games)."""
+        catalogue = self.client.session.state.catalogue
+        if catalogue is None or not catalogue.games:
+            self.client.say("The server's list of games has not come yet.")
+            return
+        self.app.push_screen(CreateScreen(catalogue), self._created)
 
     def action_invite(self) -> None:
         """Put ``invite`` in the command line for the code."""
@@ -169,85 +163,3 @@ class LobbyScreen(ClientScreen):
     async def _created(self, line: str | None) -> None:
         if line:
             await self.client.run_line(line)
-
-
-class CreateScreen(ModalScreen[str | None]):
-    """The create-room form; it returns the ``create`` command it stands for."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [("escape", "cancel", "Cancel")]
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="create"):
-            yield Label("Create a room")
-            yield Select(
-                [("Perudo", "perudo"), ("Kriegspiel", "kriegspiel")],
-                value="perudo",
-                allow_blank=False,
-                id="game",
-            )
-            yield Input(placeholder="Perudo preset: piatnik | classic", id="preset")
-            yield Input(
-                placeholder="Kriegspiel rules: wild16 | cincinnati | rand | english", id="rules"
-            )
-            yield Input(value="3", placeholder="seats (Perudo, 2..8)", id="seats")
-            yield Input(
-                placeholder="more options: calza=true dice=3 clock=300+5 turn_time=30", id="options"
-            )
-            yield Checkbox("private (invite code only): no", id="private")
-            with Horizontal():
-                yield Button("Create", variant="primary", id="ok")
-                yield Button("Cancel", id="cancel")
-
-    def on_mount(self) -> None:
-        self._show_fields()
-
-    def on_select_changed(self, event: Select.Changed) -> None:
-        """Show only the chosen game's fields."""
-        self._show_fields()
-
-    def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
-        """Say the private box's state in words, not only by colour."""
-        event.checkbox.label = f"private (invite code only): {'yes' if event.value else 'no'}"
-
-    def _show_fields(self) -> None:
-        perudo = self.query_one("#game", Select).value == "perudo"
-        self.query_one("#preset").display = perudo
-        self.query_one("#seats").display = perudo
-        self.query_one("#rules").display = not perudo
-        options = self.query_one("#options", Input)
-        options.placeholder = (
-            "more options: calza=true dice=3 turn_time=30"
-            if perudo
-            else "more options: clock=300+5 turn_time=30"
-        )
-
-    def command(self) -> str:
-        """The ``create`` command the form describes."""
-        game = str(self.query_one("#game", Select).value)
-        words = ["create", game]
-        preset = self.query_one("#preset", Input).value.strip()
-        rules = self.query_one("#rules", Input).value.strip()
-        seats = self.query_one("#seats", Input).value.strip()
-        if game == "perudo":
-            if preset:
-                words.append(f"preset={preset}")
-            if seats:
-                words.append(f"seats={seats}")
-        elif rules:
-            words.append(f"rules={rules}")
-        words += self.query_one("#options", Input).value.split()
-        if self.query_one("#private", Checkbox).value:
-            words.append("private")
-        return " ".join(words)
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        """Create or cancel."""
-        self.dismiss(self.command() if event.button.id == "ok" else None)
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        """Enter in any field creates."""
-        self.dismiss(self.command())
-
-    def action_cancel(self) -> None:
-        """Close without creating."""
-        self.dismiss(None)

@@ -8,7 +8,7 @@ from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.widgets import Footer, Header, Static
 
-from client_cli.replay import Replay
+from client_cli.games import Replay
 from client_cli.screens.common import ClientScreen
 
 

@@ -56,7 +56,7 @@ from server.games.kriegspiel_rules import (
     own_board_attempts,
     own_placement,
 )
-from server.games.spec import Engine, add, check_seat_count, result_stats
+from server.games.spec import Engine, Text, add, check_seat_count, result_stats
 
 __all__ = [
     "ACCEPT_DRAW",
@@ -624,4 +624,5 @@ ENGINE = Engine(
     after_game=after_game,
     record_text=record_text,
     record_format="pgn",
+    title=Text(en="Kriegspiel", it="Kriegspiel"),
 )

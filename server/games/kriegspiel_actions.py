@@ -16,6 +16,7 @@ import chess
 
 from server.games.base import ConfigError, IllegalAction
 from server.games.kriegspiel_rules import automatic_ending
+from server.games.spec import Option, Text
 
 #: The rule sets, by room option ``rules`` (see ``shared/rules/kriegspiel.md``).
 RULE_SETS = ("wild16", "cincinnati", "rand", "english")
@@ -113,7 +114,7 @@ def parse_action(text: str) -> Action:
 
 @dataclass(frozen=True, slots=True)
 class KriegspielConfig:
-    """The options of one Kriegspiel game (`umpire rules` prints :attr:`OPTION_HELP`).
+    """The options of one Kriegspiel game (`umpire rules` prints :attr:`OPTIONS`).
 
     rules: wild16 (ICC, the default), cincinnati, rand or english.
     auto_fifty_moves, auto_threefold (default on): the 50-move rule and threefold
@@ -131,26 +132,71 @@ class KriegspielConfig:
     auto_seventyfive_moves: bool = True
     auto_fivefold: bool = True
 
-    #: One entry of plain text per option (``umpire rules`` prints them).
-    OPTION_HELP: ClassVar[dict[str, str]] = {
-        "rules": "the rule set: what the umpire announces.\n"
-        "wild16 (ICC, the default): illegal attempts are heard by the mover only; captures "
-        "name pawn or piece; the number of legal pawn captures is announced before each "
-        "move.\n"
-        "cincinnati: both hear every illegal attempt, and 'impossible' for one not possible "
-        "on the player's own board; pawn captures: yes or no.\n"
-        "rand: as cincinnati ('hell no' is 'impossible'); the mover hears the squares of its "
-        "pawns that can capture; promotions are announced.\n"
-        "english: captures name only the square; en passant is announced with the square "
-        "the capturing pawn lands on; pawn captures only on request ('any'), and after "
-        "'yes' the asker must try one.",
-        "auto_fifty_moves": "true: the 50-move rule ends the game by itself",
-        "auto_threefold": "true: threefold repetition ends the game by itself",
-        "auto_seventyfive_moves": "true: the 75-move rule ends the game by itself (with it "
-        "and the 50-move rule off, a game goes on until a resignation, a draw or a forfeit)",
-        "auto_fivefold": "true: fivefold repetition ends the game by itself",
-        "fen": "a starting position (tests, teaching), legal and not already over; none: the "
-        "usual start",
+    #: Every option with its help, in plain text (``umpire rules`` and the catalogue).
+    OPTIONS: ClassVar[dict[str, Option]] = {
+        "rules": Option(
+            Text(
+                en="the rule set: what the umpire announces.\n"
+                "wild16 (ICC, the default): illegal attempts are heard by the mover only; "
+                "captures name pawn or piece; the number of legal pawn captures is announced "
+                "before each move.\n"
+                "cincinnati: both hear every illegal attempt, and 'impossible' for one not "
+                "possible on the player's own board; pawn captures: yes or no.\n"
+                "rand: as cincinnati ('hell no' is 'impossible'); the mover hears the squares "
+                "of its pawns that can capture; promotions are announced.\n"
+                "english: captures name only the square; en passant is announced with the "
+                "square the capturing pawn lands on; pawn captures only on request ('any'), "
+                "and after 'yes' the asker must try one.",
+                it="il regolamento: che cosa annuncia l'arbitro.\n"
+                "wild16 (ICC, predefinito): i tentativi illegali li sente solo chi muove; le "
+                "prese dicono se è stato preso un pedone o un pezzo; prima di ogni mossa si "
+                "annuncia quante prese di pedone sono legali.\n"
+                "cincinnati: entrambi sentono ogni tentativo illegale, e 'impossibile' per "
+                "uno che non è possibile nemmeno sulla propria scacchiera; prese di pedone: "
+                "sì o no.\n"
+                "rand: come cincinnati ('hell no' sta per 'impossibile'); chi muove sente le "
+                "case dei suoi pedoni che possono prendere; le promozioni si annunciano.\n"
+                "english: le prese dicono solo la casa; l'en passant si annuncia con la casa "
+                "su cui arriva il pedone che prende; le prese di pedone solo a richiesta "
+                "('any'), e dopo un 'sì' chi ha chiesto deve tentarne una.",
+            ),
+            choices=RULE_SETS,
+        ),
+        "auto_fifty_moves": Option(
+            Text(
+                en="true: the 50-move rule ends the game by itself",
+                it="true: la regola delle 50 mosse chiude la partita da sola",
+            )
+        ),
+        "auto_threefold": Option(
+            Text(
+                en="true: threefold repetition ends the game by itself",
+                it="true: la triplice ripetizione chiude la partita da sola",
+            )
+        ),
+        "fen": Option(
+            Text(
+                en="a starting position (tests, teaching), legal and not already over; none: "
+                "the usual start",
+                it="una posizione iniziale (prove, insegnamento), legale e non già finita; "
+                "none: la partenza consueta",
+            )
+        ),
+        "auto_seventyfive_moves": Option(
+            Text(
+                en="true: the 75-move rule ends the game by itself (with it and the 50-move "
+                "rule off, a game goes on until a resignation, a draw or a forfeit)",
+                it="true: la regola delle 75 mosse chiude la partita da sola (senza questa e "
+                "senza quella delle 50, si gioca fino a un abbandono, una patta o una "
+                "sconfitta a tavolino)",
+            )
+        ),
+        "auto_fivefold": Option(
+            Text(
+                en="true: fivefold repetition ends the game by itself",
+                it="true: la quintuplice ripetizione chiude la partita da sola",
+            )
+        ),
     }
 
     _BOOLS: ClassVar[tuple[str, ...]] = (

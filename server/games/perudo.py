@@ -54,7 +54,7 @@ from server.games.perudo_actions import (
 from server.games.perudo_dice import first_starter, roll_dice, verify
 from server.games.perudo_standin import standin
 from server.games.perudo_stats import stats
-from server.games.spec import Engine, check_seat_count
+from server.games.spec import Engine, Option, Text, check_seat_count
 
 # -- configuration -----------------------------------------------------------------------
 
@@ -97,23 +97,94 @@ class PerudoConfig:
 
     #: The presets by name: the values a preset gives (``umpire rules`` prints them).
     PRESETS: ClassVar[dict[str, dict[str, Any]]] = PRESETS
-    #: One line of plain text per option (``umpire rules`` prints them).
-    OPTION_HELP: ClassVar[dict[str, str]] = {
-        "seats": "players, 2 to max_players",
-        "preset": "piatnik (the Piatnik rules, the default) or classic; other options "
-        "override the preset's values",
-        "dice_per_player": "dice each player starts with, 1 to 10",
-        "max_players": "the most players the room takes, 2 to 8 (8 when seats > 6)",
-        "calza": "true: instead of raising or doubting, a player may call the bid exactly "
-        "right (right: a die back; wrong: a die lost)",
-        "reveal": "until_proven (cups are shown from the challenger clockwise until the bid "
-        "is proven true) or all (every cup is shown)",
-        "show_dice_counts": "true: everyone sees how many dice each player holds",
-        "palifico": "true: a player down to one die for the first time opens a Palifico "
-        "round (aces not wild, the face locked); never with two players left",
-        "palifico_aces": "ordinary (in a Palifico round aces are an ordinary, lowest face: "
-        "the source's rule) or wild_conversion (a one-die player may switch to aces with the "
-        "halving and doubling of normal rounds)",
+    #: What a client may say of each preset (``server.catalogue``), in every language.
+    PRESET_HELP: ClassVar[dict[str, Text]] = {
+        "piatnik": Text(
+            en="the Piatnik rules (the default): cups are shown until the bid is proven, "
+            "dice counts are hidden",
+            it="le regole Piatnik (predefinite): si scoprono i bicchieri fino alla prova, "
+            "quanti dadi ha ciascuno resta nascosto",
+        ),
+        "classic": Text(
+            en="the classic rules: every cup is shown, everyone sees the dice counts",
+            it="le regole classiche: si scoprono tutti i bicchieri, tutti vedono quanti "
+            "dadi ha ciascuno",
+        ),
+    }
+    #: Every option with its help, in plain text (``umpire rules`` and the catalogue).
+    OPTIONS: ClassVar[dict[str, Option]] = {
+        "seats": Option(
+            Text(en="players, 2 to max_players", it="giocatori, da 2 a max_players"),
+            min=2,
+            max=8,
+        ),
+        "preset": Option(
+            Text(
+                en="piatnik (the Piatnik rules, the default) or classic; other options "
+                "override the preset's values",
+                it="piatnik (le regole Piatnik, predefinite) o classic; le altre opzioni "
+                "prevalgono sui valori della variante",
+            ),
+            choices=tuple(PRESETS),
+        ),
+        "dice_per_player": Option(
+            Text(
+                en="dice each player starts with, 1 to 10",
+                it="dadi con cui comincia ogni giocatore, da 1 a 10",
+            ),
+            min=1,
+            max=10,
+        ),
+        "max_players": Option(
+            Text(
+                en="the most players the room takes, 2 to 8 (8 when seats > 6)",
+                it="il massimo di giocatori al tavolo, da 2 a 8 (8 se seats > 6)",
+            ),
+            min=2,
+            max=8,
+        ),
+        "calza": Option(
+            Text(
+                en="true: instead of raising or doubting, a player may call the bid exactly "
+                "right (right: a die back; wrong: a die lost)",
+                it="true: invece di rilanciare o dubitare, un giocatore può dire che la "
+                "puntata è esatta (giusto: riprende un dado; sbagliato: ne perde uno)",
+            )
+        ),
+        "reveal": Option(
+            Text(
+                en="until_proven (cups are shown from the challenger clockwise until the "
+                "bid is proven true) or all (every cup is shown)",
+                it="until_proven (si scoprono i bicchieri dallo sfidante in senso orario "
+                "finché la puntata è provata vera) o all (si scoprono tutti)",
+            ),
+            choices=("until_proven", "all"),
+        ),
+        "show_dice_counts": Option(
+            Text(
+                en="true: everyone sees how many dice each player holds",
+                it="true: tutti vedono quanti dadi ha ciascun giocatore",
+            )
+        ),
+        "palifico": Option(
+            Text(
+                en="true: a player down to one die for the first time opens a Palifico "
+                "round (aces not wild, the face locked); never with two players left",
+                it="true: chi resta con un dado per la prima volta apre un giro Palifico "
+                "(i paco non sono jolly, la faccia è bloccata); mai con due giocatori",
+            )
+        ),
+        "palifico_aces": Option(
+            Text(
+                en="ordinary (in a Palifico round aces are an ordinary, lowest face: the "
+                "source's rule) or wild_conversion (a one-die player may switch to aces "
+                "with the halving and doubling of normal rounds)",
+                it="ordinary (in un giro Palifico i paco sono una faccia normale, la più "
+                "bassa: la regola della fonte) o wild_conversion (chi ha un dado può "
+                "passare ai paco dimezzando e raddoppiando come nei giri normali)",
+            ),
+            choices=("ordinary", "wild_conversion"),
+        ),
     }
     _INTS: ClassVar[tuple[str, ...]] = ("seats", "dice_per_player", "max_players")
 
@@ -632,6 +703,7 @@ ENGINE = Engine(
     verify=_verify,
     standin_policy=standin,
     standin_bot="perudo-simple",
+    title=Text(en="Perudo", it="Perudo"),
 )
 
 __all__ = [

@@ -9,6 +9,11 @@ The helpers here are what most engines share: :func:`result_stats` (the ``games`
 ``wins``, ``draws``, ``losses`` every engine's statistics start from),
 :func:`check_seat_count` (the seat-range message), and the defaults :func:`no_checks` and
 :func:`no_record`.
+
+What clients are told of a game (``server.catalogue``) is described here too, in every
+language of :data:`LANGS`: the game's title (:attr:`Engine.title`), and on its config
+type ``OPTIONS`` (an :class:`Option` per option: help, choices, bounds) and, where it
+has presets, ``PRESETS`` with ``PRESET_HELP`` (a :class:`Text` per preset).
 """
 
 from __future__ import annotations
@@ -51,6 +56,36 @@ StandinPolicy = Callable[[Game, int], str | None]
 
 #: ``with_seats(config, n)``: the same config for ``n`` seats; ``ConfigError`` if impossible.
 WithSeatsFn = Callable[[Any, int], Any]
+
+
+#: The languages of every text a client is shown: English and Italian.
+LANGS = ("en", "it")
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    """One text in every language of :data:`LANGS` (plain text, no markup)."""
+
+    en: str
+    it: str
+
+    def get(self, lang: str) -> str:
+        """The text in ``lang`` (one of :data:`LANGS`); ``KeyError`` for another."""
+        if lang not in LANGS:
+            raise KeyError(f"no language {lang!r}: one of {', '.join(LANGS)}")
+        text: str = getattr(self, lang)
+        return text
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """What a client needs to offer one option of a game: its help, and its choices or
+    bounds where the game has them (the type and default come from the config type)."""
+
+    help: Text
+    choices: tuple[str, ...] | None = None
+    min: float | None = None
+    max: float | None = None
 
 
 def result_stats(outcome: Outcome, seats: int) -> list[dict[str, float]]:
@@ -123,7 +158,8 @@ class Engine:
       (``"pgn"`` for Kriegspiel), or ``None``;
     - ``standin_policy(game, seat)``: the fallback move for an absent seat, or ``None``
       when an absent player forfeits ("abandoned") instead;
-    - ``standin_bot``: the house bot that stands in for an absent player, or ``None``.
+    - ``standin_bot``: the house bot that stands in for an absent player, or ``None``;
+    - ``title``: the game's name as clients show it (default: ``name`` capitalised).
     """
 
     name: str
@@ -140,6 +176,11 @@ class Engine:
     standin_policy: StandinPolicy | None = None
     standin_bot: str | None = None
     after_game: AfterGameFn = spectator_view
+    title: Text | None = None
+
+    def title_in(self, lang: str) -> str:
+        """The game's title in ``lang`` (one of :data:`LANGS`)."""
+        return self.title.get(lang) if self.title is not None else self.name.capitalize()
 
     def public_record(self, log: Sequence[Event]) -> list[dict[str, Json]]:
         """Every event of a finished game as anyone may see it (what ``stats`` reads)."""

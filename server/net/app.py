@@ -21,10 +21,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+import msgspec
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
-from server import __version__
+from server import __version__, catalogue
 from server.errors import ClientError
 from server.feed.bus import NO_BUS, Bus
 from server.games import ConfigError
@@ -45,6 +46,7 @@ from server.wire.protocol import (
     PROTOCOL_VERSION,
     Act,
     AddBot,
+    Catalogue,
     CreateRoom,
     Hello,
     Hint,
@@ -147,6 +149,7 @@ class UmpireServer:
         )
         self.lobby.launcher = self.house.launch
         self.lobby.advisor = advisor
+        self.catalogue = catalogue.Published(catalog, advisor=advisor is not None)
         #: with a PostgreSQL store: this node's part in a cluster (made by ``start``)
         self.cluster: Cluster | None = None
         self._server: Server | None = None
@@ -352,6 +355,8 @@ class UmpireServer:
             if self.cluster is not None:
                 await self.cluster.hello(client, message, welcome)
             return welcome
+        if isinstance(message, Catalogue):
+            return self._catalogue(message)
         player = client.player
         if player is None:
             raise ClientError("hello_required", "say hello first", abuse=True)
@@ -488,6 +493,16 @@ class UmpireServer:
             joined = await room.join(client, 0)
             seat = joined["seat"]
         return {"type": "created", "room": room.id, "invite": room.invite, "seat": seat}
+
+    def _catalogue(self, message: Catalogue) -> dict[str, Any]:
+        """The games, their options, presets, bots and hints, and the room options, in the
+        language asked for (``server.catalogue``; also before ``hello``)."""
+        try:
+            frame = self.catalogue.frame(message.lang)
+        except catalogue.UnknownLanguage as exc:
+            raise ClientError("malformed", str(exc)) from None
+        reply: dict[str, Any] = msgspec.to_builtins(frame)
+        return reply
 
     async def _profile(self, player_id: str) -> dict[str, Any]:
         player = await self.identities.get(player_id)

@@ -62,6 +62,14 @@ class Catalog(Protocol):
         (``perudo-simple``, ``kriegspiel-meta:hard``)."""
         ...
 
+    def levels(self, name: str) -> list[str]:
+        """The levels bot ``name`` may be asked for (``name:level``); empty if none."""
+        ...
+
+    def advises(self, game: str) -> bool:
+        """Whether the advisor handed in beside this catalog gives hints for ``game``."""
+        ...
+
 
 class HouseBots:
     """Starts and stops the house bots of one server, in a pool of runner processes."""

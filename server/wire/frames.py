@@ -183,6 +183,61 @@ class Thresholds(Part):
     reliability: float
 
 
+class CatalogueOption(Part):
+    """One option of a game or a room, as a client offers it: ``type`` is ``bool``,
+    ``int``, ``float``, ``str`` or ``object``; ``choices`` the allowed values when there is
+    a fixed set; ``min`` and ``max`` the bounds where known; ``fields`` the members of an
+    ``object`` option (``null`` for the others)."""
+
+    name: str
+    type: Literal["bool", "int", "float", "str", "object"]
+    default: Any
+    choices: list[str] | None
+    min: float | None
+    max: float | None
+    help: str
+    fields: list[CatalogueOption] | None
+
+
+class CataloguePreset(Part):
+    """A game's preset: the option values it gives."""
+
+    name: str
+    values: JsonObject
+    help: str
+
+
+class CatalogueBot(Part):
+    """A house bot a host may add to a room of the game (``add_bot``), with the levels it
+    may be asked for (``name:level``)."""
+
+    name: str
+    levels: list[str]
+
+
+class SeatRange(Part):
+    """The fewest and the most players of a game."""
+
+    min: int
+    max: int
+
+
+class CatalogueGame(Part):
+    """One game of the catalogue: everything a client needs to offer it, without knowing
+    the game itself."""
+
+    name: str
+    title: str
+    seats: SeatRange
+    options: list[CatalogueOption]
+    presets: list[CataloguePreset]
+    bots: list[CatalogueBot]
+    standin_bot: str | None
+    hints: bool
+    record_format: str | None
+    room_options: list[str]
+
+
 # -- frames ----------------------------------------------------------------------------
 
 
@@ -357,6 +412,15 @@ class ChatFrame(Reply, tag="chat"):
     text: str
 
 
+class CatalogueFrame(Reply, tag="catalogue"):
+    """The answer to ``catalogue``: every game the server runs and the room options,
+    with help texts in ``lang``."""
+
+    lang: str
+    games: list[CatalogueGame]
+    room_options: list[CatalogueOption]
+
+
 #: Every frame the server sends, tagged by ``"type"``.
 Frame = (
     WelcomeFrame
@@ -379,6 +443,7 @@ Frame = (
     | ProfileFrame
     | HintFrame
     | ChatFrame
+    | CatalogueFrame
 )
 
 #: The outbound frame types by their ``"type"`` tag.
@@ -405,6 +470,7 @@ FRAME_TYPES: dict[str, type[OutFrame]] = {
         ProfileFrame,
         HintFrame,
         ChatFrame,
+        CatalogueFrame,
     )
 }
 

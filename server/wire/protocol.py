@@ -48,7 +48,8 @@ ERROR_CODES: dict[str, str] = {
     "too_many_rooms": "a limit on rooms was reached",
     "unsupported": "the server cannot do this for this game",
     # the engine's refusals (the game state is unchanged)
-    "malformed": "the action text is not an action of this game",
+    "malformed": "the action text is not an action of this game (or a catalogue's "
+    "language is not one the server speaks)",
     "not_your_turn": "it is not this seat's turn",
     "game_over": "the game has ended",
     "illegal": "the action is against the rules in this position",
@@ -58,6 +59,10 @@ ERROR_CODES: dict[str, str] = {
     "internal": "the server failed to handle the message (it keeps serving)",
     "too_many_connections": "too many connections from this address",
 }
+
+#: The bot ``add_bot`` names by default: the room's own stand-in policy plays the seat
+#: (games with a stand-in only).
+AUTOPILOT = "autopilot"
 
 #: The largest integer a client may send: every JSON implementation (JavaScript's numbers
 #: included) holds integers up to 2**53 - 1 exactly.
@@ -165,7 +170,7 @@ class AddBot(Inbound, tag="add_bot"):
 
     room: RoomId
     seat: SeatNo | None = None
-    bot: Annotated[str, msgspec.Meta(max_length=32)] = "autopilot"
+    bot: Annotated[str, msgspec.Meta(max_length=32)] = AUTOPILOT
 
 
 class Act(Inbound, tag="act"):
@@ -209,6 +214,14 @@ class Hint(Inbound, tag="hint"):
     lang: Literal["en", "it"] = "en"
 
 
+class Catalogue(Inbound, tag="catalogue"):
+    """Ask for the server's catalogue of games: their options, presets, house bots and
+    hints, and the room options, with help texts in ``lang`` (``"en"`` or ``"it"``; an
+    unknown language is refused with ``malformed``). May be sent before ``hello``."""
+
+    lang: Annotated[str, msgspec.Meta(max_length=8)] = "en"
+
+
 class Say(Inbound, tag="say"):
     """Say something in a room's chat (plain text; checked by :mod:`server.roomcore.chat`)."""
 
@@ -218,7 +231,7 @@ class Say(Inbound, tag="say"):
 
 Message = (
     Hello | CreateRoom | ListRooms | Join | Watch | Leave | Start | AddBot | Act | Resume
-) | (Profile | Ping | Hint | Say)
+) | (Profile | Ping | Hint | Say | Catalogue)
 
 #: The inbound message types by their ``"type"`` tag.
 MESSAGE_TYPES: dict[str, type[Inbound]] = {
@@ -236,6 +249,7 @@ MESSAGE_TYPES: dict[str, type[Inbound]] = {
     "ping": Ping,
     "hint": Hint,
     "say": Say,
+    "catalogue": Catalogue,
 }
 
 _decoder = msgspec.json.Decoder(Message)

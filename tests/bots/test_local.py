@@ -9,7 +9,7 @@ import pytest
 
 from bots.baseline import KriegspielRandom, PerudoRandom, PerudoSimple
 from bots.perudo.table import PerudoTable, bid_probability, prob_at_least
-from bots.registry import load_bot
+from bots.registry import HouseCatalog, builtin_names, load_bot
 from bots.sdk.bot import Bot, BotError, Decision, GameInfo, GameResult
 from bots.sdk.local import play_local
 from server.games.perudo_actions import Bid
@@ -202,6 +202,18 @@ def test_registry() -> None:
         load_bot("no.such.module:Bot")
     with pytest.raises(BotError, match="not a Bot subclass"):
         load_bot("bots.sdk.bot:GameInfo")
+
+
+def test_house_catalog_levels_and_advice() -> None:
+    """What the server's catalogue asks of the bots: each bot's levels (every one of them
+    makes a bot) and the games the advisor serves."""
+    catalog = HouseCatalog()
+    for name in builtin_names():
+        for level in catalog.levels(name):
+            assert catalog.knows(f"{name}:{level}"), (name, level)
+    assert "hard" in catalog.levels("perudo-expert") and catalog.levels("perudo-random") == []
+    assert catalog.levels("nobody") == []
+    assert catalog.advises("perudo") and not catalog.advises("kriegspiel")
 
 
 DOC_BOT = '''

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import msgspec
 import pytest
 
+from client_cli.catalogue import Catalogue
 from tests.server.conftest import (  # noqa: F401  (fixtures re-exported for pytest)
     connect,
     db_path,
@@ -21,3 +23,14 @@ def config_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     home = tmp_path / "config"
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home))
     return home
+
+
+@pytest.fixture
+def catalogue() -> Catalogue:
+    """The catalogue a server with the built-in bots publishes, as the client reads it."""
+    from server.catalogue import build
+
+    from server.root import offers
+
+    catalog, _ = offers()
+    return Catalogue.from_frame(msgspec.to_builtins(build("en", catalog, advisor=True)))

@@ -8,6 +8,8 @@ from typing import Any
 
 from textual.pilot import Pilot
 
+from client_cli.app import UmpireApp
+from client_cli.screens.lobby import LobbyScreen
 from client_cli.session import Session
 
 Json = dict[str, Any]
@@ -21,6 +23,19 @@ async def until(pilot: Pilot[Any], condition: Callable[[], bool], timeout: float
         if loop.time() > deadline:
             raise AssertionError(f"timed out waiting for {condition}")
         await pilot.pause(0.02)
+
+
+async def in_the_lobby(app: UmpireApp, pilot: Pilot[Any]) -> None:
+    """Wait until the app shows the lobby, connected, with the server's catalogue of games."""
+    session = app.session
+    await until(
+        pilot,
+        lambda: (
+            isinstance(app.screen, LobbyScreen)
+            and session.ready.is_set()
+            and session.state.catalogue is not None
+        ),
+    )
 
 
 async def type_text(pilot: Pilot[Any], text: str) -> None:

@@ -11,11 +11,12 @@ from textual.pilot import Pilot
 from textual.widgets import Checkbox, DataTable, Input, RichLog, Select, Static
 
 from client_cli.app import UmpireApp
-from client_cli.screens.kriegspiel import KriegspielScreen
-from client_cli.screens.lobby import CreateScreen, LobbyScreen
-from client_cli.screens.perudo import PerudoScreen
+from client_cli.games.kriegspiel.screen import KriegspielScreen
+from client_cli.games.perudo.screen import PerudoScreen
+from client_cli.screens.create import CreateScreen
+from client_cli.screens.lobby import LobbyScreen
 from server.net.app import UmpireServer
-from tests.client.pilot import RecordingSession, type_text, until
+from tests.client.pilot import RecordingSession, in_the_lobby, type_text, until
 
 
 @pytest.fixture
@@ -26,7 +27,7 @@ async def tui(
     session = RecordingSession(f"ws://127.0.0.1:{server.port}", "ana", retry=0.05)
     app = UmpireApp(session)
     async with app.run_test(size=(120, 40)) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and session.ready.is_set())
+        await in_the_lobby(app, pilot)
         await until(pilot, lambda: session.count("list_rooms") == 1)
         yield app, session, pilot
         await session.close()
@@ -201,19 +202,29 @@ async def test_keys_follow_the_room_state_and_the_placing_is_shown(tui: Any) -> 
 
 
 async def test_the_create_form_shows_the_chosen_game_only(tui: Any) -> None:
-    app, _session, pilot = tui
+    app, session, pilot = tui
     await pilot.press("c")
     await until(pilot, lambda: isinstance(app.screen, CreateScreen))
     form = app.screen
     await pilot.pause()
-    assert form.query_one("#seats").display and not form.query_one("#rules").display
+    assert form.query_one("#fields-perudo").display
+    assert not form.query_one("#fields-kriegspiel").display
     form.query_one("#game", Select).value = "kriegspiel"
     await pilot.pause()
-    assert not form.query_one("#seats").display and form.query_one("#rules").display
+    assert not form.query_one("#fields-perudo").display
+    assert form.query_one("#fields-kriegspiel").display
+    form.query_one("#kriegspiel-rules", Select).focus()
+    await pilot.pause()
+    await pick(pilot, 3)  # wild16, cincinnati, rand, english: the catalogue's order
     form.query_one("#private", Checkbox).focus()
     await pilot.press("space")
     await pilot.pause()
     assert "yes" in str(form.query_one("#private", Checkbox).label)
+    assert form.command() == "create kriegspiel rules=english private"
+    await pilot.click("#ok")
+    await until(pilot, lambda: isinstance(app.screen, KriegspielScreen))
+    [sent] = [m for m in session.sent if m["type"] == "create_room"]
+    assert sent["options"] == {"rules": "english"} and sent["public"] is False
 
 
 async def test_any_is_offered_only_under_english_rules(tui: Any, connect: Any) -> None:
@@ -237,7 +248,7 @@ async def test_a_restarted_client_opens_the_private_room_it_sits_in(server: Umpi
     first = RecordingSession(url, "ana", retry=0.05)
     app = UmpireApp(first)
     async with app.run_test(size=(120, 40)) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and first.ready.is_set())
+        await in_the_lobby(app, pilot)
         screen = await enter_room(app, pilot, "create perudo seats=2 private", PerudoScreen)
         room_id = screen.room_id
         await command(pilot, "bot autopilot")

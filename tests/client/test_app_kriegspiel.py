@@ -9,12 +9,12 @@ import chess
 from textual.widgets import Input, Static
 
 from client_cli.app import UmpireApp
-from client_cli.screens.kriegspiel import BoardView, KriegspielScreen
-from client_cli.screens.lobby import LobbyScreen
+from client_cli.games.kriegspiel.screen import BoardView, KriegspielScreen
+from client_cli.games.kriegspiel.text import model_of
 from client_cli.screens.replay import ReplayScreen
 from client_cli.session import Session
 from server.net.app import UmpireServer
-from tests.client.pilot import until
+from tests.client.pilot import in_the_lobby, until
 
 
 async def test_kriegspiel_game_fools_mate(
@@ -23,7 +23,7 @@ async def test_kriegspiel_game_fools_mate(
     session = Session(f"ws://127.0.0.1:{server.port}", "ana", retry=0.05)
     app = UmpireApp(session)
     async with app.run_test(size=(130, 42)) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and session.ready.is_set())
+        await in_the_lobby(app, pilot)
         command = app.screen.query_one("#command", Input)
         command.focus()
         command.value = "create kriegspiel rules=english clock=300+5"
@@ -32,6 +32,7 @@ async def test_kriegspiel_game_fools_mate(
         screen = app.screen
         assert isinstance(screen, KriegspielScreen)
         room = session.state.room(screen.room_id)
+        model = model_of(room)
 
         bob = await connect("bob")
         await bob.request("join", "joined", room=screen.room_id)
@@ -43,7 +44,7 @@ async def test_kriegspiel_game_fools_mate(
         board = screen.query_one("#board", BoardView)
         board.focus()
         await pilot.press("up", "up", "up", "up", "up", "q")  # e2 -> e7: a marker
-        assert room.kriegspiel.markers == {chess.E7: "q"}
+        assert model.markers == {chess.E7: "q"}
         await pilot.press("y")  # "Are there any?" (english)
         await until(pilot, lambda: any("Are there any?" in m for m in app.messages))
 
@@ -56,7 +57,7 @@ async def test_kriegspiel_game_fools_mate(
         # f2f3 by clicking squares: cells are 3 columns wide after a 3-column rank label
         await pilot.click("#board", offset=(3 + 5 * 3 + 1, 1 + 6))
         await pilot.click("#board", offset=(3 + 5 * 3 + 1, 1 + 5))
-        await until(pilot, lambda: room.kriegspiel.board.piece_at(chess.F3) is not None)
+        await until(pilot, lambda: model.board.piece_at(chess.F3) is not None)
 
         await bob.expect("turn")
         await bob.request("act", "ack", room=screen.room_id, action="e7e5")
@@ -69,7 +70,7 @@ async def test_kriegspiel_game_fools_mate(
         await until(pilot, lambda: room.state == "finished")
         await pilot.pause()
         assert "RESULT: bob won (checkmate)" in str(screen.query_one("#status", Static).render())
-        assert any("Check: " in m for m in room.kriegspiel.log)
+        assert any("Check: " in m for m in model.log)
 
         board.focus()
         await pilot.press("v")

@@ -5,13 +5,15 @@ from __future__ import annotations
 from textual.widgets import Input, Static
 
 from client_cli.app import UmpireApp
+from client_cli.games.perudo.screen import PerudoScreen
+from client_cli.games.perudo.text import model_of
+from client_cli.screens.create import CreateScreen
 from client_cli.screens.help import HelpScreen
-from client_cli.screens.lobby import CreateScreen, LobbyScreen
-from client_cli.screens.perudo import PerudoScreen
+from client_cli.screens.lobby import LobbyScreen
 from client_cli.screens.replay import ReplayScreen
 from client_cli.session import Session
 from server.net.app import UmpireServer
-from tests.client.pilot import until
+from tests.client.pilot import in_the_lobby, until
 
 
 async def test_full_perudo_game_against_bots(server: UmpireServer) -> None:
@@ -19,7 +21,7 @@ async def test_full_perudo_game_against_bots(server: UmpireServer) -> None:
     app = UmpireApp(session)
     state = session.state
     async with app.run_test(size=(130, 42)) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and session.ready.is_set())
+        await in_the_lobby(app, pilot)
         await pilot.press("question_mark")
         await until(pilot, lambda: isinstance(app.screen, HelpScreen))
         await pilot.press("escape")
@@ -27,7 +29,7 @@ async def test_full_perudo_game_against_bots(server: UmpireServer) -> None:
 
         await pilot.press("c")
         await until(pilot, lambda: isinstance(app.screen, CreateScreen))
-        app.screen.query_one("#seats", Input).value = "3"
+        app.screen.query_one("#perudo-seats", Input).value = "3"
         app.screen.query_one("#options", Input).value = "dice=2"
         await pilot.click("#ok")
         await until(pilot, lambda: isinstance(app.screen, PerudoScreen))
@@ -62,7 +64,7 @@ async def test_full_perudo_game_against_bots(server: UmpireServer) -> None:
                 await until(pilot, lambda b=box: "hint" in str(b.render()).lower())  # type: ignore[misc]
                 refused_once = True
             turn = room.turn
-            if room.perudo.last_bid is None:
+            if model_of(room).table.last_bid is None:
                 screen.query_one("#bid", Input).value = room.legal[0]
                 screen.query_one("#bid", Input).focus()
                 await pilot.press("enter")

@@ -6,7 +6,7 @@ table with "YOUR TURN: bid" and no board (found by playing two TUIs in terminals
 from __future__ import annotations
 
 from client_cli.app import UmpireApp
-from client_cli.screens.kriegspiel import KriegspielScreen
+from client_cli.games.kriegspiel.screen import KriegspielScreen
 from client_cli.screens.lobby import LobbyScreen
 from server.net.app import UmpireServer
 from tests.client.pilot import RecordingSession, until

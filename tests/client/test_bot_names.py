@@ -1,23 +1,33 @@
 """The names of house bots the terminal client suggests and explains are the server's:
 ``perudo-search`` was missing from the bot box's suggestions, and a refused name in a
 Perudo room was answered with a list that had Kriegspiel's bots and not perudo-search
-(found by playing the TUI in a terminal)."""
+(found by playing the TUI in a terminal). The suggestions now come from the server's
+catalogue, game by game."""
 
 from __future__ import annotations
 
 import io
 from collections.abc import AsyncIterator
 
-from client_cli.commands import HOUSE_BOTS
 from client_cli.plain import PlainClient
 from client_cli.session import Session
 from server.net.app import UmpireServer
+from tests.client.helpers import running
 
 
-def test_the_suggestions_hold_every_bot_the_server_offers(server: UmpireServer) -> None:
-    offered = {"autopilot", *server.house.available("perudo")}
-    offered |= set(server.house.available("kriegspiel"))
-    assert offered <= set(HOUSE_BOTS)
+async def test_the_suggestions_are_the_bots_the_server_offers_for_the_game(
+    server: UmpireServer,
+) -> None:
+    async with running(server.port, "ana") as session:
+        await session.catalogued.wait()
+        catalogue = session.state.catalogue
+        assert catalogue is not None and catalogue.names
+        for game in catalogue.games:
+            offered = set(server.house.available(game.name))
+            assert offered <= set(game.bot_names()), game.name
+        perudo = catalogue.game("perudo")
+        assert perudo is not None and "perudo-search" in perudo.bot_names()
+        assert "perudo-expert:hard" in perudo.bot_names()
 
 
 async def test_a_refused_bot_name_is_answered_with_this_games_names(server: UmpireServer) -> None:

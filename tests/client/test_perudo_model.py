@@ -3,7 +3,16 @@ announcements (the shared :class:`~bots.perudo.table.PerudoTable`), told in sent
 
 from __future__ import annotations
 
-from client_cli.perudo_model import PerudoTable, apply_event
+from typing import Any
+
+from client_cli.games.perudo.model import PerudoModel, PerudoTable
+from client_cli.games.perudo.words import WORDS
+from client_cli.words import Words
+
+
+def apply_event(table: PerudoTable, event: dict[str, Any], lang: str = "en") -> str:
+    """Tell ``event`` to ``table``'s model in ``lang``."""
+    return PerudoModel(Words(WORDS, lang), table).apply_event(event)
 
 
 def test_other_players_dice_counts_are_inferred_from_public_losses() -> None:
@@ -36,3 +45,12 @@ def test_each_event_is_told_in_a_sentence() -> None:
         "bob bids 3x1 (3 aces)."
     )
     assert str(table.last_bid) == "3x1" and table.to_move == 0
+
+
+def test_the_sentences_are_told_in_italian_too() -> None:
+    table = PerudoTable(seat=0, names=["ana", "bob"])
+    apply_event(table, {"type": "game_started", "seats": 2, "options": {"dice_per_player": 1}})
+    said = apply_event(table, {"type": "bid", "seat": 1, "bid": "2x1", "next": 0}, "it")
+    assert said == "bob punta 2x1 (2 paco)."
+    said = apply_event(table, {"type": "bid", "seat": 0, "bid": "3x4", "next": 1}, "it")
+    assert said == "ana punta 3x4 (3 dadi da 4)."

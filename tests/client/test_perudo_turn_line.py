@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from client_cli.render import perudo_lines
+from client_cli.games.perudo.text import perudo_lines
 from client_cli.state import RoomState
 
 ROOM = {"type": "room", "room": "r1", "game": "perudo", "state": "playing", "options": {}}

@@ -5,9 +5,12 @@ from __future__ import annotations
 import io
 from collections.abc import AsyncIterator
 
+from client_cli.games.perudo.text import model_of
 from client_cli.plain import PlainClient
 from client_cli.session import Session
+from client_cli.state import ClientState
 from server.net.app import UmpireServer
+from tests.client.pilot import RecordingSession
 
 
 def _client(server: UmpireServer, name: str) -> tuple[PlainClient, io.StringIO]:
@@ -34,7 +37,7 @@ async def test_scripted_perudo_game_against_a_bot(server: UmpireServer) -> None:
             if room.over:
                 break
             yield "7x9"  # refused before sending: not a bid (faces are 1 to 6)
-            yield "dudo" if room.perudo.last_bid else room.legal[0]
+            yield "dudo" if model_of(room).table.last_bid else room.legal[0]
         yield "wait end"
         yield "replay"
         yield "quit"
@@ -88,3 +91,32 @@ async def test_say_chats_and_markup_stays_text(server: UmpireServer) -> None:
     assert "Not sent: say: join, watch or create a room first" in text
     assert "ana (table): Hello <b>there</b> [red]x[/red]" in text
     assert "Not sent: say TEXT" in text
+
+
+async def test_a_game_told_in_italian(server: UmpireServer) -> None:
+    out = io.StringIO()
+    url = f"ws://127.0.0.1:{server.port}"
+    session = RecordingSession(url, "ana", retry=0.05, state=ClientState(lang="it"))
+    client = PlainClient(session, out, wait_timeout=10)
+    state = session.state
+
+    async def script() -> AsyncIterator[str]:
+        yield "create perudo seats=2 dice=1"
+        yield "bot autopilot"
+        yield "wait turn"
+        yield "hint"
+        for _ in range(20):
+            room = state.current_room
+            assert room is not None
+            if room.over:
+                break
+            yield "dudo" if model_of(room).table.last_bid else room.legal[0]
+            yield "wait turn"
+        yield "quit"
+
+    assert await client.run(script()) == 0
+    text = out.getvalue()
+    assert state.catalogue is not None and state.catalogue.lang == "it"
+    assert "Si comincia: 2 giocatori, 1 dado a testa." in text
+    assert "Partita finita: vince " in text
+    assert [m.get("lang") for m in session.sent if m["type"] == "hint"] == ["it"]

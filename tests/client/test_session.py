@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from client_cli.games.perudo.text import model_of
 from client_cli.session import SessionError
 from client_cli.tokens import TokenStore
 from server.net.app import UmpireServer
@@ -46,6 +47,6 @@ async def test_reconnects_and_resumes_after_a_drop(server: UmpireServer) -> None
         await session.wait_until(lambda: room.turn is not None, 5)
         assert room.seq >= seq_before
         assert sorted(room.history) == list(range(1, room.seq + 1))
-        action = room.legal[0] if room.perudo.last_bid is None else "dudo"
+        action = room.legal[0] if model_of(room).table.last_bid is None else "dudo"
         ack = await session.request({"type": "act", "room": room_id, "action": action})
         assert ack["type"] == "ack"

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
-from typing import Any, Self
+from typing import Any, ClassVar, Self
 
 from server.games.base import (
     ConfigError,
@@ -35,7 +35,7 @@ from server.games.base import (
     draw,
     seed_commitment,
 )
-from server.games.spec import Engine, add, check_seat_count, result_stats
+from server.games.spec import Engine, Option, Text, add, check_seat_count, result_stats
 
 MAX_SEATS = 4
 MAX_CARDS = 13
@@ -47,6 +47,23 @@ class GoofspielConfig:
 
     seats: int = 2
     cards: int = 5
+
+    #: Every option with its help (``umpire rules`` and the catalogue).
+    OPTIONS: ClassVar[dict[str, Option]] = {
+        "seats": Option(
+            Text(en=f"players, 2 to {MAX_SEATS}", it=f"giocatori, da 2 a {MAX_SEATS}"),
+            min=2,
+            max=MAX_SEATS,
+        ),
+        "cards": Option(
+            Text(
+                en=f"cards in each hand and in the prize deck, 1 to {MAX_CARDS}",
+                it=f"carte in ogni mano e nel mazzo dei premi, da 1 a {MAX_CARDS}",
+            ),
+            min=1,
+            max=MAX_CARDS,
+        ),
+    }
 
     def __post_init__(self) -> None:
         for name in ("seats", "cards"):
@@ -296,4 +313,5 @@ ENGINE = Engine(
     stats=stats,
     verify=verify,
     standin_policy=standin,
+    title=Text(en="Goofspiel", it="Goofspiel"),
 )

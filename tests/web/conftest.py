@@ -41,9 +41,10 @@ class Served:
     """``umpire serve`` in a subprocess on a free port, restartable on the same port and
     database; its log is checked for ERROR lines when it stops."""
 
-    def __init__(self, db: Path, log: Path) -> None:
+    def __init__(self, db: Path, log: Path, module: str = "server.cli") -> None:
         self.db = db
         self.log = log
+        self.module = module  # the module run with ``-m``: the CLI, or one that wraps it
         self.port = 0
         self.proc: subprocess.Popen[str] | None = None
 
@@ -52,7 +53,7 @@ class Served:
         return f"http://127.0.0.1:{self.port}/"
 
     def start(self) -> None:
-        command = [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1"]
+        command = [sys.executable, "-m", self.module, "serve", "--host", "127.0.0.1"]
         command += ["--port", str(self.port), "--db", str(self.db), "--synchronous", "NORMAL"]
         command += ["--autopilot-delay", "0", "--grace", "30"]
         with self.log.open("a") as log:
@@ -83,16 +84,21 @@ class Served:
         return [line for line in self.log.read_text().splitlines() if " ERROR " in line]
 
 
-@pytest.fixture
-def served(tmp_path: Path) -> Iterator[Served]:
-    """A running ``umpire serve`` (stopped, and its log checked, after the test)."""
-    server = Served(tmp_path / "umpire.db", tmp_path / "server.log")
+def serving(tmp_path: Path, module: str = "server.cli") -> Iterator[Served]:
+    """Run ``module``'s ``serve`` for a fixture: yield it, stop it, check its log."""
+    server = Served(tmp_path / "umpire.db", tmp_path / "server.log", module)
     server.start()
     try:
         yield server
     finally:
         server.stop()
     assert not server.errors(), "\n".join(server.errors())
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[Served]:
+    """A running ``umpire serve`` (stopped, and its log checked, after the test)."""
+    yield from serving(tmp_path)
 
 
 @pytest.fixture(scope="module")

@@ -1,5 +1,5 @@
 """Write tests/web/js/san_cases.mjs: random games as python-chess spells them in SAN, for
-the browser client's PGN (server/web/js/san.js). Run it again only to change the cases."""
+the browser client's PGN (server/web/js/games/san.js). Run it again only to change the cases."""
 
 from __future__ import annotations
 

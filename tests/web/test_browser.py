@@ -32,16 +32,29 @@ def enter(page: Any, url: str, name: str) -> None:
     page.click("button[type=submit]")
 
 
+def choose_game(page: Any, url: str, name: str, game: str) -> None:
+    """Open ``url`` as ``name`` and choose ``game`` in the create form."""
+    enter(page, url, name)
+    page.wait_for_selector("#create")
+    page.select_option("#f-game", game)
+
+
+#: the create form's checkboxes by what a test asks for (the form is built from the
+#: catalogue: one control per option, ``#f-<option>``)
+BOXES = {"private": ("public", False), "counts": ("show_dice_counts", True)}
+
+
 def create_perudo(
     page: Any, seats: int, dice: int, reveal: str = "until_proven", **extra: bool
 ) -> str:
     """Fill the create form for a Perudo room; return the room id."""
     page.wait_for_selector("#create")
     page.fill("#f-seats", str(seats))
-    page.fill("#f-dice", str(dice))
+    page.fill("#f-dice_per_player", str(dice))
     page.select_option("#f-reveal", reveal)
     for box, on in extra.items():
-        page.set_checked(f"#f-{box}", on)
+        option, checked = BOXES.get(box, (box, True))
+        page.set_checked(f"#f-{option}", on == checked)
     page.click("#f-create")
     page.wait_for_selector(".seats")
     return str(page.evaluate("location.hash").rsplit("/", 1)[1])
@@ -190,11 +203,9 @@ def test_kriegspiel_illegal_attempts_promotion_and_resignation(
     served: Served, new_page: Any, tmp_path: Path
 ) -> None:
     page = new_page(viewport={"width": 1280, "height": 1000})
-    enter(page, served.url, "ana")
-    page.wait_for_selector("#create")
-    page.select_option("#f-game", "kriegspiel")
+    choose_game(page, served.url, "ana", "kriegspiel")
     page.fill("#f-fen", KRIEG_FEN)
-    page.fill("#f-clock", "5")
+    page.fill("#f-clock-base", "300")
     page.click("#f-create")
     page.wait_for_selector(".seats")
     add_bots(page, range(1, 2), "kriegspiel-random")
@@ -282,7 +293,7 @@ def test_the_page_reconnects_after_a_server_restart_and_play_goes_on(
 def test_phone_sized_screen(served: Served, new_page: Any, tmp_path: Path) -> None:
     page = new_page(viewport={"width": 375, "height": 667}, is_mobile=True, has_touch=True)
     enter(page, served.url, "ana")
-    page.fill("#f-turn-time", "120")
+    page.fill("#f-turn_time", "120")
     create_perudo(page, seats=3, dice=5, counts=True)
     add_bots(page, range(1, 3), "perudo-random")
     page.wait_for_selector(".my-dice svg.die")
@@ -351,9 +362,7 @@ def test_kriegspiel_any_only_under_rules_that_have_it_and_flip_on_a_phone(
     served: Served, new_page: Any
 ) -> None:
     page = new_page(viewport={"width": 375, "height": 667}, is_mobile=True, has_touch=True)
-    enter(page, served.url, "ana")
-    page.wait_for_selector("#create")
-    page.select_option("#f-game", "kriegspiel")
+    choose_game(page, served.url, "ana", "kriegspiel")
     page.select_option("#f-rules", "english")
     page.click("#f-create")
     page.wait_for_selector(".seats")

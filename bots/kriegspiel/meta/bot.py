@@ -43,6 +43,7 @@ class KriegspielMeta(Bot):
 
     name: ClassVar[str] = "kriegspiel-meta"
     games: ClassVar[tuple[str, ...]] = ("kriegspiel",)
+    levels: ClassVar[tuple[str, ...]] = tuple(LEVELS)
 
     def __init__(
         self,

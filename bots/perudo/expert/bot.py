@@ -34,6 +34,7 @@ class PerudoExpert(Bot):
 
     name: ClassVar[str] = "perudo-expert"
     games: ClassVar[tuple[str, ...]] = ("perudo",)
+    levels: ClassVar[tuple[str, ...]] = LEVEL_NAMES
 
     def __init__(
         self,

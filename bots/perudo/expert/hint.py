@@ -19,6 +19,9 @@ from typing import Any
 
 from bots.perudo.table import PerudoTable
 
+#: The games :func:`perudo_hint` advises on.
+GAMES = ("perudo",)
+
 
 def perudo_hint(
     view: dict[str, Any],
@@ -34,7 +37,7 @@ def perudo_hint(
     engine's ``view(seat)`` of a Perudo game in progress and ``events`` the seat's stream
     from the game's start. Raise ``ValueError`` when there is no advice to give (not
     Perudo, not a seat's view, or the game is over)."""
-    if view.get("game") != "perudo":
+    if view.get("game") not in GAMES:
         raise ValueError("hints are for Perudo")
     if view.get("seat") is None:
         raise ValueError("hints are for a seat")

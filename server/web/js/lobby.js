@@ -1,6 +1,10 @@
-// The lobby: the name form, the list of rooms (refreshed by main.js) and the create form.
+// The lobby: the name form, the list of rooms (refreshed by main.js) and the create form,
+// built from the server's catalogue: its games, their options (a control per option type),
+// presets and help, and the room options each game takes.
 
 import { h } from "./dom.js";
+import { hasWord } from "./i18n.js";
+import { gameTitle } from "./room.js";
 
 export function nameForm(ui) {
   const t = ui.t;
@@ -26,7 +30,7 @@ export function lobbyView(ui) {
       h("h1", {}, t("lobby")),
       mine.length
         ? h("nav", { class: "my-rooms", "aria-label": t("myRooms") }, h("h2", {}, t("myRooms")),
-            h("ul", {}, mine.map((r) => h("li", {}, h("a", { href: `#/room/${encodeURIComponent(r.id)}` }, `${t(r.game)} ${r.id}`), " ", h("span", { class: `state ${r.frame.state}` }, t(`state_${r.frame.state}`))))))
+            h("ul", {}, mine.map((r) => h("li", {}, h("a", { href: `#/room/${encodeURIComponent(r.id)}` }, `${gameTitle(ui, r.game)} ${r.id}`), " ", h("span", { class: `state ${r.frame.state}` }, t(`state_${r.frame.state}`))))))
         : null,
       rooms.length
         ? h("ul", { class: "rooms" }, rooms.map((r) => roomCard(ui, r)))
@@ -39,7 +43,7 @@ function roomCard(ui, r) {
   const taken = r.seats.filter((s) => s.player).length;
   const free = taken < r.seats.length;
   return h("li", { class: "room-card", "data-room": r.room },
-    h("span", { class: "game" }, t(r.game)), " ",
+    h("span", { class: "game" }, gameTitle(ui, r.game)), " ",
     h("span", { class: "id" }, r.room), " ",
     h("span", { class: `state ${r.state}` }, t(`state_${r.state}`)), " ",
     h("span", { class: "fill" }, `${taken}/${r.seats.length}`), " ",
@@ -50,60 +54,105 @@ function roomCard(ui, r) {
       : null);
 }
 
-function field(label, control) {
-  return h("label", { class: "field" }, h("span", {}, label), control);
+/** The label of an option ("opt_<name>" in the game's or the interface's words, else the
+ * name itself). */
+function label(ui, name, game) {
+  const key = `opt_${name.replaceAll(".", "_")}`;
+  return hasWord(key, game) ? ui.t(key, {}, game) : name.replaceAll("_", " ");
+}
+
+function choiceLabel(ui, option, choice, game) {
+  const key = `choice_${option.name}_${choice}`;
+  return hasWord(key, game) ? ui.t(key, {}, game) : choice;
+}
+
+/** The control of one option, of its type: a checkbox, a choice, a number or a text. */
+function control(ui, option, id, value, set, game) {
+  const common = { id, "data-key": id };
+  if (option.type === "bool") {
+    return h("input", { ...common, type: "checkbox", checked: Boolean(value), onchange: (e) => set(e.target.checked) });
+  }
+  if (option.choices) {
+    return h("select", { ...common, onchange: (e) => set(e.target.value) },
+      option.choices.map((c) => h("option", { value: c, selected: value === c }, choiceLabel(ui, option, c, game))));
+  }
+  if (option.type === "int" || option.type === "float") {
+    const parse = (text) => (text.trim() === "" ? undefined : option.type === "int" ? Math.trunc(Number(text)) : Number(text));
+    return h("input", { ...common, type: "number", min: option.min ?? null, max: option.max ?? null, step: option.type === "int" ? 1 : "any", value: value ?? "", oninput: (e) => set(parse(e.target.value)) });
+  }
+  return h("input", { ...common, value: value ?? "", oninput: (e) => set(e.target.value.trim() || undefined) });
+}
+
+/** One option as a form field: its label, a "?" that shows its help, its control. */
+function field(ui, option, id, value, set, game) {
+  const name = label(ui, option.name, game);
+  const key = `${game}:${option.name}`;
+  const open = Boolean(ui.form.help[key]);
+  const toggle = option.help
+    ? h("button", { type: "button", class: "help-toggle", id: `${id}-help`, "aria-expanded": open ? "true" : "false", "aria-label": `${ui.t("help")}: ${name}`, title: option.help, onclick: () => { ui.form.help[key] = !open; ui.render(); } }, "?")
+    : null;
+  const help = open ? h("p", { class: "help" }, option.help) : null;
+  if (option.type === "object" && option.fields) {
+    const current = { ...(value || {}) }; // the same object for every member's edits
+    const member = (m) => field(ui, { ...m, name: `${option.name}.${m.name}` }, `${id}-${m.name}`, m.name in current ? current[m.name] : m.default, (v) => {
+      if (v === undefined) delete current[m.name];
+      else current[m.name] = v;
+      set(Object.keys(current).length ? current : undefined);
+    }, game);
+    return h("fieldset", { class: "field-group" }, h("legend", {}, name, " ", toggle), help, option.fields.map(member));
+  }
+  return h("div", { class: "field-wrap" },
+    h("div", { class: "field" }, h("span", { class: "field-name" }, h("label", { for: id }, name), " ", toggle), control(ui, option, id, value, set, game)),
+    help);
+}
+
+/** The values to send of the options given (touched ones only, so that a preset or the
+ * server's defaults decide the rest); an object goes only with every required member. */
+function chosen(options, values) {
+  const out = {};
+  for (const option of options) {
+    const value = values[option.name];
+    if (value === undefined) continue;
+    if (option.type === "object" && !(option.fields || []).every((m) => m.default !== null || value[m.name] !== undefined)) continue;
+    out[option.name] = value;
+  }
+  return out;
 }
 
 export function createForm(ui) {
   const t = ui.t;
+  const catalogue = ui.state.catalogue;
+  if (!catalogue || !catalogue.games.length) return h("section", { class: "card" }, h("p", { class: "muted" }, t("loading")));
   const f = ui.form;
-  const set = (key, parse) => (e) => {
-    f[key] = parse(e.target);
-    if (key === "game") ui.render();
+  const game = catalogue.games.find((g) => g.name === f.game) || catalogue.games[0];
+  f.game = game.name;
+  const values = (f.options[game.name] ||= {});
+  const setter = (store, name) => (value) => {
+    if (value === undefined) delete store[name];
+    else store[name] = value;
   };
-  const num = (el) => Number(el.value);
-  const val = (el) => el.value;
-  const chk = (el) => el.checked;
+  const roomOptions = catalogue.room_options.filter((o) => game.room_options.includes(o.name));
   const fields = [
-    field(t("game"), h("select", { id: "f-game", "data-key": "f-game", onchange: set("game", val) },
-      ["perudo", "kriegspiel"].map((g) => h("option", { value: g, selected: f.game === g }, t(g))))),
+    h("div", { class: "field" }, h("label", { for: "f-game" }, t("game")),
+      h("select", { id: "f-game", "data-key": "f-game", onchange: (e) => { f.game = e.target.value; ui.render(); } },
+        catalogue.games.map((g) => h("option", { value: g.name, selected: g.name === game.name }, g.title)))),
   ];
-  if (f.game === "perudo") {
-    fields.push(
-      field(t("seats"), h("input", { id: "f-seats", type: "number", min: 2, max: 6, value: f.seats, "data-key": "f-seats", oninput: set("seats", num) })),
-      field(t("dicePerPlayer"), h("input", { id: "f-dice", type: "number", min: 1, max: 10, value: f.dice, "data-key": "f-dice", oninput: set("dice", num) })),
-      field(t("preset"), h("select", { id: "f-preset", onchange: set("preset", val) }, ["piatnik", "classic"].map((p) => h("option", { value: p, selected: f.preset === p }, p)))),
-      field(t("revealRule"), h("select", { id: "f-reveal", onchange: set("reveal", val) }, ["until_proven", "all"].map((r) => h("option", { value: r, selected: f.reveal === r }, t(`reveal_${r}`))))),
-      field(t("turnTime"), h("input", { id: "f-turn-time", type: "number", min: 0, max: 3600, value: f.turnTime, oninput: set("turnTime", num) })),
-      field(t("calza"), h("input", { id: "f-calza", type: "checkbox", checked: f.calza, onchange: set("calza", chk) })),
-      field(t("showDiceCounts"), h("input", { id: "f-counts", type: "checkbox", checked: f.counts, onchange: set("counts", chk) })),
-      field(t("palifico"), h("input", { id: "f-palifico", type: "checkbox", checked: f.palifico, onchange: set("palifico", chk) })),
-    );
-  } else {
-    fields.push(
-      field(t("rules"), h("select", { id: "f-rules", onchange: set("rules", val) }, ["wild16", "cincinnati", "rand", "english"].map((r) => h("option", { value: r, selected: f.rules === r }, r)))),
-      field(t("clockMinutes"), h("input", { id: "f-clock", type: "number", min: 0, max: 180, value: f.clock, oninput: set("clock", num) })),
-      field(t("fen"), h("input", { id: "f-fen", value: f.fen, placeholder: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", oninput: set("fen", val) })),
-    );
+  if (game.presets.length) {
+    fields.push(h("div", { class: "presets", role: "group", "aria-label": t("presets") }, h("span", {}, t("presets")),
+      game.presets.map((p) => h("button", { type: "button", class: "small", "data-preset": p.name, title: p.help, onclick: () => { Object.assign(values, p.values); ui.render(); } }, p.name))));
   }
-  fields.push(
-    field(t("private"), h("input", { id: "f-private", type: "checkbox", checked: f.private, onchange: set("private", chk) })),
-    field(t("chatOn"), h("input", { id: "f-chat", type: "checkbox", checked: f.chat, onchange: set("chat", chk) })),
-    field(t("spectatorsLabel"), h("select", { id: "f-spectators", onchange: set("spectators", val) }, ["live", "after", "none"].map((s) => h("option", { value: s, selected: f.spectators === s }, t(`spectators_${s}`))))),
-  );
+  for (const option of game.options) {
+    const value = option.name in values ? values[option.name] : option.default;
+    fields.push(field(ui, option, `f-${option.name}`, value, setter(values, option.name), game.name));
+  }
+  for (const option of roomOptions) {
+    const value = option.name in f.room ? f.room[option.name] : option.default;
+    fields.push(field(ui, option, `f-${option.name}`, value, setter(f.room, option.name), game.name));
+  }
   const submit = (e) => {
     e.preventDefault();
-    const message = { type: "create_room", game: f.game, public: !f.private, chat: f.chat, spectators: f.spectators };
-    if (f.game === "perudo") {
-      if (f.turnTime > 0) message.turn_time = f.turnTime;
-      message.options = { seats: f.seats, dice_per_player: f.dice, preset: f.preset, reveal: f.reveal, calza: f.calza, show_dice_counts: f.counts, palifico: f.palifico };
-    } else {
-      message.options = { rules: f.rules };
-      if (f.fen.trim()) message.options.fen = f.fen.trim();
-      if (f.clock > 0) message.clock = { base: f.clock * 60, increment: 0 };
-    }
     ui.state.error = null;
-    ui.send(message);
+    ui.send({ type: "create_room", game: game.name, options: chosen(game.options, values), ...chosen(roomOptions, f.room) });
   };
   return h("form", { class: "card create", id: "create", onsubmit: submit, "aria-label": t("createRoom") },
     h("h2", {}, t("createRoom")), fields, h("button", { type: "submit", class: "primary", id: "f-create" }, t("create")));

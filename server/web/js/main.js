@@ -2,13 +2,14 @@
 // #app from the state; the focused control is found again by its data-key.
 
 import { h, mount } from "./dom.js";
+import { gameOf } from "./games/index.js";
 import { translate } from "./i18n.js";
 import { applyFrame, initialState, resumePlan } from "./state.js";
-import { tickTurn } from "./perudo.js";
-import { tickClocks } from "./krieg.js";
 import { Connection } from "./net.js";
 import { lobbyView, nameForm } from "./lobby.js";
+import { tick } from "./parts.js";
 import { logLine, roomView } from "./room.js";
+import { canDraw, commitment } from "./seed.js";
 
 const store = window.localStorage;
 const AUTO = "auto"; // the ref of requests the page sends by itself
@@ -19,66 +20,24 @@ const ui = {
   name: store.getItem("umpire.name") || "",
   connected: false,
   routed: false,
-  pick: { face: null, quantity: null },
-  krieg: { selected: null, flipped: false, marker: null, promotion: null },
+  games: {}, // each game module's own page state, by game name
   confirming: null,
-  form: { game: "perudo", seats: 4, dice: 5, preset: "piatnik", reveal: "until_proven", turnTime: 0, calza: false, counts: false, palifico: true, rules: "wild16", clock: 0, fen: "", private: false, chat: true, spectators: "live" },
+  form: { game: null, options: {}, room: {}, help: {} }, // the create form: values set, by game
   drafts: {},
   acting: null,
-  revealAsked: {},
   replays: {},
   replayAsked: {},
   seeds: {},
   conn: null,
 };
 ui.lang = store.getItem("umpire.lang") || ((navigator.language || "en").startsWith("it") ? "it" : "en");
-ui.t = (key, args) => translate(ui.lang, key, args);
+ui.t = (key, args, game) => translate(ui.lang, key, args, game);
 ui.send = (message) => ui.conn && ui.conn.send(message);
+ui.sendAuto = (message) => ui.send({ ...message, ref: AUTO });
 ui.act = (room, action) => {
   ui.acting = room.id; // hide the controls until the ack (or the error)
   ui.state.error = null;
-  ui.krieg.selected = null;
-  ui.krieg.promotion = null;
   ui.send({ type: "act", room: room.id, action });
-  render();
-};
-ui.choose = (pick) => {
-  ui.pick = pick;
-  render();
-};
-ui.attempt = (room, options) => {
-  if (options.length > 1) {
-    ui.krieg.promotion = { room: room.id, options };
-    render();
-    return;
-  }
-  ui.act(room, options[0]);
-};
-ui.selectSquare = (sq) => {
-  ui.krieg.selected = sq;
-  ui.krieg.promotion = null;
-  render();
-};
-ui.flip = () => {
-  ui.krieg.flipped = !ui.krieg.flipped;
-  render();
-};
-ui.markers = (roomId) => {
-  try {
-    return JSON.parse(store.getItem(`umpire.markers.${roomId}`) || "{}");
-  } catch {
-    return {};
-  }
-};
-ui.setMarker = (roomId, sq, piece) => {
-  const markers = ui.markers(roomId);
-  if (markers[sq] === piece) delete markers[sq];
-  else markers[sq] = piece;
-  store.setItem(`umpire.markers.${roomId}`, JSON.stringify(markers));
-  render();
-};
-ui.setMarkerTool = (piece) => {
-  ui.krieg.marker = piece;
   render();
 };
 ui.confirmButton = (id, label, question, action) => {
@@ -94,10 +53,8 @@ ui.seedCheck = (seed, hash) => {
   const key = `${seed}:${hash}`;
   if (!(key in ui.seeds)) {
     ui.seeds[key] = "…";
-    if (window.crypto && crypto.subtle) {
-      const bytes = new Uint8Array(seed.match(/../g).map((x) => parseInt(x, 16)));
-      crypto.subtle.digest("SHA-256", bytes).then((digest) => {
-        const hex = [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+    if (canDraw()) {
+      commitment(seed).then((hex) => {
         ui.seeds[key] = hex === hash ? ui.t("seedOk") : ui.t("seedBad");
         render();
       });
@@ -130,29 +87,33 @@ function onFrame(frame) {
   applyFrame(state, frame);
   if ((frame.type === "ack" || frame.type === "error") && ui.acting === frame.room) ui.acting = null;
   if (frame.type === "welcome") ui.acting = null;
-  const followed = frame.type === "room" && state.rooms[frame.room];
-  if (followed && frame.state === "finished" && followed.game === "kriegspiel" && !followed.krieg.revealed && !ui.revealAsked[frame.room]) {
-    // the end's view (a snapshot) holds the real position: attach again to get it
-    ui.revealAsked[frame.room] = true;
-    ui.send({ type: "watch", room: frame.room, ref: AUTO });
+  const followed = typeof frame.room === "string" && state.rooms[frame.room];
+  if (followed && followed.table) {
+    const module = gameOf(followed.game);
+    if (module.onFrame) module.onFrame(ui, followed, frame);
   }
   if (frame.type === "hint" && state.rooms[frame.room]) ui.hintAt = state.rooms[frame.room].seq; // shown until the next event
   if (frame.type === "clock" && state.rooms[frame.room]) state.rooms[frame.room].clockAt = Date.now();
   if (frame.type === "welcome") {
     store.setItem("umpire.token", frame.token);
+    askCatalogue();
     for (const entry of resumePlan(state)) ui.send({ type: "resume", ...entry, ref: AUTO });
     if (!ui.routed) {
       ui.routed = true;
       route();
     }
   }
-  if (frame.type === "turn") ui.pick = { face: null, quantity: null }; // each turn starts at the lowest bid
-  if (frame.type === "turn") ui.krieg.selected = ui.krieg.selected && frame.legal.some((a) => a.startsWith(ui.krieg.selected)) ? ui.krieg.selected : null;
   if (frame.type === "created" || frame.type === "joined" || frame.type === "watching") {
     const hash = `#/room/${frame.room}`;
     if (location.hash !== hash) history.replaceState(null, "", hash);
   }
   render();
+}
+
+/** Ask for the catalogue of games in the page's language (after welcome, and again when
+ * the language changes). */
+function askCatalogue() {
+  ui.sendAuto({ type: "catalogue", lang: ui.lang });
 }
 
 function connect() {
@@ -196,10 +157,7 @@ setInterval(() => {
 }, 2000);
 setInterval(() => {
   const room = ui.state.current && ui.state.rooms[ui.state.current];
-  if (room && room.clock && room.frame.state === "playing") {
-    if (room.game === "kriegspiel") tickClocks(ui, room);
-    else tickTurn(room);
-  }
+  if (room) tick(room);
 }, 500);
 
 // -- rendering ----------------------------------------------------------------------
@@ -235,7 +193,7 @@ function errorLine() {
 }
 
 ui.render = () => render();
-ui.logLine = (entry) => logLine(ui, entry);
+ui.logLine = (entry, game) => logLine(ui, entry, game);
 ui.setName = (name) => {
   ui.name = name;
   store.setItem("umpire.name", name);
@@ -246,6 +204,7 @@ ui.setName = (name) => {
 document.getElementById("lang").addEventListener("click", () => {
   ui.lang = ui.lang === "en" ? "it" : "en";
   store.setItem("umpire.lang", ui.lang);
+  if (ui.connected) askCatalogue();
   render();
 });
 

@@ -1,15 +1,29 @@
-// A room: its seats and host controls, the game's table, the log and the chat.
+// A room: its seats and host controls (bot pickers from the catalogue), the time, the
+// game's table (its module's), hints where the catalogue says the game has them, the seed
+// check, the replay, the log and the chat.
 
 import { h } from "./dom.js";
-import { kriegTable } from "./krieg.js";
-import { perudoTable } from "./perudo.js";
+import { gameOf } from "./games/index.js";
+import { timeLine } from "./parts.js";
 import { replayView } from "./replay_view.js";
-import { seatNames } from "./state.js";
+import { catalogueGame, seatNames } from "./state.js";
 
-const BOTS = {
-  perudo: ["perudo-simple", "perudo-expert", "perudo-random", "autopilot"],
-  kriegspiel: ["kriegspiel-random", "kriegspiel-meta"],
-};
+/** The title of game `name` from the catalogue (its name until the catalogue is here). */
+export function gameTitle(ui, name) {
+  const entry = catalogueGame(ui.state, name);
+  return entry ? entry.title : name || "…";
+}
+
+/** The bots a host may add to a room of `game`: [{value, label}] ("name:level" too). */
+export function botChoices(ui, game) {
+  const entry = catalogueGame(ui.state, game);
+  const out = [];
+  for (const bot of (entry && entry.bots) || []) {
+    out.push({ value: bot.name, label: bot.name });
+    for (const level of bot.levels) out.push({ value: `${bot.name}:${level}`, label: ui.t("botLevel", { bot: bot.name, level }) });
+  }
+  return out;
+}
 
 export function roomView(ui, room) {
   const t = ui.t;
@@ -18,14 +32,16 @@ export function roomView(ui, room) {
   const isHost = me && frame.host === me.id;
   const waiting = frame.state === "waiting";
   const names = seatNames(room);
+  const module = gameOf(room.game);
   const header = h("div", { class: "room-head" },
-    h("h1", {}, t("room", { room: room.id }), " ", h("span", { class: "muted" }, `${t(room.game || "perudo")} · `, h("span", { class: "room-state", "data-state": frame.state || "" }, frame.state ? t(`state_${frame.state}`) : "…"))),
+    h("h1", {}, t("room", { room: room.id }), " ", h("span", { class: "muted" }, `${gameTitle(ui, room.game)} · `, h("span", { class: "room-state", "data-state": frame.state || "" }, frame.state ? t(`state_${frame.state}`) : "…"))),
     h("a", { href: "#/", class: "back", onclick: () => { ui.send({ type: "list_rooms" }); } }, t("back")));
   const invite = room.invite
     ? h("p", { class: "invite" }, h("label", { for: "invite-link" }, t("invite")), " ",
         h("input", { id: "invite-link", readonly: true, value: `${location.origin}/#/invite/${room.invite}` }),
         h("button", { type: "button", class: "small", onclick: () => navigator.clipboard && navigator.clipboard.writeText(`${location.origin}/#/invite/${room.invite}`) }, t("copy")))
     : null;
+  const bots = botChoices(ui, room.game);
   const seats = h("ul", { class: "seats" }, (frame.seats || []).map((s, i) => {
     const badges = [];
     if (s.player && s.player === (me && me.id)) badges.push(t("you"));
@@ -33,8 +49,8 @@ export function roomView(ui, room) {
     if (s.bot) badges.push(t("bot"));
     if (s.player && !s.connected) badges.push(t("away"));
     if (s.autopilot && !s.house) badges.push(t("autopilot"));
-    const add = isHost && waiting && !s.player
-      ? [h("select", { id: `bot-kind-${i}`, "aria-label": t("botKind", { seat: i }), "data-key": `bot-kind-${i}` }, (BOTS[room.game] || []).map((b) => h("option", { value: b }, b))),
+    const add = isHost && waiting && !s.player && bots.length
+      ? [h("select", { id: `bot-kind-${i}`, "aria-label": t("botKind", { seat: i }), "data-key": `bot-kind-${i}` }, bots.map((b) => h("option", { value: b.value }, b.label))),
          h("button", { type: "button", class: "small", "data-key": `add-bot-${i}`, "aria-label": t("addBotTo", { seat: i }), onclick: () => ui.send({ type: "add_bot", room: room.id, seat: i, bot: document.getElementById(`bot-kind-${i}`).value }) }, t("addBot"))]
       : [];
     return h("li", { class: `seat${s.player ? "" : " free"}`, "data-seat": i },
@@ -49,11 +65,10 @@ export function roomView(ui, room) {
     location.hash = "#/";
   };
   actions.push(frame.state === "playing" && room.seat !== null ? ui.confirmButton("leave", t("leave"), t("leaveConfirm"), leave) : h("button", { type: "button", id: "leave", onclick: leave }, t("leave")));
-  let table = null;
-  if (waiting) table = h("p", { class: "muted" }, t("waitingPlayers"));
-  else if (room.game === "perudo") table = perudoTable(ui, room);
-  else if (room.game === "kriegspiel") table = kriegTable(ui, room);
   if (room.seat === null && !waiting) actions.push(h("span", { class: "muted" }, t("spectating")));
+  const table = waiting || !room.table
+    ? h("p", { class: "muted" }, t("waitingPlayers"))
+    : [timeLine(ui, room, module.seatLabel ? (seat) => module.seatLabel(ui, seat) : null), module.table(ui, room), hintView(ui, room), seedView(ui, room)];
   return h("div", { class: "room" },
     h("section", { class: "card head" }, header, invite, seats, h("div", { class: "actions" }, actions)),
     h("section", { class: "card table" }, table),
@@ -61,9 +76,35 @@ export function roomView(ui, room) {
     h("div", { class: "side" }, logView(ui, room), chatView(ui, room)));
 }
 
-export function logLine(ui, entry) {
+/** The hint button and the last hint, in games the catalogue says have hints. */
+function hintView(ui, room) {
   const t = ui.t;
-  if (entry.parts) return entry.parts.map((part) => logLine(ui, part)).join(" ");
+  const entry = catalogueGame(ui.state, room.game);
+  if (!entry || !entry.hints || room.seat === null || room.frame.state !== "playing") return null;
+  const out = [h("button", { type: "button", class: "small", id: "hint", onclick: () => ui.send({ type: "hint", room: room.id, lang: ui.lang }) }, t("hint"))];
+  const hint = ui.state.hint;
+  if (hint && hint.room === room.id && ui.hintAt === room.seq) {
+    const playable = room.turn && ui.acting !== room.id && (room.turn.legal || []).includes(hint.action);
+    out.push(h("aside", { class: "hint", "aria-live": "polite" },
+      h("strong", {}, t("hintTitle", { action: hint.action })),
+      h("p", {}, hint.explanation || ""),
+      playable ? h("button", { type: "button", id: "play-hint", class: "small", onclick: () => ui.act(room, hint.action) }, t("playHint", { action: hint.action })) : null));
+  }
+  return h("div", { class: "hints" }, out);
+}
+
+/** A finished game's seed, checked in the page against the commitment published at the
+ * start. */
+function seedView(ui, room) {
+  const { seed, seed_sha256: hash } = room.frame;
+  if (room.frame.state !== "finished" || !seed || !hash) return null;
+  return h("p", { class: "seed" }, ui.t("seedCheck", { seed: `${seed.slice(0, 16)}…`, hash: `${String(hash).slice(0, 16)}…` }), " ",
+    h("span", { id: "seed-check" }, ui.seedCheck(seed, hash)));
+}
+
+export function logLine(ui, entry, game) {
+  const t = (key, args) => ui.t(key, args, game);
+  if (entry.parts) return entry.parts.map((part) => logLine(ui, part, game)).join(" ");
   const args = { ...entry.args };
   for (const key of entry.tr || []) args[key] = t(args[key]);
   return t(entry.key, args);
@@ -74,7 +115,7 @@ function logView(ui, room) {
   const lines = room.log.slice(-40);
   return h("section", { class: "card log", "aria-label": t("log") },
     h("h2", {}, t("log")),
-    h("ol", { class: "log-lines", "aria-live": "polite" }, lines.map((entry) => h("li", {}, logLine(ui, entry)))));
+    h("ol", { class: "log-lines", "aria-live": "polite" }, lines.map((entry) => h("li", {}, logLine(ui, entry, room.game)))));
 }
 
 function chatView(ui, room) {

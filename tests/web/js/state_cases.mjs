@@ -1,14 +1,17 @@
-// Cases for the page's pure state logic (server/web/js/state.js). They run under Node's
-// test runner (state.test.mjs) or, without Node, in Chromium (tests/web/test_js_state.py).
+// Cases for the page's pure state logic (server/web/js/state.js) and the game modules'
+// pure parts (server/web/js/games/). They run under Node's test runner (state.test.mjs)
+// or, without Node, in Chromium (tests/web/test_js_state.py).
 
 import {
-  applyFrame, attemptsFrom, applyOwnMove, fullHistory, initialState, legalBids, matches, parseBid,
-  parsePlacement, placings, resumePlan, seatNames,
+  applyFrame, captions, catalogueGame, fullHistory, initialState, placings, resumePlan, seatNames,
 } from "../../../server/web/js/state.js";
-import { STRINGS, translate } from "../../../server/web/js/i18n.js";
-import { fromFen, pgn, play, san } from "../../../server/web/js/san.js";
+import { GAME_WORDS, STRINGS, translate } from "../../../server/web/js/i18n.js";
+import { GAMES, gameOf } from "../../../server/web/js/games/index.js";
+import { legalBids, matches, parseBid, perudoReplay, rollDice } from "../../../server/web/js/games/perudo.js";
+import { applyOwnMove, attemptsFrom, kriegReplay, parsePlacement } from "../../../server/web/js/games/kriegspiel.js";
+import { fromFen, pgn, play, san } from "../../../server/web/js/games/san.js";
+import { commitment, seedKey } from "../../../server/web/js/seed.js";
 import sanGames from "./san_cases.mjs";
-import { commitment, kriegReplay, perudoReplay, rollDice, seedKey } from "../../../server/web/js/replay.js";
 
 const canon = (value) => JSON.stringify(value, (key, v) =>
   v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort()) : v);
@@ -45,16 +48,15 @@ export const cases = [
     eq(s.current, ROOM);
     eq(room.seat, 0);
     eq(room.seq, 6);
-    eq(room.perudo.dice, [1, 4]);
-    eq(room.perudo.bids, [{ seat: 1, bid: "2x4" }], "a repeated seq is ignored:");
-    eq(room.perudo.counts, [2, 2, 1]);
-    eq(room.perudo.reveal.count, 2);
+    eq(room.table.dice, [1, 4]);
+    eq(room.table.bids, [{ seat: 1, bid: "2x4" }], "a repeated seq is ignored:");
+    eq(room.table.counts, [2, 2, 1]);
+    eq(room.table.reveal.count, 2);
     eq(seatNames(room), ["ana#0", "bob", "ana#2"]);
-    eq(translate("en", room.log[2].key, room.log[2].args), "bob bids 2x4.");
-    eq(translate("it", room.log[2].key, room.log[2].args), "bob punta 2x4.");
+    eq(translate("en", room.log[2].key, room.log[2].args, "perudo"), "bob bids 2x4.");
+    eq(translate("it", room.log[2].key, room.log[2].args, "perudo"), "bob punta 2x4.");
     applyFrame(s, { type: "event", room: ROOM, seq: 7, event: { type: "game_over", ranks: [2, 1, 3], winners: [1], reason: "last_player_standing", seed: "ab" } });
-    eq(placings(room.perudo.outcome).map((p) => p.seat), [1, 0, 2]);
-    eq(room.perudo.seed, "ab");
+    eq(placings(room.table.outcome).map((p) => p.seat), [1, 0, 2]);
   }],
   ["a turn frame offers the legal bids by face; an event after it ends the turn", () => {
     const s = feed(initialState(), [
@@ -63,7 +65,7 @@ export const cases = [
     ]);
     const room = s.rooms[ROOM];
     eq(legalBids(room.turn.legal), { 1: [2], 4: [3, 4], 5: [3] });
-    eq(room.perudo.dice, [3, 3]);
+    eq(room.table.dice, [3, 3]);
     applyFrame(s, { type: "event", room: ROOM, seq: 4, event: { type: "bid", seat: 0, bid: "3x4", next: 1 } });
     eq(room.turn, null);
   }],
@@ -102,11 +104,11 @@ export const cases = [
       { type: "event", room: ROOM, seq: 3, event: { type: "move", color: "white", move: "a7a8q", capture: null, check: ["rank"] } },
       { type: "event", room: ROOM, seq: 4, event: { type: "move", color: "black", capture: "a8", captured: "piece", check: [] } },
     ]);
-    const k = s.rooms[ROOM].krieg;
+    const k = s.rooms[ROOM].table;
     eq(k.board, { e6: "K" });
     eq(k.toMove, "white");
     eq(k.refused, []);
-    eq(translate("en", s.rooms[ROOM].log[1].key, s.rooms[ROOM].log[1].args), "You tried e6e7: illegal.");
+    eq(translate("en", s.rooms[ROOM].log[1].key, s.rooms[ROOM].log[1].args, "kriegspiel"), "You tried e6e7: illegal.");
   }],
   ["kriegspiel: English en passant is shown with its square, and the right pawn leaves", () => {
     const s = feed(initialState(), [
@@ -114,28 +116,65 @@ export const cases = [
       { type: "event", room: ROOM, seq: 1, event: { type: "game_started", rules: "english", to_move: "white", color: "black", board: "4k3/8/8/3p4/8/8/8/8" } },
       { type: "event", room: ROOM, seq: 2, event: { type: "move", color: "white", capture: "d5", captured: null, check: [], en_passant_at: "d6" } },
     ]);
-    eq(s.rooms[ROOM].krieg.board, { e8: "k" });
+    eq(s.rooms[ROOM].table.board, { e8: "k" });
     const { parts } = s.rooms[ROOM].log[1];
-    eq(translate("en", parts[1].key, parts[1].args), "Capture en passant at d6 (pawn d5 taken).");
-    eq(translate("it", parts[1].key, parts[1].args), "Presa en passant in d6 (preso il pedone in d5).");
+    eq(translate("en", parts[1].key, parts[1].args, "kriegspiel"), "Capture en passant at d6 (pawn d5 taken).");
+    eq(translate("it", parts[1].key, parts[1].args, "kriegspiel"), "Presa en passant in d6 (preso il pedone in d5).");
   }],
   ["attempts from a square group promotions", () => {
     eq(attemptsFrom(["a7a8q", "a7a8r", "a7a8b", "a7a8n", "e6d6", "resign"], "a7"), { a8: ["a7a8q", "a7a8r", "a7a8b", "a7a8n"] });
   }],
-  ["every string exists in English and Italian, with the same slots", () => {
+  ["every string exists in English and Italian, with the same slots, for the page and every game", () => {
     const slots = (text) => (text.match(/\{\w+\}/g) || []).sort().join();
-    eq(Object.keys(STRINGS.it).sort(), Object.keys(STRINGS.en).sort());
-    for (const key of Object.keys(STRINGS.en)) eq(slots(STRINGS.it[key]), slots(STRINGS.en[key]), key);
+    eq(Object.keys(GAME_WORDS).sort(), Object.keys(GAMES).sort());
+    for (const table of [STRINGS, ...Object.values(GAME_WORDS)]) {
+      eq(Object.keys(table.it).sort(), Object.keys(table.en).sort());
+      for (const key of Object.keys(table.en)) eq(slots(table.it[key]), slots(table.en[key]), key);
+      for (const key of Object.keys(table.en).filter((k) => k.endsWith("_one"))) eq(key.slice(0, -4) in table.en, true, key);
+    }
   }],
   ["counts agree with their nouns in both languages", () => {
-    eq(translate("en", "diceCount", { count: 1 }), "1 die");
-    eq(translate("en", "diceCount", { count: 2 }), "2 dice");
-    eq(translate("it", "diceCount", { count: 1 }), "1 dado");
-    eq(translate("it", "revealTitle", { count: 1, bid: "1x4", verdict: "vera" }), "Si scopre: 1 dado valido, la puntata 1x4 è vera");
-    eq(translate("en", "ev_game_started_perudo", { seats: 2, count: 1 }), "The game starts: 2 players, 1 die each.");
-    for (const key of Object.keys(STRINGS.en).filter((k) => k.endsWith("_one"))) {
-      eq(key.slice(0, -4) in STRINGS.en, true, key);
-    }
+    eq(translate("en", "diceCount", { count: 1 }, "perudo"), "1 die");
+    eq(translate("en", "diceCount", { count: 2 }, "perudo"), "2 dice");
+    eq(translate("it", "diceCount", { count: 1 }, "perudo"), "1 dado");
+    eq(translate("it", "revealTitle", { count: 1, bid: "1x4", verdict: "vera" }, "perudo"), "Si scopre: 1 dado valido, la puntata 1x4 è vera");
+    eq(translate("en", "ev_game_started_perudo", { seats: 2, count: 1 }, "perudo"), "The game starts: 2 players, 1 die each.");
+    eq(translate("en", "diceCount", { count: 2 }), "diceCount", "a game's word is its own:");
+    eq(translate("it", "yourTurn", {}, "perudo"), "Tocca a te", "the page's words serve every game:");
+  }],
+  ["the catalogue is kept; a game without a module has a table that shows nothing", () => {
+    const catalogue = { type: "catalogue", lang: "en", games: [{ name: "perudo", title: "Perudo", bots: [] }], room_options: [] };
+    const s = feed(initialState(), [
+      catalogue,
+      { type: "room", room: ROOM, game: "mystery", state: "playing", seats: seats(["ana", "bob"]) },
+      { type: "event", room: ROOM, seq: 1, event: { type: "game_started" } },
+      { type: "event", room: ROOM, seq: 2, event: { type: "aborted", reason: "oops" } },
+    ]);
+    eq(catalogueGame(s, "perudo").title, "Perudo");
+    eq(catalogueGame(s, "mystery"), null);
+    eq(gameOf("mystery").NAME, "");
+    eq(s.rooms[ROOM].log.map((e) => e.key), ["ev_aborted"]);
+  }],
+  ["goofspiel: the prize, hidden bids, the reveal, scores and the end", () => {
+    const s = feed(initialState(), [
+      { type: "room", room: ROOM, game: "goofspiel", state: "playing", seats: seats(["ana", "bob"]) },
+      { type: "joined", room: ROOM, seat: 0 },
+      { type: "event", room: ROOM, seq: 1, event: { type: "game_started", game: "goofspiel", seats: 2, options: { seats: 2, cards: 3 } } },
+      { type: "event", room: ROOM, seq: 2, event: { type: "prize", round: 1, card: 2 } },
+      { type: "event", room: ROOM, seq: 3, event: { type: "bid", round: 1, seat: 0, card: 3 } },
+      { type: "event", room: ROOM, seq: 4, event: { type: "bid", round: 1, seat: 1 } },
+      { type: "event", room: ROOM, seq: 5, event: { type: "reveal", round: 1, prize: 2, bids: [3, 1], winner: 0, scores: [2, 0] } },
+      { type: "event", room: ROOM, seq: 6, event: { type: "prize", round: 2, card: 1 } },
+    ]);
+    const room = s.rooms[ROOM];
+    eq(room.table.hand, [1, 2]);
+    eq(room.table.scores, [2, 0]);
+    eq([room.table.prize, room.table.toMove], [1, 0]);
+    const lines = room.log.map((e) => translate("en", e.key, e.args, "goofspiel"));
+    eq(lines.slice(1), ["Round 1: the prize is 2.", "You bid 3.", "bob bids.", "Bids: ana 3, bob 1. ana wins 2.", "Round 2: the prize is 1."]);
+    applyFrame(s, { type: "event", room: ROOM, seq: 7, event: { type: "game_over", round: 3, ranks: [1, 2], winners: [0], reason: "all_cards_played", scores: [5, 1] } });
+    eq(room.table.outcome.winners, [0]);
+    eq(captions(room, fullHistory(room))[5].key, "goof_won");
   }],
   ["leaving forgets the room", () => {
     const s = feed(initialState(), [{ type: "joined", room: ROOM, seat: 1 }, { type: "left", room: ROOM }]);

@@ -10,7 +10,8 @@ from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Footer, Header, Input, RichLog, Select, Static
 
-from client_cli.render import perudo_lines, seats_lines
+from client_cli.games.perudo.model import PerudoModel
+from client_cli.games.perudo.text import model_of
 from client_cli.screens.common import CommandLine, RoomScreen, message_log
 from client_cli.state import describe_hint
 from server.games.perudo_actions import Bid
@@ -33,6 +34,12 @@ class PerudoScreen(RoomScreen):
         ("e", "focus_bid", "Enter a bid"),
     ]
     PLAY_ACTIONS: ClassVar[frozenset[str]] = frozenset({"dudo", "calza", "hint", "focus_bid"})
+    DEFAULT_CSS = """
+    #side { width: 1fr; }
+    #hint { height: auto; max-height: 8; overflow-y: auto; color: $warning; }
+    #bid { width: 14; }
+    #quantity, #face { width: 12; }
+    """
 
     def __init__(self, room_id: str) -> None:
         super().__init__(room_id)
@@ -40,36 +47,39 @@ class PerudoScreen(RoomScreen):
         self._hint_turn: Json | None = None
         self._picker_turn: Json | None = None  #: the turn the pickers were set up for
 
+    @property
+    def model(self) -> PerudoModel:
+        """The room's Perudo table."""
+        return model_of(self.room)
+
     def compose(self) -> ComposeResult:
+        words = self.model.words
         yield Header()
         with Horizontal(id="main"):
             yield Static(id="table")
             with Vertical(id="side"):
                 yield Static("", id="hint")
                 yield message_log()
-        yield from self.waiting_bar("autopilot")
+        yield from self.waiting_bar()
         with Horizontal(id="controls"):
-            yield Input(placeholder="bid, e.g. 5x4", id="bid")
-            yield Select[int]([], prompt="qty", id="quantity")
-            yield Select[int]([(str(f), f) for f in range(1, 7)], prompt="face", id="face")
-            yield Button("Bid", id="bid_button", variant="primary")
-            yield Button("Dudo (d)", id="dudo", variant="error")
-            yield Button("Calza (a)", id="calza", variant="warning")
-            yield Button("Hint (h)", id="hint_button")
+            yield Input(placeholder=words("bid_box"), id="bid")
+            yield Select[int]([], prompt=words("quantity"), id="quantity")
+            faces = [(str(f), f) for f in range(1, 7)]
+            yield Select[int](faces, prompt=words("face"), id="face")
+            yield Button(words("bid_button"), id="bid_button", variant="primary")
+            yield Button(words("dudo_button"), id="dudo", variant="error")
+            yield Button(words("calza_button"), id="calza", variant="warning")
+            yield Button(words("hint_button"), id="hint_button")
         yield CommandLine()
         yield Footer()
 
     def on_mount(self) -> None:
-        self.title = "umpire · Perudo"
-        self.sub_title = self.room_id
-        self.write(*self.room.log)
-        self.refresh_view()
+        self.show_first(self.room.log)
 
     def refresh_view(self) -> None:
         """Redraw the table and enable what the turn allows."""
         room = self.room
-        lines = seats_lines(room) if room.state == "waiting" else perudo_lines(room)
-        self.query_one("#table", Static).update("\n".join(lines))
+        self.query_one("#table", Static).update("\n".join(self.game.lines(room)))
         self.show_waiting()
         self.refresh_bindings()
         legal = room.legal
@@ -77,6 +87,7 @@ class PerudoScreen(RoomScreen):
         self.query_one("#dudo", Button).disabled = "dudo" not in legal
         self.query_one("#calza", Button).disabled = "calza" not in legal
         self.query_one("#bid_button", Button).disabled = not legal
+        self.query_one("#hint_button", Button).display = self.hints()
         if room.turn is not self._picker_turn:
             self._picker_turn = room.turn
             self._reset_pickers(legal)
@@ -147,7 +158,7 @@ class PerudoScreen(RoomScreen):
         box = self.query_one("#bid", Input)
         text = box.value.strip()
         if not text:
-            self.client.say("Type a bid like 5x4 or pick quantity and face.")
+            self.client.say(self.model.words("type_a_bid"))
             return
         if await self.client.run_line(text):
             box.value = ""
@@ -170,13 +181,13 @@ class PerudoScreen(RoomScreen):
     async def action_hint(self) -> None:
         """Ask the expert for a suggestion; its explanation shows above the log."""
         box = self.query_one("#hint", Static)
-        box.update("Asking for a hint...")
+        box.update(self.model.words("asking"))
         self._hint_turn = self.room.turn
         before = self.client.session.state.last_hint
         await self.client.run_line("hint")
         hint = self.client.session.state.last_hint
         if hint is None or hint is before or hint.get("room") != self.room_id:
-            box.update("No hint available.")
+            box.update(self.model.words("no_hint"))
         else:
             self._show_hint()
 

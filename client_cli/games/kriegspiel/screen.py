@@ -14,8 +14,9 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Button, Footer, Header, Static
 
-from client_cli.kriegspiel_model import KriegBoard
-from client_cli.render import board_lines, clocks_line, outcome_line, seats_lines
+from client_cli.games.kriegspiel.model import KriegBoard
+from client_cli.games.kriegspiel.text import board_lines, model_of, status_lines
+from client_cli.render import seats_lines
 from client_cli.screens.common import CommandLine, RoomScreen, message_log
 
 
@@ -147,35 +148,43 @@ class KriegspielScreen(RoomScreen):
         ("o", "offer_draw", "Offer draw"),
     ]
     PLAY_ACTIONS: ClassVar[frozenset[str]] = frozenset({"any", "offer_draw"})
+    DEFAULT_CSS = """
+    #boardbox { width: 40; }
+    #board { height: 11; width: 36; padding: 0 1; }
+    #status { height: auto; padding: 0 1; }
+    """
+
+    @property
+    def model(self) -> KriegBoard:
+        """The room's board."""
+        return model_of(self.room)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """As for every room, and "any?" only under the rules that have it (english)."""
-        if action == "any" and self.room.kriegspiel.rules != "english":
+        if action == "any" and self.model.rules != "english":
             return False
         return super().check_action(action, parameters)
 
     def compose(self) -> ComposeResult:
+        words = self.model.words
         yield Header()
         with Horizontal(id="main"):
             with Vertical(id="boardbox"):
-                yield BoardView(self.room.kriegspiel, id="board")
+                yield BoardView(self.model, id="board")
                 yield Static(id="status")
             yield message_log()
-        yield from self.waiting_bar("kriegspiel-random")
+        yield from self.waiting_bar()
         with Horizontal(id="controls"):
-            yield Button("Any? (y)", id="any")
-            yield Button("Offer draw (o)", id="offer_draw")
-            yield Button("Accept draw", id="accept_draw")
-            yield Button("Decline draw", id="decline_draw")
-            yield Button("Resign", id="resign", variant="error")
+            yield Button(words("any_button"), id="any")
+            yield Button(words("offer_button"), id="offer_draw")
+            yield Button(words("accept_button"), id="accept_draw")
+            yield Button(words("decline_button"), id="decline_draw")
+            yield Button(words("resign_button"), id="resign", variant="error")
         yield CommandLine()
         yield Footer()
 
     def on_mount(self) -> None:
-        self.title = "umpire · Kriegspiel"
-        self.sub_title = self.room_id
-        self.write(*self.room.kriegspiel.log)
-        self.refresh_view()
+        self.show_first(self.model.log)
         self.set_interval(0.5, self._tick)
         self.query_one("#board", BoardView).focus()
 
@@ -185,44 +194,31 @@ class KriegspielScreen(RoomScreen):
 
     def _status(self) -> None:
         room = self.room
-        model = room.kriegspiel
-        lines = [
-            f"{model.rules} · you play {model.color or 'nobody (spectator)'}",
-            clocks_line(room),
-        ]
-        if model.pawn_tries:
-            lines.append(f"Pawn tries: {model.pawn_tries}")
-        if model.must_try_pawn_capture:
-            lines.append("After 'yes': your next attempt must be a pawn capture.")
-        if model.draw_offer:
-            lines.append(f"Draw offered by {model.draw_offer}.")
-        if room.over:
-            lines.append(outcome_line(room) + "  (v: replay)")
-        elif room.turn is not None:
-            refused = f" · refused: {', '.join(model.refused)}" if model.refused else ""
-            lines.append(f"YOUR TURN{refused}")
-        elif model.to_move:
-            lines.append(f"{model.to_move.capitalize()} to move.")
         if room.state == "waiting":
             lines = seats_lines(room)
+        else:
+            model = self.model
+            color = model.color_name(model.color) if model.color else model.words("spectator")
+            lines = [model.words("status", rules=model.rules, color=color)]
+            lines += status_lines(room, short=True)
         self.query_one("#status", Static).update("\n".join(lines))
 
     def refresh_view(self) -> None:
         """Redraw the board and the status from the room state."""
         board = self.query_one("#board", BoardView)
-        board.model = self.room.kriegspiel
+        board.model = self.model
         board.refresh()
         self._status()
         self.show_waiting()
         self.refresh_bindings()
         legal = set(self.room.legal)
-        self.query_one("#any", Button).display = self.room.kriegspiel.rules == "english"
+        self.query_one("#any", Button).display = self.model.rules == "english"
         self.query_one("#controls").display = (
             self.room.state == "playing" and self.room.seat is not None
         )
         self.query_one("#any", Button).disabled = "any" not in legal
-        draw = self.room.kriegspiel.draw_offer
-        offered_to_me = draw is not None and draw != self.room.kriegspiel.color
+        draw = self.model.draw_offer
+        offered_to_me = draw is not None and draw != self.model.color
         self.query_one("#accept_draw", Button).disabled = not offered_to_me
         self.query_one("#decline_draw", Button).disabled = not offered_to_me
 

@@ -2,7 +2,8 @@
 // (enough for SAN: legality, disambiguation, check and mate), no I/O. The real moves come
 // from the server in UCI; this only spells them the way PGN readers expect.
 
-import { FILES } from "./state.js";
+/** The files of the board, a to h. */
+export const FILES = "abcdefgh";
 
 const KNIGHT = [[1, 2], [2, 1], [2, -1], [1, -2], [-1, -2], [-2, -1], [-2, 1], [-1, 2]];
 const KING = [[1, 0], [1, 1], [0, 1], [-1, 1], [-1, 0], [-1, -1], [0, -1], [1, -1]];

@@ -13,13 +13,21 @@ from typing import Any
 
 import chess
 
+from client_cli.games.base import GameModel
+from client_cli.games.kriegspiel.words import WORDS
+from client_cli.words import Words
+
 Json = dict[str, Any]
 
 MARKER_PIECES = "pnbrqk"
 
 
+def _english_words() -> Words:
+    return Words(WORDS)
+
+
 @dataclass
-class KriegBoard:
+class KriegBoard(GameModel):
     """One viewer's Kriegspiel board: own pieces, announcements, markers."""
 
     seat: int | None = None
@@ -37,6 +45,18 @@ class KriegBoard:
     revealed: Json | None = None
     refused: list[str] = field(default_factory=list)
     must_try_pawn_capture: bool = False
+    words: Words = field(default_factory=_english_words)
+
+    def sit(self, seat: int | None) -> None:
+        """This viewer's seat."""
+        self.seat = seat
+
+    def name_seats(self, names: list[str]) -> None:
+        """Names are not used: the umpire speaks of White and Black."""
+
+    def replay_ready(self) -> bool:
+        """Whether the final view revealed the real moves."""
+        return self.revealed is not None
 
     def apply_view(self, view: Json) -> None:
         """Take everything from a snapshot's (or turn's) ``view``."""
@@ -54,7 +74,7 @@ class KriegBoard:
         if "revealed" in view:
             self.revealed = view["revealed"]
         if not self.log and view.get("announcements"):
-            scratch = KriegBoard(color=self.color)
+            scratch = KriegBoard(color=self.color, words=self.words)
             for event in view["announcements"]:
                 scratch.apply_event(event)
             self.log = scratch.log
@@ -62,12 +82,15 @@ class KriegBoard:
 
     def mark(self, square: str, piece: str | None) -> None:
         """Put a marker for a suspected enemy ``piece`` (p n b r q k) on ``square``, or clear it."""
-        index = chess.parse_square(square.lower())
+        try:
+            index = chess.parse_square(square.lower())
+        except ValueError:
+            raise ValueError(self.words("bad_square", square=square)) from None
         if piece is None or piece == "":
             self.markers.pop(index, None)
             return
         if piece.lower() not in MARKER_PIECES:
-            raise ValueError(f"a marker is one of {MARKER_PIECES}, not {piece!r}")
+            raise ValueError(self.words("bad_marker", pieces=MARKER_PIECES, piece=piece))
         self.markers[index] = piece.lower()
 
     def apply_event(self, event: Json) -> str:
@@ -80,7 +103,18 @@ class KriegBoard:
     def _who(self, color: str | None) -> str:
         if color is None:
             return "?"
-        return "You" if color == self.color else color.capitalize()
+        return self.words("you") if color == self.color else self.words(color)
+
+    def _say(self, key: str, color: str | None, **slots: object) -> str:
+        """The sentence ``key`` about ``color``'s doing (its ``_you`` form for this viewer's
+        own, where the language conjugates differently)."""
+        if color is not None and color == self.color and self.words.has(key + "_you"):
+            key += "_you"
+        return self.words(key, who=self._who(color), **slots)
+
+    def color_name(self, color: str | None) -> str:
+        """``white`` or ``black`` in the player's language (``nobody`` for None)."""
+        return self.words("color_" + color) if color in ("white", "black") else self.words("nobody")
 
     def _on_game_started(self, event: Json) -> str:
         self.rules = str(event.get("rules", self.rules))
@@ -89,8 +123,10 @@ class KriegBoard:
             self.color = event["color"]
         if "board" in event:
             self.board = chess.BaseBoard(str(event["board"]))
-        mine = f" You play {self.color}." if self.color else ""
-        return f"The game starts under {self.rules} rules.{mine}"
+        text = self.words("starts", rules=self.rules)
+        if self.color:
+            text += self.words("you_play", color=self.color_name(self.color))
+        return text
 
     def _apply_own_move(self, uci: str) -> None:
         move = chess.Move.from_uci(uci)
@@ -112,28 +148,30 @@ class KriegBoard:
 
     def _on_move(self, event: Json) -> str:
         color = event.get("color")
-        mover = self._who(color)
-        parts = []
+        words = self.words
         if "move" in event:
             self._apply_own_move(str(event["move"]))
-            parts.append(f"{mover} moved {event['move']}.")
+            parts = [self._say("moved_move", color, move=event["move"])]
         else:
-            parts.append(f"{mover} moved.")
+            parts = [self._say("moved", color)]
         capture = event.get("capture")
         if capture:
             if event.get("en_passant_at"):  # English rules name the landing square
-                at = event["en_passant_at"]
-                parts.append(f"Capture en passant at {at} (pawn {capture} taken).")
+                parts.append(words("en_passant", square=event["en_passant_at"], pawn=capture))
             else:
-                what = f" ({event['captured']})" if event.get("captured") else ""
-                parts.append(f"Capture on {capture}{what}.")
+                captured = event.get("captured")
+                what = ""
+                if captured:
+                    what = words("captured", what=words.get(f"captured_{captured}", captured))
+                parts.append(words("capture", square=capture, what=what))
             if color != self.color and self.color is not None:
                 self.board.remove_piece_at(chess.parse_square(capture))
-        checks = event.get("check") or []
+        checks = [str(c) for c in event.get("check") or []]
         if checks:
-            parts.append("Check: " + ", ".join(str(c).replace("_", " ") for c in checks) + ".")
+            directions = ", ".join(words.get(f"dir_{c}", c.replace("_", " ")) for c in checks)
+            parts.append(words("check", directions=directions))
         if event.get("promotion"):
-            parts.append("A pawn was promoted.")
+            parts.append(words("promoted"))
         self.to_move = "black" if color == "white" else "white"
         if color == "black":
             self.fullmove += 1
@@ -144,54 +182,54 @@ class KriegBoard:
         return " ".join(parts)
 
     def _on_illegal(self, event: Json) -> str:
-        who = self._who(event.get("color"))
-        answer = str(event.get("answer", "illegal"))
+        color = event.get("color")
+        raw = str(event.get("answer", "illegal"))
+        answer = self.words.get(f"answer_{raw}", raw)
         if "move" in event:
             self.refused.append(str(event["move"]))
-            return f"{who} tried {event['move']}: {answer}."
-        return f"{who} tried a move: {answer}."
+            return self._say("tried_move", color, move=event["move"], answer=answer)
+        return self._say("tried", color, answer=answer)
 
     def _on_pawn_tries(self, event: Json) -> str:
-        who = self._who(event.get("color"))
+        who, words = self._who(event.get("color")), self.words
         if "squares" in event:
-            squares = ", ".join(event["squares"]) or "none"
-            text = f"{who}: pawn tries from {squares}"
+            squares = ", ".join(event["squares"]) or words("none")
+            text = words("tries_from", who=who, squares=squares)
         elif "count" in event:
-            count = event["count"]
-            text = f"{who}: {count} pawn {'try' if count == 1 else 'tries'}"
+            text = words("tries_count", who=who, count=event["count"])
         elif "pawns" in event:
-            pawns = event["pawns"]
-            text = f"{who}: {pawns} {'pawn' if pawns == 1 else 'pawns'} can capture"
+            text = words("pawns_count", who=who, count=event["pawns"])
         elif "any" in event:
-            text = f"{who}: pawn tries {'yes' if event['any'] else 'no'}"
+            text = words("tries_any", who=who, answer=words("yes" if event["any"] else "no"))
         else:
-            text = f"{who}: pawn tries"
+            text = words("tries", who=who)
         self.pawn_tries = text
         return text + "."
 
     def _on_any(self, event: Json) -> str:
-        who = self._who(event.get("color"))
+        color = event.get("color")
         answer = bool(event.get("answer"))
-        if answer and event.get("color") == self.color:
+        if answer and color == self.color:
             self.must_try_pawn_capture = True
-        self.pawn_tries = f"{who} asked: any? {'yes' if answer else 'no'}"
-        return f'{who} asked "Are there any?": {"yes, try a pawn capture" if answer else "no"}.'
+        words = self.words
+        self.pawn_tries = self._say("asked", color, answer=words("yes" if answer else "no"))
+        return self._say("asked_any", color, answer=words("yes_try" if answer else "no"))
 
     def _on_draw_offered(self, event: Json) -> str:
         self.draw_offer = event.get("color")
-        return f"{self._who(event.get('color'))} offered a draw."
+        return self._say("offered", event.get("color"))
 
     def _on_draw_declined(self, event: Json) -> str:
         self.draw_offer = None
-        return f"{self._who(event.get('color'))} declined the draw."
+        return self._say("declined", event.get("color"))
 
     def _on_game_over(self, event: Json) -> str:
         self.to_move = None
         self.result = event.get("result")
         self.outcome = dict(event)
         reason = str(event.get("reason", "")).replace("_", " ")
-        return f"Game over: {event.get('result')} ({reason})."
+        return self.words("game_over", result=event.get("result"), reason=reason)
 
     def _on_aborted(self, event: Json) -> str:
         self.to_move = None
-        return f"The game was aborted: {event.get('reason')}."
+        return self.words("aborted", reason=event.get("reason"))

@@ -1,0 +1,518 @@
+// Kriegspiel: the board's state from views and the umpire's announcements (pure), the
+// board (your own pieces, click-click or drag to attempt a move, the promotion picker,
+// markers kept in this browser only), the replay of the real game with its PGN, and the
+// game's words.
+
+import { h } from "../dom.js";
+import { seatNames, words as spaced } from "../shared.js";
+import { FILES, pgn } from "./san.js";
+
+export const NAME = "kriegspiel";
+export { FILES };
+
+// -- state (pure) ------------------------------------------------------------------------
+
+/** A fresh board: your own pieces only, and what the umpire said. */
+export function newTable() {
+  return {
+    color: null, rules: "", toMove: "white", board: {}, refused: [], tries: null,
+    drawOffer: null, outcome: null, revealed: null, mustTryPawnCapture: false,
+  };
+}
+
+/** Take what a view (snapshot or turn) says of the board. */
+export function applyView(room, view) {
+  const k = room.table;
+  if (view.color) k.color = view.color;
+  if (!room.log.length && view.announcements) {
+    for (const event of view.announcements) {
+      const entry = announce(room, event, true);
+      if (entry) room.log.push(entry);
+    }
+  }
+  k.rules = view.rules || k.rules;
+  k.toMove = view.to_move ?? null;
+  k.drawOffer = view.draw_offer ?? null;
+  if (view.outcome) k.outcome = { ...(k.outcome || {}), ...view.outcome };
+  if (view.board !== undefined) k.board = parsePlacement(view.board);
+  k.refused = [...(view.refused || [])];
+  k.mustTryPawnCapture = Boolean(view.must_try_pawn_capture);
+  if (view.revealed) k.revealed = view.revealed;
+}
+
+/** Apply one announcement to the board; return its log line or null. */
+export function applyEvent(room, event) {
+  return announce(room, event, false);
+}
+
+/** A FEN piece placement -> {square: piece letter} ("P" white pawn, "k" black king). */
+export function parsePlacement(fen) {
+  const board = {};
+  const ranks = String(fen || "").split(" ")[0].split("/");
+  if (ranks.length !== 8) return board;
+  ranks.forEach((row, i) => {
+    let file = 0;
+    for (const ch of row) {
+      if (/\d/.test(ch)) file += Number(ch);
+      else {
+        board[FILES[file] + String(8 - i)] = ch;
+        file += 1;
+      }
+    }
+  });
+  return board;
+}
+
+/** Apply one of your own moves (UCI) to your board of own pieces. */
+export function applyOwnMove(board, uci) {
+  const from = uci.slice(0, 2);
+  const to = uci.slice(2, 4);
+  const piece = board[from];
+  if (!piece) return board;
+  delete board[from];
+  if (piece.toLowerCase() === "k" && Math.abs(FILES.indexOf(to[0]) - FILES.indexOf(from[0])) === 2) {
+    const rank = from[1];
+    const kingside = to[0] > from[0];
+    const rookFrom = (kingside ? "h" : "a") + rank;
+    const rookTo = (kingside ? "f" : "d") + rank;
+    if (board[rookFrom]) {
+      board[rookTo] = board[rookFrom];
+      delete board[rookFrom];
+    }
+  }
+  const promotion = uci[4];
+  board[to] = promotion ? (piece === piece.toUpperCase() ? promotion.toUpperCase() : promotion) : piece;
+  return board;
+}
+
+/** The legal attempts from `square` in a turn's `legal` list: {to: [uci, ...]} (several
+ * for a promotion). */
+export function attemptsFrom(legal, square) {
+  const out = {};
+  for (const action of legal || []) {
+    if (/^[a-h][1-8][a-h][1-8][qrbn]?$/.test(action) && action.startsWith(square)) {
+      (out[action.slice(2, 4)] ||= []).push(action);
+    }
+  }
+  return out;
+}
+
+function announce(room, e, replayOnly) {
+  const k = room.table;
+  const who = (color) => (color && color === k.color ? "You" : color === "white" ? "White" : "Black");
+  switch (e.type) {
+    case "game_started":
+      k.rules = e.rules || k.rules;
+      k.toMove = e.to_move || "white";
+      if (e.color) k.color = e.color;
+      if (e.board && !replayOnly) k.board = parsePlacement(e.board);
+      return k.color
+        ? { key: "ev_game_started_krieg", args: { rules: k.rules, color: k.color }, tr: ["color"] }
+        : { key: "ev_game_started_krieg_spectator", args: { rules: k.rules } };
+    case "move": {
+      const parts = [];
+      if (e.move) {
+        if (!replayOnly) applyOwnMove(k.board, e.move);
+        parts.push({ key: "ev_move_own", args: { move: e.move } });
+      } else parts.push({ key: "ev_move", args: { who: who(e.color) }, tr: ["who"] });
+      if (e.capture && e.en_passant_at) { // English rules: the square the capturing pawn lands on
+        parts.push({ key: "ev_capture_en_passant", args: { square: e.en_passant_at, pawn: e.capture } });
+      } else if (e.capture) {
+        parts.push({ key: "ev_capture", args: { square: e.capture, what: e.captured ? ` (${e.captured})` : "" } });
+      }
+      if (e.capture && e.color !== k.color && k.color && !replayOnly) delete k.board[e.capture];
+      if (e.check && e.check.length) parts.push({ key: "ev_check", args: { dirs: e.check.map(spaced).join(", ") } });
+      if (e.promotion) parts.push({ key: "ev_promotion", args: {} });
+      k.toMove = e.color === "white" ? "black" : "white";
+      k.refused = [];
+      k.tries = null;
+      k.mustTryPawnCapture = false;
+      if (k.drawOffer && k.drawOffer !== e.color) k.drawOffer = null;
+      return { parts };
+    }
+    case "illegal":
+      if (e.move) {
+        if (!k.refused.includes(e.move)) k.refused.push(e.move);
+        return { key: "ev_illegal_own", args: { move: e.move, answer: e.answer || "illegal" } };
+      }
+      return { key: "ev_illegal", args: { who: who(e.color), answer: e.answer || "illegal" }, tr: ["who"] };
+    case "pawn_tries": {
+      let text = "";
+      if (e.squares) text = e.squares.join(", ") || "0";
+      else if ("count" in e) text = String(e.count);
+      else if ("pawns" in e) text = String(e.pawns);
+      else if ("any" in e) text = e.any ? "✓" : "0";
+      k.tries = text;
+      return { key: "ev_pawn_tries", args: { who: who(e.color), text }, tr: ["who"] };
+    }
+    case "any":
+      if (e.answer && e.color === k.color) k.mustTryPawnCapture = true;
+      return { key: "ev_any", args: { who: who(e.color), answer: e.answer ? "yesWord" : "noWord" }, tr: ["who", "answer"] };
+    case "draw_offered":
+      k.drawOffer = e.color;
+      return { key: "ev_draw_offered", args: { who: who(e.color) }, tr: ["who"] };
+    case "draw_declined":
+      k.drawOffer = null;
+      return { key: "ev_draw_declined", args: { who: who(e.color) }, tr: ["who"] };
+    case "game_over":
+      k.toMove = null;
+      k.outcome = { ...e };
+      return { key: "ev_krieg_over", args: { result: e.result || "", reason: spaced(e.reason) } };
+    default:
+      return null;
+  }
+}
+
+/** Apply a real move (UCI) to a board with both sides (en passant included). */
+export function applyRealMove(board, uci) {
+  const from = uci.slice(0, 2);
+  const to = uci.slice(2, 4);
+  const piece = board[from];
+  if (piece && piece.toLowerCase() === "p" && from[0] !== to[0] && !board[to]) delete board[to[0] + from[1]];
+  return applyOwnMove(board, uci);
+}
+
+/** The replay of a finished Kriegspiel room: [{event, board, move}] where `board` has
+ * both sides' pieces after the real moves so far (from the final view's `revealed`). */
+export function kriegReplay(events, revealed) {
+  const moves = (revealed && revealed.moves) || [];
+  const board = parsePlacement((revealed && revealed.start_fen) || "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR");
+  const steps = [];
+  let played = 0;
+  for (const event of events) {
+    let move = null;
+    if (event.type === "move" && played < moves.length) {
+      move = moves[played];
+      applyRealMove(board, move);
+      played += 1;
+    }
+    steps.push({ event, board: { ...board }, move });
+  }
+  return { steps, unmatched: moves.length - played };
+}
+
+// -- the page ----------------------------------------------------------------------------
+
+const GLYPHS = { K: "♔", Q: "♕", R: "♖", B: "♗", N: "♘", P: "♙", k: "♚", q: "♛", r: "♜", b: "♝", n: "♞", p: "♟" };
+const PIECE_KEY = { k: "piece_k", q: "piece_q", r: "piece_r", b: "piece_b", n: "piece_n", p: "piece_p" };
+
+/** This page's own state of the board: selection, flip, marker tool, promotion. */
+function local(ui) {
+  return (ui.games[NAME] ||= { selected: null, flipped: false, marker: null, promotion: null, revealAsked: {} });
+}
+
+function say(ui) {
+  return (key, args) => ui.t(key, args, NAME);
+}
+
+/** Seat 0 plays white (what the clocks say beside a name). */
+export function seatLabel(ui, seat) {
+  return ui.t(seat === 0 ? "white" : "black", {}, NAME);
+}
+
+/** The page's reaction to a frame of a Kriegspiel room. */
+export function onFrame(ui, room, frame) {
+  const mine = local(ui);
+  if (frame.type === "turn") {
+    mine.selected = mine.selected && frame.legal.some((a) => a.startsWith(mine.selected)) ? mine.selected : null;
+  }
+  if (frame.type === "room" && frame.state === "finished" && !room.table.revealed && !mine.revealAsked[room.id]) {
+    // the end's view (a snapshot) holds the real position: attach again to get it
+    mine.revealAsked[room.id] = true;
+    ui.sendAuto({ type: "watch", room: room.id });
+  }
+}
+
+function act(ui, room, action) {
+  const mine = local(ui);
+  mine.selected = null;
+  mine.promotion = null;
+  ui.act(room, action);
+}
+
+function attempt(ui, room, options) {
+  if (options.length > 1) {
+    local(ui).promotion = { room: room.id, options };
+    ui.render();
+    return;
+  }
+  act(ui, room, options[0]);
+}
+
+function markers(roomId) {
+  try {
+    return JSON.parse(localStorage.getItem(`umpire.markers.${roomId}`) || "{}");
+  } catch {
+    return {};
+  }
+}
+
+function setMarker(ui, roomId, sq, piece) {
+  const all = markers(roomId);
+  if (all[sq] === piece) delete all[sq];
+  else all[sq] = piece;
+  localStorage.setItem(`umpire.markers.${roomId}`, JSON.stringify(all));
+  ui.render();
+}
+
+function squares(flipped) {
+  const out = [];
+  for (let r = 0; r < 8; r += 1) {
+    for (let f = 0; f < 8; f += 1) {
+      const rank = flipped ? r + 1 : 8 - r;
+      const file = flipped ? 7 - f : f;
+      out.push(FILES[file] + rank);
+    }
+  }
+  return out;
+}
+
+/** The board grid: 64 buttons; `pieces` {square: letter}; `options` for interaction. */
+export function boardGrid(ui, pieces, { flipped = false, selected = null, targets = [], marks = {}, onSquare = null, onDrop = null, label = "" } = {}) {
+  const t = say(ui);
+  return h("div", { class: "board", role: "group", "aria-label": label || t("board") },
+    squares(flipped).map((sq, index) => {
+      const coords = `${index >= 56 ? " coord-file" : ""}${index % 8 === 0 ? " coord-rank" : ""}`;
+      const piece = pieces[sq];
+      const dark = (FILES.indexOf(sq[0]) + Number(sq[1])) % 2 === 0;
+      const marker = marks[sq];
+      const color = piece ? (piece === piece.toUpperCase() ? "white" : "black") : null;
+      const name = piece ? t("squareWith", { square: sq, color: t(color), piece: t(PIECE_KEY[piece.toLowerCase()]) }) : sq;
+      return h("button", {
+        type: "button",
+        class: `sq ${dark ? "dark" : "light"}${coords}${sq === selected ? " selected" : ""}${targets.includes(sq) ? " target" : ""}`,
+        "data-square": sq,
+        "data-file": sq[0],
+        "data-rank": sq[1],
+        "data-key": `sq-${sq}`,
+        "aria-label": marker ? `${name} (${t("marker")}: ${t(PIECE_KEY[marker])})` : name,
+        draggable: piece && onDrop ? "true" : null,
+        onclick: onSquare ? () => onSquare(sq) : null,
+        ondragstart: onDrop ? (e) => { e.dataTransfer.setData("text/plain", sq); } : null,
+        ondragover: onDrop ? (e) => e.preventDefault() : null,
+        ondrop: onDrop ? (e) => { e.preventDefault(); onDrop(e.dataTransfer.getData("text/plain"), sq); } : null,
+      },
+        piece ? h("span", { class: `piece ${color}`, "aria-hidden": "true" }, GLYPHS[piece]) : null,
+        !piece && marker ? h("span", { class: "marker", "aria-hidden": "true" }, GLYPHS[marker]) : null,
+      );
+    }),
+  );
+}
+
+/** The whole Kriegspiel area for `room`. */
+export function table(ui, room) {
+  const t = say(ui);
+  const k = room.table;
+  const mine = local(ui);
+  const legal = room.turn && ui.acting !== room.id ? room.turn.legal || [] : [];
+  const sel = mine.selected;
+  const moves = sel ? attemptsFrom(legal, sel) : {};
+  const marks = markers(room.id);
+  const flipped = (k.color === "black") !== mine.flipped;
+  const onSquare = (sq) => {
+    if (mine.marker !== null) {
+      setMarker(ui, room.id, sq, mine.marker);
+      return;
+    }
+    if (sel && moves[sq]) {
+      attempt(ui, room, moves[sq]);
+      return;
+    }
+    const piece = k.board[sq];
+    const own = piece && (piece === piece.toUpperCase()) === (k.color === "white");
+    mine.selected = own && sq !== sel ? sq : null;
+    mine.promotion = null;
+    ui.render();
+  };
+  const onDrop = (from, to) => {
+    const options = attemptsFrom(legal, from)[to];
+    if (options) attempt(ui, room, options);
+  };
+  const parts = [];
+  if (room.seat === null && !k.revealed) parts.push(h("p", { class: "muted" }, t("kriegSpectator")));
+  if (room.seat !== null) {
+    parts.push(boardGrid(ui, k.board, { flipped, selected: sel, targets: Object.keys(moves), marks, onSquare, onDrop: legal.length ? onDrop : null }));
+  }
+  if (mine.promotion && mine.promotion.room === room.id) {
+    const options = mine.promotion.options;
+    parts.push(h("div", { class: "promotion", role: "group", "aria-label": t("promoteTo") },
+      h("span", {}, t("promoteTo")),
+      options.map((choice) => h("button", { type: "button", "data-promote": choice[4], "aria-label": t(PIECE_KEY[choice[4]]), onclick: () => attempt(ui, room, [choice]) }, GLYPHS[k.color === "white" ? choice[4].toUpperCase() : choice[4]]))));
+  }
+  const info = [];
+  if (k.outcome) info.push(h("p", { class: "game-over", role: "status" }, t("gameOver", { result: k.outcome.result || "", reason: spaced(k.outcome.reason) })));
+  else if (room.frame.state === "playing") info.push(h("p", { class: "turn-of" }, room.turn ? t("yourTurn") : t("turnOf", { name: t(k.toMove || "white") })));
+  if (k.refused.length) info.push(h("p", { class: "refused" }, t("refused", { moves: k.refused.join(", ") })));
+  if (k.tries) info.push(h("p", { class: "tries" }, t("pawnTries", { text: k.tries })));
+  parts.push(h("div", { class: "krieg-info" }, info));
+  if (room.seat !== null && room.frame.state === "playing") parts.push(controls(ui, room, legal));
+  return h("div", { class: "krieg" }, parts);
+}
+
+function controls(ui, room, legal) {
+  const t = say(ui);
+  const mine = local(ui);
+  const out = [
+    h("button", { type: "button", class: "small", id: "flip", onclick: () => { mine.flipped = !mine.flipped; ui.render(); } }, t("flip")),
+    h("label", { class: "small" }, t("marker"), " ",
+      h("select", { id: "marker", "data-key": "marker", onchange: (e) => { mine.marker = e.target.value || null; ui.render(); } },
+        h("option", { value: "", selected: mine.marker === null }, t("markerNone")),
+        ["q", "r", "b", "n", "p", "k"].map((p) => h("option", { value: p, selected: mine.marker === p }, t(PIECE_KEY[p]))))),
+  ];
+  const button = (id, action, key) => h("button", { type: "button", id, onclick: () => act(ui, room, action) }, t(key));
+  if (legal.includes("any")) out.push(button("any", "any", "any"));
+  if (legal.includes("accept_draw")) out.push(button("accept-draw", "accept_draw", "acceptDraw"));
+  if (legal.includes("decline_draw")) out.push(button("decline-draw", "decline_draw", "declineDraw"));
+  if (legal.includes("offer_draw")) out.push(button("offer-draw", "offer_draw", "offerDraw"));
+  out.push(ui.confirmButton("resign", t("resign"), t("resignConfirm"), () => act(ui, room, "resign")));
+  return h("div", { class: "controls" }, out);
+}
+
+// -- the replay: the real moves, and the real game's PGN ---------------------------------
+
+/** The PGN of the real game, as a file download (made in the page). */
+export function gamePgn(room, names) {
+  const k = room.table;
+  const outcome = k.outcome || room.frame.outcome || {};
+  const ranks = outcome.ranks || [];
+  const fromRanks = ranks.length === 2 ? (ranks[0] === ranks[1] ? "1/2-1/2" : ranks[0] < ranks[1] ? "1-0" : "0-1") : "*";
+  const result = outcome.result || fromRanks;
+  return pgn({ startFen: k.revealed.start_fen, moves: k.revealed.moves, white: names[0] || "?", black: names[1] || "?", result, event: `umpire Kriegspiel ${room.id}` });
+}
+
+function downloadPgn(room, names) {
+  const blob = new Blob([gamePgn(room, names)], { type: "application/x-chess-pgn" });
+  const link = h("a", { href: URL.createObjectURL(blob), download: `umpire-${room.id}.pgn` });
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+}
+
+/** The replay of a finished room (replay_view.js): once the final view revealed the
+ * real moves. */
+export const replay = {
+  ready: (room) => Boolean(room.table.revealed),
+  make: (room, events) => kriegReplay(events, room.table.revealed),
+  panel(ui, room, data, step) {
+    const t = say(ui);
+    const names = seatNames(room);
+    return h("div", { class: "replay-board" },
+      boardGrid(ui, step.board, { flipped: room.table.color === "black", label: ui.t("replay") }),
+      step.move ? h("p", { class: "moves" }, t("realMove", { move: step.move })) : null,
+      h("button", { type: "button", id: "pgn", onclick: () => downloadPgn(room, names) }, t("downloadPgn")));
+  },
+};
+
+// -- words -------------------------------------------------------------------------------
+
+export const words = {
+  en: {
+    board: "Board",
+    flip: "Flip board",
+    any: "Any?",
+    offerDraw: "Offer draw",
+    acceptDraw: "Accept draw",
+    declineDraw: "Decline draw",
+    resign: "Resign",
+    resignConfirm: "Resign this game?",
+    promoteTo: "Promote to",
+    piece_q: "queen",
+    piece_r: "rook",
+    piece_b: "bishop",
+    piece_n: "knight",
+    piece_k: "king",
+    piece_p: "pawn",
+    white: "white",
+    black: "black",
+    refused: "Refused this turn: {moves}",
+    pawnTries: "Pawn tries: {text}",
+    squareWith: "{square}, your {color} {piece}",
+    marker: "Marker",
+    markerNone: "no marker",
+    gameOver: "Game over: {result} ({reason})",
+    kriegSpectator: "A spectator hears only the umpire: the pieces are shown at the end.",
+    downloadPgn: "Download PGN",
+    realMove: "Real move: {move}",
+    ev_game_started_krieg: "The game starts under {rules} rules. You play {color}.",
+    ev_game_started_krieg_spectator: "The game starts under {rules} rules.",
+    ev_move_own: "You moved {move}.",
+    ev_move: "{who} moved.",
+    ev_capture: "Capture on {square}{what}.",
+    ev_capture_en_passant: "Capture en passant at {square} (pawn {pawn} taken).",
+    ev_check: "Check: {dirs}.",
+    ev_promotion: "A pawn was promoted.",
+    ev_illegal_own: "You tried {move}: {answer}.",
+    ev_illegal: "{who} tried a move: {answer}.",
+    ev_pawn_tries: "{who}: pawn tries {text}.",
+    ev_any: "{who} asked “Are there any?”: {answer}.",
+    ev_draw_offered: "{who} offered a draw.",
+    ev_draw_declined: "{who} declined the draw.",
+    ev_krieg_over: "Game over: {result} ({reason}).",
+    yesWord: "yes",
+    noWord: "no",
+    White: "White",
+    Black: "Black",
+    You: "You",
+    opt_rules: "Rules",
+    opt_fen: "Start position (FEN, optional)",
+    opt_auto_fifty_moves: "The 50-move rule ends the game",
+    opt_auto_threefold: "Threefold repetition ends the game",
+    opt_auto_seventyfive_moves: "The 75-move rule ends the game",
+    opt_auto_fivefold: "Fivefold repetition ends the game",
+  },
+  it: {
+    board: "Scacchiera",
+    flip: "Gira la scacchiera",
+    any: "Ce ne sono?",
+    offerDraw: "Proponi patta",
+    acceptDraw: "Accetta la patta",
+    declineDraw: "Rifiuta la patta",
+    resign: "Abbandona",
+    resignConfirm: "Abbandonare la partita?",
+    promoteTo: "Promuovi a",
+    piece_q: "donna",
+    piece_r: "torre",
+    piece_b: "alfiere",
+    piece_n: "cavallo",
+    piece_k: "re",
+    piece_p: "pedone",
+    white: "bianco",
+    black: "nero",
+    refused: "Rifiutate in questo turno: {moves}",
+    pawnTries: "Tentativi di pedone: {text}",
+    squareWith: "{square}, il tuo {piece} {color}",
+    marker: "Segnaposto",
+    markerNone: "nessun segnaposto",
+    gameOver: "Partita finita: {result} ({reason})",
+    kriegSpectator: "Chi guarda sente solo l'arbitro: i pezzi si vedono alla fine.",
+    downloadPgn: "Scarica il PGN",
+    realMove: "Mossa reale: {move}",
+    ev_game_started_krieg: "Si comincia con le regole {rules}. Giochi col {color}.",
+    ev_game_started_krieg_spectator: "Si comincia con le regole {rules}.",
+    ev_move_own: "Hai mosso {move}.",
+    ev_move: "{who} ha mosso.",
+    ev_capture: "Presa in {square}{what}.",
+    ev_capture_en_passant: "Presa en passant in {square} (preso il pedone in {pawn}).",
+    ev_check: "Scacco: {dirs}.",
+    ev_promotion: "Un pedone è stato promosso.",
+    ev_illegal_own: "Hai provato {move}: {answer}.",
+    ev_illegal: "{who} ha provato una mossa: {answer}.",
+    ev_pawn_tries: "{who}: tentativi di pedone {text}.",
+    ev_any: "{who} ha chiesto «Ce ne sono?»: {answer}.",
+    ev_draw_offered: "{who} propone la patta.",
+    ev_draw_declined: "{who} rifiuta la patta.",
+    ev_krieg_over: "Partita finita: {result} ({reason}).",
+    yesWord: "sì",
+    noWord: "no",
+    White: "Il bianco",
+    Black: "Il nero",
+    You: "Tu",
+    opt_rules: "Regole",
+    opt_fen: "Posizione iniziale (FEN, facoltativa)",
+    opt_auto_fifty_moves: "La regola delle 50 mosse chiude la partita",
+    opt_auto_threefold: "La triplice ripetizione chiude la partita",
+    opt_auto_seventyfive_moves: "La regola delle 75 mosse chiude la partita",
+    opt_auto_fivefold: "La quintuplice ripetizione chiude la partita",
+  },
+};
