@@ -215,6 +215,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             grace=args.grace, autopilot_delay=args.autopilot_delay, finished_ttl=args.finished_ttl
         ),
         house_procs=args.house_procs,
+        warm_hints=True,
         allow_origins=tuple(args.allow_origin),
         node_name=args.node_name,
         advertise=args.advertise,

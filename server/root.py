@@ -2,7 +2,8 @@
 
 The server's own modules never import :mod:`bots` (an import-linter contract checks it):
 what they need of the bots, the catalog of house bots and the Perudo expert's advice for
-``hint``, is handed in here. ``umpire serve`` and the tests build their servers with
+``hint`` (named here; the house runner processes import and run it, see
+:mod:`server.house`), is handed in here. ``umpire serve`` and the tests build their servers with
 :func:`build_server`.
 """
 
@@ -12,12 +13,19 @@ from server.app import ServerConfig, UmpireServer
 from server.bus import Bus
 from server.store import Store
 
+#: The ``hint`` advisor, as the house runners import it: the Perudo expert's advice.
+ADVISOR = "bots.perudo_expert.hint:perudo_hint"
+
 
 def build_server(
-    config: ServerConfig, store: Store | None = None, bus: Bus | None = None
+    config: ServerConfig,
+    store: Store | None = None,
+    bus: Bus | None = None,
+    *,
+    advisor: str = ADVISOR,
 ) -> UmpireServer:
-    """A server with the built-in bots as house bots and the Perudo expert as its advisor."""
-    from bots.perudo_expert.hint import perudo_hint
+    """A server with the built-in bots as house bots and the Perudo expert as its advisor
+    (``advisor`` names another one, ``"module:function"``: the tests' slow advisor)."""
     from bots.registry import HouseCatalog
 
-    return UmpireServer(config, store, bus, catalog=HouseCatalog(), advisor=perudo_hint)
+    return UmpireServer(config, store, bus, catalog=HouseCatalog(), advisor=advisor)

@@ -1,7 +1,8 @@
 """Hints: the Perudo expert's advice for a seat, from what that seat may know.
 
-The server offers :func:`perudo_hint` as its *advisor* (wired in its composition root,
-:mod:`server.root`): a ``hint`` request gets its reply from here.
+The server offers :func:`perudo_hint` as its *advisor* (named in its composition root,
+:mod:`server.root`): a ``hint`` request gets its reply from here, computed in a house bot
+runner process (:mod:`bots.house_runner`), which calls :func:`warm` when it starts.
 
 A seated player asks (protocol ``hint``) and gets the action the expert system would take,
 its probability and the explanation (English or Italian), as the source's supporter mode
@@ -18,6 +19,14 @@ from collections.abc import Iterable
 from typing import Any
 
 from bots.perudo_table import PerudoTable
+
+
+def warm() -> None:
+    """Load now what a hint would otherwise load at its first use (the solved endgames'
+    tables): the house runner calls it when it starts, before answering any hint."""
+    from bots.perudo_expert.endgame import load_tables
+
+    load_tables()
 
 
 def perudo_hint(
