@@ -25,11 +25,28 @@ GATED = "tests.server.gated_advisor:gated_hint"
 GATE = "UMPIRE_TEST_HINT_GATE"
 
 
-def gated_hint(view: dict[str, Any], events: Iterable[dict[str, Any]], **options: Any) -> Any:
-    """The expert's hint, once the test lets this call go (or lets go of it)."""
+#: the warm-up's progress in this process: a hint may not begin while it runs
+_warming: list[str] = []
+
+
+def _wait_at_gate() -> None:
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
         sock.connect(os.environ[GATE])
         sock.recv(2)  # the test's "go", or nothing when it closes the gate
+
+
+def warm() -> None:
+    """The warm-up (a runner started with ``warm`` runs it first): it waits at the gate too."""
+    _warming.append("began")
+    _wait_at_gate()
+    _warming.append("ended")
+
+
+def gated_hint(view: dict[str, Any], events: Iterable[dict[str, Any]], **options: Any) -> Any:
+    """The expert's hint, once the test lets this call go (or lets go of it)."""
+    if _warming == ["began"]:
+        raise ValueError("a hint began during the warm-up")
+    _wait_at_gate()
     return perudo_hint(view, events, **options)
 
 

@@ -166,5 +166,17 @@ async def test_an_asker_who_leaves_drops_the_hint(
     assert (await bob.expect("hint"))["ref"] == 7
 
 
+async def test_a_warm_server_warms_its_advisor_up_at_start_and_hints_wait_for_it(
+    make_server: Any, connect: Any, gate: Gate
+) -> None:
+    server = await make_server(advisor=GATED, timing=PATIENT, warm_hints=True)
+    warming = await gate.begun()  # no hint asked yet: the runner started with the server
+    a, ana, _ = await perudo_room(connect, server.port, "ana", "bob")
+    await ana.send(type="hint", room=a, ref=1)  # (one that began now would be refused)
+    await gate.let_go(warming)
+    await gate.let_go(await gate.begun())
+    assert (await ana.expect("hint"))["ref"] == 1
+
+
 def test_the_composition_root_names_the_experts_advice() -> None:
     assert load_advisor(ADVISOR) is perudo_hint
