@@ -357,6 +357,10 @@ class _Runner:
             await asyncio.gather(self._read(proc), self._relay(proc))
             code = await proc.wait()
             self.proc = None
+            if self.hints:
+                log.warning(
+                    "house bot runner %d stopped before %d hints", self.index, len(self.hints)
+                )
             self._fail_hints()
             if self.house.closing or not self._wanted():
                 return

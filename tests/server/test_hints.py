@@ -12,7 +12,7 @@ import os
 import signal
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 
@@ -40,9 +40,20 @@ async def gate(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator
     await held.close()
 
 
-async def gated_server(make_server: Any) -> UmpireServer:
+class Table(NamedTuple):
+    """A two-seat Perudo game in progress on a server with the gated advisor."""
+
+    server: UmpireServer
+    room: str
+    ana: WsClient  #: seat 0, the host
+    bob: WsClient  #: seat 1
+
+
+@pytest.fixture
+async def table(make_server: Any, connect: Any, gate: Gate) -> Table:
+    """Ana and Bob playing Perudo on a server whose hints wait at ``gate``."""
     server: UmpireServer = await make_server(advisor=GATED, timing=PATIENT)
-    return server
+    return Table(server, *await perudo_room(connect, server.port, "ana", "bob"))
 
 
 async def perudo_room(connect: Any, port: int, host: str, guest: str) -> tuple[str, Any, Any]:
@@ -74,10 +85,9 @@ def answers(client: WsClient) -> list[dict[str, Any]]:
 
 
 async def test_hints_in_flight_delay_no_frame_of_any_room(
-    make_server: Any, connect: Any, gate: Gate
+    table: Table, connect: Any, gate: Gate
 ) -> None:
-    server = await gated_server(make_server)
-    a, ana, bob = await perudo_room(connect, server.port, "ana", "bob")
+    server, a, ana, bob = table
     b, carl, dave = await perudo_room(connect, server.port, "carl", "dave")
     await ana.send(type="hint", room=a, ref=1)
     await bob.send(type="hint", room=a, lang="it", ref=1)
@@ -98,11 +108,8 @@ async def test_hints_in_flight_delay_no_frame_of_any_room(
     assert server.house.hints_in_flight == 0
 
 
-async def test_two_hints_at_a_time_per_connection(
-    make_server: Any, connect: Any, gate: Gate
-) -> None:
-    server = await gated_server(make_server)
-    a, ana, _ = await perudo_room(connect, server.port, "ana", "bob")
+async def test_two_hints_at_a_time_per_connection(table: Table, gate: Gate) -> None:
+    _, a, ana, _ = table
     await ana.send(type="hint", room=a, ref=1)
     await ana.send(type="hint", room=a, ref=2)
     calls = [await gate.begun(), await gate.begun()]
@@ -115,28 +122,29 @@ async def test_two_hints_at_a_time_per_connection(
 
 
 async def test_a_hint_slower_than_its_budget_is_refused_and_forgotten(
-    make_server: Any, connect: Any, gate: Gate
+    table: Table, gate: Gate
 ) -> None:
-    server = await gated_server(make_server)
-    a, ana, _ = await perudo_room(connect, server.port, "ana", "bob")
+    server, a, ana, _ = table
+    await ana.send(type="hint", room=a, ref=1)  # (the runner is up after this one)
+    await gate.let_go(await gate.begun())
+    await ana.expect("hint")
     server.house.hint_timeout = 0.01  # no answer can come in time: the gate stays shut
-    await ana.send(type="hint", room=a, ref=1)
+    await ana.send(type="hint", room=a, ref=2)
     refused = await ana.error("busy")
-    assert refused["ref"] == 1 and "no hint within" in refused["message"]
+    assert refused["ref"] == 2 and "no hint within" in refused["message"]
     assert server.house.hints_in_flight == 0
     await gate.let_go(await gate.begun())  # its answer comes late, to nobody
     server.house.hint_timeout = HINT_TIMEOUT
-    await ana.send(type="hint", room=a, ref=2)
+    await ana.send(type="hint", room=a, ref=3)
     await gate.let_go(await gate.begun())
-    assert (await ana.expect("hint"))["ref"] == 2
-    assert [f["ref"] for f in answers(ana)] == [1, 2]  # (the late answer was not sent)
+    assert (await ana.expect("hint"))["ref"] == 3
+    assert [f["ref"] for f in answers(ana)] == [1, 2, 3]  # (the late answer was not sent)
 
 
 async def test_a_runner_that_dies_mid_hint_fails_it_and_the_next_hint_works(
-    make_server: Any, connect: Any, gate: Gate
+    table: Table, gate: Gate
 ) -> None:
-    server = await gated_server(make_server)
-    a, ana, _ = await perudo_room(connect, server.port, "ana", "bob")
+    server, a, ana, _ = table
     await ana.send(type="hint", room=a, ref=1)
     await gate.begun()
     [pid] = server.house.pids()
@@ -149,11 +157,8 @@ async def test_a_runner_that_dies_mid_hint_fails_it_and_the_next_hint_works(
     assert server.house.pids() != [pid]
 
 
-async def test_an_asker_who_leaves_drops_the_hint(
-    make_server: Any, connect: Any, gate: Gate
-) -> None:
-    server = await gated_server(make_server)
-    a, ana, bob = await perudo_room(connect, server.port, "ana", "bob")
+async def test_an_asker_who_leaves_drops_the_hint(table: Table, gate: Gate) -> None:
+    server, a, ana, bob = table
     await ana.send(type="hint", room=a, ref=1)
     call = await gate.begun()
     await ana.close()
