@@ -3,18 +3,18 @@
 The server's own modules never import :mod:`bots` (an import-linter contract checks it):
 what they need of the bots, the catalog of house bots and the Perudo expert's advice for
 ``hint`` (named here; the house runner processes import and run it, see
-:mod:`server.house`), is handed in here. ``umpire serve`` and the tests build their servers with
-:func:`build_server`.
+:mod:`server.rooms.house`), is handed in here. ``umpire serve`` and the tests build their
+servers with :func:`build_server`.
 """
 
 from __future__ import annotations
 
-from server.app import ServerConfig, UmpireServer
-from server.bus import Bus
-from server.store import Store
+from server.feed.bus import Bus
+from server.net.app import ServerConfig, UmpireServer
+from server.store.contract import Store
 
 #: The ``hint`` advisor, as the house runners import it: the Perudo expert's advice.
-ADVISOR = "bots.perudo_expert.hint:perudo_hint"
+ADVISOR = "bots.perudo.expert.hint:perudo_hint"
 
 
 def build_server(

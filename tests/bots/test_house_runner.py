@@ -1,4 +1,4 @@
-"""The house bot runner (bots/house_runner.py): commands, threads, and its exit."""
+"""The house bot runner (bots/tools/house_runner.py): commands, threads, and its exit."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from bots.house_runner import Runner, Threaded, load_advisor
-from bots.sdk import Bot, Decision
+from bots.sdk.bot import Bot, Decision
+from bots.tools.house_runner import Runner, Threaded, load_advisor
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -80,7 +80,7 @@ async def test_the_runner_process_exits_when_its_standard_input_closes() -> None
     proc = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
-        "bots.house_runner",
+        "bots.tools.house_runner",
         stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE,
         cwd=ROOT,
@@ -155,11 +155,11 @@ def test_an_advisor_is_named_module_colon_function() -> None:
 
 
 def test_the_experts_warm_up_loads_every_table_a_hint_may_read() -> None:
-    from bots.perudo_endgame.calza import calza_policy
-    from bots.perudo_endgame.calza_rounds import calza_round_policy
-    from bots.perudo_endgame.solve import round_policy, tied_policy
-    from bots.perudo_expert.endgame import SOLVED, TIED
-    from bots.perudo_expert.hint import warm as warm_expert
+    from bots.perudo.endgame.calza import calza_policy
+    from bots.perudo.endgame.calza_rounds import calza_round_policy
+    from bots.perudo.endgame.solve import round_policy, tied_policy
+    from bots.perudo.expert.endgame import SOLVED, TIED
+    from bots.perudo.expert.hint import warm as warm_expert
 
     warm_expert()
     tables = (round_policy, calza_round_policy, calza_policy, tied_policy)

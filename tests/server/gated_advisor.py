@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from bots.perudo_expert.hint import perudo_hint
+from bots.perudo.expert.hint import perudo_hint
 
 #: The advisor's name for ``build_server``.
 GATED = "tests.server.gated_advisor:gated_hint"

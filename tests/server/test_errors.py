@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from server.app import Limits, UmpireServer
-from server.protocol import ERROR_CODES
+from server.net.app import Limits, UmpireServer
+from server.wire.protocol import ERROR_CODES
 from tests.server.wsclient import RawSocket, WsClient
 
 TESTED: set[str] = set()

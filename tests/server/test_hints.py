@@ -16,11 +16,11 @@ from typing import Any, NamedTuple
 
 import pytest
 
-from bots.house_runner import load_advisor
-from bots.perudo_expert.hint import perudo_hint
-from server.app import UmpireServer
-from server.house import HINT_TIMEOUT
-from server.room import Timing
+from bots.perudo.expert.hint import perudo_hint
+from bots.tools.house_runner import load_advisor
+from server.net.app import UmpireServer
+from server.rooms.house import HINT_TIMEOUT
+from server.rooms.room import Timing
 from server.root import ADVISOR
 from tests.server.gated_advisor import GATE, GATED, Gate
 from tests.server.wsclient import WsClient

@@ -9,8 +9,8 @@ from typing import Any
 
 import chess
 
-from server.app import UmpireServer
-from server.room import Timing
+from server.net.app import UmpireServer
+from server.rooms.room import Timing
 from tests.server.wsclient import WsClient
 
 _SQUARE = re.compile(r"^[a-h][1-8]$")

@@ -6,7 +6,7 @@ import asyncio
 import json
 from typing import Any
 
-from server.app import UmpireServer
+from server.net.app import UmpireServer
 from tests.server.scripted import play_seat
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from server.app import UmpireServer
-from server.room import Timing
+from server.net.app import UmpireServer
+from server.rooms.room import Timing
 from tests.server.scripted import play_seat
 from tests.server.wsclient import WsClient
 

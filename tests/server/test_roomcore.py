@@ -15,12 +15,12 @@ import pytest
 
 from server.errors import ClientError
 from server.games import engine
-from server.identity import Player
-from server.journal import Finish, Start, Step
+from server.players.identity import Player
 from server.roomcore import messages as m
 from server.roomcore.core import RoomCore, new_row
 from server.roomcore.settings import Settings, Timing
-from server.store import ActionRow, EventRow
+from server.store.contract import ActionRow, EventRow
+from server.store.journal import Finish, Start, Step
 
 
 @dataclass(eq=False)
