@@ -300,6 +300,10 @@ class Published:
         self.advisor = advisor
         self._frames: dict[tuple[str, tuple[str, ...]], CatalogueFrame] = {}
 
+    def hints(self, game: str) -> bool:
+        """Whether this server gives hints for ``game`` (as its catalogue says)."""
+        return self.advisor and self.catalog is not None and self.catalog.advises(game)
+
     def frame(self, lang: str) -> CatalogueFrame:
         """The catalogue frame in ``lang``; raise :class:`UnknownLanguage` for another."""
         key = (lang, engine_names())

@@ -217,6 +217,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             grace=args.grace, autopilot_delay=args.autopilot_delay, finished_ttl=args.finished_ttl
         ),
         house_procs=args.house_procs,
+        warm_hints=True,
         allow_origins=tuple(args.allow_origin),
         node_name=args.node_name,
         advertise=args.advertise,
@@ -410,10 +411,10 @@ def _cmd_verify(args: argparse.Namespace) -> int:
 
 def _cmd_rules(args: argparse.Namespace) -> int:
     from server.games.base import ConfigError
-    from server.root import offers
+    from server.root import house_catalog
     from server.rules_text import describe
 
-    catalog, _ = offers()
+    catalog = house_catalog()
     try:
         print(describe(args.game, args.lang, catalog, advisor=True))
     except ConfigError as exc:

@@ -2,8 +2,9 @@
 
 The server's own modules never import :mod:`bots` (an import-linter contract checks it):
 what they need of the bots, the catalog of house bots and the Perudo expert's advice for
-``hint``, is handed in here. ``umpire serve`` and the tests build their servers with
-:func:`build_server`.
+``hint`` (named here; the house runner processes import and run it, see
+:mod:`server.rooms.house`), is handed in here. ``umpire serve`` and the tests build their
+servers with :func:`build_server`.
 """
 
 from __future__ import annotations
@@ -11,22 +12,27 @@ from __future__ import annotations
 from server.feed.bus import Bus
 from server.net.app import ServerConfig, UmpireServer
 from server.rooms.house import Catalog
-from server.rooms.room import Advisor
 from server.store.contract import Store
 
+#: The ``hint`` advisor, as the house runners import it: the Perudo expert's advice.
+ADVISOR = "bots.perudo.expert.hint:perudo_hint"
 
-def offers() -> tuple[Catalog, Advisor]:
-    """What the bots give a server: the built-in bots as its house bots' catalog, and
-    the Perudo expert as its advisor (``umpire rules`` prints the same catalogue)."""
-    from bots.perudo.expert.hint import perudo_hint
+
+def house_catalog() -> Catalog:
+    """The built-in bots as a server's house-bot catalog (``umpire rules`` prints the
+    catalogue a server built here publishes)."""
     from bots.registry import HouseCatalog
 
-    return HouseCatalog(), perudo_hint
+    return HouseCatalog()
 
 
 def build_server(
-    config: ServerConfig, store: Store | None = None, bus: Bus | None = None
+    config: ServerConfig,
+    store: Store | None = None,
+    bus: Bus | None = None,
+    *,
+    advisor: str = ADVISOR,
 ) -> UmpireServer:
-    """A server with the built-in bots as house bots and the Perudo expert as its advisor."""
-    catalog, advisor = offers()
-    return UmpireServer(config, store, bus, catalog=catalog, advisor=advisor)
+    """A server with the built-in bots as house bots and the Perudo expert as its advisor
+    (``advisor`` names another one, ``"module:function"``: the tests' slow advisor)."""
+    return UmpireServer(config, store, bus, catalog=house_catalog(), advisor=advisor)

@@ -4,12 +4,16 @@
 :mod:`server.rooms.house`) and writes them commands, one JSON object a line, on their standard
 input:
 
-- ``{"op": "config", "url": ..., "header": ..., "secret": ...}``: where the server is and
-  the header that marks a house connection (sent first, again after a restart);
+- ``{"op": "config", "url": ..., "header": ..., "secret": ..., "advisor": ..., "warm": ...}``:
+  where the server is and the header that marks a house connection (sent first, again
+  after a restart); optionally the advisor that answers hints, as ``"module:function"``
+  (see "Hints" below), and whether to warm it up now;
 - ``{"op": "launch", "room": ..., "seat": ..., "bot": ..., "ticket": ...}``: play that seat
   with that bot to the end of the game (a bot already playing the seat with another ticket
   is stopped first; the same ticket again changes nothing);
-- ``{"op": "stop", "room": ..., "seat": ...}``: stop the bot playing that seat.
+- ``{"op": "stop", "room": ..., "seat": ...}``: stop the bot playing that seat;
+- ``{"op": "hint", "id": ..., "view": ..., "events": ..., "options": {...}}``: ask the
+  advisor for a seat's hint (see "Hints").
 
 Each bot is a :class:`~bots.sdk.remote.RemotePlayer`, an ordinary protocol client: it says
 hello as its house identity (the header is its credential, no token), joins or resumes with
@@ -24,6 +28,16 @@ Every call into a bot (``start``, ``observe``, ``decide``, ...) runs in a worker
 runner's event loop for at most a GIL switch interval, and the other bots of the runner
 keep answering frames and pings meanwhile (docs/server.md, "House bots").
 
+Hints: the server's ``hint`` advice is computed here too, never in the server's event loop.
+The advisor named in ``config`` is imported once (in a worker thread); with ``"warm":
+true`` its module's ``warm()``, if it has one, runs at once too, so that no hint waits for
+a table loaded or computed at first use (hints that come meanwhile wait for it). Each
+``hint`` runs ``advisor(view, events, **options)`` in a worker thread, several at once,
+and is answered on standard output with its ``id``: ``{"op": "hint", "id": ..., "hint":
+{...}}``, or ``{"op": "hint", "id": ..., "error": "..."}`` when the advisor has no advice
+(it raised ``ValueError``), failed, or none was configured. The server bounds the time it
+waits (``server.rooms.house``); an answer nobody waits for any more is dropped there.
+
 This module imports only :mod:`bots`: it never sees the server's objects.
 """
 
@@ -31,6 +45,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
 import json
 import logging
 import signal
@@ -54,6 +69,29 @@ WORKERS = 64
 #: Reconnection attempts of a house bot: while the runner lives its server lives (the
 #: runner exits with it), so a house bot keeps trying far longer than an external one.
 RECONNECTS = 100
+#: The longest command line read (a hint carries a seat's whole stream); the server sends
+#: none longer (``server.rooms.house.MAX_HINT_BYTES`` is below it).
+LINE_LIMIT = 1 << 24
+
+#: Advice for a seat: ``advisor(view, events, **options)`` returns a ``hint`` frame's
+#: fields, or raises ``ValueError`` when it has none to give.
+Advisor = Callable[..., dict[str, Any]]
+
+
+def load_advisor(spec: str, warm: bool = False) -> Advisor:
+    """The advisor named ``spec`` (``"module:function"``); with ``warm``, its module's
+    ``warm()`` (if it has one) has run: the tables a first hint would wait for are loaded.
+    Raise ``ValueError`` for a malformed name, ``ImportError`` or ``AttributeError`` for
+    one that names nothing."""
+    module_name, colon, name = spec.partition(":")
+    if not (module_name and colon and name):
+        raise ValueError(f"an advisor is named module:function, not {spec!r}")
+    module = importlib.import_module(module_name)
+    advisor: Advisor = getattr(module, name)
+    prepare = getattr(module, "warm", None)
+    if warm and callable(prepare):
+        prepare()
+    return advisor
 
 
 def _drive(fn: Callable[..., Coroutine[Any, Any, T]], *args: Any) -> T:
@@ -115,6 +153,10 @@ class Runner:
         self.url = ""
         self.headers: dict[str, str] = {}
         self.seats: dict[tuple[str, int], _Seat] = {}
+        #: the advisor being loaded (and warmed), or loaded: ``None`` inside if it failed
+        self.advisor: asyncio.Task[Advisor | None] | None = None
+        #: the hints being worked out
+        self.hints: set[asyncio.Task[None]] = set()
 
     def handle(self, command: dict[str, Any]) -> None:
         """Carry out one command (see the module's docstring)."""
@@ -122,6 +164,10 @@ class Runner:
         if op == "config":
             self.url = str(command["url"])
             self.headers = {str(command["header"]): str(command["secret"])}
+            if command.get("advisor"):
+                self._load_advisor(str(command["advisor"]), bool(command.get("warm")))
+        elif op == "hint":
+            self._ask(command)
         elif op == "launch":
             room, seat, ticket = str(command["room"]), int(command["seat"]), str(command["ticket"])
             current = self.seats.get((room, seat))
@@ -139,6 +185,41 @@ class Runner:
                 stopped.task.cancel()
         else:
             log.warning("unknown command %r", command)
+
+    def _load_advisor(self, spec: str, warm: bool) -> None:
+        async def load() -> Advisor | None:
+            try:
+                return await asyncio.to_thread(load_advisor, spec, warm)
+            except Exception as exc:
+                log.warning("no hints: cannot load the advisor %r: %r", spec, exc)
+                return None
+
+        self.advisor = asyncio.create_task(load(), name="advisor")
+
+    def _ask(self, command: dict[str, Any]) -> None:
+        ident = command["id"]
+        view, events = dict(command["view"]), list(command["events"])
+        options = dict(command.get("options") or {})
+        task = asyncio.create_task(self._hint(ident, view, events, options), name=f"hint-{ident}")
+        self.hints.add(task)
+        task.add_done_callback(self.hints.discard)
+
+    async def _hint(
+        self, ident: Any, view: dict[str, Any], events: list[Any], options: dict[str, Any]
+    ) -> None:
+        """Work out one hint in a worker thread (after the advisor's warm-up) and answer."""
+        answer: dict[str, Any]
+        try:
+            advisor = None if self.advisor is None else await asyncio.shield(self.advisor)
+            if advisor is None:
+                raise ValueError("this server gives no hints")
+            answer = {"hint": await asyncio.to_thread(advisor, view, events, **options)}
+        except ValueError as exc:
+            answer = {"error": str(exc)}
+        except Exception as exc:
+            log.warning("the advisor failed on a hint", exc_info=True)
+            answer = {"error": f"the advisor failed ({type(exc).__name__})"}
+        self.report({"op": "hint", "id": ident, **answer})
 
     async def _play(self, room: str, seat: int, name: str, ticket: str) -> None:
         try:
@@ -163,8 +244,8 @@ class Runner:
             self.report({"op": "done", "room": room, "seat": seat, "ticket": ticket})
 
     async def close(self) -> None:
-        """Stop every bot and wait for them."""
-        tasks = [s.task for s in self.seats.values()]
+        """Stop every bot and hint, and wait for them."""
+        tasks = [*(s.task for s in self.seats.values()), *self.hints]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -183,7 +264,14 @@ async def serve(stdin: asyncio.StreamReader) -> None:
     )
     runner = Runner(_report)
     try:
-        while line := await stdin.readline():
+        while True:
+            try:
+                line = await stdin.readline()
+            except ValueError:  # longer than LINE_LIMIT: dropped (its rest reads as junk)
+                log.warning("a command longer than %d bytes was dropped", LINE_LIMIT)
+                continue
+            if not line:
+                break
             try:
                 command = json.loads(line)
                 runner.handle(command)
@@ -195,7 +283,7 @@ async def serve(stdin: asyncio.StreamReader) -> None:
 
 async def _main() -> None:
     loop = asyncio.get_running_loop()
-    stdin = asyncio.StreamReader(limit=1 << 20)
+    stdin = asyncio.StreamReader(limit=LINE_LIMIT)
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(stdin), sys.stdin)
     await serve(stdin)
 

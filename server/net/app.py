@@ -38,7 +38,7 @@ from server.players.identity import Identities
 from server.rooms.connection import Client
 from server.rooms.house import HOUSE_ADDRESS, HOUSE_HEADER, Catalog, HouseBots
 from server.rooms.lobby import Lobby
-from server.rooms.room import Advisor, Room, Settings, Timing
+from server.rooms.room import Room, Settings, Timing
 from server.store import stats
 from server.store.contract import Store, open_store
 from server.wire.limits import Idle, Strikes, TokenBucket
@@ -71,6 +71,9 @@ if TYPE_CHECKING:
     from server.cluster.nodes import Cluster
 
 log = logging.getLogger(__name__)
+
+#: Hints one connection may have in flight; one more is told ``busy``.
+HINTS_PER_CONNECTION = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +114,9 @@ class ServerConfig:
     node_name: str = ""  # this node's name in logs and the lease table (default: host name)
     advertise: str = ""  # the URL other nodes reach this one at (default: ws://host:port)
     lease_ttl: float = 5.0  # seconds a dead node keeps its rooms before others take them
+    # start the house runners with the server, loading the hint advisor's tables at once
+    # (``umpire serve`` does; the tests' servers start a runner at its first bot or hint)
+    warm_hints: bool = False
 
 
 class UmpireServer:
@@ -123,11 +129,12 @@ class UmpireServer:
         bus: Bus | None = None,
         *,
         catalog: Catalog | None = None,
-        advisor: Advisor | None = None,
+        advisor: str | None = None,
     ) -> None:
         """``catalog`` (the house bots that may be started) and ``advisor`` (the ``hint``
-        advice) come from the composition root, :func:`server.root.build_server`; without
-        them the server offers no house bots and no hints."""
+        advice, ``"module:function"``, which the house runners import and run) come from
+        the composition root, :func:`server.root.build_server`; without them the server
+        offers no house bots and no hints."""
         self.config = config
         self.limits = config.limits
         self.store = store or open_store(config.db, synchronous=config.synchronous)
@@ -138,7 +145,9 @@ class UmpireServer:
         self.metrics = Metrics(self)
         self.web = WebClient(config.allow_origins)
         self.store.on_commit = self.metrics.store_commit
-        self.house = HouseBots(procs=config.house_procs, catalog=catalog)
+        self.house = HouseBots(
+            procs=config.house_procs, catalog=catalog, advisor=advisor, warm=config.warm_hints
+        )
         self.lobby = Lobby(
             self.store,
             self.identities,
@@ -148,8 +157,8 @@ class UmpireServer:
             bus=self.bus,
         )
         self.lobby.launcher = self.house.launch
-        self.lobby.advisor = advisor
         self.catalogue = catalogue.Published(catalog, advisor=advisor is not None)
+        self.lobby.advisor = None if advisor is None else self.house.advise
         #: with a PostgreSQL store: this node's part in a cluster (made by ``start``)
         self.cluster: Cluster | None = None
         self._server: Server | None = None
@@ -204,6 +213,7 @@ class UmpireServer:
         if host in ("", "0.0.0.0", "::", "localhost"):
             host = "127.0.0.1"
         self.house.url = f"ws://{'[' + host + ']' if ':' in host else host}:{self.port}"
+        self.house.start()
         if self.cluster is not None:
             await self.cluster.advertise(self.config.advertise or self.house.url)
         await self.lobby.relaunch_bots()
@@ -272,6 +282,8 @@ class UmpireServer:
             await ws.close(1011, "internal error")
         finally:
             self._release(client)
+            for task in list(client.hints):
+                task.cancel()  # nobody to answer: the advisor's late answer is dropped
             for room in list(client.rooms):
                 room.detach(client)
             if self.cluster is not None:
@@ -407,14 +419,41 @@ class UmpireServer:
             return {"type": "pong"}
         if isinstance(message, Hint):
             room = await lobby.find(player, message.room, None, conn=client)
-            options = {
-                "bluff": message.bluff,
-                "reliability": message.reliability,
-                "level": message.level,
-                "lang": message.lang,
-            }
-            return await room.hint(client, options)
+            self._hint(client, room, message)
+            return None  # answered when the advisor has
         raise ClientError("unknown_type", f"{type(message).__name__} is not handled", abuse=True)
+
+    def _hint(self, client: Client, room: Room, message: Hint) -> None:
+        """Ask ``room`` for a hint and send the answer (or the error) when it comes: the
+        connection goes on meanwhile, and a connection that closes drops its hints."""
+        game = room.core.engine.name
+        if not self.catalogue.hints(game):
+            raise ClientError("unsupported", f"this server gives no hints for {game}")
+        if len(client.hints) >= HINTS_PER_CONNECTION:
+            raise ClientError("busy", f"at most {HINTS_PER_CONNECTION} hints at a time")
+        options = {
+            "bluff": message.bluff,
+            "reliability": message.reliability,
+            "level": message.level,
+            "lang": message.lang,
+        }
+
+        async def answer() -> None:
+            try:
+                reply = await room.hint(client, options)
+            except ClientError as exc:
+                frame = error_frame(exc.code, exc.message, ref=message.ref, room=message.room)
+                client.send_frame(frame)
+            except Exception:
+                log.exception("connection %r: a hint failed", client)
+                client.send_frame(error_frame("internal", "the server failed on your hint"))
+                client.close(1011, "internal error")
+            else:
+                client.send_frame(with_ref(reply, message.ref))
+
+        task = asyncio.create_task(answer(), name=f"hint-{room.id}")
+        client.hints.add(task)
+        task.add_done_callback(client.hints.discard)
 
     async def _act(self, client: Client, message: Act) -> None:
         """An action for the sender's seat; the room sends the ``ack`` once it is durable."""

@@ -69,6 +69,8 @@ class Client:
         self.max_backlog = max_backlog
         self.player: Player | None = None
         self.rooms: set[Room] = set()
+        #: the hints asked on this connection and not answered yet (``UmpireServer._hint``)
+        self.hints: set[asyncio.Task[None]] = set()
         self.closing = False
         #: the connection's per-address slot was given back (see ``UmpireServer._release``)
         self.released = False

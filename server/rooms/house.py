@@ -17,6 +17,21 @@ credential) and joins or resumes with the ticket, so it sees only what its seat 
 and can never act for another seat. It answers one line per finished bot on its standard
 output (``{"op": "done", "room": ..., "seat": ..., "ticket": ...}``).
 
+The same runners answer the rooms' ``hint`` requests (:meth:`HouseBots.advise`): the
+server never runs the advisor in its own event loop. The composition root names the
+advisor (``"module:function"``, it is sent in ``config``); a request carries the seat's
+view and stream and a number, and its answer comes back with that number::
+
+    {"op": "hint", "id": 7, "view": {...}, "events": [...], "options": {"lang": "it", ...}}
+    {"op": "hint", "id": 7, "hint": {...}}      or      {"op": "hint", "id": 7, "error": "..."}
+
+Hints are bounded: at most ``max_hints`` in flight (one more is told ``busy`` at once),
+each waited for at most ``hint_timeout`` seconds (then ``busy``; its late answer is
+dropped), and a runner that dies fails its hints with ``busy`` rather than leave anyone
+waiting. With ``warm`` the runners start with the server and load the advisor's tables
+then (its module's ``warm()``), so that no hint waits for them; without it (the tests'
+servers) a runner starts at its first bot or hint.
+
 A runner exits by itself when its standard input closes, so a server killed with SIGKILL
 leaves no bot behind; the next server starts new runners and launches its rooms' house
 seats again. A runner that dies while the server lives is restarted, and the bots it was
@@ -27,6 +42,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import json
 import logging
 import os
@@ -34,6 +50,8 @@ import secrets
 import sys
 from pathlib import Path
 from typing import Any, Protocol
+
+from server.errors import ClientError
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +65,13 @@ HOUSE_ADDRESS = "house"
 RUNNER_MODULE = "bots.tools.house_runner"
 #: Seconds a runner gets to stop its bots when the server shuts down, before SIGKILL.
 STOP_TIMEOUT = 5.0
+#: Seconds a hint may take (the advisor's budget) before its asker is told ``busy``.
+HINT_TIMEOUT = 10.0
+#: Hints in flight at once over all the runners; one more is told ``busy`` at once.
+MAX_HINTS = 32
+#: The longest hint request written to a runner (a seat's view and whole stream); a
+#: runner reads lines up to twice as long (``bots.tools.house_runner.LINE_LIMIT``).
+MAX_HINT_BYTES = 1 << 23
 
 
 class Catalog(Protocol):
@@ -75,7 +100,15 @@ class HouseBots:
     """Starts and stops the house bots of one server, in a pool of runner processes."""
 
     def __init__(
-        self, *, procs: int = 1, python: str = sys.executable, catalog: Catalog | None = None
+        self,
+        *,
+        procs: int = 1,
+        python: str = sys.executable,
+        catalog: Catalog | None = None,
+        advisor: str | None = None,
+        warm: bool = False,
+        hint_timeout: float = HINT_TIMEOUT,
+        max_hints: int = MAX_HINTS,
     ) -> None:
         if procs < 1:
             raise ValueError(f"house bots need at least one runner process, not {procs}")
@@ -90,6 +123,13 @@ class HouseBots:
         self._cache: dict[str, list[str]] = {}
         self._accepted: dict[tuple[str, str], bool] = {}
         self.closing = False
+        #: the advisor the runners load (``"module:function"``); ``None``: no hints
+        self.advisor = advisor
+        #: start the runners with the server, each warming the advisor up at once
+        self.warm = warm
+        self.hint_timeout = hint_timeout
+        self.max_hints = max_hints
+        self._hint_ids = itertools.count(1)
 
     @property
     def url(self) -> str:
@@ -150,6 +190,50 @@ class HouseBots:
         """The seats a house bot currently plays (launched and not reported done)."""
         return [key for runner in self._runners for key in runner.active]
 
+    def start(self) -> None:
+        """Start the runners now if the advisor is to be warm (the server calls it when it
+        starts): each loads the advisor's tables before any hint is asked of it."""
+        if self.advisor is not None and self.warm:
+            for runner in self._runners:
+                runner.ensure()
+
+    @property
+    def hints_in_flight(self) -> int:
+        """The hints asked of the runners and not answered yet."""
+        return sum(len(runner.hints) for runner in self._runners)
+
+    async def advise(
+        self, view: dict[str, Any], events: list[dict[str, Any]], options: dict[str, Any]
+    ) -> dict[str, Any]:
+        """The advisor's hint for a seat whose view and stream these are, worked out in a
+        runner process: the caller waits (a connection's task, never a room's).
+
+        Raise :class:`ClientError`: ``unsupported`` when the advisor has no advice (or
+        there is none), ``busy`` when too many hints are in flight, when the answer takes
+        longer than ``hint_timeout`` or when the runner stops before answering."""
+        if self.advisor is None or self.closing:
+            raise ClientError("unsupported", "this server gives no hints")
+        if self.hints_in_flight >= self.max_hints:
+            raise ClientError("busy", f"{self.max_hints} hints are being worked out: ask again")
+        ident = next(self._hint_ids)
+        request = {"op": "hint", "id": ident, "view": view, "events": events, "options": options}
+        line = json.dumps(request).encode() + b"\n"
+        if len(line) > MAX_HINT_BYTES:
+            raise ClientError("unsupported", "this game is too long to give a hint")
+        runner = min(self._runners, key=lambda r: len(r.hints))
+        try:
+            async with asyncio.timeout(self.hint_timeout):
+                answer = await runner.ask(ident, line)
+        except TimeoutError:
+            message = f"no hint within {self.hint_timeout:g} s: ask again"
+            raise ClientError("busy", message) from None
+        finally:
+            runner.forget(ident)
+        hint = answer.get("hint")
+        if not isinstance(hint, dict):
+            raise ClientError("unsupported", str(answer.get("error") or "no hint"))
+        return hint
+
     def pids(self) -> list[int]:
         """The process ids of the running runners (for operations and tests)."""
         return [r.proc.pid for r in self._runners if r.proc is not None]
@@ -173,24 +257,77 @@ class _Runner:
         self.proc: asyncio.subprocess.Process | None = None
         #: the launch commands of the bots it plays, by (room, seat)
         self.active: dict[tuple[str, int], dict[str, Any]] = {}
+        #: the hints asked of it, by number, each answered through its future
+        self.hints: dict[int, asyncio.Future[dict[str, Any]]] = {}
+        self._unsent: dict[int, bytes] = {}  # hints asked while no process was up
         self._task: asyncio.Task[None] | None = None
+
+    def ensure(self) -> bool:
+        """Start the process (under supervision) unless it runs; ``True`` if it starts."""
+        if self._task is None or self._task.done():
+            self._task = asyncio.create_task(self._supervise(), name=f"house-runner-{self.index}")
+            return True
+        return False
 
     def launch(self, command: dict[str, Any]) -> None:
         self.active[(command["room"], command["seat"])] = command
-        if self._task is None or self._task.done():
-            self._task = asyncio.create_task(self._supervise(), name=f"house-runner-{self.index}")
-        else:
+        if not self.ensure():
             self._write(command)  # if the process is not up yet, it gets every active one
 
     def stop(self, room: str, seat: int) -> None:
         if self.active.pop((room, seat), None) is not None:
             self._write({"op": "stop", "room": room, "seat": seat})
 
+    def ask(self, ident: int, line: bytes) -> asyncio.Future[dict[str, Any]]:
+        """Send the hint request ``line`` (numbered ``ident``); its answer comes through
+        the future (a ``busy`` :class:`ClientError` if the process stops first)."""
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self.hints[ident] = future
+        if self.ensure() or not self._send(line):
+            self._unsent[ident] = line  # written when the process is up
+        return future
+
+    def forget(self, ident: int) -> None:
+        """Nobody waits for hint ``ident`` any more: its answer, if it comes, is dropped."""
+        self.hints.pop(ident, None)
+        self._unsent.pop(ident, None)
+
+    def _answer(self, report: dict[str, Any]) -> None:
+        """Hand a hint's answer to its asker, if one still waits."""
+        ident = report.get("id")
+        future = self.hints.get(ident) if isinstance(ident, int) else None
+        if future is not None and not future.done():
+            future.set_result(report)
+
+    def _send_unsent(self) -> None:
+        for line in self._unsent.values():
+            self._send(line)
+        self._unsent.clear()
+
+    def _fail_hints(self) -> None:
+        """The process stopped: each hint asked of it fails with ``busy`` (none hangs)."""
+        for future in self.hints.values():
+            if not future.done():
+                future.set_exception(
+                    ClientError("busy", "the advisor stopped before answering: ask again")
+                )
+        self.hints.clear()
+        self._unsent.clear()
+
+    def _wanted(self) -> bool:
+        """Whether a process that died is started again: it has bots to play or hints
+        to answer, or the advisor is kept warm."""
+        return bool(self.active or self.hints or (self.house.advisor and self.house.warm))
+
     def _write(self, command: dict[str, Any]) -> None:
+        self._send(json.dumps(command).encode() + b"\n")
+
+    def _send(self, line: bytes) -> bool:
         proc = self.proc
         if proc is None or proc.stdin is None or proc.stdin.is_closing():
-            return
-        proc.stdin.write(json.dumps(command).encode() + b"\n")
+            return False
+        proc.stdin.write(line)
+        return True
 
     async def _supervise(self) -> None:
         """Run the process; restart it (with every active bot) if it dies unasked."""
@@ -206,6 +343,7 @@ class _Runner:
                     stdout=asyncio.subprocess.PIPE,
                     stderr=asyncio.subprocess.PIPE,
                     env=_runner_env(),
+                    limit=1 << 20,  # a line of the runner's: a report or a hint's answer
                 )
             except OSError:
                 log.exception("cannot start the house bot runner")
@@ -217,14 +355,22 @@ class _Runner:
                     "url": self.house.url,
                     "header": HOUSE_HEADER,
                     "secret": self.house.secret,
+                    "advisor": self.house.advisor,
+                    "warm": self.house.warm,
                 }
             )
             for command in list(self.active.values()):
                 self._write(command)
+            self._send_unsent()
             await asyncio.gather(self._read(proc), self._relay(proc))
             code = await proc.wait()
             self.proc = None
-            if self.house.closing or not self.active:
+            if self.hints:
+                log.warning(
+                    "house bot runner %d stopped before %d hints", self.index, len(self.hints)
+                )
+            self._fail_hints()
+            if self.house.closing or not self._wanted():
                 return
             failures += 1
             delay = min(5.0, 0.1 * 2**failures)
@@ -243,6 +389,9 @@ class _Runner:
         while line := await proc.stdout.readline():
             try:
                 report = json.loads(line)
+                if isinstance(report, dict) and report.get("op") == "hint":
+                    self._answer(report)
+                    continue
                 room, seat, ticket = report["room"], int(report["seat"]), report["ticket"]
             except (ValueError, KeyError, TypeError):
                 log.warning("house bot runner %d said %r", self.index, line[:200])
@@ -277,6 +426,7 @@ class _Runner:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        self._fail_hints()
 
 
 def _runner_env() -> dict[str, str]:

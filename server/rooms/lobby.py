@@ -64,7 +64,8 @@ class Lobby:
         bus.set_lobby(lambda: self.listing(None))
         #: starts a house bot client for a room's seat (see server.rooms.house); set by the app
         self.launcher: Launcher | None = None
-        #: gives ``hint`` advice (server.root wires the Perudo expert); set by the app
+        #: gives ``hint`` advice (the house runners', with the advisor server.root names);
+        #: set by the app
         self.advisor: Advisor | None = None
         #: several nodes on one database (server.cluster.nodes): ``claim(room, new)`` says
         #: whether this node owns the room (taking its lease) before it is created or

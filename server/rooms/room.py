@@ -18,7 +18,7 @@ import asyncio
 import logging
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,11 +43,15 @@ MOVED = 1012
 
 #: Starts a house bot client: (room id, seat, bot name, ticket).
 Launcher = Callable[[str, int, str, str], None]
-#: Advice for a seat: ``advisor(view, events, **options)`` returns the ``hint`` frame's
-#: fields, or raises ``ValueError`` when it has none to give. ``view`` is the engine's
-#: ``view(seat)`` and ``events`` the seat's own stream of projections: an advisor is
-#: given exactly what the seat may know, never the game itself.
-Advisor = Callable[..., dict[str, Any]]
+#: Advice for a seat: ``await advisor(view, events, options)`` gives the ``hint`` frame's
+#: fields, or raises :class:`ClientError` (``unsupported``: no advice; ``busy``: not now).
+#: ``view`` is the engine's ``view(seat)`` and ``events`` the seat's own stream of
+#: projections: an advisor is given exactly what the seat may know, never the game
+#: itself. The server's works in a house runner process (:meth:`HouseBots.advise
+#: <server.rooms.house.HouseBots.advise>`), never in the room's task.
+Advisor = Callable[
+    [dict[str, Any], list[dict[str, Any]], dict[str, Any]], Awaitable[dict[str, Any]]
+]
 
 
 @dataclass(slots=True)
@@ -496,21 +500,16 @@ class Room:
         await self.request(lambda t: m.Act(client, action=action, seat=seat, ref=ref, token=t))
 
     async def hint(self, client: Client, options: dict[str, Any]) -> dict[str, Any]:
-        """The expert's advice for the sender's seat, from that seat's knowledge."""
+        """The expert's advice for the sender's seat, from that seat's knowledge.
 
-        def advise() -> dict[str, Any]:
-            seat = self.core.hint_seat(client)
-            if self.advisor is None:
-                raise ClientError("unsupported", "this server gives no hints")
-            view, events = self.core.knowledge(seat)
-            try:
-                advice = self.advisor(view, events, **options)
-            except ValueError as exc:
-                raise ClientError("unsupported", str(exc)) from None
-            return {**advice, "room": self.id}
-
-        reply: dict[str, Any] = await self.call(advise)
-        return reply
+        The room's task only reads what the seat may know (:meth:`RoomCore.knowledge`);
+        the caller (the asker's connection) then waits for the advisor, which works
+        elsewhere, while the room goes on with its other jobs."""
+        view, events = await self.call(lambda: self.core.knowledge(self.core.hint_seat(client)))
+        if self.advisor is None:
+            raise ClientError("unsupported", "this server gives no hints")
+        advice = await self.advisor(view, events, options)
+        return {**advice, "room": self.id}
 
     async def say(self, client: Client, text: str) -> dict[str, Any]:
         """A chat line to the sender's channel (stored with the game); the reply is the

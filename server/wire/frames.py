@@ -48,6 +48,7 @@ ErrorCode = Literal[
     "bad_seq",
     "too_many_rooms",
     "unsupported",
+    "busy",
     "malformed",
     "not_your_turn",
     "game_over",

@@ -47,6 +47,7 @@ ERROR_CODES: dict[str, str] = {
     "bad_seq": "the sequence number is beyond the room's last event",
     "too_many_rooms": "a limit on rooms was reached",
     "unsupported": "the server cannot do this for this game",
+    "busy": "the server cannot do this now (too many at once, or too slow): ask again",
     # the engine's refusals (the game state is unchanged)
     "malformed": "the action text is not an action of this game (or a catalogue's "
     "language is not one the server speaks)",

@@ -10,8 +10,10 @@ import threading
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bots.sdk.bot import Bot, Decision
-from bots.tools.house_runner import Runner, Threaded
+from bots.tools.house_runner import Runner, Threaded, load_advisor
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -95,3 +97,79 @@ async def test_the_runner_process_exits_when_its_standard_input_closes() -> None
     report = json.loads(await asyncio.wait_for(proc.stdout.readline(), 20))
     assert report == {"op": "done", "room": "r1", "seat": 0, "ticket": "t"}
     assert await asyncio.wait_for(proc.wait(), 20) == 0
+
+
+# -- hints ------------------------------------------------------------------------------
+
+#: how often this module's warm() ran (the runner calls it with "warm": true)
+WARMED: list[str] = []
+
+
+def warm() -> None:
+    """This module as an advisor's module: what the runner warms up."""
+    WARMED.append(threading.current_thread().name)
+
+
+def echo_advisor(view: dict[str, Any], events: list[Any], **options: Any) -> dict[str, Any]:
+    """An advisor that answers with what it was given, or has no advice without a seat."""
+    if "seat" not in view:
+        raise ValueError("no seat, no advice")
+    if options.get("fail"):
+        raise RuntimeError("a bug")
+    return {"seat": view["seat"], "events": len(events), **options}
+
+
+async def test_the_runner_answers_each_hint_by_its_number() -> None:
+    reports: list[dict[str, Any]] = []
+    runner = Runner(reports.append)
+    config = {"op": "config", "url": "ws://127.0.0.1:1", "header": "X", "secret": "s"}
+    advisor = "tests.bots.test_house_runner:echo_advisor"
+    runner.handle({**config, "advisor": advisor, "warm": True})
+    for ident, view, options in (
+        (1, {"seat": 2}, {"lang": "it"}),
+        (2, {}, {}),
+        (3, {"seat": 0}, {"fail": True}),
+    ):
+        runner.handle({"op": "hint", "id": ident, "view": view, "events": [{}], "options": options})
+    await asyncio.gather(*runner.hints)
+    assert sorted(reports, key=lambda r: int(r["id"])) == [
+        {"op": "hint", "id": 1, "hint": {"seat": 2, "events": 1, "lang": "it"}},
+        {"op": "hint", "id": 2, "error": "no seat, no advice"},
+        {"op": "hint", "id": 3, "error": "the advisor failed (RuntimeError)"},
+    ]
+    # warmed once, off the event loop's thread, before the first answer
+    assert len(WARMED) == 1 and WARMED[0] != threading.current_thread().name
+    # without an advisor, every hint is refused
+    bare = Runner(reports.append)
+    bare.handle(config)
+    bare.handle({"op": "hint", "id": 4, "view": {"seat": 0}, "events": []})
+    await asyncio.gather(*bare.hints)
+    assert reports[-1] == {"op": "hint", "id": 4, "error": "this server gives no hints"}
+
+
+def test_an_advisor_is_named_module_colon_function() -> None:
+    assert load_advisor("tests.bots.test_house_runner:echo_advisor") is echo_advisor
+    for wrong in ("tests.bots.test_house_runner", ":echo_advisor", "tests.bots:"):
+        with pytest.raises(ValueError, match="module:function"):
+            load_advisor(wrong)
+
+
+def test_the_experts_warm_up_loads_every_table_a_hint_may_read() -> None:
+    from bots.perudo.endgame.calza import calza_policy
+    from bots.perudo.endgame.calza_rounds import calza_round_policy
+    from bots.perudo.endgame.solve import round_policy, tied_policy
+    from bots.perudo.expert.endgame import SOLVED, TIED
+    from bots.perudo.expert.hint import warm as warm_expert
+
+    warm_expert()
+    tables = (round_policy, calza_round_policy, calza_policy, tied_policy)
+    misses = [f.cache_info().misses for f in tables]
+    for a, b in SOLVED:  # every table the expert's solved moves read is loaded by now
+        round_policy(a, b)
+        if (a, b) != (1, 1):
+            calza_round_policy(a, b)
+    calza_policy(False)
+    calza_policy(True)
+    for a, b in TIED:
+        tied_policy(a, b)
+    assert [f.cache_info().misses for f in tables] == misses

@@ -29,8 +29,7 @@ def config_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def catalogue() -> Catalogue:
     """The catalogue a server with the built-in bots publishes, as the client reads it."""
     from server.catalogue import build
+    from server.root import house_catalog
 
-    from server.root import offers
-
-    catalog, _ = offers()
-    return Catalogue.from_frame(msgspec.to_builtins(build("en", catalog, advisor=True)))
+    frame = build("en", house_catalog(), advisor=True)
+    return Catalogue.from_frame(msgspec.to_builtins(frame))

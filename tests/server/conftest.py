@@ -29,13 +29,15 @@ ServerFactory = Callable[..., Any]
 
 @pytest.fixture
 async def make_server(db_path: str) -> AsyncIterator[ServerFactory]:
-    """Start servers on ephemeral ports (``await make_server(limits=..., timing=...)``)."""
+    """Start servers on ephemeral ports (``await make_server(limits=..., timing=...)``;
+    ``advisor="module:function"`` gives hints from another advisor than the expert)."""
     servers: list[UmpireServer] = []
 
     async def factory(
         limits: Limits | None = None,
         timing: Timing | None = None,
         db: str | None = None,
+        advisor: str | None = None,
         **config: Any,
     ) -> UmpireServer:
         config = ServerConfig(
@@ -47,7 +49,7 @@ async def make_server(db_path: str) -> AsyncIterator[ServerFactory]:
             timing=timing or FAST,
             **config,
         )
-        server = build_server(config)
+        server = build_server(config) if advisor is None else build_server(config, advisor=advisor)
         await server.start()
         servers.append(server)
         return server

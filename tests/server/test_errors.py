@@ -353,6 +353,19 @@ async def test_keepalive_pings_are_answered(make_server: Any) -> None:
         raw.close()
 
 
+async def test_busy_when_too_many_hints_are_being_worked_out(
+    server: UmpireServer, connect: Any
+) -> None:
+    a = await connect("ana")
+    b = await connect("bob")
+    room = await new_room(a)
+    await b.request("join", "joined", room=room)
+    # every hint is one too many (tests/server/test_hints.py: the other limits)
+    server.house.max_hints = 0
+    await a.send(type="hint", room=room, ref=4)
+    await expect_error(a, "busy", ref=4, room=room)
+
+
 def test_every_error_code_is_tested() -> None:
     """Runs last in this module: every documented code was seen on the wire."""
     untested = set(ERROR_CODES) - TESTED

@@ -47,6 +47,19 @@ class SolvedMove:
     situation: str = LAST_BET  #: the expert's name for the situation (context.py)
 
 
+def load_tables() -> None:
+    """Load every solved round :func:`solved_move` may play now rather than at its first
+    use (each is read and checked against its tree then: up to a second or so)."""
+    for a, b in SOLVED:
+        round_policy(a, b)
+    for a, b in SOLVED[1:]:
+        calza_round_policy(a, b)
+    for gain in (False, True):
+        calza_policy(gain)
+    for a, b in TIED:
+        tied_policy(a, b)
+
+
 def _dice(view: TableView) -> tuple[int, int] | None:
     """(this seat's dice, the opponent's) when two players are left, else ``None``."""
     opponents = view.opponents

@@ -1,7 +1,8 @@
 """Hints: the Perudo expert's advice for a seat, from what that seat may know.
 
-The server offers :func:`perudo_hint` as its *advisor* (wired in its composition root,
-:mod:`server.root`): a ``hint`` request gets its reply from here.
+The server offers :func:`perudo_hint` as its *advisor* (named in its composition root,
+:mod:`server.root`): a ``hint`` request gets its reply from here, computed in a house bot
+runner process (:mod:`bots.tools.house_runner`), which calls :func:`warm` when it starts.
 
 A seated player asks (protocol ``hint``) and gets the action the expert system would take,
 its probability and the explanation (English or Italian), as the source's supporter mode
@@ -21,6 +22,14 @@ from bots.perudo.table import PerudoTable
 
 #: The games :func:`perudo_hint` advises on.
 GAMES = ("perudo",)
+
+
+def warm() -> None:
+    """Load now what a hint would otherwise load at its first use (the solved endgames'
+    tables): the house runner calls it when it starts, before answering any hint."""
+    from bots.perudo.expert.endgame import load_tables
+
+    load_tables()
 
 
 def perudo_hint(
