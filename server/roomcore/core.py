@@ -886,6 +886,7 @@ class RoomCore:
         public = self.engine.public_record(self.streams.log)
         per_seat = self.engine.stats(public, game.outcome, len(self.seats))
         stats = journal.seat_stats(players, per_seat)
+        self.row.house = {}  # (an ended game's house seats need no tickets)
         end = journal.finished(self.row, game.outcome, self._wall, stats)
         self.row = journal.snapshot(end.row)
         self._out.append(m.Persist(end))
@@ -908,6 +909,7 @@ class RoomCore:
             payload = frames.aborted_event(reason, self.row.seed)
             events.append(Event.public(len(self.seats), payload))
         first = len(self.streams.log) + 1
+        self.row.house = {}
         end = journal.aborted(self.row, reason, self._wall, events, first)
         self.row = journal.snapshot(end.row)
         self._out.append(m.Persist(end))

@@ -173,7 +173,7 @@ def finished(
     row: GameRow, outcome: Outcome, at: float, stats: Mapping[str, Mapping[str, float]]
 ) -> Finish:
     """The entry of a game's end: a copy of ``row`` marked finished with ``outcome``,
-    its seed revealed, its house bots' tickets forgotten; ``stats`` to add."""
+    its seed revealed; ``stats`` to add."""
     final = snapshot(
         row,
         status="finished",
@@ -181,7 +181,6 @@ def finished(
         reason=outcome.reason,
         seed_revealed=True,
         finished=at,
-        house={},
     )
     return Finish(final, (), stats)
 
@@ -190,12 +189,9 @@ def aborted(
     row: GameRow, reason: str, at: float, events: Sequence[Event] = (), first_seq: int = 1
 ) -> Finish:
     """The entry of a game that cannot go on (an engine or server fault): a copy of
-    ``row`` marked aborted for ``reason``, its seed revealed, its house bots' tickets
-    forgotten, with the room's own ``events`` (logged from ``first_seq``); no statistics
-    count."""
-    final = snapshot(
-        row, status="aborted", reason=reason, seed_revealed=True, finished=at, house={}
-    )
+    ``row`` marked aborted for ``reason``, its seed revealed, with the room's own
+    ``events`` (logged from ``first_seq``); no statistics count."""
+    final = snapshot(row, status="aborted", reason=reason, seed_revealed=True, finished=at)
     return Finish(final, event_rows(events, first_seq, source="room"), {})
 
 
