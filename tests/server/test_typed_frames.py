@@ -27,10 +27,9 @@ def hand_made_frames(source: str) -> Iterator[int]:
         if isinstance(node, ast.Dict):
             if any(isinstance(k, ast.Constant) and k.value == "type" for k in node.keys):
                 yield node.lineno
-        elif isinstance(node, ast.Call):
-            if isinstance(node.func, ast.Name) and node.func.id == "dict":
-                if any(keyword.arg == "type" for keyword in node.keywords):
-                    yield node.lineno
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            if node.func.id == "dict" and any(k.arg == "type" for k in node.keywords):
+                yield node.lineno
         elif isinstance(node, ast.JoinedStr):
             parts = [v.value for v in node.values if isinstance(v, ast.Constant)]
             if any('"type"' in str(part) for part in parts):
@@ -41,7 +40,7 @@ def test_the_scan_finds_each_way_of_building_a_frame_by_hand() -> None:
     source = (
         'a = {"type": "pong"}\n'
         'b = dict(type="pong")\n'
-        "c = f'{{\"type\":\"event\",\"seq\":{seq}}}'\n"
+        'c = f\'{{"type":"event","seq":{seq}}}\'\n'
         'd = {"kind": "not a frame", **a}\n'
     )
     assert list(hand_made_frames(source)) == [1, 2, 3]
