@@ -5,7 +5,9 @@ tick, a relaunch) and the time, and returns the effects its actor must carry out
 order: persist a journal entry (durable before anything after it), send frames, answer
 the request, arm or cancel timers, launch house bots, feed the public bus. It never
 reads a clock, touches a socket or awaits anything, so tests drive it with a fake clock
-and no event loop (as h11 is a whole HTTP connection without I/O).
+and no event loop (as h11 is a whole HTTP connection without I/O). Its journal entries
+come from :mod:`server.store.journal`, its frames are :mod:`server.wire.frames` types:
+sent encoded (bytes), a reply as the struct (the connection adds the request's ``ref``).
 
 An accepted action goes: engine (``game.apply``) -> :class:`~server.store.journal.Step`
 (persisted) -> ``ack`` to the sender -> each attached connection's own projection of
