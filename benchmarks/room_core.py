@@ -40,10 +40,10 @@ class CountingClient(Client):
         self.player = player
         self.frames = 0
 
-    def send(self, text: str) -> None:
+    def send(self, text: bytes) -> None:
         self.frames += 1
 
-    def send_many(self, texts: Sequence[str]) -> None:
+    def send_many(self, texts: Sequence[bytes]) -> None:
         self.frames += len(texts)
 
 

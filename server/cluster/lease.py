@@ -23,10 +23,12 @@ from __future__ import annotations
 import json
 import logging
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import asyncpg
+import msgspec
 
 from server.errors import StoreError
 
@@ -138,16 +140,17 @@ class Leases:
         """Publish the URL where other nodes reach this one."""
         await self.pool.execute("UPDATE nodes SET url = $2 WHERE id = $1", self.node, url)
 
-    async def heartbeat(self, listing: list[dict[str, Any]]) -> set[str]:
-        """Keep this node alive for another ``ttl`` and publish its public rooms; return
-        the rooms whose lease this node holds now."""
+    async def heartbeat(self, listing: Sequence[object]) -> set[str]:
+        """Keep this node alive for another ``ttl`` and publish its public rooms (any
+        JSON-encodable values: the lobby's ``RoomInfo``); return the rooms whose lease
+        this node holds now."""
         async with self.pool.acquire() as conn:
             renewed = await conn.fetchval(
                 "UPDATE nodes SET expires = clock_timestamp() + make_interval(secs => $2), "
                 "listing = $3 WHERE id = $1 RETURNING id",
                 self.node,
                 self.ttl,
-                json.dumps(listing, separators=(",", ":")),
+                msgspec.json.encode(listing).decode(),
             )
             if renewed is None:
                 raise StoreError(f"node {self.node} is not registered")

@@ -24,12 +24,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import asyncpg
+import msgspec
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.http11 import Request
@@ -38,7 +38,9 @@ from server.cluster.lease import Granted, Leases, Owned, Unknown, new_node_id
 from server.errors import StoreError
 from server.ids import same_secret
 from server.rooms.room import MOVED, PLAYING, WAITING
+from server.wire.frames import HeldSeat, RoomInfo, WelcomeFrame, check
 from server.wire.protocol import CreateRoom, Hello, ListRooms, Ping, Profile
+from server.wire.protocol import encode as encode_message
 
 if TYPE_CHECKING:
     from server.rooms.connection import Client
@@ -58,7 +60,7 @@ class PeerLink:
     """One client's connection, through this node, to the node that owns some of its
     rooms: frames go out as the client sent them and come back as the owner sent them."""
 
-    def __init__(self, url: str, ws: ClientConnection, client: Client, welcome: dict[str, Any]):
+    def __init__(self, url: str, ws: ClientConnection, client: Client, welcome: WelcomeFrame):
         self.url = url
         self.ws = ws
         self.client = client
@@ -69,7 +71,7 @@ class PeerLink:
 
     @classmethod
     async def open(
-        cls, url: str, secret: str, hello: dict[str, Any], client: Client, timeout: float
+        cls, url: str, secret: str, hello: Hello, client: Client, timeout: float
     ) -> PeerLink:
         """Connect to the owner at ``url`` and say the client's hello there."""
         ws = await asyncio.wait_for(
@@ -77,10 +79,14 @@ class PeerLink:
             timeout,
         )
         try:
-            await ws.send(json.dumps(hello))
-            welcome = json.loads(await asyncio.wait_for(ws.recv(), timeout))
-            if welcome.get("type") != "welcome":
-                raise ConnectionError(f"node {url} refused the relayed hello: {welcome}")
+            await ws.send(encode_message(hello), text=True)
+            answer = await asyncio.wait_for(ws.recv(decode=False), timeout)
+            try:
+                welcome = check(answer)
+            except msgspec.MsgspecError as exc:
+                raise ConnectionError(f"node {url} answered the relayed hello with {exc}") from None
+            if not isinstance(welcome, WelcomeFrame):
+                raise ConnectionError(f"node {url} refused the relayed hello: {answer!r}")
         except BaseException:
             await ws.close()
             raise
@@ -91,9 +97,10 @@ class PeerLink:
         await self.ws.send(frame)
 
     async def _run(self) -> None:
+        recv, send = self.ws.recv, self.client.send
         try:
-            async for frame in self.ws:
-                self.client.send(frame if isinstance(frame, str) else frame.decode())
+            while True:
+                send(await recv(decode=False))  # (the owner's frames, as it encoded them)
         except ConnectionClosed:
             pass
         finally:
@@ -124,10 +131,10 @@ class Cluster:
         self.secret = ""
         self._tokens: dict[str, int] = {}
         self._adopted: set[str] = set()  # rooms taken over, their house bots launched
-        self._hellos: dict[Client, dict[str, Any]] = {}
+        self._hellos: dict[Client, Hello] = {}
         self._links: dict[Client, dict[str, PeerLink]] = {}
         self._routes: dict[Client, dict[str, PeerLink]] = {}
-        self._remote: list[dict[str, Any]] = []
+        self._remote: list[RoomInfo] = []
         self._beat: asyncio.Task[None] | None = None
         self._listening = False  # rooms are taken over only once the node listens
         #: called with a room's id when this node lost it (the app stops its house bots)
@@ -227,9 +234,9 @@ class Cluster:
             if close is not None:
                 close(MOVED, "the room moved to another node: reconnect and resume")
 
-    def remote_listing(self, game: str | None) -> list[dict[str, Any]]:
+    def remote_listing(self, game: str | None) -> list[RoomInfo]:
         """The public rooms of the other nodes (as of the last heartbeat)."""
-        return [r for r in self._remote if game is None or r.get("game") == game]
+        return [r for r in self._remote if game is None or r.game == game]
 
     async def _heartbeats(self) -> None:
         """Renew this node's lease on life every ``ttl / 3``, and nothing slower: taking
@@ -256,7 +263,7 @@ class Cluster:
         # a room claimed meanwhile is not lost.
         held = set(self._tokens)
         owned = await self.leases.heartbeat(self.lobby.local_listing(None))
-        self._remote = await self.leases.listings()
+        self._remote = _room_infos(await self.leases.listings())
         for room in held - owned:
             await self._lost(room)
 
@@ -271,10 +278,10 @@ class Cluster:
 
     # -- relay -----------------------------------------------------------------------------
 
-    async def hello(self, client: Client, message: Hello, reply: dict[str, Any]) -> None:
+    async def hello(self, client: Client, message: Hello, reply: WelcomeFrame) -> None:
         """After a ``hello``: remember how to say it to other nodes, and complete
         ``welcome.seats`` with the player's rooms on other nodes (or taken over here)."""
-        token = reply.get("token")
+        token = reply.token
         if not token or client.player is None:
             return  # a house bot: it only ever talks to the node that launched it
         if client.address == PEER_ADDRESS:
@@ -284,24 +291,20 @@ class Cluster:
                 if room in self._tokens or room in self.lobby.rooms:
                     # a room being rebuilt (just taken over, say): wait for its log
                     await self.lobby.get(room)
-            reply["seats"] = self.lobby.seats_of(client.player)
+            reply.seats = self.lobby.seats_of(client.player)
             return
-        self._hellos[client] = {
-            "type": "hello",
-            "v": message.v,
-            "name": client.player.name,
-            "token": token,
-            "bot": message.bot,
-        }
-        remote: list[dict[str, Any]] = []
+        self._hellos[client] = Hello(
+            v=message.v, name=client.player.name, token=token, bot=message.bot
+        )
+        remote: list[HeldSeat] = []
         for room in await self.leases.rooms_of(client.player.id):
             if room in self.lobby.rooms:
                 await self.lobby.get(room)  # a room being rebuilt: wait for its log
                 continue
             link = await self._link_for(client, room)
             if link is not None:
-                remote.extend(s for s in link.welcome.get("seats", []) if s["room"] == room)
-        reply["seats"] = self.lobby.seats_of(client.player) + remote
+                remote.extend(s for s in link.welcome.seats if s.room == room)
+        reply.seats = self.lobby.seats_of(client.player) + remote
 
     async def route(self, client: Client, message: Inbound, frame: str | bytes) -> bool:
         """Forward ``message`` to the node owning its room; ``False``: handle it here."""
@@ -369,3 +372,15 @@ class Cluster:
         self._routes.pop(client, None)
         for link in self._links.pop(client, {}).values():
             await link.close()
+
+
+def _room_infos(listing: list[dict[str, Any]]) -> list[RoomInfo]:
+    """Other nodes' published rooms as typed entries; a room this node cannot read (a
+    node of another version, say) is left out of the listing, with a warning."""
+    rooms = []
+    for room in listing:
+        try:
+            rooms.append(msgspec.convert(room, RoomInfo))
+        except msgspec.ValidationError as exc:
+            log.warning("cluster: a room another node lists is unreadable (%s): %s", exc, room)
+    return rooms

@@ -38,6 +38,8 @@ from urllib.parse import unquote, urlsplit
 
 import msgspec
 
+from server.wire.frames import RoomInfo
+
 if TYPE_CHECKING:
     from server.games.base import Event
     from server.rooms.room import Room
@@ -73,7 +75,7 @@ class Bus:
     async def close(self) -> None:
         """Flush what can be flushed quickly and stop (called at shutdown)."""
 
-    def set_lobby(self, listing: Callable[[], list[dict[str, Any]]]) -> None:
+    def set_lobby(self, listing: Callable[[], list[RoomInfo]]) -> None:
         """Tell the bus how to read the public lobby listing."""
 
     def lobby_changed(self) -> None:
@@ -192,7 +194,7 @@ class MqttBus(Bus):
         self._buffer: deque[_Message] = deque()
         self._lobby: _Message | None = None  # the newest listing, not yet published
         self._lobby_last: _Message | None = None  # the newest listing published
-        self._listing: Callable[[], list[dict[str, Any]]] | None = None
+        self._listing: Callable[[], list[RoomInfo]] | None = None
         self._lobby_timer: asyncio.TimerHandle | None = None
         self._held: dict[str, deque[_Held]] = {}
         self._timers: dict[str, asyncio.TimerHandle] = {}
@@ -218,7 +220,7 @@ class MqttBus(Bus):
         """The full topic name under this bus's prefix."""
         return "/".join((self.target.prefix, *levels))
 
-    def set_lobby(self, listing: Callable[[], list[dict[str, Any]]]) -> None:
+    def set_lobby(self, listing: Callable[[], list[RoomInfo]]) -> None:
         self._listing = listing
 
     def lobby_changed(self) -> None:
@@ -243,7 +245,7 @@ class MqttBus(Bus):
         self._release(room.id, flush=True)
         if feed_policy(room) == "none":
             return
-        summary = room.summary()
+        summary = msgspec.structs.asdict(room.summary())
         payload = {**summary, "finished": room.row.finished, "ts": round(time.time(), 3)}
         self._push(_Message(self.topic("results", room.id), self._encode(payload), True))
         self.lobby_changed()

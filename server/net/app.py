@@ -19,7 +19,7 @@ import socket
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import msgspec
 from websockets.asyncio.server import Server, ServerConnection, serve
@@ -41,6 +41,7 @@ from server.rooms.lobby import Lobby
 from server.rooms.room import Room, Settings, Timing
 from server.store import stats
 from server.store.contract import Store, open_store
+from server.wire import frames
 from server.wire.limits import Idle, Strikes, TokenBucket
 from server.wire.protocol import (
     PROTOCOL_VERSION,
@@ -61,10 +62,7 @@ from server.wire.protocol import (
     Start,
     Watch,
     decode,
-    encode,
-    error_frame,
     ref_of,
-    with_ref,
 )
 
 if TYPE_CHECKING:
@@ -260,11 +258,11 @@ class UmpireServer:
             # a client relayed by another node (server.cluster.nodes)
             address = self.cluster.PEER_ADDRESS
         elif self._per_address.get(address, 0) >= self.limits.max_connections_per_address:
-            frame = error_frame(
+            frame = frames.error(
                 "too_many_connections",
                 f"at most {self.limits.max_connections_per_address} connections per address",
             )
-            await ws.send(encode(frame))
+            await ws.send(frames.encode(frame), text=True)
             await ws.close(1008, "too many connections")
             return
         self._per_address[address] = self._per_address.get(address, 0) + 1
@@ -275,9 +273,9 @@ class UmpireServer:
             pass
         except Exception:
             log.exception("connection %r: handler crashed", client)
-            frame = error_frame("internal", "the server failed on your message; reconnect")
+            frame = frames.error("internal", "the server failed on your message; reconnect")
             with contextlib.suppress(ConnectionClosed):
-                await ws.send(encode(frame))
+                await ws.send(frames.encode(frame), text=True)
             self._release(client)
             await ws.close(1011, "internal error")
         finally:
@@ -341,11 +339,11 @@ class UmpireServer:
                         continue
                     reply = await self._dispatch(client, message)
                     if reply:
-                        client.send_frame(with_ref(reply, message.ref))
+                        client.send_frame(frames.with_ref(reply, message.ref))
                 except ClientError as exc:
                     ref = message.ref if message is not None else ref_of(frame)
                     room = getattr(message, "room", None)
-                    client.send_frame(error_frame(exc.code, exc.message, ref=ref, room=room))
+                    client.send_frame(frames.error(exc.code, exc.message, ref=ref, room=room))
                     if exc.abuse and strikes.hit(now):
                         client.closing = True
                         self._release(client)  # the slot is free at once
@@ -361,7 +359,7 @@ class UmpireServer:
 
     # -- routing ------------------------------------------------------------------------
 
-    async def _dispatch(self, client: Client, message: Inbound) -> dict[str, Any] | None:
+    async def _dispatch(self, client: Client, message: Inbound) -> frames.Reply | None:
         if isinstance(message, Hello):
             welcome = await self._hello(client, message)
             if self.cluster is not None:
@@ -384,7 +382,7 @@ class UmpireServer:
                     find_engine(message.game)
                 except ConfigError as exc:
                     raise ClientError("bad_options", str(exc)) from None
-            return {"type": "rooms", "rooms": lobby.listing(message.game)}
+            return frames.RoomsFrame(rooms=lobby.listing(message.game))
         if isinstance(message, Join):
             room = await lobby.find(player, message.room, message.invite, message.ticket)
             return await room.join(client, message.seat, message.ticket)
@@ -416,7 +414,7 @@ class UmpireServer:
         if isinstance(message, Profile):
             return await self._profile(message.player or player.id)
         if isinstance(message, Ping):
-            return {"type": "pong"}
+            return frames.PongFrame()
         if isinstance(message, Hint):
             room = await lobby.find(player, message.room, None, conn=client)
             self._hint(client, room, message)
@@ -442,14 +440,15 @@ class UmpireServer:
             try:
                 reply = await room.hint(client, options)
             except ClientError as exc:
-                frame = error_frame(exc.code, exc.message, ref=message.ref, room=message.room)
+                frame = frames.error(exc.code, exc.message, ref=message.ref, room=message.room)
                 client.send_frame(frame)
             except Exception:
                 log.exception("connection %r: a hint failed", client)
-                client.send_frame(error_frame("internal", "the server failed on your hint"))
+                client.send_frame(frames.error("internal", "the server failed on your hint"))
                 client.close(1011, "internal error")
             else:
-                client.send_frame(with_ref(reply, message.ref))
+                hint = msgspec.convert(reply, frames.HintFrame)
+                client.send_frame(frames.with_ref(hint, message.ref))
 
         task = asyncio.create_task(answer(), name=f"hint-{room.id}")
         client.hints.add(task)
@@ -483,7 +482,7 @@ class UmpireServer:
             return room
         raise ClientError("no_such_room", f"you are not in a room {room_id!r}")
 
-    async def _hello(self, client: Client, message: Hello) -> dict[str, Any]:
+    async def _hello(self, client: Client, message: Hello) -> frames.WelcomeFrame:
         if client.player is not None:
             raise ClientError("already_hello", "this connection already said hello")
         if message.v != PROTOCOL_VERSION:
@@ -499,22 +498,21 @@ class UmpireServer:
             player, token = await self.identities.hello(message.name, message.token, message.bot)
         client.player = player
         limits = self.limits
-        return {
-            "type": "welcome",
-            "v": PROTOCOL_VERSION,
-            "server": f"umpire {__version__}",
-            "player": player.to_json(),
-            "token": token,
-            "seats": self.lobby.seats_of(player),
-            "limits": {
-                "max_frame": limits.max_frame,
-                "rate": limits.rate,
-                "burst": limits.burst,
-                "idle_timeout": limits.idle_timeout,
-            },
-        }
+        return frames.WelcomeFrame(
+            v=PROTOCOL_VERSION,
+            server=f"umpire {__version__}",
+            player=player.info(),
+            token=token,
+            seats=self.lobby.seats_of(player),
+            limits=frames.LimitsInfo(
+                max_frame=limits.max_frame,
+                rate=limits.rate,
+                burst=limits.burst,
+                idle_timeout=limits.idle_timeout,
+            ),
+        )
 
-    async def _create(self, client: Client, message: CreateRoom) -> dict[str, Any]:
+    async def _create(self, client: Client, message: CreateRoom) -> frames.CreatedFrame:
         assert client.player is not None
         clock = message.clock
         settings = Settings(
@@ -530,30 +528,28 @@ class UmpireServer:
         seat = None
         if message.sit:
             joined = await room.join(client, 0)
-            seat = joined["seat"]
-        return {"type": "created", "room": room.id, "invite": room.invite, "seat": seat}
+            seat = joined.seat
+        return frames.CreatedFrame(room=room.id, invite=room.invite, seat=seat)
 
-    def _catalogue(self, message: Catalogue) -> dict[str, Any]:
+    def _catalogue(self, message: Catalogue) -> frames.CatalogueFrame:
         """The games, their options, presets, bots and hints, and the room options, in the
         language asked for (``server.catalogue``; also before ``hello``)."""
         try:
-            frame = self.catalogue.frame(message.lang)
+            return self.catalogue.frame(message.lang)
         except catalogue.UnknownLanguage as exc:
             raise ClientError("malformed", str(exc)) from None
-        reply: dict[str, Any] = msgspec.to_builtins(frame)
-        return reply
 
-    async def _profile(self, player_id: str) -> dict[str, Any]:
+    async def _profile(self, player_id: str) -> frames.ProfileFrame:
         player = await self.identities.get(player_id)
         if player is None:
             raise ClientError("no_such_player", f"no player {player_id!r}")
         totals = await self.store.stats(player.id)
-        return {
-            "type": "profile",
-            "player": player.to_json(),
-            "stats": {game: {**values, **stats.rates(values)} for game, values in totals.items()},
-            "history": await self.store.history(player.id),
-        }
+        history = await self.store.history(player.id)
+        return frames.ProfileFrame(
+            player=player.info(),
+            stats={game: {**values, **stats.rates(values)} for game, values in totals.items()},
+            history=msgspec.convert(history, list[frames.HistoryEntry]),
+        )
 
 
 class _IdleTimer:

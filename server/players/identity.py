@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from server.errors import ClientError
 from server.ids import opaque
 from server.store.contract import PlayerRow, Store
+from server.wire.frames import PlayerInfo
 
 MAX_NAME = 32
 
@@ -29,9 +30,9 @@ class Player:
     name: str
     bot: bool
 
-    def to_json(self) -> dict[str, object]:
+    def info(self) -> PlayerInfo:
         """The public part, as frames show it."""
-        return {"id": self.id, "name": self.name, "bot": self.bot}
+        return PlayerInfo(self.id, self.name, self.bot)
 
 
 def hash_token(token: str) -> str:

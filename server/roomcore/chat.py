@@ -12,10 +12,11 @@ core decides who is who, stores each line with the game and sends it; clients mu
 from __future__ import annotations
 
 import unicodedata
-from typing import Any
+from typing import cast
 
 from server.errors import ClientError
 from server.store.contract import ChatRow
+from server.wire.frames import Channel, ChatFrame
 
 #: the longest message, in characters after trimming
 MAX_CHARS = 300
@@ -46,16 +47,15 @@ def channel_of(seat: int | None) -> str:
     return SPECTATORS if seat is None else PLAYERS
 
 
-def chat_frame(room: str, line: ChatRow) -> dict[str, Any]:
+def chat_frame(room: str, line: ChatRow) -> ChatFrame:
     """The ``chat`` frame carrying ``line`` (``n`` numbers the room's lines from 1, so a
     client that hears a line twice, after a reconnect, can tell)."""
-    return {
-        "type": "chat",
-        "room": room,
-        "n": line.n,
-        "channel": line.channel,
-        "seat": line.seat,
-        "player": line.player,
-        "name": line.name,
-        "text": line.text,
-    }
+    return ChatFrame(
+        room=room,
+        n=line.n,
+        channel=cast(Channel, line.channel),
+        seat=line.seat,
+        player=line.player,
+        name=line.name,
+        text=line.text,
+    )

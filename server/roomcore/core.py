@@ -5,7 +5,9 @@ tick, a relaunch) and the time, and returns the effects its actor must carry out
 order: persist a journal entry (durable before anything after it), send frames, answer
 the request, arm or cancel timers, launch house bots, feed the public bus. It never
 reads a clock, touches a socket or awaits anything, so tests drive it with a fake clock
-and no event loop (as h11 is a whole HTTP connection without I/O).
+and no event loop (as h11 is a whole HTTP connection without I/O). Its journal entries
+come from :mod:`server.store.journal`, its frames are :mod:`server.wire.frames` types:
+sent encoded (bytes), a reply as the struct (the connection adds the request's ``ref``).
 
 An accepted action goes: engine (``game.apply``) -> :class:`~server.store.journal.Step`
 (persisted) -> ``ack`` to the sender -> each attached connection's own projection of
@@ -27,14 +29,13 @@ frames, their timing, the clock values) depends on how many attempts the bot nee
 
 from __future__ import annotations
 
-import dataclasses
 import secrets
-from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import Any, cast
 
 from server.errors import ClientError
 from server.games import Engine
-from server.games.base import ConfigError, Event, Game, IllegalAction, replay, seed_commitment
+from server.games.base import ConfigError, Event, Game, IllegalAction, replay
 from server.players.identity import Player
 from server.roomcore import chat
 from server.roomcore import messages as m
@@ -43,10 +44,10 @@ from server.roomcore.seating import Seat, Seating, seat_from_id
 from server.roomcore.settings import ABORTED, FINISHED, PLAYING, WAITING, Settings, Timing
 from server.roomcore.streams import Streams, Viewer
 from server.roomcore.timers import Timers
+from server.store import journal
 from server.store.contract import ActionRow, ChatRow, EventRow, GameRow
-from server.store.journal import Finish, Said, Start, Step, seat_stats
+from server.wire import frames
 from server.wire.limits import TokenBucket
-from server.wire.protocol import encode, with_ref
 
 #: Seconds a stand-in bot has to act before the engine's fallback policy moves instead.
 STANDIN_FALLBACK = 3.0
@@ -159,9 +160,9 @@ class RoomCore:
 
     # -- small effects ------------------------------------------------------------------
 
-    def _send(self, conn: m.Conn, *frames: str) -> None:
-        if frames:
-            self._out.append(m.Send(conn, frames))
+    def _send(self, conn: m.Conn, *encoded: bytes) -> None:
+        if encoded:
+            self._out.append(m.Send(conn, encoded))
 
     def _at(self, name: str, at: float, job: _Job, *args: Any) -> None:
         """Run ``job(*args)`` when the time reaches ``at`` unless re-armed or cancelled."""
@@ -210,49 +211,54 @@ class RoomCore:
             for conn, viewer in self.viewers.items()
         )
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> frames.RoomInfo:
         """The public description of the room (the lobby's listing and ``room`` frames)."""
         outcome = self.game.outcome if self.game is not None else None
         revealed = self.state in (FINISHED, ABORTED) and self.game is not None
-        return {
-            "room": self.id,
-            "game": self.engine.name,
-            "options": self.config.to_options(),
-            "public": self.settings.public,
-            "state": self.state,
-            "host": self.host,
-            "seats": [
-                {
-                    "seat": index,
-                    "player": seat.player.id if seat.player else None,
-                    "name": seat.player.name if seat.player else None,
-                    "bot": seat.player.bot if seat.player else False,
-                    "house": seat.house,
-                    "connected": seat.server_played or self.connected(index),
-                    "autopilot": seat.autopilot,
-                }
-                for index, seat in enumerate(self.seats)
-            ],
-            "spectators": self.settings.spectators,
-            "turn_time": self.settings.turn_time or None,
-            "clock": (
-                {"base": self.settings.clock_base, "increment": self.settings.clock_increment}
-                if self.settings.clock_base
+        settings = self.settings
+        return frames.RoomInfo(
+            room=self.id,
+            game=self.engine.name,
+            options=self.config.to_options(),
+            public=settings.public,
+            state=cast(frames.RoomState, self.state),
+            host=self.host,
+            seats=[self._seat_info(index, seat) for index, seat in enumerate(self.seats)],
+            spectators=cast(frames.Spectators, settings.spectators),
+            turn_time=settings.turn_time or None,
+            clock=(
+                frames.ClockSetting(settings.clock_base, settings.clock_increment)
+                if settings.clock_base
                 else None
             ),
-            "seq": self.viewer_seq(None),
-            "seed_sha256": self.row.seed_sha256 or None,
-            "seed": self.row.seed.hex() if revealed else None,
-            "outcome": outcome.to_json() if outcome is not None else None,
-            "reason": self.row.reason if self.state == ABORTED else None,
-            "chat": self.settings.chat,
-        }
+            seq=self.viewer_seq(None),
+            seed_sha256=self.row.seed_sha256 or None,
+            seed=self.row.seed.hex() if revealed else None,
+            outcome=(
+                frames.OutcomeInfo(list(outcome.ranks), list(outcome.winners), outcome.reason)
+                if outcome is not None
+                else None
+            ),
+            reason=self.row.reason if self.state == ABORTED else None,
+            chat=settings.chat,
+        )
 
-    def _room_frame(self, conn: m.Conn, summary: dict[str, Any]) -> str:
-        frame = {"type": "room", **summary, "seq": self.viewer_seq(self.viewers.get(conn))}
-        if self.invite is not None and self.seat_of(conn.player) is not None:
-            frame["invite"] = self.invite
-        return encode(frame)
+    def _seat_info(self, index: int, seat: Seat) -> frames.SeatInfo:
+        player = seat.player
+        return frames.SeatInfo(
+            seat=index,
+            player=player.id if player else None,
+            name=player.name if player else None,
+            bot=player.bot if player else False,
+            house=seat.house,
+            connected=seat.server_played or self.connected(index),
+            autopilot=seat.autopilot,
+        )
+
+    def _room_frame(self, conn: m.Conn, summary: frames.RoomInfo) -> bytes:
+        seated = self.invite is not None and self.seat_of(conn.player) is not None
+        seq = self.viewer_seq(self.viewers.get(conn))
+        return frames.encode(frames.room_frame(summary, seq, self.invite if seated else None))
 
     def _send_room(self) -> None:
         """Send every attached connection the room's current description."""
@@ -273,33 +279,32 @@ class RoomCore:
             public = sum(1 for e in events if e.spectator is not None)
             first = streams.seq(None) - public + 1
             out.append(m.PublishEvents(tuple(events), first))
-        cache: dict[tuple[int, int], str] = {}
+        cache: dict[tuple[int, int], bytes] = {}
         seen: set[Viewer] = set()
         frames_of = streams.frames
         for conn, viewer in self.viewers.items():
             if only is not None and viewer not in only:
                 continue
-            frames = frames_of(viewer, base, cache)
-            if frames:
+            sent = frames_of(viewer, base, cache)
+            if sent:
                 seen.add(viewer)
-                out.append(m.Send(conn, tuple(frames)))
+                out.append(m.Send(conn, tuple(sent)))
         return seen
 
-    def _clock_frame(self) -> str | None:
+    def _clock_frame(self) -> bytes | None:
         game = self.game
         if game is None or self.state != PLAYING:
             return None
         if self.clocks is None and not self.settings.turn_time:
             return None
         remaining = None if self.clocks is None else self.clocks.snapshot(self._now)
-        return encode(
-            {
-                "type": "clock",
-                "room": self.id,
-                "to_move": game.to_move,
-                "remaining": remaining,
-                "turn_time": self.settings.turn_time or None,
-            }
+        return frames.encode(
+            frames.ClockFrame(
+                room=self.id,
+                to_move=game.to_move,
+                remaining=remaining,
+                turn_time=self.settings.turn_time or None,
+            )
         )
 
     def _send_clock(self, to: m.Conn | None = None, viewers: set[Viewer] | None = None) -> None:
@@ -326,41 +331,42 @@ class RoomCore:
         if not targets or (to is not None and self.viewers.get(to) != seat):
             return
         left = None if self.clocks is None else round(self.clocks.left(seat, self._now), 3)
-        frame = encode(
-            {
-                "type": "turn",
-                "room": self.id,
-                "seat": seat,
-                "seq": self.viewer_seq(seat),
-                "legal": game.legal_texts(seat),
-                "view": game.view(seat),
-                "time_left": left,
-            }
+        frame = frames.encode(
+            frames.TurnFrame(
+                room=self.id,
+                seat=seat,
+                seq=self.viewer_seq(seat),
+                legal=game.legal_texts(seat),
+                view=game.view(seat),
+                time_left=left,
+            )
         )
         for conn in targets:
             self._send(conn, frame)
 
     # -- the log ------------------------------------------------------------------------
 
-    def _record(self, events: list[Event], seat: int | None = None, source: str = "game") -> int:
-        """Log the newest history record (if ``seat``) and ``events``; return the log
+    def _record(self, events: list[Event]) -> int:
+        """Log the newest history record and the ``events`` it caused; return the log
         index of the first event."""
+        game = self.game
+        assert game is not None
+        history = game.history
+        clocks = None if self.clocks is None else self.clocks.logged()
         first = len(self.streams.log) + 1
-        action = None
-        if seat is not None:
-            assert self.game is not None
-            record = self.game.history[-1]
-            clocks = None if self.clocks is None else self.clocks.logged()
-            n = len(self.game.history)
-            action = ActionRow(n, record.seat, record.action, self._wall, clocks)
-        rows = event_rows(first, events, source, action.n if action else None)
-        self._out.append(m.Persist(Step(self.id, rows, action)))
+        entry = journal.step(self.id, len(history), history[-1], self._wall, events, first, clocks)
+        self._out.append(m.Persist(entry))
         return self.streams.append(events)
 
-    def _save(self, events: tuple[EventRow, ...] = ()) -> None:
+    def _seat_rows(self) -> None:
+        """Bring the row's seats and house tickets up to date with the seating."""
         self.row.seats = [seat.player.id if seat.player else None for seat in self.seats]
         self.row.house = self.seating.house_tickets()
-        self._out.append(m.Persist(Start(snapshot(self.row), events)))
+
+    def _save(self) -> None:
+        """Log the room's row as it is now (before the game: seats, house bots)."""
+        self._seat_rows()
+        self._out.append(m.Persist(journal.saved(self.row)))
 
     def _engine(self, fn: Callable[..., list[Event]], *args: Any) -> list[Event]:
         """Call the engine; turn a refusal into a :class:`ClientError` for the sender."""
@@ -371,20 +377,20 @@ class RoomCore:
 
     # -- requests -----------------------------------------------------------------------
 
-    def _join(self, msg: m.Join) -> dict[str, Any]:
+    def _join(self, msg: m.Join) -> frames.JoinedFrame:
         player = msg.conn.player
         assert player is not None
         if msg.ticket is not None:
             index = self.seating.ticket_seat(msg.ticket, msg.seat)
             self.seating.pilots[msg.conn] = index
             self._attach(msg.conn, index, since=None)
-            return {"type": "joined", "room": self.id, "seat": index}
+            return frames.JoinedFrame(room=self.id, seat=index)
         held = self.seat_of(player)
         if held is not None:
             if msg.seat is not None and msg.seat != held:
                 raise ClientError("already_seated", f"you already hold seat {held} here")
             self._attach(msg.conn, held, since=None)
-            return {"type": "joined", "room": self.id, "seat": held}
+            return frames.JoinedFrame(room=self.id, seat=held)
         if self.state != WAITING:
             raise ClientError("bad_state", f"room {self.id} has started: watch it instead")
         index = self.seating.free_seat(msg.seat, self.id)
@@ -392,9 +398,9 @@ class RoomCore:
         self._save()
         self._attach(msg.conn, index, since=None, seated=True)
         self._maybe_autostart()
-        return {"type": "joined", "room": self.id, "seat": index}
+        return frames.JoinedFrame(room=self.id, seat=index)
 
-    def _add_bot(self, msg: m.AddBot) -> dict[str, Any]:
+    def _add_bot(self, msg: m.AddBot) -> frames.BotAddedFrame:
         self._require_host(msg.conn)
         if self.state != WAITING:
             raise ClientError("bad_state", "bots can only be added before the start")
@@ -412,7 +418,7 @@ class RoomCore:
         self._save()
         self._send_room()
         self._maybe_autostart()
-        return {"type": "bot_added", "room": self.id, "seat": index, "bot": msg.bot.id}
+        return frames.BotAddedFrame(room=self.id, seat=index, bot=msg.bot.id)
 
     def _relaunch(self) -> None:
         """Start the house bot clients again (after a restart), with their durable tickets."""
@@ -426,14 +432,14 @@ class RoomCore:
             self.seating.standins.pop(seat)
             self._launch_standin(seat, once=seat in self.seating.standin_once)
 
-    def _watch(self, msg: m.Watch) -> dict[str, Any]:
+    def _watch(self, msg: m.Watch) -> frames.WatchingFrame:
         held = self.seat_of(msg.conn.player)
         if held is not None:
             self._attach(msg.conn, held, since=None)
-            return {"type": "watching", "room": self.id, "seat": held}
+            return frames.WatchingFrame(room=self.id, seat=held)
         self._check_spectators()
         self._attach(msg.conn, None, since=None)
-        return {"type": "watching", "room": self.id, "seat": None}
+        return frames.WatchingFrame(room=self.id, seat=None)
 
     def _check_spectators(self) -> None:
         policy = self.settings.spectators
@@ -444,7 +450,7 @@ class RoomCore:
                 "no_spectators", f"room {self.id} shows spectators the game after it ends"
             )
 
-    def _resume(self, msg: m.Resume) -> dict[str, Any]:
+    def _resume(self, msg: m.Resume) -> frames.ResumedFrame:
         held: int | None
         if msg.ticket is not None:
             held = self.seating.ticket_seat(msg.ticket, None)
@@ -461,7 +467,7 @@ class RoomCore:
         if msg.ticket is not None and held is not None:
             self.seating.pilots[msg.conn] = held
         self._attach(msg.conn, held, since=msg.since)
-        return {"type": "resumed", "room": self.id, "seat": held, "seq": last}
+        return frames.ResumedFrame(room=self.id, seat=held, seq=last)
 
     def _attach(
         self, conn: m.Conn, viewer: Viewer, since: int | None, seated: bool = False
@@ -489,26 +495,25 @@ class RoomCore:
             self._send(conn, self._room_frame(conn, self.summary()))
         if self.game is not None:
             if since is None:
-                frame = {
-                    "type": "snapshot",
-                    "room": self.id,
-                    "seq": self.viewer_seq(viewer),
-                    "seat": viewer,
-                    "view": self.game.view(viewer),
-                }
-                self._send(conn, encode(frame))
+                snapshot = frames.SnapshotFrame(
+                    room=self.id,
+                    seq=self.viewer_seq(viewer),
+                    seat=viewer,
+                    view=self.game.view(viewer),
+                )
+                self._send(conn, frames.encode(snapshot))
             else:
                 self._send(conn, *self.streams.since(viewer, since))
         if conn not in self.seating.pilots:
             channel = chat.channel_of(viewer)
             lines = [line for line in self.chat if line.channel == channel][-chat.HISTORY :]
-            self._send(conn, *(encode(chat.chat_frame(self.id, line)) for line in lines))
+            self._send(conn, *(frames.encode(chat.chat_frame(self.id, line)) for line in lines))
         if returned:
             self._plan()
         self._send_clock(conn)
         self._send_turn(conn)
 
-    def _say(self, msg: m.Say) -> dict[str, Any]:
+    def _say(self, msg: m.Say) -> frames.ChatFrame:
         """A chat line: stored with the game, then heard by the speaker's channel (the
         speaker's own copy is the reply, so it carries the request's ``ref``)."""
         conn, player = msg.conn, msg.conn.player
@@ -521,19 +526,13 @@ class RoomCore:
             raise ClientError("rate_limited", f"chat: at most {chat.RATE:g} message per second")
         seat = self.viewers[conn]
         text = chat.clean_text(msg.text)
-        line = ChatRow(
-            len(self.chat) + 1,
-            self._wall,
-            chat.channel_of(seat),
-            seat,
-            player.id,
-            player.name,
-            text,
-        )
+        n, channel = len(self.chat) + 1, chat.channel_of(seat)
+        said = journal.said(self.id, n, self._wall, channel, seat, player.id, player.name, text)
+        line = said.line
         self.chat.append(line)
-        self._out.append(m.Persist(Said(self.id, line)))
+        self._out.append(m.Persist(said))
         reply = chat.chat_frame(self.id, line)
-        frame = encode(reply)
+        frame = frames.encode(reply)
         for listener, viewer in self.viewers.items():
             if listener is conn or listener in self.seating.pilots:
                 continue
@@ -541,14 +540,14 @@ class RoomCore:
                 self._send(listener, frame)
         return reply
 
-    def _leave(self, msg: m.Leave) -> dict[str, Any]:
+    def _leave(self, msg: m.Leave) -> frames.LeftFrame:
         held = self.seat_of(msg.conn.player)
         if self.state == WAITING and held is not None:
             self.seats[held] = Seat()
             self._save()
         self._detach(msg.conn)
         self._send_room()
-        return {"type": "left", "room": self.id}
+        return frames.LeftFrame(room=self.id)
 
     def _detach_request(self, msg: m.Detach) -> None:
         self._detach(msg.conn)
@@ -572,16 +571,12 @@ class RoomCore:
         self.seats[seat].away_since = self._now
         self._at(f"grace:{seat}", self._now + self.timing.grace, self._grace_over, seat)
 
-    def _start_request(self, msg: m.Start) -> dict[str, Any]:
+    def _start_request(self, msg: m.Start) -> frames.StartedFrame:
         self._require_host(msg.conn)
         if self.state != WAITING:
             raise ClientError("bad_state", f"room {self.id} is {self.state}")
         self._start()
-        return {
-            "type": "started",
-            "room": self.id,
-            "seq": self.viewer_seq(self.viewers.get(msg.conn)),
-        }
+        return frames.StartedFrame(room=self.id, seq=self.viewer_seq(self.viewers.get(msg.conn)))
 
     def _act(self, msg: m.Act) -> None:
         conn = msg.conn
@@ -626,17 +621,17 @@ class RoomCore:
         if paced and mover == held:
             release = max(self._now, self._turn_since + self.timing.autopilot_delay)
         self._charge_clock(mover, release)
-        base = self._record(events, seat=held)
+        base = self._record(events)
         last = self.viewer_seq(held)
         seen_by_mover = sum(1 for event in events if event.view(held) is not None)
-        ack = {
-            "type": "ack",
-            "room": self.id,
-            "seq": last,
-            "first": last - seen_by_mover + 1,
-            "action": game.history[-1].action,
-        }
-        self._send(conn, encode(with_ref(ack, msg.ref)))
+        ack = frames.AckFrame(
+            ref=msg.ref,
+            room=self.id,
+            seq=last,
+            first=last - seen_by_mover + 1,
+            action=game.history[-1].action,
+        )
+        self._send(conn, frames.encode(ack))
         if standin and held in seating.standin_once and not seat_state.autopilot:
             self._dismiss_standin(held)  # the one move of a timed-out turn is made
         if release > self._now:
@@ -703,11 +698,10 @@ class RoomCore:
         game, events = self.engine.new_game(self.config, seed)
         self.game = game
         self.row.options = self.config.to_options()
-        self.row.seed = seed
-        self.row.seed_sha256 = seed_commitment(seed)
-        self.row.status = PLAYING
-        self.row.started = self._wall
-        self._save(event_rows(1, events))
+        self._seat_rows()
+        start = journal.started(self.row, seed, self._wall, events)
+        self.row = journal.snapshot(start.row)
+        self._out.append(m.Persist(start))
         base = self.streams.append(events)
         self.state = PLAYING
         if self.settings.clock_base:
@@ -787,7 +781,7 @@ class RoomCore:
         game = self.game
         assert game is not None
         events = self._engine(game.forfeit, seat, reason)
-        base = self._record(events, seat=seat)
+        base = self._record(events)
         seen = self._broadcast(base, events)
         self._after_change(seen)
 
@@ -819,7 +813,7 @@ class RoomCore:
             self._dismiss_standin(seat)
         events = self._engine(game.apply, seat, action)
         self._charge_clock(seat, self._now)
-        base = self._record(events, seat=seat)
+        base = self._record(events)
         seen = self._broadcast(base, events)
         self._after_change(seen)
 
@@ -859,7 +853,7 @@ class RoomCore:
                 if conn in self.viewers:
                     del self.viewers[conn]
                     self._out.append(m.Released(conn))
-                self._send(conn, encode({"type": "left", "room": self.id}))
+                self._send(conn, frames.encode(frames.LeftFrame(room=self.id)))
 
     def _grace_over(self, seat: int) -> None:
         """A player stayed away past the grace period."""
@@ -890,16 +884,14 @@ class RoomCore:
         assert game is not None and game.outcome is not None
         self.state = FINISHED
         self._cancel_all()
-        self.row.status = FINISHED
-        self.row.result = game.outcome.to_json()
-        self.row.reason = game.outcome.reason
-        self.row.seed_revealed = True
-        self.row.finished = self._wall
         players = [seat.player.id if seat.player else None for seat in self.seats]
         public = self.engine.public_record(self.streams.log)
         per_seat = self.engine.stats(public, game.outcome, len(self.seats))
-        self.row.house = {}
-        self._out.append(m.Persist(Finish(snapshot(self.row), (), seat_stats(players, per_seat))))
+        stats = journal.seat_stats(players, per_seat)
+        self.row.house = {}  # (an ended game's house seats need no tickets)
+        end = journal.finished(self.row, game.outcome, self._wall, stats)
+        self.row = journal.snapshot(end.row)
+        self._out.append(m.Persist(end))
         self._send_room()
         self._out.append(m.PublishResult())
         self._linger()
@@ -914,17 +906,15 @@ class RoomCore:
             return
         self.state = ABORTED
         self._cancel_all()
-        self.row.status = ABORTED
-        self.row.reason = reason
-        self.row.seed_revealed = True
-        self.row.finished = self._wall
-        self.row.house = {}
         events: list[Event] = []
         if self.game is not None:
-            payload = {"type": "aborted", "reason": reason, "seed": self.row.seed.hex()}
+            payload = frames.aborted_event(reason, self.row.seed)
             events.append(Event.public(len(self.seats), payload))
-        rows = event_rows(len(self.streams.log) + 1, events, "room")
-        self._out.append(m.Persist(Start(snapshot(self.row), rows)))
+        first = len(self.streams.log) + 1
+        self.row.house = {}
+        end = journal.aborted(self.row, reason, self._wall, events, first)
+        self.row = journal.snapshot(end.row)
+        self._out.append(m.Persist(end))
         self._broadcast(self.streams.append(events), events)
         self._send_room()
         self._out.append(m.PublishResult())
@@ -989,23 +979,7 @@ class RoomCore:
         return out
 
 
-def event_rows(
-    first: int, events: Sequence[Event], source: str = "game", action_n: int | None = None
-) -> tuple[EventRow, ...]:
-    """The rows of ``events``, numbered from ``first`` in the game's log."""
-    return tuple(
-        EventRow(first + i, source, event.truth, action_n) for i, event in enumerate(events)
-    )
-
-
-def snapshot(row: GameRow) -> GameRow:
-    """A copy of ``row`` for the store (the room goes on changing its own)."""
-    return dataclasses.replace(
-        row, seats=list(row.seats), options=dict(row.options), house=dict(row.house)
-    )
-
-
-_HANDLERS: dict[type[Any], Callable[[RoomCore, Any], dict[str, Any] | None]] = {
+_HANDLERS: dict[type[Any], Callable[[RoomCore, Any], frames.Reply | None]] = {
     m.Join: RoomCore._join,
     m.Watch: RoomCore._watch,
     m.Resume: RoomCore._resume,

@@ -15,7 +15,7 @@ them per action (docs/benchmarks-history.md, "Speed, round 3").
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from server.errors import ClientError
 
@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from server.games.base import Event
     from server.players.identity import Player
     from server.store.journal import Entry
+    from server.wire.frames import Reply as ReplyFrame
 
 
 class Conn(Protocol):
@@ -125,10 +126,11 @@ Input = Request | Tick | Relaunch
 
 @dataclass(slots=True)
 class Send:
-    """Write these frames to ``conn`` (one socket write)."""
+    """Write these frames to ``conn`` (one socket write), each already encoded
+    (:func:`server.wire.frames.encode`)."""
 
     conn: Conn
-    frames: tuple[str, ...]
+    frames: tuple[bytes, ...]
 
 
 @dataclass(slots=True)
@@ -140,10 +142,11 @@ class Persist:
 
 @dataclass(slots=True)
 class Reply:
-    """Answer the request ``token`` with ``frame`` (``None``: nothing to send back)."""
+    """Answer the request ``token`` with ``frame`` (``None``: nothing to send back); the
+    connection layer adds the request's ``ref`` and encodes it."""
 
     token: object
-    frame: dict[str, Any] | None
+    frame: ReplyFrame | None
 
 
 @dataclass(slots=True)

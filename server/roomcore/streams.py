@@ -14,7 +14,7 @@ from bisect import bisect_left
 from collections.abc import Sequence
 
 from server.games.base import Event
-from server.wire.protocol import encode_bytes
+from server.wire.frames import EventFrame, encode
 
 Viewer = int | None
 
@@ -55,12 +55,11 @@ class Streams:
         """How many events of ``viewer``'s stream come before log index ``base``."""
         return bisect_left(self._visible.get(viewer, []), base)
 
-    def frame(self, seq: int, projection: dict[str, object]) -> str:
-        """The ``event`` frame carrying ``projection`` as number ``seq``."""
-        body = encode_bytes(projection).decode()
-        return f'{{"type":"event","room":"{self.room_id}","seq":{seq},"event":{body}}}'
+    def frame(self, seq: int, projection: dict[str, object]) -> bytes:
+        """The ``event`` frame carrying ``projection`` as number ``seq``, encoded."""
+        return encode(EventFrame(room=self.room_id, seq=seq, event=projection))
 
-    def frames(self, viewer: Viewer, base: int, cache: dict[tuple[int, int], str]) -> list[str]:
+    def frames(self, viewer: Viewer, base: int, cache: dict[tuple[int, int], bytes]) -> list[bytes]:
         """The frames ``viewer`` gets for the events logged from index ``base`` on.
 
         ``cache`` shares encoded frames between viewers who see the same projection under
@@ -95,7 +94,7 @@ class Streams:
             out.append(projection)
         return out
 
-    def since(self, viewer: Viewer, since: int) -> list[str]:
+    def since(self, viewer: Viewer, since: int) -> list[bytes]:
         """Every frame of ``viewer``'s stream after its number ``since``."""
         stream = self._visible.get(viewer, [])
         out = []

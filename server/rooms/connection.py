@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 from websockets.asyncio.server import ServerConnection
 from websockets.protocol import State
 
-from server.wire.protocol import encode
+from server.wire.frames import OutFrame, encode
 
 if TYPE_CHECKING:
     from server.players.identity import Player
@@ -44,11 +44,11 @@ _MEDIUM = struct.Struct("!BBH")
 _LARGE = struct.Struct("!BBQ")
 
 
-def text_frames(texts: Iterable[str]) -> bytes:
-    """``texts`` as consecutive unmasked websocket text frames (RFC 6455, section 5.2)."""
+def text_frames(texts: Iterable[bytes]) -> bytes:
+    """``texts`` (UTF-8 JSON texts, as :func:`server.wire.frames.encode` makes them) as
+    consecutive unmasked websocket text frames (RFC 6455, section 5.2)."""
     parts: list[bytes] = []
-    for text in texts:
-        data = text.encode()
+    for data in texts:
         size = len(data)
         if size < 126:
             parts.append(bytes((_FIN_TEXT, size)))
@@ -76,11 +76,11 @@ class Client:
         self.released = False
         self.frames_sent = 0
 
-    def send(self, text: str) -> None:
-        """Queue one frame for this client; never blocks, never raises."""
+    def send(self, text: bytes) -> None:
+        """Queue one encoded frame for this client; never blocks, never raises."""
         self.send_many([text])
 
-    def send_many(self, texts: Sequence[str]) -> None:
+    def send_many(self, texts: Sequence[bytes]) -> None:
         """Queue several frames and hand them to the socket in one write."""
         ws = self.ws
         # (the sans-I/O protocol's state: ``ws.state`` is a property that reads it)
@@ -100,7 +100,7 @@ class Client:
             log.warning("client %s reads too slowly; disconnecting", self.address)
             self.close(1008, "too slow: unread frames piled up")
 
-    def send_frame(self, frame: dict[str, object]) -> None:
+    def send_frame(self, frame: OutFrame) -> None:
         """Encode and queue one frame."""
         self.send(encode(frame))
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, cast
 
 from server.errors import ClientError
 from server.feed.bus import NO_BUS, Bus
@@ -33,7 +33,9 @@ from server.rooms.room import (
     Settings,
     Timing,
 )
+from server.store import journal
 from server.store.contract import GameRow, Store
+from server.wire.frames import HeldSeat, RoomInfo, RoomState
 
 log = logging.getLogger(__name__)
 
@@ -74,7 +76,7 @@ class Lobby:
         #: told a room's id when one of its writes was fenced: this node lost the room
         #: before its heartbeat noticed (server.cluster.nodes forgets the lease at once)
         self.lost: Callable[[str], None] | None = None
-        self.remote_listing: Callable[[str | None], list[dict[str, Any]]] | None = None
+        self.remote_listing: Callable[[str | None], list[RoomInfo]] | None = None
 
     # -- rooms ----------------------------------------------------------------------------
 
@@ -111,7 +113,7 @@ class Lobby:
         room = Room.new(
             room_id, eng, config, settings, host.id, invite, self.store, self.timing, self._forget
         )
-        await self.store.save_game(room.row)
+        await journal.commit(self.store, journal.saved(room.row))
         self._add(room)
         return room
 
@@ -219,7 +221,7 @@ class Lobby:
             await room.recover()
         return room
 
-    def listing(self, game: str | None) -> list[dict[str, Any]]:
+    def listing(self, game: str | None) -> list[RoomInfo]:
         """The public rooms (waiting ones first), optionally of one game: this node's,
         and with several nodes the others' too."""
         rooms = self.local_listing(game)
@@ -227,7 +229,7 @@ class Lobby:
             rooms = self._sorted(rooms + self.remote_listing(game))
         return rooms
 
-    def local_listing(self, game: str | None) -> list[dict[str, Any]]:
+    def local_listing(self, game: str | None) -> list[RoomInfo]:
         """The public rooms in this node's memory (waiting ones first)."""
         rooms = [
             r.summary()
@@ -237,26 +239,20 @@ class Lobby:
         return self._sorted(rooms)
 
     @staticmethod
-    def _sorted(rooms: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    def _sorted(rooms: list[RoomInfo]) -> list[RoomInfo]:
         order = {WAITING: 0, PLAYING: 1, FINISHED: 2, ABORTED: 3}
-        rooms.sort(key=lambda s: (order.get(s["state"], 9), s["room"]))
+        rooms.sort(key=lambda s: (order.get(s.state, 9), s.room))
         return rooms
 
-    def seats_of(self, player: Player) -> list[dict[str, Any]]:
+    def seats_of(self, player: Player) -> list[HeldSeat]:
         """The unfinished rooms where ``player`` holds a seat (for ``welcome``)."""
         out = []
         for room in self.rooms.values():
             seat = room.seat_of(player)
             if seat is not None and room.state in (WAITING, PLAYING):
-                out.append(
-                    {
-                        "room": room.id,
-                        "game": room.engine.name,
-                        "seat": seat,
-                        "state": room.state,
-                        "seq": room.viewer_seq(seat),
-                    }
-                )
+                state = cast(RoomState, room.state)
+                held = HeldSeat(room.id, room.engine.name, seat, state, room.viewer_seq(seat))
+                out.append(held)
         return out
 
     # -- start-up and shutdown ------------------------------------------------------------

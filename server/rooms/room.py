@@ -35,6 +35,7 @@ from server.roomcore.settings import ABORTED, FINISHED, PLAYING, WAITING, Settin
 from server.rooms.connection import Client
 from server.store import journal
 from server.store.contract import ActionRow, EventRow, GameRow, Store
+from server.wire import frames
 
 log = logging.getLogger(__name__)
 
@@ -114,7 +115,7 @@ class Room:
         self._handles: dict[str, asyncio.TimerHandle] = {}
         self._closed = False
         #: the frames of the job running, per connection: written when it ends
-        self._frames: dict[Client, list[str]] = {}
+        self._frames: dict[Client, list[bytes]] = {}
 
     @classmethod
     def new(
@@ -224,7 +225,7 @@ class Room:
         """True once the room stopped taking requests."""
         return self._closed
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> frames.RoomInfo:
         """The public description of the room."""
         return self.core.summary()
 
@@ -307,8 +308,8 @@ class Room:
                 await self._do(job)
             finally:
                 if self._frames:  # each connection gets the job's frames in one write
-                    frames, self._frames = self._frames, {}
-                    for client, texts in frames.items():
+                    pending, self._frames = self._frames, {}
+                    for client, texts in pending.items():
                         client.send_many(texts)
 
     async def _do(self, job: _Job) -> None:
@@ -451,44 +452,46 @@ class Room:
 
     async def join(
         self, client: Client, seat: int | None, ticket: str | None = None
-    ) -> dict[str, Any]:
+    ) -> frames.JoinedFrame:
         """Take a seat (or re-attach to the one held, or the seat a house ticket opens)."""
-        reply: dict[str, Any] = await self.request(
+        reply: frames.JoinedFrame = await self.request(
             lambda t: m.Join(client, seat=seat, ticket=ticket, token=t)
         )
         return reply
 
-    async def watch(self, client: Client) -> dict[str, Any]:
+    async def watch(self, client: Client) -> frames.WatchingFrame:
         """Attach as a spectator (a seated player gets its own seat's view)."""
-        reply: dict[str, Any] = await self.request(lambda t: m.Watch(client, token=t))
+        reply: frames.WatchingFrame = await self.request(lambda t: m.Watch(client, token=t))
         return reply
 
-    async def resume(self, client: Client, since: int, ticket: str | None = None) -> dict[str, Any]:
+    async def resume(
+        self, client: Client, since: int, ticket: str | None = None
+    ) -> frames.ResumedFrame:
         """Re-attach and receive every event of the viewer's stream after ``since``."""
-        reply: dict[str, Any] = await self.request(
+        reply: frames.ResumedFrame = await self.request(
             lambda t: m.Resume(client, since=since, ticket=ticket, token=t)
         )
         return reply
 
-    async def leave(self, client: Client) -> dict[str, Any]:
+    async def leave(self, client: Client) -> frames.LeftFrame:
         """Detach; before the start a player also gives up its seat."""
-        reply: dict[str, Any] = await self.request(lambda t: m.Leave(client, token=t))
+        reply: frames.LeftFrame = await self.request(lambda t: m.Leave(client, token=t))
         return reply
 
     def detach(self, client: Client) -> None:
         """The connection closed (queued; nothing to wait for)."""
         self.post(m.Detach(client))
 
-    async def start(self, client: Client) -> dict[str, Any]:
+    async def start(self, client: Client) -> frames.StartedFrame:
         """Start the game now with the seats taken (host only)."""
-        reply: dict[str, Any] = await self.request(lambda t: m.Start(client, token=t))
+        reply: frames.StartedFrame = await self.request(lambda t: m.Start(client, token=t))
         return reply
 
     async def add_bot(
         self, client: Client, seat: int | None, bot: Player, name: str = "autopilot"
-    ) -> dict[str, Any]:
+    ) -> frames.BotAddedFrame:
         """Fill an empty seat with a house bot (host only, before the start)."""
-        reply: dict[str, Any] = await self.request(
+        reply: frames.BotAddedFrame = await self.request(
             lambda t: m.AddBot(client, bot=bot, name=name, seat=seat, token=t)
         )
         return reply
@@ -511,10 +514,10 @@ class Room:
         advice = await self.advisor(view, events, options)
         return {**advice, "room": self.id}
 
-    async def say(self, client: Client, text: str) -> dict[str, Any]:
+    async def say(self, client: Client, text: str) -> frames.ChatFrame:
         """A chat line to the sender's channel (stored with the game); the reply is the
         sender's own ``chat`` frame."""
-        reply: dict[str, Any] = await self.request(lambda t: m.Say(client, text=text, token=t))
+        reply: frames.ChatFrame = await self.request(lambda t: m.Say(client, text=text, token=t))
         return reply
 
     def relaunch_bots(self) -> None:

@@ -1,17 +1,25 @@
-"""The journal: the one writer of games, events, actions and statistics.
+"""The journal: the one writer of games, events, actions, chat and statistics.
 
-Pure builders turn what happened in a game into the rows the store keeps (DESIGN.md,
+Pure builders turn what happened in a room into the entries the store keeps (DESIGN.md,
 idea 3: the log is the truth), and :func:`commit` writes one entry through any
-:class:`~server.store.contract.Store`. Rooms and self-play both go through here, so a game logged
-by either reads back, exports and verifies the same way.
+:class:`~server.store.contract.Store`. Rooms (their core) and self-play both go through
+here, and nothing else makes a row of the log, so a game logged by either reads back,
+exports and verifies the same way.
 
-A game's life is three kinds of entry:
+A room's life is five kinds of entry, each made by its builder (the entries hold their own
+copy of the row: the room goes on changing its own):
 
-- :class:`Start`: the room's row as the game starts, with the opening events;
-- :class:`Step`: one accepted action record and the events it caused;
-- :class:`Finish`: the final row (result, revealed seed), any last events, and the
-  public statistics to add, written atomically by :meth:`Store.finish_game` (an aborted
-  game ends the same way, without statistics).
+- :class:`Save` (:func:`saved`): the row of a room that changed before its game (made, a
+  seat taken or given up, a house bot added);
+- :class:`Start` (:func:`started`): the row as the game starts (its seed, marked
+  ``playing``) with the opening events;
+- :class:`Step` (:func:`step`): one accepted action record and the events it caused;
+- :class:`Said` (:func:`said`): a chat line;
+- :class:`Finish` (:func:`finished`, :func:`aborted`): the final row (result or abort
+  reason, revealed seed), any last events (an abort's own event), and the public
+  statistics to add, written atomically by :meth:`Store.finish_game`.
+
+:func:`event_rows` is the one place events become rows.
 """
 
 from __future__ import annotations
@@ -20,10 +28,17 @@ import asyncio
 import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TypeAlias
+from typing import Any, TypeAlias
 
-from server.games.base import Event, Outcome, Record
+from server.games.base import Event, Outcome, Record, seed_commitment
 from server.store.contract import ActionRow, ChatRow, EventRow, GameRow, Store
+
+
+@dataclass(frozen=True, slots=True)
+class Save:
+    """A room's row changed before its game started: store ``row`` as it is now."""
+
+    row: GameRow
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,17 +51,17 @@ class Start:
 
 @dataclass(frozen=True, slots=True)
 class Step:
-    """An accepted action (or only events, when ``action`` is None) of game ``game_id``."""
+    """An accepted action of game ``game_id`` and the events it caused."""
 
     game_id: str
     events: tuple[EventRow, ...]
-    action: ActionRow | None = None
+    action: ActionRow
 
 
 @dataclass(frozen=True, slots=True)
 class Finish:
-    """The game has ended: the final row, the last events, and statistics to add
-    (player id -> key -> amount) under ``row.game``."""
+    """The game has ended (finished, or aborted): the final row, the last events, and
+    statistics to add (player id -> key -> amount) under ``row.game``."""
 
     row: GameRow
     events: tuple[EventRow, ...] = ()
@@ -61,18 +76,30 @@ class Said:
     line: ChatRow
 
 
-Entry: TypeAlias = Start | Step | Finish | Said
+Entry: TypeAlias = Save | Start | Step | Finish | Said
 
 
 def event_rows(
-    events: Sequence[Event], causes: Sequence[int | None], first_seq: int = 1
-) -> list[EventRow]:
-    """The logged form of game events: numbered from ``first_seq``, each with the
-    number of the action that caused it (None for the opening events)."""
-    return [
-        EventRow(seq, "game", event.truth, cause)
-        for seq, (event, cause) in enumerate(zip(events, causes, strict=True), first_seq)
-    ]
+    events: Sequence[Event], first_seq: int, cause: int | None = None, source: str = "game"
+) -> tuple[EventRow, ...]:
+    """The logged form of ``events``: numbered from ``first_seq`` in the game's log, each
+    caused by action ``cause`` (None: the opening events, or the room's own), ``source``
+    ``game`` (the engine's) or ``room`` (the server's own, an abort)."""
+    return tuple(
+        EventRow(seq, source, event.truth, cause) for seq, event in enumerate(events, first_seq)
+    )
+
+
+def snapshot(row: GameRow, **changes: Any) -> GameRow:
+    """A copy of ``row`` with ``changes``, sharing no list or dict with it (a room goes
+    on changing its own row while the store writes the copy)."""
+    fields: dict[str, Any] = {
+        "seats": list(row.seats),
+        "options": dict(row.options),
+        "house": dict(row.house),
+        **changes,
+    }
+    return dataclasses.replace(row, **fields)
 
 
 def seat_stats(
@@ -90,9 +117,26 @@ def seat_stats(
     return totals
 
 
-def started(row: GameRow, events: Sequence[EventRow] = ()) -> Start:
-    """The entry of a game's start."""
-    return Start(row, tuple(events))
+def saved(row: GameRow) -> Save:
+    """The entry of a room's row as it is now (before its game starts)."""
+    return Save(snapshot(row))
+
+
+def started(row: GameRow, seed: bytes, at: float, events: Sequence[Event] = ()) -> Start:
+    """The entry of a game's start at ``at``: a copy of ``row`` marked ``playing`` with
+    ``seed`` (secret until the end; its commitment public), and the opening ``events``."""
+    opening = snapshot(
+        row,
+        status="playing",
+        seed=seed,
+        seed_sha256=seed_commitment(seed),
+        seed_revealed=False,
+        started=at,
+        result=None,
+        reason=None,
+        finished=None,
+    )
+    return Start(opening, event_rows(events, 1))
 
 
 def step(
@@ -100,23 +144,37 @@ def step(
     n: int,
     record: Record,
     at: float,
-    events: Sequence[EventRow],
+    events: Sequence[Event],
+    first_seq: int,
     clocks: list[float] | None = None,
 ) -> Step:
-    """The entry of the ``n``-th accepted action (from 1) and the events it caused."""
-    return Step(game_id, tuple(events), ActionRow(n, record.seat, record.action, at, clocks))
+    """The entry of the ``n``-th accepted action (from 1) and the ``events`` it caused,
+    numbered from ``first_seq`` (``clocks``: each seat's clock after it, if timed)."""
+    action = ActionRow(n, record.seat, record.action, at, clocks)
+    return Step(game_id, event_rows(events, first_seq, n), action)
+
+
+def said(
+    game_id: str,
+    n: int,
+    at: float,
+    channel: str,
+    seat: int | None,
+    player_id: str,
+    name: str,
+    text: str,
+) -> Said:
+    """The entry of the ``n``-th chat line of room ``game_id`` (from 1), said at ``at`` by
+    player ``player_id`` (shown as ``name``, in ``seat`` or watching) to ``channel``."""
+    return Said(game_id, ChatRow(n, at, channel, seat, player_id, name, text))
 
 
 def finished(
-    row: GameRow,
-    outcome: Outcome,
-    at: float,
-    stats: Mapping[str, Mapping[str, float]],
-    events: Sequence[EventRow] = (),
+    row: GameRow, outcome: Outcome, at: float, stats: Mapping[str, Mapping[str, float]]
 ) -> Finish:
     """The entry of a game's end: a copy of ``row`` marked finished with ``outcome``,
-    its seed revealed."""
-    final = dataclasses.replace(
+    its seed revealed; ``stats`` to add."""
+    final = snapshot(
         row,
         status="finished",
         result=outcome.to_json(),
@@ -124,16 +182,17 @@ def finished(
         seed_revealed=True,
         finished=at,
     )
-    return Finish(final, tuple(events), stats)
+    return Finish(final, (), stats)
 
 
-def aborted(row: GameRow, reason: str, at: float, events: Sequence[EventRow] = ()) -> Finish:
+def aborted(
+    row: GameRow, reason: str, at: float, events: Sequence[Event] = (), first_seq: int = 1
+) -> Finish:
     """The entry of a game that cannot go on (an engine or server fault): a copy of
-    ``row`` marked aborted for ``reason``, its seed revealed; no statistics count."""
-    final = dataclasses.replace(
-        row, status="aborted", reason=reason, seed_revealed=True, finished=at
-    )
-    return Finish(final, tuple(events), {})
+    ``row`` marked aborted for ``reason``, its seed revealed, with the room's own
+    ``events`` (logged from ``first_seq``); no statistics count."""
+    final = snapshot(row, status="aborted", reason=reason, seed_revealed=True, finished=at)
+    return Finish(final, event_rows(events, first_seq, source="room"), {})
 
 
 def finished_game(
@@ -149,22 +208,30 @@ def finished_game(
 
     ``row`` is the game's row (id, game, options, seats, seed, ...); its status, result
     and finish time are set here. ``causes[i]`` is the 1-based action that caused
-    ``events[i]`` (None for the opening events), as :class:`bots.sdk.local.LocalGame` keeps it.
+    ``events[i]`` (None for the opening events, which come first; each action's events
+    follow each other), as :class:`bots.sdk.local.LocalGame` keeps it.
     """
     at = row.started if row.started is not None else row.created
-    opening = dataclasses.replace(
-        row, status="playing", result=None, reason=None, seed_revealed=False, finished=None
-    )
-    logged = event_rows(events, causes)
-    caused: dict[int | None, list[EventRow]] = {}
-    for event in logged:
-        caused.setdefault(event.action_n, []).append(event)
-    unknown = [n for n in caused if n is not None and not 1 <= n <= len(history)]
+    if len(causes) != len(events):
+        raise ValueError(f"{len(causes)} causes for {len(events)} events")
+    unknown = sorted({n for n in causes if n is not None and not 1 <= n <= len(history)})
     if unknown:
         raise ValueError(f"events caused by actions {unknown} that are not in the history")
-    entries: list[Entry] = [started(opening, caused.get(None, []))]
+    caused: dict[int | None, list[Event]] = {}
+    first: dict[int | None, int] = {}
+    for seq, (event, cause) in enumerate(zip(events, causes, strict=True), 1):
+        group = caused.setdefault(cause, [])
+        first.setdefault(cause, seq)
+        if first[cause] + len(group) != seq:
+            raise ValueError(f"the events caused by action {cause} do not follow each other")
+        group.append(event)
+    opening = caused.get(None, [])
+    if opening and first[None] != 1:
+        raise ValueError("the opening events do not come first")
+    entries: list[Entry] = [started(row, row.seed, at, opening)]
     entries.extend(
-        step(row.id, n, record, at, caused.get(n, [])) for n, record in enumerate(history, 1)
+        step(row.id, n, record, at, caused.get(n, []), first.get(n, 0))
+        for n, record in enumerate(history, 1)
     )
     entries.append(finished(row, outcome, at, stats))
     return entries
@@ -172,10 +239,12 @@ def finished_game(
 
 async def commit(store: Store, entry: Entry) -> None:
     """Write one entry; return once it is durable."""
-    if isinstance(entry, Start):
-        await store.save_game(entry.row, entry.events)
-    elif isinstance(entry, Step):
+    if isinstance(entry, Step):  # (most entries)
         await store.append(entry.game_id, entry.events, entry.action)
+    elif isinstance(entry, Save):
+        await store.save_game(entry.row)
+    elif isinstance(entry, Start):
+        await store.save_game(entry.row, entry.events)
     elif isinstance(entry, Said):
         await store.add_chat(entry.game_id, entry.line)
     else:

@@ -1,26 +1,30 @@
 """The server's frames as types: one :class:`msgspec.Struct` per outbound frame.
 
-The server builds most frames as dicts (rooms splice pre-encoded projections into
-``event`` frames for speed); this module is their contract. :data:`Frame` is the tagged
-union of every frame the server sends, so that
+These types are the one source of the server-to-client half of the protocol: the server
+builds every frame it sends from them and encodes it with :func:`encode` (one reusable
+msgspec encoder; no frame is ever a dict). :data:`Frame` is the tagged union of them all,
+so that
 
 - ``umpire schema`` prints their JSON Schema beside the inbound messages'
   (:func:`json_schema`);
 - tests decode every frame a test client receives against it, strictly: a frame with a
   missing, unknown or mistyped field fails the test (``tests/server/wsclient.py``);
-- ``docs/protocol.md`` is checked against it, field by field.
+- ``docs/protocol.md`` is checked against it, field by field;
+- a test fails if a module of ``server/`` outside this one builds a dict with a
+  ``"type"`` key (``tests/server/test_typed_frames.py``).
 
-Event payloads and views are the engines' business and stay plain JSON objects here.
-Keep this module, ``server/wire/protocol.py`` and ``docs/protocol.md`` in step.
+Event payloads and views are the engines' business and stay plain JSON objects here; the
+room's own event (:class:`AbortedEvent`) is typed here. Keep this module,
+``server/wire/protocol.py`` and ``docs/protocol.md`` in step.
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar, cast
 
 import msgspec
 
-from server.wire.protocol import Message, Ref
+from server.wire.protocol import ERROR_CODES, Message, Ref
 
 #: Every error code (``server.wire.protocol.ERROR_CODES`` describes each; a test keeps the two
 #: in step).
@@ -60,6 +64,8 @@ ErrorCode = Literal[
 ]
 
 RoomState = Literal["waiting", "playing", "finished", "aborted"]
+#: A chat channel: seated players and spectators each hear only their own.
+Channel = Literal["players", "spectators"]
 Spectators = Literal["live", "after", "none"]
 #: An engine's JSON object (a projection, a view, a game's options).
 JsonObject = dict[str, Any]
@@ -80,6 +86,10 @@ class Reply(OutFrame, kw_only=True):
     """A frame that answers one client message; it echoes the message's ``ref``."""
 
     ref: Ref = None
+
+
+#: Any reply frame (see :func:`with_ref`).
+ReplyT = TypeVar("ReplyT", bound="Reply")
 
 
 # -- nested objects ------------------------------------------------------------------------
@@ -406,7 +416,7 @@ class ChatFrame(Reply, tag="chat"):
 
     room: str
     n: int
-    channel: Literal["players", "spectators"]
+    channel: Channel
     seat: int | None
     player: str
     name: str
@@ -476,6 +486,46 @@ FRAME_TYPES: dict[str, type[OutFrame]] = {
 }
 
 _strict = msgspec.json.Decoder(Frame)
+_encoder = msgspec.json.Encoder()
+
+
+def encode(frame: OutFrame) -> bytes:
+    """The frame as the JSON text the server sends (UTF-8 bytes)."""
+    return _encoder.encode(frame)
+
+
+def with_ref(frame: ReplyT, ref: Ref) -> ReplyT:
+    """``frame`` answering a message that carried ``ref`` (itself when there was none)."""
+    return frame if ref is None else msgspec.structs.replace(frame, ref=ref)
+
+
+def error(code: str, message: str, *, ref: Ref = None, room: str | None = None) -> ErrorFrame:
+    """An ``error`` frame; ``code`` must be one of ``ERROR_CODES`` (a
+    :class:`~server.errors.ClientError`'s code is a plain string)."""
+    assert code in ERROR_CODES, code
+    return ErrorFrame(code=cast(ErrorCode, code), message=message, ref=ref, room=room)
+
+
+def room_frame(info: RoomInfo, seq: int, invite: str | None) -> RoomFrame:
+    """The ``room`` frame of a room described by ``info``, for a viewer whose stream is
+    at ``seq`` (``invite``: only for a player seated in a private room)."""
+    fields = msgspec.structs.asdict(info)
+    fields["seq"] = seq
+    return RoomFrame(**fields, invite=invite)
+
+
+class AbortedEvent(msgspec.Struct, tag_field="type", tag="aborted", forbid_unknown_fields=True):
+    """The room's own event, last in every stream of a game the server had to abort: why,
+    and the game's seed, revealed."""
+
+    reason: str
+    seed: str
+
+
+def aborted_event(reason: str, seed: bytes) -> JsonObject:
+    """The payload of an ``aborted`` event, as events are logged and projected."""
+    payload: JsonObject = msgspec.to_builtins(AbortedEvent(reason=reason, seed=seed.hex()))
+    return payload
 
 
 def check(text: str | bytes) -> OutFrame:

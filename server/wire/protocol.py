@@ -1,11 +1,10 @@
-"""The wire protocol: typed inbound messages, outbound frames, error codes.
+"""The wire protocol's inbound half: typed client messages, and the error codes.
 
 Every frame is one JSON object in a websocket text frame, with a ``"type"`` field.
 Inbound messages are decoded straight into the :class:`msgspec.Struct` types below (unknown
-fields are refused), so nothing unvalidated ever reaches a room. Outbound frames are plain
-dicts built by the small functions at the end of this module; event frames are spliced
-from pre-encoded projections by the room for speed. ``docs/protocol.md`` documents all of
-it with examples; keep the two in step.
+fields are refused), so nothing unvalidated ever reaches a room. Outbound frames are the
+types of :mod:`server.wire.frames`, encoded there. ``docs/protocol.md`` documents all of
+it with examples; keep the three in step.
 """
 
 from __future__ import annotations
@@ -332,31 +331,7 @@ def ref_of(frame: str | bytes) -> Ref:
     return None
 
 
-def encode(frame: dict[str, Any]) -> str:
-    """Encode an outbound frame as JSON text."""
-    return _encoder.encode(frame).decode()
-
-
-def encode_bytes(value: Any) -> bytes:
-    """Encode any JSON-compatible value (used for projections and stored truths)."""
-    return _encoder.encode(value)
-
-
-def error_frame(
-    code: str, message: str, *, ref: Ref = None, room: str | None = None
-) -> dict[str, Any]:
-    """An ``error`` frame. ``code`` must be one of :data:`ERROR_CODES`."""
-    assert code in ERROR_CODES, code
-    frame: dict[str, Any] = {"type": "error", "code": code, "message": message}
-    if ref is not None:
-        frame["ref"] = ref
-    if room is not None:
-        frame["room"] = room
-    return frame
-
-
-def with_ref(frame: dict[str, Any], ref: Ref) -> dict[str, Any]:
-    """``frame`` with ``ref`` added when the request carried one."""
-    if ref is not None:
-        frame["ref"] = ref
-    return frame
+def encode(message: Inbound) -> bytes:
+    """A client message as JSON text (UTF-8), as a client sends it: how a node says a
+    relayed client's ``hello`` to the room's owner (``server.cluster.nodes``)."""
+    return _encoder.encode(message)

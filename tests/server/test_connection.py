@@ -15,13 +15,14 @@ from websockets.streams import StreamReader
 
 from server.net.app import Limits, UmpireServer
 from server.rooms.connection import Client, text_frames
+from server.wire import frames
 from tests.server.conftest import ServerFactory
 from tests.server.wsclient import RawSocket, WsClient
 
 
 @pytest.mark.parametrize("size", [0, 1, 125, 126, 127, 65535, 65536, 70000])
 def test_text_frames_parse_as_websockets_parses_them(size: int) -> None:
-    texts = ["x" * size, "é" * 3, "{}"]
+    texts = [b"x" * size, "é".encode() * 3, b"{}"]
     reader = StreamReader()
     reader.feed_data(text_frames(texts))
     reader.feed_eof()
@@ -34,7 +35,7 @@ def test_text_frames_parse_as_websockets_parses_them(size: int) -> None:
         except StopIteration as done:
             frame = done.value
         assert frame.opcode is Opcode.TEXT and frame.fin
-        parsed.append(frame.data.decode())
+        parsed.append(frame.data)
     assert parsed == texts
     assert reader.at_eof()
 
@@ -45,8 +46,8 @@ async def test_several_frames_go_out_in_order(server: UmpireServer) -> None:
         await client.hello("ana")  # the server side is surely open by now
         assert server._server is not None
         (ws,) = server._server.connections
-        texts = [f'{{"type":"pong","ref":"{"r" * n}"}}' for n in (0, 1, 64)]
-        texts.append('{"type":"pong","ref":2}')
+        pongs = [frames.PongFrame(ref="r" * n) for n in (0, 1, 64)]
+        texts = [frames.encode(pong) for pong in [*pongs, frames.PongFrame(ref=2)]]
         Client(ws, "test", 1 << 20).send_many(texts)
         assert [(await client.next()).get("ref") for _ in texts] == [
             json.loads(t)["ref"] for t in texts

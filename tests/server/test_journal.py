@@ -1,12 +1,13 @@
-"""The journal's pure builders: the rows of a game's start, actions and end."""
+"""The journal's pure builders: the rows of a room's saves, a game's start, actions, chat
+and end."""
 
 from __future__ import annotations
 
 import pytest
 
-from server.games.base import Event, Outcome, Record
+from server.games.base import Event, Outcome, Record, seed_commitment
 from server.store import journal
-from server.store.contract import ActionRow, EventRow
+from server.store.contract import ActionRow, ChatRow, EventRow
 from tests.server.store_contract import game_row, play_random_game
 
 
@@ -40,7 +41,28 @@ def test_events_caused_by_unknown_actions_are_refused() -> None:
     with pytest.raises(ValueError, match=r"\[2\]"):
         events = [Event.public(2, {"type": "a"}), Event.public(2, {"type": "b"})]
         journal.finished_game(game_row("x"), events, [1, 2], [Record(0, "a")], outcome, {})
-    assert journal.event_rows([], []) == []
+    assert journal.event_rows([], 1) == ()
+
+
+def test_each_actions_events_follow_each_other() -> None:
+    outcome = Outcome((1, 2), "test")
+    events = [Event.public(2, {"type": t}) for t in "abc"]
+    history = [Record(0, "a"), Record(1, "b")]
+    with pytest.raises(ValueError, match="action 1 do not follow"):
+        journal.finished_game(game_row("x"), events, [1, 2, 1], history, outcome, {})
+    with pytest.raises(ValueError, match="opening events do not come first"):
+        journal.finished_game(game_row("x"), events, [1, None, None], history, outcome, {})
+
+
+def test_event_rows_number_the_events_and_name_their_cause_and_source() -> None:
+    events = [Event.public(2, {"type": "a"}), Event.public(2, {"type": "b"})]
+    assert journal.event_rows(events, 7, 3) == (
+        EventRow(7, "game", {"type": "a"}, 3),
+        EventRow(8, "game", {"type": "b"}, 3),
+    )
+    assert journal.event_rows(events[:1], 1, source="room") == (
+        EventRow(1, "room", {"type": "a"}, None),
+    )
 
 
 def test_seat_stats_sum_per_player_and_skip_empty_seats() -> None:
@@ -52,24 +74,49 @@ def test_seat_stats_sum_per_player_and_skip_empty_seats() -> None:
 
 
 def test_step_and_finished_build_their_rows() -> None:
-    step = journal.step("g", 4, Record(1, "dudo"), 9.5, [EventRow(7, "game", {}, 4)], [1.0])
+    event = Event.public(2, {"type": "challenge"})
+    step = journal.step("g", 4, Record(1, "dudo"), 9.5, [event], 7, [1.0])
     assert step == journal.Step(
-        "g", (EventRow(7, "game", {}, 4),), ActionRow(4, 1, "dudo", 9.5, [1.0])
+        "g", (EventRow(7, "game", {"type": "challenge"}, 4),), ActionRow(4, 1, "dudo", 9.5, [1.0])
     )
-    row = game_row("g")
+    row = game_row("g", house={"1": "ticket"})
     end = journal.finished(row, Outcome((2, 1), "won"), 12.0, {})
     assert (end.row.status, end.row.seed_revealed, end.row.finished) == ("finished", True, 12.0)
     assert end.row.result == {"ranks": [2, 1], "winners": [1], "reason": "won"}
-    assert end.row.reason == "won"
+    assert end.row.reason == "won" and end.row.house == {"1": "ticket"}
     assert row.status == "playing"  # the builders never change what they are given
 
 
 def test_an_aborted_game_reveals_its_seed_and_counts_nothing() -> None:
-    event = EventRow(9, "room", {"type": "aborted", "reason": "engine_error"})
-    end = journal.aborted(game_row("g"), "engine_error", 3.0, [event])
+    event = Event.public(2, {"type": "aborted", "reason": "engine_error"})
+    end = journal.aborted(game_row("g", house={"0": "t"}), "engine_error", 3.0, [event], 9)
     assert (end.row.status, end.row.reason, end.row.seed_revealed) == (
         "aborted",
         "engine_error",
         True,
     )
-    assert end.row.finished == 3.0 and end.events == (event,) and end.stats == {}
+    assert end.row.finished == 3.0 and end.row.house == {"0": "t"} and end.stats == {}
+    assert end.events == (EventRow(9, "room", {"type": "aborted", "reason": "engine_error"}),)
+
+
+def test_a_save_is_a_copy_the_room_may_go_on_changing() -> None:
+    row = game_row("g", status="waiting", seats=["p1", None])
+    save = journal.saved(row)
+    row.seats[1] = "p2"
+    row.options["seats"] = 3
+    assert save == journal.Save(game_row("g", status="waiting", seats=["p1", None]))
+
+
+def test_a_start_marks_the_row_playing_with_its_seed_committed() -> None:
+    row = game_row("g", status="waiting", seed=b"", seed_sha256="")
+    opening = [Event.public(2, {"type": "round_started"})]
+    start = journal.started(row, b"new seed", 5.0, opening)
+    assert (start.row.status, start.row.started, start.row.seed) == ("playing", 5.0, b"new seed")
+    assert start.row.seed_sha256 == seed_commitment(b"new seed") and not start.row.seed_revealed
+    assert start.events == (EventRow(1, "game", {"type": "round_started"}),)
+    assert row.status == "waiting" and row.seed == b""
+
+
+def test_a_chat_line_is_said_in_its_room() -> None:
+    said = journal.said("g", 3, 4.5, "players", 1, "p-ana", "ana", "hello")
+    assert said == journal.Said("g", ChatRow(3, 4.5, "players", 1, "p-ana", "ana", "hello"))

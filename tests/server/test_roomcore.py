@@ -11,6 +11,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+import msgspec
 import pytest
 
 from server.errors import ClientError
@@ -70,13 +71,14 @@ class Harness:
                     self.stored_events.extend(entry.events)
 
     def request(self, message: m.Request, at: float | None = None) -> Any:
-        """Feed a request; return its reply frame or raise its error."""
+        """Feed a request; return its reply frame (as the wire shows it) or raise its
+        error."""
         token = object()
         message = _with(message, token)
         out = self.feed(message, at)
         for effect in out:
             if isinstance(effect, m.Reply) and effect.token is token:
-                return effect.frame
+                return msgspec.to_builtins(effect.frame)
             if isinstance(effect, m.Refuse) and effect.token is token:
                 raise effect.error
         raise AssertionError("the request was not answered (held back?)")
@@ -141,7 +143,9 @@ def test_an_action_is_persisted_before_it_is_acknowledged_or_shown() -> None:
     # the start is saved (with the opening events) before any event frame goes out
     first_persist = next(i for i, e in enumerate(out) if isinstance(e, m.Persist))
     first_event = next(
-        i for i, e in enumerate(out) if isinstance(e, m.Send) and '"type":"event"' in e.frames[0]
+        i
+        for i, e in enumerate(out)
+        if isinstance(e, m.Send) and json.loads(e.frames[0])["type"] == "event"
     )
     assert first_persist < first_event
     mover = h.core.game.to_move  # type: ignore[union-attr]
