@@ -15,6 +15,7 @@ import pytest
 from server.app import UmpireServer
 from server.bus import FeedDelay
 from server.room import Room, Timing
+from tests.games.kriegspiel_leakcheck import squares_named
 from tests.ops.conftest import (
     Broker,
     Subscriber,
@@ -22,8 +23,7 @@ from tests.ops.conftest import (
     test_bus,
     wait_state,
 )
-from tests.server.test_kriegspiel_rooms import named_squares
-from tests.server.test_perudo_game import hidden_dice_leaks
+from tests.server.leaks import hidden_dice_leaks
 
 
 def spectator_stream(room: Room) -> list[int]:
@@ -161,7 +161,7 @@ async def test_kriegspiel_feed_never_names_a_move(
         assert "move" not in event and "board" not in event, event
         if event["type"] not in ("game_over",):
             # a spectator hears only what both players hear: at most a capture square
-            assert named_squares(event) <= {event.get("capture")} - {None}, event
+            assert squares_named(event) <= {event.get("capture")} - {None}, event
             assert secret not in json.dumps(payload)
     # attempts the opponent never heard of (wild16) leave no trace in the public stream
     assert len(payloads) < len(room.log)

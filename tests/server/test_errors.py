@@ -179,7 +179,7 @@ async def test_actions_after_the_end_and_the_sequence_check(
     await b.send(type="act", room=room, action="e7e5")
     await expect_error(b, "game_over")
     await b.send(type="resume", room=room, since=99)
-    await expect_error(b, "bad_seq")
+    await expect_error(b, "bad_seq", room=room)
 
 
 async def test_kriegspiel_repeated_attempt(server: UmpireServer, connect: Any) -> None:

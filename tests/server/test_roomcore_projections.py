@@ -7,11 +7,12 @@ from __future__ import annotations
 import hashlib
 import random
 import re
-from typing import Any
 
 import chess
 
 from server.roomcore import messages as m
+from tests.games.kriegspiel_leakcheck import squares_named
+from tests.server.leaks import hidden_dice_leaks
 from tests.server.roomcore_harness import (
     ANA,
     BOB,
@@ -19,35 +20,9 @@ from tests.server.roomcore_harness import (
     WES,
     Conn,
     Harness,
-    Json,
     play_to_the_end,
     seated,
 )
-
-_SQUARE = re.compile(r"^[a-h][1-8]$")
-_UCI = re.compile(r"^([a-h][1-8])([a-h][1-8])[qrbn]?$")
-
-
-def hidden_dice_leaks(frame: Json, viewer: int | None) -> list[str]:
-    """Every place in ``frame`` that shows dice ``viewer`` may not see (empty: none)."""
-    problems: list[str] = []
-
-    def walk(node: Any, path: str, public_reveal: bool) -> None:
-        if isinstance(node, dict):
-            if "dice" in node and not public_reveal:
-                dice = node["dice"]
-                if dice and isinstance(dice[0], list):
-                    problems.append(f"{path}: every seat's dice")
-                elif dice and node.get("seat") != viewer:
-                    problems.append(f"{path}: dice of seat {node.get('seat')}")
-            for key, value in node.items():
-                walk(value, f"{path}.{key}", public_reveal or key == "revealed")
-        elif isinstance(node, list):
-            for i, value in enumerate(node):
-                walk(value, f"{path}[{i}]", public_reveal)
-
-    walk(frame, "$", False)
-    return problems
 
 
 def assert_own_stream(h: Harness, conn: Conn, viewer: int | None) -> None:
@@ -93,24 +68,6 @@ def test_a_perudo_game_gives_every_viewer_its_own_projections() -> None:
     assert ends[0]["type"] == "game_over" and ends == [ends[0]] * 3
 
 
-def named_squares(node: Any) -> set[str]:
-    """Every square a projection names in its text values (FEN boards excluded)."""
-    out: set[str] = set()
-    if isinstance(node, dict):
-        for key, value in node.items():
-            if key != "board":
-                out |= named_squares(value)
-    elif isinstance(node, list):
-        for value in node:
-            out |= named_squares(value)
-    elif isinstance(node, str):
-        if _SQUARE.match(node):
-            out.add(node)
-        elif match := _UCI.match(node):
-            out |= {match.group(1), match.group(2)}
-    return out
-
-
 def own_squares(board: chess.Board, color: chess.Color) -> set[str]:
     return {chess.square_name(sq) for sq in chess.SquareSet(board.occupied_co[color])}
 
@@ -141,8 +98,8 @@ def check_frames(h: Harness, conn: Conn, seat: int) -> int:
             allowed.add(event["capture"])
         if "move" in event:  # only the mover hears its own attempt
             assert event["color"] == ("white" if seat == 0 else "black"), event
-            allowed |= named_squares(event["move"])
-        leaked = named_squares(event) - allowed
+            allowed |= {event["move"][:2], event["move"][2:4]}
+        leaked = squares_named(event) - allowed
         assert not leaked, (seat, index, event, leaked)
         checked += 1
     return checked

@@ -74,6 +74,17 @@ def test_nobody_joins_a_started_room_but_its_players_reattach() -> None:
     assert snapshot["seq"] == h.core.viewer_seq(0) == ana.events()[-1]["seq"]
 
 
+def test_resume_asks_for_a_sequence_number_the_viewer_has_seen() -> None:
+    h, (ana, _bob) = seated("perudo")
+    last = h.core.viewer_seq(0)
+    for since in (last + 1, -1):
+        assert refused(h, m.Resume(Conn(ANA), since=since)) == "bad_seq"
+    again = Conn(ANA)
+    assert h.request(m.Resume(again, since=last - 1))["seq"] == last
+    assert [f["seq"] for f in again.events()] == [last]
+    assert again.events()[-1] == ana.events()[-1]
+
+
 def test_two_connections_of_one_player_share_the_seat() -> None:
     """Either of ana's connections may act; both get every projection of seat 0."""
     h, (ana, bob) = seated("perudo")
