@@ -28,10 +28,15 @@ def _done(value: object, equals: object) -> bool:
     return bool(value) if equals is _ANY else value == equals
 
 
-def _failure(what: str | None, timeout: float, last: object, equals: object) -> AssertionError:
+#: what a wait is for, in words: text, or a function that says it when the wait fails
+What = str | Callable[[], str] | None
+
+
+def _failure(what: What, timeout: float, last: object, equals: object) -> AssertionError:
+    said = what() if callable(what) else what
     wanted = "" if equals is _ANY else f" (wanted {equals!r})"
     return AssertionError(
-        f"{what or 'the condition'} did not hold within {timeout:g} s; "
+        f"{said or 'the condition'} did not hold within {timeout:g} s; "
         f"the last value was {last!r}{wanted}"
     )
 
@@ -42,16 +47,16 @@ async def eventually(
     equals: Any = _ANY,
     timeout: float = TIMEOUT,
     interval: float = INTERVAL,
-    what: str | None = None,
+    what: What = None,
     pause: Callable[[float], Awaitable[Any]] | None = None,
 ) -> T:
     """Call ``probe`` (a function, or a coroutine function) until its value is true (or
     equal to ``equals``, when given); return that value.
 
     Fail with :class:`AssertionError` after ``timeout`` seconds, naming ``what`` (the
-    awaited condition, in words) and the probe's last value. ``pause(interval)`` waits
-    between two looks (``asyncio.sleep``; a textual test passes ``pilot.pause`` so that
-    the app runs meanwhile).
+    awaited condition, in words, or a function saying it then) and the probe's last
+    value. ``pause(interval)`` waits between two looks (``asyncio.sleep``; a textual test
+    passes ``pilot.pause`` so that the app runs meanwhile).
     """
     wait = asyncio.sleep if pause is None else pause
     loop = asyncio.get_running_loop()
@@ -73,7 +78,7 @@ def eventually_sync(
     equals: Any = _ANY,
     timeout: float = TIMEOUT,
     interval: float = INTERVAL,
-    what: str | None = None,
+    what: What = None,
 ) -> T:
     """:func:`eventually` for code without an event loop (a fixture starting a process):
     call ``probe`` until its value will do, sleeping ``interval`` between looks."""

@@ -27,7 +27,7 @@ async def start_room(connect: Any, seats: int, **create: Any) -> tuple[str, list
 async def test_game_is_logged_with_the_seed(server: UmpireServer, connect: Any) -> None:
     room_id, clients = await start_room(connect, 2)
     await asyncio.gather(*(play_seat(c, room_id, s) for s, c in enumerate(clients)))
-    await asyncio.sleep(0.05)
+    await clients[0].expect("room", state="finished")  # sent once the game's end is stored
     rows = await server.store.games(["finished"])
     assert [r.id for r in rows] == [room_id]
     row = rows[0]
