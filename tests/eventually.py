@@ -13,7 +13,7 @@ import asyncio
 import inspect
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, overload
 
 T = TypeVar("T")
 
@@ -41,15 +41,39 @@ def _failure(what: What, timeout: float, last: object, equals: object) -> Assert
     )
 
 
+@overload
 async def eventually(
-    probe: Callable[[], T | Awaitable[T]],
+    probe: Callable[[], Awaitable[T]],
+    *,
+    equals: Any = ...,
+    timeout: float = ...,
+    interval: float = ...,
+    what: What = ...,
+    pause: Callable[[float], Awaitable[Any]] | None = ...,
+) -> T: ...
+
+
+@overload
+async def eventually(
+    probe: Callable[[], T],
+    *,
+    equals: Any = ...,
+    timeout: float = ...,
+    interval: float = ...,
+    what: What = ...,
+    pause: Callable[[float], Awaitable[Any]] | None = ...,
+) -> T: ...
+
+
+async def eventually(
+    probe: Callable[[], Any],
     *,
     equals: Any = _ANY,
     timeout: float = TIMEOUT,
     interval: float = INTERVAL,
     what: What = None,
     pause: Callable[[float], Awaitable[Any]] | None = None,
-) -> T:
+) -> Any:
     """Call ``probe`` (a function, or a coroutine function) until its value is true (or
     equal to ``equals``, when given); return that value.
 
