@@ -13,7 +13,7 @@ import asyncio
 import inspect
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar, overload
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 
@@ -39,30 +39,6 @@ def _failure(what: What, timeout: float, last: object, equals: object) -> Assert
         f"{said or 'the condition'} did not hold within {timeout:g} s; "
         f"the last value was {last!r}{wanted}"
     )
-
-
-@overload
-async def eventually(
-    probe: Callable[[], Awaitable[T]],
-    *,
-    equals: Any = ...,
-    timeout: float = ...,
-    interval: float = ...,
-    what: What = ...,
-    pause: Callable[[float], Awaitable[Any]] | None = ...,
-) -> T: ...
-
-
-@overload
-async def eventually(
-    probe: Callable[[], T],
-    *,
-    equals: Any = ...,
-    timeout: float = ...,
-    interval: float = ...,
-    what: What = ...,
-    pause: Callable[[float], Awaitable[Any]] | None = ...,
-) -> T: ...
 
 
 async def eventually(

@@ -268,17 +268,22 @@ def dudo_or_lowest(legal: list[str]) -> str:
     return "dudo" if "dudo" in legal else legal[0]
 
 
-def play_to_the_end(
-    h: Harness, conns: list[Conn | None], choose: Any = dudo_or_lowest, step: float = 0.5
-) -> None:
-    """Play until the game ends: the seat to move acts through its connection (``choose``
-    picks from its legal actions), every ``step`` seconds; a seat without one (``None``)
-    is left to the room's timers (the autopilot, a stand-in policy, a flag)."""
-    for _ in range(10_000):
+def play(
+    h: Harness,
+    conns: list[Conn | None],
+    choose: Any = dudo_or_lowest,
+    step: float = 0.5,
+    moves: int = 10_000,
+) -> bool:
+    """Play at most ``moves`` moves; return whether the game is over. The seat to move acts
+    through its connection (``choose`` picks from its legal actions) every ``step``
+    seconds; a seat without one (``None``) is left to the room's timers (the autopilot, a
+    stand-in policy, a flag)."""
+    for _ in range(moves):
         game = h.core.game
         assert game is not None
         if h.core.state != "playing":
-            return
+            return True
         seat = game.to_move
         assert seat is not None
         conn = conns[seat] if seat < len(conns) else None
@@ -288,4 +293,9 @@ def play_to_the_end(
             h.run_until(max(min(armed), h.now))
         else:
             h.request(m.Act(conn, action=choose(h.legal(seat))), at=h.now + step)
-    raise AssertionError("the game did not end")
+    return h.core.state != "playing"
+
+
+def play_to_the_end(h: Harness, conns: list[Conn | None], choose: Any = dudo_or_lowest) -> None:
+    """:func:`play` until the game ends."""
+    assert play(h, conns, choose), "the game did not end"

@@ -20,6 +20,7 @@ from tests.server.roomcore_harness import (
     WES,
     Conn,
     Harness,
+    play,
     play_to_the_end,
     seated,
 )
@@ -114,15 +115,7 @@ def test_a_random_kriegspiel_game_names_no_unknown_square() -> None:
     def attempt(legal: list[str]) -> str:
         return rng.choice([a for a in legal if re.match(r"^[a-h]\d", a)])
 
-    for _ in range(400):
-        game = h.core.game
-        assert game is not None
-        if h.core.state != "playing":
-            break
-        seat = game.to_move
-        assert seat is not None
-        h.request(m.Act(seats[seat], action=attempt(h.legal(seat))), at=h.now + 0.1)
-    else:
+    if not play(h, list(seats), attempt, step=0.1, moves=400):
         h.request(m.Act(h.mover(*seats), action="resign"))
     assert h.core.state == "finished"
     for seat, conn in enumerate(seats):
