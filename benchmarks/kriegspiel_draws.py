@@ -17,7 +17,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 import chess
 
-from bots.arena import GameSpec, play_spec, schedule
+from bots.tools.arena import GameSpec, play_spec, schedule
 from server.games.kriegspiel import KriegspielGame
 
 

@@ -3,7 +3,7 @@
 The earlier version is taken from git (``--previous``, a commit; the repository has no
 tags) and loaded as a package of its own name, so both versions play in one tournament:
 
-1. ``git archive <commit> bots/kriegspiel_meta`` is unpacked into a temporary folder as
+1. ``git archive <commit> bots/kriegspiel/meta`` is unpacked into a temporary folder as
    the package ``ks_prev_<commit>`` (its own imports renamed to match); the rest of the
    code (the SDK, the engines) is today's, which the bot only uses through the Bot API;
 2. a small ``ladder.py`` in that package wraps the old class so that it takes this
@@ -71,7 +71,7 @@ def unpack(commit: str, into: Path) -> str:
     )
     package = f"ks_prev_{short}"
     archive = subprocess.run(
-        ["git", "archive", "--format=tar", short, "bots/kriegspiel_meta"],
+        ["git", "archive", "--format=tar", short, "bots/kriegspiel/meta"],
         cwd=ROOT,
         check=True,
         capture_output=True,
@@ -84,7 +84,7 @@ def unpack(commit: str, into: Path) -> str:
                 continue
             source = tar.extractfile(member)
             assert source is not None
-            text = source.read().decode().replace("bots.kriegspiel_meta", package)
+            text = source.read().decode().replace("bots.kriegspiel.meta", package)
             (target / Path(member.name).name).write_text(text)
     (target / "ladder.py").write_text(WRAPPER.format(commit=short, package=package))
     return package

@@ -34,8 +34,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import chess
 
-from bots.arena import wilson_interval
-from bots.kriegspiel_meta import KriegspielMeta
+from bots.kriegspiel.meta import KriegspielMeta
+from bots.tools.arena import wilson_interval
 
 
 class Traced(KriegspielMeta):
@@ -65,8 +65,8 @@ def _play(job: tuple[str, str, int, str, str | None]) -> dict[str, Any]:
     """One game in a worker: the outcome from the bot's side and its statistics."""
     kind, defender, seed, budget, rules = job
     from bots.baseline import KriegspielRandom
-    from bots.local import play_local
-    from bots.sdk import Bot
+    from bots.sdk.bot import Bot
+    from bots.sdk.local import play_local
     from server.games.kriegspiel import KriegspielGame
     from tests.bots.kriegspiel_meta_harness import CentreKing, random_start
 
@@ -145,7 +145,7 @@ def main() -> None:
     args = parser.parse_args()
     started = time.perf_counter()
     if {"KBB", "KBN"} & set(args.endgames.split(",")) and args.what == "endgames":
-        from bots.kriegspiel_meta.minor_dtm import KINDS, table
+        from bots.kriegspiel.meta.minor_dtm import KINDS, table
 
         for kinds in KINDS:
             table(kinds)  # built (or read) once here, not in every worker mid-game

@@ -28,13 +28,13 @@ import chess
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bots.arena import GameSpec, schedule
 from bots.baseline import KriegspielRandom
-from bots.kriegspiel_meta import KriegspielMeta
-from bots.kriegspiel_meta.legality import capture_candidates, illegal_chance
-from bots.kriegspiel_meta.search import probes, probing
-from bots.local import play_local
-from bots.sdk import Decision
+from bots.kriegspiel.meta import KriegspielMeta
+from bots.kriegspiel.meta.legality import capture_candidates, illegal_chance
+from bots.kriegspiel.meta.search import probes, probing
+from bots.sdk.bot import Decision
+from bots.sdk.local import play_local
+from bots.tools.arena import GameSpec, schedule
 from tests.bots.kriegspiel_meta_harness import truth_sink
 
 

@@ -32,9 +32,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bots.baseline import PerudoRandom, PerudoSimple
-from bots.local import play_local
-from bots.perudo_expert import PerudoExpert
-from bots.sdk import Bot, Decision
+from bots.perudo.expert import PerudoExpert
+from bots.sdk.bot import Bot, Decision
+from bots.sdk.local import play_local
 
 LEVELS = ("easy", "normal", "hard")
 

@@ -18,7 +18,7 @@ an opponent's bid: in ``N`` heads-up situations (five dice each) where perudo-si
 opened, the other seat raised as perudo-simple would and perudo-simple raised again, it
 estimates P(that last bid is true) from 100 worlds, with the expert's inference alone
 (one proposal a world) and with the search's reweighting (8 proposals), and exactly with
-hard's reading of the bids (``bots.perudo_expert.reading``), and prints the Brier score
+hard's reading of the bids (``bots.perudo.expert.reading``), and prints the Brier score
 of each and the true rate by estimated band.
 """
 
@@ -36,13 +36,13 @@ from typing import ClassVar
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bots.baseline import PerudoSimple
-from bots.local import play_local
-from bots.perudo_expert.reading import read_bids
-from bots.perudo_expert.view import TableView
-from bots.perudo_search import PerudoSearch
-from bots.perudo_search.rollout import Deal, Rules, simple_action
-from bots.perudo_search.worlds import sample_deal, world_rng
-from bots.sdk import Bot, Decision
+from bots.perudo.expert.reading import read_bids
+from bots.perudo.expert.view import TableView
+from bots.perudo.search import PerudoSearch
+from bots.perudo.search.rollout import Deal, Rules, simple_action
+from bots.perudo.search.worlds import sample_deal, world_rng
+from bots.sdk.bot import Bot, Decision
+from bots.sdk.local import play_local
 from server.games.perudo_actions import Bid, count_matching
 
 

@@ -5,7 +5,7 @@ Usage::
     python benchmarks/perudo_vs_revision.py --rev 22397a1 [--level hard] [--games 2000]
         [--seats 2] [--seed 11] [--others perudo-simple,perudo-simple] [-o KEY=VALUE]
 
-The expert of revision ``--rev`` (``bots/perudo_expert`` as committed there) is copied
+The expert of revision ``--rev`` (``bots/perudo/expert`` as committed there) is copied
 into a temporary package, ``perudo_expert_<rev>``, with a class pinned to ``--level``,
 and ``umpire tournament --local`` plays today's ``perudo-expert:LEVEL`` against it (and
 ``--others``, if given), seats rotating. The table printed is the tournament's: win
@@ -44,7 +44,7 @@ def extract(rev: str, level: str, into: Path) -> str:
     """Copy revision ``rev``'s expert into ``into``; return the bot spec to load it."""
     package = "perudo_expert_" + re.sub(r"\W", "_", rev)
     archive = subprocess.run(
-        ["git", "archive", "--format=tar", rev, "bots/perudo_expert"],
+        ["git", "archive", "--format=tar", rev, "bots/perudo/expert"],
         cwd=ROOT,
         check=True,
         capture_output=True,

@@ -1,6 +1,6 @@
 """CPU per action of one room (its asyncio actor and its sans-I/O core), without sockets.
 
-Plays four-seat Perudo games through ``server.room.Room`` with clients that only count
+Plays four-seat Perudo games through ``server.rooms.room.Room`` with clients that only count
 their frames and a store that writes nothing, and reports the process's CPU time per
 action. It isolates the room layer from the websocket and SQLite costs that
 ``benchmarks/server_load.py`` measures together.
@@ -21,10 +21,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from server.connection import Client
 from server.games import engine
-from server.identity import Player
-from server.room import Room, Settings, Timing
+from server.players.identity import Player
+from server.rooms.connection import Client
+from server.rooms.room import Room, Settings, Timing
 
 
 def scripted_action(game: Any, rng: random.Random) -> str:

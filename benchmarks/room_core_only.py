@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from room_core import scripted_action  # benchmarks/room_core.py, beside this script
 
 from server.games import engine
-from server.identity import Player
+from server.players.identity import Player
 from server.roomcore import messages as m
 from server.roomcore.core import RoomCore, new_row
 from server.roomcore.settings import Settings, Timing

@@ -28,8 +28,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from server_load import NO_RATE_LIMITS  # benchmarks/server_load.py, beside this script
 
-from bots.arena import schedule
-from bots.cli import play_and_record
+from bots.tools.arena import schedule
+from bots.tools.cli import play_and_record
 from server.cli import open_recorder
 
 
@@ -54,7 +54,7 @@ def measure_server(game: str, bots: list[str], seats: int, games: int, parallel:
     import socket
     import subprocess
 
-    from bots.arena import stream_remote
+    from bots.tools.arena import stream_remote
 
     options = {"seats": seats} if game == "perudo" else {}
     specs = schedule(game, options, bots, seats, games, "bench")

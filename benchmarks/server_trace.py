@@ -37,7 +37,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's server
 
-from server import cli, journal, ops
+from server import cli
+from server.ops import metrics as ops
+from server.store import journal
 
 #: (start, pause seconds, generation, collected, frozen objects then)
 collections: list[tuple[float, float, int, int, int]] = []

@@ -21,8 +21,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from server.store import ActionRow, EventRow, GameRow
-from server.store_sqlite import SqliteStore
+from server.store.contract import ActionRow, EventRow, GameRow
+from server.store.sqlite import SqliteStore
 
 
 def game_row(game_id: str) -> GameRow:

@@ -14,8 +14,8 @@ from __future__ import annotations
 import random
 from typing import ClassVar
 
-from bots.perudo_table import PerudoTable
-from bots.sdk import Bot, Decision, GameInfo
+from bots.perudo.table import PerudoTable
+from bots.sdk.bot import Bot, Decision, GameInfo
 from server.games.perudo_actions import Bid
 
 

@@ -1,7 +1,7 @@
 """Find bots by name: built-in ones (``perudo-random``) or third-party ones by path.
 
 A spec is a built-in name, optionally with a level after a colon (``perudo-expert:hard``),
-or ``package.module:ClassName`` for any importable :class:`~bots.sdk.Bot` subclass.
+or ``package.module:ClassName`` for any importable :class:`~bots.sdk.bot.Bot` subclass.
 :func:`load_bot` returns a factory that makes a fresh bot for each game.
 """
 
@@ -12,7 +12,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from bots.sdk import Bot, BotError
+from bots.sdk.bot import Bot, BotError
 
 log = logging.getLogger(__name__)
 
@@ -21,9 +21,9 @@ BUILTIN: dict[str, str] = {
     "perudo-random": "bots.baseline:PerudoRandom",
     "perudo-simple": "bots.baseline:PerudoSimple",
     "kriegspiel-random": "bots.baseline:KriegspielRandom",
-    "perudo-expert": "bots.perudo_expert:PerudoExpert",
-    "perudo-search": "bots.perudo_search:PerudoSearch",
-    "kriegspiel-meta": "bots.kriegspiel_meta:KriegspielMeta",
+    "perudo-expert": "bots.perudo.expert:PerudoExpert",
+    "perudo-search": "bots.perudo.search:PerudoSearch",
+    "kriegspiel-meta": "bots.kriegspiel.meta:KriegspielMeta",
 }
 
 BotFactory = Callable[[], Bot]
@@ -68,7 +68,7 @@ def load_bot(spec: str, **kwargs: Any) -> tuple[str, BotFactory]:
 
 
 class HouseCatalog:
-    """The built-in bots, as the server's house-bot catalog (``server.house.Catalog``):
+    """The built-in bots, as the server's house-bot catalog (``server.rooms.house.Catalog``):
     the composition root hands it to the server, which never imports bots itself."""
 
     def bots_for(self, game: str) -> list[str]:

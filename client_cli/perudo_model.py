@@ -1,6 +1,6 @@
 """The Perudo table told in sentences (no I/O).
 
-What a viewer knows is the shared :class:`~bots.perudo_table.PerudoTable` (the bots'
+What a viewer knows is the shared :class:`~bots.perudo.table.PerudoTable` (the bots'
 model too); :func:`apply_event` updates it with one event and returns the sentence the
 log shows.
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bots.perudo_table import PerudoTable
+from bots.perudo.table import PerudoTable
 from server.games.base import IllegalAction
 from server.games.perudo_actions import Bid
 

@@ -23,17 +23,17 @@ from typing import TYPE_CHECKING, Any, TextIO
 from server import __version__
 
 if TYPE_CHECKING:
-    from bots.arena import PlayedGame, Recorder
-    from bots.cli import Feed
-    from server.store import Store
+    from bots.tools.arena import PlayedGame, Recorder
+    from bots.tools.cli import Feed
+    from server.store.contract import Store
 
 
 @asynccontextmanager
 async def open_recorder(db: str) -> AsyncIterator[Recorder]:
     """Open the knowledge base ``db`` and yield a recorder that logs each locally played
     game there through the journal (``umpire selfplay``, ``tournament --db``)."""
-    from server.selfplay_log import SelfplayLog
-    from server.store import open_store
+    from server.store.contract import open_store
+    from server.store.selfplay_log import SelfplayLog
 
     store = open_store(db, synchronous="NORMAL")
     await store.open()
@@ -64,7 +64,7 @@ async def open_recorder(db: str) -> AsyncIterator[Recorder]:
 @asynccontextmanager
 async def open_feed(url: str) -> AsyncIterator[Feed]:
     """Start the MQTT bus at ``url`` for a tournament's standings; flush it at the end."""
-    from server.bus import make_bus
+    from server.feed.bus import make_bus
 
     bus = make_bus(url)
     await bus.start()
@@ -90,12 +90,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     schema.set_defaults(func=_cmd_schema)
     _add_serve(sub)
-    from bots.cli import Services
-    from bots.cli import register as register_bot_commands
+    from bots.tools.cli import Services
+    from bots.tools.cli import register as register_bot_commands
 
     register_bot_commands(sub, Services(open_recorder=open_recorder, open_feed=open_feed))
     _add_data(sub)
-    from bots.advise_cli import register as register_advise
+    from bots.tools.advise_cli import register as register_advise
 
     register_advise(sub)
     from client_cli.cli import register as register_client
@@ -184,13 +184,13 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     import asyncio
     import signal
 
-    from server import logs
-    from server.app import Limits, ServerConfig
-    from server.bus import FeedDelay, make_bus
     from server.errors import StoreError
-    from server.event_loop import run_loop
-    from server.gc_policy import GcPolicy
-    from server.room import Timing
+    from server.feed.bus import FeedDelay, make_bus
+    from server.net.app import Limits, ServerConfig
+    from server.ops import logs
+    from server.ops.event_loop import run_loop
+    from server.ops.gc_policy import GcPolicy
+    from server.rooms.room import Timing
     from server.root import build_server
 
     logs.configure(args.log_level, args.log_format)
@@ -224,7 +224,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     async def run() -> int:
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
-        # no young collections; a full one when the heap has grown (server.gc_policy)
+        # no young collections; a full one when the heap has grown (server.ops.gc_policy)
         GcPolicy().install(loop)
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
@@ -256,7 +256,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 def _cmd_schema(args: argparse.Namespace) -> int:
     import json
 
-    from server.frames import json_schema
+    from server.wire.frames import json_schema
 
     print(json.dumps(json_schema(), indent=2, sort_keys=True))
     return 0
@@ -292,7 +292,7 @@ def _add_data(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 async def _open_existing(path: str) -> Store:
     """Open a knowledge base that must already exist (never create an empty one)."""
-    from server.store import open_store
+    from server.store.contract import open_store
 
     if "://" not in path and not os.path.exists(path):
         raise FileNotFoundError(f"no knowledge base at {path}")
@@ -304,7 +304,7 @@ async def _open_existing(path: str) -> Store:
 def _cmd_export(args: argparse.Namespace) -> int:
     """``umpire export``."""
     from server.errors import StoreError
-    from server.export import export_jsonl, export_pgn
+    from server.export.reader import export_jsonl, export_pgn
     from server.games.base import GameError
 
     if args.format == "parquet":
@@ -343,7 +343,7 @@ def _export_parquet(args: argparse.Namespace) -> int:
         print("umpire export: --format parquet needs --out DIRECTORY", file=sys.stderr)
         return 2
     try:
-        from server.export_parquet import export_parquet
+        from server.export.parquet import export_parquet
     except ImportError as exc:
         print(f"umpire export: {exc.name} is missing: pip install 'umpire[learn]'", file=sys.stderr)
         return 1
@@ -377,7 +377,7 @@ def _export_parquet(args: argparse.Namespace) -> int:
 def _cmd_verify(args: argparse.Namespace) -> int:
     """``umpire verify``: exit 0 when every game checks out, 1 otherwise."""
     from server.errors import StoreError
-    from server.export import verify_game
+    from server.export.reader import verify_game
 
     async def run() -> dict[str, list[str]]:
         store = await _open_existing(args.db)

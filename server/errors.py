@@ -4,11 +4,11 @@ Exceptions::
 
     ServerError               root of everything the server raises on purpose
     ├── ClientError           a request refused; the client gets an ``error`` frame with
-    │                         ``code`` (see :data:`server.protocol.ERROR_CODES`) and a
+    │                         ``code`` (see :data:`server.wire.protocol.ERROR_CODES`) and a
     │                         readable ``message``; the connection stays open
     └── StoreError            the knowledge base cannot do what was asked (a bug or a
         │                     broken database, never the client's fault)
-        └── LeaseLost         a write for a room another node took over (server.lease):
+        └── LeaseLost         a write for a room another node took over (server.cluster.lease):
                               refused whole; the room stops on this node
 
 Engines raise their own :class:`~server.games.base.GameError`; the room turns an
@@ -43,5 +43,5 @@ class StoreError(ServerError):
 
 class LeaseLost(StoreError):
     """A write for a room whose lease this node no longer holds (its fencing token is
-    stale, see server.lease): nothing of it was stored. The room must stop here; its
+    stale, see server.cluster.lease): nothing of it was stored. The room must stop here; its
     clients reconnect and find it on the node that owns it now."""

@@ -8,16 +8,16 @@ what they need of the bots, the catalog of house bots and the Perudo expert's ad
 
 from __future__ import annotations
 
-from server.app import ServerConfig, UmpireServer
-from server.bus import Bus
-from server.store import Store
+from server.feed.bus import Bus
+from server.net.app import ServerConfig, UmpireServer
+from server.store.contract import Store
 
 
 def build_server(
     config: ServerConfig, store: Store | None = None, bus: Bus | None = None
 ) -> UmpireServer:
     """A server with the built-in bots as house bots and the Perudo expert as its advisor."""
-    from bots.perudo_expert.hint import perudo_hint
+    from bots.perudo.expert.hint import perudo_hint
     from bots.registry import HouseCatalog
 
     return UmpireServer(config, store, bus, catalog=HouseCatalog(), advisor=perudo_hint)

@@ -4,7 +4,7 @@ as plain text for a terminal (no documentation markup).
 Each engine's config type describes its own options (``OPTION_HELP``, one entry per
 option, and ``PRESETS`` where it has presets); a config without them is described by its
 docstring. The room options (those of ``create_room`` besides the game's) come from
-:class:`server.protocol.CreateRoom` with :data:`ROOM_OPTION_HELP`.
+:class:`server.wire.protocol.CreateRoom` with :data:`ROOM_OPTION_HELP`.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import Any
 import msgspec
 
 from server.games import engine, engine_names
-from server.protocol import CreateRoom, Inbound
+from server.wire.protocol import CreateRoom, Inbound
 
 #: The room options of ``create_room`` (every game), in plain text.
 ROOM_OPTION_HELP = {

@@ -19,7 +19,7 @@ into action texts (:mod:`bots.learn.perudo_obs`, :mod:`bots.learn.kriegspiel_obs
 
 :meth:`UmpireEnv.episode` returns a finished episode as the knowledge base records it
 (seed, options, events with their causes, history, outcome): see
-``server/learn_record.py`` and docs/learning.md.
+``server/store/learn_record.py`` and docs/learning.md.
 """
 
 from __future__ import annotations
@@ -224,7 +224,7 @@ class UmpireEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type informa
         return self.game
 
     def episode(self) -> Episode:
-        """The finished game as the knowledge base records it (``server/learn_record.py``).
+        """The finished game as the knowledge base records it (``server/store/learn_record.py``).
 
         Raises ``ValueError`` while the game is unfinished (a truncated game is not one).
         """

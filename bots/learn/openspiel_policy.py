@@ -22,7 +22,7 @@ import pyspiel
 from open_spiel.python import policy
 
 from bots.learn.openspiel_perudo import PerudoGame, PerudoState
-from bots.sdk import Bot, Decision, GameInfo
+from bots.sdk.bot import Bot, Decision, GameInfo
 
 #: ``factory(seed)``: a new bot with that random seed.
 BotFactory = Callable[[int], Bot]
@@ -108,7 +108,7 @@ async def _mix(
 
 def expert_factory(level: str) -> BotFactory:
     """The ``perudo-expert`` bot at ``level`` (easy, normal, hard), seeded."""
-    from bots.perudo_expert import PerudoExpert
+    from bots.perudo.expert import PerudoExpert
 
     def make(seed: int) -> Bot:
         return PerudoExpert(level=level, seed=seed)

@@ -7,7 +7,7 @@ the request, arm or cancel timers, launch house bots, feed the public bus. It ne
 reads a clock, touches a socket or awaits anything, so tests drive it with a fake clock
 and no event loop (as h11 is a whole HTTP connection without I/O).
 
-An accepted action goes: engine (``game.apply``) -> :class:`~server.journal.Step`
+An accepted action goes: engine (``game.apply``) -> :class:`~server.store.journal.Step`
 (persisted) -> ``ack`` to the sender -> each attached connection's own projection of
 every event (:mod:`server.roomcore.streams`) -> clocks and the next ``turn``.
 
@@ -32,21 +32,21 @@ import secrets
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from server import chat
 from server.errors import ClientError
 from server.games import Engine
 from server.games.base import ConfigError, Event, Game, IllegalAction, replay, seed_commitment
-from server.identity import Player
-from server.journal import Finish, Said, Start, Step, seat_stats
-from server.limits import TokenBucket
-from server.protocol import encode, with_ref
+from server.players.identity import Player
+from server.roomcore import chat
 from server.roomcore import messages as m
 from server.roomcore.clocks import Clocks
 from server.roomcore.seating import Seat, Seating, seat_from_id
 from server.roomcore.settings import ABORTED, FINISHED, PLAYING, WAITING, Settings, Timing
 from server.roomcore.streams import Streams, Viewer
 from server.roomcore.timers import Timers
-from server.store import ActionRow, ChatRow, EventRow, GameRow
+from server.store.contract import ActionRow, ChatRow, EventRow, GameRow
+from server.store.journal import Finish, Said, Start, Step, seat_stats
+from server.wire.limits import TokenBucket
+from server.wire.protocol import encode, with_ref
 
 #: Seconds a stand-in bot has to act before the engine's fallback policy moves instead.
 STANDIN_FALLBACK = 3.0
@@ -90,7 +90,7 @@ class RoomCore:
         #: while a house seat's move is held back: the viewers to show it to on release
         self._hold: tuple[int, list[Event], set[Viewer]] | None = None
         self._held_inputs: list[m.Input] = []
-        #: the room's chat, as stored (server.chat), and each speaker's rate
+        #: the room's chat, as stored (server.roomcore.chat), and each speaker's rate
         self.chat = list(chat_lines)
         self._chat_rate: dict[str, TokenBucket] = {}
         self._out: list[m.Effect] = []

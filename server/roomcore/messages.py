@@ -21,8 +21,8 @@ from server.errors import ClientError
 
 if TYPE_CHECKING:
     from server.games.base import Event
-    from server.identity import Player
-    from server.journal import Entry
+    from server.players.identity import Player
+    from server.store.journal import Entry
 
 
 class Conn(Protocol):

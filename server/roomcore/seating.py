@@ -13,7 +13,7 @@ import secrets
 from dataclasses import dataclass
 
 from server.errors import ClientError
-from server.identity import Player
+from server.players.identity import Player
 from server.roomcore.messages import Conn
 
 

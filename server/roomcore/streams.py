@@ -14,7 +14,7 @@ from bisect import bisect_left
 from collections.abc import Sequence
 
 from server.games.base import Event
-from server.protocol import encode_bytes
+from server.wire.protocol import encode_bytes
 
 Viewer = int | None
 

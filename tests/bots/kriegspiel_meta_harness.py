@@ -13,9 +13,9 @@ from typing import Any
 import chess
 
 from bots.baseline import KriegspielRandom
-from bots.kriegspiel_meta import KriegspielMeta, Metaposition
-from bots.local import LocalGame, play_local
-from bots.sdk import Bot
+from bots.kriegspiel.meta import KriegspielMeta, Metaposition
+from bots.sdk.bot import Bot
+from bots.sdk.local import LocalGame, play_local
 from server.games.base import Event
 
 KINDS = (chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN, chess.KING)
@@ -156,7 +156,7 @@ class TrackingRandom(KriegspielRandom):
         )
 
     async def observe(self, event: dict[str, Any]) -> None:
-        from bots.kriegspiel_meta import observe
+        from bots.kriegspiel.meta import observe
 
         assert self.meta is not None
         observe(self.meta, event)

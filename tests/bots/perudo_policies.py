@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bots.perudo_endgame.policy import Policy, wrong_moves
+from bots.perudo.endgame.policy import Policy, wrong_moves
 
 
 def wrong_moves_played(policy: Policy) -> int:

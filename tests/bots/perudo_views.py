@@ -8,8 +8,8 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from bots.perudo_expert.model import is_certain, is_impossible, known_matching
-from bots.perudo_expert.view import TableView
+from bots.perudo.expert.model import is_certain, is_impossible, known_matching
+from bots.perudo.expert.view import TableView
 from server.games.perudo_actions import Bid
 
 

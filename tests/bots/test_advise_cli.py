@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from bots.advise_cli import Supporter, run
+from bots.tools.advise_cli import Supporter, run
 from server.games.base import ConfigError
 
 
@@ -29,7 +29,7 @@ def test_an_impossible_bid_gets_dudo() -> None:
 
 
 def test_italian_explanations_and_own_thresholds() -> None:
-    from bots.perudo_expert import Thresholds
+    from bots.perudo.expert import Thresholds
 
     supporter = Supporter(3, 1, lang="it", thresholds=Thresholds(0.1, 0.9))
     text = session(supporter, "dice 2 2 5 6 1\n0 3x2\nhint\n")

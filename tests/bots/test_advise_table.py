@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from bots.advise_cli import Supporter
-from bots.perudo_expert import TableView
-from bots.perudo_table import PerudoTable
+from bots.perudo.expert import TableView
+from bots.perudo.table import PerudoTable
+from bots.tools.advise_cli import Supporter
 from server.games.perudo import PerudoConfig, new_game
 from server.games.perudo_actions import count_matching
 

@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from bots.arena import (
+from bots.tools.arena import (
     format_table,
     game_seed,
     run_local,

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from bots.arena import Standing, format_table, run_local, schedule, standings
-from bots.kriegspiel_meta.budget import NodeClock, parse_budget
+from bots.sdk.budget import NodeClock, parse_budget
+from bots.tools.arena import Standing, format_table, run_local, schedule, standings
 from server.cli import main
 
 BOTS = ["kriegspiel-meta", "kriegspiel-random"]

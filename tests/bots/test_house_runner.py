@@ -1,4 +1,4 @@
-"""The house bot runner (bots/house_runner.py): commands, threads, and its exit."""
+"""The house bot runner (bots/tools/house_runner.py): commands, threads, and its exit."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from bots.house_runner import Runner, Threaded
-from bots.sdk import Bot, Decision
+from bots.sdk.bot import Bot, Decision
+from bots.tools.house_runner import Runner, Threaded
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -78,7 +78,7 @@ async def test_the_runner_process_exits_when_its_standard_input_closes() -> None
     proc = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
-        "bots.house_runner",
+        "bots.tools.house_runner",
         stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE,
         cwd=ROOT,

@@ -1,4 +1,4 @@
-"""The lone king's belief (``bots/kriegspiel_meta/belief.py``): the filter's invariants."""
+"""The lone king's belief (``bots/kriegspiel/meta/belief.py``): the filter's invariants."""
 
 from __future__ import annotations
 
@@ -12,12 +12,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bots.baseline import KriegspielRandom
-from bots.kriegspiel_meta import Metaposition
-from bots.kriegspiel_meta.belief import KingBelief, mask, spread, take_chance
-from bots.kriegspiel_meta.mate import Pieces
-from bots.kriegspiel_meta.update import observe
-from bots.local import play_local
-from bots.sdk import Bot, Decision, GameInfo
+from bots.kriegspiel.meta import Metaposition
+from bots.kriegspiel.meta.belief import KingBelief, mask, spread, take_chance
+from bots.kriegspiel.meta.mate import Pieces
+from bots.kriegspiel.meta.update import observe
+from bots.sdk.bot import Bot, Decision, GameInfo
+from bots.sdk.local import play_local
 from tests.bots.kriegspiel_meta_harness import CentreKing, random_start, truth_sink
 
 

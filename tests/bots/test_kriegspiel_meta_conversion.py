@@ -8,17 +8,17 @@ import random
 import chess
 import pytest
 
-from bots.kriegspiel_meta import Metaposition
-from bots.kriegspiel_meta.evaluate import (
+from bots.kriegspiel.meta import Metaposition
+from bots.kriegspiel.meta.evaluate import (
     ESSENTIAL,
     PAWN_STUCK,
     king_threat,
     strong_material,
     stuck_chance,
 )
-from bots.kriegspiel_meta.legality import BLOCKER_STAYS, illegal_chance
-from bots.kriegspiel_meta.search import BLOCKER_WALK, Searcher, jammed
-from bots.kriegspiel_meta.update import observe
+from bots.kriegspiel.meta.legality import BLOCKER_STAYS, illegal_chance
+from bots.kriegspiel.meta.search import BLOCKER_WALK, Searcher, jammed
+from bots.kriegspiel.meta.update import observe
 
 
 def _known(fen: str) -> Metaposition:

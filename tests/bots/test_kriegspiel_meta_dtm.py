@@ -9,8 +9,8 @@ from pathlib import Path
 import chess
 import pytest
 
-from bots.kriegspiel_meta import dtm, table_cache
-from bots.kriegspiel_meta.dtm import mate_distance, rook_mate_distance, table
+from bots.kriegspiel.meta import dtm, table_cache
+from bots.kriegspiel.meta.dtm import mate_distance, rook_mate_distance, table
 
 
 def _board(wk: int, piece: int, bk: int, kind: int, turn: chess.Color) -> chess.Board:

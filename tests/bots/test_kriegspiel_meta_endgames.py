@@ -9,11 +9,11 @@ from __future__ import annotations
 import chess
 import pytest
 
-from bots.kriegspiel_meta import KriegspielMeta, Metaposition
-from bots.kriegspiel_meta.endgames import box, king_outcomes
-from bots.kriegspiel_meta.metaposition import possible_attacks
-from bots.kriegspiel_meta.search import Searcher
-from bots.sdk import Decision
+from bots.kriegspiel.meta import KriegspielMeta, Metaposition
+from bots.kriegspiel.meta.endgames import box, king_outcomes
+from bots.kriegspiel.meta.metaposition import possible_attacks
+from bots.kriegspiel.meta.search import Searcher
+from bots.sdk.bot import Decision
 from tests.bots.kriegspiel_meta_harness import CentreKing, checked_game, random_start
 
 
@@ -69,7 +69,7 @@ def test_the_search_avoids_a_stalemate() -> None:
 
 async def test_the_bot_plays_the_mating_move_through_the_sdk() -> None:
     bot = KriegspielMeta(seed=1, know_start=True)
-    from bots.sdk import GameInfo
+    from bots.sdk.bot import GameInfo
 
     fen = "k7/8/1K6/8/8/8/8/3R4 w - - 0 1"
     view = {"color": "white", "board": "8/8/1K6/8/8/8/8/3R4"}

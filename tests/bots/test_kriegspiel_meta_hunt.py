@@ -7,8 +7,8 @@ import random
 
 import chess
 
-from bots.kriegspiel_meta import Metaposition
-from bots.kriegspiel_meta.evaluate import (
+from bots.kriegspiel.meta import Metaposition
+from bots.kriegspiel.meta.evaluate import (
     ESSENTIAL,
     HUNT_STEP,
     HUNT_TARGET,
@@ -16,8 +16,8 @@ from bots.kriegspiel_meta.evaluate import (
     hunt_targets,
     king_threat,
 )
-from bots.kriegspiel_meta.search import FEW_UNITS, Searcher, probes
-from bots.kriegspiel_meta.update import observe
+from bots.kriegspiel.meta.search import FEW_UNITS, Searcher, probes
+from bots.kriegspiel.meta.update import observe
 
 
 def _blocked(fen: str, step: str) -> Metaposition:

@@ -15,8 +15,8 @@ from typing import Any
 import chess
 import pytest
 
-from bots.kriegspiel_meta import KriegspielMeta
-from bots.sdk import Decision
+from bots.kriegspiel.meta import KriegspielMeta
+from bots.sdk.bot import Decision
 from tests.bots.kriegspiel_meta_harness import checked_game, tracked_random_game
 
 RULES = ("wild16", "cincinnati", "rand", "english")
@@ -69,7 +69,7 @@ class LegalOnly(KriegspielMeta):
 @pytest.mark.parametrize("rules", RULES)
 async def test_the_bot_only_sends_offered_actions(rules: str) -> None:
     from bots.baseline import KriegspielRandom
-    from bots.local import play_local
+    from bots.sdk.local import play_local
 
     bots: list[Any] = [LegalOnly(seed=3, budget=0.005), KriegspielRandom(seed=4)]
     played = await play_local("kriegspiel", {"rules": rules}, bots, b"legal")

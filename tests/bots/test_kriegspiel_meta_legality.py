@@ -7,16 +7,16 @@ from typing import Any
 
 import chess
 
-from bots.kriegspiel_meta import Metaposition, observe
-from bots.kriegspiel_meta.legality import (
+from bots.kriegspiel.meta import Metaposition, observe
+from bots.kriegspiel.meta.legality import (
     BLOCKER_BLOCKS,
     block_squares,
     capture_chance,
     illegal_chance,
     king_attack_chance,
 )
-from bots.kriegspiel_meta.search import Searcher
-from bots.sdk import Decision
+from bots.kriegspiel.meta.search import Searcher
+from bots.sdk.bot import Decision
 from tests.bots.kriegspiel_meta_harness import Checked, checked_game
 from tests.bots.kriegspiel_squares import bb
 

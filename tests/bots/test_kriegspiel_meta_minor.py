@@ -11,11 +11,11 @@ import chess
 import numpy as np
 import pytest
 
-from bots.kriegspiel_meta import Metaposition, minor_dtm, table_cache
-from bots.kriegspiel_meta.belief import attacked_by, take_chance, uniform
-from bots.kriegspiel_meta.mate import Pieces, answer
-from bots.kriegspiel_meta.minor import MinorEndgame
-from bots.kriegspiel_meta.minor_dtm import KINDS, minor_kinds, table
+from bots.kriegspiel.meta import Metaposition, minor_dtm, table_cache
+from bots.kriegspiel.meta.belief import attacked_by, take_chance, uniform
+from bots.kriegspiel.meta.mate import Pieces, answer
+from bots.kriegspiel.meta.minor import MinorEndgame
+from bots.kriegspiel.meta.minor_dtm import KINDS, minor_kinds, table
 from tests.bots.kriegspiel_meta_harness import CentreKing, checked_game, random_start
 
 KBB, KBN = KINDS

@@ -8,10 +8,10 @@ import chess
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bots.kriegspiel_meta import Metaposition, observe
-from bots.kriegspiel_meta.legality import capture_chance, tries_posterior
-from bots.kriegspiel_meta.presence import KINDS, exact_count_posterior
-from bots.sdk import Decision
+from bots.kriegspiel.meta import Metaposition, observe
+from bots.kriegspiel.meta.legality import capture_chance, tries_posterior
+from bots.kriegspiel.meta.presence import KINDS, exact_count_posterior
+from bots.sdk.bot import Decision
 from tests.bots.kriegspiel_meta_harness import Checked, checked_game
 from tests.bots.kriegspiel_squares import bb, quiet
 

@@ -8,10 +8,10 @@ import random
 
 import chess
 
-from bots.kriegspiel_meta import Metaposition
-from bots.kriegspiel_meta.evaluate import PIECE_STUCK, stuck_chance
-from bots.kriegspiel_meta.presence import Presence
-from bots.kriegspiel_meta.search import Searcher
+from bots.kriegspiel.meta import Metaposition
+from bots.kriegspiel.meta.evaluate import PIECE_STUCK, stuck_chance
+from bots.kriegspiel.meta.presence import Presence
+from bots.kriegspiel.meta.search import Searcher
 from tests.bots.kriegspiel_squares import bb
 
 #: Game 189 (seed 1, nodes=1000), our 63rd move as black: the white king on e1, its pawns

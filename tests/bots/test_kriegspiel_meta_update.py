@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import chess
 
-from bots.kriegspiel_meta import Metaposition, observe
+from bots.kriegspiel.meta import Metaposition, observe
 from tests.bots.kriegspiel_squares import bb, quiet, squares
 
 W, B = chess.WHITE, chess.BLACK

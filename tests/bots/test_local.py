@@ -8,10 +8,10 @@ from typing import Any, ClassVar
 import pytest
 
 from bots.baseline import KriegspielRandom, PerudoRandom, PerudoSimple
-from bots.local import play_local
-from bots.perudo_table import PerudoTable, bid_probability, prob_at_least
+from bots.perudo.table import PerudoTable, bid_probability, prob_at_least
 from bots.registry import load_bot
-from bots.sdk import Bot, BotError, Decision, GameInfo, GameResult
+from bots.sdk.bot import Bot, BotError, Decision, GameInfo, GameResult
+from bots.sdk.local import play_local
 from server.games.perudo_actions import Bid
 
 
@@ -178,13 +178,13 @@ def test_registry() -> None:
     with pytest.raises(BotError, match="cannot import"):
         load_bot("no.such.module:Bot")
     with pytest.raises(BotError, match="not a Bot subclass"):
-        load_bot("bots.sdk:GameInfo")
+        load_bot("bots.sdk.bot:GameInfo")
 
 
 DOC_BOT = '''
 import random
 
-from bots.sdk import Bot, Decision
+from bots.sdk.bot import Bot, Decision
 
 
 class Cautious(Bot):

@@ -6,15 +6,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bots.perudo_endgame import calza
-from bots.perudo_endgame.cfr import evaluate, solve
-from bots.perudo_endgame.exploit import measure_sync
-from bots.perudo_endgame.positions import round_start
-from bots.perudo_endgame.solve import LAST_BET_TREMBLE, round_policy
-from bots.perudo_endgame.tree import CALZA_CODE, DUDO_CODE, bid_code, build
-from bots.perudo_expert import TableView, advise
+from bots.perudo.endgame import calza
+from bots.perudo.endgame.cfr import evaluate, solve
+from bots.perudo.endgame.exploit import measure_sync
+from bots.perudo.endgame.positions import round_start
+from bots.perudo.endgame.solve import LAST_BET_TREMBLE, round_policy
+from bots.perudo.endgame.tree import CALZA_CODE, DUDO_CODE, bid_code, build
+from bots.perudo.expert import TableView, advise
 from bots.registry import load_bot
-from bots.sdk import Bot, Decision
+from bots.sdk.bot import Bot, Decision
 from server.games.perudo_actions import BIDS, count_matching
 from tests.bots.perudo_policies import wrong_moves_played
 

@@ -10,17 +10,17 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bots.perudo_endgame import calza_rounds
-from bots.perudo_endgame.calza import last_bet_calza
-from bots.perudo_endgame.cfr import evaluate
-from bots.perudo_endgame.exploit import BotOracle
-from bots.perudo_endgame.policy import Policy, load, save
-from bots.perudo_endgame.positions import round_start
-from bots.perudo_endgame.solve import equilibrium_policy, round_policy
-from bots.perudo_endgame.tree import CALZA_CODE, DUDO_CODE, bid_code, build, code_bid
-from bots.perudo_expert import TableView, advise
+from bots.perudo.endgame import calza_rounds
+from bots.perudo.endgame.calza import last_bet_calza
+from bots.perudo.endgame.cfr import evaluate
+from bots.perudo.endgame.exploit import BotOracle
+from bots.perudo.endgame.policy import Policy, load, save
+from bots.perudo.endgame.positions import round_start
+from bots.perudo.endgame.solve import equilibrium_policy, round_policy
+from bots.perudo.endgame.tree import CALZA_CODE, DUDO_CODE, bid_code, build, code_bid
+from bots.perudo.expert import TableView, advise
 from bots.registry import load_bot
-from bots.sdk import Bot
+from bots.sdk.bot import Bot
 from server.games.perudo_actions import BIDS
 from tests.bots.perudo_policies import wrong_moves_played
 

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bots.perudo_endgame import solve as solve_module
-from bots.perudo_endgame.cfr import evaluate, solve
-from bots.perudo_endgame.tree import RoundTree, build
+from bots.perudo.endgame import solve as solve_module
+from bots.perudo.endgame.cfr import evaluate, solve
+from bots.perudo.endgame.tree import RoundTree, build
 
 TREE = build(1, 1)
 
@@ -104,7 +104,7 @@ def test_the_played_policy_is_a_distribution_over_legal_moves() -> None:
 
 
 def test_a_restricted_player_never_makes_a_wrong_move_and_stays_unexploitable() -> None:
-    from bots.perudo_endgame.policy import wrong_moves
+    from bots.perudo.endgame.policy import wrong_moves
 
     base = solve(TREE, (-1.0, 1.0), 100)
     nothing = np.zeros((TREE.size, 6), dtype=bool)

@@ -9,17 +9,17 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bots.perudo_endgame import solve as solved
-from bots.perudo_endgame.cfr import evaluate
-from bots.perudo_endgame.exploit import BotOracle
-from bots.perudo_endgame.policy import Policy, behaviour, load, played_policy, save
-from bots.perudo_endgame.positions import round_start
-from bots.perudo_endgame.tree import bid_code, build, hands
-from bots.perudo_expert import TableView, advise
-from bots.perudo_expert.endgame import belief, solved_move
-from bots.perudo_expert.equilibrium_words import EquilibriumFacts, explain_equilibrium
+from bots.perudo.endgame import solve as solved
+from bots.perudo.endgame.cfr import evaluate
+from bots.perudo.endgame.exploit import BotOracle
+from bots.perudo.endgame.policy import Policy, behaviour, load, played_policy, save
+from bots.perudo.endgame.positions import round_start
+from bots.perudo.endgame.tree import bid_code, build, hands
+from bots.perudo.expert import TableView, advise
+from bots.perudo.expert.endgame import belief, solved_move
+from bots.perudo.expert.equilibrium_words import EquilibriumFacts, explain_equilibrium
 from bots.registry import load_bot
-from bots.sdk import Bot
+from bots.sdk.bot import Bot
 from server.games.perudo_actions import Bid
 
 

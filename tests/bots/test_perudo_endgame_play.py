@@ -10,14 +10,14 @@ from collections.abc import Callable
 
 import pytest
 
-from bots.perudo_endgame import solve as solved
-from bots.perudo_endgame.cfr import solve
-from bots.perudo_endgame.exploit import measure_sync
-from bots.perudo_endgame.tree import build
-from bots.perudo_expert import PerudoExpert, TableView, advise
-from bots.perudo_expert.equilibrium_words import EquilibriumFacts, explain_equilibrium
+from bots.perudo.endgame import solve as solved
+from bots.perudo.endgame.cfr import solve
+from bots.perudo.endgame.exploit import measure_sync
+from bots.perudo.endgame.tree import build
+from bots.perudo.expert import PerudoExpert, TableView, advise
+from bots.perudo.expert.equilibrium_words import EquilibriumFacts, explain_equilibrium
 from bots.registry import load_bot
-from bots.sdk import Bot, Decision, GameInfo
+from bots.sdk.bot import Bot, Decision, GameInfo
 
 
 def _maker(spec: str) -> Callable[[int | None], Bot]:

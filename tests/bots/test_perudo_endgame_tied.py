@@ -12,17 +12,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bots.perudo_endgame import solve as solved
-from bots.perudo_endgame.cfr import evaluate
-from bots.perudo_endgame.exploit import BotOracle
-from bots.perudo_endgame.positions import round_start
-from bots.perudo_endgame.round_exploit import best_response, collect
-from bots.perudo_endgame.tied import TiedOracle, TiedPolicy, behaviour, load, save, solve_tied
-from bots.perudo_endgame.tree import DUDO_CODE, bid_code, build, hands
-from bots.perudo_expert import TableView, advise
-from bots.perudo_expert.endgame import solved_move, tied_belief
+from bots.perudo.endgame import solve as solved
+from bots.perudo.endgame.cfr import evaluate
+from bots.perudo.endgame.exploit import BotOracle
+from bots.perudo.endgame.positions import round_start
+from bots.perudo.endgame.round_exploit import best_response, collect
+from bots.perudo.endgame.tied import TiedOracle, TiedPolicy, behaviour, load, save, solve_tied
+from bots.perudo.endgame.tree import DUDO_CODE, bid_code, build, hands
+from bots.perudo.expert import TableView, advise
+from bots.perudo.expert.endgame import solved_move, tied_belief
 from bots.registry import load_bot
-from bots.sdk import Bot
+from bots.sdk.bot import Bot
 from server.games.perudo_actions import Bid, count_matching, raises
 
 

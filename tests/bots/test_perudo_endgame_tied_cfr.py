@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bots.perudo_endgame.cfr import evaluate
-from bots.perudo_endgame.tied import TiedPolicy, behaviour, window
-from bots.perudo_endgame.tied_cfr import (
+from bots.perudo.endgame.cfr import evaluate
+from bots.perudo.endgame.tied import TiedPolicy, behaviour, window
+from bots.perudo.endgame.tied_cfr import (
     BASE,
     KeyGraph,
     build_graph,
@@ -17,7 +17,7 @@ from bots.perudo_endgame.tied_cfr import (
     solve_graph,
     wrong_edges,
 )
-from bots.perudo_endgame.tree import DUDO_CODE, build, code_bid, hands, moves
+from bots.perudo.endgame.tree import DUDO_CODE, build, code_bid, hands, moves
 from server.games.perudo_actions import count_matching
 
 

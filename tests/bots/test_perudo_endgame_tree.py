@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bots.perudo_endgame.exploit import CONFIG, _game_seed
-from bots.perudo_endgame.tree import DUDO_CODE, bid_code, build, code_bid, hands
+from bots.perudo.endgame.exploit import CONFIG, _game_seed
+from bots.perudo.endgame.tree import DUDO_CODE, bid_code, build, code_bid, hands
 from server.games.perudo import Perudo, new_game
 from server.games.perudo_actions import BIDS, Bid
 

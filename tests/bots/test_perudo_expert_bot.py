@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 
 from bots.baseline import PerudoRandom, PerudoSimple
-from bots.local import play_local
-from bots.perudo_expert import OpponentProfile, PerudoExpert
+from bots.perudo.expert import OpponentProfile, PerudoExpert
 from bots.registry import load_bot
-from bots.sdk import Bot, Decision
+from bots.sdk.bot import Bot, Decision
+from bots.sdk.local import play_local
 
 
 class Checked(PerudoExpert):

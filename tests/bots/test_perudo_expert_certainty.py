@@ -12,8 +12,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bots.perudo_expert import advise
-from bots.perudo_expert.view import TableView
+from bots.perudo.expert import advise
+from bots.perudo.expert.view import TableView
 from server.games.perudo_actions import Bid
 from tests.bots.perudo_views import certainly_loses, situations
 

@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bots.perudo_expert.inference import InferredHands, infer_round, sample_rounds
-from bots.perudo_expert.model import Knowledge
-from bots.perudo_expert.view import TableView
+from bots.perudo.expert.inference import InferredHands, infer_round, sample_rounds
+from bots.perudo.expert.model import Knowledge
+from bots.perudo.expert.view import TableView
 from server.games.perudo_actions import ACE, Bid
 from tests.bots.perudo_views import table_views
 

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bots.perudo_expert.model import (
+from bots.perudo.expert.model import (
     Knowledge,
     bid_probability,
     bluff_share,

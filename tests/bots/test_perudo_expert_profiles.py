@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bots.perudo_expert.profiles import OpponentProfile, TableStats, auto_level
+from bots.perudo.expert.profiles import OpponentProfile, TableStats, auto_level
 
 
 def test_profile_json_round_trip_and_tolerance() -> None:

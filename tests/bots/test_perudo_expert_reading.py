@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bots.perudo_expert.model import Knowledge, is_certain, is_impossible
-from bots.perudo_expert.reading import (
+from bots.perudo.expert.model import Knowledge, is_certain, is_impossible
+from bots.perudo.expert.reading import (
     SHARPNESS,
     UNINFORMED,
     Reading,
@@ -24,7 +24,7 @@ from bots.perudo_expert.reading import (
     matching,
     posterior,
 )
-from bots.perudo_expert.view import TableView
+from bots.perudo.expert.view import TableView
 from server.games.perudo_actions import Bid, count_matching
 from tests.bots.perudo_views import table_views
 

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bots.perudo_expert import OpponentProfile, Thresholds, advise
-from bots.perudo_expert.rules import RULES, RULES_BY_NAME
-from bots.perudo_expert.view import TableView
+from bots.perudo.expert import OpponentProfile, Thresholds, advise
+from bots.perudo.expert.rules import RULES, RULES_BY_NAME
+from bots.perudo.expert.view import TableView
 from server.games.perudo_actions import Bid
 from tests.bots.perudo_views import table_views
 
@@ -292,7 +292,7 @@ def test_the_same_situation_gets_the_same_advice() -> None:
 
 
 def test_a_hint_is_a_function_of_game_round_seat_and_history() -> None:
-    from bots.perudo_expert.hint import perudo_hint
+    from bots.perudo.expert.hint import perudo_hint
     from server.games.perudo import PerudoConfig, new_game
 
     game, events = new_game(PerudoConfig.from_options({"seats": 4}), b"same situation")
@@ -307,8 +307,8 @@ def test_a_hint_is_a_function_of_game_round_seat_and_history() -> None:
 
 
 def test_a_hint_reads_nothing_but_the_seats_projections() -> None:
-    from bots.perudo_expert.hint import perudo_hint, table_hint
-    from bots.perudo_table import PerudoTable
+    from bots.perudo.expert.hint import perudo_hint, table_hint
+    from bots.perudo.table import PerudoTable
     from server.games.perudo import PerudoConfig, new_game
 
     # the room hides dice counts: the seat works them out from its stream

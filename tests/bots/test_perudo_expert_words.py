@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from bots.perudo_expert import OpponentProfile, TableView, advise
-from bots.perudo_expert.words import (
+from bots.perudo.expert import OpponentProfile, TableView, advise
+from bots.perudo.expert.words import (
     bid_en,
     bid_it,
     hand_en,

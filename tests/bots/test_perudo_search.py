@@ -14,17 +14,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import bots.perudo_search.search as search_module
+import bots.perudo.search.search as search_module
 from bots.baseline import PerudoSimple
-from bots.local import play_local
-from bots.perudo_expert.endgame import solved_move
-from bots.perudo_expert.view import TableView
-from bots.perudo_search import PerudoSearch
-from bots.perudo_search.bot import parse_nodes
-from bots.perudo_search.rollout import Deal, Result, play_out
-from bots.perudo_search.search import search
+from bots.perudo.expert.endgame import solved_move
+from bots.perudo.expert.view import TableView
+from bots.perudo.search import PerudoSearch
+from bots.perudo.search.bot import parse_nodes
+from bots.perudo.search.rollout import Deal, Result, play_out
+from bots.perudo.search.search import search
 from bots.registry import load_bot
-from bots.sdk import Bot
+from bots.sdk.bot import Bot
+from bots.sdk.local import play_local
 from tests.bots.perudo_views import certainly_loses, situations
 
 

@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bots.baseline import PerudoSimple
-from bots.perudo_expert.view import TableView
-from bots.perudo_search.rollout import (
+from bots.perudo.expert.view import TableView
+from bots.perudo.search.rollout import (
     Deal,
     Result,
     Rules,
@@ -23,9 +23,9 @@ from bots.perudo_search.rollout import (
     resolve,
     simple_action,
 )
-from bots.perudo_search.worlds import rules_of
-from bots.perudo_table import PerudoTable
-from bots.sdk import Decision
+from bots.perudo.search.worlds import rules_of
+from bots.perudo.table import PerudoTable
+from bots.sdk.bot import Decision
 from server.games.perudo_actions import Bid
 
 

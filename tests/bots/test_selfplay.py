@@ -10,13 +10,13 @@ from pathlib import Path
 import chess.pgn
 import pytest
 
-from bots.arena import schedule
-from bots.cli import play_and_record
+from bots.tools.arena import schedule
+from bots.tools.cli import play_and_record
 from server.cli import main, open_recorder
-from server.export import export_jsonl, export_pgn, verify_game
+from server.export.reader import export_jsonl, export_pgn, verify_game
 from server.games.base import seed_commitment
-from server.store import GameRow
-from server.store_sqlite import SqliteStore
+from server.store.contract import GameRow
+from server.store.sqlite import SqliteStore
 
 
 async def selfplay(db: Path, game: str, bots: list[str], seats: int, games: int) -> None:
@@ -187,7 +187,7 @@ def test_cli_tournament_db_logs_every_game(
 def test_bots_without_a_store_refuse_db_clearly(capsys: pytest.CaptureFixture[str]) -> None:
     import argparse
 
-    from bots.cli import register
+    from bots.tools.cli import register
 
     parser = argparse.ArgumentParser()
     register(parser.add_subparsers())  # no services: the bots alone know no knowledge base

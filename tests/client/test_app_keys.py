@@ -14,7 +14,7 @@ from client_cli.app import UmpireApp
 from client_cli.screens.kriegspiel import KriegspielScreen
 from client_cli.screens.lobby import CreateScreen, LobbyScreen
 from client_cli.screens.perudo import PerudoScreen
-from server.app import UmpireServer
+from server.net.app import UmpireServer
 from tests.client.pilot import RecordingSession, type_text, until
 
 

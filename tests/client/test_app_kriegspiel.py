@@ -13,7 +13,7 @@ from client_cli.screens.kriegspiel import BoardView, KriegspielScreen
 from client_cli.screens.lobby import LobbyScreen
 from client_cli.screens.replay import ReplayScreen
 from client_cli.session import Session
-from server.app import UmpireServer
+from server.net.app import UmpireServer
 from tests.client.pilot import until
 
 

@@ -10,7 +10,7 @@ from client_cli.screens.lobby import CreateScreen, LobbyScreen
 from client_cli.screens.perudo import PerudoScreen
 from client_cli.screens.replay import ReplayScreen
 from client_cli.session import Session
-from server.app import UmpireServer
+from server.net.app import UmpireServer
 from tests.client.pilot import until
 
 

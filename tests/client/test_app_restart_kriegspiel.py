@@ -8,7 +8,7 @@ from __future__ import annotations
 from client_cli.app import UmpireApp
 from client_cli.screens.kriegspiel import KriegspielScreen
 from client_cli.screens.lobby import LobbyScreen
-from server.app import UmpireServer
+from server.net.app import UmpireServer
 from tests.client.pilot import RecordingSession, until
 
 

@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator
 from client_cli.commands import HOUSE_BOTS
 from client_cli.plain import PlainClient
 from client_cli.session import Session
-from server.app import UmpireServer
+from server.net.app import UmpireServer
 
 
 def test_the_suggestions_hold_every_bot_the_server_offers(server: UmpireServer) -> None:

@@ -13,7 +13,7 @@ from textual.widgets import DataTable
 
 from client_cli.app import UmpireApp
 from client_cli.screens.lobby import LobbyScreen
-from server.app import UmpireServer
+from server.net.app import UmpireServer
 from tests.client.pilot import RecordingSession, until
 
 

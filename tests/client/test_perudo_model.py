@@ -1,5 +1,5 @@
 """The Perudo table as the client keeps it: what a seat can know from the public
-announcements (the shared :class:`~bots.perudo_table.PerudoTable`), told in sentences."""
+announcements (the shared :class:`~bots.perudo.table.PerudoTable`), told in sentences."""
 
 from __future__ import annotations
 

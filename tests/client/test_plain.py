@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 
 from client_cli.plain import PlainClient
 from client_cli.session import Session
-from server.app import UmpireServer
+from server.net.app import UmpireServer
 
 
 def _client(server: UmpireServer, name: str) -> tuple[PlainClient, io.StringIO]:

@@ -6,7 +6,7 @@ import pytest
 
 from client_cli.session import SessionError
 from client_cli.tokens import TokenStore
-from server.app import UmpireServer
+from server.net.app import UmpireServer
 from tests.client.helpers import running
 
 

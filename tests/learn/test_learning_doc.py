@@ -9,8 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bots.arena import schedule
-from bots.cli import play_and_record
+from bots.tools.arena import schedule
+from bots.tools.cli import play_and_record
 from server.cli import main, open_recorder
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "learning.md"

@@ -13,13 +13,13 @@ import polars as pl
 import pyarrow.parquet as pq
 import pytest
 
-from bots.arena import schedule
-from bots.cli import play_and_record
 from bots.learn.env import Episode, UmpireEnv, kriegspiel_env, perudo_env
+from bots.tools.arena import schedule
+from bots.tools.cli import play_and_record
 from server.cli import main, open_recorder
-from server.export_parquet import export_parquet
-from server.learn_record import save_episodes
-from server.store_sqlite import SqliteStore
+from server.export.parquet import export_parquet
+from server.store.learn_record import save_episodes
+from server.store.sqlite import SqliteStore
 
 
 def play(env: UmpireEnv, seed: int) -> tuple[Episode, list[dict[str, Any]]]:

@@ -22,9 +22,9 @@ from typing import Any
 import aiomqtt
 import pytest
 
-from server.app import Limits, ServerConfig, UmpireServer
-from server.bus import Bus, FeedDelay, MqttBus, MqttTarget
-from server.room import Timing
+from server.feed.bus import Bus, FeedDelay, MqttBus, MqttTarget
+from server.net.app import Limits, ServerConfig, UmpireServer
+from server.rooms.room import Timing
 from server.root import build_server
 from tests.eventually import eventually, eventually_sync
 from tests.server.conftest import db_path  # noqa: F401  (fixtures)

@@ -13,8 +13,8 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from server import logs
-from server.app import UmpireServer
+from server.net.app import UmpireServer
+from server.ops import logs
 from tests.eventually import eventually, eventually_sync
 from tests.ops.conftest import Broker, Subscriber, bot_room, test_bus
 from tests.server.conftest import wait_state
@@ -122,7 +122,7 @@ async def test_every_record_carries_conn_and_room(make_feed_server: Any, connect
 
         async def in_a_connection() -> None:
             logs.bind(conn="c0ffee01")
-            logging.getLogger("server.app").info("hello from a connection")
+            logging.getLogger("server.net.app").info("hello from a connection")
 
         await asyncio.create_task(in_a_connection())
     finally:

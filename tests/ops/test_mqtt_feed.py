@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from server.app import UmpireServer
-from server.bus import FeedDelay
-from server.room import Room, Timing
+from server.feed.bus import FeedDelay
+from server.net.app import UmpireServer
+from server.rooms.room import Room, Timing
 from tests.eventually import eventually
 from tests.games.kriegspiel_leakcheck import squares_named
 from tests.ops.conftest import (
@@ -250,7 +250,7 @@ async def test_broker_down_buffer_drops_oldest_and_games_go_on(
 ) -> None:
     bus = test_bus(broker_off.url, max_buffer=5)
     server: UmpireServer = await make_feed_server(bus)
-    with caplog.at_level(logging.WARNING, logger="server.bus"):
+    with caplog.at_level(logging.WARNING, logger="server.feed.bus"):
         room_id, _ = await bot_room(connect, server, seats=3)
         await wait_state(server, room_id, "finished")
     assert bus.dropped > 0 and bus.queued <= 5 + 1  # the buffer and the lobby slot

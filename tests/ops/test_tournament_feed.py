@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bots.arena import schedule
-from bots.cli import play_and_record
+from bots.tools.arena import schedule
+from bots.tools.cli import play_and_record
 from server.cli import open_feed
 from tests.ops.conftest import PREFIX, Broker, Subscriber
 

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from server.app import Limits, ServerConfig, UmpireServer
-from server.room import Room, Timing
+from server.net.app import Limits, ServerConfig, UmpireServer
+from server.rooms.room import Room, Timing
 from server.root import build_server
 from tests.conftest import no_error_logs  # noqa: F401  (for conftests that import it from here)
 from tests.eventually import eventually

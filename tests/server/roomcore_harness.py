@@ -19,13 +19,13 @@ from typing import Any
 
 import msgspec
 
-from server import frames as wire
 from server.games import engine
-from server.identity import Player
+from server.players.identity import Player
 from server.roomcore import messages as m
 from server.roomcore.core import RoomCore, new_row
 from server.roomcore.settings import WAITING, Settings, Timing
-from server.store import ActionRow, ChatRow, EventRow, GameRow
+from server.store.contract import ActionRow, ChatRow, EventRow, GameRow
+from server.wire import frames as wire
 
 Json = dict[str, Any]
 

@@ -1,4 +1,4 @@
-"""The store contract: what every :class:`server.store.Store` must do, as tests.
+"""The store contract: what every :class:`server.store.contract.Store` must do, as tests.
 
 An implementation passes it by subclassing :class:`StoreContract` in a ``test_store_*.py``
 file and providing a ``harness`` fixture that returns a :class:`StoreHarness` for a fresh,
@@ -30,12 +30,12 @@ from typing import Any
 
 import pytest
 
-from server import journal
 from server.errors import StoreError
-from server.export import export_jsonl, verify_game
+from server.export.reader import export_jsonl, verify_game
 from server.games import engine
 from server.games.base import Event, Record, seed_commitment
-from server.store import ActionRow, ChatRow, EventRow, GameRow, PlayerRow, Store
+from server.store import journal
+from server.store.contract import ActionRow, ChatRow, EventRow, GameRow, PlayerRow, Store
 
 
 class CommitGate:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from server.app import UmpireServer
-from server.room import Timing
+from server.net.app import UmpireServer
+from server.rooms.room import Timing
 from tests.server.wsclient import WsClient
 
 PATIENT = Timing(grace=30, autopilot_delay=0, finished_ttl=60)

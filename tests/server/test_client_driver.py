@@ -13,7 +13,7 @@ import pytest
 
 from bots.client.core import ClientCore, GameEnded, Received, Turn
 from bots.client.driver import Client, ClientError, ConnectionFailed
-from server.app import UmpireServer
+from server.net.app import UmpireServer
 
 
 @pytest.fixture

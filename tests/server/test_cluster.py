@@ -10,10 +10,10 @@ import dataclasses
 import asyncpg
 import pytest
 
-from server.app import UmpireServer
+from server.cluster.lease import Granted, Leases
 from server.errors import LeaseLost
-from server.lease import Granted, Leases
-from server.store import ActionRow
+from server.net.app import UmpireServer
+from server.store.contract import ActionRow
 from tests.eventually import eventually
 from tests.server.conftest import FAST, ServerFactory
 from tests.server.scripted import play_seat

@@ -1,4 +1,4 @@
-"""The connection's write path (server/connection.py): the server frames its messages
+"""The connection's write path (server/rooms/connection.py): the server frames its messages
 itself and writes each connection's frames of one room job in one go."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import pytest
 from websockets.frames import Frame, Opcode
 from websockets.streams import StreamReader
 
-from server.app import Limits, UmpireServer
-from server.connection import Client, text_frames
+from server.net.app import Limits, UmpireServer
+from server.rooms.connection import Client, text_frames
 from tests.server.conftest import ServerFactory
 from tests.server.wsclient import RawSocket, WsClient
 

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from server.app import Limits, UmpireServer
-from server.protocol import ERROR_CODES
+from server.net.app import Limits, UmpireServer
+from server.wire.protocol import ERROR_CODES
 from tests.eventually import eventually
 from tests.server.wsclient import RawSocket, WsClient
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from server.event_loop import loop_factory, run_loop
+from server.ops.event_loop import loop_factory, run_loop
 from tests.server.scripted import SeatScript, play_seat
 from tests.server.serve import spawn_serve
 from tests.server.wsclient import WsClient

@@ -19,8 +19,8 @@ from typing import Any
 import asyncpg
 from websockets.exceptions import ConnectionClosed
 
-from server.export import verify_game
-from server.store_pg import PgStore
+from server.export.reader import verify_game
+from server.store.pg import PgStore
 from tests.eventually import eventually
 from tests.server.scripted import SeatScript, play_seat, resume_seat
 from tests.server.serve import spawn_serve

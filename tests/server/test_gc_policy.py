@@ -1,4 +1,4 @@
-"""The server's garbage-collector policy (server.gc_policy): no automatic collection, a
+"""The server's garbage-collector policy (server.ops.gc_policy): no automatic collection, a
 full collection once the heap has grown past the limit, everything restored after."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from server.gc_policy import GcPolicy
+from server.ops.gc_policy import GcPolicy
 
 
 class Node:

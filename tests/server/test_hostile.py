@@ -22,9 +22,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from websockets.exceptions import ConnectionClosed
 
-from server.app import Limits, UmpireServer
 from server.errors import ClientError
-from server.protocol import MESSAGE_TYPES, decode
+from server.net.app import Limits, UmpireServer
+from server.wire.protocol import MESSAGE_TYPES, decode
 from tests.server.conftest import ServerFactory
 from tests.server.wsclient import RawSocket, WsClient
 
@@ -218,7 +218,13 @@ async def exchange(client: WsClient, frame: str | bytes, hello: bool) -> list[di
 
 #: the layers hostile frames go through; any traceback they log is a finding (the house
 #: bots' own warnings, e.g. a stand-in sent away before it joined, are not this test's)
-FRONT = ("server.app", "server.connection", "server.protocol", "server.lobby", "websockets")
+FRONT = (
+    "server.net.app",
+    "server.rooms.connection",
+    "server.wire.protocol",
+    "server.rooms.lobby",
+    "websockets",
+)
 
 
 def assert_no_tracebacks(caplog: pytest.LogCaptureFixture) -> None:

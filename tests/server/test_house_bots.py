@@ -11,10 +11,10 @@ from pathlib import Path
 from typing import Any
 
 from bots.baseline import KriegspielRandom, PerudoRandom, PerudoSimple
-from bots.perudo_expert.hint import perudo_hint
-from bots.remote import RemotePlayer, Target, play_remote
-from server.app import UmpireServer
-from server.room import Timing
+from bots.perudo.expert.hint import perudo_hint
+from bots.sdk.remote import RemotePlayer, Target, play_remote
+from server.net.app import UmpireServer
+from server.rooms.room import Timing
 from tests.eventually import eventually
 from tests.server.conftest import wait_state
 
@@ -187,7 +187,7 @@ async def test_hints_come_from_the_seats_own_knowledge(server: UmpireServer, con
 
 
 async def test_a_tournament_through_the_server(server: UmpireServer) -> None:
-    from bots.arena import schedule, standings, stream_remote
+    from bots.tools.arena import schedule, standings, stream_remote
 
     url = f"ws://127.0.0.1:{server.port}"
     specs = schedule("perudo", {"seats": 3}, ["perudo-simple", "perudo-random"], 3, 4, "t")
@@ -298,7 +298,7 @@ async def test_a_remote_bot_reconnects_and_resumes_after_a_dropped_connection(
 async def test_remote_bots_receive_the_other_seats_public_profiles(
     server: UmpireServer, connect: Any
 ) -> None:
-    from bots.perudo_expert import PerudoExpert
+    from bots.perudo.expert import PerudoExpert
 
     ana = await connect("ana")
     room_id = (await ana.request("create_room", "created", game="perudo", options={"seats": 2}))[
@@ -323,9 +323,9 @@ async def test_remote_bots_receive_the_other_seats_public_profiles(
 
 
 def test_public_perudo_statistics_for_the_expert() -> None:
-    from bots.perudo_expert import OpponentProfile
-    from server import stats
+    from bots.perudo.expert import OpponentProfile
     from server.games.perudo import PerudoConfig, new_game
+    from server.store import stats
 
     game, events = new_game(PerudoConfig.from_options({"seats": 3}), b"stats")
     game.round.dice = [[2, 2, 2, 2, 2], [3, 3, 3, 3, 3], [4, 4, 4, 4, 4]]
@@ -404,7 +404,7 @@ def runner_children(pid: int) -> list[int]:
         except OSError:
             continue
         ppid = int(stat.rsplit(")", 1)[1].split()[1])
-        if ppid == pid and b"bots.house_runner" in cmdline:
+        if ppid == pid and b"bots.tools.house_runner" in cmdline:
             found.append(int(entry.name))
     return found
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from server import journal
 from server.games.base import Event, Outcome, Record
-from server.store import ActionRow, EventRow
+from server.store import journal
+from server.store.contract import ActionRow, EventRow
 from tests.server.store_contract import game_row, play_random_game
 
 

@@ -9,9 +9,9 @@ from collections.abc import AsyncIterator
 import asyncpg
 import pytest
 
-from server.lease import Granted, Leases, Owned, Unknown, new_node_id
-from server.store import ActionRow
-from server.store_pg import FencedError, PgStore
+from server.cluster.lease import Granted, Leases, Owned, Unknown, new_node_id
+from server.store.contract import ActionRow
+from server.store.pg import FencedError, PgStore
 from tests.eventually import eventually
 from tests.server.store_contract import event, game_row
 

@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 from types import ModuleType
 
-from server.app import UmpireServer
+from server.net.app import UmpireServer
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from server.app import UmpireServer
-from server.room import Timing
+from server.net.app import UmpireServer
+from server.rooms.room import Timing
 from tests.server.wsclient import WsClient
 
 #: fool's mate: white f3, g4; black e5, Qh4#

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from prometheus_client import CollectorRegistry, Counter, Histogram
 from prometheus_client.exposition import generate_latest
 
-from server.metrics_hot import HotCollector, HotCounter, HotHistogram
+from server.ops.hot_metrics import HotCollector, HotCounter, HotHistogram
 
 BUCKETS = (0.0005, 0.001, 0.0025, 0.01, 0.1, 1.0)
 

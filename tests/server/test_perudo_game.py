@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from server.app import UmpireServer
+from server.net.app import UmpireServer
 from tests.server.scripted import play_seat
 
 

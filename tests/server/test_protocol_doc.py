@@ -1,5 +1,5 @@
 """docs/protocol.md stays true: it documents exactly the messages and fields of
-``server.protocol`` (inbound) and ``server.frames`` (outbound), every JSON example in it
+``server.wire.protocol`` (inbound) and ``server.wire.frames`` (outbound), every JSON example in it
 is a valid message or frame, every error code is documented, and its sample bot plays a
 whole game against a house bot."""
 
@@ -17,9 +17,9 @@ from typing import Any
 import msgspec
 import pytest
 
-from server.app import UmpireServer
-from server.frames import FRAME_TYPES, ErrorCode, Frame, json_schema
-from server.protocol import ERROR_CODES, MESSAGE_TYPES, Message
+from server.net.app import UmpireServer
+from server.wire.frames import FRAME_TYPES, ErrorCode, Frame, json_schema
+from server.wire.protocol import ERROR_CODES, MESSAGE_TYPES, Message
 from tests.server.conftest import PROTOCOL_DOC
 from tests.server.wsclient import check_frame
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from server.room import Timing
+from server.rooms.room import Timing
 from tests.server.conftest import ServerFactory
 
 

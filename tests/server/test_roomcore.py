@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from server.errors import ClientError
-from server.identity import Player
+from server.players.identity import Player
 from server.roomcore import messages as m
 from server.roomcore.core import RoomCore
 from server.roomcore.settings import Settings, Timing

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from server import chat
 from server.errors import ClientError
+from server.roomcore import chat
 from server.roomcore import messages as m
 from server.roomcore.settings import Settings
 from tests.server.roomcore_harness import (

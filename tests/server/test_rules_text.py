@@ -9,8 +9,8 @@ import pytest
 
 from server.cli import main
 from server.games import engine
-from server.protocol import CreateRoom, Inbound
 from server.rules_text import ROOM_OPTION_HELP, describe, plain
+from server.wire.protocol import CreateRoom, Inbound
 
 MARKUP = re.compile(r"``|:[a-z]+:`|`[^`]+`|\*\*")
 

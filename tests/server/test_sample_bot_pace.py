@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from server.app import Limits
+from server.net.app import Limits
 from tests.server.conftest import ServerFactory
 
 #: a short game: each side a king and a rook, so the 50-move rule ends it within 100 plies

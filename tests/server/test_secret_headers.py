@@ -11,8 +11,8 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from server.house import HOUSE_HEADER
 from server.ids import opaque, same_secret
+from server.rooms.house import HOUSE_HEADER
 from tests.server.wsclient import WsClient
 
 

@@ -15,8 +15,8 @@ import asyncpg
 import pytest
 
 from server.errors import StoreError
-from server.store import ActionRow, Store, open_store
-from server.store_pg import MIGRATIONS, FencedError, PgStore
+from server.store.contract import ActionRow, Store, open_store
+from server.store.pg import MIGRATIONS, FencedError, PgStore
 from tests.server.store_contract import (
     StoreContract,
     StoreHarness,
@@ -174,7 +174,7 @@ def test_without_asyncpg_a_postgresql_url_says_what_to_install(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setitem(sys.modules, "asyncpg", None)  # as if the extra were not installed
-    monkeypatch.delitem(sys.modules, "server.store_pg")
+    monkeypatch.delitem(sys.modules, "server.store.pg")
     with pytest.raises(StoreError, match=r"umpire\[postgres\]"):
         open_store("postgresql://u@127.0.0.1:1/db")
     assert isinstance(open_store("x.db"), Store)  # SQLite needs nothing more
@@ -215,7 +215,7 @@ ROOT = Path(__file__).resolve().parents[2]
 CRASH = """
 import asyncio, dataclasses, os, sys
 sys.path.insert(0, ".")
-from server.store_pg import PgStore
+from server.store.pg import PgStore
 from tests.server.store_contract import event, game_row
 
 async def main(dsn: str) -> None:

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from server.errors import StoreError
-from server.store import ActionRow, Store
-from server.store_sqlite import MIGRATIONS, SqliteStore
+from server.store.contract import ActionRow, Store
+from server.store.sqlite import MIGRATIONS, SqliteStore
 from tests.server.store_contract import (
     StoreContract,
     StoreHarness,
@@ -145,7 +145,7 @@ async def test_a_group_commit_larger_than_one_statement(tmp_path: Path) -> None:
 CRASH = textwrap.dedent(
     """
     import asyncio, dataclasses, os, sys
-    from server.store_sqlite import SqliteStore
+    from server.store.sqlite import SqliteStore
     from tests.server.store_contract import event, game_row
 
     async def main(path: str, fatal: int) -> None:

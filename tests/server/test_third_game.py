@@ -10,9 +10,9 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from server.app import UmpireServer
-from server.export import verify_game
+from server.export.reader import verify_game
 from server.games import register
+from server.net.app import UmpireServer
 from tests.server.wsclient import WsClient
 
 register("goofspiel", "tests.games.goofspiel")

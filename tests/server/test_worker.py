@@ -1,4 +1,4 @@
-"""server.worker: blocking calls in a thread of their own, in order."""
+"""server.store.worker: blocking calls in a thread of their own, in order."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from server.worker import Worker
+from server.store.worker import Worker
 
 
 async def test_calls_run_in_order_in_one_other_thread() -> None:

@@ -1,5 +1,5 @@
 """A scripted websocket client for tests: it records every frame and checks each one
-strictly against the server's frame types (:mod:`server.frames`), so every server test also
+strictly against the server's frame types (:mod:`server.wire.frames`), so every server test also
 checks that the server sends only documented frames. What it knows of the protocol (the
 ``hello``, the token, each room's stream) is the one client core's
 (:class:`bots.client.core.ClientCore`, fed every frame), so the tests exercise it too; the
@@ -20,7 +20,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from bots.client.core import ClientCore
-from server import frames
+from server.wire import frames
 
 TIMEOUT = 5.0
 
@@ -47,7 +47,7 @@ class WsClient:
         """The token of the last ``welcome``."""
         return self.core.token
 
-    #: check every received frame against :data:`server.frames.Frame` (strict)
+    #: check every received frame against :data:`server.wire.frames.Frame` (strict)
     checked = True
 
     @classmethod

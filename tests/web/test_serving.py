@@ -9,8 +9,8 @@ import urllib.request
 import pytest
 from websockets.exceptions import InvalidStatus
 
-from server.app import Limits
-from server.web import WebClient, static_file
+from server.net.app import Limits
+from server.net.web import WebClient, static_file
 from tests.server.wsclient import WsClient
 
 
@@ -170,8 +170,8 @@ def test_allow_origin_is_a_repeatable_serve_flag() -> None:
 
 
 def test_chat_text_rules() -> None:
-    from server.chat import clean_text
     from server.errors import ClientError
+    from server.roomcore.chat import clean_text
 
     assert clean_text("  two\nlines 👨‍👩‍👧 ") == "two\nlines 👨‍👩‍👧"
     for bad in ("", "   ", "x" * 301, "bell\x07", "evil\u202etxt.exe"):

@@ -1,0 +1,1 @@
+"""Kriegspiel bots: the metaposition engine."""

@@ -1,0 +1,380 @@
+"""Static evaluation of a metaposition branch, in centipawns from our side.
+
+Terms (``docs/kriegspiel_meta.md``): material; the risk that each of our pieces is taken
+next move given where enemy pieces may be (worst case for the king, by the density of the
+sets for the other kinds); pawn progress; our king's shelter while the enemy has pieces;
+the size and placement of the region where the enemy king may be (see
+:mod:`bots.kriegspiel.meta.endgames`); repeated placements.
+"""
+
+from __future__ import annotations
+
+import chess
+
+from bots.kriegspiel.meta.endgames import has_mating_material, king_spread
+from bots.kriegspiel.meta.geometry import PIECE_KINDS, VALUES, attacks
+from bots.kriegspiel.meta.legality import BLOCKER_STAYS
+from bots.kriegspiel.meta.metaposition import Metaposition
+from bots.kriegspiel.meta.presence import KINDS
+
+__all__ = [
+    "PAWN_BONUS",
+    "densities",
+    "enemy_pawn_bonus",
+    "king_threat",
+    "material",
+    "pawn_progress",
+    "piece_threat",
+    "strong_material",
+    "stuck_chance",
+    "threats",
+]
+
+#: The extra loss when the enemy king may take the last piece that could mate it.
+ESSENTIAL = 3_000.0
+#: Against a lone king: how many times over the chance that it stands next to one of our
+#: undefended pieces is feared (see :func:`king_threat`).
+AVERSION = 8.0
+#: The same with a few enemy units left, for a piece whose loss leaves us mating material.
+FEW_AVERSION = 2.0
+
+#: The chance that an enemy piece (not a pawn) has no legal move when its king has none.
+PIECE_STUCK = 0.05
+
+#: The least chance that an enemy pawn is stuck, wherever its set allows it to stand: late
+#: in a game a pawn still on the board is often blocked (measured, seed 1, nodes=1000:
+#: with only the share of blocked squares of a wide pawn set the bot still stalemated a
+#: king with one or two blocked pawns in 4 of the first 60 games, queens on the board).
+PAWN_STUCK = 0.5
+
+#: Hunting located enemy pawns with few units left (see :func:`hunt_cost`): the cost of
+#: each such pawn still on the board, and of each move our nearest piece needs before it
+#: attacks one.
+HUNT_TARGET = 60.0
+HUNT_STEP = 30.0
+
+#: Bonus of a pawn by how many ranks it has advanced from its start (0..5).
+PAWN_BONUS = (0, 8, 18, 32, 55, 90)
+
+
+def material(board: chess.Board, color: chess.Color) -> int:
+    """The value of ``color``'s pieces on ``board``."""
+    return sum(VALUES[kind] * (board.pieces_mask(kind, color)).bit_count() for kind in PIECE_KINDS)
+
+
+def strong_material(board: chess.Board, color: chess.Color) -> bool:
+    """Whether ``color`` has a queen, a rook or a pawn: what this bot mates a hidden king
+    with in practice (two minor pieces mate in chess, but seldom a hidden king within the
+    50-move rule: KBB vs K 44.5% against a random king, see ``docs/kriegspiel_meta.md``)."""
+    return bool(board.occupied_co[color] & (board.queens | board.rooks | board.pawns))
+
+
+def _essential(board: chess.Board, rest: chess.Board, color: chess.Color) -> bool:
+    """Whether losing the pieces missing from ``rest`` loses what we mate with."""
+    if not has_mating_material(rest, color):
+        return True
+    return strong_material(board, color) and not strong_material(rest, color)
+
+
+def pawn_progress(board: chess.Board, color: chess.Color) -> int:
+    """The advancement bonus of ``color``'s pawns."""
+    total = 0
+    for square in chess.SquareSet(board.pieces_mask(chess.PAWN, color)):
+        rank = chess.square_rank(square)
+        advanced = rank - 1 if color == chess.WHITE else 6 - rank
+        total += PAWN_BONUS[max(0, min(5, advanced))]
+    return total
+
+
+def enemy_pawn_bonus(square: chess.Square, enemy: chess.Color) -> int:
+    """What an enemy pawn on ``square`` is worth to the enemy by its advance (the
+    :data:`PAWN_BONUS` from its side): taking an advanced one stops a promotion."""
+    rank = chess.square_rank(square)
+    advanced = rank - 1 if enemy == chess.WHITE else 6 - rank
+    return PAWN_BONUS[max(0, min(5, advanced))]
+
+
+def densities(meta: Metaposition) -> list[float]:
+    """:meth:`Metaposition.density` of every kind, indexed by piece type (computed once
+    per decision: the search asks for them thousands of times)."""
+    return [0.0] + [meta.density(kind) for kind in PIECE_KINDS]
+
+
+def piece_threat(
+    meta: Metaposition,
+    board: chess.Board,
+    square: chess.Square,
+    defended: int,
+    density: list[float],
+    *,
+    gamma: float,
+) -> float:
+    """The expected loss of our piece on ``square`` (of ``board``) to an enemy pawn,
+    knight, bishop, rook or queen next move.
+
+    Each kind attacks it with a chance that grows with the number of squares of its set
+    that attack it and the set's ``density``; ``gamma`` scales that chance. A defended
+    piece only loses its value minus the cheapest attacker's.
+    """
+    kind = board.piece_type_at(square)
+    if kind is None or kind == chess.KING:
+        return 0.0
+    value = VALUES[kind]
+    occupied = board.occupied
+    color = meta.color
+    safe = 1.0
+    cheapest = 10_000
+    for enemy_kind in PIECE_KINDS[:-1]:
+        may = meta.may[enemy_kind]
+        if not may:
+            continue
+        count = (attacks(enemy_kind, color, square, occupied) & may).bit_count()
+        if count:
+            safe *= 1.0 - gamma * min(1.0, count * density[enemy_kind])
+            cheapest = min(cheapest, VALUES[enemy_kind])
+    if safe >= 1.0:
+        return 0.0
+    loss = max(0, value - cheapest) if defended & chess.BB_SQUARES[square] else value
+    return (1.0 - safe) * loss
+
+
+def exposure(meta: Metaposition, board: chess.Board, king_set: int, defended: int) -> float:
+    """Against a lone king: the share of ``king_set`` from which it may take a piece of
+    ours that is not ``defended`` and whose loss leaves no mating material (else 0)."""
+    if meta.units != 0 or not king_set:
+        return 0.0
+    mine = board.occupied_co[meta.color] & ~board.kings & ~defended
+    near = 0
+    for square in chess.SquareSet(mine):
+        rest = board.copy(stack=False)
+        rest.remove_piece_at(square)
+        if _essential(board, rest, meta.color):
+            near |= king_set & chess.BB_KING_ATTACKS[square]
+    return near.bit_count() / king_set.bit_count()
+
+
+def king_threat(
+    meta: Metaposition, board: chess.Board, king_set: int, defended: int, few: int = 0
+) -> float:
+    """The value of our pieces the enemy king may take next move: those next to a square
+    of ``king_set`` and not ``defended``; by the worst case while the enemy has more than
+    ``few`` units, else by the share of the king's squares next to them (see below)."""
+    reach = 0
+    for square in chess.SquareSet(king_set):
+        reach |= chess.BB_KING_ATTACKS[square]
+    exposed = reach & board.occupied_co[meta.color] & ~board.kings & ~defended
+    if not exposed:
+        return 0.0
+    loss = float(
+        sum(VALUES[board.piece_type_at(s) or chess.PAWN] for s in chess.SquareSet(exposed))
+    )
+    if meta.units <= few:
+        rest = board.copy(stack=False)
+        for square in chess.SquareSet(exposed):
+            rest.remove_piece_at(square)
+        essential = _essential(board, rest, meta.color)
+        if essential:
+            loss += ESSENTIAL  # losing it draws the game
+        # Against a lone king the loss counts by the share of its squares next to the
+        # piece, feared AVERSION times over: a rook that never stands where a hidden
+        # king might reach it never confines one (measured: 0% mates against a king
+        # that heads for the centre).
+        near = king_set & king_spread(exposed)
+        share = near.bit_count() / king_set.bit_count()
+        # With a few units left (pawns, mostly) the same holds, and a piece we can spare
+        # is feared only FEW_AVERSION times over: the worst case over a region of 20 to
+        # 30 squares (it counts every square where the king may have stayed) kept our
+        # knight from the square next to a blocked pawn, our rook from taking one, for
+        # 50 moves (replays of the games drawn by the 50-move rule, seed 1).
+        fear = AVERSION if essential or meta.units == 0 else FEW_AVERSION
+        loss *= min(1.0, fear * share)
+    return loss
+
+
+def hunt_targets(meta: Metaposition, board: chess.Board, stepped: int = 0) -> int:
+    """Squares where an enemy pawn likely stands (known there, or it refused one of our
+    pawns a step and may still stand there) and no piece of ours stands on ``board``,
+    but for ``stepped``: where a pawn of ours stepped, which takes nothing (scored as
+    taken, the refused step onto a blocker was tried again every move)."""
+    located = (meta.known | meta.blockers) & meta.may[chess.PAWN]
+    return located & (~board.occupied_co[meta.color] | stepped)
+
+
+def hunt_cost(meta: Metaposition, board: chess.Board, stepped: int = 0) -> float:
+    """What the located enemy pawns (:func:`hunt_targets`) still cost us on ``board``:
+    :data:`HUNT_TARGET` each, plus :data:`HUNT_STEP` for each move (0, 1 or 2: more counts
+    as 2) our nearest piece (not the king, not a pawn) needs before it attacks one.
+
+    Replays of the games drawn by the 50-move rule (seed 1): queens and rooks against a
+    king and one blocked pawn, whose square the bot knew, shuffled for 50 moves, since
+    the search sees one of our moves ahead and a capture two moves away scored nothing;
+    the king's region never shrinks while a pawn may move instead of the king."""
+    targets = hunt_targets(meta, board, stepped)
+    if not targets:
+        return 0.0
+    color = meta.color
+    occupied = board.occupied
+    free = ~board.occupied_co[color] & chess.BB_ALL
+    hunters = board.occupied_co[color] & ~board.kings & ~board.pawns
+    steps = 2
+    for target in chess.SquareSet(targets):
+        bit = chess.BB_SQUARES[target]
+        for square in chess.SquareSet(hunters):
+            kind = board.piece_type_at(square)
+            assert kind is not None
+            reach = attacks(kind, color, square, occupied)
+            if reach & bit:
+                steps = 0
+                break
+            if reach & free & attacks(kind, color, target, occupied):
+                steps = 1
+        if steps == 0:
+            break
+    return HUNT_TARGET * targets.bit_count() + HUNT_STEP * steps
+
+
+def threats(
+    meta: Metaposition,
+    board: chess.Board,
+    defended: int,
+    density: list[float],
+    *,
+    gamma: float,
+) -> float:
+    """The summed :func:`piece_threat` of all our pieces on ``board``."""
+    total = 0.0
+    for square in chess.SquareSet(board.occupied_co[meta.color] & ~board.kings):
+        total += piece_threat(meta, board, square, defended, density, gamma=gamma)
+    return total
+
+
+def stuck_chance(meta: Metaposition, board: chess.Board, units: int, kings: int = 0) -> float:
+    """The chance that all ``units`` enemy units (besides the king) have no legal move
+    with our pieces as on ``board``, so that a king with no flight is stalemated; with
+    ``kings`` (squares where the king would be stalemated), the largest such chance over
+    them, the king's square blocking the pawn behind it and our lines to it pinning.
+
+    A pawn is stuck when a piece stands in front of it and it has none of ours to take.
+    Each unit is a pawn by the share of pawns the bounds allow, stuck by the larger of
+    two estimates: it stands on a square of the pawn set chosen at random, at least
+    :data:`PAWN_STUCK` while the pawns are not located; and it is blocked or pinned by
+    the expected pawns on such squares (:func:`_weight`: the presence map, a blocker's
+    square at least ``BLOCKER_STAYS``) over the pawns expected. A piece is stuck with
+    :data:`PIECE_STUCK`, or by the expected pieces pinned where a pin leaves them no
+    move. Replays of the stalemates of seed 1 (``docs/kriegspiel_meta.md``): with the
+    tries count the bot tries fewer captures, the pawn sets stay wide (10 squares for 3
+    pawns in game 189), the first estimate stayed at its floor (0.125 for 3 units) while
+    the presence map held 89% of the pawns' weight on the three blocked squares; a pawn
+    was blocked by its own king (game 398), and units were pinned (games 239, 337).
+    With no unit the king alone must move: 1. Measured (200 games, seed 1): fearing a
+    stalemate on every square where a unit might block a flight, whatever the units
+    could do, made every attempt look like a draw and the bot drew 11 games of 200 by
+    stalemate, often by blocking the last pawns itself.
+    """
+    if units <= 0:
+        return 1.0
+    enemy = not meta.color
+    pawns = meta.may[chess.PAWN]
+    ours = board.occupied_co[meta.color]
+    step = 8 if enemy == chess.WHITE else -8
+    blocked = 0
+    weighed = 0.0  # the expected pawns on blocked squares
+    free: list[tuple[int, int, float]] = []  # pawns not blocked: square, ahead, weight
+    for square in chess.SquareSet(pawns):
+        ahead = square + step
+        if not 0 <= ahead < 64:
+            continue
+        if chess.BB_PAWN_ATTACKS[enemy][square] & ours & ~board.kings:
+            continue
+        if chess.BB_SQUARES[ahead] & ours:
+            blocked += 1
+            weighed += _weight(meta, chess.PAWN, square)
+        else:
+            free.append((square, ahead, _weight(meta, chess.PAWN, square)))
+    share = blocked / pawns.bit_count() if pawns else 0.0
+    if pawns.bit_count() > units:  # the pawns are not located: maybe stuck all the same
+        share = max(PAWN_STUCK, share)
+    pawn = min(meta.pawns_max, units) / units
+    floor = pawn * share + (1.0 - pawn) * PIECE_STUCK  # by the sets alone
+    presence = meta.presence
+    if presence is None:
+        return float(floor**units)
+    pawn_mass = presence.mass[chess.PAWN]
+    piece_mass = sum(presence.mass[kind] for kind in KINDS[1:])
+    if pawn_mass + piece_mass <= 0.0:
+        return float(floor**units)
+    pawn = pawn_mass / (pawn_mass + piece_mass)
+    best = floor
+    for king in chess.SquareSet(kings) if kings else [None]:
+        lines = _pins(board, meta.color, king) if king is not None else []
+        extra = sum(
+            weight
+            for square, ahead, weight in free
+            if ahead == king or any(_pinned(chess.PAWN, square, line) for line in lines)
+        )
+        pawns_stuck = min(1.0, (weighed + extra) / pawn_mass) if pawn_mass > 0.0 else 0.0
+        held = sum(
+            _weight(meta, kind, square)
+            for kind in KINDS[1:]
+            for line in lines
+            for square in chess.SquareSet(line[0] & meta.may[kind])
+            if _pinned(kind, square, line)
+        )
+        pieces_stuck = max(PIECE_STUCK, min(1.0, held / piece_mass)) if piece_mass else 0.0
+        best = max(best, pawn * pawns_stuck + (1.0 - pawn) * pieces_stuck)
+    return float(best**units)
+
+
+def _pins(board: chess.Board, color: chess.Color, king: chess.Square) -> list[tuple[int, str]]:
+    """Our lines to an enemy king on ``king``: the squares between it and one of our
+    sliders that moves along the line (a unit alone there is pinned), and the line's
+    direction ("file", "rank" or "diagonal")."""
+    lines = []
+    for square in chess.SquareSet(
+        board.occupied_co[color] & (board.bishops | board.rooks | board.queens)
+    ):
+        if not chess.BB_RAYS[square][king]:
+            continue
+        if chess.square_file(square) == chess.square_file(king):
+            direction = "file"
+        elif chess.square_rank(square) == chess.square_rank(king):
+            direction = "rank"
+        else:
+            direction = "diagonal"
+        kind = board.piece_type_at(square)
+        if kind != chess.QUEEN and (kind == chess.BISHOP) != (direction == "diagonal"):
+            continue
+        between = chess.between(square, king)
+        if between and not between & board.occupied:
+            lines.append((between, direction))
+    return lines
+
+
+def _pinned(kind: chess.PieceType, square: chess.Square, line: tuple[int, str]) -> bool:
+    """Whether a unit of ``kind`` on ``square`` has no move while pinned along ``line``
+    (a pawn may still step along a file, a bishop, rook or queen along its own line)."""
+    between, direction = line
+    if not chess.BB_SQUARES[square] & between:
+        return False
+    if kind == chess.PAWN:
+        return direction != "file"
+    if kind == chess.BISHOP:
+        return direction != "diagonal"
+    if kind == chess.ROOK:
+        return direction == "diagonal"
+    return kind == chess.KNIGHT
+
+
+def _weight(meta: Metaposition, kind: chess.PieceType, square: chess.Square) -> float:
+    """The chance that an enemy unit of ``kind`` stands on ``square`` (of its set): the
+    presence map's weight (the set's density without one), at least ``BLOCKER_STAYS``
+    on a blocker's square as far as the kind holds the weight there."""
+    presence = meta.presence
+    if presence is None:
+        return meta.density(kind)
+    weight = presence.weights[kind][square]
+    if chess.BB_SQUARES[square] & (meta.known | meta.blockers):
+        total = sum(presence.weights[other][square] for other in KINDS)
+        share = weight / total if total > 0.0 else 0.0
+        weight = max(weight, BLOCKER_STAYS * share)
+    return min(1.0, max(0.0, weight))

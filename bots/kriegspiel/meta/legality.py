@@ -1,0 +1,312 @@
+"""Whether an attempt may be legal, and how likely the umpire is to refuse it.
+
+An illegal attempt costs no move but wastes time and, under most rule sets, tells the
+opponent something. What the umpire already said often shows an attempt illegal before
+it is made:
+
+- while we are in check (its directions announced), a move of any piece but the king is
+  legal only if it takes the checker or steps between it and our king: its target must
+  lie in the *check zone* (where the checker may stand) or between it and our king; in a
+  double check only the king may move;
+- "no pawn tries" (a count of 0, "any?" answered no) means no pawn capture is legal;
+- a pawn steps only onto an empty square (a square where a step was refused before,
+  ``Metaposition.blockers``, probably still holds its blocker: :data:`BLOCKER_BLOCKS`);
+- our king steps only onto a square no enemy unit attacks: while a slider checks us, the
+  square beyond our king on the checking line, away from every square where the checker
+  may stand, is surely attacked (:func:`king_attack_chance`).
+
+:func:`could_be_legal` applies the certain rules; :func:`illegal_chance` estimates the
+chance of a refusal for the rest (a piece on the path, a pawn capture onto an empty
+square, from each candidate square's presence under the announced number of pawn tries
+as an exact constraint, :func:`tries_posterior`, a king step onto a square an enemy unit
+may attack).
+"""
+
+from __future__ import annotations
+
+import math
+
+import chess
+
+from bots.kriegspiel.meta.geometry import PIECE_KINDS, check_direction
+from bots.kriegspiel.meta.metaposition import Metaposition
+from bots.kriegspiel.meta.presence import FLOOR, exact_count_posterior
+
+__all__ = [
+    "BLOCKER_BLOCKS",
+    "BLOCKER_STAYS",
+    "KING_HAZARD",
+    "MAYBE",
+    "block_squares",
+    "capture_chance",
+    "could_be_legal",
+    "illegal_chance",
+    "king_attack_chance",
+    "square_chance",
+    "tries_posterior",
+]
+
+#: The chance that a unit which refused one of our pawns a step still stands there after
+#: the enemy's moves (a blocking pawn cannot step forward; a piece may have left), for
+#: planning: a capture onto it, a stalemate's flights.
+BLOCKER_STAYS = 0.7
+#: The chance that a pawn step onto such a square is refused again. Measured
+#: (``benchmarks/kriegspiel_refusals.py``, 40 games of seed 1): 114 of 122 such steps
+#: were refused (0.93), against the 0.7 they were estimated at, so they were retried.
+BLOCKER_BLOCKS = 0.9
+
+#: The density terms of :func:`king_attack_chance` overestimate (units do not spread over
+#: their sets evenly, and block each other): measured over 40 games of seed 1, steps
+#: estimated at 0.5-0.7 were refused 18% of the time, at 0.7-0.9 34%. Their chance of no
+#: attack is raised to this power (a hazard scaled down); the enemy king's and the
+#: checking slider's terms are kept as they are.
+KING_HAZARD = 0.4
+
+#: The least chance of a capture the count seems to rule out (see :func:`capture_chance`).
+MAYBE = 0.01
+
+_ORTHOGONAL = ((1, 0), (-1, 0), (0, 1), (0, -1))
+_DIAGONAL = ((1, 1), (1, -1), (-1, 1), (-1, -1))
+
+
+def block_squares(meta: Metaposition) -> int:
+    """Where a piece other than our king must land to answer the check on us: every
+    square on the announced line from our king up to our own nearest piece (the
+    checker and the squares between it and our king lie there), the knight's squares for
+    a knight's check; every square when we are not in check, none in a double check."""
+    if not meta.checks_on_us:
+        return chess.BB_ALL
+    if len(meta.checks_on_us) > 1:
+        return 0
+    king = meta.own.king(meta.color)
+    if king is None:
+        return chess.BB_ALL
+    direction = meta.checks_on_us[0]
+    if direction == "knight":
+        return chess.BB_KNIGHT_ATTACKS[king]
+    own = meta.own.occupied_co[meta.color]
+    rays = (
+        chess.BB_RANK_ATTACKS[king][chess.BB_RANK_MASKS[king] & own]
+        | chess.BB_FILE_ATTACKS[king][chess.BB_FILE_MASKS[king] & own]
+        | chess.BB_DIAG_ATTACKS[king][chess.BB_DIAG_MASKS[king] & own]
+    ) & ~own
+    squares = 0
+    for square in chess.SquareSet(rays):
+        if check_direction(king, square, False) == direction:
+            squares |= chess.BB_SQUARES[square]
+    return squares
+
+
+def could_be_legal(
+    meta: Metaposition, move: chess.Move, kind: chess.PieceType, diagonal_pawn: bool
+) -> bool:
+    """``False`` when what the umpire said shows ``move`` (our piece of ``kind``) illegal
+    in every position the metaposition allows (see the module)."""
+    if diagonal_pawn and meta.tries == 0:
+        return False
+    if kind == chess.KING or not meta.checks_on_us:
+        return True
+    target = chess.BB_SQUARES[move.to_square]
+    if diagonal_pawn and target & meta.their_ep:
+        return True  # an en passant capture may take a checking pawn from behind it
+    return bool(target & block_squares(meta))
+
+
+def square_chance(meta: Metaposition, square: chess.Square) -> float:
+    """The chance, before the tries count, that our pawn capture onto ``square`` finds
+    something to take: 1 where a unit is known; for a square where an enemy pawn may
+    just have stepped over, the chance that it did; else the square's presence
+    (:class:`~bots.kriegspiel.meta.presence.Presence`, or its occupancy without one), at
+    least :data:`BLOCKER_STAYS` where a unit refused one of our pawns a step."""
+    bit = chess.BB_SQUARES[square]
+    if bit & meta.known:
+        return 1.0
+    presence = meta.presence
+    if bit & meta.their_ep and not bit & meta.maybe_units():
+        if presence is None:
+            return 0.5
+        return min(1.0 - FLOOR, max(FLOOR, presence.ep.get(square, 0.0)))
+    chance = presence.at(square, meta.may) if presence is not None else meta.occupancy(square)
+    if bit & meta.blockers:
+        chance = max(chance, BLOCKER_STAYS)
+    return chance
+
+
+def tries_posterior(
+    meta: Metaposition, offered: list[chess.Move] | None = None
+) -> dict[chess.Square, float]:
+    """The chance that each candidate capture square (:func:`capture_candidates`) holds
+    something to take, given the announced number of our legal pawn captures: exactly
+    that many of the candidate captures still ``offered`` are legal (a refused one is no
+    longer offered, and was not one of them). With one try and two candidates the two
+    chances sum to one; without a count, each square's own chance."""
+    pairs = capture_candidates(meta, offered)
+    counts: dict[chess.Square, int] = {}
+    for _, square in pairs:
+        counts[square] = counts.get(square, 0) + 1
+    squares = sorted(counts)
+    priors = [square_chance(meta, square) for square in squares]
+    if not meta.tries:
+        return dict(zip(squares, priors, strict=True))
+    chances = exact_count_posterior(priors, [counts[s] for s in squares], meta.tries)
+    return dict(zip(squares, chances, strict=True))
+
+
+def capture_chance(
+    meta: Metaposition, target: chess.Square, offered: list[chess.Move] | None = None
+) -> float:
+    """The chance that our pawn capture onto ``target`` is legal (see
+    :func:`tries_posterior`)."""
+    if not chess.BB_SQUARES[target] & (meta.maybe_units() | meta.their_ep):
+        return 0.0
+    if meta.tries == 0:
+        return 0.0
+    chance = tries_posterior(meta, offered).get(target)
+    if chance is None:
+        return square_chance(meta, target)
+    # Never certain from the count alone: a pinned pawn of ours (or a check) makes a
+    # capture onto an occupied square illegal, so the count can be met elsewhere.
+    return max(chance, MAYBE)
+
+
+def capture_candidates(
+    meta: Metaposition, offered: list[chess.Move] | None = None
+) -> set[tuple[chess.Square, chess.Square]]:
+    """The (pawn, square) captures of ours that may find an enemy unit (or an en-passant
+    pawn): among the moves still ``offered`` this turn, or all our pawns' captures."""
+    maybe = meta.maybe_units() | meta.their_ep
+    own = meta.own
+    if offered is None:
+        return {
+            (pawn, square)
+            for pawn in chess.SquareSet(own.pawns & own.occupied_co[meta.color])
+            for square in chess.SquareSet(chess.BB_PAWN_ATTACKS[meta.color][pawn] & maybe)
+        }
+    return {
+        (move.from_square, move.to_square)
+        for move in offered
+        if own.piece_type_at(move.from_square) == chess.PAWN
+        and chess.square_file(move.from_square) != chess.square_file(move.to_square)
+        and chess.BB_SQUARES[move.to_square] & maybe
+    }
+
+
+def _occupancy(meta: Metaposition, bit: int, density: list[float]) -> float:
+    """:meth:`Metaposition.occupancy` of the square ``bit`` from the given densities."""
+    if bit & meta.known:
+        return 1.0
+    return min(1.0, sum(density[kind] for kind in PIECE_KINDS[:-1] if meta.may[kind] & bit))
+
+
+def _checker_beyond(
+    meta: Metaposition, king: chess.Square, target: chess.Square, density: list[float]
+) -> float:
+    """The chance that the piece checking our king on ``king`` still attacks ``target``
+    after the king steps there: a slider does when the target lies on its line (beyond
+    the king, or between it and the king), a pawn does not. The checker stands somewhere
+    in ``check_zone``: the chance is the share of the zone, each square weighted by the
+    density of the kinds that could check from it, where a slider would (1 when the
+    checker can only be a slider on the other side)."""
+    if len(meta.checks_on_us) != 1 or meta.checks_on_us[0] == "knight":
+        return 0.0
+    may = meta.may
+    total = 0.0
+    hits = 0.0
+    for square in chess.SquareSet(meta.check_zone):
+        bit = chess.BB_SQUARES[square]
+        straight = chess.square_file(square) == chess.square_file(king) or chess.square_rank(
+            square
+        ) == chess.square_rank(king)
+        kinds = (chess.ROOK, chess.QUEEN) if straight else (chess.BISHOP, chess.QUEEN)
+        slider = sum(density[kind] for kind in kinds if may[kind] & bit)
+        if bit & meta.known:
+            slider = max(slider, 1e-3)
+        pawn = 0.0
+        if not straight and chess.square_distance(square, king) == 1 and may[chess.PAWN] & bit:
+            pawn = density[chess.PAWN]
+        total += slider + pawn
+        if target != square and chess.BB_RAYS[square][king] & chess.BB_SQUARES[target]:
+            hits += slider
+    return min(1.0, hits / total) if total > 0.0 else 0.0
+
+
+def king_attack_chance(
+    meta: Metaposition, move: chess.Move, density: list[float] | None = None
+) -> float:
+    """A rough chance that an enemy unit attacks the square our king steps onto with
+    ``move`` (so that the umpire refuses the step): from every square where a unit that
+    would attack it may stand, by its kind's density, a slider only while the squares
+    between are free (by occupancy; our pieces block, our king's old square does not);
+    the enemy king by the share of its set next to the square; and the checking slider,
+    whose line the king cannot step along (:func:`_checker_beyond`). ``density``: the
+    decision's densities by piece type (computed when not given)."""
+    if density is None:
+        density = [0.0] + [meta.density(kind) for kind in PIECE_KINDS]
+    target = move.to_square
+    may = meta.may
+    own = meta.own.occupied & ~chess.BB_SQUARES[move.from_square]
+    free = 1.0
+    knights = (may[chess.KNIGHT] & chess.BB_KNIGHT_ATTACKS[target]).bit_count()
+    free *= (1.0 - density[chess.KNIGHT]) ** knights
+    pawns = (may[chess.PAWN] & chess.BB_PAWN_ATTACKS[meta.color][target]).bit_count()
+    free *= (1.0 - density[chess.PAWN]) ** pawns
+    file, rank = chess.square_file(target), chess.square_rank(target)
+    for steps, kinds in (
+        (_ORTHOGONAL, (chess.ROOK, chess.QUEEN)),
+        (_DIAGONAL, (chess.BISHOP, chess.QUEEN)),
+    ):
+        for df, dr in steps:
+            clear = 1.0
+            f, r = file + df, rank + dr
+            while 0 <= f < 8 and 0 <= r < 8 and clear > 0.01:
+                square = chess.square(f, r)
+                bit = chess.BB_SQUARES[square]
+                if bit & own:
+                    break
+                there = sum(density[kind] for kind in kinds if may[kind] & bit)
+                free *= 1.0 - clear * min(1.0, there)
+                if bit & meta.known:
+                    break
+                clear *= 1.0 - _occupancy(meta, bit, density)
+                f, r = f + df, r + dr
+    free = math.pow(free, KING_HAZARD)
+    king_set = may[chess.KING]
+    if king_set:
+        near = (king_set & chess.BB_KING_ATTACKS[target]).bit_count()
+        free *= 1.0 - near / king_set.bit_count()
+    free *= 1.0 - _checker_beyond(meta, move.from_square, target, density)
+    return 1.0 - free
+
+
+def illegal_chance(
+    meta: Metaposition,
+    move: chess.Move,
+    offered: list[chess.Move] | None = None,
+    density: list[float] | None = None,
+) -> float:
+    """A rough chance that the umpire refuses ``move`` (1 when :func:`could_be_legal`
+    says it cannot be); ``offered``: the attempts still open this turn (see
+    :func:`capture_chance`); ``density``: the decision's densities by piece type."""
+    own = meta.own
+    kind = own.piece_type_at(move.from_square)
+    if kind is None:
+        return 1.0
+    diagonal_pawn = kind == chess.PAWN and chess.square_file(move.from_square) != chess.square_file(
+        move.to_square
+    )
+    if not could_be_legal(meta, move, kind, diagonal_pawn):
+        return 1.0
+    if diagonal_pawn:
+        return 1.0 - capture_chance(meta, move.to_square, offered)
+    free = 1.0
+    path = chess.between(move.from_square, move.to_square)
+    if kind == chess.PAWN:
+        path |= chess.BB_SQUARES[move.to_square]
+    for square in chess.SquareSet(path):
+        occupied = meta.occupancy(square)
+        if chess.BB_SQUARES[square] & meta.blockers:
+            occupied = max(occupied, BLOCKER_BLOCKS)
+        free *= 1.0 - occupied
+    if kind == chess.KING and chess.square_distance(move.from_square, move.to_square) == 1:
+        free *= 1.0 - king_attack_chance(meta, move, density)
+    return 1.0 - free

@@ -1,0 +1,404 @@
+"""The metaposition: everything one seat knows of a Kriegspiel game, as bitboards.
+
+Own pieces are exact (a :class:`chess.Board` holding only them). For each enemy piece kind
+there is one bitboard of the squares where a piece of that kind may stand (the union over
+every position the seat cannot rule out), plus what the capture announcements tell of the
+enemy's material. :mod:`bots.kriegspiel.meta.update` keeps it current from the seat's
+projections; the invariant is that the real position is always inside it: every real
+enemy piece of kind ``k`` stands on a square of ``may[k]``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import chess
+
+from bots.kriegspiel.meta.geometry import (
+    PIECE_KINDS,
+    VALUES,
+    attacks,
+    check_direction,
+    first_rank,
+    last_rank,
+)
+from bots.kriegspiel.meta.presence import Presence
+
+__all__ = ["Metaposition", "certain_attacks", "possible_attacks"]
+
+_PIECES = (chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN)
+_STANDARD_COUNTS = {
+    chess.PAWN: 8,
+    chess.KNIGHT: 2,
+    chess.BISHOP: 2,
+    chess.ROOK: 2,
+    chess.QUEEN: 1,
+    chess.KING: 1,
+}
+
+
+def possible_attacks(board: chess.Board, color: chess.Color) -> int:
+    """Squares ``color``'s pieces on ``board`` may attack if unseen enemy pieces do not
+    block (an over-approximation: rays stop only at pieces on ``board``)."""
+    occupied = board.occupied
+    result = 0
+    for square in chess.SquareSet(board.occupied_co[color]):
+        kind = board.piece_type_at(square)
+        assert kind is not None
+        result |= attacks(kind, color, square, occupied)
+    return result
+
+
+def certain_attacks(board: chess.Board, color: chess.Color, maybe: int) -> int:
+    """Squares ``color``'s pieces attack whatever else stands where ``maybe`` says enemy
+    units may be: rays stop at the first square that is occupied or may be."""
+    occupied = board.occupied | maybe
+    result = 0
+    for square in chess.SquareSet(board.occupied_co[color]):
+        kind = board.piece_type_at(square)
+        assert kind is not None
+        result |= attacks(kind, color, square, occupied)
+    return result
+
+
+@dataclass(slots=True)
+class Metaposition:
+    """What one seat knows: its own board exactly, each enemy kind as a set of squares.
+
+    ``may[kind]`` (indexed by python-chess piece type, 1..6) is the bitboard of squares
+    where an enemy piece of that kind may stand. ``units`` is the exact number of enemy
+    units besides the king (every capture is announced); ``pawns_max`` and
+    ``pieces_max`` bound how many of them are pawns and pieces.
+    """
+
+    color: chess.Color
+    rules: str
+    own: chess.Board
+    may: list[int]
+    units: int
+    start_counts: dict[int, int]
+    pawn_captures: int = 0
+    piece_captures: int = 0
+    promotions: int = 0  #: enemy moves that may have been a promotion (an upper bound)
+    checks_on_us: tuple[str, ...] = ()  #: the check directions on our king now
+    checks_given: tuple[str, ...] = ()  #: the check directions our last move gave
+    check_zone: int = 0  #: squares where the piece checking us may stand
+    known: int = 0  #: squares known to hold an enemy unit now
+    #: squares where a step of one of our pawns was refused, kept while a unit may still
+    #: stand there: a hint for planning (a blocking pawn stays), never a legality fact
+    blockers: int = 0
+    our_ep: int | None = None  #: the square behind our pawn that just stepped two squares
+    their_ep: int = 0  #: squares our pawns may capture onto en passant
+    check_known: bool = True  #: False at a custom start until the first move is heard
+    tries: int | None = None  #: our legal pawn captures this turn, as announced (or None)
+    history: list[str] = field(default_factory=list)  #: own placements after our moves
+    #: our moves since the last capture (by either side) or pawn move of ours: at least
+    #: the 50-move rule's count (the enemy's pawn moves are unseen, and reset it too)
+    quiet_moves: int = 0
+    #: how likely each square of the sets is to hold a unit (a hint, updated by
+    #: :mod:`~bots.kriegspiel.meta.update`; copies share it: the search never changes it)
+    presence: Presence | None = None
+
+    # -- construction ------------------------------------------------------------------
+
+    @classmethod
+    def from_start(
+        cls, color: chess.Color, rules: str, fen: str | None = None, *, know_start: bool = False
+    ) -> Metaposition:
+        """The metaposition at the start of a game.
+
+        From the usual start the enemy pieces are where every player knows they are.
+        From a custom ``fen`` only the enemy's material is taken as known (the options are
+        public) and its pieces may stand on any square the rules allow, unless
+        ``know_start`` says the starting position itself was shown to the players.
+        """
+        board = chess.Board(fen) if fen is not None else chess.Board()
+        enemy = not color
+        may = [0] * 7
+        counts = {kind: 0 for kind in PIECE_KINDS}
+        for kind in PIECE_KINDS:
+            mask = board.pieces_mask(kind, enemy)
+            counts[kind] = mask.bit_count()
+            if fen is None or know_start:
+                may[kind] = mask
+            elif counts[kind]:
+                may[kind] = chess.BB_ALL & ~board.occupied_co[color]
+        if fen is None:
+            counts = dict(_STANDARD_COUNTS)
+        own = _own_board(board, color)
+        units = sum(counts[k] for k in PIECE_KINDS if k != chess.KING)
+        meta = cls(
+            color=color,
+            rules=rules,
+            own=own,
+            may=may,
+            units=units,
+            start_counts=counts,
+            check_known=fen is None,
+        )
+        if fen is not None and not know_start and board.turn == color:
+            # The side to move never gives check: the enemy king is not attacked by us.
+            meta.may[chess.KING] &= ~meta.certain_attacks_by_us()
+        meta.tighten()
+        meta.presence = Presence.start(enemy, meta.may, counts)
+        meta.presence.project(meta.may, meta.caps(), meta.units)
+        meta.history.append(own.board_fen())
+        return meta
+
+    def copy(self) -> Metaposition:
+        """An independent copy (the search branches on copies)."""
+        return Metaposition(
+            color=self.color,
+            rules=self.rules,
+            own=self.own.copy(stack=False),
+            may=list(self.may),
+            units=self.units,
+            start_counts=self.start_counts,
+            pawn_captures=self.pawn_captures,
+            piece_captures=self.piece_captures,
+            promotions=self.promotions,
+            checks_on_us=self.checks_on_us,
+            checks_given=self.checks_given,
+            check_zone=self.check_zone,
+            known=self.known,
+            blockers=self.blockers,
+            our_ep=self.our_ep,
+            their_ep=self.their_ep,
+            check_known=self.check_known,
+            tries=self.tries,
+            history=self.history,
+            quiet_moves=self.quiet_moves,
+            presence=self.presence,
+        )
+
+    # -- queries -----------------------------------------------------------------------
+
+    @property
+    def enemy(self) -> chess.Color:
+        """The enemy's color."""
+        return not self.color
+
+    @property
+    def pawns_max(self) -> int:
+        """At most this many enemy pawns remain."""
+        return max(0, min(self.units, self.start_counts[chess.PAWN] - self.pawn_captures))
+
+    @property
+    def pieces_max(self) -> int:
+        """At most this many enemy pieces (not pawns, not the king) remain."""
+        start = sum(self.start_counts[k] for k in _PIECES)
+        return max(0, min(self.units, start - self.piece_captures + self.promoted_max))
+
+    @property
+    def promoted_max(self) -> int:
+        """At most this many enemy pawns have promoted (each promotion uses up a pawn
+        that was not captured as a pawn)."""
+        return min(self.promotions, self.start_counts[chess.PAWN] - self.pawn_captures)
+
+    def count_max(self, kind: chess.PieceType) -> int:
+        """At most this many enemy pieces of ``kind`` remain."""
+        if kind == chess.KING:
+            return 1
+        if kind == chess.PAWN:
+            return self.pawns_max
+        return min(self.pieces_max, self.start_counts[kind] + self.promoted_max)
+
+    def caps(self) -> list[int]:
+        """:meth:`count_max` of every kind, indexed by piece type (0 for index 0)."""
+        return [0] + [self.count_max(kind) for kind in PIECE_KINDS]
+
+    def certain_enemy(self) -> int:
+        """Squares that surely hold an enemy unit: every pawn square when there must be
+        as many pawns as squares (``units - pieces_max``), the king's when it has one."""
+        mask = 0
+        pawns = self.may[chess.PAWN]
+        if pawns and pawns.bit_count() <= self.units - self.pieces_max:
+            mask |= pawns
+        king = self.may[chess.KING]
+        if king.bit_count() == 1:
+            mask |= king
+        return mask | self.known
+
+    def maybe_units(self) -> int:
+        """Squares where some enemy unit other than the king may stand."""
+        may = self.may
+        return (
+            may[chess.PAWN]
+            | may[chess.KNIGHT]
+            | may[chess.BISHOP]
+            | may[chess.ROOK]
+            | may[chess.QUEEN]
+        )
+
+    def maybe_any(self) -> int:
+        """Squares where some enemy unit, the king included, may stand."""
+        return self.maybe_units() | self.may[chess.KING]
+
+    def own_king(self) -> chess.Square | None:
+        """Our king's square (``None`` only in malformed test positions)."""
+        return self.own.king(self.color)
+
+    def possible_attacks_by_us(self, board: chess.Board | None = None) -> int:
+        """Squares our pieces may attack (unseen blockers ignored)."""
+        return possible_attacks(board or self.own, self.color)
+
+    def certain_attacks_by_us(self, board: chess.Board | None = None) -> int:
+        """Squares our pieces attack whatever the unseen enemy pieces are."""
+        return certain_attacks(board or self.own, self.color, self.maybe_units())
+
+    def density(self, kind: chess.PieceType) -> float:
+        """A rough chance that a given square of ``may[kind]`` holds such a piece."""
+        size = self.may[kind].bit_count()
+        if size == 0:
+            return 0.0
+        return min(1.0, self.count_max(kind) / size)
+
+    def occupancy(self, square: chess.Square) -> float:
+        """A rough chance that an enemy unit (not the king) stands on ``square``."""
+        if chess.BB_SQUARES[square] & self.known:
+            return 1.0
+        bit = chess.BB_SQUARES[square]
+        chance = 0.0
+        for kind in PIECE_KINDS[:-1]:
+            if self.may[kind] & bit:
+                chance += self.density(kind)
+        return min(1.0, chance)
+
+    def cheapest_at(self, square: chess.Square) -> int:
+        """The value of the cheapest enemy unit that may stand on ``square`` (0 if none)."""
+        bit = chess.BB_SQUARES[square]
+        values = [VALUES[k] for k in PIECE_KINDS[:-1] if self.may[k] & bit]
+        return min(values) if values else 0
+
+    def enemy_material(self) -> int:
+        """A rough value of the enemy's remaining material."""
+        pawns = min(self.pawns_max, self.units)
+        return pawns * VALUES[chess.PAWN] + max(0, self.units - pawns) * 400
+
+    # -- consistency -------------------------------------------------------------------
+
+    def tighten(self) -> None:
+        """Apply the constraints that hold in every position: no enemy unit on our
+        pieces, no pawn on a back rank, kings never adjacent, material bounds."""
+        own = self.own.occupied
+        may = self.may
+        for kind in PIECE_KINDS:
+            may[kind] &= ~own
+        may[chess.PAWN] &= ~(first_rank(self.color) | last_rank(self.color))
+        king = self.own_king()
+        if king is not None:
+            may[chess.KING] &= ~chess.BB_KING_ATTACKS[king]
+        if self.pawns_max == 0:
+            may[chess.PAWN] = 0
+        if self.pieces_max == 0:
+            for kind in _PIECES:
+                may[kind] = 0
+        for kind in _PIECES:
+            if self.count_max(kind) == 0:
+                may[kind] = 0
+        self.known &= self.maybe_units()
+        self.blockers &= self.maybe_units()
+
+    def restrict_enemy_king(self, directions: tuple[str, ...] | list[str]) -> None:
+        """The enemy king is checked from exactly ``directions`` (none: not in check)."""
+        own = self.own
+        possible: dict[str, int] = {}
+        certain: dict[str, int] = {}
+        occupied = own.occupied
+        blockers = occupied | self.maybe_units()
+        king_set = self.may[chess.KING]
+        for square in chess.SquareSet(own.occupied_co[self.color]):
+            kind = own.piece_type_at(square)
+            assert kind is not None
+            if kind == chess.KING:
+                continue
+            reach = attacks(kind, self.color, square, occupied) & king_set
+            sure = attacks(kind, self.color, square, blockers)
+            for target in chess.SquareSet(reach):
+                name = check_direction(target, square, kind == chess.KNIGHT)
+                bit = chess.BB_SQUARES[target]
+                possible[name] = possible.get(name, 0) | bit
+                if sure & bit:
+                    certain[name] = certain.get(name, 0) | bit
+        for name in directions:
+            king_set &= possible.get(name, 0)
+        for name, mask in certain.items():
+            if name not in directions:
+                king_set &= ~mask
+        self.may[chess.KING] = king_set
+
+    def restrict_checks_on_us(self, directions: tuple[str, ...] | list[str]) -> None:
+        """Our king is checked from exactly ``directions``: remove every enemy piece that
+        would certainly check it from another direction; note where checkers may be."""
+        king = self.own_king()
+        if king is None:
+            return
+        may = self.may
+        # The enemy king blocks its own side's lines to our king as well.
+        blockers = self.own.occupied | self.maybe_any()
+        zone = 0
+        lines = (
+            (attacks(chess.ROOK, self.color, king, blockers), (chess.ROOK, chess.QUEEN)),
+            (attacks(chess.BISHOP, self.color, king, blockers), (chess.BISHOP, chess.QUEEN)),
+        )
+        for ray, kinds in lines:
+            for square in chess.SquareSet(ray):
+                name = check_direction(king, square, False)
+                bit = chess.BB_SQUARES[square]
+                if name in directions:
+                    zone |= bit
+                else:
+                    for kind in kinds:
+                        may[kind] &= ~bit
+        pawn_squares = chess.BB_PAWN_ATTACKS[self.color][king]
+        for square in chess.SquareSet(pawn_squares):
+            if check_direction(king, square, False) in directions:
+                zone |= chess.BB_SQUARES[square]
+            else:
+                may[chess.PAWN] &= ~chess.BB_SQUARES[square]
+        if "knight" in directions:
+            zone |= chess.BB_KNIGHT_ATTACKS[king]
+        else:
+            may[chess.KNIGHT] &= ~chess.BB_KNIGHT_ATTACKS[king]
+        self.checks_on_us = tuple(directions)
+        self.check_zone = zone & self.maybe_units() if directions else 0
+
+    def could_be_pinned(self, square: chess.Square) -> bool:
+        """Whether our piece on ``square`` may be pinned to our king by an unseen slider."""
+        king = self.own_king()
+        if king is None or king == square:
+            return False
+        line = chess.BB_RAYS[king][square]
+        if not line:
+            return False
+        if chess.between(king, square) & self.own.occupied:
+            return False
+        diagonal = chess.square_file(king) != chess.square_file(square) and chess.square_rank(
+            king
+        ) != chess.square_rank(square)
+        sliders = self.may[chess.QUEEN] | self.may[chess.BISHOP if diagonal else chess.ROOK]
+        for beyond in chess.SquareSet(line & sliders):
+            if chess.BB_SQUARES[square] & chess.between(king, beyond) and not (
+                chess.between(square, beyond) & self.own.occupied
+            ):
+                return True
+        return False
+
+    def describe(self) -> str:
+        """A text diagram: own pieces as letters, enemy kinds as counts of squares."""
+        names = "PNBRQK"
+        sizes = ", ".join(
+            f"{names[k - 1]}:{self.may[k].bit_count()}" for k in PIECE_KINDS if self.may[k]
+        )
+        return f"{self.own.board_fen()} units={self.units} [{sizes}]"
+
+
+def _own_board(board: chess.Board, color: chess.Color) -> chess.Board:
+    own = board.occupied_co[color]
+    mine = board.copy(stack=False)
+    for square in chess.SquareSet(board.occupied & ~own):
+        mine.remove_piece_at(square)
+    mine.turn = color
+    mine.ep_square = None
+    mine.castling_rights &= first_rank(color)
+    return mine

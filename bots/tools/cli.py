@@ -1,0 +1,416 @@
+"""The bots' subcommands of ``umpire``: ``tournament``, ``selfplay`` and ``bot``.
+
+:func:`register` adds them to the main parser. What they need from the server side (a
+knowledge base to record games in, a feed to publish standings on) comes in as
+:class:`Services` from the composition root (``server/cli.py``): the bots import only the
+engines (``server.games``) and the wire protocol (``server.wire.protocol``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import secrets
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
+from typing import Any, Protocol, TextIO
+
+from bots.registry import builtin_names, load_bot
+from bots.sdk.bot import BotError
+from bots.tools.arena import (
+    GameSpec,
+    PlayedGame,
+    Recorder,
+    format_table,
+    schedule,
+    standings,
+    stream_local,
+    stream_remote,
+)
+from server.games import engine, engine_names
+from server.games.base import ConfigError
+
+
+class Feed(Protocol):
+    """Where a tournament publishes its standings after each game (the MQTT bus)."""
+
+    def standings(self, tournament: str, table: dict[str, Any]) -> None:
+        """Publish the current table (never raises, never blocks)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Services:
+    """What the bots' commands get from the composition root.
+
+    ``open_recorder(db)`` opens the knowledge base ``db`` and yields a :data:`Recorder`
+    for the games played (``--db``); ``open_feed(url)`` yields a :class:`Feed`
+    (``--mqtt``). Either may be missing: the option then says it is unavailable.
+    """
+
+    open_recorder: Callable[[str], AbstractAsyncContextManager[Recorder]] | None = None
+    open_feed: Callable[[str], AbstractAsyncContextManager[Feed]] | None = None
+
+
+class Progress:
+    """A one-line progress bar on stderr, drawn only when stderr is a terminal."""
+
+    def __init__(self, total: int, stream: TextIO | None = None) -> None:
+        self.total = total
+        self.done = 0
+        # sys.stderr read now, not at import: a test's captured stream may be closed later
+        stream = sys.stderr if stream is None else stream
+        self.stream = stream
+        self.start = time.monotonic()
+        self.enabled = stream.isatty()
+
+    def step(self, _: object = None) -> None:
+        """Count one finished game and redraw."""
+        self.done += 1
+        if not self.enabled:
+            return
+        width = 30
+        filled = width * self.done // max(self.total, 1)
+        rate = self.done / max(time.monotonic() - self.start, 1e-9)
+        self.stream.write(
+            f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} "
+            f"{rate:.1f} games/s"
+        )
+        if self.done == self.total:
+            self.stream.write("\n")
+        self.stream.flush()
+
+
+def parse_options(pairs: list[str]) -> dict[str, Any]:
+    """Read ``key=value`` options; values are JSON when they parse as JSON, else text."""
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, raw = pair.partition("=")
+        if not sep or not key:
+            raise ConfigError(f"an option is key=value, not {pair!r}")
+        try:
+            options[key] = json.loads(raw)
+        except json.JSONDecodeError:
+            options[key] = raw
+    return options
+
+
+def game_options(game: str, seats: int | None, pairs: list[str]) -> tuple[dict[str, Any], int]:
+    """Validated options for ``game`` with ``seats`` seats; return them and the seat count."""
+    eng = engine(game)
+    config = eng.make_config(parse_options(pairs))
+    if seats is not None:
+        config = eng.with_seats(config, seats)
+    return config.to_options(), config.seats
+
+
+def register(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], services: Services | None = None
+) -> None:
+    """Add the bots' subcommands to the ``umpire`` parser, wired to ``services``."""
+    services = services or Services()
+    p = sub.add_parser(
+        "tournament",
+        help="play many games between bots and print a ratings table",
+        description="Rotate bots through the seats, play games (in parallel), and print "
+        "games, wins, win rate with a 95%% confidence interval, mean placing and an "
+        "openskill rating per bot. Built-in bots: " + ", ".join(builtin_names()),
+    )
+    p.add_argument("--game", required=True, choices=engine_names())
+    p.add_argument("--bots", required=True, help="comma-separated bot specs (A,B,...)")
+    p.add_argument("--games", type=int, default=100, help="how many games (default 100)")
+    p.add_argument("--seats", type=int, help="seats per game (default: one per bot)")
+    p.add_argument("--parallel", type=int, default=1, help="worker processes (default 1)")
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--local", action="store_true", help="play in-process (the default)")
+    mode.add_argument("--server", metavar="URL", help="play through a server (ws://...)")
+    p.add_argument(
+        "--db", help="write every game to this knowledge base (SQLite file or postgresql://...)"
+    )
+    p.add_argument("--seed", help="tournament seed: the same seed plays the same games")
+    p.add_argument(
+        "--option",
+        "-o",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a game option, e.g. -o preset=classic -o calza=true",
+    )
+    p.add_argument("--json", action="store_true", help="print the table as JSON")
+    p.add_argument(
+        "--mqtt",
+        metavar="URL",
+        help="publish the standings after each game to mqtt://HOST:PORT[/PREFIX]",
+    )
+    p.add_argument("--name", help="the tournament's name on MQTT (default: game and seed)")
+    p.add_argument(
+        "--budget",
+        metavar="UNIT=AMOUNT",
+        help="each searching bot's budget per decision: nodes=N (counted search nodes, "
+        "the same results on any machine) or cpu=SECONDS (the thread's CPU time, "
+        "independent of the machine's load); bots without a search ignore it",
+    )
+    p.set_defaults(func=cmd_tournament, services=services)
+
+    p = sub.add_parser(
+        "bot",
+        help="run a bot on a server: join a room (or any open room of its game) and play",
+        description="Built-in bots: "
+        + ", ".join(builtin_names())
+        + "; or any Bot subclass as package.module:ClassName.",
+    )
+    p.add_argument(
+        "spec", metavar="BOT", help="a built-in name (perudo-expert:hard) or module:Class"
+    )
+    p.add_argument("--server", default="ws://127.0.0.1:8765", help="the server's websocket URL")
+    p.add_argument("--room", help="the room id to join")
+    p.add_argument("--invite", help="a private room's invite code")
+    p.add_argument("--seat", type=int, help="the seat to take (default: the first free one)")
+    p.add_argument(
+        "--game",
+        choices=engine_names(),
+        help="without --room: join any open room of this game, or create one",
+    )
+    p.add_argument(
+        "--option",
+        "-o",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="options of a room the bot creates",
+    )
+    p.add_argument("--games", type=int, default=1, help="how many games to play in a row")
+    p.add_argument("--name", help="display name (default: the bot's name)")
+    p.add_argument("--token", help="a token from an earlier run, to keep the same identity")
+    p.set_defaults(func=cmd_bot)
+
+    p = sub.add_parser(
+        "selfplay",
+        help="play bot games in-process and log them to a knowledge base",
+        description="The fast in-process path: games are logged in the server's format.",
+    )
+    p.add_argument("--game", required=True, choices=engine_names())
+    p.add_argument("--bots", required=True, help="comma-separated bot specs")
+    p.add_argument("--games", type=int, default=100)
+    p.add_argument("--seats", type=int, help="seats per game (default: one per bot)")
+    p.add_argument("--parallel", type=int, default=1, help="worker processes (default 1)")
+    p.add_argument(
+        "--db", required=True, help="the knowledge base to write (SQLite file or postgresql://...)"
+    )
+    p.add_argument("--seed", help="the same seed plays the same games")
+    p.add_argument("--option", "-o", action="append", default=[], metavar="KEY=VALUE")
+    p.set_defaults(func=cmd_selfplay, services=services)
+
+
+def lineup(args: argparse.Namespace) -> tuple[list[str], dict[str, Any], int]:
+    """The bots, validated game options and seat count of a tournament or self-play run;
+    raise :class:`BotError` or :class:`ConfigError` with what is wrong."""
+    names = [b.strip() for b in args.bots.split(",") if b.strip()]
+    if not names:
+        raise BotError("--bots needs at least one bot")
+    for name in names:
+        load_bot(name)
+    budget = getattr(args, "budget", None)
+    if budget is not None:
+        for name in names:
+            try:
+                load_bot(name, budget=budget)[1]()
+            except TypeError:  # a bot without a search budget
+                pass
+            except ValueError as exc:
+                raise ConfigError(f"--budget: {exc}") from exc
+    if args.games < 1 or args.parallel < 1:
+        raise ConfigError("--games and --parallel must be at least 1")
+    seats = args.seats
+    if seats is None:  # one seat per bot, within the game's range
+        eng = engine(args.game)
+        seats = min(max(len(names), eng.min_seats), eng.max_seats)
+    options, seats = game_options(args.game, seats, args.option)
+    return names, options, seats
+
+
+def cmd_tournament(args: argparse.Namespace) -> int:
+    """``umpire tournament``."""
+    try:
+        names, options, seats = lineup(args)
+    except (BotError, ConfigError) as exc:
+        print(f"umpire tournament: {exc}", file=sys.stderr)
+        return 2
+    if args.server and args.db:
+        print(
+            "umpire tournament: with --server the server logs the games; drop --db", file=sys.stderr
+        )
+        return 2
+    seed = args.seed if args.seed is not None else secrets.token_hex(8)
+    specs = schedule(args.game, options, names, seats, args.games, seed, args.budget)
+    started = time.monotonic()
+    settings = {"source": "tournament", "seed": seed}
+    services: Services = args.services
+    if (args.db and services.open_recorder is None) or (args.mqtt and services.open_feed is None):
+        print("umpire tournament: --db and --mqtt need the umpire server", file=sys.stderr)
+        return 2
+
+    async def run() -> list[PlayedGame]:
+        async with contextlib.AsyncExitStack() as stack:
+            record = feed = None
+            if args.db and services.open_recorder is not None:
+                record = await stack.enter_async_context(services.open_recorder(args.db))
+            if args.mqtt and services.open_feed is not None:
+                bus = await stack.enter_async_context(services.open_feed(args.mqtt))
+                feed = (args.name or f"{args.game}-{seed}", list(dict.fromkeys(names)), bus)
+            return await play_and_record(
+                specs, args.parallel, record, settings, server=args.server, feed=feed
+            )
+
+    try:
+        results = asyncio.run(run())
+    except (BotError, OSError) as exc:
+        print(f"umpire tournament: {exc}", file=sys.stderr)
+        return 1
+    elapsed = time.monotonic() - started
+    table = standings(results, list(dict.fromkeys(names)))
+    if args.json:
+        report = {
+            "game": args.game,
+            "options": options,
+            "seed": seed,
+            "games": len(results),
+            "seconds": round(elapsed, 3),
+            "budget": args.budget,
+            "standings": [line.to_json() for line in table],
+            "results": [_result_json(r) for r in results],
+        }
+        print(json.dumps(report, indent=2))
+    else:
+        budget = f", budget {args.budget}" if args.budget else ""
+        print(
+            f"{args.game}: {len(results)} games, {seats} seats, seed {seed}{budget}, "
+            f"{elapsed:.1f} s ({len(results) / max(elapsed, 1e-9):.1f} games/s)"
+        )
+        print(format_table(table))
+        endings = Counter(r.reason for r in results)
+        print("endings: " + ", ".join(f"{why} {n}" for why, n in endings.most_common()))
+    return 0
+
+
+async def play_and_record(
+    specs: list[GameSpec],
+    parallel: int,
+    record: Recorder | None,
+    settings: dict[str, Any],
+    server: str | None = None,
+    feed: tuple[str, list[str], Feed] | None = None,
+) -> list[PlayedGame]:
+    """Play ``specs`` (locally, or on ``server``) with a progress bar; ``record`` each local
+    game as it finishes (a server logs its own games); publish the standings after each
+    game on ``feed`` (the tournament's name, its bots, the feed) if given.
+
+    Returns the games in schedule order, without their full event lists (those are
+    recorded as each game finishes, then dropped to keep memory flat).
+    """
+    bar = Progress(len(specs))
+    results: list[PlayedGame] = []
+    games = stream_remote(specs, server, parallel) if server else stream_local(specs, parallel)
+    async for played in games:
+        if record is not None:
+            await record(played, {**settings, "index": played.spec.index})
+        played.local = None
+        results.append(played)
+        bar.step()
+        if feed is not None:
+            name, bots, bus = feed
+            table = standings(results, bots)
+            bus.standings(
+                name,
+                {
+                    "games": len(results),
+                    "of": len(specs),
+                    "table": [line.to_json() for line in table],
+                },
+            )
+    results.sort(key=lambda p: p.spec.index)
+    return results
+
+
+def cmd_bot(args: argparse.Namespace) -> int:
+    """``umpire bot``: play games on a server with one bot."""
+    from bots.sdk.remote import Target, play_remote
+
+    try:
+        name, factory = load_bot(args.spec)
+        if not (args.room or args.invite or args.game):
+            games = type(factory()).games
+            if len(games) != 1:
+                raise BotError("say --room, --invite or --game")
+            args.game = games[0]
+        options = parse_options(args.option)
+        if args.games < 1:
+            raise ConfigError("--games must be at least 1")
+    except (BotError, ConfigError) as exc:
+        print(f"umpire bot: {exc}", file=sys.stderr)
+        return 2
+    target = Target(
+        room=args.room, invite=args.invite, seat=args.seat, game=args.game, options=options
+    )
+    try:
+        results = asyncio.run(
+            play_remote(
+                args.server,
+                factory,
+                name=args.name or name,
+                target=target,
+                games=args.games,
+                token=args.token,
+            )
+        )
+    except BotError as exc:
+        print(f"umpire bot: {exc}", file=sys.stderr)
+        return 1
+    for result in results:
+        print(f"seat {result.seat}: placed {result.rank} of {len(result.ranks)} ({result.reason})")
+    return 0
+
+
+def cmd_selfplay(args: argparse.Namespace) -> int:
+    """``umpire selfplay``: a tournament whose games all go to the knowledge base."""
+    try:
+        names, options, seats = lineup(args)
+    except (BotError, ConfigError) as exc:
+        print(f"umpire selfplay: {exc}", file=sys.stderr)
+        return 2
+    services: Services = args.services
+    open_recorder = services.open_recorder
+    if open_recorder is None:
+        print("umpire selfplay: no knowledge base is available", file=sys.stderr)
+        return 2
+    seed = args.seed if args.seed is not None else secrets.token_hex(8)
+    specs = schedule(args.game, options, names, seats, args.games, seed)
+    started = time.monotonic()
+    settings = {"source": "selfplay", "seed": seed}
+
+    async def run() -> list[PlayedGame]:
+        async with open_recorder(args.db) as record:
+            return await play_and_record(specs, args.parallel, record, settings)
+
+    results = asyncio.run(run())
+    elapsed = time.monotonic() - started
+    print(
+        f"{len(results)} {args.game} games logged to {args.db} in {elapsed:.1f} s "
+        f"({len(results) / max(elapsed, 1e-9):.1f} games/s), seed {seed}"
+    )
+    return 0
+
+
+def _result_json(played: PlayedGame) -> dict[str, Any]:
+    return {
+        "index": played.spec.index,
+        "bots": played.spec.bots,
+        "ranks": played.ranks,
+        "reason": played.reason,
+        "faults": {str(k): v for k, v in played.faults.items()},
+    }

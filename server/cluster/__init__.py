@@ -1,0 +1,1 @@
+"""Several nodes on one PostgreSQL database: leases, relay and failover."""

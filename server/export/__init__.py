@@ -1,0 +1,1 @@
+"""Reading finished games back out: JSONL, PGN, Parquet and fairness checks."""

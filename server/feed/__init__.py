@@ -1,0 +1,1 @@
+"""The public feed on MQTT."""

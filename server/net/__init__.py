@@ -1,0 +1,1 @@
+"""The network edge: the websocket application and the browser client's files."""

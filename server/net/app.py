@@ -1,0 +1,533 @@
+"""The websocket application: parse, authenticate, rate-limit and route to rooms.
+
+:class:`UmpireServer` owns the store, the identities, the lobby and the websocket server.
+Each connection runs :meth:`UmpireServer._handler`: it decodes every frame into a typed
+message (:mod:`server.wire.protocol`), answers lobby requests itself and hands room requests to
+the room's actor. Any :class:`~server.errors.ClientError` becomes an ``error`` frame; too
+much abuse closes the connection with 1008; a crash in a handler is logged and closes only
+that connection with 1011, and the server keeps serving. :meth:`UmpireServer.close` is
+idempotent: stop accepting, close connections with 1001, wait for the handlers, stop the
+rooms, flush the store.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import socket
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from websockets.asyncio.server import Server, ServerConnection, serve
+from websockets.exceptions import ConnectionClosed
+
+from server import __version__
+from server.errors import ClientError
+from server.feed.bus import NO_BUS, Bus
+from server.games import ConfigError
+from server.games import engine as find_engine
+from server.ids import same_secret
+from server.net.web import WebClient, chain
+from server.ops import logs
+from server.ops.metrics import Metrics
+from server.players.identity import Identities
+from server.rooms.connection import Client
+from server.rooms.house import HOUSE_ADDRESS, HOUSE_HEADER, Catalog, HouseBots
+from server.rooms.lobby import Lobby
+from server.rooms.room import Advisor, Room, Settings, Timing
+from server.store import stats
+from server.store.contract import Store, open_store
+from server.wire.limits import Idle, Strikes, TokenBucket
+from server.wire.protocol import (
+    PROTOCOL_VERSION,
+    Act,
+    AddBot,
+    CreateRoom,
+    Hello,
+    Hint,
+    Inbound,
+    Join,
+    Leave,
+    ListRooms,
+    Ping,
+    Profile,
+    Resume,
+    Say,
+    Start,
+    Watch,
+    decode,
+    encode,
+    error_frame,
+    ref_of,
+    with_ref,
+)
+
+if TYPE_CHECKING:
+    from server.cluster.nodes import Cluster
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """Connection limits; every one is a ``umpire serve`` flag."""
+
+    max_frame: int = 16 * 1024  # bytes per inbound frame (bigger: closed with 1009)
+    rate: float = 20.0  # messages per second, sustained
+    burst: float = 40.0  # messages in a burst
+    max_connections_per_address: int = 64
+    ping_interval: float | None = 20.0
+    ping_timeout: float | None = 20.0
+    idle_timeout: float | None = 600.0  # seconds without any message: closed with 1000
+    abuse_limit: float = 10.0  # outstanding abuse strikes before closing with 1008
+    abuse_decay: float = 0.1  # strikes forgiven per second
+    max_backlog: int = 1 << 20  # unsent bytes before a slow reader is closed with 1008
+    close_timeout: float = 2.0  # seconds a closing peer has to answer before the TCP drop
+    max_rooms: int = 10_000
+    max_rooms_per_player: int = 20
+
+
+@dataclass(frozen=True, slots=True)
+class ServerConfig:
+    """Everything ``umpire serve`` needs."""
+
+    host: str = "127.0.0.1"
+    port: int = 8765
+    db: str = "umpire.db"
+    synchronous: str = "FULL"
+    limits: Limits = field(default_factory=Limits)
+    timing: Timing = field(default_factory=Timing)
+    house_procs: int = 1  # runner processes for the house bots (server.rooms.house)
+    allow_origins: tuple[str, ...] = ()  # server.net.web: origins besides the server's own
+    # several nodes on one PostgreSQL database (server.cluster.nodes; docs/scale-out.md)
+    node_name: str = ""  # this node's name in logs and the lease table (default: host name)
+    advertise: str = ""  # the URL other nodes reach this one at (default: ws://host:port)
+    lease_ttl: float = 5.0  # seconds a dead node keeps its rooms before others take them
+
+
+class UmpireServer:
+    """The game server. ``await start()``, then ``await close()`` (or use ``async with``)."""
+
+    def __init__(
+        self,
+        config: ServerConfig,
+        store: Store | None = None,
+        bus: Bus | None = None,
+        *,
+        catalog: Catalog | None = None,
+        advisor: Advisor | None = None,
+    ) -> None:
+        """``catalog`` (the house bots that may be started) and ``advisor`` (the ``hint``
+        advice) come from the composition root, :func:`server.root.build_server`; without
+        them the server offers no house bots and no hints."""
+        self.config = config
+        self.limits = config.limits
+        self.store = store or open_store(config.db, synchronous=config.synchronous)
+        self.identities = Identities(self.store)
+        #: the public feed (server.feed.bus; ``umpire serve --mqtt``) and the metrics
+        #: (server.ops.metrics)
+        self.bus = bus or NO_BUS
+        self.metrics = Metrics(self)
+        self.web = WebClient(config.allow_origins)
+        self.store.on_commit = self.metrics.store_commit
+        self.house = HouseBots(procs=config.house_procs, catalog=catalog)
+        self.lobby = Lobby(
+            self.store,
+            self.identities,
+            config.timing,
+            max_rooms=config.limits.max_rooms,
+            max_rooms_per_player=config.limits.max_rooms_per_player,
+            bus=self.bus,
+        )
+        self.lobby.launcher = self.house.launch
+        self.lobby.advisor = advisor
+        #: with a PostgreSQL store: this node's part in a cluster (made by ``start``)
+        self.cluster: Cluster | None = None
+        self._server: Server | None = None
+        self._per_address: dict[str, int] = {}
+        self._closing: asyncio.Task[None] | None = None
+
+    async def __aenter__(self) -> UmpireServer:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    @property
+    def port(self) -> int:
+        """The port actually bound (useful with port 0)."""
+        assert self._server is not None
+        port: int = self._server.sockets[0].getsockname()[1]
+        return port
+
+    async def start(self) -> None:
+        """Open the store, restore unfinished rooms, start listening."""
+        await self.store.open()
+        await self.bus.start()
+        self.metrics.start()
+        if self.store.shared:
+            from server.cluster.nodes import Cluster  # needs asyncpg: only with PostgreSQL
+            from server.store.pg import PgStore
+
+            assert isinstance(self.store, PgStore)
+            name = self.config.node_name or socket.gethostname()
+            cluster = Cluster(self.store, self.lobby, name=name, ttl=self.config.lease_ttl)
+            cluster.on_lost = self._stop_house_bots
+            await cluster.start()
+            self.cluster = cluster
+        await self.lobby.restore()
+        limits = self.limits
+        self._server = await serve(
+            self._handler,
+            self.config.host,
+            self.config.port,
+            max_size=limits.max_frame,
+            ping_interval=limits.ping_interval,
+            ping_timeout=limits.ping_timeout,
+            compression=None,
+            max_queue=8,
+            close_timeout=limits.close_timeout,
+            process_request=chain(self.metrics.process_request, self.web.process_request),
+        )
+        log.info("umpire %s listening on ws://%s:%d", __version__, self.config.host, self.port)
+        host = self.config.host
+        if host in ("", "0.0.0.0", "::", "localhost"):
+            host = "127.0.0.1"
+        self.house.url = f"ws://{'[' + host + ']' if ':' in host else host}:{self.port}"
+        if self.cluster is not None:
+            await self.cluster.advertise(self.config.advertise or self.house.url)
+        await self.lobby.relaunch_bots()
+
+    def _stop_house_bots(self, room_id: str) -> None:
+        """Stop this node's house bot clients of a room that moved to another node."""
+        for room, seat in self.house.playing():
+            if room == room_id:
+                self.house.stop(room, seat)
+
+    async def close(self) -> None:
+        """Shut down gracefully; safe to call more than once."""
+        if self._closing is None:
+            self._closing = asyncio.create_task(self._close())
+        await asyncio.shield(self._closing)
+
+    async def _close(self) -> None:
+        await self.house.close()
+        if self._server is not None:
+            self._server.close()  # 1001 to every connection, then waits for handlers
+            await self._server.wait_closed()
+        if self.cluster is not None:
+            await self.cluster.stop()  # take no more rooms over while closing
+        await self.lobby.close()
+        if self.cluster is not None:
+            await self.cluster.close()
+        await self.metrics.close()
+        await self.bus.close()
+        await self.store.close()
+        log.info("umpire stopped")
+
+    # -- connections --------------------------------------------------------------------
+
+    async def _handler(self, ws: ServerConnection) -> None:
+        remote = ws.remote_address
+        address = str(remote[0]) if remote else "?"
+        logs.bind(conn=logs.new_conn_id(), room=None)
+        house = ws.request is not None and same_secret(
+            ws.request.headers.get(HOUSE_HEADER), self.house.secret
+        )
+        if house:
+            address = HOUSE_ADDRESS  # the server's own bots are not counted against loopback
+        elif self.cluster is not None and self.cluster.is_peer(ws.request):
+            # a client relayed by another node (server.cluster.nodes)
+            address = self.cluster.PEER_ADDRESS
+        elif self._per_address.get(address, 0) >= self.limits.max_connections_per_address:
+            frame = error_frame(
+                "too_many_connections",
+                f"at most {self.limits.max_connections_per_address} connections per address",
+            )
+            await ws.send(encode(frame))
+            await ws.close(1008, "too many connections")
+            return
+        self._per_address[address] = self._per_address.get(address, 0) + 1
+        client = Client(ws, address, self.limits.max_backlog)
+        try:
+            await self._serve(client, ws)
+        except ConnectionClosed:
+            pass
+        except Exception:
+            log.exception("connection %r: handler crashed", client)
+            frame = error_frame("internal", "the server failed on your message; reconnect")
+            with contextlib.suppress(ConnectionClosed):
+                await ws.send(encode(frame))
+            self._release(client)
+            await ws.close(1011, "internal error")
+        finally:
+            self._release(client)
+            for room in list(client.rooms):
+                room.detach(client)
+            if self.cluster is not None:
+                await self.cluster.forget(client)
+
+    def _release(self, client: Client) -> None:
+        """Give the client's per-address slot back (once): as soon as the server decides
+        to close, not when the peer finally completes the closing handshake."""
+        if client.released:
+            return
+        client.released = True
+        address = client.address
+        left = self._per_address[address] - 1
+        if left:
+            self._per_address[address] = left
+        else:
+            del self._per_address[address]
+
+    async def _serve(self, client: Client, ws: ServerConnection) -> None:
+        limits = self.limits
+        bucket = TokenBucket(limits.rate, limits.burst)
+        strikes = Strikes(limits.abuse_limit, limits.abuse_decay)
+        idle = None
+        timer = None
+        if limits.idle_timeout:
+            idle = Idle(limits.idle_timeout, time.monotonic())
+            timer = _IdleTimer(idle, lambda: self._idle(client))
+        bound: str | None = None  # the room id bound for the logs (server.ops.logs)
+        recv = ws.recv
+        try:
+            while True:
+                frame = await recv()
+                now = time.monotonic()
+                if idle is not None:
+                    idle.seen(now)
+                message: Inbound | None = None
+                try:
+                    if not bucket.take(now):
+                        raise ClientError(
+                            "rate_limited",
+                            f"more than {limits.rate:g} messages per second: message dropped",
+                            abuse=True,
+                        )
+                    message = decode(frame)
+                    room_id = getattr(message, "room", None)
+                    if room_id != bound:
+                        logs.bind(room=room_id)
+                        bound = room_id
+                    if self.cluster is not None and await self.cluster.route(
+                        client, message, frame
+                    ):
+                        continue  # relayed to the room's node, which answers the client
+                    if type(message) is Act:  # the hot path: the room itself sends the ack
+                        await self._act(client, message)
+                        continue
+                    reply = await self._dispatch(client, message)
+                    if reply:
+                        client.send_frame(with_ref(reply, message.ref))
+                except ClientError as exc:
+                    ref = message.ref if message is not None else ref_of(frame)
+                    room = getattr(message, "room", None)
+                    client.send_frame(error_frame(exc.code, exc.message, ref=ref, room=room))
+                    if exc.abuse and strikes.hit(now):
+                        client.closing = True
+                        self._release(client)  # the slot is free at once
+                        await _close_discarding(ws, 1008, "too many bad messages")
+                        return
+        finally:
+            if timer is not None:
+                timer.cancel()
+
+    def _idle(self, client: Client) -> None:
+        self._release(client)
+        client.close(1000, "idle timeout")  # its ``recv`` then ends the handler
+
+    # -- routing ------------------------------------------------------------------------
+
+    async def _dispatch(self, client: Client, message: Inbound) -> dict[str, Any] | None:
+        if isinstance(message, Hello):
+            welcome = await self._hello(client, message)
+            if self.cluster is not None:
+                await self.cluster.hello(client, message, welcome)
+            return welcome
+        player = client.player
+        if player is None:
+            raise ClientError("hello_required", "say hello first", abuse=True)
+        lobby = self.lobby
+        if isinstance(message, Act):
+            await self._act(client, message)
+            return None
+        if isinstance(message, CreateRoom):
+            return await self._create(client, message)
+        if isinstance(message, ListRooms):
+            if message.game is not None:
+                try:
+                    find_engine(message.game)
+                except ConfigError as exc:
+                    raise ClientError("bad_options", str(exc)) from None
+            return {"type": "rooms", "rooms": lobby.listing(message.game)}
+        if isinstance(message, Join):
+            room = await lobby.find(player, message.room, message.invite, message.ticket)
+            return await room.join(client, message.seat, message.ticket)
+        if isinstance(message, Watch):
+            room = await lobby.find(player, message.room, message.invite)
+            return await room.watch(client)
+        if isinstance(message, Resume):
+            room = await lobby.find(player, message.room, message.invite, message.ticket)
+            return await room.resume(client, message.since, message.ticket)
+        if isinstance(message, Leave):
+            room = self._attached(client, message.room)
+            return await room.leave(client)
+        if isinstance(message, Start):
+            room = self._attached(client, message.room)
+            return await room.start(client)
+        if isinstance(message, AddBot):
+            room = self._attached(client, message.room)
+            offered = self.house.available(room.engine.name)
+            if message.bot != "autopilot" and not self.house.accepts(room.engine.name, message.bot):
+                names = ", ".join(["autopilot", *offered])
+                raise ClientError(
+                    "unsupported", f"no house bot {message.bot!r} for {room.engine.name}: {names}"
+                )
+            bot = await self.identities.house_bot(message.bot)
+            return await room.add_bot(client, message.seat, bot, message.bot)
+        if isinstance(message, Say):
+            room = self._attached(client, message.room)
+            return await room.say(client, message.text)
+        if isinstance(message, Profile):
+            return await self._profile(message.player or player.id)
+        if isinstance(message, Ping):
+            return {"type": "pong"}
+        if isinstance(message, Hint):
+            room = await lobby.find(player, message.room, None, conn=client)
+            options = {
+                "bluff": message.bluff,
+                "reliability": message.reliability,
+                "level": message.level,
+                "lang": message.lang,
+            }
+            return await room.hint(client, options)
+        raise ClientError("unknown_type", f"{type(message).__name__} is not handled", abuse=True)
+
+    async def _act(self, client: Client, message: Act) -> None:
+        """An action for the sender's seat; the room sends the ``ack`` once it is durable."""
+        player = client.player
+        if player is None:
+            raise ClientError("hello_required", "say hello first", abuse=True)
+        room = self.lobby.ready(player, message.room, client)
+        if room is None:
+            room = await self.lobby.find(player, message.room, None, conn=client)
+        started = time.perf_counter()
+        try:
+            await room.act(client, message.action, message.seat, message.ref)
+        except ClientError:
+            self.metrics.action(time.perf_counter() - started, accepted=False)
+            raise
+        self.metrics.action(time.perf_counter() - started, accepted=True)
+
+    def _attached(self, client: Client, room_id: str) -> Room:
+        """A room the client is attached to, seated in or hosts."""
+        room = self.lobby.rooms.get(room_id)
+        player = client.player
+        if room is not None and (
+            client in room.viewers
+            or room.seat_of(player) is not None
+            or (player is not None and room.host == player.id)
+        ):
+            return room
+        raise ClientError("no_such_room", f"you are not in a room {room_id!r}")
+
+    async def _hello(self, client: Client, message: Hello) -> dict[str, Any]:
+        if client.player is not None:
+            raise ClientError("already_hello", "this connection already said hello")
+        if message.v != PROTOCOL_VERSION:
+            raise ClientError(
+                "version", f"protocol version {message.v} is not supported; use {PROTOCOL_VERSION}"
+            )
+        if client.address == HOUSE_ADDRESS and message.bot and message.token is None:
+            # A house bot (the header proved it): its durable identity, no token at all.
+            if not self.house.known(message.name):
+                raise ClientError("bad_name", f"no house bot {message.name!r}")
+            player, token = await self.identities.house_bot(message.name), ""
+        else:
+            player, token = await self.identities.hello(message.name, message.token, message.bot)
+        client.player = player
+        limits = self.limits
+        return {
+            "type": "welcome",
+            "v": PROTOCOL_VERSION,
+            "server": f"umpire {__version__}",
+            "player": player.to_json(),
+            "token": token,
+            "seats": self.lobby.seats_of(player),
+            "limits": {
+                "max_frame": limits.max_frame,
+                "rate": limits.rate,
+                "burst": limits.burst,
+                "idle_timeout": limits.idle_timeout,
+            },
+        }
+
+    async def _create(self, client: Client, message: CreateRoom) -> dict[str, Any]:
+        assert client.player is not None
+        clock = message.clock
+        settings = Settings(
+            public=message.public,
+            spectators=message.spectators,
+            turn_time=message.turn_time,
+            clock_base=clock.base if clock else 0.0,
+            clock_increment=clock.increment if clock else 0.0,
+            autostart=message.autostart,
+            chat=message.chat,
+        )
+        room = await self.lobby.create(client.player, message.game, message.options, settings)
+        seat = None
+        if message.sit:
+            joined = await room.join(client, 0)
+            seat = joined["seat"]
+        return {"type": "created", "room": room.id, "invite": room.invite, "seat": seat}
+
+    async def _profile(self, player_id: str) -> dict[str, Any]:
+        player = await self.identities.get(player_id)
+        if player is None:
+            raise ClientError("no_such_player", f"no player {player_id!r}")
+        totals = await self.store.stats(player.id)
+        return {
+            "type": "profile",
+            "player": player.to_json(),
+            "stats": {game: {**values, **stats.rates(values)} for game, values in totals.items()},
+            "history": await self.store.history(player.id),
+        }
+
+
+class _IdleTimer:
+    """Calls ``on_idle`` once ``idle`` (fed ``time.monotonic()``) is due: one timer per
+    idle period, re-armed while messages keep coming."""
+
+    def __init__(self, idle: Idle, on_idle: Callable[[], None]) -> None:
+        self.loop = asyncio.get_running_loop()
+        self.idle = idle
+        self.on_idle = on_idle
+        self.handle = self.loop.call_later(idle.timeout, self._check)
+
+    def _check(self) -> None:
+        left = self.idle.due() - time.monotonic()
+        if left > 0:
+            self.handle = self.loop.call_later(left, self._check)
+        else:
+            self.on_idle()
+
+    def cancel(self) -> None:
+        self.handle.cancel()
+
+
+async def _close_discarding(ws: ServerConnection, code: int, reason: str) -> None:
+    """Close ``ws``, discarding whatever the peer still sends meanwhile.
+
+    Reading on matters: a peer that keeps sending fills the connection's incoming queue,
+    which stops reading from the socket, so the peer's answer to the close would never be
+    read and the close would last the whole ``close_timeout``."""
+    closing = asyncio.ensure_future(ws.close(code, reason))
+    with contextlib.suppress(ConnectionClosed):
+        async for _ in ws:
+            pass
+    await closing

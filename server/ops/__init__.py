@@ -1,0 +1,1 @@
+"""Operations: /healthz and /metrics, structured logs, the event loop and GC policy."""

@@ -1,0 +1,1 @@
+"""Players: guest identities (a name and a token stored hashed)."""

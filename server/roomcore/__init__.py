@@ -1,0 +1,1 @@
+"""The sans-I/O room core: one room's logic as a synchronous state machine (``core``)."""

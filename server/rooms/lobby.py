@@ -1,0 +1,310 @@
+"""The lobby: the registry of rooms, invite codes, public listings and recovery.
+
+Rooms are created here (options validated by the engine), found by id (public rooms, or
+rooms the player sits in or hosts), by invite code (private rooms) or by a house seat's
+ticket, and listed when public. The log is the room (DESIGN.md, idea 3): memory is only a
+cache, so a room that is not in memory (a game that ended and was evicted, or any game
+after a restart) is rebuilt from the store when someone asks for it. At start-up
+:meth:`Lobby.restore` rebuilds every unfinished room.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from server.errors import ClientError
+from server.feed.bus import NO_BUS, Bus
+from server.games import engine as find_engine
+from server.games.base import ConfigError
+from server.ids import opaque
+from server.players.identity import Identities, Player
+from server.roomcore.core import RoomCore
+from server.rooms.room import (
+    ABORTED,
+    FINISHED,
+    PLAYING,
+    WAITING,
+    Advisor,
+    Launcher,
+    Room,
+    Settings,
+    Timing,
+)
+from server.store.contract import GameRow, Store
+
+log = logging.getLogger(__name__)
+
+
+class Lobby:
+    """All the rooms of this server process (the ones in memory, and the log behind them)."""
+
+    def __init__(
+        self,
+        store: Store,
+        identities: Identities,
+        timing: Timing,
+        *,
+        max_rooms: int = 10_000,
+        max_rooms_per_player: int = 20,
+        bus: Bus = NO_BUS,
+    ) -> None:
+        self.store = store
+        self.identities = identities
+        self.timing = timing
+        self.max_rooms = max_rooms
+        self.max_rooms_per_player = max_rooms_per_player
+        self.rooms: dict[str, Room] = {}
+        self._invites: dict[str, str] = {}
+        self._loading: dict[str, asyncio.Future[Room | None]] = {}
+        #: the public feed (server.feed.bus): rooms publish to it, the lobby its listing
+        self.bus = bus
+        bus.set_lobby(lambda: self.listing(None))
+        #: starts a house bot client for a room's seat (see server.rooms.house); set by the app
+        self.launcher: Launcher | None = None
+        #: gives ``hint`` advice (server.root wires the Perudo expert); set by the app
+        self.advisor: Advisor | None = None
+        #: several nodes on one database (server.cluster.nodes): ``claim(room, new)`` says
+        #: whether this node owns the room (taking its lease) before it is created or
+        #: rebuilt here; ``remote_listing(game)`` lists the other nodes' public rooms
+        self.claim: Callable[[str, bool], Awaitable[bool]] | None = None
+        #: told a room's id when one of its writes was fenced: this node lost the room
+        #: before its heartbeat noticed (server.cluster.nodes forgets the lease at once)
+        self.lost: Callable[[str], None] | None = None
+        self.remote_listing: Callable[[str | None], list[dict[str, Any]]] | None = None
+
+    # -- rooms ----------------------------------------------------------------------------
+
+    async def create(
+        self, host: Player, game: str, options: dict[str, Any], settings: Settings
+    ) -> Room:
+        """A new waiting room hosted by ``host``."""
+        if len(self.rooms) >= self.max_rooms:
+            raise ClientError("too_many_rooms", "the server has as many rooms as it can hold")
+        hosted = sum(
+            1 for r in self.rooms.values() if r.host == host.id and r.state in (WAITING, PLAYING)
+        )
+        if hosted >= self.max_rooms_per_player:
+            raise ClientError(
+                "too_many_rooms", f"you already host {hosted} open rooms; finish some first"
+            )
+        try:
+            eng = find_engine(game)
+            config = eng.make_config(options)
+        except ConfigError as exc:
+            raise ClientError("bad_options", str(exc)) from None
+        if settings.turn_time and eng.standin_policy is None:
+            raise ClientError(
+                "bad_options", f"turn_time needs a stand-in policy; {eng.name} uses a clock"
+            )
+        room_id = opaque(6)
+        while (
+            room_id in self.rooms
+            or await self.store.game(room_id) is not None
+            or (self.claim is not None and not await self.claim(room_id, True))
+        ):
+            room_id = opaque(6)
+        invite = None if settings.public else opaque(12)
+        room = Room.new(
+            room_id, eng, config, settings, host.id, invite, self.store, self.timing, self._forget
+        )
+        await self.store.save_game(room.row)
+        self._add(room)
+        return room
+
+    def _add(self, room: Room) -> None:
+        room.launcher = self.launcher
+        room.advisor = self.advisor
+        room.on_moved = self._moved
+        self.rooms[room.id] = room
+        if room.invite is not None:
+            self._invites[room.invite] = room.id
+        room.bus = self.bus
+        room.start_task()
+        self.bus.lobby_changed()
+
+    def _moved(self, room_id: str) -> None:
+        if self.lost is not None:
+            self.lost(room_id)
+
+    def _forget(self, room: Room) -> None:
+        if self.rooms.get(room.id) is room:
+            del self.rooms[room.id]
+        if room.invite is not None and self._invites.get(room.invite) == room.id:
+            del self._invites[room.invite]
+        self.bus.lobby_changed()
+
+    async def find(
+        self,
+        player: Player | None,
+        room_id: str | None,
+        invite: str | None,
+        ticket: str | None = None,
+        conn: object = None,
+    ) -> Room:
+        """The room a request names: by invite code; by id if public, seated in, hosted,
+        followed by the connection ``conn``, or opened by a house seat's ``ticket`` (the
+        room checks the ticket itself)."""
+        room: Room | None = None
+        if invite is not None:
+            found = self._invites.get(invite)
+            if found is None:
+                found = await self.store.game_by_invite(invite)
+            if found is not None and (room_id is None or found == room_id):
+                room = await self.get(found)
+        elif room_id is not None:
+            candidate = await self.get(room_id)
+            if candidate is not None and (ticket is not None or _reaches(candidate, player, conn)):
+                room = candidate
+        if room is None:
+            raise ClientError("no_such_room", "no such room (a private room needs its invite)")
+        return room
+
+    def ready(self, player: Player | None, room_id: str, conn: object) -> Room | None:
+        """The quick answer of ``find(player, room_id, None, conn=conn)`` when it needs
+        no waiting: the room, in memory and not loading, that the request may reach;
+        ``None`` when :meth:`find` must decide (and maybe refuse)."""
+        room = self.rooms.get(room_id)
+        if room is None or room.closed or room_id in self._loading:
+            return None
+        return room if _reaches(room, player, conn) else None
+
+    async def get(self, room_id: str) -> Room | None:
+        """The room ``room_id`` from memory, or rebuilt from the log; ``None`` if unknown."""
+        loading = self._loading.get(room_id)
+        if loading is not None:  # (in memory already, but still replaying its log)
+            return await asyncio.shield(loading)
+        room = self.rooms.get(room_id)
+        if room is not None and not room.closed:
+            return room
+        future: asyncio.Future[Room | None] = asyncio.get_running_loop().create_future()
+        self._loading[room_id] = future
+        try:
+            if self.claim is not None and not await self.claim(room_id, False):
+                row = None  # another node owns it (server.cluster.nodes relays to it)
+            else:
+                row = await self.store.game(room_id)
+            room = None if row is None else await self._load(row)
+            future.set_result(room)
+            return room
+        except BaseException as exc:
+            future.set_exception(exc)
+            future.exception()  # retrieved: the waiters (if any) get it too
+            raise
+        finally:
+            del self._loading[room_id]
+
+    async def _load(self, row: GameRow) -> Room | None:
+        """Rebuild one room from its row and log and put it in memory; ``None`` if broken."""
+        players: dict[str, Player] = {}
+        for pid in row.seats:
+            if pid is not None:
+                player = await self.identities.get(pid)
+                if player is not None:
+                    players[pid] = player
+        try:
+            eng = find_engine(row.game)
+            config = eng.stored_config(row.options)
+        except ConfigError as exc:
+            log.error("room %s: cannot rebuild (%s)", row.id, exc)
+            return None
+        chat_lines = await self.store.chat(row.id)
+        core = RoomCore(row, eng, config, self.timing, players, chat_lines=chat_lines)
+        room = Room(core, self.store, self._forget)
+        self._add(room)
+        if row.status != WAITING and row.seed:
+            await room.recover()
+        return room
+
+    def listing(self, game: str | None) -> list[dict[str, Any]]:
+        """The public rooms (waiting ones first), optionally of one game: this node's,
+        and with several nodes the others' too."""
+        rooms = self.local_listing(game)
+        if self.remote_listing is not None:
+            rooms = self._sorted(rooms + self.remote_listing(game))
+        return rooms
+
+    def local_listing(self, game: str | None) -> list[dict[str, Any]]:
+        """The public rooms in this node's memory (waiting ones first)."""
+        rooms = [
+            r.summary()
+            for r in self.rooms.values()
+            if r.settings.public and (game is None or r.engine.name == game)
+        ]
+        return self._sorted(rooms)
+
+    @staticmethod
+    def _sorted(rooms: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        order = {WAITING: 0, PLAYING: 1, FINISHED: 2, ABORTED: 3}
+        rooms.sort(key=lambda s: (order.get(s["state"], 9), s["room"]))
+        return rooms
+
+    def seats_of(self, player: Player) -> list[dict[str, Any]]:
+        """The unfinished rooms where ``player`` holds a seat (for ``welcome``)."""
+        out = []
+        for room in self.rooms.values():
+            seat = room.seat_of(player)
+            if seat is not None and room.state in (WAITING, PLAYING):
+                out.append(
+                    {
+                        "room": room.id,
+                        "game": room.engine.name,
+                        "seat": seat,
+                        "state": room.state,
+                        "seq": room.viewer_seq(seat),
+                    }
+                )
+        return out
+
+    # -- start-up and shutdown ------------------------------------------------------------
+
+    async def restore(self) -> int:
+        """Rebuild every waiting or playing room from the store; return how many."""
+        restored = 0
+        async for row in self.store.iter_games([WAITING, PLAYING]):
+            if row.id in self.rooms:
+                continue
+            if self.claim is not None and not await self.claim(row.id, False):
+                continue  # a living node runs it
+            if await self._load(row) is not None:
+                restored += 1
+        if restored:
+            log.info("restored %d rooms from the store", restored)
+        return restored
+
+    async def relaunch_bots(self) -> None:
+        """Start the house bot clients of every room in memory (once the server listens)."""
+        for room in list(self.rooms.values()):
+            room.launcher = self.launcher
+            room.relaunch_bots()
+
+    async def evict(self, room_id: str) -> None:
+        """Stop a room and drop it from memory (another node took it over)."""
+        room = self.rooms.get(room_id)
+        if room is None:
+            return
+        await room.stop()
+        self._forget(room)
+
+    async def close(self) -> None:
+        """Stop every room's task (the log is already durable)."""
+        for room in list(self.rooms.values()):
+            await room.stop()
+        self.rooms.clear()
+        self._invites.clear()
+
+
+__all__ = ["Lobby"]
+
+
+def _reaches(room: Room, player: Player | None, conn: object) -> bool:
+    """Whether a request by id (no invite, no ticket) may reach ``room``: it is public,
+    or ``conn`` follows it, or ``player`` is seated in it or hosts it."""
+    return (
+        room.settings.public
+        or (conn is not None and conn in room.viewers)
+        or room.seat_of(player) is not None
+        or (player is not None and room.host == player.id)
+    )

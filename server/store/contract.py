@@ -1,0 +1,364 @@
+"""The knowledge base: players, games and their event logs, behind a small interface.
+
+:class:`Store` is what the rest of the server uses: the store contract, its rows and
+:func:`open_store`. ``server.store.sqlite`` implements it on one SQLite file in WAL mode,
+``server.store.pg`` on PostgreSQL; their reads are written once (``server.store.sql``), and
+both pass the same contract suite (``tests/server/store_contract.py``; the
+guarantees are listed in docs/data.md, "Store contract"). The log is the truth (DESIGN.md,
+idea 3): :meth:`Store.append` returns only once an action and its events are committed, so
+a room acknowledges and broadcasts only what survives a crash. Concurrent writes from many
+rooms are written in one transaction (group commit) by a single writer task on its own
+connection; reads use a second connection, so they only ever see committed rows.
+
+Schema (``PRAGMA user_version`` counts the migrations applied)::
+
+    players       id, name, bot, token_hash (sha256 of the secret token), created
+    games         id (= room id), game, options, settings, host, invite, public, seats,
+                  status (waiting|playing|finished|aborted), seed, seed_sha256,
+                  seed_revealed, result, reason, created, started, finished,
+                  house (seat -> durable house-seat ticket; never exported)  [migration 2]
+    game_players  game_id, seat, player_id           (who played: for histories)
+    actions       game_id, n, seat, action, at, clocks (every accepted action record,
+                  forfeits included: with the seed they rebuild the game)
+    events        game_id, seq, source (game|room), action_n, truth
+    chat          game_id, n, at, channel (players|spectators), seat, player_id, name,
+                  text (a room's chat lines, stored with its game)            [migration 4]
+    player_stats  player_id, game, key, value        (public statistics, summed)
+"""
+
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgspec
+
+from server.errors import StoreError
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRow:
+    """A player as stored: the public part (the token is kept only as a hash)."""
+
+    id: str
+    name: str
+    bot: bool
+    created: float
+
+
+@dataclass(slots=True)
+class GameRow:
+    """One room and its game, as stored in ``games``."""
+
+    id: str
+    game: str
+    options: dict[str, Any]
+    settings: dict[str, Any]
+    host: str | None
+    invite: str | None
+    public: bool
+    seats: list[str | None]
+    status: str
+    seed: bytes
+    seed_sha256: str
+    created: float
+    seed_revealed: bool = False
+    result: dict[str, Any] | None = None
+    reason: str | None = None
+    started: float | None = None
+    finished: float | None = None
+    #: seat index (as text) -> the durable ticket its house bot logs in with. A secret of
+    #: the server: never exported, never sent to a client.
+    house: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRow:
+    """One accepted action record: the ``n``-th of its game (from 1)."""
+
+    n: int
+    seat: int
+    action: str
+    at: float
+    clocks: list[float] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class EventRow:
+    """One logged event: its sequence number, source (``game``/``room``) and truth."""
+
+    seq: int
+    source: str
+    truth: dict[str, Any]
+    action_n: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ChatRow:
+    """One chat line of a room: the ``n``-th (from 1), who said what, to which channel."""
+
+    n: int
+    at: float
+    channel: str  # players | spectators
+    seat: int | None
+    player: str
+    name: str
+    text: str
+
+
+class Store(ABC):
+    """What the server needs from its database (the store contract).
+
+    Every implementation guarantees (and ``tests/server/store_contract.py`` checks):
+
+    - a write returns only once committed: a second store opened on the same database
+      sees it at once, and it survives a crash of the process;
+    - a read never sees uncommitted rows (not even those of a transaction in progress);
+    - a failed write raises :class:`StoreError` and leaves nothing of itself behind,
+      without failing unrelated writes that happened to share its transaction;
+    - :meth:`finish_game` is all or nothing;
+    - rows come back as they were written (``events`` by ``seq``, ``actions`` by ``n``,
+      games in ``(created, id)`` order).
+    """
+
+    #: several server processes may share this store's database (PostgreSQL): the
+    #: server then runs as a node of a cluster (server.cluster.nodes)
+    shared: bool = False
+    #: called with (seconds, writes) after each group commit, by stores that group
+    #: their commits (server.ops.metrics sets it for its metrics)
+    on_commit: Callable[[float, int], None] | None = None
+    #: for fault-injection tests only (the contract suite's ``hold_commits`` and
+    #: ``fail_commits``): awaited inside every write transaction just before its COMMIT;
+    #: raising from it rolls the transaction back
+    before_commit: Callable[[], Awaitable[None]] | None = None
+
+    def _committed(self, seconds: float, writes: int) -> None:
+        """A group commit of ``writes`` writes took ``seconds``: tell :attr:`on_commit`."""
+        if self.on_commit is not None:
+            self.on_commit(seconds, writes)
+
+    @abstractmethod
+    async def open(self) -> None:
+        """Connect and bring the schema up to date."""
+
+    @abstractmethod
+    async def close(self) -> None:
+        """Finish pending writes and disconnect; idempotent."""
+
+    @abstractmethod
+    async def add_player(self, player: PlayerRow, token_hash: str) -> None:
+        """Store a new player (an id or token hash already used raises StoreError)."""
+
+    @abstractmethod
+    async def player(self, player_id: str) -> PlayerRow | None:
+        """The player with this id."""
+
+    @abstractmethod
+    async def player_by_token(self, token_hash: str) -> PlayerRow | None:
+        """The player whose token hashes to ``token_hash``."""
+
+    @abstractmethod
+    async def rename_player(self, player_id: str, name: str) -> None:
+        """Change a player's display name."""
+
+    @abstractmethod
+    async def set_token(self, player_id: str, token_hash: str) -> None:
+        """Replace a player's token hash (the server's own house bots, at start-up)."""
+
+    @abstractmethod
+    async def save_game(self, game: GameRow, events: Sequence[EventRow] = ()) -> None:
+        """Insert or replace a room's row (lobby changes, start, end), with any events
+        that must be logged in the same transaction (the opening events, an abort)."""
+
+    @abstractmethod
+    async def append(
+        self, game_id: str, events: Sequence[EventRow], action: ActionRow | None = None
+    ) -> None:
+        """Log an accepted action (if any) and the events it caused, durably.
+
+        An event ``seq`` or action ``n`` already logged for the game raises StoreError."""
+
+    @abstractmethod
+    async def finish_game(
+        self,
+        row: GameRow,
+        events: Sequence[EventRow],
+        stats: Mapping[str, Mapping[str, float]],
+    ) -> None:
+        """Record a game's end in one transaction, all or nothing: store ``row`` as given
+        (status, result, reason, revealed seed, finish time), log ``events`` (the last
+        ones, if any) and add ``stats`` (player id -> key -> amount) under ``row.game``."""
+
+    @abstractmethod
+    async def add_stats(self, game: str, stats: Mapping[str, Mapping[str, float]]) -> None:
+        """Add per-player public statistics (player id -> key -> amount)."""
+
+    @abstractmethod
+    async def add_chat(self, game_id: str, line: ChatRow) -> None:
+        """Store one chat line of a room (its number ``n`` is new for the room)."""
+
+    @abstractmethod
+    async def chat(self, game_id: str) -> list[ChatRow]:
+        """A room's chat lines in order."""
+
+    @abstractmethod
+    async def game(self, game_id: str) -> GameRow | None:
+        """The room or game with this id, as last committed."""
+
+    @abstractmethod
+    async def game_by_invite(self, invite: str) -> str | None:
+        """The id of the game whose invite code is ``invite``, or ``None``."""
+
+    @abstractmethod
+    def iter_games(
+        self, statuses: Iterable[str] | None = None, *, game: str | None = None
+    ) -> AsyncIterator[GameRow]:
+        """Every game (of these statuses, of this game), oldest first by ``(created, id)``.
+
+        Streams: rows are fetched a page at a time, so memory stays bounded however many
+        games the store holds. Use ``async for row in store.iter_games(...)``."""
+
+    async def games(self, statuses: Iterable[str]) -> list[GameRow]:
+        """Every room whose status is one of ``statuses``, as a list (used to recover
+        after a crash, where the rooms are few; prefer :meth:`iter_games` elsewhere)."""
+        return [row async for row in self.iter_games(statuses)]
+
+    @abstractmethod
+    async def actions(self, game_id: str) -> list[ActionRow]:
+        """A game's action records in order."""
+
+    @abstractmethod
+    async def events(self, game_id: str) -> list[EventRow]:
+        """A game's logged events in sequence order."""
+
+    @abstractmethod
+    async def history(self, player_id: str, limit: int = 20) -> list[dict[str, Any]]:
+        """A player's games, newest first: id, game, status, seat, result, reason, times."""
+
+    @abstractmethod
+    async def stats(self, player_id: str) -> dict[str, dict[str, float]]:
+        """A player's public statistics: game -> key -> value."""
+
+
+#: the columns of ``games``, in the order :func:`game_from_row` reads them
+GAME_COLUMNS = (
+    "id, game, options, settings, host, invite, public, seats, status, seed, seed_sha256, "
+    "seed_revealed, result, reason, created, started, finished, house"
+)
+
+_ENCODER = msgspec.json.Encoder()
+
+
+def dumps(value: Any) -> str:
+    """Compact JSON (msgspec: several times faster than json.dumps on the hot path)."""
+    return _ENCODER.encode(value).decode()
+
+
+def game_from_row(r: Sequence[Any]) -> GameRow:
+    """A ``games`` row (columns in :data:`GAME_COLUMNS` order) as a :class:`GameRow`."""
+    return GameRow(
+        id=r[0],
+        game=r[1],
+        options=json.loads(r[2]),
+        settings=json.loads(r[3]),
+        host=r[4],
+        invite=r[5],
+        public=bool(r[6]),
+        seats=json.loads(r[7]),
+        status=r[8],
+        seed=bytes(r[9]),
+        seed_sha256=r[10],
+        seed_revealed=bool(r[11]),
+        result=None if r[12] is None else json.loads(r[12]),
+        reason=r[13],
+        created=r[14],
+        started=r[15],
+        finished=r[16],
+        house=json.loads(r[17]),
+    )
+
+
+def game_values(game: GameRow) -> tuple[Any, ...]:
+    """The values of ``game``'s ``games`` row, in :data:`GAME_COLUMNS` order (the inverse
+    of :func:`game_from_row`; flags as ``bool``, which SQLite stores as 0 or 1)."""
+    return (
+        game.id,
+        game.game,
+        dumps(game.options),
+        dumps(game.settings),
+        game.host,
+        game.invite,
+        game.public,
+        dumps(game.seats),
+        game.status,
+        game.seed,
+        game.seed_sha256,
+        game.seed_revealed,
+        None if game.result is None else dumps(game.result),
+        game.reason,
+        game.created,
+        game.started,
+        game.finished,
+        dumps(game.house),
+    )
+
+
+def seat_rows(game: GameRow) -> list[tuple[Any, ...]]:
+    """``game_players`` rows (game, seat, player) of a game that has started (none while
+    it waits: a waiting room's seats are not yet a history)."""
+    if game.status == "waiting":
+        return []
+    return [(game.id, seat, player) for seat, player in enumerate(game.seats) if player is not None]
+
+
+def event_values(game_id: str, event: EventRow) -> tuple[Any, ...]:
+    """An ``events`` row: game, seq, source, action_n, truth."""
+    return (game_id, event.seq, event.source, event.action_n, dumps(event.truth))
+
+
+def action_values(game_id: str, action: ActionRow) -> tuple[Any, ...]:
+    """An ``actions`` row: game, n, seat, action, at, clocks."""
+    clocks = None if action.clocks is None else dumps(action.clocks)
+    return (game_id, action.n, action.seat, action.action, action.at, clocks)
+
+
+def chat_values(game_id: str, line: ChatRow) -> tuple[Any, ...]:
+    """A ``chat`` row: game, n, at, channel, seat, player, name, text."""
+    return (game_id, line.n, line.at, line.channel, line.seat, line.player, line.name, line.text)
+
+
+def stat_rows(game: str, stats: Mapping[str, Mapping[str, float]]) -> list[tuple[Any, ...]]:
+    """``player_stats`` rows (player, game, key, value) to add for one finished game."""
+    return [
+        (player, game, key, float(value))
+        for player, values in stats.items()
+        for key, value in values.items()
+    ]
+
+
+def open_store(location: str, *, synchronous: str = "FULL") -> Store:
+    """The store for ``location`` (not yet opened): a ``postgresql://`` URL opens the
+    PostgreSQL store (``server.store.pg``, needs the ``postgres`` extra), anything else
+    names a SQLite file.
+
+    The one place that maps a ``--db`` argument to an implementation.
+    """
+    if location.startswith(("postgresql://", "postgres://")):
+        try:
+            from server.store.pg import PgStore
+        except ImportError as exc:  # asyncpg is the optional extra "postgres"
+            raise StoreError(
+                f"a PostgreSQL store needs asyncpg: pip install 'umpire[postgres]' ({exc})"
+            ) from None
+        return PgStore(location)
+    if "://" in location:
+        raise StoreError(
+            f"no store implementation for {location!r}: give a SQLite file path "
+            "or a postgresql:// URL"
+        )
+    from server.store.sqlite import SqliteStore
+
+    return SqliteStore(location, synchronous=synchronous)

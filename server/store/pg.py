@@ -1,0 +1,469 @@
+"""The PostgreSQL store: the :class:`~server.store.contract.Store` contract on a shared database.
+
+``umpire serve --db postgresql://user@host/db`` uses it (:func:`server.store.contract.open_store`
+maps the URL here). It keeps every promise of the SQLite store (the contract suite in
+``tests/server/store_contract.py`` runs against both): a write returns only once its
+transaction is committed, reads see committed rows only, and concurrent writes of many
+rooms share one transaction (group commit) made by one writer task on its own
+connection; reads go through a small pool.
+
+Several umpire nodes may share one database. Each room is then owned by one node at a
+time through a lease (``server.cluster.lease``); the owner registers the lease's fencing token
+here with :meth:`PgStore.fence`, and from then on every write for that room checks, in
+the same transaction and under a share lock on the lease row, that the token is still
+the current one. A node that lost the room (its lease taken over by another node) can
+therefore never append to the room's log again: its write fails with
+:class:`FencedError` and nothing of it is stored.
+
+Schema: the tables of ``server/store/contract.py`` (same columns; JSON kept as text so the log
+reads back byte for byte, ids compared bytewise with ``COLLATE "C"`` as in SQLite), plus
+``schema_migrations`` (one row per migration applied), ``nodes`` and ``leases``
+(``server/cluster/lease.py``). Migrations run under an advisory lock, so nodes started together
+migrate once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import asyncpg
+
+from server.errors import LeaseLost, StoreError
+from server.store.contract import (
+    GAME_COLUMNS,
+    ActionRow,
+    ChatRow,
+    EventRow,
+    GameRow,
+    PlayerRow,
+    action_values,
+    chat_values,
+    event_values,
+    game_values,
+    seat_rows,
+    stat_rows,
+)
+from server.store.group_commit import WriteQueue, commit_in_groups, write_failed
+from server.store.sql import SqlReads
+
+log = logging.getLogger(__name__)
+
+#: an arbitrary constant naming the advisory lock that serializes migrations
+_MIGRATION_LOCK = 0x756D_7069_7265
+
+MIGRATIONS: tuple[str, ...] = (
+    """
+    CREATE TABLE players (
+        id TEXT COLLATE "C" PRIMARY KEY,
+        name TEXT NOT NULL,
+        bot BOOLEAN NOT NULL,
+        token_hash TEXT NOT NULL UNIQUE,
+        created DOUBLE PRECISION NOT NULL
+    );
+    CREATE TABLE games (
+        id TEXT COLLATE "C" PRIMARY KEY,
+        game TEXT NOT NULL,
+        options TEXT NOT NULL,
+        settings TEXT NOT NULL,
+        host TEXT,
+        invite TEXT,
+        public BOOLEAN NOT NULL,
+        seats TEXT NOT NULL,
+        status TEXT NOT NULL,
+        seed BYTEA NOT NULL,
+        seed_sha256 TEXT NOT NULL,
+        seed_revealed BOOLEAN NOT NULL DEFAULT FALSE,
+        result TEXT,
+        reason TEXT,
+        created DOUBLE PRECISION NOT NULL,
+        started DOUBLE PRECISION,
+        finished DOUBLE PRECISION,
+        house TEXT NOT NULL DEFAULT '{}'
+    );
+    CREATE INDEX games_status ON games (status);
+    CREATE INDEX games_created ON games (created, id);
+    CREATE INDEX games_invite ON games (invite) WHERE invite IS NOT NULL;
+    CREATE TABLE game_players (
+        game_id TEXT COLLATE "C" NOT NULL,
+        seat INTEGER NOT NULL,
+        player_id TEXT COLLATE "C" NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    );
+    CREATE INDEX game_players_player ON game_players (player_id);
+    CREATE TABLE actions (
+        game_id TEXT COLLATE "C" NOT NULL,
+        n INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        action TEXT NOT NULL,
+        at DOUBLE PRECISION NOT NULL,
+        clocks TEXT,
+        PRIMARY KEY (game_id, n)
+    );
+    CREATE TABLE events (
+        game_id TEXT COLLATE "C" NOT NULL,
+        seq INTEGER NOT NULL,
+        source TEXT NOT NULL,
+        action_n INTEGER,
+        truth TEXT NOT NULL,
+        PRIMARY KEY (game_id, seq)
+    );
+    CREATE TABLE chat (
+        game_id TEXT COLLATE "C" NOT NULL,
+        n INTEGER NOT NULL,
+        at DOUBLE PRECISION NOT NULL,
+        channel TEXT NOT NULL,
+        seat INTEGER,
+        player_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        text TEXT NOT NULL,
+        PRIMARY KEY (game_id, n)
+    );
+    CREATE TABLE player_stats (
+        player_id TEXT COLLATE "C" NOT NULL,
+        game TEXT NOT NULL,
+        key TEXT NOT NULL,
+        value DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (player_id, game, key)
+    );
+    """,
+    # 2: several nodes on one database (server/cluster/lease.py): who is alive, who owns a room,
+    # every lease ever granted, and the fencing token each logged row was written under
+    """
+    CREATE TABLE nodes (
+        id TEXT COLLATE "C" PRIMARY KEY,
+        url TEXT NOT NULL,
+        expires TIMESTAMPTZ NOT NULL,
+        listing TEXT NOT NULL DEFAULT '[]'
+    );
+    CREATE TABLE cluster (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    );
+    ALTER TABLE events ADD COLUMN token BIGINT;
+    ALTER TABLE actions ADD COLUMN token BIGINT;
+    CREATE TABLE leases (
+        room TEXT COLLATE "C" PRIMARY KEY,
+        node TEXT COLLATE "C" NOT NULL,
+        token BIGINT NOT NULL,
+        taken TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp()
+    );
+    CREATE INDEX leases_node ON leases (node);
+    CREATE TABLE lease_log (
+        room TEXT COLLATE "C" NOT NULL,
+        token BIGINT NOT NULL,
+        node TEXT COLLATE "C" NOT NULL,
+        taken TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp(),
+        PRIMARY KEY (room, token)
+    );
+    """,
+)
+
+
+class FencedError(LeaseLost):
+    """A write for a room whose lease this node no longer holds (its fencing token is
+    stale): nothing of it was stored."""
+
+
+_SAVE_GAME = (
+    f"INSERT INTO games ({GAME_COLUMNS}) VALUES "
+    "($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18) "
+    "ON CONFLICT (id) DO UPDATE SET "
+    + ", ".join(f"{c} = excluded.{c}" for c in GAME_COLUMNS.split(", ")[1:])
+)
+_SAVE_SEATS = (
+    "INSERT INTO game_players (game_id, seat, player_id) VALUES ($1,$2,$3) "
+    "ON CONFLICT (game_id, seat) DO UPDATE SET player_id = excluded.player_id"
+)
+_INSERT_EVENT = (
+    "INSERT INTO events (game_id, seq, source, action_n, truth, token) VALUES ($1,$2,$3,$4,$5,$6)"
+)
+_INSERT_ACTION = (
+    "INSERT INTO actions (game_id, n, seat, action, at, clocks, token) "
+    "VALUES ($1,$2,$3,$4,$5,$6,$7)"
+)
+_INSERT_CHAT = (
+    "INSERT INTO chat (game_id, n, at, channel, seat, player_id, name, text) "
+    "VALUES ($1,$2,$3,$4,$5,$6,$7,$8)"
+)
+_ADD_STAT = (
+    "INSERT INTO player_stats (player_id, game, key, value) VALUES ($1,$2,$3,$4) "
+    "ON CONFLICT (player_id, game, key) DO UPDATE SET value = player_stats.value + excluded.value"
+)
+# The fence: the lease rows of the batch's fenced rooms, share-locked until the commit, so
+# a takeover (which updates the row) waits for this transaction or this one sees its token.
+_CHECK_FENCES = "SELECT room, token FROM leases WHERE room = any($1::text[]) FOR SHARE"
+
+Statements = list[tuple[str, Sequence[Sequence[Any]]]]
+
+
+@dataclass(slots=True)
+class _Write:
+    """One unit of work for the writer: statements in order, the room it fences, waiter."""
+
+    statements: Statements
+    done: asyncio.Future[None]
+    fence: tuple[str, int] | None = None
+    events: list[tuple[Any, ...]] = field(default_factory=list)
+    actions: list[tuple[Any, ...]] = field(default_factory=list)
+
+
+def _redact(dsn: str) -> str:
+    """The DSN without its password, for messages."""
+    if "@" not in dsn or "://" not in dsn:
+        return dsn
+    scheme, rest = dsn.split("://", 1)
+    credentials, host = rest.rsplit("@", 1)
+    return f"{scheme}://{credentials.split(':', 1)[0]}@{host}"
+
+
+class PgStore(SqlReads):
+    """The shared store: PostgreSQL through ``asyncpg``, group commits by one writer task.
+
+    ``dsn`` is a libpq URL (``postgresql://user:password@host:port/db?host=/run/socket``).
+    ``max_batch`` bounds how many writes share a transaction, ``page_size`` how many games
+    :meth:`iter_games` holds at a time, ``pool_size`` how many reading connections.
+    """
+
+    shared = True
+
+    def __init__(
+        self, dsn: str, *, max_batch: int = 512, page_size: int = 200, pool_size: int = 4
+    ) -> None:
+        if page_size < 1 or max_batch < 1 or pool_size < 1:
+            raise ValueError("page_size, max_batch and pool_size must be at least 1")
+        self.dsn = dsn
+        self.name = _redact(dsn)
+        self.max_batch = max_batch
+        self.page_size = page_size
+        self.pool_size = pool_size
+        self._db: asyncpg.Connection | None = None
+        self._pool: asyncpg.Pool | None = None
+        self._queue: WriteQueue[_Write | None] = WriteQueue()
+        self._writer: asyncio.Task[None] | None = None
+        #: room id -> the fencing token of this node's lease on it (see :meth:`fence`)
+        self._fences: dict[str, int] = {}
+        #: with several nodes (set by server.cluster.nodes): a room's write without a lease
+        #: of this node on the room is refused at once
+        self.fence_all = False
+        self.commits = 0  # transactions committed (for benchmarks and tests)
+
+    # -- connections -------------------------------------------------------------------
+
+    @property
+    def pool(self) -> asyncpg.Pool:
+        """The readers' pool; raise :class:`StoreError` when the store is closed."""
+        if self._pool is None or self._writer is None:
+            raise StoreError("the store is not open")
+        return self._pool
+
+    async def _connect(self) -> asyncpg.Connection:
+        try:
+            conn: asyncpg.Connection = await asyncpg.connect(self.dsn)
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+            raise StoreError(f"cannot connect to {self.name}: {exc}") from exc
+        return conn
+
+    async def open(self) -> None:
+        if self._db is not None:
+            return
+        db = await self._connect()
+        try:
+            await self._migrate(db)
+            self._pool = await asyncpg.create_pool(self.dsn, min_size=1, max_size=self.pool_size)
+        except BaseException:
+            await db.close()
+            raise
+        self._db = db
+        self._queue = WriteQueue()
+        self._writer = asyncio.create_task(self._write_loop(), name="store-writer")
+
+    async def _migrate(self, db: asyncpg.Connection) -> None:
+        async with db.transaction():
+            await db.execute("SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK)
+            await db.execute(
+                "CREATE TABLE IF NOT EXISTS schema_migrations ("
+                "version INTEGER PRIMARY KEY, applied TIMESTAMPTZ NOT NULL DEFAULT now())"
+            )
+            version = int(
+                await db.fetchval("SELECT coalesce(max(version), 0) FROM schema_migrations")
+            )
+            if version > len(MIGRATIONS):
+                raise StoreError(
+                    f"{self.name} has schema version {version}; this server knows "
+                    f"{len(MIGRATIONS)}: upgrade the server"
+                )
+            for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
+                await db.execute(script)
+                await db.execute("INSERT INTO schema_migrations (version) VALUES ($1)", number)
+                log.info("store %s: migrated to schema version %d", self.name, number)
+
+    async def close(self) -> None:
+        writer, self._writer = self._writer, None
+        if writer is not None:  # new writes are refused from here; queued ones finish
+            self._queue.put_nowait(None)
+            await writer
+        if self._pool is not None:
+            await self._pool.close()
+            self._pool = None
+        if self._db is not None:
+            await self._db.close()
+            self._db = None
+
+    # -- fencing -----------------------------------------------------------------------
+
+    def fence(self, room: str, token: int) -> None:
+        """From now on, every write for ``room`` commits only while ``token`` is the
+        current fencing token of its lease (``server.cluster.lease``). Call it right after taking
+        the lease, before loading or creating the room."""
+        self._fences[room] = token
+
+    # -- writes ------------------------------------------------------------------------
+
+    async def _submit(
+        self,
+        room: str | None,
+        statements: Statements,
+        events: list[tuple[Any, ...]] | None = None,
+        actions: list[tuple[Any, ...]] | None = None,
+    ) -> None:
+        if self._writer is None:
+            raise StoreError("the store is not open")
+        token = None if room is None else self._fences.get(room)
+        if room is not None and token is None and self.fence_all:
+            raise FencedError(f"room {room}: this node holds no lease on it; write refused")
+        fence = None if room is None or token is None else (room, token)
+        # Each logged row keeps the fencing token it was written under (None: unfenced),
+        # so the log itself shows which lease wrote it.
+        events = [(*row, token) for row in events or ()]
+        actions = [(*row, token) for row in actions or ()]
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait(_Write(statements, done, fence, events, actions))
+        await done
+
+    async def _write_loop(self) -> None:
+        await commit_in_groups(
+            self._queue, self.max_batch, self._transaction, self._fail, self._committed
+        )
+
+    def _fail(self, item: _Write, exc: Exception) -> None:
+        if isinstance(exc, FencedError):
+            log.warning("store %s: %s", self.name, exc)
+            item.done.set_exception(exc)
+        else:
+            write_failed(self.name, item.done, exc)
+
+    async def _writer_connection(self) -> asyncpg.Connection:
+        if self._db is None or self._db.is_closed():
+            # The server restarted or the connection broke: the failed batch was rolled
+            # back; reconnect for the next one.
+            self._db = await self._connect()
+        return self._db
+
+    async def _transaction(self, batch: list[_Write]) -> None:
+        db = await self._writer_connection()
+        events = [row for item in batch for row in item.events]
+        actions = [row for item in batch for row in item.actions]
+        fences = {item.fence[0]: item.fence[1] for item in batch if item.fence is not None}
+        async with db.transaction():
+            if fences:
+                current = dict(await db.fetch(_CHECK_FENCES, list(fences)))
+                for room, token in fences.items():
+                    if current.get(room) != token:
+                        raise FencedError(
+                            f"room {room}: lease lost (fencing token {token}, now "
+                            f"{current.get(room)}); the write was refused"
+                        )
+            for item in batch:
+                for sql, rows in item.statements:
+                    if rows:
+                        await db.executemany(sql, rows)
+            if actions:
+                await db.executemany(_INSERT_ACTION, actions)
+            if events:
+                await db.executemany(_INSERT_EVENT, events)
+            if self.before_commit is not None:
+                await self.before_commit()
+        self.commits += 1
+
+    async def add_player(self, player: PlayerRow, token_hash: str) -> None:
+        await self._submit(
+            None,
+            [
+                (
+                    "INSERT INTO players (id, name, bot, token_hash, created) "
+                    "VALUES ($1,$2,$3,$4,$5)",
+                    [(player.id, player.name, player.bot, token_hash, player.created)],
+                )
+            ],
+        )
+
+    async def rename_player(self, player_id: str, name: str) -> None:
+        await self._submit(
+            None, [("UPDATE players SET name = $1 WHERE id = $2", [(name, player_id)])]
+        )
+
+    async def set_token(self, player_id: str, token_hash: str) -> None:
+        await self._submit(
+            None,
+            [("UPDATE players SET token_hash = $1 WHERE id = $2", [(token_hash, player_id)])],
+        )
+
+    @staticmethod
+    def _game_statements(game: GameRow) -> Statements:
+        statements: Statements = [(_SAVE_GAME, [game_values(game)])]
+        seats = seat_rows(game)
+        if seats:
+            statements.append((_SAVE_SEATS, seats))
+        return statements
+
+    async def save_game(self, game: GameRow, events: Sequence[EventRow] = ()) -> None:
+        await self._submit(
+            game.id, self._game_statements(game), [event_values(game.id, e) for e in events]
+        )
+
+    async def finish_game(
+        self,
+        row: GameRow,
+        events: Sequence[EventRow],
+        stats: Mapping[str, Mapping[str, float]],
+    ) -> None:
+        statements = self._game_statements(row)
+        added = stat_rows(row.game, stats)
+        if added:
+            statements.append((_ADD_STAT, added))
+        await self._submit(row.id, statements, [event_values(row.id, e) for e in events])
+
+    async def append(
+        self, game_id: str, events: Sequence[EventRow], action: ActionRow | None = None
+    ) -> None:
+        event_rows = [event_values(game_id, e) for e in events]
+        action_rows = [] if action is None else [action_values(game_id, action)]
+        await self._submit(game_id, [], event_rows, action_rows)
+
+    async def add_chat(self, game_id: str, line: ChatRow) -> None:
+        row = chat_values(game_id, line)
+        await self._submit(game_id, [(_INSERT_CHAT, [row])])
+
+    async def add_stats(self, game: str, stats: Mapping[str, Mapping[str, float]]) -> None:
+        rows = stat_rows(game, stats)
+        if rows:
+            await self._submit(None, [(_ADD_STAT, rows)])
+
+    # -- reads (pooled connections, autocommit: committed rows only; queries in SqlReads)
+
+    async def _fetch(self, sql: str, params: Sequence[Any] = ()) -> Sequence[Sequence[Any]]:
+        try:
+            rows: list[asyncpg.Record] = await self.pool.fetch(_numbered(sql), *params)
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+            raise StoreError(f"read failed: {exc}") from exc
+        return rows
+
+
+def _numbered(sql: str) -> str:
+    """``?`` placeholders as PostgreSQL's ``$1, $2...`` (no query here has a literal ``?``)."""
+    parts = sql.split("?")
+    return "".join(f"{part}${n}" for n, part in enumerate(parts[:-1], 1)) + parts[-1]

@@ -1,0 +1,90 @@
+"""Self-play games into the knowledge base, through the same journal as the server's rooms.
+
+Each finished local game becomes one ``games`` row (status ``finished``, the seed revealed,
+``settings`` saying where it came from), its ``actions`` (the history records) and its
+``events`` (every truth, numbered from 1, with the action that caused it), written by
+:func:`server.store.journal.record_finished`. Each bot plays under the identity ``bot-<name>``,
+the one the server gives its house bots, and its public statistics are added to its
+profile. The bots never import this module: the composition root (``server/cli.py``)
+hands the arena a recorder built on it.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from server.games.base import Event, Outcome, Record, seed_commitment
+from server.store import journal, stats
+from server.store.contract import GameRow, PlayerRow, Store
+
+
+def bot_player_id(name: str) -> str:
+    """The identity a bot plays under, in self-play and as a house bot."""
+    return "bot-" + name
+
+
+def game_id() -> str:
+    """A fresh id for a self-play game (server rooms use shorter ids without the prefix)."""
+    return "sp-" + secrets.token_urlsafe(9)
+
+
+class SelfplayLog:
+    """Writes locally played games to ``store``; creates the bots' players on first use."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._known: set[str] = set()
+
+    async def ensure_players(self, names: Iterable[str]) -> None:
+        """Create the ``bot-<name>`` players that do not exist yet."""
+        for name in dict.fromkeys(names):
+            player_id = bot_player_id(name)
+            if player_id in self._known:
+                continue
+            if await self.store.player(player_id) is None:
+                # A random token nobody knows: a bot identity cannot be reclaimed by a client.
+                row = PlayerRow(player_id, name, True, time.time())
+                await self.store.add_player(row, secrets.token_hex(32))
+            self._known.add(player_id)
+
+    async def record(
+        self,
+        *,
+        game: str,
+        options: Mapping[str, Any],
+        seed: bytes,
+        bots: Sequence[str],
+        events: Sequence[Event],
+        causes: Sequence[int | None],
+        history: Sequence[Record],
+        outcome: Outcome,
+        settings: Mapping[str, Any],
+    ) -> str:
+        """Write one finished game (``bots[i]`` played seat ``i``); return its id."""
+        await self.ensure_players(bots)
+        now = time.time()
+        seats: list[str | None] = [bot_player_id(name) for name in bots]
+        row = GameRow(
+            id=game_id(),
+            game=game,
+            options=dict(options),
+            settings=dict(settings),
+            host=None,
+            invite=None,
+            public=False,
+            seats=seats,
+            status="finished",
+            seed=seed,
+            seed_sha256=seed_commitment(seed),
+            created=now,
+            started=now,
+        )
+        per_seat = stats.compute(game, events, outcome, len(seats))
+        entries = journal.finished_game(
+            row, events, causes, history, outcome, journal.seat_stats(seats, per_seat)
+        )
+        await journal.record_finished(self.store, entries)
+        return row.id

@@ -1,0 +1,463 @@
+"""The embedded store: the :class:`~server.store.contract.Store` contract on one SQLite file.
+
+``umpire serve`` uses it by default (``--db umpire.db``; :func:`server.store.contract.open_store`
+maps any path here). One writer task makes group commits on its own ``sqlite3``
+connection in a thread of its own (``server.store.worker``); reads go through a second,
+read-only ``aiosqlite`` connection, so they only ever see committed rows. The database is
+in WAL mode; ``PRAGMA user_version`` counts the migrations applied.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import sqlite3
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import aiosqlite
+
+from server.errors import StoreError
+from server.store.contract import (
+    GAME_COLUMNS,
+    ActionRow,
+    ChatRow,
+    EventRow,
+    GameRow,
+    PlayerRow,
+    action_values,
+    chat_values,
+    event_values,
+    game_values,
+    seat_rows,
+    stat_rows,
+)
+from server.store.group_commit import WriteQueue, commit_in_groups, write_failed
+from server.store.sql import SqlReads
+from server.store.worker import Worker
+
+log = logging.getLogger(__name__)
+
+MIGRATIONS: tuple[str, ...] = (
+    """
+    CREATE TABLE players (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        bot INTEGER NOT NULL,
+        token_hash TEXT NOT NULL UNIQUE,
+        created REAL NOT NULL
+    );
+    CREATE TABLE games (
+        id TEXT PRIMARY KEY,
+        game TEXT NOT NULL,
+        options TEXT NOT NULL,
+        settings TEXT NOT NULL,
+        host TEXT,
+        invite TEXT,
+        public INTEGER NOT NULL,
+        seats TEXT NOT NULL,
+        status TEXT NOT NULL,
+        seed BLOB NOT NULL,
+        seed_sha256 TEXT NOT NULL,
+        seed_revealed INTEGER NOT NULL DEFAULT 0,
+        result TEXT,
+        reason TEXT,
+        created REAL NOT NULL,
+        started REAL,
+        finished REAL
+    );
+    CREATE INDEX games_status ON games (status);
+    CREATE TABLE game_players (
+        game_id TEXT NOT NULL,
+        seat INTEGER NOT NULL,
+        player_id TEXT NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    ) WITHOUT ROWID;
+    CREATE INDEX game_players_player ON game_players (player_id);
+    CREATE TABLE actions (
+        game_id TEXT NOT NULL,
+        n INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        action TEXT NOT NULL,
+        at REAL NOT NULL,
+        clocks TEXT,
+        PRIMARY KEY (game_id, n)
+    ) WITHOUT ROWID;
+    CREATE TABLE events (
+        game_id TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        source TEXT NOT NULL,
+        action_n INTEGER,
+        truth TEXT NOT NULL,
+        PRIMARY KEY (game_id, seq)
+    ) WITHOUT ROWID;
+    CREATE TABLE player_stats (
+        player_id TEXT NOT NULL,
+        game TEXT NOT NULL,
+        key TEXT NOT NULL,
+        value REAL NOT NULL,
+        PRIMARY KEY (player_id, game, key)
+    ) WITHOUT ROWID;
+    """,
+    # 2: durable house-seat tickets; an index for paging through games in created order
+    """
+    ALTER TABLE games ADD COLUMN house TEXT NOT NULL DEFAULT '{}';
+    CREATE INDEX games_created ON games (created, id);
+    """,
+    # 3: find a private room by its invite code (the log is the room: ended ones too)
+    """
+    CREATE INDEX games_invite ON games (invite) WHERE invite IS NOT NULL;
+    """,
+    # 4: a room's chat, stored with its game (shown again on reconnects and replays)
+    """
+    CREATE TABLE chat (
+        game_id TEXT NOT NULL,
+        n INTEGER NOT NULL,
+        at REAL NOT NULL,
+        channel TEXT NOT NULL,
+        seat INTEGER,
+        player_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        text TEXT NOT NULL,
+        PRIMARY KEY (game_id, n)
+    ) WITHOUT ROWID;
+    """,
+)
+
+
+@dataclass(slots=True)
+class _Write:
+    """One unit of work for the writer: statements to run in order, and who waits."""
+
+    statements: list[tuple[str, Sequence[Sequence[Any]]]]
+    done: asyncio.Future[None]
+    #: the game the events and the action belong to; they become rows (their truths
+    #: JSON) in the writer's thread, not on the event loop
+    game_id: str = ""
+    events: Sequence[EventRow] = ()
+    action: ActionRow | None = None
+
+
+def _settle(batch: list[_Write]) -> None:
+    """(In the loop, once their COMMIT returned: durable.) Resolve the writes' futures."""
+    for item in batch:
+        if not item.done.done():
+            item.done.set_result(None)
+
+
+_INSERT_CHAT = (
+    "INSERT INTO chat (game_id, n, at, channel, seat, player_id, name, text) "
+    "VALUES (?,?,?,?,?,?,?,?)"
+)
+_ACTIONS_INTO = "INSERT INTO actions (game_id, n, seat, action, at, clocks) VALUES "
+_EVENTS_INTO = "INSERT INTO events (game_id, seq, source, action_n, truth) VALUES "
+#: bound parameters per statement (SQLite's limit before 3.32 is 999)
+_MAX_PARAMETERS = 999
+
+
+def _insert_rows(
+    db: sqlite3.Connection, into: str, width: int, rows: list[tuple[Any, ...]]
+) -> None:
+    """Insert ``rows`` (each ``width`` values) with ``into`` ("INSERT ... VALUES ") in as few
+    statements as SQLite's parameter limit allows.
+
+    One multi-row statement instead of ``executemany`` matters: ``sqlite3`` lets go of the
+    GIL around every statement step, and taking it back from a busy event loop costs a
+    thread switch, so a row-by-row group commit of a few hundred rows took the writer
+    thread a hundred milliseconds or more under load."""
+    per = _MAX_PARAMETERS // width
+    one = "(" + ",".join("?" * width) + ")"
+    for start in range(0, len(rows), per):
+        chunk = rows[start : start + per]
+        db.execute(into + ",".join([one] * len(chunk)), [v for row in chunk for v in row])
+
+
+_SAVE_GAME = (
+    f"INSERT OR REPLACE INTO games ({GAME_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+)
+_SAVE_SEATS = "INSERT OR REPLACE INTO game_players (game_id, seat, player_id) VALUES (?,?,?)"
+_ADD_STAT = """
+INSERT INTO player_stats (player_id, game, key, value) VALUES (?,?,?,?)
+ON CONFLICT (player_id, game, key) DO UPDATE SET value = value + excluded.value
+"""
+
+
+#: The writer connection's page cache (KiB). A group commit touches a page or more of every
+#: game in it (rows are clustered by game); with SQLite's default 2 MB the cache filled up
+#: mid-transaction under load, and SQLite spilled dirty pages to the WAL and read pages
+#: back again (most of the writer's time was those ``pwrite``/``pread`` calls). Memory
+#: only: what is durable, and when, does not change.
+WRITER_CACHE_KIB = 65536
+#: WAL pages between automatic checkpoints (SQLite's default: 1,000)
+WAL_CHECKPOINT_PAGES = 10000
+
+
+class SqliteStore(SqlReads):
+    """The embedded store: one SQLite file, WAL mode, one writer task doing group commits
+    on its own connection, and a read-only connection for every read.
+
+    The writer's connection is plain ``sqlite3`` in a thread of its own, so that a whole
+    group commit (BEGIN, every statement, COMMIT) is one hand-off from the event loop;
+    the event and action rows (the events' truths as JSON) are made there too, not on the
+    loop. Reads go through ``aiosqlite``.
+
+    ``synchronous`` is SQLite's ``PRAGMA synchronous`` (``FULL`` survives power loss;
+    ``NORMAL`` in WAL mode survives a crash of the process, which is what ``kill -9``
+    tests). ``max_batch`` bounds how many writes share one transaction; ``page_size``
+    how many games :meth:`iter_games` holds at a time.
+    """
+
+    def __init__(
+        self,
+        path: str,
+        *,
+        synchronous: str = "FULL",
+        max_batch: int = 512,
+        page_size: int = 200,
+    ) -> None:
+        if synchronous.upper() not in {"OFF", "NORMAL", "FULL", "EXTRA"}:
+            raise ValueError(f"unknown synchronous mode {synchronous!r}")
+        if path == ":memory:" or not path:
+            raise ValueError("SqliteStore needs a file: its reader and writer share it")
+        if page_size < 1 or max_batch < 1:
+            raise ValueError("page_size and max_batch must be at least 1")
+        self.path = path
+        self.synchronous = synchronous.upper()
+        self.max_batch = max_batch
+        self.page_size = page_size
+        #: the writer's connection: only ever used in ``_thread``, the writer's thread
+        self._db: sqlite3.Connection | None = None
+        self._thread: Worker | None = None
+        self._reader: aiosqlite.Connection | None = None
+        self._queue: WriteQueue[_Write | None] = WriteQueue()
+        self._writer: asyncio.Task[None] | None = None
+        self.commits = 0  # transactions committed (for benchmarks and tests)
+
+    @property
+    def reader(self) -> aiosqlite.Connection:
+        """The read-only connection every read uses; raise :class:`StoreError` when closed."""
+        if self._reader is None:
+            raise StoreError("the store is not open")
+        return self._reader
+
+    async def open(self) -> None:
+        if self._thread is not None:
+            return
+        # The writer's connection lives in its own thread: a whole group commit (BEGIN,
+        # every statement, COMMIT) is one call there, one hand-off from the event loop.
+        thread = Worker("store-writer")
+        try:
+            await thread.run(self._connect_writer)
+            reader = await aiosqlite.connect(self.path, isolation_level=None)
+            await reader.execute("PRAGMA busy_timeout=5000")
+            await reader.execute("PRAGMA query_only=1")
+        except BaseException:
+            await thread.run(self._close_writer)
+            thread.stop()
+            raise
+        self._thread = thread
+        self._reader = reader
+        self._queue = WriteQueue()
+        self._writer = asyncio.create_task(self._write_loop(), name="store-writer")
+
+    def _connect_writer(self) -> None:
+        """(In the writer thread.) Open the writer's connection and migrate the schema."""
+        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        self._db = db
+        db.execute("PRAGMA busy_timeout=5000")
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute(f"PRAGMA synchronous={self.synchronous}")
+        db.execute(f"PRAGMA cache_size=-{WRITER_CACHE_KIB}")
+        # A multi-row INSERT keeps a statement journal (to undo itself alone if it fails);
+        # past 64 KiB SQLite spills it to a temporary file, written and thrown away on
+        # every group commit. In memory instead. It never was part of what is durable.
+        db.execute("PRAGMA temp_store=MEMORY")
+        # Checkpoint every 10,000 WAL pages (about 40 MB) instead of 1,000: a game's page
+        # changes again and again while it is played, and a rarer checkpoint copies it
+        # back to the database once instead of many times. Durability is the WAL's own
+        # (a commit is durable once its frames are synced), so this changes nothing there.
+        db.execute(f"PRAGMA wal_autocheckpoint={WAL_CHECKPOINT_PAGES}")
+        version = int(db.execute("PRAGMA user_version").fetchone()[0])
+        if version > len(MIGRATIONS):
+            raise StoreError(
+                f"{self.path} has schema version {version}; this server knows "
+                f"{len(MIGRATIONS)}: upgrade the server"
+            )
+        for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
+            statements = [s.strip() for s in script.split(";") if s.strip()]
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                for statement in statements:
+                    db.execute(statement)
+                db.execute(f"PRAGMA user_version={number}")
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            log.info("store %s: migrated to schema version %d", self.path, number)
+
+    def _close_writer(self) -> None:
+        """(In the writer thread.) Close the writer's connection."""
+        db, self._db = self._db, None
+        if db is not None:
+            db.close()
+
+    async def close(self) -> None:
+        writer, self._writer = self._writer, None
+        if writer is not None:  # new writes are refused from here; queued ones finish
+            self._queue.put_nowait(None)
+            await writer
+        if self._reader is not None:
+            await self._reader.close()
+            self._reader = None
+        thread, self._thread = self._thread, None
+        if thread is not None:
+            await thread.run(self._close_writer)
+            thread.stop()
+
+    # -- writes ------------------------------------------------------------------------
+
+    async def _submit(
+        self,
+        statements: list[tuple[str, Sequence[Sequence[Any]]]],
+        game_id: str = "",
+        events: Sequence[EventRow] = (),
+        action: ActionRow | None = None,
+    ) -> None:
+        if self._writer is None:
+            raise StoreError("the store is not open")
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait(_Write(statements, done, game_id, events, action))
+        await done
+
+    async def _write_loop(self) -> None:
+        await commit_in_groups(
+            self._queue,
+            self.max_batch,
+            self._transaction,
+            lambda item, exc: write_failed(self.path, item.done, exc),
+            self._committed,
+        )
+
+    async def _transaction(self, batch: list[_Write]) -> None:
+        thread = self._thread
+        if thread is None:
+            raise StoreError("the store is not open")
+        hook = self.before_commit
+        if hook is None:
+            # the writes are settled in the same turn of the loop as the COMMIT returns:
+            # their rooms wake a turn sooner than if the writer task settled them
+            await thread.run(self._write, batch, True, then=lambda _: _settle(batch))
+        else:  # (fault-injection tests) the hook runs between the writes and the COMMIT
+            await thread.run(self._write, batch, False)
+            try:
+                await hook()
+            except BaseException:
+                await thread.run(self._end, "ROLLBACK")
+                raise
+            await thread.run(self._end, "COMMIT")
+        self.commits += 1
+
+    def _write(self, batch: list[_Write], commit: bool) -> None:
+        """(In the writer thread.) Write ``batch`` in one transaction; COMMIT it if
+        ``commit``, else leave it open for :meth:`_end`."""
+        db = self._db
+        if db is None:
+            raise StoreError("the store is not open")
+        db.execute("BEGIN")
+        try:
+            for item in batch:
+                for sql, rows in item.statements:
+                    db.executemany(sql, rows)
+            # (the rows, their truths as JSON, are made here: off the event loop)
+            actions = [
+                action_values(item.game_id, action)
+                for item in batch
+                if (action := item.action) is not None
+            ]
+            _insert_rows(db, _ACTIONS_INTO, 6, actions)
+            events = [event_values(item.game_id, event) for item in batch for event in item.events]
+            _insert_rows(db, _EVENTS_INTO, 5, events)
+            if commit:
+                db.execute("COMMIT")
+        except BaseException:
+            with contextlib.suppress(sqlite3.Error):
+                db.execute("ROLLBACK")
+            raise
+
+    def _end(self, statement: str) -> None:
+        """(In the writer thread.) COMMIT or ROLLBACK the open transaction."""
+        db = self._db
+        if db is None:
+            raise StoreError("the store is not open")
+        try:
+            db.execute(statement)
+        except BaseException:
+            with contextlib.suppress(sqlite3.Error):
+                db.execute("ROLLBACK")
+            raise
+
+    async def add_player(self, player: PlayerRow, token_hash: str) -> None:
+        await self._submit(
+            [
+                (
+                    "INSERT INTO players (id, name, bot, token_hash, created) VALUES (?,?,?,?,?)",
+                    [(player.id, player.name, int(player.bot), token_hash, player.created)],
+                )
+            ]
+        )
+
+    async def rename_player(self, player_id: str, name: str) -> None:
+        await self._submit([("UPDATE players SET name = ? WHERE id = ?", [(name, player_id)])])
+
+    async def set_token(self, player_id: str, token_hash: str) -> None:
+        await self._submit(
+            [("UPDATE players SET token_hash = ? WHERE id = ?", [(token_hash, player_id)])]
+        )
+
+    @staticmethod
+    def _game_statements(game: GameRow) -> list[tuple[str, Sequence[Sequence[Any]]]]:
+        statements: list[tuple[str, Sequence[Sequence[Any]]]] = [(_SAVE_GAME, [game_values(game)])]
+        seats = seat_rows(game)
+        if seats:
+            statements.append((_SAVE_SEATS, seats))
+        return statements
+
+    async def save_game(self, game: GameRow, events: Sequence[EventRow] = ()) -> None:
+        await self._submit(self._game_statements(game), game.id, events)
+
+    async def finish_game(
+        self,
+        row: GameRow,
+        events: Sequence[EventRow],
+        stats: Mapping[str, Mapping[str, float]],
+    ) -> None:
+        statements = self._game_statements(row)
+        added = stat_rows(row.game, stats)
+        if added:
+            statements.append((_ADD_STAT, added))
+        await self._submit(statements, row.id, events)
+
+    async def append(
+        self, game_id: str, events: Sequence[EventRow], action: ActionRow | None = None
+    ) -> None:
+        await self._submit([], game_id, events, action)
+
+    async def add_chat(self, game_id: str, line: ChatRow) -> None:
+        row = chat_values(game_id, line)
+        await self._submit([(_INSERT_CHAT, [row])])
+
+    async def add_stats(self, game: str, stats: Mapping[str, Mapping[str, float]]) -> None:
+        rows = stat_rows(game, stats)
+        if rows:
+            await self._submit([(_ADD_STAT, rows)])
+
+    # -- reads (on the reader connection: committed rows only; queries in SqlReads) ------
+
+    async def _fetch(self, sql: str, params: Sequence[Any] = ()) -> Sequence[Sequence[Any]]:
+        try:
+            return list(await self.reader.execute_fetchall(sql, params))
+        except sqlite3.Error as exc:
+            raise StoreError(f"read failed: {exc}") from exc

@@ -1,0 +1,434 @@
+"""The server's frames as types: one :class:`msgspec.Struct` per outbound frame.
+
+The server builds most frames as dicts (rooms splice pre-encoded projections into
+``event`` frames for speed); this module is their contract. :data:`Frame` is the tagged
+union of every frame the server sends, so that
+
+- ``umpire schema`` prints their JSON Schema beside the inbound messages'
+  (:func:`json_schema`);
+- tests decode every frame a test client receives against it, strictly: a frame with a
+  missing, unknown or mistyped field fails the test (``tests/server/wsclient.py``);
+- ``docs/protocol.md`` is checked against it, field by field.
+
+Event payloads and views are the engines' business and stay plain JSON objects here.
+Keep this module, ``server/wire/protocol.py`` and ``docs/protocol.md`` in step.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import msgspec
+
+from server.wire.protocol import Message, Ref
+
+#: Every error code (``server.wire.protocol.ERROR_CODES`` describes each; a test keeps the two
+#: in step).
+ErrorCode = Literal[
+    "bad_json",
+    "unknown_type",
+    "bad_message",
+    "rate_limited",
+    "hello_required",
+    "version",
+    "already_hello",
+    "bad_name",
+    "bad_token",
+    "bad_options",
+    "no_such_room",
+    "no_such_player",
+    "room_full",
+    "seat_taken",
+    "already_seated",
+    "not_seated",
+    "not_your_seat",
+    "not_host",
+    "bad_state",
+    "no_spectators",
+    "bad_seq",
+    "too_many_rooms",
+    "unsupported",
+    "malformed",
+    "not_your_turn",
+    "game_over",
+    "illegal",
+    "repeated",
+    "aborted",
+    "internal",
+    "too_many_connections",
+]
+
+RoomState = Literal["waiting", "playing", "finished", "aborted"]
+Spectators = Literal["live", "after", "none"]
+#: An engine's JSON object (a projection, a view, a game's options).
+JsonObject = dict[str, Any]
+
+
+class Part(msgspec.Struct, forbid_unknown_fields=True):
+    """Base of the objects nested in frames (strict: no unknown fields)."""
+
+
+class OutFrame(
+    msgspec.Struct, tag_field="type", forbid_unknown_fields=True, omit_defaults=True, kw_only=True
+):
+    """Base of every server frame. Fields without a default are always present (possibly
+    ``null``); ``ref`` is present only in the reply to a message that carried one."""
+
+
+class Reply(OutFrame, kw_only=True):
+    """A frame that answers one client message; it echoes the message's ``ref``."""
+
+    ref: Ref = None
+
+
+# -- nested objects ------------------------------------------------------------------------
+
+
+class PlayerInfo(Part):
+    """A player's public identity."""
+
+    id: str
+    name: str
+    bot: bool
+
+
+class HeldSeat(Part):
+    """An unfinished room where the player holds a seat (``welcome.seats``)."""
+
+    room: str
+    game: str
+    seat: int
+    state: RoomState
+    seq: int
+
+
+class LimitsInfo(Part):
+    """The connection limits the server applies (``welcome.limits``)."""
+
+    max_frame: int
+    rate: float
+    burst: float
+    idle_timeout: float | None
+
+
+class SeatInfo(Part):
+    """One seat of a room: who holds it and how it is played."""
+
+    seat: int
+    player: str | None
+    name: str | None
+    bot: bool
+    house: bool
+    connected: bool
+    autopilot: bool
+
+
+class ClockSetting(Part):
+    """A Kriegspiel clock: ``base`` seconds per player plus ``increment`` per move."""
+
+    base: float
+    increment: float
+
+
+class OutcomeInfo(Part):
+    """A finished game's result: ``ranks[seat]`` (1 is best), ``winners``, ``reason``."""
+
+    ranks: list[int]
+    winners: list[int]
+    reason: str
+
+
+class RoomFields(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """What the lobby and the ``room`` frame say of a room."""
+
+    room: str
+    game: str
+    options: JsonObject
+    public: bool
+    state: RoomState
+    host: str | None
+    seats: list[SeatInfo]
+    spectators: Spectators
+    turn_time: float | None
+    clock: ClockSetting | None
+    seq: int
+    seed_sha256: str | None
+    seed: str | None
+    outcome: OutcomeInfo | None
+    reason: str | None
+    chat: bool
+
+
+class RoomInfo(RoomFields):
+    """One entry of the ``rooms`` listing (a ``room`` frame without ``type``)."""
+
+
+class HistoryEntry(Part):
+    """One game in a profile's history."""
+
+    room: str
+    game: str
+    status: RoomState
+    seat: int
+    rank: int | None
+    reason: str | None
+    started: float | None
+    finished: float | None
+
+
+class Thresholds(Part):
+    """The expert's bluff and reliability thresholds (0 to 1)."""
+
+    bluff: float
+    reliability: float
+
+
+# -- frames ----------------------------------------------------------------------------
+
+
+class WelcomeFrame(Reply, tag="welcome"):
+    """The answer to ``hello``: who you are, your token, your seats, the limits."""
+
+    v: int
+    server: str
+    player: PlayerInfo
+    token: str
+    seats: list[HeldSeat]
+    limits: LimitsInfo
+
+
+class RoomsFrame(Reply, tag="rooms"):
+    """The public rooms (answer to ``list_rooms``), waiting ones first."""
+
+    rooms: list[RoomInfo]
+
+
+class RoomFrame(RoomFields, OutFrame, tag="room"):
+    """A room's description, sent on attaching and whenever it changes. ``invite`` only
+    for players seated in a private room."""
+
+    invite: str | None = None
+
+
+class CreatedFrame(Reply, tag="created"):
+    """The answer to ``create_room``."""
+
+    room: str
+    invite: str | None
+    seat: int | None
+
+
+class JoinedFrame(Reply, tag="joined"):
+    """The answer to ``join``."""
+
+    room: str
+    seat: int
+
+
+class WatchingFrame(Reply, tag="watching"):
+    """The answer to ``watch`` (``seat``: the seat a seated player watches from)."""
+
+    room: str
+    seat: int | None
+
+
+class ResumedFrame(Reply, tag="resumed"):
+    """The end of a ``resume``'s catch-up: live events follow."""
+
+    room: str
+    seat: int | None
+    seq: int
+
+
+class LeftFrame(Reply, tag="left"):
+    """The answer to ``leave`` (also sent to a stand-in bot the server sends away)."""
+
+    room: str
+
+
+class StartedFrame(Reply, tag="started"):
+    """The answer to ``start``."""
+
+    room: str
+    seq: int
+
+
+class BotAddedFrame(Reply, tag="bot_added"):
+    """The answer to ``add_bot``: the house bot's player id holds ``seat``."""
+
+    room: str
+    seat: int
+    bot: str
+
+
+class EventFrame(OutFrame, tag="event"):
+    """One event of the game as you may see it; ``seq`` numbers your own stream."""
+
+    room: str
+    seq: int
+    event: JsonObject
+
+
+class SnapshotFrame(OutFrame, tag="snapshot"):
+    """Everything you may know now, when you attach to a game in progress."""
+
+    room: str
+    seq: int
+    seat: int | None
+    view: JsonObject
+
+
+class TurnFrame(OutFrame, tag="turn"):
+    """The game waits for your seat: every action you may send, and your view."""
+
+    room: str
+    seat: int
+    seq: int
+    legal: list[str]
+    view: JsonObject
+    time_left: float | None
+
+
+class AckFrame(Reply, tag="ack"):
+    """Your action is accepted and durable; it caused events ``first`` .. ``seq``."""
+
+    room: str
+    seq: int
+    first: int
+    action: str
+
+
+class ClockFrame(OutFrame, tag="clock"):
+    """Time left in a timed room: ``remaining`` per seat (Kriegspiel) or ``turn_time``."""
+
+    room: str
+    to_move: int | None
+    remaining: list[float] | None
+    turn_time: float | None
+
+
+class ErrorFrame(Reply, tag="error"):
+    """A refused message: ``code`` (see ``ERROR_CODES``), a readable ``message``, and the
+    failed message's ``room`` when it named one."""
+
+    code: ErrorCode
+    message: str
+    room: str | None = None
+
+
+class PongFrame(Reply, tag="pong"):
+    """The answer to ``ping``."""
+
+
+class ProfileFrame(Reply, tag="profile"):
+    """A player's public statistics (game -> key -> value) and newest games."""
+
+    player: PlayerInfo
+    stats: dict[str, dict[str, float]]
+    history: list[HistoryEntry]
+
+
+class HintFrame(Reply, tag="hint"):
+    """The Perudo expert's suggestion for your seat."""
+
+    room: str
+    seat: int
+    your_turn: bool
+    action: str
+    probability: float
+    explanation: str
+    rules: list[str]
+    level: str
+    situation: str
+    thresholds: Thresholds
+    alternatives: list[tuple[str, float]]
+
+
+class ChatFrame(Reply, tag="chat"):
+    """One chat line (``n``: the room's line number), heard by the speaker's channel; the
+    speaker's own copy is its ``say``'s reply (with the ``ref``)."""
+
+    room: str
+    n: int
+    channel: Literal["players", "spectators"]
+    seat: int | None
+    player: str
+    name: str
+    text: str
+
+
+#: Every frame the server sends, tagged by ``"type"``.
+Frame = (
+    WelcomeFrame
+    | RoomsFrame
+    | RoomFrame
+    | CreatedFrame
+    | JoinedFrame
+    | WatchingFrame
+    | ResumedFrame
+    | LeftFrame
+    | StartedFrame
+    | BotAddedFrame
+    | EventFrame
+    | SnapshotFrame
+    | TurnFrame
+    | AckFrame
+    | ClockFrame
+    | ErrorFrame
+    | PongFrame
+    | ProfileFrame
+    | HintFrame
+    | ChatFrame
+)
+
+#: The outbound frame types by their ``"type"`` tag.
+FRAME_TYPES: dict[str, type[OutFrame]] = {
+    cls.__struct_config__.tag: cls  # type: ignore[misc]
+    for cls in (
+        WelcomeFrame,
+        RoomsFrame,
+        RoomFrame,
+        CreatedFrame,
+        JoinedFrame,
+        WatchingFrame,
+        ResumedFrame,
+        LeftFrame,
+        StartedFrame,
+        BotAddedFrame,
+        EventFrame,
+        SnapshotFrame,
+        TurnFrame,
+        AckFrame,
+        ClockFrame,
+        ErrorFrame,
+        PongFrame,
+        ProfileFrame,
+        HintFrame,
+        ChatFrame,
+    )
+}
+
+_strict = msgspec.json.Decoder(Frame)
+
+
+def check(text: str | bytes) -> OutFrame:
+    """Decode one outbound frame strictly; raise :class:`msgspec.ValidationError` (or
+    ``DecodeError``) if it is not exactly one of :data:`Frame`. For tests and clients
+    that want to be sure."""
+    frame: OutFrame = _strict.decode(text)
+    return frame
+
+
+def json_schema() -> dict[str, Any]:
+    """The JSON Schema (2020-12) of every message both ways: ``inbound`` (client to
+    server) and ``outbound`` (server to client), sharing ``$defs``."""
+    (inbound, outbound), defs = msgspec.json.schema_components(
+        (Message, Frame), ref_template="#/$defs/{name}"
+    )
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "umpire wire protocol",
+        "inbound": inbound,
+        "outbound": outbound,
+        "$defs": defs,
+    }

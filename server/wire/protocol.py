@@ -1,0 +1,347 @@
+"""The wire protocol: typed inbound messages, outbound frames, error codes.
+
+Every frame is one JSON object in a websocket text frame, with a ``"type"`` field.
+Inbound messages are decoded straight into the :class:`msgspec.Struct` types below (unknown
+fields are refused), so nothing unvalidated ever reaches a room. Outbound frames are plain
+dicts built by the small functions at the end of this module; event frames are spliced
+from pre-encoded projections by the room for speed. ``docs/protocol.md`` documents all of
+it with examples; keep the two in step.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+import msgspec
+
+from server.errors import ClientError
+
+#: The protocol version a client names in ``hello``. Bump it on incompatible changes.
+PROTOCOL_VERSION = 1
+
+#: Every error code an ``error`` frame may carry, with what it means.
+ERROR_CODES: dict[str, str] = {
+    # malformed traffic (count towards the abuse limit)
+    "bad_json": "the frame is not a JSON object in a text frame",
+    "unknown_type": "the message type is not one of the protocol's",
+    "bad_message": "the message does not match its schema (a field is missing or wrong)",
+    "rate_limited": "too many messages: slow down (the message was dropped)",
+    "hello_required": "the first message must be hello",
+    # identity
+    "version": "the protocol version in hello is not supported",
+    "already_hello": "this connection already said hello",
+    "bad_name": "the display name is empty, too long or contains control characters",
+    "bad_token": "the token does not belong to any player",
+    # lobby and rooms
+    "bad_options": "the room options do not make a valid game",
+    "no_such_room": "no such room, or a private room without its invite code",
+    "no_such_player": "no such player",
+    "room_full": "every seat is taken",
+    "seat_taken": "that seat is taken or does not exist",
+    "already_seated": "you already hold a seat in this room",
+    "not_seated": "you hold no seat in this room",
+    "not_your_seat": "that seat belongs to someone else",
+    "not_host": "only the host may do that",
+    "bad_state": "the room is not in a state that allows this",
+    "no_spectators": "this room does not allow spectators (now)",
+    "bad_seq": "the sequence number is beyond the room's last event",
+    "too_many_rooms": "a limit on rooms was reached",
+    "unsupported": "the server cannot do this for this game",
+    # the engine's refusals (the game state is unchanged)
+    "malformed": "the action text is not an action of this game",
+    "not_your_turn": "it is not this seat's turn",
+    "game_over": "the game has ended",
+    "illegal": "the action is against the rules in this position",
+    "repeated": "this attempt was already refused this turn",
+    # the server's own faults
+    "aborted": "the room's game was aborted after an internal error",
+    "internal": "the server failed to handle the message (it keeps serving)",
+    "too_many_connections": "too many connections from this address",
+}
+
+#: The largest integer a client may send: every JSON implementation (JavaScript's numbers
+#: included) holds integers up to 2**53 - 1 exactly.
+MAX_INT = 2**53 - 1
+
+RoomId = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
+Ref = (
+    Annotated[int, msgspec.Meta(ge=-MAX_INT, le=MAX_INT)]
+    | Annotated[str, msgspec.Meta(max_length=64)]
+    | None
+)
+#: A seat number (seats are numbered from 0; no game has hundreds).
+SeatNo = Annotated[int, msgspec.Meta(ge=0, le=255)]
+#: An action's text: printable ASCII (every game spells its actions so), at most 64.
+ActionText = Annotated[str, msgspec.Meta(max_length=64, pattern="^[ -~]*$")]
+#: A room option's value: options are flat scalars (see ``umpire rules``).
+OptionValue = (
+    bool
+    | Annotated[int, msgspec.Meta(ge=-MAX_INT, le=MAX_INT)]
+    | Annotated[float, msgspec.Meta(ge=-1e9, le=1e9)]
+    | Annotated[str, msgspec.Meta(max_length=256)]
+    | None
+)
+Options = Annotated[
+    dict[Annotated[str, msgspec.Meta(min_length=1, max_length=32)], OptionValue],
+    msgspec.Meta(max_length=32),
+]
+
+
+class Inbound(msgspec.Struct, tag_field="type", forbid_unknown_fields=True, kw_only=True):
+    """Base of every client message. ``ref`` is echoed in the reply or error frame."""
+
+    ref: Ref = None
+
+
+class Hello(Inbound, tag="hello"):
+    """Say who you are: a new guest (no token) or a returning one (its token)."""
+
+    v: Annotated[int, msgspec.Meta(ge=0, le=MAX_INT)]
+    name: str  # checked by the identity service (code bad_name); frames are size-capped
+    token: Annotated[str, msgspec.Meta(max_length=200)] | None = None
+    bot: bool = False
+
+
+class Clock(msgspec.Struct, forbid_unknown_fields=True):
+    """A Kriegspiel clock: ``base`` seconds per player plus ``increment`` per move."""
+
+    base: Annotated[float, msgspec.Meta(gt=0, le=86400)]
+    increment: Annotated[float, msgspec.Meta(ge=0, le=3600)] = 0.0
+
+
+class CreateRoom(Inbound, tag="create_room"):
+    """Create a room; the creator is its host and (``sit``) takes seat 0."""
+
+    game: Annotated[str, msgspec.Meta(max_length=32)]
+    options: Options = msgspec.field(default_factory=dict)
+    public: bool = True
+    spectators: Literal["live", "after", "none"] = "live"
+    turn_time: Annotated[float, msgspec.Meta(ge=0, le=86400)] = 0.0
+    clock: Clock | None = None
+    autostart: bool = True
+    sit: bool = True
+    chat: bool = True
+
+
+class ListRooms(Inbound, tag="list_rooms"):
+    """List the public rooms (optionally of one game)."""
+
+    game: Annotated[str, msgspec.Meta(max_length=32)] | None = None
+
+
+class Join(Inbound, tag="join"):
+    """Take a seat (``seat`` or the first free one) in a waiting room.
+
+    ``ticket`` is for the server's own house bots: a secret the server hands the bot it
+    starts for a seat, which lets that connection play the seat."""
+
+    room: RoomId | None = None
+    invite: Annotated[str, msgspec.Meta(max_length=64)] | None = None
+    seat: SeatNo | None = None
+    ticket: Annotated[str, msgspec.Meta(max_length=64)] | None = None
+
+
+class Watch(Inbound, tag="watch"):
+    """Watch a room as a spectator."""
+
+    room: RoomId | None = None
+    invite: Annotated[str, msgspec.Meta(max_length=64)] | None = None
+
+
+class Leave(Inbound, tag="leave"):
+    """Stop receiving a room's frames; before the start, also give the seat up."""
+
+    room: RoomId
+
+
+class Start(Inbound, tag="start"):
+    """Start the game now (host only), with the seats taken so far."""
+
+    room: RoomId
+
+
+class AddBot(Inbound, tag="add_bot"):
+    """Fill an empty seat (``seat`` or the first free one) with a house bot (host only)."""
+
+    room: RoomId
+    seat: SeatNo | None = None
+    bot: Annotated[str, msgspec.Meta(max_length=32)] = "autopilot"
+
+
+class Act(Inbound, tag="act"):
+    """Send an action (``"5x4"``, ``"dudo"``, ``"e2e4"``...) for your seat."""
+
+    room: RoomId
+    action: ActionText
+    seat: SeatNo | None = None
+
+
+class Resume(Inbound, tag="resume"):
+    """Re-attach to a room and receive every event after ``since`` (0: all of them)."""
+
+    room: RoomId
+    since: Annotated[int, msgspec.Meta(ge=0, le=MAX_INT)] = 0
+    invite: Annotated[str, msgspec.Meta(max_length=64)] | None = None
+    ticket: Annotated[str, msgspec.Meta(max_length=64)] | None = None
+
+
+class Profile(Inbound, tag="profile"):
+    """A player's public profile: statistics and recent games (default: your own)."""
+
+    player: Annotated[str, msgspec.Meta(max_length=64)] | None = None
+
+
+class Ping(Inbound, tag="ping"):
+    """An application-level ping; the server answers ``pong``."""
+
+
+Unit = Annotated[float, msgspec.Meta(ge=0.0, le=1.0)]
+
+
+class Hint(Inbound, tag="hint"):
+    """Ask the Perudo expert what to do in your seat now (optionally with your own bluff
+    and reliability thresholds, as in the source's supporter mode)."""
+
+    room: RoomId
+    bluff: Unit | None = None
+    reliability: Unit | None = None
+    level: Literal["easy", "normal", "hard"] = "normal"
+    lang: Literal["en", "it"] = "en"
+
+
+class Say(Inbound, tag="say"):
+    """Say something in a room's chat (plain text; checked by :mod:`server.roomcore.chat`)."""
+
+    room: RoomId
+    text: Annotated[str, msgspec.Meta(max_length=1200)]
+
+
+Message = (
+    Hello | CreateRoom | ListRooms | Join | Watch | Leave | Start | AddBot | Act | Resume
+) | (Profile | Ping | Hint | Say)
+
+#: The inbound message types by their ``"type"`` tag.
+MESSAGE_TYPES: dict[str, type[Inbound]] = {
+    "hello": Hello,
+    "create_room": CreateRoom,
+    "list_rooms": ListRooms,
+    "join": Join,
+    "watch": Watch,
+    "leave": Leave,
+    "start": Start,
+    "add_bot": AddBot,
+    "act": Act,
+    "resume": Resume,
+    "profile": Profile,
+    "ping": Ping,
+    "hint": Hint,
+    "say": Say,
+}
+
+_decoder = msgspec.json.Decoder(Message)
+_loose = msgspec.json.Decoder()
+_encoder = msgspec.json.Encoder()
+
+
+def decode(frame: str | bytes) -> Inbound:
+    """Decode one inbound frame into its message type; raise :class:`ClientError`.
+
+    Never raises anything else, whatever the frame holds. The error says what was wrong:
+    ``bad_json`` (not a JSON object in a text frame, nested too deeply, a number no JSON
+    reader can hold), ``unknown_type`` or ``bad_message`` (with msgspec's description of
+    the field at fault). Every one of them counts as abuse.
+    """
+    if not isinstance(frame, str):
+        raise ClientError("bad_json", "send JSON in text frames, not binary", abuse=True)
+    try:
+        message: Inbound = _decoder.decode(frame)
+        return message
+    except msgspec.ValidationError as exc:
+        raise _invalid(frame, exc) from None
+    except msgspec.DecodeError as exc:
+        raise ClientError("bad_json", f"not valid JSON: {exc}", abuse=True) from None
+    except RecursionError:
+        raise ClientError("bad_json", "the JSON is nested too deeply", abuse=True) from None
+    except (UnicodeError, ValueError, OverflowError) as exc:  # defensive: msgspec's own
+        raise ClientError("bad_json", f"not valid JSON: {exc}", abuse=True) from None
+
+
+class _Broken(Exception):
+    """Even plain JSON decoding failed (the reason is the message)."""
+
+
+def _loads(frame: str) -> Any:
+    """The frame as plain JSON values; raise :class:`_Broken` when even that fails."""
+    try:
+        return _loose.decode(frame)
+    except RecursionError:
+        raise _Broken("nested too deeply") from None
+    except (msgspec.MsgspecError, UnicodeError, ValueError, OverflowError) as exc:
+        raise _Broken(str(exc)) from None
+
+
+def _invalid(frame: str, exc: msgspec.ValidationError) -> ClientError:
+    """The error for a frame that is JSON but not a valid message."""
+    try:
+        loose = _loads(frame)
+    except _Broken as broken:  # e.g. a number beyond a double anywhere in the frame
+        return ClientError("bad_json", f"not usable JSON: {broken}", abuse=True)
+    if not isinstance(loose, dict):
+        return ClientError("bad_json", "a message is a JSON object", abuse=True)
+    kind = loose.get("type")
+    if not isinstance(kind, str):
+        return ClientError("bad_message", 'a message needs a string "type" field', abuse=True)
+    if kind not in MESSAGE_TYPES:
+        known = ", ".join(MESSAGE_TYPES)
+        return ClientError(
+            "unknown_type", f"unknown message type {kind[:40]!r}: one of {known}", abuse=True
+        )
+    return ClientError("bad_message", f"{kind}: {exc}", abuse=True)
+
+
+def ref_of(frame: str | bytes) -> Ref:
+    """Best effort: the ``ref`` of a frame that failed to decode, to echo in the error.
+
+    Only a ``ref`` that is itself valid is echoed; never raises."""
+    if not isinstance(frame, str):
+        return None
+    try:
+        loose = _loads(frame)
+    except _Broken:
+        return None
+    ref = loose.get("ref") if isinstance(loose, dict) else None
+    if isinstance(ref, int) and not isinstance(ref, bool) and -MAX_INT <= ref <= MAX_INT:
+        return ref
+    if isinstance(ref, str) and len(ref) <= 64:
+        return ref
+    return None
+
+
+def encode(frame: dict[str, Any]) -> str:
+    """Encode an outbound frame as JSON text."""
+    return _encoder.encode(frame).decode()
+
+
+def encode_bytes(value: Any) -> bytes:
+    """Encode any JSON-compatible value (used for projections and stored truths)."""
+    return _encoder.encode(value)
+
+
+def error_frame(
+    code: str, message: str, *, ref: Ref = None, room: str | None = None
+) -> dict[str, Any]:
+    """An ``error`` frame. ``code`` must be one of :data:`ERROR_CODES`."""
+    assert code in ERROR_CODES, code
+    frame: dict[str, Any] = {"type": "error", "code": code, "message": message}
+    if ref is not None:
+        frame["ref"] = ref
+    if room is not None:
+        frame["room"] = room
+    return frame
+
+
+def with_ref(frame: dict[str, Any], ref: Ref) -> dict[str, Any]:
+    """``frame`` with ``ref`` added when the request carried one."""
+    if ref is not None:
+        frame["ref"] = ref
+    return frame
