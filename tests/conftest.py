@@ -4,9 +4,9 @@ hypothesis profile.
 Hypothesis: ``UMPIRE_HYPOTHESIS_PROFILE`` names the profile, ``ci`` by default, so that a
 plain ``python -m pytest`` is deterministic: every property test runs the same examples on
 every run (``derandomize``), with no deadline, a bounded shrink and the reproducing blob
-printed on failure. ``explore`` is for local runs that look for new failures: ten times the
-examples, random seeds, and the example database (``.hypothesis/``) that replays what
-failed before. The profile is loaded here, before any test module is imported, so that a
+printed on failure. ``explore`` is for local runs that look for new failures: random seeds,
+1,000 examples where a test does not set its own count (ten times the default), and the
+example database (``.hypothesis/``) that replays what failed before. The profile is loaded here, before any test module is imported, so that a
 test's own ``@settings(max_examples=...)`` inherits the rest from it (tests/test_profile.py).
 
 PostgreSQL: ``pg_admin_dsn`` (one server for the whole session: ``UMPIRE_TEST_PG_DSN`` or
