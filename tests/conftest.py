@@ -6,8 +6,9 @@ plain ``python -m pytest`` is deterministic: every property test runs the same e
 every run (``derandomize``), with no deadline, a bounded shrink and the reproducing blob
 printed on failure. ``explore`` is for local runs that look for new failures: random seeds,
 1,000 examples where a test does not set its own count (ten times the default), and the
-example database (``.hypothesis/``) that replays what failed before. The profile is loaded here, before any test module is imported, so that a
-test's own ``@settings(max_examples=...)`` inherits the rest from it (tests/test_profile.py).
+example database (``.hypothesis/``) that replays what failed before. The profile is loaded
+here, before any test module is imported, so that a test's own
+``@settings(max_examples=...)`` inherits the rest from it (tests/test_hypothesis_profile.py).
 
 PostgreSQL: ``pg_admin_dsn`` (one server for the whole session: ``UMPIRE_TEST_PG_DSN`` or
 a throwaway cluster, tests/pgcluster.py) and ``pg_dsn`` (a new empty database on it).
