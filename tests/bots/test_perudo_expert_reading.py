@@ -38,7 +38,7 @@ def test_hands_are_every_multiset_with_its_fair_dice_prior() -> None:
     assert len(hands(5)[0]) == 252
 
 
-@settings(max_examples=200, deadline=None, derandomize=True)
+@settings(max_examples=200, deadline=None)
 @given(
     held=st.integers(1, 5),
     others=st.integers(1, 25),
@@ -142,7 +142,7 @@ def test_a_bold_bid_reads_as_more_dice_than_a_timid_one() -> None:
     assert 0 < bold.distribution(1, 4)[0] < 1
 
 
-@settings(max_examples=150, deadline=None, derandomize=True)
+@settings(max_examples=150, deadline=None)
 @given(view=table_views(max_bids=10))
 def test_the_reading_is_a_probability_never_a_certainty(view: TableView) -> None:
     reading = Reading(view)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from typing import Any
 
@@ -11,18 +10,15 @@ from textual.pilot import Pilot
 from client_cli.app import UmpireApp
 from client_cli.screens.lobby import LobbyScreen
 from client_cli.session import Session
+from tests.eventually import eventually
 
 Json = dict[str, Any]
 
 
 async def until(pilot: Pilot[Any], condition: Callable[[], bool], timeout: float = 10.0) -> None:
-    """Let the app run until ``condition()`` holds (fail after ``timeout`` seconds)."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not condition():
-        if loop.time() > deadline:
-            raise AssertionError(f"timed out waiting for {condition}")
-        await pilot.pause(0.02)
+    """Let the app run until ``condition()`` holds (fail after ``timeout`` seconds): the
+    shared :func:`~tests.eventually.eventually`, pausing through the pilot."""
+    await eventually(condition, timeout=timeout, pause=pilot.pause, what=repr(condition))
 
 
 async def in_the_lobby(app: UmpireApp, pilot: Pilot[Any]) -> None:

@@ -261,7 +261,7 @@ class LeakChecker:
                 assert view[name] in (None, "white", "black")
 
 
-def _announcement_key(events: list[Event], rules: str) -> tuple[Any, ...]:
+def announcement_key(events: list[Event], rules: str) -> tuple[Any, ...]:
     """What the umpire announces in ``events``, from the truths alone (a superset under
     some rule sets: a finer key only makes the check weaker, never wrong)."""
     key: list[Any] = []
@@ -276,6 +276,8 @@ def _announcement_key(events: list[Event], rules: str) -> tuple[Any, ...]:
                     truth["captured_unit"],
                     tuple(truth["check"]),
                     truth["promotion_piece"] is not None,
+                    # English rules announce an en passant as such (docs/kriegspiel.md)
+                    rules == "english" and truth["en_passant"],
                 )
             )
         elif kind == "pawn_tries":
@@ -310,7 +312,7 @@ def check_opponent_blind(config: KriegspielConfig, fen: str, extra: Iterable[str
         fresh, _ = new_game(config, b"blind")
         events = fresh.apply(mover, text)
         heard = tuple((event.seats[opponent], event.spectator) for event in events)
-        key = _announcement_key(events, config.rules)
+        key = announcement_key(events, config.rules)
         previous = groups.setdefault(key, heard)
         assert previous == heard, f"{text!r} tells the opponent apart: {heard} vs {previous}"
         compared += 1

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import random
+from typing import Any
 
 import chess
 import chess.pgn
@@ -30,7 +31,7 @@ from server.games.kriegspiel_rules import (
     legal_pawn_captures,
     own_board_attempts,
 )
-from tests.games.kriegspiel_leakcheck import LeakChecker, check_opponent_blind
+from tests.games.kriegspiel_leakcheck import LeakChecker, announcement_key, check_opponent_blind
 
 #: Short games per rule set (from random positions, at most SHORT_ACTIONS actions each).
 SHORT_GAMES = 1000
@@ -225,6 +226,40 @@ def test_opponent_hears_only_announcements(fen: str, rules: str, rng: random.Ran
         for a, b in (rng.sample(chess.SQUARE_NAMES, 2) for _ in range(12))
     ]
     assert check_opponent_blind(KriegspielConfig(rules=rules), fen, extra) > 0
+
+
+#: 1. e4 a6 2. e5 a5 3. c4 d5: white may take the pawn on d5 en passant (e5d6) or plainly
+#: (c4d5), the one position the random positions above reach only now and then
+EN_PASSANT_OPENING = ("e2e4", "a7a6", "e4e5", "a6a5", "c2c4", "d7d5")
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_an_english_en_passant_is_announced_apart_from_a_plain_capture(rules: str) -> None:
+    """Both captures take the pawn on d5; English rules announce the en passant as such
+    (docs/kriegspiel.md), the others alike, and the blindness check knows it."""
+    config = KriegspielConfig(rules=rules)
+    game, opening = new_game(config, b"en passant")
+    checker = LeakChecker(game, opening)
+    for index, move in enumerate(EN_PASSANT_OPENING):
+        checker.apply(index % 2, move)
+    fen = game.board.fen()
+    assert check_opponent_blind(config, fen) > 0
+    keys: list[tuple[Any, ...]] = []
+    heard: list[dict[str, Any]] = []
+    for move in ("e5d6", "c4d5"):
+        fresh, _ = new_game(KriegspielConfig(rules=rules, fen=fen), b"en passant")
+        events = fresh.apply(0, move)
+        assert events[0].truth["capture"] == "d5"
+        keys.append(announcement_key(events[:1], rules))  # (the pawn tries after differ)
+        opponent = events[0].seats[1]
+        assert opponent is not None
+        heard.append(opponent)
+    english = rules == "english"
+    assert (keys[0] != keys[1]) == english
+    assert (heard[0] != heard[1]) == english
+    assert heard[0].get("en_passant_at") == ("d6" if english else None)
+    checker.apply(0, "e5d6")  # and the game goes on through it, checked
+    assert game.board.piece_at(chess.D5) is None
 
 
 def scatter_enemy(board: chess.Board, rng: random.Random) -> chess.Board:

@@ -26,6 +26,7 @@ from server.feed.bus import Bus, FeedDelay, MqttBus, MqttTarget
 from server.net.app import Limits, ServerConfig, UmpireServer
 from server.rooms.room import Timing
 from server.root import build_server
+from tests.eventually import eventually, eventually_sync
 from tests.server.conftest import db_path  # noqa: F401  (fixtures)
 from tests.server.wsclient import WsClient
 
@@ -60,19 +61,15 @@ class Broker:
             self.proc = subprocess.Popen(
                 [MOSQUITTO, "-c", str(self.conf)], stdout=log, stderr=subprocess.STDOUT
             )
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(
-                    f"mosquitto exited: {(self.workdir / 'mosquitto.log').read_text()}"
-                )
-            with (
-                contextlib.suppress(OSError),
-                socket.create_connection(("127.0.0.1", self.port), 0.2),
-            ):
-                return
-            time.sleep(0.02)
-        raise RuntimeError(f"mosquitto did not listen on {self.port}")
+        eventually_sync(self._listening, timeout=timeout, what=f"mosquitto on {self.port}")
+
+    def _listening(self) -> bool:
+        assert self.proc is not None
+        if self.proc.poll() is not None:
+            raise RuntimeError(f"mosquitto exited: {(self.workdir / 'mosquitto.log').read_text()}")
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", self.port), 0.2):
+            return True
+        return False
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
@@ -144,7 +141,7 @@ class Subscriber:
                         )
             except aiomqtt.MqttError:
                 self.connected.clear()
-                await asyncio.sleep(0.05)
+                await asyncio.sleep(0.05)  # pacing the retries while the broker is down
 
     async def close(self) -> None:
         if self._task is not None:
@@ -159,14 +156,11 @@ class Subscriber:
     async def wait_for(
         self, check: Callable[[], Any], timeout: float = 10.0, what: str = "a message"
     ) -> Any:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            result = check()
-            if result:
-                return result
-            await asyncio.sleep(0.02)
-        raise AssertionError(
-            f"timed out waiting for {what}; got {[m.topic for m in self.messages]}"
+        """:func:`~tests.eventually.eventually` ``check()``, saying what was received if not."""
+        return await eventually(
+            check,
+            timeout=timeout,
+            what=lambda: f"{what} (received: {[m.topic for m in self.messages]})",
         )
 
 
@@ -246,13 +240,3 @@ async def bot_room(
     for _ in range(seats):
         await host.request("add_bot", "bot_added", room=room, bot="autopilot")
     return room, host
-
-
-async def wait_state(server: UmpireServer, room_id: str, state: str, timeout: float = 20) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        room = server.lobby.rooms.get(room_id)
-        if room is not None and room.state == state:
-            return
-        await asyncio.sleep(0.02)
-    raise AssertionError(f"room {room_id} never became {state}")

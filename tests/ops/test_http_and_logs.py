@@ -8,7 +8,6 @@ import logging
 import os
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -16,7 +15,9 @@ from typing import Any
 
 from server.net.app import UmpireServer
 from server.ops import logs
-from tests.ops.conftest import Broker, Subscriber, bot_room, test_bus, wait_state
+from tests.eventually import eventually, eventually_sync
+from tests.ops.conftest import Broker, Subscriber, bot_room, test_bus
+from tests.server.conftest import wait_state
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -112,7 +113,10 @@ async def test_every_record_carries_conn_and_room(make_feed_server: Any, connect
         room_id = created["room"]
         await host.request("add_bot", "bot_added", room=room_id, bot="autopilot")
         # the host never moves: the room's task logs the timeouts
-        await asyncio.sleep(0.5)
+        await eventually(
+            lambda: any("timed out" in r.getMessage() for r in handler.records),
+            what="a logged timeout",
+        )
         await host.send(type="leave", room=room_id)  # stop its frames piling up unread
         await host.drain()
 
@@ -160,12 +164,14 @@ def test_cli_serve_json_logs_and_mqtt(broker: Broker, tmp_path: Path) -> None:
         line = proc.stdout.readline().decode()
         assert "listening on" in line, line
         port = int(line.rsplit(":", 1)[1])
-        for _ in range(100):  # the feed connects in the background
+
+        def mqtt_connected() -> bool:  # the feed connects in the background
             status, _, body = http_get(port, "/healthz")
             assert status == 200
-            if json.loads(body)["mqtt"]:
-                break
-            time.sleep(0.05)
+            connected: bool = json.loads(body)["mqtt"]
+            return connected
+
+        eventually_sync(mqtt_connected, interval=0.05, what="the MQTT feed's connection")
     finally:
         proc.terminate()
         _, err = proc.communicate(timeout=15)
@@ -173,4 +179,3 @@ def test_cli_serve_json_logs_and_mqtt(broker: Broker, tmp_path: Path) -> None:
     records = [json.loads(text) for text in err.decode().splitlines() if text.startswith("{")]
     assert records and all({"ts", "level", "conn", "room", "msg"} <= set(r) for r in records)
     assert any("mqtt feed: connected" in r["msg"] for r in records), records
-    assert json.loads(body)["mqtt"] is True

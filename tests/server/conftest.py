@@ -11,9 +11,10 @@ from typing import Any
 import pytest
 
 from server.net.app import Limits, ServerConfig, UmpireServer
-from server.rooms.room import Timing
+from server.rooms.room import Room, Timing
 from server.root import build_server
 from tests.conftest import no_error_logs  # noqa: F401  (for conftests that import it from here)
+from tests.eventually import eventually
 from tests.server.wsclient import WsClient
 
 FAST = Timing(grace=0.5, autopilot_delay=0.0, finished_ttl=30.0)
@@ -81,6 +82,19 @@ async def connect(server: UmpireServer) -> AsyncIterator[Callable[..., Any]]:
     yield factory
     for client in clients:
         await client.close()
+
+
+async def wait_state(
+    server: UmpireServer, room_id: str, state: str = "finished", timeout: float = 20
+) -> Room:
+    """The room in ``server``'s memory once it is in ``state`` (fails after ``timeout`` s)."""
+
+    def state_now() -> str | None:
+        room = server.lobby.rooms.get(room_id)
+        return None if room is None else room.state
+
+    await eventually(state_now, equals=state, timeout=timeout, what=f"room {room_id}'s state")
+    return server.lobby.rooms[room_id]
 
 
 #: the protocol's documentation, whose sample bot the tests run

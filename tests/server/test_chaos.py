@@ -40,7 +40,8 @@ from tests.server.wsclient import WsClient
 SEED = int(os.environ.get("CHAOS_SEED", "14"))
 KILLS = 3
 GAMES = 20
-#: the whole test, kills included, must end well within 3 minutes
+#: seconds after which the games still unfinished are given up (and reported as such; the
+#: test asserts no time: a slow machine only takes longer, within pytest's timeout)
 DEADLINE = 150.0
 #: seconds a seat may stay away: longer than a restart, far shorter than the test, so a
 #: house bot that does not come back is noticed (Kriegspiel: abandoned; Perudo: a stand-in
@@ -360,7 +361,6 @@ async def test_twenty_games_survive_three_sigkills(tmp_path: Path) -> None:
         f"{max(ends, default=0):.0f} s, {elapsed:.0f} s in all"
     )
     assert not problems, f"{len(problems)} problems ({summary}):\n" + "\n".join(problems)
-    assert elapsed < 180, summary
     assert live[0] >= GAMES // 2 and live[-1] >= 1, f"the kills came too late: {summary}"
     assert compared > 0, summary
     print(summary)

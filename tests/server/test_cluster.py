@@ -14,6 +14,7 @@ from server.cluster.lease import Granted, Leases
 from server.errors import LeaseLost
 from server.net.app import UmpireServer
 from server.store.contract import ActionRow
+from tests.eventually import eventually
 from tests.server.conftest import FAST, ServerFactory
 from tests.server.scripted import play_seat
 from tests.server.wsclient import WsClient
@@ -27,14 +28,10 @@ async def nodes(make_server: ServerFactory, pg_dsn: str) -> list[UmpireServer]:
 
 
 async def listed(client: WsClient, room: str) -> bool:
-    """Whether ``room`` shows in the listing, asking until it does (nodes publish their
-    rooms at each heartbeat, a third of the lease ttl)."""
-    for _ in range(100):
-        reply = await client.request("list_rooms", "rooms")
-        if room in [r["room"] for r in reply["rooms"]]:
-            return True
-        await asyncio.sleep(0.1)
-    return False
+    """Whether ``room`` shows in the listing now (nodes publish their rooms at each
+    heartbeat, a third of the lease ttl)."""
+    reply = await client.request("list_rooms", "rooms")
+    return room in [r["room"] for r in reply["rooms"]]
 
 
 async def test_a_client_on_any_node_plays_a_room_of_another(nodes: list[UmpireServer]) -> None:
@@ -48,7 +45,7 @@ async def test_a_client_on_any_node_plays_a_room_of_another(nodes: list[UmpireSe
     )["room"]
     guest = await WsClient.open(b.port)
     await guest.hello("bob")
-    assert await listed(guest, room)  # b lists a's room
+    await eventually(lambda: listed(guest, room), interval=0.1, what="b listing a's room")
     joined = await guest.request("join", "joined", room=room)
     assert joined["room"] == room and joined["seat"] == 1
     assert room in a.lobby.rooms and room not in b.lobby.rooms  # relayed, not moved
@@ -160,9 +157,7 @@ async def test_a_living_node_that_lost_a_room_stops_it_and_can_no_longer_write(
         assert code == 1012
         assert room not in a.lobby.rooms
         # ... and at the latest at its next heartbeat, a stops its house bot of the room.
-        async with asyncio.timeout(10):
-            while (room, 1) in a.house.playing():
-                await asyncio.sleep(0.05)
+        await eventually(lambda: (room, 1) not in a.house.playing(), what="the bot's stop")
         # Whatever a still had in flight for the room, nothing more reaches its log.
         with pytest.raises(LeaseLost):
             await a.store.append(room, [], ActionRow(999, 0, "stale", 0.0))

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from websockets.exceptions import ConnectionClosed
 
+from tests.eventually import eventually
 from tests.server.scripted import SeatScript, play_seat, resume_seat
 from tests.server.serve import spawn_serve
 from tests.server.wsclient import WsClient
@@ -53,8 +54,12 @@ async def test_sigkill_mid_game_loses_no_acknowledged_action(tmp_path: Path) -> 
             asyncio.create_task(seat_loop(c, script)) for _, seats in games for c, script in seats
         ]
         scripts = [s for _, seats in games for _, s in seats]
-        while min(s.last_seq for s in scripts) < 12:
-            await asyncio.sleep(0.001)
+        await eventually(  # (looking often: the kill should come mid-game)
+            lambda: min(s.last_seq for s in scripts) >= 12,
+            timeout=60,
+            interval=0.001,
+            what="twelve events in every game",
+        )
         proc.send_signal(signal.SIGKILL)
         await proc.wait()
         await asyncio.gather(*tasks)

@@ -7,9 +7,11 @@ import json
 from typing import Any
 
 import pytest
+from websockets.exceptions import ConnectionClosed
 
 from server.net.app import Limits, UmpireServer
 from server.wire.protocol import ERROR_CODES
+from tests.eventually import eventually
 from tests.server.wsclient import RawSocket, WsClient
 
 TESTED: set[str] = set()
@@ -179,7 +181,7 @@ async def test_actions_after_the_end_and_the_sequence_check(
     await b.send(type="act", room=room, action="e7e5")
     await expect_error(b, "game_over")
     await b.send(type="resume", room=room, since=99)
-    await expect_error(b, "bad_seq")
+    await expect_error(b, "bad_seq", room=room)
 
 
 async def test_kriegspiel_repeated_attempt(server: UmpireServer, connect: Any) -> None:
@@ -288,9 +290,18 @@ async def test_connections_per_address(make_server: Any) -> None:
     code, _ = await third.closed()
     assert code == 1008
     await first[0].close()
-    await asyncio.sleep(0.05)
-    fourth = await WsClient.open(server.port)
-    await fourth.hello("dee")
+
+    async def admitted() -> WsClient | None:
+        """A new connection, if the server has freed the closed one's slot by now."""
+        client = await WsClient.open(server.port)
+        try:
+            await client.hello("dee")
+        except (AssertionError, ConnectionClosed):  # too_many_connections: not yet
+            await client.close()
+            return None
+        return client
+
+    fourth = await eventually(admitted, what="a freed slot")
     for c in [*first, fourth]:
         await c.close()
 

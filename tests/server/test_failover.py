@@ -21,6 +21,7 @@ from websockets.exceptions import ConnectionClosed
 
 from server.export.reader import verify_game
 from server.store.pg import PgStore
+from tests.eventually import eventually
 from tests.server.scripted import SeatScript, play_seat, resume_seat
 from tests.server.serve import spawn_serve
 from tests.server.wsclient import WsClient
@@ -84,8 +85,12 @@ async def test_a_node_killed_mid_game_loses_nothing_and_its_rooms_finish_elsewhe
                 players.append(Seat(c, port, SeatScript(room, s)))
             seats.extend(players)
         tasks = {id(s): asyncio.create_task(seat_loop(s)) for s in seats}
-        while min(s.script.last_seq for s in seats) < 10:
-            await asyncio.sleep(0.01)
+        await eventually(
+            lambda: min(s.script.last_seq for s in seats) >= 10,
+            timeout=60,
+            interval=0.01,
+            what="ten events in every game",
+        )
         victim.send_signal(signal.SIGKILL)
         await victim.wait()
         # the victim's rooms still being played at the kill, as the log says: those must

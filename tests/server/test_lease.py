@@ -12,6 +12,7 @@ import pytest
 from server.cluster.lease import Granted, Leases, Owned, Unknown, new_node_id
 from server.store.contract import ActionRow
 from server.store.pg import FencedError, PgStore
+from tests.eventually import eventually
 from tests.server.store_contract import event, game_row
 
 
@@ -113,11 +114,11 @@ async def test_a_claim_that_waited_for_a_takeover_sees_the_new_living_owner(
         await conn.execute("UPDATE leases SET node = 'two', token = 2 WHERE room = 'r1'")
         # ... while node one's claim waits for that row.
         claim = asyncio.create_task(one.acquire("r1"))
-        while not await conn.fetchval(
+        waiting = (
             "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
             "AND datname = current_database()"
-        ):
-            await asyncio.sleep(0.01)
+        )
+        await eventually(lambda: conn.fetchval(waiting), interval=0.01, what="a waiting claim")
         await takeover.commit()
         assert await claim == Owned("two", "ws://two")  # not: "two is dead, take it"
     finally:

@@ -17,7 +17,7 @@ async def test_profile_after_a_perudo_game(server: UmpireServer, connect: Any) -
     ]
     await b.request("join", "joined", room=room_id)
     await asyncio.gather(play_seat(a, room_id, 0), play_seat(b, room_id, 1))
-    await asyncio.sleep(0.05)
+    await a.expect("room", state="finished")  # sent once the game's end is stored
     room = server.lobby.rooms[room_id]
     truths = [e.truth for e in room.log]
     assert room.game is not None and room.game.outcome is not None

@@ -7,132 +7,16 @@ which timers are armed, which bots are launched.
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass, field
 from typing import Any
 
-import msgspec
 import pytest
 
 from server.errors import ClientError
-from server.games import engine
 from server.players.identity import Player
 from server.roomcore import messages as m
-from server.roomcore.core import RoomCore, new_row
+from server.roomcore.core import RoomCore
 from server.roomcore.settings import Settings, Timing
-from server.store.contract import ActionRow, EventRow
-from server.store.journal import Finish, Start, Step
-
-
-@dataclass(eq=False)
-class Conn:
-    """A connection handle: the core only reads ``player``."""
-
-    player: Player | None
-    frames: list[dict[str, Any]] = field(default_factory=list)
-
-
-class Harness:
-    """A core and a fake clock; collects every effect, delivers Sends to the Conns."""
-
-    def __init__(self, core: RoomCore) -> None:
-        self.core = core
-        self.now = 0.0
-        self.effects: list[m.Effect] = []
-        self.timers: dict[str, m.Schedule] = {}
-        self.stored_actions: list[ActionRow] = []
-        self.stored_events: list[EventRow] = []
-
-    def feed(self, message: m.Input, at: float | None = None) -> list[m.Effect]:
-        if at is not None:
-            assert at >= self.now
-            self.now = at
-        out = self.core.handle(message, self.now)
-        self._take(out)
-        return out
-
-    def _take(self, out: list[m.Effect]) -> None:
-        self.effects.extend(out)
-        for effect in out:
-            if isinstance(effect, m.Send):
-                assert isinstance(effect.conn, Conn)
-                effect.conn.frames.extend(json.loads(f) for f in effect.frames)
-            elif isinstance(effect, m.Schedule):
-                self.timers[effect.name] = effect
-            elif isinstance(effect, m.Cancel):
-                self.timers.pop(effect.name, None)
-            elif isinstance(effect, m.Persist):
-                entry = effect.entry
-                if isinstance(entry, Step):
-                    if entry.action is not None:
-                        self.stored_actions.append(entry.action)
-                    self.stored_events.extend(entry.events)
-                elif isinstance(entry, Start | Finish):
-                    self.stored_events.extend(entry.events)
-
-    def request(self, message: m.Request, at: float | None = None) -> Any:
-        """Feed a request; return its reply frame (as the wire shows it) or raise its
-        error."""
-        token = object()
-        message = _with(message, token)
-        out = self.feed(message, at)
-        for effect in out:
-            if isinstance(effect, m.Reply) and effect.token is token:
-                return msgspec.to_builtins(effect.frame)
-            if isinstance(effect, m.Refuse) and effect.token is token:
-                raise effect.error
-        raise AssertionError("the request was not answered (held back?)")
-
-    def run_until(self, at: float) -> None:
-        """Fire every armed timer due by ``at``, in time order."""
-        while True:
-            due = [t for t in self.timers.values() if t.at <= at]
-            if not due:
-                break
-            timer = min(due, key=lambda t: t.at)
-            del self.timers[timer.name]
-            self.feed(m.Tick(timer.name, timer.generation), at=max(self.now, timer.at))
-        self.now = max(self.now, at)
-
-
-def _with(message: m.Request, token: object) -> m.Request:
-    import dataclasses
-
-    return dataclasses.replace(message, token=token)
-
-
-def make_core(
-    game: str,
-    options: dict[str, Any] | None = None,
-    settings: Settings | None = None,
-    timing: Timing | None = None,
-    host: str = "p-ana",
-) -> RoomCore:
-    eng = engine(game)
-    config = eng.make_config(options or {})
-    settings = settings or Settings()
-    invite = None if settings.public else "invite-code"
-    row = new_row("r1", eng, config, settings, host, 0.0, invite)
-    seeds = iter(bytes([i]) * 32 for i in range(1, 100))
-    tickets = iter(f"ticket-{i}" for i in range(1, 100))
-    return RoomCore(
-        row,
-        eng,
-        config,
-        timing or Timing(grace=10.0, autopilot_delay=1.0, finished_ttl=60.0),
-        {},
-        token=lambda: next(tickets),
-        new_seed=lambda: next(seeds),
-    )
-
-
-ANA = Player("p-ana", "ana", False)
-BOB = Player("p-bob", "bob", False)
-KR_BOT = Player("bot-kriegspiel-random", "kriegspiel-random", True)
-
-
-def types(frames: list[dict[str, Any]]) -> list[str]:
-    return [f["type"] for f in frames]
+from tests.server.roomcore_harness import ANA, BOB, KR_BOT, Conn, Harness, decoded, make_core
 
 
 def test_an_action_is_persisted_before_it_is_acknowledged_or_shown() -> None:
@@ -145,7 +29,7 @@ def test_an_action_is_persisted_before_it_is_acknowledged_or_shown() -> None:
     first_event = next(
         i
         for i, e in enumerate(out)
-        if isinstance(e, m.Send) and json.loads(e.frames[0])["type"] == "event"
+        if isinstance(e, m.Send) and decoded(e.frames[0])["type"] == "event"
     )
     assert first_persist < first_event
     mover = h.core.game.to_move  # type: ignore[union-attr]
@@ -197,7 +81,7 @@ def test_an_absent_kriegspiel_player_forfeits_only_after_the_grace_period() -> N
     assert h.core.state == "finished"
     assert h.core.game is not None and h.core.game.outcome is not None
     assert h.core.game.outcome.reason in ("abandoned", "forfeit")
-    assert h.stored_actions[-1].action == "forfeit:abandoned"
+    assert h.log.actions[-1].action == "forfeit:abandoned"
 
 
 def test_a_returning_player_cancels_the_grace_period() -> None:
@@ -222,13 +106,13 @@ def test_clocks_charge_the_mover_and_flag_at_zero() -> None:
     h.request(m.Act(white, action="e2e4"), at=5.0)
     assert h.core.clocks is not None
     assert h.core.clocks.snapshot(5.0) == [57.0, 60.0]  # 60 - 5 + 2
-    assert h.stored_actions[-1].clocks == [57.0, 60.0]
+    assert h.log.actions[-1].clocks == [57.0, 60.0]
     assert h.timers["flag"].at == pytest.approx(65.0)
     h.run_until(64.0)
     assert h.core.state == "playing"
     h.run_until(65.0)
     assert h.core.state == "finished"
-    assert h.stored_actions[-1].action == "forfeit:timeout"
+    assert h.log.actions[-1].action == "forfeit:timeout"
 
 
 def test_a_perudo_clock_puts_out_the_seat_that_flags() -> None:
@@ -243,7 +127,7 @@ def test_a_perudo_clock_puts_out_the_seat_that_flags() -> None:
     assert first is not None
     h.run_until(31.0)
     assert h.core.state == "playing"
-    assert [a.action for a in h.stored_actions] == ["forfeit:timeout"]
+    assert [a.action for a in h.log.actions] == ["forfeit:timeout"]
     assert h.core.clocks.snapshot(31.0)[first] == 0.0
     h.run_until(62.0)  # the next seat to move waits too, and flags
     assert h.core.state == "finished"
@@ -267,7 +151,7 @@ def test_downtime_is_nobodys_fault() -> None:
     again = RoomCore(row, h.core.engine, h.core.config, h.core.timing, {"p-ana": ANA, "p-bob": BOB})
     h2 = Harness(again)
     h2.now = 1000.0
-    h2._take(again.recover(h.stored_actions, h.stored_events, 1000.0))
+    h2.take(again.recover(h.log.actions, h.log.events, 1000.0))
     assert again.clocks is not None and again.clocks.snapshot(1000.0) == [55.0, 60.0]
     assert h2.timers["grace:0"].at == pytest.approx(1010.0)
     assert h2.timers["flag"].at == pytest.approx(1060.0)
@@ -374,7 +258,7 @@ def test_a_finished_game_is_watched_and_resumed_from_the_log() -> None:
     players = {"p-ana": ANA, "p-bob": BOB}
     loaded = RoomCore(row, h.core.engine, h.core.config, h.core.timing, players)
     h2 = Harness(loaded)
-    h2._take(loaded.recover(h.stored_actions, h.stored_events, 5.0))
+    h2.take(loaded.recover(h.log.actions, h.log.events, 5.0))
     assert loaded.state == "finished" and "evict" in h2.timers
     spectator = Conn(Player("p-cy", "cy", False))
     h2.request(m.Resume(spectator, since=0))
