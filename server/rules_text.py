@@ -2,7 +2,7 @@
 room options, as plain text for a terminal (no documentation markup), in English or
 Italian.
 
-It prints the catalogue the server publishes (:mod:`server.catalogue`): the same
+It prints the catalogue the server publishes (:mod:`server.wire.catalogue`): the same
 options, defaults, presets and help texts a client gets for its ``catalogue`` message.
 """
 
@@ -12,8 +12,8 @@ import re
 import textwrap
 from typing import TYPE_CHECKING, Any
 
-from server.catalogue import build
 from server.games import engine
+from server.wire.catalogue import build
 from server.wire.frames import CatalogueGame, CatalogueOption
 
 if TYPE_CHECKING:

@@ -97,7 +97,7 @@ class PerudoConfig:
 
     #: The presets by name: the values a preset gives (``umpire rules`` prints them).
     PRESETS: ClassVar[dict[str, dict[str, Any]]] = PRESETS
-    #: What a client may say of each preset (``server.catalogue``), in every language.
+    #: What a client may say of each preset (``server.wire.catalogue``), in every language.
     PRESET_HELP: ClassVar[dict[str, Text]] = {
         "piatnik": Text(
             en="the Piatnik rules (the default): cups are shown until the bid is proven, "

@@ -10,7 +10,7 @@ The helpers here are what most engines share: :func:`result_stats` (the ``games`
 :func:`check_seat_count` (the seat-range message), and the defaults :func:`no_checks` and
 :func:`no_record`.
 
-What clients are told of a game (``server.catalogue``) is described here too, in every
+What clients are told of a game (``server.wire.catalogue``) is described here too, in every
 language of :data:`LANGS`: the game's title (:attr:`Engine.title`), and on its config
 type ``OPTIONS`` (an :class:`Option` per option: help, choices, bounds) and, where it
 has presets, ``PRESETS`` with ``PRESET_HELP`` (a :class:`Text` per preset).

@@ -25,7 +25,7 @@ import msgspec
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
-from server import __version__, catalogue
+from server import __version__
 from server.errors import ClientError
 from server.feed.bus import NO_BUS, Bus
 from server.games import ConfigError
@@ -41,7 +41,7 @@ from server.rooms.lobby import Lobby
 from server.rooms.room import Room, Settings, Timing
 from server.store import stats
 from server.store.contract import Store, open_store
-from server.wire import frames
+from server.wire import catalogue, frames
 from server.wire.limits import Idle, Strikes, TokenBucket
 from server.wire.protocol import (
     PROTOCOL_VERSION,
@@ -533,7 +533,7 @@ class UmpireServer:
 
     def _catalogue(self, message: Catalogue) -> frames.CatalogueFrame:
         """The games, their options, presets, bots and hints, and the room options, in the
-        language asked for (``server.catalogue``; also before ``hello``)."""
+        language asked for (``server.wire.catalogue``; also before ``hello``)."""
         try:
             return self.catalogue.frame(message.lang)
         except catalogue.UnknownLanguage as exc:

@@ -28,8 +28,8 @@ def config_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 @pytest.fixture
 def catalogue() -> Catalogue:
     """The catalogue a server with the built-in bots publishes, as the client reads it."""
-    from server.catalogue import build
     from server.root import house_catalog
+    from server.wire.catalogue import build
 
     frame = build("en", house_catalog(), advisor=True)
     return Catalogue.from_frame(msgspec.to_builtins(frame))

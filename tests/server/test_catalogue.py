@@ -1,4 +1,4 @@
-"""The catalogue of games (server/catalogue.py): what every client is told of every game,
+"""The catalogue of games (server/wire/catalogue.py): what every client is told of every game,
 in English and Italian, built from the engines alone; and its ``catalogue`` message over a
 real socket."""
 
@@ -12,10 +12,10 @@ from typing import Any
 import msgspec
 import pytest
 
-from server import catalogue
-from server.catalogue import ROOM_OPTIONS, UnknownLanguage, build
 from server.games import ConfigError, engine, engine_names, register
 from server.games.spec import LANGS
+from server.wire import catalogue
+from server.wire.catalogue import ROOM_OPTIONS, UnknownLanguage, build
 from server.wire.frames import CatalogueFrame, check
 from server.wire.protocol import CreateRoom
 
@@ -172,7 +172,7 @@ def test_an_unknown_language_is_refused_and_the_frame_is_strict() -> None:
 
 
 def test_the_catalogue_names_no_game() -> None:
-    for module in ("server/catalogue.py", "server/rules_text.py"):
+    for module in ("server/wire/catalogue.py", "server/rules_text.py"):
         source = (ROOT / module).read_text().lower()
         for name in engine_names():
             assert name not in source, (module, name)
