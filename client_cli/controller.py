@@ -31,6 +31,10 @@ REPLIES = {
     "ping": "pong",
 }
 
+#: Seconds to wait for an answer; a hint is worked out away from the room, and the server
+#: answers ``busy`` after its own limit (10 s), so the client waits longer than that.
+TIMEOUTS = {"hint": 20.0}
+
 
 def explain_error(message: Json, error: SessionError) -> str:
     """A refusal in words, with advice for the common cases."""
@@ -49,7 +53,7 @@ async def send_command(session: Session, command: Command) -> tuple[Json | None,
     message = command.message
     assert message is not None
     try:
-        reply = await session.request(message)
+        reply = await session.request(message, TIMEOUTS.get(str(message.get("type")), 10.0))
     except SessionError as exc:
         return None, [explain_error(message, exc)]
     lines: list[str] = []

@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import importlib
 import json
 import logging
@@ -66,6 +67,8 @@ T = TypeVar("T")
 #: Worker threads for bot calls: more than the bots that may think at once, so that a
 #: cheap call never queues behind another bot's long decision.
 WORKERS = 64
+#: Threads that work out hints: their own pool, so that hints never hold up the bots'.
+HINT_WORKERS = 2
 #: Reconnection attempts of a house bot: while the runner lives its server lives (the
 #: runner exits with it), so a house bot keeps trying far longer than an external one.
 RECONNECTS = 100
@@ -155,8 +158,9 @@ class Runner:
         self.seats: dict[tuple[str, int], _Seat] = {}
         #: the advisor being loaded (and warmed), or loaded: ``None`` inside if it failed
         self.advisor: asyncio.Task[Advisor | None] | None = None
-        #: the hints being worked out
+        #: the hints being worked out, in a pool of their own (never the bots' threads)
         self.hints: set[asyncio.Task[None]] = set()
+        self._hint_pool = ThreadPoolExecutor(HINT_WORKERS, thread_name_prefix="hint")
 
     def handle(self, command: dict[str, Any]) -> None:
         """Carry out one command (see the module's docstring)."""
@@ -213,7 +217,9 @@ class Runner:
             advisor = None if self.advisor is None else await asyncio.shield(self.advisor)
             if advisor is None:
                 raise ValueError("this server gives no hints")
-            answer = {"hint": await asyncio.to_thread(advisor, view, events, **options)}
+            work = functools.partial(advisor, view, events, **options)
+            loop = asyncio.get_running_loop()
+            answer = {"hint": await loop.run_in_executor(self._hint_pool, work)}
         except ValueError as exc:
             answer = {"error": str(exc)}
         except Exception as exc:

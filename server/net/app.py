@@ -44,6 +44,7 @@ from server.store.contract import Store, open_store
 from server.wire import catalogue, frames
 from server.wire.limits import Idle, Strikes, TokenBucket
 from server.wire.protocol import (
+    AUTOPILOT,
     PROTOCOL_VERSION,
     Act,
     AddBot,
@@ -401,8 +402,8 @@ class UmpireServer:
         if isinstance(message, AddBot):
             room = self._attached(client, message.room)
             offered = self.house.available(room.engine.name)
-            if message.bot != "autopilot" and not self.house.accepts(room.engine.name, message.bot):
-                names = ", ".join(["autopilot", *offered])
+            if message.bot != AUTOPILOT and not self.house.accepts(room.engine.name, message.bot):
+                names = ", ".join([AUTOPILOT, *offered])
                 raise ClientError(
                     "unsupported", f"no house bot {message.bot!r} for {room.engine.name}: {names}"
                 )
@@ -438,7 +439,11 @@ class UmpireServer:
 
         async def answer() -> None:
             try:
-                reply = await room.hint(client, options)
+                hint = msgspec.convert(await room.hint(client, options), frames.HintFrame)
+            except msgspec.ValidationError as exc:
+                log.warning("connection %r: the advisor's answer is not a hint: %s", client, exc)
+                frame = frames.error("unsupported", "no hint here", ref=message.ref)
+                client.send_frame(frame)
             except ClientError as exc:
                 frame = frames.error(exc.code, exc.message, ref=message.ref, room=message.room)
                 client.send_frame(frame)
@@ -447,7 +452,6 @@ class UmpireServer:
                 client.send_frame(frames.error("internal", "the server failed on your hint"))
                 client.close(1011, "internal error")
             else:
-                hint = msgspec.convert(reply, frames.HintFrame)
                 client.send_frame(frames.with_ref(hint, message.ref))
 
         task = asyncio.create_task(answer(), name=f"hint-{room.id}")

@@ -48,6 +48,7 @@ import logging
 import os
 import secrets
 import sys
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -121,7 +122,7 @@ class HouseBots:
         #: what may be started (none without a catalog: then no house bots are offered)
         self.catalog = catalog
         self._cache: dict[str, list[str]] = {}
-        self._accepted: dict[tuple[str, str], bool] = {}
+        self._accepted: set[tuple[str, str]] = set()
         self.closing = False
         #: the advisor the runners load (``"module:function"``); ``None``: no hints
         self.advisor = advisor
@@ -158,13 +159,15 @@ class HouseBots:
         """Whether a host may add ``spec`` to a room of ``game``: one of :meth:`available`,
         optionally with a level the bot knows (``kriegspiel-meta:hard``)."""
         key = (game, spec)
-        if key not in self._accepted:
-            name, _, level = spec.partition(":")
-            ok = name in self.available(game)
-            if ok and level:
-                ok = self.catalog is not None and self.catalog.knows(spec)
-            self._accepted[key] = ok
-        return self._accepted[key]
+        if key in self._accepted:
+            return True
+        name, _, level = spec.partition(":")
+        ok = name in self.available(game)
+        if ok and level:
+            ok = self.catalog is not None and self.catalog.knows(spec)
+        if ok:  # (only names that exist are kept: a host's made-up names are not)
+            self._accepted.add(key)
+        return ok
 
     def launch(self, room: str, seat: int, name: str, ticket: str) -> None:
         """Start bot ``name`` for ``seat`` of ``room``; it joins (or resumes) with ``ticket``.
@@ -228,7 +231,7 @@ class HouseBots:
             message = f"no hint within {self.hint_timeout:g} s: ask again"
             raise ClientError("busy", message) from None
         finally:
-            runner.forget(ident)
+            runner.forget(ident)  # (a hint being worked out still counts until it is done)
         hint = answer.get("hint")
         if not isinstance(hint, dict):
             raise ClientError("unsupported", str(answer.get("error") or "no hint"))
@@ -288,14 +291,17 @@ class _Runner:
         return future
 
     def forget(self, ident: int) -> None:
-        """Nobody waits for hint ``ident`` any more: its answer, if it comes, is dropped."""
-        self.hints.pop(ident, None)
-        self._unsent.pop(ident, None)
+        """Nobody waits for hint ``ident`` any more: its answer, if it comes, is dropped.
+        One not sent yet is never sent; one the process is working out still counts
+        against the server's limit until its answer comes (or the process stops), since
+        a worker thread cannot be stopped halfway."""
+        if self._unsent.pop(ident, None) is not None:
+            self.hints.pop(ident, None)
 
     def _answer(self, report: dict[str, Any]) -> None:
         """Hand a hint's answer to its asker, if one still waits."""
         ident = report.get("id")
-        future = self.hints.get(ident) if isinstance(ident, int) else None
+        future = self.hints.pop(ident, None) if isinstance(ident, int) else None
         if future is not None and not future.done():
             future.set_result(report)
 
@@ -386,7 +392,7 @@ class _Runner:
     async def _read(self, proc: asyncio.subprocess.Process) -> None:
         """Follow the runner's reports until it exits."""
         assert proc.stdout is not None
-        while line := await proc.stdout.readline():
+        async for line in self._lines(proc.stdout):
             try:
                 report = json.loads(line)
                 if isinstance(report, dict) and report.get("op") == "hint":
@@ -401,10 +407,23 @@ class _Runner:
                 del self.active[(room, seat)]
                 self.house._done(self, room, seat)
 
+    async def _lines(self, stream: asyncio.StreamReader) -> AsyncIterator[bytes]:
+        """The runner's lines on ``stream`` until it closes; a line over the reader's limit
+        is dropped with a warning (the next one is read), never the end of the reading."""
+        while True:
+            try:
+                line = await stream.readline()
+            except ValueError:
+                log.warning("house bot runner %d wrote a line over the limit", self.index)
+                continue
+            if not line:
+                return
+            yield line
+
     async def _relay(self, proc: asyncio.subprocess.Process) -> None:
         """Pass the runner's log lines on to the server's log (its format, its ids)."""
         assert proc.stderr is not None
-        while line := await proc.stderr.readline():
+        async for line in self._lines(proc.stderr):
             log.warning(
                 "house bot runner %d: %s", self.index, line.decode(errors="replace").rstrip()
             )

@@ -508,11 +508,17 @@ class Room:
         The room's task only reads what the seat may know (:meth:`RoomCore.knowledge`);
         the caller (the asker's connection) then waits for the advisor, which works
         elsewhere, while the room goes on with its other jobs."""
-        view, events = await self.call(lambda: self.core.knowledge(self.core.hint_seat(client)))
+
+        def read() -> tuple[dict[str, Any], list[dict[str, Any]], int]:
+            seat = self.core.hint_seat(client)
+            view, events = self.core.knowledge(seat)
+            return view, events, self.core.viewer_seq(seat)
+
+        view, events, seq = await self.call(read)
         if self.advisor is None:
             raise ClientError("unsupported", "this server gives no hints")
         advice = await self.advisor(view, events, options)
-        return {**advice, "room": self.id}
+        return {**advice, "room": self.id, "seq": seq}
 
     async def say(self, client: Client, text: str) -> frames.ChatFrame:
         """A chat line to the sender's channel (stored with the game); the reply is the

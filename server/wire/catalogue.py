@@ -98,7 +98,7 @@ ROOM_OPTIONS: dict[str, Option] = {
     "chat": Option(Text(en="true: the room has a chat", it="true: il tavolo ha una chat")),
 }
 
-#: Room options only for games whose engine has a stand-in policy (``server.lobby``).
+#: Room options only for games whose engine has a stand-in policy (``server.rooms.lobby``).
 _NEEDS_STANDIN = frozenset({"turn_time"})
 _NO_HELP = Option(Text(en="", it=""))
 _SCALARS: dict[Any, OptionType] = {bool: "bool", int: "int", float: "float", str: "str"}

@@ -395,9 +395,12 @@ class ProfileFrame(Reply, tag="profile"):
 
 
 class HintFrame(Reply, tag="hint"):
-    """The Perudo expert's suggestion for your seat."""
+    """The Perudo expert's suggestion for your seat, worked out for the game as your
+    stream stood at ``seq``: a hint may come after later events (it is worked out away
+    from the room), and is stale once your stream has gone past ``seq``."""
 
     room: str
+    seq: int
     seat: int
     your_turn: bool
     action: str

@@ -22,6 +22,7 @@ from server.net.app import UmpireServer
 from server.rooms.house import HINT_TIMEOUT
 from server.rooms.room import Timing
 from server.root import ADVISOR
+from tests.eventually import eventually
 from tests.server.gated_advisor import GATE, GATED, Gate
 from tests.server.wsclient import WsClient
 
@@ -79,6 +80,12 @@ async def bid(server: UmpireServer, room: str, players: list[WsClient]) -> WsCli
     return mover
 
 
+def last_seq(client: WsClient, room: str) -> int:
+    """The number of the newest event ``client`` has of ``room``."""
+    seqs = [f["seq"] for f in client.frames if f["type"] == "event" and f["room"] == room]
+    return max(seqs, default=0)
+
+
 def answers(client: WsClient) -> list[dict[str, Any]]:
     """The hints and errors ``client`` has received."""
     return [f for f in client.frames if f["type"] in ("hint", "error")]
@@ -89,6 +96,8 @@ async def test_hints_in_flight_delay_no_frame_of_any_room(
 ) -> None:
     server, a, ana, bob = table
     b, carl, dave = await perudo_room(connect, server.port, "carl", "dave")
+    opened = server.lobby.rooms[a].viewer_seq(0)
+    asked_at = (await ana.expect("event", room=a, seq=opened))["seq"]  # (all of the opening)
     await ana.send(type="hint", room=a, ref=1)
     await bob.send(type="hint", room=a, lang="it", ref=1)
     first, second = await gate.begun(), await gate.begun()  # both hints are being worked out
@@ -104,6 +113,8 @@ async def test_hints_in_flight_delay_no_frame_of_any_room(
     # each answer goes to its own asker, whichever came first
     ana_hint, bob_hint = await ana.expect("hint"), await bob.expect("hint")
     assert (ana_hint["room"], ana_hint["seat"], ana_hint["ref"]) == (a, 0, 1)
+    # each hint says the position it was worked out for: before the two bids, so stale now
+    assert ana_hint["seq"] == asked_at < last_seq(ana, a)
     assert (bob_hint["room"], bob_hint["seat"], bob_hint["ref"]) == (a, 1, 1)
     assert server.house.hints_in_flight == 0
 
@@ -132,8 +143,10 @@ async def test_a_hint_slower_than_its_budget_is_refused_and_forgotten(
     await ana.send(type="hint", room=a, ref=2)
     refused = await ana.error("busy")
     assert refused["ref"] == 2 and "no hint within" in refused["message"]
-    assert server.house.hints_in_flight == 0
+    # a worker thread cannot be stopped: the hint counts against the limit until it is done
+    assert server.house.hints_in_flight == 1
     await gate.let_go(await gate.begun())  # its answer comes late, to nobody
+    await eventually(lambda: server.house.hints_in_flight, equals=0, what="the late answer")
     server.house.hint_timeout = HINT_TIMEOUT
     await ana.send(type="hint", room=a, ref=3)
     await gate.let_go(await gate.begun())
@@ -164,8 +177,9 @@ async def test_an_asker_who_leaves_drops_the_hint(table: Table, gate: Gate) -> N
     await ana.close()
     while (await bob.expect("room", room=a))["seats"][0]["connected"]:
         pass  # (the room frames from before ana left)
-    assert server.house.hints_in_flight == 0  # dropped as ana's connection closed
+    assert server.house.hints_in_flight == 1  # nobody waits; it counts until it is done
     await gate.let_go(call)  # its answer goes nowhere
+    await eventually(lambda: server.house.hints_in_flight, equals=0, what="the dropped answer")
     await bob.send(type="hint", room=a, ref=7)
     await gate.let_go(await gate.begun())
     assert (await bob.expect("hint"))["ref"] == 7

@@ -94,10 +94,15 @@ class PerudoScreen(RoomScreen):
         self._show_hint()
 
     def _show_hint(self) -> None:
-        """Show a new hint for this room; clear the box once the turn it was for is over."""
+        """Show a new hint for this room, if it was worked out for the game as it stands
+        (a hint may come after later events); clear the box once its turn is over."""
         box = self.query_one("#hint", Static)
         hint = self.client.session.state.last_hint
+        current = hint is not None and hint.get("seq", self.room.seq) == self.room.seq
         if hint is not None and hint.get("room") == self.room_id and hint is not self._hint:
+            if not current:
+                self._hint = hint  # stale: the game went on while it was worked out
+                return
             self._hint, self._hint_turn = hint, self.room.turn
             box.update(describe_hint(hint))
         elif self._hint_turn is not None and self.room.turn is not self._hint_turn:

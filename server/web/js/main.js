@@ -92,7 +92,7 @@ function onFrame(frame) {
     const module = gameOf(followed.game);
     if (module.onFrame) module.onFrame(ui, followed, frame);
   }
-  if (frame.type === "hint" && state.rooms[frame.room]) ui.hintAt = state.rooms[frame.room].seq; // shown until the next event
+  if (frame.type === "hint") ui.hintAt = frame.seq; // the position it was worked out for: shown while the room is still there
   if (frame.type === "clock" && state.rooms[frame.room]) state.rooms[frame.room].clockAt = Date.now();
   if (frame.type === "welcome") {
     store.setItem("umpire.token", frame.token);
