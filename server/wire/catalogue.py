@@ -301,8 +301,9 @@ class Published:
         self._frames: dict[tuple[str, tuple[str, ...]], CatalogueFrame] = {}
 
     def hints(self, game: str) -> bool:
-        """Whether this server gives hints for ``game`` (as its catalogue says)."""
-        return self.advisor and self.catalog is not None and self.catalog.advises(game)
+        """Whether this server gives hints for ``game``: read from its catalogue as
+        published (built once), not asked of the bots' catalog again for every hint."""
+        return any(entry.name == game and entry.hints for entry in self.frame("en").games)
 
     def frame(self, lang: str) -> CatalogueFrame:
         """The catalogue frame in ``lang``; raise :class:`UnknownLanguage` for another."""
