@@ -8,6 +8,7 @@ Exceptions::
     │                         readable ``message``; the connection stays open
     └── StoreError            the knowledge base cannot do what was asked (a bug or a
         │                     broken database, never the client's fault)
+        ├── NameTaken         an account name (its key) is already taken
         └── LeaseLost         a write for a room another node took over (server.cluster.lease):
                               refused whole; the room stops on this node
 
@@ -45,3 +46,7 @@ class LeaseLost(StoreError):
     """A write for a room whose lease this node no longer holds (its fencing token is
     stale, see server.cluster.lease): nothing of it was stored. The room must stop here; its
     clients reconnect and find it on the node that owns it now."""
+
+
+class NameTaken(StoreError):
+    """An account or bot account name whose key (NFKC, casefolded) is already taken."""

@@ -29,10 +29,13 @@ class Player:
     id: str
     name: str
     bot: bool
+    kind: str = "guest"  # server.store.contract.PLAYER_KINDS
+    #: the version a bot said in ``hello`` (its ratings are kept per version); "" else
+    version: str = ""
 
     def info(self) -> PlayerInfo:
         """The public part, as frames show it."""
-        return PlayerInfo(self.id, self.name, self.bot)
+        return PlayerInfo(self.id, self.name, self.bot, self.kind)
 
 
 def hash_token(token: str) -> str:

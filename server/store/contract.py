@@ -12,7 +12,13 @@ connection; reads use a second connection, so they only ever see committed rows.
 
 Schema (``PRAGMA user_version`` counts the migrations applied)::
 
-    players       id, name, bot, token_hash (sha256 of the secret token), created
+    players       id, name, bot, created, kind (guest|account|bot|house), owner (a bot
+                  account's owning account), account (the account name's key: NFKC,
+                  casefolded; unique; NULL for guests and house bots), password (argon2id
+                  hash; accounts only)                                         [migration 5]
+    sessions      token_hash (sha256 of a secret token), player_id, kind (session|api),
+                  created, last_used (every token a player holds; a guest's first token
+                  moved here from players.token_hash by migration 5)           [migration 5]
     games         id (= room id), game, options, settings, host, invite, public, seats,
                   status (waiting|playing|finished|aborted), seed, seed_sha256,
                   seed_revealed, result, reason, created, started, finished,
@@ -24,6 +30,13 @@ Schema (``PRAGMA user_version`` counts the migrations applied)::
     chat          game_id, n, at, channel (players|spectators), seat, player_id, name,
                   text (a room's chat lines, stored with its game)            [migration 4]
     player_stats  player_id, game, key, value        (public statistics, summed)
+    ratings       player_id, version, game, rules, pool (human|bot), rating, deviation,
+                  volatility, games, updated   (each rated player's current rating)
+                                                                               [migration 5]
+    rating_changes n (global order of application), game_id, seat, player_id, version,
+                  game, rules, pool, before and after (rating, deviation, volatility,
+                  games), at; unique (game_id, seat)                           [migration 5]
+    games.rated   JSON or NULL: how a rated game is rated (server.ratings.plan) [migration 5]
 """
 
 from __future__ import annotations
@@ -39,14 +52,108 @@ import msgspec
 from server.errors import StoreError
 
 
+#: What a player is: a ``guest`` (a name and a token, nothing more), an ``account`` (a
+#: name claimed with a password), a ``bot`` account (made by an account, with API tokens)
+#: or a ``house`` bot (the server's own, ``bot-<kind>``).
+PLAYER_KINDS = ("guest", "account", "bot", "house")
+#: What a token is: a login ``session`` (expires when idle) or a bot account's ``api``
+#: token (kept until revoked).
+SESSION_KINDS = ("session", "api")
+#: Rating pools: humans and bots are ranked apart.
+POOLS = ("human", "bot")
+
+
 @dataclass(frozen=True, slots=True)
 class PlayerRow:
-    """A player as stored: the public part (the token is kept only as a hash)."""
+    """A player as stored: the public part (tokens and passwords are kept apart, hashed)."""
 
     id: str
     name: str
     bot: bool
     created: float
+    kind: str = "guest"  # one of PLAYER_KINDS
+    owner: str | None = None  # a bot account's owner (an account's id)
+
+
+@dataclass(frozen=True, slots=True)
+class SessionRow:
+    """One token of a player, stored as its hash."""
+
+    token_hash: str
+    player: str
+    kind: str  # one of SESSION_KINDS
+    created: float
+    last_used: float
+
+
+@dataclass(frozen=True, slots=True)
+class Credentials:
+    """An account (or bot account) found by its name's key, with its password hash
+    (empty for a bot account: bots log in with API tokens only)."""
+
+    player: PlayerRow
+    password_hash: str
+
+
+@dataclass(frozen=True, slots=True)
+class RatingKey:
+    """What one rating belongs to: a player, its version (a bot's ``bot_version``; empty
+    for humans), a game and its rule set (``server.ratings.rules``)."""
+
+    player: str
+    version: str
+    game: str
+    rules: str
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    """A rating as the rating system keeps it: Glicko-2's rating, RD and volatility, or
+    OpenSkill's mu and sigma (``volatility`` None), and how many rated games it counts."""
+
+    rating: float
+    deviation: float
+    volatility: float | None
+    games: int
+
+
+@dataclass(frozen=True, slots=True)
+class RatingRow:
+    """A player's current rating under one key."""
+
+    key: RatingKey
+    pool: str  # one of POOLS
+    rating: Rating
+    updated: float
+
+
+@dataclass(frozen=True, slots=True)
+class RatingChange:
+    """What one rated game did to one seat's rating. ``n`` orders every change the store
+    ever applied (0 until stored)."""
+
+    game_id: str
+    seat: int
+    key: RatingKey
+    pool: str
+    before: Rating
+    after: Rating
+    at: float
+    n: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class RatingPlan:
+    """How :meth:`Store.finish_game` rates a game, inside the finish's own transaction.
+
+    ``seats[i]`` is seat ``i``'s key and pool (every seat of a rated game is rated).
+    ``rate`` (pure, deterministic) maps the seats' current ratings, read in that
+    transaction (None: a first rated game), to their new ones. Applying it there, and only
+    if the game has no rating change stored yet, is what makes a rating change happen
+    exactly once: with the game's end, never without it, never twice."""
+
+    seats: tuple[tuple[RatingKey, str], ...]
+    rate: Callable[[Sequence[Rating | None]], Sequence[Rating]]
 
 
 @dataclass(slots=True)
@@ -73,6 +180,9 @@ class GameRow:
     #: seat index (as text) -> the durable ticket its house bot logs in with. A secret of
     #: the server: never exported, never sent to a client.
     house: dict[str, str] = field(default_factory=dict)
+    #: how the game is rated (server.ratings.plan: rules, each seat's version and pool),
+    #: fixed when it starts; None: a casual game
+    rated: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,6 +278,55 @@ class Store(ABC):
     async def set_token(self, player_id: str, token_hash: str) -> None:
         """Replace a player's token hash (the server's own house bots, at start-up)."""
 
+    # -- accounts and sessions (server.players) ----------------------------------------
+
+    async def session(self, token_hash: str) -> SessionRow | None:
+        """The session (or API token) whose token hashes to ``token_hash``."""
+        raise NotImplementedError  # (the store branch implements it)
+
+    async def add_session(self, session: SessionRow) -> None:
+        """Store a new token of a player (a hash already used raises StoreError)."""
+        raise NotImplementedError  # (the store branch implements it)
+
+    async def touch_session(self, token_hash: str, at: float) -> None:
+        """Mark a session used at ``at`` (its idle time starts again)."""
+        raise NotImplementedError  # (the store branch implements it)
+
+    async def drop_sessions(
+        self, player_id: str, *, kinds: Sequence[str] = ("session",), keep: str | None = None
+    ) -> int:
+        """Revoke a player's tokens of these kinds, all but the one hashing to ``keep``;
+        return how many were revoked. ``drop_session`` revokes one."""
+        raise NotImplementedError  # (the store branch implements it)
+
+    async def drop_session(self, token_hash: str) -> None:
+        """Revoke one token (unknown: nothing happens)."""
+        raise NotImplementedError  # (the store branch implements it)
+
+    async def credentials(self, account: str) -> Credentials | None:
+        """The account or bot account whose name's key is ``account``."""
+        raise NotImplementedError  # (the store branch implements it)
+
+    async def claim(self, player_id: str, name: str, account: str, password_hash: str) -> None:
+        """Make guest ``player_id`` an account: named ``name`` (key ``account``) with this
+        password. A key already taken raises :class:`~server.errors.NameTaken`."""
+        raise NotImplementedError  # (the store branch implements it)
+
+    async def set_password(self, player_id: str, password_hash: str) -> None:
+        """Change an account's password hash."""
+        raise NotImplementedError  # (the store branch implements it)
+
+    async def add_bot_account(self, player: PlayerRow, account: str, token_hash: str) -> None:
+        """Store a bot account (``player.kind == "bot"``, ``player.owner`` set) named by
+        key ``account``, with its first API token. A key already taken raises
+        :class:`~server.errors.NameTaken`."""
+
+    async def bot_accounts(self, owner: str) -> list[PlayerRow]:
+        """The bot accounts an account made, oldest first."""
+        raise NotImplementedError  # (the store branch implements it)
+
+    # -- games ----------------------------------------------------------------------------
+
     @abstractmethod
     async def save_game(self, game: GameRow, events: Sequence[EventRow] = ()) -> None:
         """Insert or replace a room's row (lobby changes, start, end), with any events
@@ -187,10 +346,15 @@ class Store(ABC):
         row: GameRow,
         events: Sequence[EventRow],
         stats: Mapping[str, Mapping[str, float]],
-    ) -> None:
+        plan: RatingPlan | None = None,
+    ) -> list[RatingChange]:
         """Record a game's end in one transaction, all or nothing: store ``row`` as given
         (status, result, reason, revealed seed, finish time), log ``events`` (the last
-        ones, if any) and add ``stats`` (player id -> key -> amount) under ``row.game``."""
+        ones, if any) and add ``stats`` (player id -> key -> amount) under ``row.game``.
+
+        With a ``plan``, rate the game in the same transaction (see :class:`RatingPlan`)
+        and return its rating changes; a game already rated is not rated again (its
+        stored changes are returned). Without one, return ``[]``."""
 
     @abstractmethod
     async def add_stats(self, game: str, stats: Mapping[str, Mapping[str, float]]) -> None:
@@ -233,6 +397,41 @@ class Store(ABC):
     @abstractmethod
     async def events(self, game_id: str) -> list[EventRow]:
         """A game's logged events in sequence order."""
+
+    # -- ratings (server.ratings) ---------------------------------------------------------
+
+    async def rating_changes(self, game_id: str) -> list[RatingChange]:
+        """A rated game's rating changes by seat (none: casual, or not finished)."""
+        raise NotImplementedError  # (the store branch implements it)
+
+    async def ratings(self, player_id: str) -> list[RatingRow]:
+        """A player's current ratings (every game, rule set and version)."""
+        raise NotImplementedError  # (the store branch implements it)
+
+    async def rating_history(self, key: RatingKey, limit: int = 500) -> list[RatingChange]:
+        """The latest ``limit`` rating changes under ``key``, oldest first (a chart)."""
+        raise NotImplementedError  # (the store branch implements it)
+
+    async def leaderboard(
+        self, game: str, rules: str, pool: str, *, min_games: int, limit: int = 100
+    ) -> list[tuple[PlayerRow, RatingRow]]:
+        """The best ``limit`` ratings of a pool with at least ``min_games`` games, best
+        first (by rating, then fewest games... then player id: a total order)."""
+        raise NotImplementedError  # (the store branch implements it)
+
+    def iter_rated_games(self) -> AsyncIterator[GameRow]:
+        """Every rated game, in the order its rating changes were applied (``n``)."""
+        raise NotImplementedError  # (the store branch implements it)
+
+    async def replace_ratings(self, changes: Sequence[RatingChange]) -> None:
+        """(``umpire ratings rebuild``) Replace every rating and rating change, in one
+        transaction, by ``changes`` (in order of application); the current ratings become
+        each key's last ``after``."""
+        raise NotImplementedError  # (the store branch implements it)
+
+    async def player_by_name(self, account: str) -> PlayerRow | None:
+        """The account, bot account or house bot whose name's key is ``account``."""
+        raise NotImplementedError  # (the store branch implements it)
 
     @abstractmethod
     async def history(self, player_id: str, limit: int = 20) -> list[dict[str, Any]]:

@@ -96,11 +96,13 @@ ReplyT = TypeVar("ReplyT", bound="Reply")
 
 
 class PlayerInfo(Part):
-    """A player's public identity."""
+    """A player's public identity. ``kind``: ``guest``, ``account``, ``bot`` (a bot
+    account) or ``house`` (one of the server's own bots)."""
 
     id: str
     name: str
     bot: bool
+    kind: str = "guest"
 
 
 class HeldSeat(Part):
@@ -149,6 +151,22 @@ class OutcomeInfo(Part):
     reason: str
 
 
+class RatingChangeInfo(Part):
+    """What a rated game did to one seat's rating (the final ``room`` frame's
+    ``ratings``): ``rating``/``deviation`` before and after; ``provisional`` until the
+    deviation falls below the game's bound (docs/ratings.md)."""
+
+    seat: int
+    player: str
+    version: str
+    before: float
+    after: float
+    deviation_before: float
+    deviation_after: float
+    games: int
+    provisional: bool
+
+
 class RoomFields(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     """What the lobby and the ``room`` frame say of a room."""
 
@@ -168,6 +186,11 @@ class RoomFields(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     outcome: OutcomeInfo | None
     reason: str | None
     chat: bool
+    #: the game is rated (decided when it starts; before that: it will be, if it starts
+    #: with the seats as they are)
+    rated: bool = False
+    #: a rated game's rating changes, once its end is stored
+    ratings: list[RatingChangeInfo] | None = None
 
 
 class RoomInfo(RoomFields):

@@ -1,0 +1,1 @@
+"""Ratings: Glicko-2 for Kriegspiel, OpenSkill (Plackett-Luce) for Perudo, per rule set."""
