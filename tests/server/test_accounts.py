@@ -87,9 +87,7 @@ async def test_register_under_another_name(rig: Rig) -> None:
 async def test_a_guests_games_become_the_accounts(rig: Rig) -> None:
     host = await guest(rig, "cleo")
     room = (
-        await host.request(
-            "create_room", "created", game="perudo", options={"seats": 2}, sit=True
-        )
+        await host.request("create_room", "created", game="perudo", options={"seats": 2}, sit=True)
     )["room"]
     await host.request("register", "account", password=PASSWORD)
     again = await login(rig, "cleo")
