@@ -264,3 +264,11 @@ async def test_the_server_forgets_closed_connections(rig: Rig) -> None:
     assert not rig.server._signed or all(
         c.player is None or c.player.id != player for c in rig.server._signed
     )
+
+
+def test_umpire_serve_takes_session_idle_days() -> None:
+    from server.cli import build_parser
+
+    parser = build_parser()
+    assert parser.parse_args(["serve"]).session_idle_days == 30.0
+    assert parser.parse_args(["serve", "--session-idle-days", "7.5"]).session_idle_days == 7.5
