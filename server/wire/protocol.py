@@ -24,7 +24,7 @@ ERROR_CODES: dict[str, str] = {
     "bad_json": "the frame is not a JSON object in a text frame",
     "unknown_type": "the message type is not one of the protocol's",
     "bad_message": "the message does not match its schema (a field is missing or wrong)",
-    "rate_limited": "too many messages: slow down (the message was dropped)",
+    "rate_limited": "too many messages, or login attempts: slow down (the message was dropped)",
     "hello_required": "the first message must be hello",
     # identity
     "version": "the protocol version in hello is not supported",
