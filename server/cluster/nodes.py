@@ -294,7 +294,11 @@ class Cluster:
             reply.seats = self.lobby.seats_of(client.player)
             return
         self._hellos[client] = Hello(
-            v=message.v, name=client.player.name, token=token, bot=message.bot
+            v=message.v,
+            name=client.player.name,
+            token=token,
+            bot=message.bot,
+            bot_version=message.bot_version,  # (a bot's ratings are kept per version)
         )
         remote: list[HeldSeat] = []
         for room in await self.leases.rooms_of(client.player.id):
