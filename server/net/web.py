@@ -42,9 +42,7 @@ CONTENT_TYPES = {
     ".txt": "text/plain; charset=utf-8",
 }
 
-ProcessRequest = Callable[
-    [ServerConnection, Request], Response | None | Awaitable[Response | None]
-]
+ProcessRequest = Callable[[ServerConnection, Request], Response | Awaitable[Response | None] | None]
 
 
 def csp(host: str) -> str:
@@ -195,9 +193,10 @@ class Api:
     ) -> Response | None:
         """Answer a ``GET`` under ``/api/``; let anything else through."""
         path, _, query = request.path.partition("?")
-        if not path.startswith(API_PREFIX) or "websocket" in request.headers.get(
-            "Upgrade", ""
-        ).lower():
+        if (
+            not path.startswith(API_PREFIX)
+            or "websocket" in request.headers.get("Upgrade", "").lower()
+        ):
             return None
         try:
             frame = await self._answer(path.removeprefix(API_PREFIX), query)
