@@ -131,15 +131,16 @@ async def test_the_leaderboard_and_a_players_ratings(store: Store) -> None:
 def test_bad_leaderboard_queries() -> None:
     from server.errors import ClientError
 
-    for args, code in [
-        (("goofspiel",), "unsupported"),
-        (("nonsense",), "unsupported"),
-        (("kriegspiel", "piatnik"), "bad_options"),
-        (("kriegspiel", None, "robots"), "bad_options"),
-        (("kriegspiel", None, "human", 0), "bad_options"),
-    ]:
+    cases: list[tuple[str, str | None, str, int, str]] = [
+        ("goofspiel", None, "human", 100, "unsupported"),
+        ("nonsense", None, "human", 100, "unsupported"),
+        ("kriegspiel", "piatnik", "human", 100, "bad_options"),
+        ("kriegspiel", None, "robots", 100, "bad_options"),
+        ("kriegspiel", None, "human", 0, "bad_options"),
+    ]
+    for game_name, rules, pool, limit, code in cases:
         with pytest.raises(ClientError) as caught:
-            board.BoardQuery.check(*args)
+            board.BoardQuery.check(game_name, rules, pool, limit)
         assert caught.value.code == code
 
 
