@@ -91,8 +91,8 @@ async def recompute(store: Store, report: Report | None = None) -> list[RatingCh
             expected = current.pop(rating.key, None)
             if expected != rating.rating:
                 report.differ(f"{_key(rating.key)}: stored {rating.rating}, log {expected}")
-    for key, rating in sorted(current.items(), key=lambda item: _key(item[0])):
-        report.differ(f"{_key(key)}: not stored, log {rating}")
+    for key, left in sorted(current.items(), key=lambda item: _key(item[0])):
+        report.differ(f"{_key(key)}: not stored, log {left}")
     return changes
 
 
