@@ -5,6 +5,7 @@ over the protocol and GET /api/leaderboard and /api/player/NAME."""
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import random
 import urllib.error
@@ -18,12 +19,15 @@ from typing import Any
 import pytest
 
 from server.cli import main
-from server.games.base import seed_commitment
+from server.export.reader import export_jsonl
+from server.games import engine
+from server.games.base import Record, seed_commitment
 from server.net.app import UmpireServer
 from server.players.accounts import account_key
 from server.ratings import board
 from server.ratings.plan import decide, plan_for
 from server.ratings.rebuild import rebuild, recompute
+from server.store import journal
 from server.store.contract import GameRow, PlayerRow, Store, open_store
 
 ACCOUNTS = [f"player{i}" for i in range(6)]
@@ -261,3 +265,52 @@ async def test_the_http_api_and_the_leaderboard_message(
     assert (
         status == 200 and body["player"]["id"] == HOUSE and body["ratings"][0]["version"] == "1.0"
     )
+
+
+async def resigned_game(store: Store, n: int, seats: list[Seat]) -> GameRow:
+    """A real rated Kriegspiel game in the log: white resigns at once."""
+    eng = engine("kriegspiel")
+    seed = f"a seed of game {n} long enough".encode()
+    game_, opening = eng.new_game(eng.make_config({}), seed)
+    events = [*opening, *game_.apply_record(Record(0, "resign"))]
+    causes: list[int | None] = [None] * len(opening) + [1]
+    assert game_.outcome is not None
+    row = replace(game(n, "kriegspiel", seats, list(game_.outcome.ranks)), seed=seed)
+    row = replace(row, seed_sha256=seed_commitment(seed), status="playing", result=None)
+    entries = journal.finished_game(row, events, causes, [Record(0, "resign")], game_.outcome, {})
+    await journal.record_finished(store, entries[:-1])
+    end = entries[-1]
+    assert isinstance(end, journal.Finish)
+    assert await store.finish_game(end.row, end.events, end.stats, plan_for(end.row))
+    return end.row
+
+
+async def test_exports_carry_each_seats_rating_before_and_after(
+    store: Store, tmp_path: Path
+) -> None:
+    people = [Seat(f"p{i}", "account") for i in range(3)]
+    await resigned_game(store, 1, [people[0], people[1]])
+    second = await resigned_game(store, 2, [people[1], people[2]])
+    out = io.StringIO()
+    assert await export_jsonl(store, out) == 2
+    games = [json.loads(line) for line in out.getvalue().splitlines()]
+    last = games[1]
+    assert last["id"] == second.id and last["rated"]["rules"] == "wild16"
+    p1, p2 = last["ratings"]
+    assert (p1["player"], p1["seat"], p1["pool"], p2["player"]) == ("p1", 0, "human", "p2")
+    assert p1["before"]["games"] == 1 and p1["before"]["rating"] > 1500.0  # won game 1
+    assert p1["after"]["rating"] < p1["before"]["rating"]  # resigned game 2
+    assert p2["before"] == {"rating": 1500.0, "deviation": 350.0, "volatility": 0.06, "games": 0}
+
+    pl = pytest.importorskip("polars")
+    pytest.importorskip("pyarrow")
+    from server.export.parquet import export_parquet
+
+    await export_parquet(store, tmp_path / "pq")
+    table = pl.read_parquet(tmp_path / "pq" / "games.parquet").sort("game_id").to_dicts()
+    assert table[1]["rated"] == "wild16"
+    assert table[1]["rating_before"] == [p1["before"]["rating"], 1500.0]
+    assert table[1]["rating_after"] == [p1["after"]["rating"], p2["after"]["rating"]]
+    assert table[1]["deviation_after"] == [p1["after"]["deviation"], p2["after"]["deviation"]]
+    decisions = pl.read_parquet(tmp_path / "pq" / "decisions.parquet").sort("game_id").to_dicts()
+    assert [d["rating"] for d in decisions] == [1500.0, p1["before"]["rating"]]
