@@ -94,9 +94,18 @@ async def play(store: Store, games: int = 40, seed: int = 7) -> None:
         assert len(changes) == len(seats)
 
 
+@pytest.fixture(params=["sqlite", "pg"])
+def where(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A new database: a SQLite file, or one on PostgreSQL (skipped without it)."""
+    if request.param == "pg":
+        return str(request.getfixturevalue("pg_dsn"))
+    return str(tmp_path / "umpire.db")
+
+
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    store = open_store(str(tmp_path / "umpire.db"))
+async def store(where: str) -> AsyncIterator[Store]:
+    """A store with the players."""
+    store = open_store(where)
     await store.open()
     await add_players(store)
     yield store
