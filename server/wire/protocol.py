@@ -41,6 +41,7 @@ ERROR_CODES: dict[str, str] = {
     "not_seated": "you hold no seat in this room",
     "not_your_seat": "that seat belongs to someone else",
     "not_host": "only the host may do that",
+    "account_required": "a rated room's seats are for accounts, bot accounts and house bots",
     "bad_state": "the room is not in a state that allows this",
     "no_spectators": "this room does not allow spectators (now)",
     "bad_seq": "the sequence number is beyond the room's last event",
@@ -126,6 +127,9 @@ class CreateRoom(Inbound, tag="create_room"):
     autostart: bool = True
     sit: bool = True
     chat: bool = True
+    #: null: rated when every seat is held by an account, a bot account or a house bot;
+    #: true: rated (guests are refused a seat, ``account_required``); false: casual
+    rated: bool | None = None
 
 
 class ListRooms(Inbound, tag="list_rooms"):
