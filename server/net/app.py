@@ -34,7 +34,7 @@ from server.ids import same_secret
 from server.net.web import WebClient, chain
 from server.ops import logs
 from server.ops.metrics import Metrics
-from server.players.identity import Identities
+from server.players.identity import Identities, Signed
 from server.rooms.connection import Client
 from server.rooms.house import HOUSE_ADDRESS, HOUSE_HEADER, Catalog, HouseBots
 from server.rooms.lobby import Lobby
@@ -48,16 +48,23 @@ from server.wire.protocol import (
     PROTOCOL_VERSION,
     Act,
     AddBot,
+    BotToken,
     Catalogue,
+    ChangePassword,
+    CreateBot,
     CreateRoom,
     Hello,
     Hint,
     Inbound,
     Join,
     Leave,
+    ListBots,
     ListRooms,
+    Login,
+    Logout,
     Ping,
     Profile,
+    Register,
     Resume,
     Say,
     Start,
@@ -70,6 +77,9 @@ if TYPE_CHECKING:
     from server.cluster.nodes import Cluster
 
 log = logging.getLogger(__name__)
+
+#: The messages of accounts and bot accounts (``UmpireServer._account``).
+ACCOUNT_MESSAGES = (Register, Logout, ChangePassword, CreateBot, ListBots, BotToken)
 
 #: Hints one connection may have in flight; one more is told ``busy``.
 HINTS_PER_CONNECTION = 2
@@ -116,6 +126,9 @@ class ServerConfig:
     # start the house runners with the server, loading the hint advisor's tables at once
     # (``umpire serve`` does; the tests' servers start a runner at its first bot or hint)
     warm_hints: bool = False
+    #: an account's login session expires after this many days unused
+    #: (``--session-idle-days``; docs/accounts.md)
+    session_idle_days: float = 30.0
 
 
 class UmpireServer:
@@ -137,7 +150,9 @@ class UmpireServer:
         self.config = config
         self.limits = config.limits
         self.store = store or open_store(config.db, synchronous=config.synchronous)
-        self.identities = Identities(self.store)
+        self.identities = Identities(
+            self.store, session_idle=config.session_idle_days * 86400, reserved=self._reserved
+        )
         #: the public feed (server.feed.bus; ``umpire serve --mqtt``) and the metrics
         #: (server.ops.metrics)
         self.bus = bus or NO_BUS
@@ -163,6 +178,10 @@ class UmpireServer:
         self.cluster: Cluster | None = None
         self._server: Server | None = None
         self._per_address: dict[str, int] = {}
+        #: each connection's identity (its token's hash and kind), and the live
+        #: connections of each player (``logout`` everywhere closes them)
+        self._signed: dict[Client, Signed] = {}
+        self._live: dict[str, set[Client]] = {}
         self._closing: asyncio.Task[None] | None = None
 
     async def __aenter__(self) -> UmpireServer:
@@ -282,6 +301,7 @@ class UmpireServer:
             await ws.close(1011, "internal error")
         finally:
             self._release(client)
+            self._unbind(client)
             for task in list(client.hints):
                 task.cancel()  # nobody to answer: the advisor's late answer is dropped
             for room in list(client.rooms):
@@ -369,9 +389,13 @@ class UmpireServer:
             return welcome
         if isinstance(message, Catalogue):
             return self._catalogue(message)
+        if isinstance(message, Login):
+            return await self._login(client, message)
         player = client.player
         if player is None:
             raise ClientError("hello_required", "say hello first", abuse=True)
+        if isinstance(message, ACCOUNT_MESSAGES):
+            return await self._account(client, message)
         lobby = self.lobby
         if isinstance(message, Act):
             await self._act(client, message)
@@ -496,18 +520,26 @@ class UmpireServer:
             )
         if client.address == HOUSE_ADDRESS and message.bot and message.token is None:
             # A house bot (the header proved it): its durable identity, no token at all.
-            if not self.house.known(message.name):
-                raise ClientError("bad_name", f"no house bot {message.name!r}")
-            player, token = await self.identities.house_bot(message.name), ""
+            name = message.name or ""
+            if not self.house.known(name):
+                raise ClientError("bad_name", f"no house bot {name!r}")
+            signed = Signed(await self.identities.house_bot(name), "")
         else:
-            player, token = await self.identities.hello(message.name, message.token, message.bot)
-        client.player = player
+            signed = await self.identities.hello(
+                message.name, message.token, message.bot, message.bot_version
+            )
+        self._bind(client, signed)
+        return self._welcome(signed)
+
+    def _welcome(self, signed: Signed) -> frames.WelcomeFrame:
+        """The ``welcome`` of a connection that is now ``signed.player``."""
+        player = signed.player
         limits = self.limits
         return frames.WelcomeFrame(
             v=PROTOCOL_VERSION,
             server=f"umpire {__version__}",
             player=player.info(),
-            token=token,
+            token=signed.token,
             seats=self.lobby.seats_of(player),
             limits=frames.LimitsInfo(
                 max_frame=limits.max_frame,
@@ -516,6 +548,108 @@ class UmpireServer:
                 idle_timeout=limits.idle_timeout,
             ),
         )
+
+    # -- accounts (server.players.identity; docs/accounts.md) -----------------------------
+
+    def _reserved(self, key: str) -> bool:
+        """Whether an account name's key is reserved: the house bots' names."""
+        return key == AUTOPILOT or self.house.known(key)
+
+    def _bind(self, client: Client, signed: Signed) -> None:
+        """The connection is now ``signed.player``."""
+        self._unbind(client)
+        client.player = signed.player
+        self._signed[client] = signed
+        self._live.setdefault(signed.player.id, set()).add(client)
+
+    def _unbind(self, client: Client) -> None:
+        """Forget the connection's identity (it closed, or it becomes another player)."""
+        signed = self._signed.pop(client, None)
+        if signed is None:
+            return
+        live = self._live.get(signed.player.id)
+        if live is not None:
+            live.discard(client)
+            if not live:
+                del self._live[signed.player.id]
+
+    def _close_others(self, client: Client, player_id: str) -> None:
+        """Close the player's other live connections on this node (1000, logged out)."""
+        for other in list(self._live.get(player_id, ())):
+            if other is not client:
+                self._unbind(other)
+                self._release(other)
+                other.close(1000, "logged out")
+
+    async def _login(self, client: Client, message: Login) -> frames.WelcomeFrame:
+        """``login``: first on a connection, or after a guest's ``hello`` (the guest's
+        rooms are left: the connection becomes the account)."""
+        if client.player is not None and client.player.kind != "guest":
+            raise ClientError("already_hello", "this connection is already logged in")
+        if message.v != PROTOCOL_VERSION:
+            raise ClientError(
+                "version", f"protocol version {message.v} is not supported; use {PROTOCOL_VERSION}"
+            )
+        signed = await self.identities.login(
+            client.address, message.name, message.password, message.bot_version
+        )
+        if client.player is not None:  # a guest until now: leave its rooms and hints
+            for task in list(client.hints):
+                task.cancel()
+            for room in list(client.rooms):
+                room.detach(client)
+            if self.cluster is not None:
+                await self.cluster.forget(client)
+        self._bind(client, signed)
+        welcome = self._welcome(signed)
+        if self.cluster is not None:
+            hello = Hello(
+                v=message.v,
+                name=signed.player.name,
+                token=signed.token,
+                bot=signed.player.bot,
+                bot_version=message.bot_version,
+            )
+            await self.cluster.hello(client, hello, welcome)
+        return welcome
+
+    async def _account(self, client: Client, message: Inbound) -> frames.Reply | None:
+        """The account messages of a connection that said ``hello`` (or logged in)."""
+        signed = self._signed.get(client)
+        if signed is None:
+            raise ClientError("bad_state", "this connection has no account to change")
+        identities = self.identities
+        player = signed.player
+        if isinstance(message, Register):
+            player = await identities.register(
+                player, client.address, message.password, message.name
+            )
+            self._bind(client, Signed(player, signed.token, signed.token_hash, signed.kind))
+            return frames.AccountFrame(player=player.info())
+        if isinstance(message, Logout):
+            revoked = await identities.logout(signed, message.everywhere)
+            client.send_frame(frames.with_ref(frames.LoggedOutFrame(revoked=revoked), message.ref))
+            if message.everywhere:
+                self._close_others(client, player.id)
+            self._unbind(client)
+            self._release(client)
+            client.close(1000, "logged out")
+            return None
+        if isinstance(message, ChangePassword):
+            await identities.change_password(signed, client.address, message.old, message.new)
+            self._close_others(client, player.id)  # their sessions were revoked
+            return frames.AccountFrame(player=player.info())
+        if isinstance(message, CreateBot):
+            bot, token = await identities.create_bot(player, message.name)
+            return frames.BotAccountFrame(player=bot.info(), token=token)
+        if isinstance(message, ListBots):
+            bots = await identities.bots(player)
+            return frames.BotAccountsFrame(bots=[bot.info() for bot in bots])
+        if isinstance(message, BotToken):
+            bot, token = await identities.bot_token(player, message.bot)
+            self._close_others(client, bot.id)  # connected with a token now revoked
+            return frames.BotAccountFrame(player=bot.info(), token=token)
+        raise ClientError("unknown_type", f"{type(message).__name__} is not handled", abuse=True)
 
     async def _create(self, client: Client, message: CreateRoom) -> frames.CreatedFrame:
         assert client.player is not None

@@ -38,6 +38,10 @@ ErrorCode = Literal[
     "already_hello",
     "bad_name",
     "bad_token",
+    "bad_login",
+    "name_taken",
+    "bad_password",
+    "account_required",
     "bad_options",
     "no_such_room",
     "no_such_player",
@@ -458,6 +462,33 @@ class CatalogueFrame(Reply, tag="catalogue"):
     room_options: list[CatalogueOption]
 
 
+class AccountFrame(Reply, tag="account"):
+    """The answer to ``register`` and ``change_password``: the account as it is now."""
+
+    player: PlayerInfo
+
+
+class LoggedOutFrame(Reply, tag="logged_out"):
+    """The answer to ``logout``: how many tokens were revoked. The server then closes
+    the connection (1000, ``"logged out"``)."""
+
+    revoked: int
+
+
+class BotAccountFrame(Reply, tag="bot_account"):
+    """The answer to ``create_bot`` and ``bot_token``: the bot account and its API
+    token (shown this once; the server keeps only its hash)."""
+
+    player: PlayerInfo
+    token: str
+
+
+class BotAccountsFrame(Reply, tag="bot_accounts"):
+    """The answer to ``list_bots``: the account's bot accounts, oldest first."""
+
+    bots: list[PlayerInfo]
+
+
 #: Every frame the server sends, tagged by ``"type"``.
 Frame = (
     WelcomeFrame
@@ -481,6 +512,10 @@ Frame = (
     | HintFrame
     | ChatFrame
     | CatalogueFrame
+    | AccountFrame
+    | LoggedOutFrame
+    | BotAccountFrame
+    | BotAccountsFrame
 )
 
 #: The outbound frame types by their ``"type"`` tag.
@@ -508,6 +543,10 @@ FRAME_TYPES: dict[str, type[OutFrame]] = {
         HintFrame,
         ChatFrame,
         CatalogueFrame,
+        AccountFrame,
+        LoggedOutFrame,
+        BotAccountFrame,
+        BotAccountsFrame,
     )
 }
 
