@@ -46,7 +46,6 @@ ERROR_CODES: dict[str, str] = {
     "not_seated": "you hold no seat in this room",
     "not_your_seat": "that seat belongs to someone else",
     "not_host": "only the host may do that",
-    "account_required": "a rated room's seats are for accounts, bot accounts and house bots",
     "bad_state": "the room is not in a state that allows this",
     "no_spectators": "this room does not allow spectators (now)",
     "bad_seq": "the sequence number is beyond the room's last event",
