@@ -737,6 +737,7 @@ class RoomCore:
         self.game = game
         self.row.options = self.config.to_options()
         self._seat_rows()
+        self._refresh_holders()
         self.row.rated = rating.decision(
             self.engine.name, self.row.options, self.seats, self.settings.rated, self.house_version
         )
@@ -755,6 +756,19 @@ class RoomCore:
             if not self.seats[index].server_played and not self.connected(index):
                 self._away(index)
         self._after_change()
+
+    def _refresh_holders(self) -> None:
+        """Each seat's player as its own connection says it is now (the same player, but
+        a guest may have claimed its name since it sat down, and a bot says its version
+        in each ``hello``): the kinds and versions a rated game's start reads."""
+        seats = self.seats
+        for conn, viewer in self.viewers.items():
+            player = conn.player
+            if viewer is None or player is None or conn in self.seating.pilots:
+                continue
+            seat = seats[viewer]
+            if seat.player is not None and seat.player.id == player.id and not seat.house:
+                seat.player = player
 
     def _after_change(self, seen: set[Viewer] | None = None) -> None:
         """After events: finish the game, or plan the next timers and tell the clocks (to
