@@ -105,6 +105,8 @@ class RoomCore:
         self.ratings: list[frames.RatingChangeInfo] | None = None
         if row.rated is not None and rating_changes:
             self.ratings = rating.infos(list(rating_changes))
+        #: the rated game's end is being stored: its changes are awaited (``Rated``)
+        self._rating_pending = False
         self._out: list[m.Effect] = []
         self._now = 0.0
         self._wall = 0.0
@@ -949,15 +951,22 @@ class RoomCore:
         self.row = journal.snapshot(end.row)
         self._out.append(m.Persist(end))
         self._send_room()
-        self._out.append(m.PublishResult())
+        if end.plan is None:
+            self._out.append(m.PublishResult())
+        else:  # (the public result waits for the rating changes, to carry them)
+            self._rating_pending = True
         self._linger()
 
     def _rated(self, changes: tuple[RatingChange, ...]) -> None:
-        """The game's end is stored with these rating changes: show them to everyone."""
-        if self.row.rated is None or not changes or self.state != FINISHED:
+        """The rated game's end is stored with these rating changes: show them to every
+        viewer, and publish the result with them."""
+        if not self._rating_pending:
             return
-        self.ratings = rating.infos(changes)
-        self._send_room()
+        self._rating_pending = False
+        if changes:
+            self.ratings = rating.infos(changes)
+            self._send_room()
+        self._out.append(m.PublishResult())
 
     def _linger(self) -> None:
         """Keep the ended room in memory a while (the log keeps it for good)."""
