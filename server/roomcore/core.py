@@ -967,6 +967,8 @@ class RoomCore:
             self.ratings = rating.infos(changes)
             self._send_room()
         self._out.append(m.PublishResult())
+        if changes:
+            self._out.append(m.PublishRatings(changes))
 
     def _linger(self) -> None:
         """Keep the ended room in memory a while (the log keeps it for good)."""

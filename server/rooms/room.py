@@ -433,6 +433,8 @@ class Room:
             self.bus.lobby_changed()
         elif isinstance(effect, m.PublishResult):
             self.bus.result(self)
+        elif isinstance(effect, m.PublishRatings):
+            self.bus.rated(self, effect.changes)
         elif isinstance(effect, m.Note):
             log.info("room %s: %s", self.id, effect.text)
         elif isinstance(effect, m.Close):

@@ -8,15 +8,29 @@ from __future__ import annotations
 from typing import Any
 
 from server import __version__
+from server.feed.bus import Bus
 from server.net.app import UmpireServer
 from server.ratings.plan import plan_for
-from server.rooms.room import Timing
+from server.rooms.room import Room, Timing
 from server.store import journal
 from tests.eventually import eventually
 from tests.server.conftest import ServerFactory, wait_state
 from tests.server.wsclient import WsClient
 
 PASSWORD = "correct horse battery"
+
+
+class Recorder(Bus):
+    """A feed that keeps what rooms published of their ends."""
+
+    def __init__(self) -> None:
+        self.published: list[tuple[str, Any]] = []
+
+    def result(self, room: Room) -> None:
+        self.published.append(("result", room.ratings))
+
+    def rated(self, room: Room, changes: Any) -> None:
+        self.published.append(("rated", list(changes)))
 
 
 async def account(connect: Any, name: str) -> WsClient:
@@ -46,6 +60,7 @@ async def ratings_of(client: WsClient, room: str) -> list[dict[str, Any]]:
 async def test_two_accounts_play_a_rated_game_and_both_see_their_rating_changes(
     server: UmpireServer, connect: Any
 ) -> None:
+    feed = server.lobby.bus = Recorder()
     ana = await account(connect, "ana")
     bob = await account(connect, "bob")
     wes = await connect("wes")  # a guest, watching
@@ -70,6 +85,10 @@ async def test_two_accounts_play_a_rated_game_and_both_see_their_rating_changes(
     assert rating.rating.games == 1
     row = await server.store.game(room)
     assert row is not None and row.rated is not None and row.rated["system"] == "glicko2"
+    # the public feed: the result with its ratings, then the changes (leaderboards)
+    (result, shown), (rated, published) = feed.published
+    assert (result, rated, published) == ("result", "rated", stored)
+    assert shown is not None and [r.after for r in shown] == [c.after.rating for c in stored]
 
 
 async def test_a_guest_is_refused_a_seat_in_a_rated_room_and_makes_a_default_room_casual(

@@ -264,6 +264,8 @@ def test_the_public_result_of_a_rated_game_waits_for_its_rating_changes() -> Non
     assert not [e for e in h.effects if isinstance(e, m.PublishResult)]
     h.feed(m.Rated(changes_of(finish_entry(h))), at=h.now)
     assert len([e for e in h.effects if isinstance(e, m.PublishResult)]) == 1
+    (rated,) = [e for e in h.effects if isinstance(e, m.PublishRatings)]
+    assert rated.changes == changes_of(finish_entry(h))
     assert h.core.summary().ratings is not None
     h.feed(m.Rated(changes_of(finish_entry(h))), at=h.now)  # (once only)
     assert len([e for e in h.effects if isinstance(e, m.PublishResult)]) == 1
