@@ -2,7 +2,8 @@
 killed with SIGKILL between the game's last action and its rating update (or just after
 the update, before anyone was told), restarted (on PostgreSQL: another node takes the
 room over), killed and restarted again (the finished room is replayed from the log), and
-its end written once more (a retried ``finish_game``). On SQLite and on PostgreSQL.
+its end written once more (a retried ``finish_game``), and ``umpire ratings rebuild
+--check`` finds the same numbers in the log. On SQLite and on PostgreSQL.
 
 The kill comes at a fixed point, not at a random time: ``tests.server.kill_point`` runs
 the server with its stores' ``finish_game`` patched to SIGKILL the process inside the
@@ -14,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import signal
+import sys
 from typing import Any
 
 import pytest
@@ -22,7 +24,7 @@ from server.ratings.plan import plan_for
 from server.store import journal
 from server.store.contract import Store, open_store
 from tests.eventually import eventually
-from tests.server.serve import spawn_serve
+from tests.server.serve import ROOT, spawn_serve
 from tests.server.wsclient import WsClient
 
 PASSWORD = "correct horse battery"
@@ -146,6 +148,22 @@ async def rated_game_killed(db: str, when: str, nodes: list[tuple[str, ...]]) ->
         assert await counted(store, room, players) == (2, [1, 1])
     finally:
         await store.close()
+
+    # and every rating recomputed from the log alone is the one stored
+    rebuild = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "server.cli",
+        "ratings",
+        "rebuild",
+        "--check",
+        "--db",
+        db,
+        cwd=ROOT,
+        stdout=asyncio.subprocess.PIPE,
+    )
+    out, _ = await rebuild.communicate()
+    assert rebuild.returncode == 0, out.decode()
 
 
 @pytest.mark.parametrize("when", ["before", "after"])
