@@ -31,10 +31,12 @@ from server.feed.bus import NO_BUS, Bus
 from server.games import ConfigError
 from server.games import engine as find_engine
 from server.ids import same_secret
-from server.net.web import WebClient, chain
+from server.net.web import Api, WebClient, chain
 from server.ops import logs
 from server.ops.metrics import Metrics
+from server.players.accounts import account_key
 from server.players.identity import Identities, Signed
+from server.ratings import board
 from server.rooms.connection import Client
 from server.rooms.house import HOUSE_ADDRESS, HOUSE_HEADER, Catalog, HouseBots
 from server.rooms.lobby import Lobby
@@ -57,6 +59,7 @@ from server.wire.protocol import (
     Hint,
     Inbound,
     Join,
+    Leaderboard,
     Leave,
     ListBots,
     ListRooms,
@@ -129,6 +132,8 @@ class ServerConfig:
     #: an account's login session expires after this many days unused
     #: (``--session-idle-days``; docs/accounts.md)
     session_idle_days: float = 30.0
+    #: the fewest rated games a rating needs to appear on a leaderboard (server.ratings)
+    leaderboard_min_games: int = board.MIN_GAMES
 
 
 class UmpireServer:
@@ -158,6 +163,8 @@ class UmpireServer:
         self.bus = bus or NO_BUS
         self.metrics = Metrics(self)
         self.web = WebClient(config.allow_origins)
+        self.api = Api(self.leaderboard, self.profile_by_name)  # GET /api/... (ratings)
+        self.bus.set_leaderboards(self._feed_board)
         self.store.on_commit = self.metrics.store_commit
         self.house = HouseBots(
             procs=config.house_procs, catalog=catalog, advisor=advisor, warm=config.warm_hints
@@ -171,6 +178,7 @@ class UmpireServer:
             bus=self.bus,
         )
         self.lobby.launcher = self.house.launch
+        self.lobby.house_version = self.house.version
         self.catalogue = catalogue.Published(catalog, advisor=advisor is not None)
         self.lobby.advisor = None if advisor is None else self.house.advise
         #: with a PostgreSQL store: this node's part in a cluster (made by ``start``)
@@ -224,7 +232,9 @@ class UmpireServer:
             compression=None,
             max_queue=8,
             close_timeout=limits.close_timeout,
-            process_request=chain(self.metrics.process_request, self.web.process_request),
+            process_request=chain(
+                self.metrics.process_request, self.api.process_request, self.web.process_request
+            ),
         )
         log.info("umpire %s listening on ws://%s:%d", __version__, self.config.host, self.port)
         host = self.config.host
@@ -436,8 +446,8 @@ class UmpireServer:
         if isinstance(message, Say):
             room = self._attached(client, message.room)
             return await room.say(client, message.text)
-        if isinstance(message, Profile):
-            return await self._profile(message.player or player.id)
+        if isinstance(message, Profile | Leaderboard):
+            return await self._ratings_reply(message, player.id)
         if isinstance(message, Ping):
             return frames.PongFrame()
         if isinstance(message, Hint):
@@ -652,6 +662,11 @@ class UmpireServer:
 
     async def _create(self, client: Client, message: CreateRoom) -> frames.CreatedFrame:
         assert client.player is not None
+        if message.rated and message.sit and client.player.kind == "guest":
+            # (refused before the room is made: a guest may host a rated room, not sit in it)
+            raise ClientError(
+                "account_required", "a rated room's seats are for accounts and bots: log in"
+            )
         clock = message.clock
         settings = Settings(
             public=message.public,
@@ -661,6 +676,7 @@ class UmpireServer:
             clock_increment=clock.increment if clock else 0.0,
             autostart=message.autostart,
             chat=message.chat,
+            rated=message.rated,
         )
         room = await self.lobby.create(client.player, message.game, message.options, settings)
         seat = None
@@ -687,7 +703,38 @@ class UmpireServer:
             player=player.info(),
             stats={game: {**values, **stats.rates(values)} for game, values in totals.items()},
             history=msgspec.convert(history, list[frames.HistoryEntry]),
+            ratings=await board.player_ratings(self.store, player.id),
         )
+
+    # -- ratings (server.ratings.board): leaderboards, profiles by name ------------------
+
+    async def _ratings_reply(
+        self, message: Profile | Leaderboard, own: str
+    ) -> frames.ProfileFrame | frames.LeaderboardFrame:
+        if isinstance(message, Leaderboard):
+            query = board.BoardQuery.check(message.game, message.rules, message.pool, message.limit)
+            return await self.leaderboard(query)
+        if message.name is not None and message.player is None:
+            return await self.profile_by_name(message.name)
+        return await self._profile(message.player or own)
+
+    async def leaderboard(self, query: board.BoardQuery) -> frames.LeaderboardFrame:
+        """The ``leaderboard`` frame (the protocol message and ``GET /api/leaderboard``)."""
+        return await board.leaderboard(
+            self.store, query, min_games=self.config.leaderboard_min_games
+        )
+
+    async def _feed_board(self, game: str, rules: str, pool: str) -> frames.LeaderboardFrame:
+        return await self.leaderboard(board.BoardQuery(game, rules, pool))
+
+    async def profile_by_name(self, name: str) -> frames.ProfileFrame:
+        """The profile of the account, bot account or house bot named ``name`` (the
+        protocol's ``profile {name}`` and ``GET /api/player/NAME``); guests' names are
+        not unique, so they are found by id only."""
+        found = await self.store.player_by_name(account_key(name))
+        if found is None:
+            raise ClientError("no_such_player", f"no account named {name!r}")
+        return await self._profile(found.id)
 
 
 class _IdleTimer:

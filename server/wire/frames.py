@@ -414,11 +414,52 @@ class PongFrame(Reply, tag="pong"):
 
 
 class ProfileFrame(Reply, tag="profile"):
-    """A player's public statistics (game -> key -> value) and newest games."""
+    """A player's public statistics (game -> key -> value), newest games and ratings."""
 
     player: PlayerInfo
     stats: dict[str, dict[str, float]]
     history: list[HistoryEntry]
+    ratings: list[PlayerRating] = msgspec.field(default_factory=list)
+
+
+# -- ratings (server.ratings.board; docs/ratings.md) ---------------------------------------
+
+
+class PlayerRating(Part):
+    """One of a player's ratings (a game, a rule set and, for bots, a version) with its
+    history: ``[at, rating]`` after each rated game, oldest first (at most 500)."""
+
+    game: str
+    rules: str
+    version: str
+    rating: float
+    deviation: float
+    games: int
+    provisional: bool
+    history: list[tuple[float, float]]
+
+
+class LeaderboardEntry(Part):
+    """One line of a leaderboard: its rank (1 best), the player and the version rated."""
+
+    rank: int
+    player: PlayerInfo
+    version: str
+    rating: float
+    deviation: float
+    games: int
+    provisional: bool
+
+
+class LeaderboardFrame(Reply, tag="leaderboard"):
+    """The answer to ``leaderboard``: the best ratings of a game's rule set in one pool
+    (``human`` or ``bot``), of players with at least ``min_games`` rated games."""
+
+    game: str
+    rules: str
+    pool: str
+    min_games: int
+    entries: list[LeaderboardEntry]
 
 
 class HintFrame(Reply, tag="hint"):
@@ -516,6 +557,7 @@ Frame = (
     | LoggedOutFrame
     | BotAccountFrame
     | BotAccountsFrame
+    | LeaderboardFrame
 )
 
 #: The outbound frame types by their ``"type"`` tag.
@@ -547,6 +589,7 @@ FRAME_TYPES: dict[str, type[OutFrame]] = {
         LoggedOutFrame,
         BotAccountFrame,
         BotAccountsFrame,
+        LeaderboardFrame,
     )
 }
 

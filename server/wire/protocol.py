@@ -209,6 +209,9 @@ class CreateRoom(Inbound, tag="create_room"):
     autostart: bool = True
     sit: bool = True
     chat: bool = True
+    #: null: rated when every seat is held by an account, a bot account or a house bot;
+    #: true: rated (guests are refused a seat, ``account_required``); false: casual
+    rated: bool | None = None
 
 
 class ListRooms(Inbound, tag="list_rooms"):
@@ -274,9 +277,21 @@ class Resume(Inbound, tag="resume"):
 
 
 class Profile(Inbound, tag="profile"):
-    """A player's public profile: statistics and recent games (default: your own)."""
+    """A player's public profile: statistics, recent games and ratings, by ``player`` id
+    or by ``name`` (an account's, a bot account's or a house bot's; default: your own)."""
 
     player: Annotated[str, msgspec.Meta(max_length=64)] | None = None
+    name: Annotated[str, msgspec.Meta(max_length=64)] | None = None
+
+
+class Leaderboard(Inbound, tag="leaderboard"):
+    """The best ratings of a game's rule set (default: the game's default rule set) in
+    one pool: ``human`` (accounts) or ``bot`` (bot accounts and house bots, by version)."""
+
+    game: Annotated[str, msgspec.Meta(min_length=1, max_length=32)]
+    rules: Annotated[str, msgspec.Meta(min_length=1, max_length=32)] | None = None
+    pool: Literal["human", "bot"] = "human"
+    limit: Annotated[int, msgspec.Meta(ge=1, le=100)] = 100
 
 
 class Ping(Inbound, tag="ping"):
@@ -314,7 +329,7 @@ class Say(Inbound, tag="say"):
 
 Message = (
     (Hello | CreateRoom | ListRooms | Join | Watch | Leave | Start | AddBot | Act | Resume)
-    | (Profile | Ping | Hint | Say | Catalogue)
+    | (Profile | Ping | Hint | Say | Catalogue | Leaderboard)
     | (Login | Register | Logout | ChangePassword | CreateBot | ListBots | BotToken)
 )
 
@@ -342,6 +357,7 @@ MESSAGE_TYPES: dict[str, type[Inbound]] = {
     "create_bot": CreateBot,
     "list_bots": ListBots,
     "bot_token": BotToken,
+    "leaderboard": Leaderboard,
 }
 
 _decoder = msgspec.json.Decoder(Message)
