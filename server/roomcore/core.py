@@ -107,6 +107,8 @@ class RoomCore:
             self.ratings = rating.infos(list(rating_changes))
         #: the rated game's end is being stored: its changes are awaited (``Rated``)
         self._rating_pending = False
+        #: the last preview of a waiting room's rating: for these holders, rated or not
+        self._preview: tuple[tuple[rating.Holder | None, ...], bool] | None = None
         self._out: list[m.Effect] = []
         self._now = 0.0
         self._wall = 0.0
@@ -273,13 +275,12 @@ class RoomCore:
         will be if the empty seats are taken by accounts (``rating.preview``)."""
         if self.state != WAITING:
             return self.row.rated is not None
-        return rating.preview(
-            self.engine.name,
-            self.config.to_options(),
-            self.seats,
-            self.settings.rated,
-            self.house_version,
-        )
+        held = rating.holders(self.seats, self.house_version)
+        if self._preview is None or self._preview[0] != held:  # (the lobby lists it often)
+            options = self.config.to_options()
+            rated = rating.preview(self.engine.name, options, held, self.settings.rated)
+            self._preview = (held, rated)
+        return self._preview[1]
 
     def _seat_info(self, index: int, seat: Seat) -> frames.SeatInfo:
         player = seat.player
