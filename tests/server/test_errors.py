@@ -377,6 +377,17 @@ async def test_busy_when_too_many_hints_are_being_worked_out(
     await expect_error(a, "busy", ref=4, room=room)
 
 
+async def test_a_rated_rooms_seats_are_for_accounts(connect: Any) -> None:
+    ana = await connect("ana")
+    await ana.request("register", "account", password="correct horse battery")
+    gus = await connect("gus")
+    room = await new_room(ana, game="kriegspiel", options={}, rated=True)
+    await gus.send(type="join", room=room)
+    await expect_error(gus, "account_required")
+    await gus.send(type="create_room", game="kriegspiel", rated=True)
+    await expect_error(gus, "account_required")
+
+
 def test_every_error_code_is_tested() -> None:
     """Runs last in this module: every documented code was seen on the wire."""
     untested = set(ERROR_CODES) - TESTED
