@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from server.ratings import plan as rating_plan
+from server.ratings.rules import system_of
 from server.roomcore.seating import Seat
 from server.store.contract import GameRow, RatingChange, RatingPlan
 from server.wire.frames import RatingChangeInfo
@@ -80,6 +81,12 @@ def preview(
         holder or Holder(f"(seat {index})", "account", "") for index, holder in enumerate(held)
     ]
     return rating_plan.decide(game, options, seats, mode) is not None
+
+
+def rated_game(game: str) -> bool:
+    """Whether games of ``game`` may be rated at all (the catalogue offers them the
+    ``rated`` room option)."""
+    return system_of(game) is not None
 
 
 def rated_rules(game: str, options: dict[str, Any]) -> bool:
