@@ -13,6 +13,7 @@ import textwrap
 from typing import TYPE_CHECKING, Any
 
 from server.games import engine
+from server.roomcore.rating import rated_game
 from server.wire.catalogue import build
 from server.wire.frames import CatalogueGame, CatalogueOption
 
@@ -114,7 +115,7 @@ def describe(
     ``UnknownLanguage`` for an unknown language."""
     if game is not None:
         engine(game)  # the clear error for an unknown game
-    frame = build(lang, catalog, advisor=advisor)
+    frame = build(lang, catalog, advisor=advisor, rated=rated_game)
     words = _WORDS[lang]
     games = [describe_game(g, lang) for g in frame.games if game is None or g.name == game]
     room = "\n".join([words["room"], *_options(frame.room_options, words, "  ")])

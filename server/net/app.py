@@ -37,6 +37,7 @@ from server.ops.metrics import Metrics
 from server.players.accounts import account_key
 from server.players.identity import Identities, Signed
 from server.ratings import board
+from server.roomcore.rating import rated_game
 from server.rooms.connection import Client
 from server.rooms.house import HOUSE_ADDRESS, HOUSE_HEADER, Catalog, HouseBots
 from server.rooms.lobby import Lobby
@@ -179,7 +180,7 @@ class UmpireServer:
         )
         self.lobby.launcher = self.house.launch
         self.lobby.house_version = self.house.version
-        self.catalogue = catalogue.Published(catalog, advisor=advisor is not None)
+        self.catalogue = catalogue.Published(catalog, advisor=advisor is not None, rated=rated_game)
         self.lobby.advisor = None if advisor is None else self.house.advise
         #: with a PostgreSQL store: this node's part in a cluster (made by ``start``)
         self.cluster: Cluster | None = None

@@ -19,7 +19,7 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Literal
 
 import msgspec
@@ -111,6 +111,8 @@ ROOM_OPTIONS: dict[str, Option] = {
 
 #: Room options only for games whose engine has a stand-in policy (``server.rooms.lobby``).
 _NEEDS_STANDIN = frozenset({"turn_time"})
+#: Whether a game may be rated (by its engine's name).
+RatedGames = Callable[[str], bool]
 _NO_HELP = Option(Text(en="", it=""))
 _SCALARS: dict[Any, OptionType] = {bool: "bool", int: "int", float: "float", str: "str"}
 
@@ -127,23 +129,37 @@ def check_lang(lang: str) -> str:
 
 
 def build(
-    lang: str = "en", catalog: Catalog | None = None, *, advisor: bool = False
+    lang: str = "en",
+    catalog: Catalog | None = None,
+    *,
+    advisor: bool = False,
+    rated: RatedGames | None = None,
 ) -> CatalogueFrame:
     """The catalogue frame in ``lang``: every registered game, then the room options.
 
     ``catalog`` says which house bots play each game, with their levels, and which games
     its advisor serves; ``advisor`` whether the server has one at all. Without a catalog
     only the autopilot is offered (for games with a stand-in) and no game has hints.
+    ``rated`` says which games may be rated (``server.ratings.rules``, a layer above
+    this one): only they take the ``rated`` room option (all, without it).
     """
     check_lang(lang)
-    games = [game_entry(engine(name), lang, catalog, advisor=advisor) for name in engine_names()]
+    games = [
+        game_entry(engine(name), lang, catalog, advisor=advisor, rated=rated)
+        for name in engine_names()
+    ]
     return CatalogueFrame(lang=lang, games=games, room_options=room_options(lang))
 
 
 def game_entry(
-    eng: Engine, lang: str, catalog: Catalog | None = None, *, advisor: bool = False
+    eng: Engine,
+    lang: str,
+    catalog: Catalog | None = None,
+    *,
+    advisor: bool = False,
+    rated: RatedGames | None = None,
 ) -> CatalogueGame:
-    """One game's entry of the catalogue, in ``lang``."""
+    """One game's entry of the catalogue, in ``lang`` (``rated``: see :func:`build`)."""
     config_type = eng.config_type
     presets: Mapping[str, Mapping[str, Any]] = getattr(config_type, "PRESETS", {})
     preset_help: Mapping[str, Text] = getattr(config_type, "PRESET_HELP", {})
@@ -155,6 +171,8 @@ def game_entry(
     room = _room_fields()
     if eng.standin_policy is None:
         room = [name for name in room if name not in _NEEDS_STANDIN]
+    if rated is not None and not rated(eng.name):
+        room = [name for name in room if name != "rated"]
     return CatalogueGame(
         name=eng.name,
         title=eng.title_in(lang),
@@ -306,9 +324,16 @@ class Published:
     """The catalogue one server publishes: built once per language (and again when an
     engine is registered), from the bots' catalog and whether the server has an advisor."""
 
-    def __init__(self, catalog: Catalog | None = None, *, advisor: bool = False) -> None:
+    def __init__(
+        self,
+        catalog: Catalog | None = None,
+        *,
+        advisor: bool = False,
+        rated: RatedGames | None = None,
+    ) -> None:
         self.catalog = catalog
         self.advisor = advisor
+        self.rated = rated
         self._frames: dict[tuple[str, tuple[str, ...]], CatalogueFrame] = {}
 
     def hints(self, game: str) -> bool:
@@ -321,5 +346,6 @@ class Published:
         key = (lang, engine_names())
         frame = self._frames.get(key)
         if frame is None:
-            frame = self._frames[key] = build(lang, self.catalog, advisor=self.advisor)
+            frame = build(lang, self.catalog, advisor=self.advisor, rated=self.rated)
+            self._frames[key] = frame
         return frame

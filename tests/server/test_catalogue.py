@@ -159,6 +159,10 @@ def test_bots_hints_and_the_room_options_a_game_takes() -> None:
     # the autopilot plays only games with a stand-in; so does a turn time
     assert [b.name for b in perudo.bots] == ["autopilot"] == [b.name for b in goof.bots]
     assert "turn_time" in perudo.room_options and "turn_time" not in krieg.room_options
+    # every game takes the rated option, unless the server says which games are rated
+    assert all("rated" in g.room_options for g in frame.games)
+    rated = build("en", rated=lambda game: game != "goofspiel").games
+    assert {g.name for g in rated if "rated" in g.room_options} == {"kriegspiel", "perudo"}
     assert krieg.record_format == "pgn" and perudo.record_format is None
     assert perudo.standin_bot == "perudo-simple" and krieg.standin_bot is None
     # no advisor, no hints; no catalog, no house bots

@@ -392,6 +392,17 @@ async def test_account_errors(connect: Any) -> None:
     await expect_error(bob, "bad_login")
 
 
+async def test_a_rated_rooms_seats_are_for_accounts(connect: Any) -> None:
+    ana = await connect("ana")
+    await ana.request("register", "account", password="correct horse battery")
+    gus = await connect("gus")
+    room = await new_room(ana, game="kriegspiel", options={}, rated=True)
+    await gus.send(type="join", room=room)
+    await expect_error(gus, "account_required")
+    await gus.send(type="create_room", game="kriegspiel", rated=True)
+    await expect_error(gus, "account_required")
+
+
 def test_every_error_code_is_tested() -> None:
     """Runs last in this module: every documented code was seen on the wire."""
     untested = set(ERROR_CODES) - TESTED

@@ -28,6 +28,7 @@ from tests.server.roomcore_harness import (
     WES,
     Conn,
     Harness,
+    play_to_the_end,
 )
 
 ANA = Player("p-ana", "ana", False, kind="account")
@@ -274,3 +275,45 @@ def test_the_public_result_of_a_rated_game_waits_for_its_rating_changes() -> Non
     ana, bob = sit(casual, ANA, BOB)
     resign(casual, [ana, bob])
     assert [e for e in casual.effects if isinstance(e, m.PublishResult)]
+
+
+def test_a_rated_room_takes_each_house_bot_once() -> None:
+    h = core("perudo", {"seats": 3, "preset": "classic"}, rated=True)
+    (ana,) = sit(h, ANA)
+    h.request(m.AddBot(ana, bot=KR_BOT, name="kriegspiel-random", seat=1))
+    with pytest.raises(ClientError) as refused:
+        h.request(m.AddBot(ana, bot=KR_BOT, name="kriegspiel-random", seat=2))
+    assert refused.value.code == "unsupported"
+
+
+def test_a_rated_perudo_game_rates_every_seat_from_its_placings() -> None:
+    cid = Player("p-cid", "cid", False, kind="account")
+    h = core("perudo", {"seats": 3, "preset": "classic"})
+    conns = sit(h, ANA, BOB, cid)
+    rated = h.core.row.rated
+    assert rated is not None and (rated["system"], rated["rules"]) == ("openskill", "classic")
+    play_to_the_end(h, list(conns))
+    end = finish_entry(h)
+    assert end.row.result is not None
+    h.feed(m.Rated(changes_of(end)), at=h.now)
+    ratings = conns[0].last("room")["ratings"]
+    by_rank = sorted(ratings, key=lambda r: end.row.result["ranks"][r["seat"]])  # type: ignore[index]
+    assert by_rank[0]["after"] > by_rank[0]["before"] > by_rank[-1]["after"]
+
+
+def test_abandoning_a_rated_game_loses_it_and_an_aborted_game_is_never_rated() -> None:
+    h = core()
+    ana, bob = sit(h, ANA, BOB)
+    h.feed(m.Detach(bob), at=1.0)
+    h.run_until(1.0 + TIMING.grace + 1)
+    end = finish_entry(h)
+    assert end.row.reason == "abandoned" and end.plan is not None
+    h.feed(m.Rated(changes_of(end)), at=h.now)
+    ratings = ana.last("room")["ratings"]
+    assert ratings[0]["after"] > ratings[0]["before"] > ratings[1]["after"]
+
+    h = core()
+    sit(h, ANA, BOB)
+    h.take(h.core.abort("internal error (a test)", h.now + 1))
+    aborted = finish_entry(h)
+    assert aborted.row.status == "aborted" and aborted.plan is None
