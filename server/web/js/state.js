@@ -36,7 +36,8 @@ export function isAccount(player) {
 }
 
 /** The key names are compared by, as the server's account_key: NFKC(casefold(NFKC(name))).
- * (JavaScript has no casefold: toLowerCase after toUpperCase is close enough for links.) */
+ * (JavaScript has no casefold: toUpperCase then toLowerCase folds as it does for
+ * the names people use, ß to ss included; the server's key decides.) */
 export function nameKey(name) {
   return String(name || "").normalize("NFKC").toUpperCase().toLowerCase().normalize("NFKC");
 }
