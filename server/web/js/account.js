@@ -4,6 +4,7 @@
 // their API token, shown once.
 
 import { h } from "./dom.js";
+import { playerHash } from "./player.js";
 import { isAccount } from "./state.js";
 
 export const MIN_PASSWORD = 8;
@@ -93,7 +94,7 @@ export function accountView(ui) {
   const head = h("section", { class: "card account-head" },
     h("h1", {}, t("accountOf", { name: me.name })),
     h("p", {}, h("span", { class: "kind", id: "my-kind", "data-kind": me.kind || "guest" }, t(`kind_${me.kind || "guest"}`)), " · ",
-      h("a", { href: `#/player/${encodeURIComponent(me.name)}`, id: "my-page" }, t("playerPage", { name: me.name }))),
+      h("a", { href: playerHash(me), id: "my-page" }, t("playerPage", { name: me.name }))),
     note(ui), problemLine(ui));
   if (!isAccount(me)) return h("div", { class: "account" }, head, claimForm(ui, me), otherLoginForm(ui));
   return h("div", { class: "account" }, head, passwordForm(ui), botsView(ui), logoutView(ui));

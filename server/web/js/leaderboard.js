@@ -3,6 +3,7 @@
 // server sends (`leaderboard`). The games and their rule sets come from the catalogue.
 
 import { h } from "./dom.js";
+import { playerHash } from "./player.js";
 import { gameTitle } from "./room.js";
 
 export const POOLS = ["human", "bot"];
@@ -75,7 +76,7 @@ export function leaderboardView(ui) {
         h("th", { scope: "col", class: "num" }, t("games")))),
       h("tbody", {}, shown.entries.map((e) => [e, entryPlayer(e)]).map(([e, who]) => h("tr", { "data-player": who.name, class: ui.state.player && who.id === ui.state.player.id ? "me" : null },
         h("td", {}, e.rank),
-        h("td", {}, h("a", { href: `#/player/${encodeURIComponent(who.name)}` }, who.name)),
+        h("td", {}, h("a", { href: playerHash(who) }, who.name)),
         bots ? h("td", { class: "version" }, e.version || "–") : null,
         h("td", { class: "num rating", title: e.provisional ? t("provisional") : null }, shownRating(ui, e.rating, e.provisional)),
         h("td", { class: "num" }, Math.round(e.deviation)),

@@ -247,9 +247,12 @@ function route() {
       ui.send(ask);
     }
   } else if (kind === "player" && arg) {
+    // #/player/NAME (an account's, a bot's or a house bot's), or #/player/NAME/ID (a
+    // guest's: guests' names are not unique, so they are found by id)
     ui.profileName = decodeURIComponent(arg);
+    ui.profileId = more[0] ? decodeURIComponent(more[0]) : null;
     ui.profileMissing = null;
-    ui.send({ type: "profile", name: ui.profileName });
+    ui.send(ui.profileId ? { type: "profile", player: ui.profileId } : { type: "profile", name: ui.profileName });
   } else if (kind === "invite" && arg) {
     ui.send({ type: "join", invite: decodeURIComponent(arg) });
   } else if (kind === "room" && arg) {

@@ -14,6 +14,13 @@ function date(ui, seconds) {
   return new Date(seconds * 1000).toLocaleDateString(ui.lang === "it" ? "it-IT" : "en-GB", { year: "numeric", month: "short", day: "numeric" });
 }
 
+/** The address of a player's page: by name for accounts, bots and house bots, by name
+ * and id for a guest (whose name another guest may have too). */
+export function playerHash(player) {
+  const name = encodeURIComponent(player.name);
+  return !player.kind || player.kind === "guest" ? `#/player/${name}/${encodeURIComponent(player.id)}` : `#/player/${name}`;
+}
+
 /** The rating history of one rating as an SVG line chart (null without a history). */
 export function ratingChart(ui, rating) {
   const history = rating.history || [];
@@ -85,7 +92,8 @@ export function playerView(ui) {
   const asked = ui.profileName;
   const profile = ui.state.profile;
   if (ui.profileMissing === asked) return h("section", { class: "card" }, h("p", { id: "no-player" }, t("noSuchPlayer", { name: asked })));
-  if (!profile || nameKey(profile.player.name) !== nameKey(asked)) return h("section", { class: "card" }, h("p", { class: "muted" }, "…"));
+  const wanted = ui.profileId ? profile && profile.player.id === ui.profileId : profile && nameKey(profile.player.name) === nameKey(asked);
+  if (!wanted) return h("section", { class: "card" }, h("p", { class: "muted" }, "…"));
   const who = profile.player;
   const games = profileGames(profile);
   return h("div", { class: "player-page" },
