@@ -105,9 +105,9 @@ class Inbound(msgspec.Struct, tag_field="type", forbid_unknown_fields=True, kw_o
 
 #: A bot's version (``bot_version``): printable ASCII, at most 32 characters.
 BotVersion = Annotated[str, msgspec.Meta(max_length=32, pattern="^[ -~]*$")]
-#: A password as sent: its rules (8 to 1,024 characters) are the identity service's, so
-#: that a password a little too long is told ``bad_password``, not ``bad_message``.
-Password = Annotated[str, msgspec.Meta(max_length=4096)]
+#: A password as sent: its rules (8 to 1,024 characters) are the identity service's
+#: (frames are size-capped), so that a password too long is told ``bad_password``.
+Password = str
 #: A display or account name as sent: checked by the identity service (``bad_name``;
 #: frames are size-capped), so an over-long name is told what is wrong with it.
 Name = str
@@ -194,6 +194,9 @@ class CreateRoom(Inbound, tag="create_room"):
     autostart: bool = True
     sit: bool = True
     chat: bool = True
+    #: null: rated when every seat is held by an account, a bot account or a house bot;
+    #: true: rated (guests are refused a seat, ``account_required``); false: casual
+    rated: bool | None = None
 
 
 class ListRooms(Inbound, tag="list_rooms"):
