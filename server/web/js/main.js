@@ -8,7 +8,7 @@ import { applyFrame, initialState, isAccount, resumePlan } from "./state.js";
 import { Connection } from "./net.js";
 import { lobbyView } from "./lobby.js";
 import { accountView, entryForm } from "./account.js";
-import { boardQuery, leaderboardView } from "./leaderboard.js";
+import { boardHash, boardQuery, leaderboardView } from "./leaderboard.js";
 import { playerView } from "./player.js";
 import { tick } from "./parts.js";
 import { logLine, roomView } from "./room.js";
@@ -317,7 +317,8 @@ function header() {
   const link = (href, label, id, current) => h("a", { href, id, "aria-current": current ? "page" : null }, label);
   mount(nav, ui.name ? [
     link("#/", ui.t("lobby"), "nav-lobby", ui.page === "lobby"),
-    link("#/leaderboard", ui.t("leaderboard"), "nav-board", ui.page === "leaderboard"),
+    // the leaderboard last shown, else the first game's
+    link(ui.board && ui.board.game ? boardHash(ui.board.game, ui.board.rules, ui.board.pool) : "#/leaderboard", ui.t("leaderboard"), "nav-board", ui.page === "leaderboard"),
   ] : null);
   const mine = document.getElementById("me");
   mount(mine, me ? h("a", { href: "#/account", id: "nav-account", "aria-current": ui.page === "account" ? "page" : null, "aria-label": `${ui.t("account")}: ${me.name}` },
