@@ -192,6 +192,8 @@ def test_register_log_in_elsewhere_play_rated_then_board_player_page_and_replay(
     second.click("#nav-board")
     second.wait_for_selector("#leaderboard th:has-text('Punteggio')")
     no_sideways_scroll(second)
+    fits = "document.getElementById('leaderboard').scrollWidth <= document.querySelector('.table-wrap').clientWidth"
+    assert second.evaluate(fits), "the leaderboard's columns do not fit a phone"
     shot(second, "leaderboard-phone", tmp_path)
     second.click("#lang")  # back to English
 

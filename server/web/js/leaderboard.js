@@ -64,7 +64,7 @@ export function leaderboardView(ui) {
         POOLS.map((p) => h("option", { value: p, selected: query && p === query.pool }, t(`pool_${p}`))))));
   let body;
   if (!shown) body = h("p", { class: "muted" }, "…");
-  else if (!shown.entries.length) body = h("p", { class: "muted", id: "board-empty" }, t("boardEmpty", { min: shown.min_games }));
+  else if (!shown.entries.length) body = h("p", { class: "muted", id: "board-empty" }, t("boardEmpty", { count: shown.min_games }));
   else {
     const bots = shown.pool === "bot";
     body = h("div", { class: "table-wrap" }, h("table", { class: "leaderboard", id: "leaderboard" },
@@ -84,6 +84,6 @@ export function leaderboardView(ui) {
   }
   return h("section", { class: "card leaderboard-page" },
     h("h1", {}, t("leaderboard")), controls,
-    shown ? h("p", { class: "muted small-note" }, t("minGames", { min: shown.min_games })) : null,
+    shown ? h("p", { class: "muted small-note" }, t("minGames", { count: shown.min_games })) : null,
     body);
 }

@@ -45,7 +45,7 @@ function ratingCard(ui, rating) {
     h("p", { class: "rating-value" },
       h("strong", { class: "rating", title: rating.provisional ? t("provisional") : null }, shownRating(ui, rating.rating, rating.provisional)), " ",
       rating.provisional ? h("span", { class: "badge provisional" }, t("provisional")) : null, " ",
-      h("span", { class: "muted" }, t("ratingDetail", { deviation: Math.round(rating.deviation), games: rating.games }))),
+      h("span", { class: "muted" }, t("ratingDetail", { deviation: Math.round(rating.deviation), count: rating.games }))),
     ratingChart(ui, rating));
 }
 
