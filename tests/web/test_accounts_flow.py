@@ -115,6 +115,7 @@ def test_register_log_in_elsewhere_play_rated_then_board_player_page_and_replay(
 
     # -- a rated Kriegspiel game against a house bot, to the end --------------------------
     second.select_option("#f-game", "kriegspiel")
+    assert second.input_value("#f-rated") == ""  # automatic: rated if no guest sits
     second.click("#f-create")
     second.wait_for_selector(".seats")
     second.select_option("#bot-kind-1", "kriegspiel-random")
@@ -122,6 +123,7 @@ def test_register_log_in_elsewhere_play_rated_then_board_player_page_and_replay(
     second.wait_for_selector(".turn-of:has-text('Your turn')")
     second.wait_for_selector(".rated[data-rated=true]")
     room = second.evaluate("location.hash").rsplit("/", 1)[1]
+    assert "rated" not in wire.sent_of("create_room")[-1]
     second.click(".sq[data-square=e2]")
     second.click(".sq[data-square=e4]")
     second.wait_for_selector(".log-lines li:has-text('You moved e2e4.')")

@@ -87,6 +87,8 @@ export const STRINGS = {
     choice_spectators_live: "may watch live",
     choice_spectators_after: "only after the end",
     choice_spectators_none: "never",
+    opt_rated: "Rated (counts on the leaderboard)",
+    boolAuto: "automatic",
     // accounts, leaderboards, player pages
     playAsGuest: "Play as a guest",
     logIn: "Log in",
@@ -260,6 +262,8 @@ export const STRINGS = {
     choice_spectators_live: "possono guardare in diretta",
     choice_spectators_after: "solo a partita finita",
     choice_spectators_none: "mai",
+    opt_rated: "Valutata (conta per la classifica)",
+    boolAuto: "automatico",
     playAsGuest: "Gioca come ospite",
     logIn: "Accedi",
     logInTitle: "Accedi al tuo account",
