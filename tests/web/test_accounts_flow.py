@@ -84,6 +84,10 @@ def test_register_log_in_elsewhere_play_rated_then_board_player_page_and_replay(
     guest = first_wire.received_of("welcome")[0]["player"]
     assert guest["kind"] == "guest"
     first.click("#nav-account")
+    first.click("#my-page")  # a guest's page is found by id: guests' names are not unique
+    first.wait_for_selector(".player-page h1:has-text('Player Ana')")
+    assert first_wire.sent_of("profile")[-1] == {"type": "profile", "player": guest["id"]}
+    first.click("#nav-account")
     first.fill("#claim-password", PASSWORD)
     first.fill("#claim-again", PASSWORD + "!")
     first.click("#claim-submit")
@@ -171,7 +175,8 @@ def test_register_log_in_elsewhere_play_rated_then_board_player_page_and_replay(
     chart = card.locator("svg.chart")
     assert chart.get_attribute("data-points") == "1"
     assert chart.locator("circle.point").count() == 1
-    assert second.locator(".player-game[data-game=kriegspiel] dd[data-stat=games]").inner_text() == "1"
+    games = second.locator(".player-game[data-game=kriegspiel] dd[data-stat=games]")
+    assert games.inner_text() == "1"
     profile = wire.received_of("profile")[-1]
     assert wire.sent_of("profile")[-1] == {"type": "profile", "name": "Ana"}
     [rating] = [r for r in profile["ratings"] if r["game"] == "kriegspiel"]
@@ -194,7 +199,10 @@ def test_register_log_in_elsewhere_play_rated_then_board_player_page_and_replay(
     second.click("#nav-board")
     second.wait_for_selector("#leaderboard th:has-text('Punteggio')")
     no_sideways_scroll(second)
-    fits = "document.getElementById('leaderboard').scrollWidth <= document.querySelector('.table-wrap').clientWidth"
+    fits = (
+        "document.getElementById('leaderboard').scrollWidth"
+        " <= document.querySelector('.table-wrap').clientWidth"
+    )
     assert second.evaluate(fits), "the leaderboard's columns do not fit a phone"
     shot(second, "leaderboard-phone", tmp_path)
     second.click("#lang")  # back to English
@@ -211,7 +219,7 @@ def test_register_log_in_elsewhere_play_rated_then_board_player_page_and_replay(
 
 
 def test_bot_accounts_token_shown_once_and_a_new_password(
-    accounts_served: Served, new_page: Any
+    accounts_served: Served, new_page: Any, tmp_path: Path
 ) -> None:
     url = accounts_served.url
     page = new_page(permissions=["clipboard-read", "clipboard-write"])
@@ -228,6 +236,7 @@ def test_bot_accounts_token_shown_once_and_a_new_password(
     assert made["player"]["kind"] == "bot" and made["player"]["name"] == "bobot"
     page.click("#copy-token")
     page.wait_for_selector("#copy-token:has-text('Copied')")
+    shot(page, "account", tmp_path)
     assert page.evaluate("navigator.clipboard.readText()") == made["token"]
     ws_url = url.replace("http://", "ws://")
     with connect(ws_url) as ws:
@@ -243,7 +252,8 @@ def test_bot_accounts_token_shown_once_and_a_new_password(
     page.click(f"#token-{bot_id}")
     page.click(f"#token-{bot_id}-yes")
     page.wait_for_function(
-        "old => { const el = document.getElementById('bot-token'); return el && el.value && el.value !== old; }",
+        "old => { const el = document.getElementById('bot-token');"
+        " return el && el.value && el.value !== old; }",
         arg=made["token"],
     )
     assert wire.sent_of("bot_token")[-1]["bot"] == bot_id
@@ -256,6 +266,7 @@ def test_bot_accounts_token_shown_once_and_a_new_password(
     page.click("#lang")
     page.wait_for_selector("h2:has-text('Account bot')")
     no_sideways_scroll(page)
+    shot(page, "account-phone", tmp_path)
     page.click("#lang")
     # a new password; a plain log out; the old password is refused, the new one works
     page.fill("#old-password", PASSWORD)

@@ -32,6 +32,7 @@ function roomCard(ui, r) {
     h("span", { class: "id" }, r.room), " ",
     h("span", { class: `state ${r.state}` }, t(`state_${r.state}`)), " ",
     h("span", { class: "fill" }, `${taken}/${r.seats.length}`), " ",
+    r.rated ? [h("span", { class: "state rated" }, t("rated")), " "] : null,
     h("span", { class: "names" }, r.seats.filter((s) => s.name).map((s) => s.name).join(", ")), " ",
     r.state === "waiting" && free ? h("button", { type: "button", onclick: () => ui.send({ type: "join", room: r.room }), "aria-label": `${t("join")} ${r.room}` }, t("join")) : null,
     r.spectators === "live" || (r.spectators === "after" && r.state === "finished")
