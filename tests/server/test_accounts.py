@@ -87,9 +87,7 @@ async def test_register_under_another_name(rig: Rig) -> None:
 async def test_a_guests_games_become_the_accounts(rig: Rig) -> None:
     host = await guest(rig, "cleo")
     room = (
-        await host.request(
-            "create_room", "created", game="perudo", options={"seats": 2}, sit=True
-        )
+        await host.request("create_room", "created", game="perudo", options={"seats": 2}, sit=True)
     )["room"]
     await host.request("register", "account", password=PASSWORD)
     again = await login(rig, "cleo")
@@ -266,3 +264,37 @@ async def test_the_server_forgets_closed_connections(rig: Rig) -> None:
     assert not rig.server._signed or all(
         c.player is None or c.player.id != player for c in rig.server._signed
     )
+
+
+def test_umpire_serve_takes_session_idle_days() -> None:
+    from server.cli import build_parser
+
+    parser = build_parser()
+    assert parser.parse_args(["serve"]).session_idle_days == 30.0
+    assert parser.parse_args(["serve", "--session-idle-days", "7.5"]).session_idle_days == 7.5
+
+
+async def test_accounts_on_postgresql(make_server: ServerFactory, pg_dsn: str) -> None:
+    """The same flows on a PostgreSQL store (the server then runs as a cluster node)."""
+    rig = Rig(await make_server(db=pg_dsn))
+    ana = await account(rig, "Ana")
+    phone = await login(rig, "ＡＮＡ")
+    assert phone.player["id"] == ana.player["id"]
+    taken = await open_client(rig)
+    await taken.send(type="hello", v=1, name="ana")
+    await taken.error("name_taken")
+    made = await phone.request("create_bot", "bot_account", name="AnaBot")
+    bot = await open_client(rig)
+    await bot.send(type="hello", v=1, token=made["token"], bot=True, bot_version="1")
+    await bot.expect("welcome")
+    rig.wall.advance(31 * DAY)
+    stale = await open_client(rig)
+    await stale.send(type="hello", v=1, token=ana.token)
+    await stale.error("bad_token")
+    rig.wall.advance(-31 * DAY)
+    out = await phone.request("logout", "logged_out", everywhere=True)
+    assert out["revoked"] == 1  # the phone's session (the expired one is gone already)
+    assert (await ana.closed())[0] == 1000
+    again = await open_client(rig)
+    await again.send(type="hello", v=1, token=made["token"], bot=True)
+    await again.expect("welcome")

@@ -52,6 +52,9 @@ async def test_a_wrong_name_and_a_wrong_password_look_the_same(rig: Rig) -> None
     owner = await register(rig, "carol")
     await owner.request("create_bot", "bot_account", name="CarolBot")
     client = await open_client(rig)
+    # (the server's first verification also makes its dummy hash, whatever the name:
+    # test_the_very_first_login_costs_the_same_for_any_name)
+    await attempt(client, "warm-up", "not the password")
     answers: dict[str, tuple[str, str, int, int]] = {}
     for label, name, password in [
         ("wrong password", "alice", "not the password"),
@@ -119,7 +122,7 @@ async def test_login_is_limited_per_address(rig: Rig) -> None:
     client = await open_client(rig, "127.0.0.2")
     burst = int(PER_ADDRESS.burst)
     for i in range(burst):
-        name = "alice" if i % 2 else f"ghost{i}"
+        name = "alice" if i % 7 == 0 else f"ghost{i}"  # (alice's own bucket keeps some)
         assert (await attempt(client, name, "wrong password"))["code"] == "bad_login"
     before = rig.hasher.calls
     # limited: the same answer for a real and an unknown name, and no work at all
@@ -216,7 +219,7 @@ async def test_names_that_only_look_different_are_one_account(rig: Rig) -> None:
 async def test_a_guest_may_not_take_an_accounts_name(rig: Rig) -> None:
     owner = await register(rig, "alice")
     await owner.request("create_bot", "bot_account", name="RoboAlice")
-    for name in ("alice", "Ａlice", "ALICE", "roboalice", "perudo-random", "autopilot"):
+    for name in ("alice", "Ａlice", "ALICE", "roboalice"):
         client = await open_client(rig)
         await client.send(type="hello", v=1, name=name)
         await client.error("name_taken")
@@ -231,8 +234,15 @@ async def test_a_guest_may_not_take_an_accounts_name(rig: Rig) -> None:
     await bob.error("name_taken")
     await owner.send(type="create_bot", name="alice")
     await owner.error("name_taken")
-    await owner.send(type="create_bot", name="kriegspiel-random")
-    await owner.error("name_taken")
+    # the house bots' names are reserved for accounts (a program may play as a guest
+    # under one: the arena's remote bots do)
+    for name in ("kriegspiel-random", "Perudo-Simple", "autopilot"):
+        await owner.send(type="create_bot", name=name)
+        await owner.error("name_taken")
+        await bob.send(type="register", password=PASSWORD, name=name)
+        await bob.error("name_taken")
+    imitator = await open_client(rig)
+    await imitator.hello("perudo-random")
 
 
 async def test_a_guest_holding_a_name_before_it_was_claimed_must_pick_another(rig: Rig) -> None:
@@ -266,11 +276,12 @@ async def test_garbage_fields(rig: Rig) -> None:
         {"type": "bot_token", "bot": {"id": "x"}},
         {"type": "list_bots", "all": True},
     ]:
-        await client.send(**message)
-        await client.error("bad_message")
+        probe = await open_client(rig)  # (ten bad messages close a connection: 1008)
+        await probe.send(**message)
+        await probe.error("bad_message")
     await client.send(type="login", v=99, name="alice", password=PASSWORD)
     await client.error("version")
-    for name in ("al\u0000ice", "alice\u202e", "\ud800", "🙂" * 40):
+    for name in ("al\u0000ice", "alice\u202e", "🙂" * 40):
         error = await attempt(client, name, PASSWORD)
         assert error["code"] == "bad_login"
     for message in [
