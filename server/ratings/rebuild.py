@@ -87,12 +87,12 @@ async def recompute(store: Store, report: Report | None = None) -> list[RatingCh
     report.changes = len(changes)
     players = sorted({key.player for key in current})
     for player in players:
-        for row in await store.ratings(player):
-            expected = current.pop(row.key, None)
-            if expected != row.rating:
-                report.differ(f"{_key(row.key)}: stored {row.rating}, log {expected}")
-    for key, rating in sorted(current.items(), key=lambda item: _key(item[0])):
-        report.differ(f"{_key(key)}: not stored, log {rating}")
+        for rating in await store.ratings(player):
+            expected = current.pop(rating.key, None)
+            if expected != rating.rating:
+                report.differ(f"{_key(rating.key)}: stored {rating.rating}, log {expected}")
+    for key, left in sorted(current.items(), key=lambda item: _key(item[0])):
+        report.differ(f"{_key(key)}: not stored, log {left}")
     return changes
 
 
