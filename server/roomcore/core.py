@@ -107,6 +107,8 @@ class RoomCore:
             self.ratings = rating.infos(list(rating_changes))
         #: the rated game's end is being stored: its changes are awaited (``Rated``)
         self._rating_pending = False
+        #: the last preview of a waiting room's rating: for these holders, rated or not
+        self._preview: tuple[tuple[rating.Holder | None, ...], bool] | None = None
         self._out: list[m.Effect] = []
         self._now = 0.0
         self._wall = 0.0
@@ -216,6 +218,13 @@ class RoomCore:
         """The seat ``player`` holds here (house seats excluded), or ``None``."""
         return self.seating.seat_of(player)
 
+    def seat_of_house(self, player_id: str) -> int | None:
+        """The house seat ``player_id`` (``bot-<name>``) holds here, or ``None``."""
+        for index, seat in enumerate(self.seats):
+            if seat.house and seat.player is not None and seat.player.id == player_id:
+                return index
+        return None
+
     def viewer_seq(self, viewer: Viewer) -> int:
         """The number of the newest event ``viewer`` may see."""
         return self.streams.seq(viewer)
@@ -266,13 +275,12 @@ class RoomCore:
         will be if the empty seats are taken by accounts (``rating.preview``)."""
         if self.state != WAITING:
             return self.row.rated is not None
-        return rating.preview(
-            self.engine.name,
-            self.config.to_options(),
-            self.seats,
-            self.settings.rated,
-            self.house_version,
-        )
+        held = rating.holders(self.seats, self.house_version)
+        if self._preview is None or self._preview[0] != held:  # (the lobby lists it often)
+            options = self.config.to_options()
+            rated = rating.preview(self.engine.name, options, held, self.settings.rated)
+            self._preview = (held, rated)
+        return self._preview[1]
 
     def _seat_info(self, index: int, seat: Seat) -> frames.SeatInfo:
         player = seat.player
@@ -448,6 +456,11 @@ class RoomCore:
         if name == "autopilot" and self.engine.standin_policy is None:
             raise ClientError("unsupported", f"the autopilot does not play {self.engine.name}")
         assert msg.bot is not None
+        if self.settings.rated and self.seat_of_house(msg.bot.id) is not None:
+            raise ClientError(
+                "unsupported",
+                f"{msg.bot.name} already plays here: a rated game has each player once",
+            )
         index = self.seating.free_seat(msg.seat, self.id)
         if name == "autopilot":
             self.seats[index] = Seat(msg.bot, house=True, autopilot=True)

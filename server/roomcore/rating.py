@@ -63,22 +63,30 @@ def decision(
     return rating_plan.decide(game, options, holders, mode)
 
 
+def holders(seats: Sequence[Seat], house_version: HouseVersion) -> tuple[Holder | None, ...]:
+    """Each seat's :func:`holder` (``None``: empty), in order."""
+    return tuple(holder(seat, house_version) for seat in seats)
+
+
 def preview(
-    game: str,
-    options: dict[str, Any],
-    seats: Sequence[Seat],
-    mode: bool | None,
-    house_version: HouseVersion,
+    game: str, options: dict[str, Any], held: Sequence[Holder | None], mode: bool | None
 ) -> bool:
-    """Whether a waiting room's game will be rated if its empty seats are taken by
-    accounts (a guest sitting down makes a ``rated: null`` room casual)."""
+    """Whether a waiting room's game will be rated if its empty seats (``None`` in
+    ``held``, from :func:`holders`) are taken by accounts (a guest sitting down makes a
+    ``rated: null`` room casual)."""
     if mode is False:
         return False
-    holders = [
-        holder(seat, house_version) or Holder(f"(seat {index})", "account", "")
-        for index, seat in enumerate(seats)
+    seats = [
+        holder or Holder(f"(seat {index})", "account", "") for index, holder in enumerate(held)
     ]
-    return rating_plan.decide(game, options, holders, mode) is not None
+    return rating_plan.decide(game, options, seats, mode) is not None
+
+
+def rated_rules(game: str, options: dict[str, Any]) -> bool:
+    """Whether a game of ``game`` with these options can be rated at all (its rule set
+    is one that is rated), whoever sits down."""
+    seats = [Holder(f"(seat {index})", "account", "") for index in range(2)]
+    return rating_plan.decide(game, options, seats, True) is not None
 
 
 def plan(row: GameRow) -> RatingPlan | None:
