@@ -288,3 +288,38 @@ def test_bot_accounts_token_shown_once_and_a_new_password(
     page.click("#login-submit")
     page.wait_for_selector("#nav-account:has-text('bo')")
     assert page.locator("#nav-account .guest-mark").count() == 0
+
+
+def test_a_guest_is_refused_a_seat_in_a_rated_room_and_told_why(
+    accounts_served: Served, new_page: Any
+) -> None:
+    url = accounts_served.url
+    host = new_page()
+    enter_as_guest(host, url, "cy")
+    claim(host, PASSWORD)
+    host.click("#nav-lobby")
+    host.select_option("#f-game", "kriegspiel")
+    host.select_option("#f-rated", "true")
+    host.click("#f-create")
+    host.wait_for_selector(".rated[data-rated=true]")
+    room = host.evaluate("location.hash").rsplit("/", 1)[1]
+    guest = new_page()
+    wire = Wire(guest)
+    enter_as_guest(guest, url, "dee")
+    card = guest.locator(f".room-card[data-room='{room}']")
+    card.locator(".rated").wait_for()
+    card.locator("button:has-text('Join')").click()
+    guest.wait_for_selector(".error[data-code=account_required]")
+    text = guest.locator(".error").inner_text()
+    assert text == "Only accounts may sit in a rated room: claim your name first."
+    assert wire.sent_of("join")[-1]["room"] == room
+    assert [e["code"] for e in wire.received_of("error")] == ["account_required"]
+    # the guest's page logs in to the account on its live connection
+    guest.click("#nav-account")
+    guest.fill("#other-name", "cy")
+    guest.fill("#other-password", PASSWORD)
+    guest.press("#other-password", "Enter")
+    guest.wait_for_selector("#my-kind[data-kind=account]")
+    assert guest.locator("#nav-account").inner_text() == "cy"
+    assert [m["type"] for m in wire.sent if m["type"] in ("hello", "login")] == ["hello", "login"]
+    assert [w["player"]["kind"] for w in wire.received_of("welcome")] == ["guest", "account"]
