@@ -323,3 +323,10 @@ def test_a_guest_is_refused_a_seat_in_a_rated_room_and_told_why(
     assert guest.locator("#nav-account").inner_text() == "cy"
     assert [m["type"] for m in wire.sent if m["type"] in ("hello", "login")] == ["hello", "login"]
     assert [w["player"]["kind"] for w in wire.received_of("welcome")] == ["guest", "account"]
+    # a guest may not take an account's name (whatever its case): back to the first form
+    third = new_page()
+    third.goto(url)
+    third.fill("#name", "CY")
+    third.press("#name", "Enter")
+    third.wait_for_selector(".name-form .error:has-text('That name belongs to an account')")
+    assert third.locator("#create").count() == 0
