@@ -2,7 +2,7 @@
 // setAttribute, so a name or a chat line can never become markup.
 
 const SVG_NS = "http://www.w3.org/2000/svg";
-const SVG_TAGS = new Set(["svg", "rect", "circle", "text", "g", "path", "title"]);
+const SVG_TAGS = new Set(["svg", "rect", "circle", "text", "g", "path", "title", "line"]);
 
 /** h("button", {class: "x", onclick: fn}, "text", child, [more]) -> element. */
 export function h(tag, attrs = {}, ...children) {

@@ -1,25 +1,10 @@
-// The lobby: the name form, the list of rooms (refreshed by main.js) and the create form,
+// The lobby: the list of rooms (refreshed by main.js) and the create form,
 // built from the server's catalogue: its games, their options (a control per option type),
 // presets and help, and the room options each game takes.
 
 import { h } from "./dom.js";
 import { hasWord } from "./i18n.js";
 import { gameTitle } from "./room.js";
-
-export function nameForm(ui) {
-  const t = ui.t;
-  const submit = (e) => {
-    e.preventDefault();
-    const value = document.getElementById("name").value.trim();
-    if (!value) return;
-    ui.setName(value.slice(0, 32));
-  };
-  return h("form", { class: "card name-form", onsubmit: submit },
-    h("h1", {}, t("chooseName")),
-    h("label", { for: "name" }, t("name")),
-    h("input", { id: "name", name: "name", maxlength: 32, autocomplete: "nickname", required: true, "data-key": "name" }),
-    h("button", { type: "submit", class: "primary" }, t("continue")));
-}
 
 export function lobbyView(ui) {
   const t = ui.t;
@@ -47,6 +32,7 @@ function roomCard(ui, r) {
     h("span", { class: "id" }, r.room), " ",
     h("span", { class: `state ${r.state}` }, t(`state_${r.state}`)), " ",
     h("span", { class: "fill" }, `${taken}/${r.seats.length}`), " ",
+    r.rated ? [h("span", { class: "state rated" }, t("rated")), " "] : null,
     h("span", { class: "names" }, r.seats.filter((s) => s.name).map((s) => s.name).join(", ")), " ",
     r.state === "waiting" && free ? h("button", { type: "button", onclick: () => ui.send({ type: "join", room: r.room }), "aria-label": `${t("join")} ${r.room}` }, t("join")) : null,
     r.spectators === "live" || (r.spectators === "after" && r.state === "finished")
@@ -69,6 +55,12 @@ function choiceLabel(ui, option, choice, game) {
 /** The control of one option, of its type: a checkbox, a choice, a number or a text. */
 function control(ui, option, id, value, set, game) {
   const common = { id, "data-key": id };
+  if (option.type === "bool" && option.default === null) {
+    // three ways: unset (the server decides: "automatic"), yes, no
+    const shown = value === true ? "true" : value === false ? "false" : "";
+    return h("select", { ...common, onchange: (e) => set(e.target.value === "" ? undefined : e.target.value === "true") },
+      [["", ui.t("boolAuto")], ["true", ui.t("yes")], ["false", ui.t("no")]].map(([v, text]) => h("option", { value: v, selected: v === shown }, text)));
+  }
   if (option.type === "bool") {
     return h("input", { ...common, type: "checkbox", checked: Boolean(value), onchange: (e) => set(e.target.checked) });
   }

@@ -3,10 +3,13 @@
 
 import { h, mount } from "./dom.js";
 import { gameOf } from "./games/index.js";
-import { translate } from "./i18n.js";
-import { applyFrame, initialState, resumePlan } from "./state.js";
+import { hasWord, translate } from "./i18n.js";
+import { applyFrame, initialState, isAccount, resumePlan } from "./state.js";
 import { Connection } from "./net.js";
-import { lobbyView, nameForm } from "./lobby.js";
+import { lobbyView } from "./lobby.js";
+import { accountView, entryForm } from "./account.js";
+import { boardHash, boardQuery, leaderboardView } from "./leaderboard.js";
+import { playerView } from "./player.js";
 import { tick } from "./parts.js";
 import { logLine, roomView } from "./room.js";
 import { canDraw, commitment } from "./seed.js";
@@ -29,6 +32,18 @@ const ui = {
   replayAsked: {},
   seeds: {},
   conn: null,
+  page: "lobby", // lobby, room, account, leaderboard, player (from the address)
+  entryMode: store.getItem("umpire.kind") === "account" ? "login" : "guest", // the first form's tab
+  entryName: store.getItem("umpire.name") || "",
+  entryError: null, // why the last login (or guest name) was refused
+  login: null, // {name, password} while logging in as the first message
+  notice: null, // a line of news (logged out, password changed...)
+  problem: null, // a form's own check that failed (a key of the page's words)
+  fields: {}, // what was typed into the account forms, kept across re-renders
+  copied: false,
+  board: null, // the leaderboard asked for: {game, rules, pool}
+  profileName: null, // the player page shown
+  profileMissing: null,
 };
 ui.lang = store.getItem("umpire.lang") || ((navigator.language || "en").startsWith("it") ? "it" : "en");
 ui.t = (key, args, game) => translate(ui.lang, key, args, game);
@@ -40,14 +55,22 @@ ui.act = (room, action) => {
   ui.send({ type: "act", room: room.id, action });
   render();
 };
-ui.confirmButton = (id, label, question, action) => {
+ui.request = (message) => {
+  ui.state.error = null;
+  ui.problem = null;
+  ui.notice = null;
+  ui.pending = message.type;
+  ui.send(message);
+  render();
+};
+ui.confirmButton = (id, label, question, action, name = null) => {
   if (ui.confirming === id) {
     return h("span", { class: "confirm", role: "alertdialog", "aria-label": question },
       h("span", {}, question), " ",
       h("button", { type: "button", id: `${id}-yes`, class: "danger", "data-key": `${id}-yes`, onclick: () => { ui.confirming = null; action(); } }, ui.t("yes")),
       h("button", { type: "button", id: `${id}-no`, "data-key": `${id}-no`, onclick: () => { ui.confirming = null; render(); } }, ui.t("no")));
   }
-  return h("button", { type: "button", id, "data-key": id, onclick: () => { ui.confirming = id; render(); } }, label);
+  return h("button", { type: "button", id, "data-key": id, "aria-label": name, onclick: () => { ui.confirming = id; render(); } }, label);
 };
 ui.seedCheck = (seed, hash) => {
   const key = `${seed}:${hash}`;
@@ -69,13 +92,72 @@ function wsUrl() {
   return `${location.protocol === "https:" ? "wss:" : "ws:"}//${location.host}/`;
 }
 
-function onFrame(frame) {
-  const state = ui.state;
+/** Forget who this page was and show the first form again (`notice` above it). */
+function signedOut(notice, error = null) {
+  for (const key of ["umpire.token", "umpire.name", "umpire.kind"]) store.removeItem(key);
+  if (ui.conn) ui.conn.stop();
+  Object.assign(ui, { conn: null, connected: false, routed: false, name: "", login: null, notice, entryError: error, state: initialState(), fields: {} });
+  ui.replays = {};
+  ui.replayAsked = {};
+  if (location.hash && location.hash !== "#/") history.replaceState(null, "", "#/");
+  render();
+}
+
+/** The page's words for an error code, else the server's message. */
+function errorText(error) {
+  const key = `err_${error.code}`;
+  return hasWord(key) ? ui.t(key) : `${error.code}: ${error.message}`;
+}
+
+/** The frames of accounts: true when `frame` was handled here. */
+function onAccountFrame(frame) {
+  const before = ui.conn && !ui.conn.ready;
+  if (frame.type === "error" && before && (ui.login || frame.code === "name_taken")) {
+    // a login (or a guest's name) refused before any welcome: back to the first form
+    const name = ui.login ? ui.login.name : ui.name;
+    signedOut(null, errorText(frame));
+    ui.entryName = name;
+    render();
+    return true;
+  }
   if (frame.type === "error" && frame.code === "bad_token") {
     store.removeItem("umpire.token");
-    ui.conn.ws.close();
-    return;
+    if (["account", "bot"].includes(store.getItem("umpire.kind"))) {
+      // a logged-out or expired session: an account logs in again, it never turns guest
+      const name = ui.name;
+      ui.entryMode = "login";
+      signedOut(ui.t("sessionEnded"));
+      ui.entryName = name;
+      render();
+    } else ui.conn.ws.close();
+    return true;
   }
+  if (frame.type === "error" && frame.code === "no_such_player" && ui.page === "player") {
+    ui.profileMissing = ui.profileName;
+    render();
+    return true;
+  }
+  if (frame.type === "logged_out") {
+    ui.entryMode = "login";
+    const name = ui.name;
+    signedOut(ui.pending === "logout-all" ? ui.t("loggedOutEverywhere", { revoked: frame.revoked }) : ui.t("loggedOut"));
+    ui.entryName = name;
+    render();
+    return true;
+  }
+  return false;
+}
+
+function onFrame(frame) {
+  if (onAccountFrame(frame)) return;
+  if (frame.type === "welcome" && ui.state.player && ui.state.player.id !== frame.player.id) {
+    // logged in to another account on this connection: the rooms were the guest's
+    ui.state = initialState();
+    ui.replays = {};
+    ui.replayAsked = {};
+    ui.routed = false;
+  }
+  const state = ui.state;
   if (frame.type === "error" && frame.ref === AUTO) {
     // a request the page made by itself (resume, lobby refresh) failed: a room that is
     // gone after a restart, say; forget it instead of showing an error
@@ -94,7 +176,21 @@ function onFrame(frame) {
   }
   if (frame.type === "hint") ui.hintAt = frame.seq; // the position it was worked out for: shown while the room is still there
   if (frame.type === "clock" && state.rooms[frame.room]) state.rooms[frame.room].clockAt = Date.now();
+  if (frame.type === "account") {
+    store.setItem("umpire.kind", frame.player.kind);
+    store.setItem("umpire.name", frame.player.name);
+    ui.name = frame.player.name;
+    ui.notice = ui.t(ui.pending === "change_password" ? "passwordChanged" : "claimed", { name: frame.player.name });
+    if (ui.page === "account") ui.send({ type: "list_bots" });
+  }
+  if (frame.type === "catalogue" && ui.page === "leaderboard" && ui.board && !ui.board.game) route();
   if (frame.type === "welcome") {
+    if (ui.login) ui.notice = null;
+    ui.login = null;
+    ui.entryError = null;
+    ui.name = frame.player.name;
+    store.setItem("umpire.name", frame.player.name);
+    store.setItem("umpire.kind", frame.player.kind || "guest");
     store.setItem("umpire.token", frame.token);
     askCatalogue();
     for (const entry of resumePlan(state)) ui.send({ type: "resume", ...entry, ref: AUTO });
@@ -124,6 +220,7 @@ function connect() {
       render();
     },
     hello: () => {
+      if (ui.login) return { type: "login", v: 1, name: ui.login.name, password: ui.login.password };
       const token = store.getItem("umpire.token");
       return token ? { type: "hello", v: 1, name: ui.name, token } : { type: "hello", v: 1, name: ui.name };
     },
@@ -133,9 +230,30 @@ function connect() {
 
 function route() {
   const hash = location.hash.replace(/^#\/?/, "");
-  const [kind, arg] = hash.split("/");
+  const [kind, arg, ...more] = hash.split("/");
   const state = ui.state;
-  if (kind === "invite" && arg) {
+  ui.page = kind === "invite" || kind === "room" ? "room" : ["account", "leaderboard", "player"].includes(kind) ? kind : "lobby";
+  ui.confirming = null;
+  if (ui.page !== "room") state.current = null;
+  if (kind === "account") {
+    ui.notice = null;
+    ui.problem = null;
+    if (isAccount(state.player)) ui.sendAuto({ type: "list_bots" });
+  } else if (kind === "leaderboard") {
+    ui.board = boardQuery([arg, ...more], state.catalogue);
+    if (ui.board.game) {
+      const ask = { type: "leaderboard", game: ui.board.game, pool: ui.board.pool };
+      if (ui.board.rules) ask.rules = ui.board.rules;
+      ui.send(ask);
+    }
+  } else if (kind === "player" && arg) {
+    // #/player/NAME (an account's, a bot's or a house bot's), or #/player/NAME/ID (a
+    // guest's: guests' names are not unique, so they are found by id)
+    ui.profileName = decodeURIComponent(arg);
+    ui.profileId = more[0] ? decodeURIComponent(more[0]) : null;
+    ui.profileMissing = null;
+    ui.send(ui.profileId ? { type: "profile", player: ui.profileId } : { type: "profile", name: ui.profileName });
+  } else if (kind === "invite" && arg) {
     ui.send({ type: "join", invite: decodeURIComponent(arg) });
   } else if (kind === "room" && arg) {
     const id = decodeURIComponent(arg);
@@ -153,7 +271,7 @@ window.addEventListener("hashchange", () => {
 });
 
 setInterval(() => {
-  if (ui.connected && !ui.state.current) ui.send({ type: "list_rooms", ref: AUTO });
+  if (ui.connected && ui.page === "lobby") ui.send({ type: "list_rooms", ref: AUTO });
 }, 2000);
 setInterval(() => {
   const room = ui.state.current && ui.state.rooms[ui.state.current];
@@ -171,14 +289,11 @@ function render() {
   const langButton = document.getElementById("lang");
   langButton.textContent = t("language");
   langButton.setAttribute("aria-label", t("languageLabel"));
-  document.getElementById("me").textContent = ui.state.player ? ui.state.player.name : "";
+  header();
   const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.key : null;
   const app = document.getElementById("app");
-  if (!ui.name) mount(app, nameForm(ui));
-  else {
-    const room = ui.state.current && ui.state.rooms[ui.state.current];
-    mount(app, errorLine(), room ? roomView(ui, room) : lobbyView(ui));
-  }
+  if (!ui.name || ui.login) mount(app, entryForm(ui));
+  else mount(app, errorLine(), page());
   for (const list of app.querySelectorAll(".log-lines, .chat-lines")) list.scrollTop = list.scrollHeight; // newest in view
   if (focused) {
     const again = app.querySelector(`[data-key="${CSS.escape(focused)}"]`);
@@ -186,19 +301,60 @@ function render() {
   }
 }
 
+/** The page the address names. */
+function page() {
+  if (ui.page === "account") return accountView(ui);
+  if (ui.page === "leaderboard") return leaderboardView(ui);
+  if (ui.page === "player") return playerView(ui);
+  const room = ui.state.current && ui.state.rooms[ui.state.current];
+  return room ? roomView(ui, room) : lobbyView(ui);
+}
+
+/** The top bar's links: the lobby, the leaderboard, and who you are (your account page). */
+function header() {
+  const me = ui.state.player;
+  const nav = document.getElementById("nav");
+  const link = (href, label, id, current) => h("a", { href, id, "aria-current": current ? "page" : null }, label);
+  mount(nav, ui.name ? [
+    link("#/", ui.t("lobby"), "nav-lobby", ui.page === "lobby"),
+    // the leaderboard last shown, else the first game's
+    link(ui.board && ui.board.game ? boardHash(ui.board.game, ui.board.rules, ui.board.pool) : "#/leaderboard", ui.t("leaderboard"), "nav-board", ui.page === "leaderboard"),
+  ] : null);
+  const mine = document.getElementById("me");
+  mount(mine, me ? h("a", { href: "#/account", id: "nav-account", "aria-current": ui.page === "account" ? "page" : null, "aria-label": `${ui.t("account")}: ${me.name}` },
+    me.name, isAccount(me) ? null : h("span", { class: "guest-mark" }, ` (${ui.t("kind_guest")})`)) : null);
+}
+
 function errorLine() {
   const error = ui.state.error;
   if (!error) return null;
-  return h("p", { class: "error", role: "alert" }, `${error.code}: ${error.message}`);
+  return h("p", { class: "error", role: "alert", "data-code": error.code }, errorText(error));
 }
 
 ui.render = () => render();
 ui.logLine = (entry, game) => logLine(ui, entry, game);
 ui.setName = (name) => {
   ui.name = name;
+  ui.notice = null;
+  ui.entryError = null;
   store.setItem("umpire.name", name);
+  store.setItem("umpire.kind", "guest");
+  store.removeItem("umpire.token");
   connect();
   render();
+};
+ui.logIn = (name, password) => {
+  ui.login = { name, password };
+  ui.entryError = null;
+  ui.notice = null;
+  ui.name = name;
+  store.removeItem("umpire.token");
+  connect();
+  render();
+};
+ui.logOut = (everywhere) => {
+  ui.pending = everywhere ? "logout-all" : "logout";
+  ui.send({ type: "logout", everywhere });
 };
 
 document.getElementById("lang").addEventListener("click", () => {

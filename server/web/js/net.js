@@ -11,13 +11,25 @@ export class Connection {
     this.url = url;
     this.onFrame = onFrame;
     this.onStatus = onStatus;
-    this.hello = hello; // () => hello message
+    this.hello = hello; // () => the first message: hello, or login
     this.ws = null;
     this.delay = 250;
     this.queue = [];
     this.ready = false;
     this.lastHeard = Date.now();
-    setInterval(() => this.heartbeat(), PING_EVERY);
+    this.stopped = false;
+    this.timer = setInterval(() => this.heartbeat(), PING_EVERY);
+  }
+
+  /** Close for good (log out, a failed login): no reconnection, nothing more sent. */
+  stop() {
+    this.stopped = true;
+    clearInterval(this.timer);
+    const ws = this.ws;
+    this.ws = null;
+    this.ready = false;
+    this.queue = [];
+    if (ws) ws.close();
   }
 
   heartbeat() {
@@ -30,7 +42,7 @@ export class Connection {
   }
 
   lost(ws) {
-    if (this.ws !== ws) return;
+    if (this.ws !== ws || this.stopped) return;
     this.ws = null;
     this.ready = false;
     this.onStatus(false);
@@ -39,6 +51,7 @@ export class Connection {
   }
 
   open() {
+    if (this.stopped) return;
     const ws = new WebSocket(this.url);
     this.lastHeard = Date.now();
     this.ws = ws;

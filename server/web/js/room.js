@@ -6,7 +6,7 @@ import { h } from "./dom.js";
 import { gameOf } from "./games/index.js";
 import { timeLine } from "./parts.js";
 import { replayView } from "./replay_view.js";
-import { catalogueGame, seatNames } from "./state.js";
+import { catalogueGame, ratingDelta, seatNames } from "./state.js";
 
 /** The title of game `name` from the catalogue (its name until the catalogue is here). */
 export function gameTitle(ui, name) {
@@ -34,7 +34,8 @@ export function roomView(ui, room) {
   const names = seatNames(room);
   const module = gameOf(room.game);
   const header = h("div", { class: "room-head" },
-    h("h1", {}, t("room", { room: room.id }), " ", h("span", { class: "muted" }, `${gameTitle(ui, room.game)} · `, h("span", { class: "room-state", "data-state": frame.state || "" }, frame.state ? t(`state_${frame.state}`) : "…"))),
+    h("h1", {}, t("room", { room: room.id }), " ", h("span", { class: "muted" }, `${gameTitle(ui, room.game)} · `, h("span", { class: "room-state", "data-state": frame.state || "" }, frame.state ? t(`state_${frame.state}`) : "…"),
+      frame.state ? [" · ", h("span", { class: "rated", "data-rated": frame.rated ? "true" : "false" }, t(frame.rated ? "rated" : "casual"))] : null)),
     h("a", { href: "#/", class: "back", onclick: () => { ui.send({ type: "list_rooms" }); } }, t("back")));
   const invite = room.invite
     ? h("p", { class: "invite" }, h("label", { for: "invite-link" }, t("invite")), " ",
@@ -68,12 +69,38 @@ export function roomView(ui, room) {
   if (room.seat === null && !waiting) actions.push(h("span", { class: "muted" }, t("spectating")));
   const table = waiting || !room.table
     ? h("p", { class: "muted" }, t("waitingPlayers"))
-    : [timeLine(ui, room, module.seatLabel ? (seat) => module.seatLabel(ui, seat) : null), module.table(ui, room), hintView(ui, room), seedView(ui, room)];
+    : [timeLine(ui, room, module.seatLabel ? (seat) => module.seatLabel(ui, seat) : null), module.table(ui, room), ratingsView(ui, room), hintView(ui, room), seedView(ui, room)];
   return h("div", { class: "room" },
     h("section", { class: "card head" }, header, invite, seats, h("div", { class: "actions" }, actions)),
     h("section", { class: "card table" }, table),
     replayView(ui, room),
     h("div", { class: "side" }, logView(ui, room), chatView(ui, room)));
+}
+
+/** The rating changes of a rated game's end (the room frame's `ratings`), yours first;
+ * each name links to its player page. */
+function ratingsView(ui, room) {
+  const t = ui.t;
+  const changes = room.frame.ratings;
+  if (!changes || !changes.length) return null;
+  const names = seatNames(room);
+  const me = ui.state.player;
+  const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "±0");
+  const mine = changes.find((c) => me && c.player === me.id);
+  const line = (c) => {
+    const { before, after, delta } = ratingDelta(c);
+    const mark = c.provisional ? t("provisionalMark") : "";
+    return { before: `${before}`, after: `${after}${mark}`, delta: signed(delta), name: names[c.seat] || "?" };
+  };
+  return h("section", { class: "rating-changes", "aria-label": t("ratingChanges") },
+    mine ? h("p", { class: "my-rating", id: "rating-change", role: "status", "data-delta": ratingDelta(mine).delta }, t("yourRating", line(mine))) : null,
+    h("h3", {}, t("ratingChanges")),
+    h("ul", {}, changes.map((c) => {
+      const seat = (room.frame.seats || [])[c.seat];
+      const text = t("ratingChange", line(c));
+      return h("li", { "data-seat": c.seat, "data-delta": ratingDelta(c).delta },
+        seat && seat.name ? h("a", { href: `#/player/${encodeURIComponent(seat.name)}` }, text) : text);
+    })));
 }
 
 /** The hint button and the last hint, in games the catalogue says have hints. */

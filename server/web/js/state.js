@@ -21,7 +21,25 @@ export function initialState() {
     error: null,
     hint: null,
     catalogue: null, // the server's games, options and bots (the catalogue frame)
+    bots: [], // this account's bot accounts (bot_accounts, bot_account)
+    botToken: null, // {player, token}: a bot's API token, shown once (bot_account)
+    accountChanged: null, // the last `account` frame's player (register, change_password)
+    leaderboard: null, // the last leaderboard frame
+    profile: null, // the last profile frame
+    loggedOut: null, // {revoked} once logged out
   };
+}
+
+/** Whether `player` ({kind}) holds an account of its own (so it can log in elsewhere). */
+export function isAccount(player) {
+  return Boolean(player) && player.kind === "account";
+}
+
+/** The key names are compared by, as the server's account_key: NFKC(casefold(NFKC(name))).
+ * (JavaScript has no casefold: toUpperCase then toLowerCase folds as it does for
+ * the names people use, ß to ss included; the server's key decides.) */
+export function nameKey(name) {
+  return String(name || "").normalize("NFKC").toUpperCase().toLowerCase().normalize("NFKC");
 }
 
 /** A followed room's state. */
@@ -74,6 +92,7 @@ export function applyFrame(state, frame) {
     state.hint = frame;
     return state;
   }
+  if (applyAccountFrame(state, frame)) return state;
   const id = frame.room;
   if (typeof id !== "string") return state;
   if (kind === "left") {
@@ -85,6 +104,64 @@ export function applyFrame(state, frame) {
   applyRoomFrame(room, frame);
   if (kind === "created" || kind === "joined" || kind === "watching") state.current = id;
   return state;
+}
+
+/** The frames of accounts, leaderboards and profiles; true when `frame` was one. */
+function applyAccountFrame(state, frame) {
+  switch (frame.type) {
+    case "account":
+      state.player = frame.player;
+      state.accountChanged = frame.player;
+      state.error = null;
+      return true;
+    case "bot_accounts":
+      state.bots = frame.bots || [];
+      return true;
+    case "bot_account": {
+      state.botToken = { player: frame.player, token: frame.token };
+      state.bots = [...state.bots.filter((b) => b.id !== frame.player.id), frame.player];
+      state.error = null;
+      return true;
+    }
+    case "leaderboard":
+      state.leaderboard = frame;
+      return true;
+    case "profile":
+      state.profile = frame;
+      return true;
+    case "logged_out":
+      state.loggedOut = { revoked: frame.revoked };
+      return true;
+    default:
+      return false;
+  }
+}
+
+/** A profile's games, each with its ratings, statistics and recent games, in the order:
+ * rated games first, then the others by name. [{game, ratings, stats, history}] */
+export function profileGames(profile) {
+  if (!profile) return [];
+  const games = new Set([
+    ...(profile.ratings || []).map((r) => r.game),
+    ...Object.keys(profile.stats || {}),
+    ...(profile.history || []).map((g) => g.game),
+  ]);
+  const out = [...games].map((game) => ({
+    game,
+    ratings: (profile.ratings || []).filter((r) => r.game === game),
+    stats: (profile.stats || {})[game] || {},
+    history: (profile.history || []).filter((g) => g.game === game),
+  }));
+  out.sort((a, b) => (b.ratings.length > 0) - (a.ratings.length > 0) || a.game.localeCompare(b.game));
+  return out;
+}
+
+/** What a seat's rating change reads as: {before, after, delta} rounded to whole points
+ * (delta from the rounded values, so that before + delta = after on the screen). */
+export function ratingDelta(change) {
+  const before = Math.round(change.before);
+  const after = Math.round(change.after);
+  return { before, after, delta: after - before };
 }
 
 /** Set the room's game (from a room frame or a view); a new game gets a fresh table. */
