@@ -51,7 +51,6 @@ import msgspec
 
 from server.errors import StoreError
 
-
 #: What a player is: a ``guest`` (a name and a token, nothing more), an ``account`` (a
 #: name claimed with a password), a ``bot`` account (made by an account, with API tokens)
 #: or a ``house`` bot (the server's own, ``bot-<kind>``).
@@ -142,6 +141,10 @@ class RatingChange:
     n: int = 0
 
 
+#: Glicko-2's rating of a player never rated (the default :attr:`RatingPlan.initial`)
+NEW_GLICKO2 = Rating(1500.0, 350.0, 0.06, 0)
+
+
 @dataclass(frozen=True, slots=True)
 class RatingPlan:
     """How :meth:`Store.finish_game` rates a game, inside the finish's own transaction.
@@ -154,6 +157,10 @@ class RatingPlan:
 
     seats: tuple[tuple[RatingKey, str], ...]
     rate: Callable[[Sequence[Rating | None]], Sequence[Rating]]
+    #: the rating a player's first rated game starts from (games 0): stored as that
+    #: change's ``before``. Glicko-2's new rating unless the plan says otherwise
+    #: (OpenSkill's is 1500/500 with no volatility).
+    initial: Rating = field(default_factory=lambda: NEW_GLICKO2)
 
 
 @dataclass(slots=True)
@@ -280,50 +287,51 @@ class Store(ABC):
 
     # -- accounts and sessions (server.players) ----------------------------------------
 
+    @abstractmethod
     async def session(self, token_hash: str) -> SessionRow | None:
         """The session (or API token) whose token hashes to ``token_hash``."""
-        raise NotImplementedError  # (the store branch implements it)
 
+    @abstractmethod
     async def add_session(self, session: SessionRow) -> None:
         """Store a new token of a player (a hash already used raises StoreError)."""
-        raise NotImplementedError  # (the store branch implements it)
 
+    @abstractmethod
     async def touch_session(self, token_hash: str, at: float) -> None:
         """Mark a session used at ``at`` (its idle time starts again)."""
-        raise NotImplementedError  # (the store branch implements it)
 
+    @abstractmethod
     async def drop_sessions(
         self, player_id: str, *, kinds: Sequence[str] = ("session",), keep: str | None = None
     ) -> int:
         """Revoke a player's tokens of these kinds, all but the one hashing to ``keep``;
         return how many were revoked. ``drop_session`` revokes one."""
-        raise NotImplementedError  # (the store branch implements it)
 
+    @abstractmethod
     async def drop_session(self, token_hash: str) -> None:
         """Revoke one token (unknown: nothing happens)."""
-        raise NotImplementedError  # (the store branch implements it)
 
+    @abstractmethod
     async def credentials(self, account: str) -> Credentials | None:
         """The account or bot account whose name's key is ``account``."""
-        raise NotImplementedError  # (the store branch implements it)
 
+    @abstractmethod
     async def claim(self, player_id: str, name: str, account: str, password_hash: str) -> None:
         """Make guest ``player_id`` an account: named ``name`` (key ``account``) with this
         password. A key already taken raises :class:`~server.errors.NameTaken`."""
-        raise NotImplementedError  # (the store branch implements it)
 
+    @abstractmethod
     async def set_password(self, player_id: str, password_hash: str) -> None:
         """Change an account's password hash."""
-        raise NotImplementedError  # (the store branch implements it)
 
+    @abstractmethod
     async def add_bot_account(self, player: PlayerRow, account: str, token_hash: str) -> None:
         """Store a bot account (``player.kind == "bot"``, ``player.owner`` set) named by
         key ``account``, with its first API token. A key already taken raises
         :class:`~server.errors.NameTaken`."""
 
+    @abstractmethod
     async def bot_accounts(self, owner: str) -> list[PlayerRow]:
         """The bot accounts an account made, oldest first."""
-        raise NotImplementedError  # (the store branch implements it)
 
     # -- games ----------------------------------------------------------------------------
 
@@ -400,38 +408,38 @@ class Store(ABC):
 
     # -- ratings (server.ratings) ---------------------------------------------------------
 
+    @abstractmethod
     async def rating_changes(self, game_id: str) -> list[RatingChange]:
         """A rated game's rating changes by seat (none: casual, or not finished)."""
-        raise NotImplementedError  # (the store branch implements it)
 
+    @abstractmethod
     async def ratings(self, player_id: str) -> list[RatingRow]:
         """A player's current ratings (every game, rule set and version)."""
-        raise NotImplementedError  # (the store branch implements it)
 
+    @abstractmethod
     async def rating_history(self, key: RatingKey, limit: int = 500) -> list[RatingChange]:
         """The latest ``limit`` rating changes under ``key``, oldest first (a chart)."""
-        raise NotImplementedError  # (the store branch implements it)
 
+    @abstractmethod
     async def leaderboard(
         self, game: str, rules: str, pool: str, *, min_games: int, limit: int = 100
     ) -> list[tuple[PlayerRow, RatingRow]]:
         """The best ``limit`` ratings of a pool with at least ``min_games`` games, best
         first (by rating, then fewest games... then player id: a total order)."""
-        raise NotImplementedError  # (the store branch implements it)
 
+    @abstractmethod
     def iter_rated_games(self) -> AsyncIterator[GameRow]:
         """Every rated game, in the order its rating changes were applied (``n``)."""
-        raise NotImplementedError  # (the store branch implements it)
 
+    @abstractmethod
     async def replace_ratings(self, changes: Sequence[RatingChange]) -> None:
         """(``umpire ratings rebuild``) Replace every rating and rating change, in one
         transaction, by ``changes`` (in order of application); the current ratings become
         each key's last ``after``."""
-        raise NotImplementedError  # (the store branch implements it)
 
+    @abstractmethod
     async def player_by_name(self, account: str) -> PlayerRow | None:
         """The account, bot account or house bot whose name's key is ``account``."""
-        raise NotImplementedError  # (the store branch implements it)
 
     @abstractmethod
     async def history(self, player_id: str, limit: int = 20) -> list[dict[str, Any]]:
@@ -445,7 +453,7 @@ class Store(ABC):
 #: the columns of ``games``, in the order :func:`game_from_row` reads them
 GAME_COLUMNS = (
     "id, game, options, settings, host, invite, public, seats, status, seed, seed_sha256, "
-    "seed_revealed, result, reason, created, started, finished, house"
+    "seed_revealed, result, reason, created, started, finished, house, rated"
 )
 
 _ENCODER = msgspec.json.Encoder()
@@ -477,6 +485,7 @@ def game_from_row(r: Sequence[Any]) -> GameRow:
         started=r[15],
         finished=r[16],
         house=json.loads(r[17]),
+        rated=None if r[18] is None else json.loads(r[18]),
     )
 
 
@@ -502,6 +511,7 @@ def game_values(game: GameRow) -> tuple[Any, ...]:
         game.started,
         game.finished,
         dumps(game.house),
+        None if game.rated is None else dumps(game.rated),
     )
 
 

@@ -16,7 +16,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Generic, Protocol, TypeVar
 
-from server.errors import StoreError
+from server.errors import NameTaken, StoreError
 
 log = logging.getLogger(__name__)
 
@@ -122,7 +122,10 @@ def _succeed(item: Pending) -> None:
 
 def write_failed(store: str, done: asyncio.Future[None], exc: Exception) -> None:
     """Log a failed write and fail its future with a :class:`StoreError` (caused by
-    ``exc``)."""
+    ``exc``). A :class:`NameTaken` is an answer, not a failure: it is raised as it is."""
+    if isinstance(exc, NameTaken):
+        done.set_exception(exc)
+        return
     log.warning("store %s: a write failed: %r", store, exc)
     error = StoreError(f"write failed: {exc}")
     error.__cause__ = exc

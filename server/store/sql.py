@@ -14,18 +14,192 @@ from abc import abstractmethod
 from collections.abc import AsyncIterator, Iterable, Sequence
 from typing import Any
 
+from server.errors import StoreError
 from server.store.contract import (
     GAME_COLUMNS,
     ActionRow,
     ChatRow,
+    Credentials,
     EventRow,
     GameRow,
     PlayerRow,
+    Rating,
+    RatingChange,
+    RatingKey,
+    RatingPlan,
+    RatingRow,
+    SessionRow,
     Store,
     game_from_row,
 )
 
 __all__ = ["SqlReads"]
+
+#: the columns of ``players`` that make a :class:`PlayerRow` (:func:`player_from_row`)
+PLAYER_COLUMNS = "id, name, bot, created, kind, owner"
+#: the columns of ``ratings`` that make a :class:`RatingRow` (:func:`rating_from_row`)
+RATING_COLUMNS = (
+    "player_id, version, game, rules, pool, rating, deviation, volatility, games, updated"
+)
+#: the columns of ``rating_changes`` that make a :class:`RatingChange`
+#: (:func:`change_from_row`; :func:`change_values` without the leading ``n``)
+CHANGE_COLUMNS = (
+    "n, game_id, seat, player_id, version, game, rules, pool, before_rating, "
+    "before_deviation, before_volatility, before_games, after_rating, after_deviation, "
+    "after_volatility, after_games, at"
+)
+
+
+#: a rating's upsert (``?`` placeholders, :data:`RATING_COLUMNS` order)
+UPSERT_RATING = (
+    f"INSERT INTO ratings ({RATING_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?) "
+    "ON CONFLICT (player_id, version, game, rules) DO UPDATE SET pool = excluded.pool, "
+    "rating = excluded.rating, deviation = excluded.deviation, "
+    "volatility = excluded.volatility, games = excluded.games, updated = excluded.updated"
+)
+#: a rating change's insert (``?`` placeholders, :data:`CHANGE_COLUMNS` order, ``n`` first)
+INSERT_CHANGE = f"INSERT INTO rating_changes ({CHANGE_COLUMNS}) VALUES ({', '.join('?' * 17)})"
+#: the stored changes of one game (``?``: its id), by seat
+GAME_CHANGES = f"SELECT {CHANGE_COLUMNS} FROM rating_changes WHERE game_id = ? ORDER BY seat"
+#: one key's current rating (``?``: player, version, game, rules)
+CURRENT_RATING = (
+    "SELECT rating, deviation, volatility, games FROM ratings "
+    "WHERE player_id = ? AND version = ? AND game = ? AND rules = ?"
+)
+#: is an account name's key (or a house bot's name) taken by another player?
+#: (``?``: key, key, the player's own id)
+NAME_TAKEN = (
+    "SELECT id FROM players WHERE (account = ? OR (kind = 'house' AND lower(name) = ?)) AND id <> ?"
+)
+#: a new player (``?``: id, name, bot, created, kind, owner, account, password)
+INSERT_PLAYER = (
+    "INSERT INTO players (id, name, bot, created, kind, owner, account, password) "
+    "VALUES (?,?,?,?,?,?,?,?)"
+)
+#: a new session (``?``: token_hash, player, kind, created, last_used)
+INSERT_SESSION = (
+    "INSERT INTO sessions (token_hash, player_id, kind, created, last_used) VALUES (?,?,?,?,?)"
+)
+
+
+def current_rating(r: Sequence[Any] | None) -> Rating | None:
+    """A :data:`CURRENT_RATING` row as the rating a plan starts from (None: never rated;
+    a row of 0 games is a placeholder that only locks the key, see ``server.store.pg``)."""
+    if r is None or int(r[3]) == 0:
+        return None
+    return Rating(r[0], r[1], r[2], int(r[3]))
+
+
+def planned_changes(
+    row: GameRow, plan: RatingPlan, current: Sequence[Rating | None], first_n: int
+) -> list[RatingChange]:
+    """The changes ``plan`` makes to the seats' ``current`` ratings, numbered from
+    ``first_n`` in seat order, at the game's end (its ``finished``, else ``created``)."""
+    after = list(plan.rate(current))
+    if len(after) != len(plan.seats):
+        raise StoreError(
+            f"game {row.id}: the rating plan gave {len(after)} ratings for {len(plan.seats)} seats"
+        )
+    at = row.finished if row.finished is not None else row.created
+    return [
+        RatingChange(row.id, seat, key, pool, before or plan.initial, new, at, first_n + seat)
+        for seat, ((key, pool), before, new) in enumerate(
+            zip(plan.seats, current, after, strict=True)
+        )
+    ]
+
+
+def player_from_row(r: Sequence[Any], start: int = 0) -> PlayerRow:
+    """A :class:`PlayerRow` from :data:`PLAYER_COLUMNS` (from column ``start`` on)."""
+    return PlayerRow(
+        r[start], r[start + 1], bool(r[start + 2]), r[start + 3], r[start + 4], r[start + 5]
+    )
+
+
+def rating_from_row(r: Sequence[Any], start: int = 0) -> RatingRow:
+    """A :class:`RatingRow` from :data:`RATING_COLUMNS` (from column ``start`` on)."""
+    key = RatingKey(r[start], r[start + 1], r[start + 2], r[start + 3])
+    rating = Rating(r[start + 5], r[start + 6], r[start + 7], int(r[start + 8]))
+    return RatingRow(key, r[start + 4], rating, r[start + 9])
+
+
+def change_from_row(r: Sequence[Any]) -> RatingChange:
+    """A :class:`RatingChange` from :data:`CHANGE_COLUMNS`."""
+    return RatingChange(
+        game_id=r[1],
+        seat=r[2],
+        key=RatingKey(r[3], r[4], r[5], r[6]),
+        pool=r[7],
+        before=Rating(r[8], r[9], r[10], int(r[11])),
+        after=Rating(r[12], r[13], r[14], int(r[15])),
+        at=r[16],
+        n=int(r[0]),
+    )
+
+
+def change_values(change: RatingChange) -> tuple[Any, ...]:
+    """A ``rating_changes`` row in :data:`CHANGE_COLUMNS` order, without ``n``."""
+    key, before, after = change.key, change.before, change.after
+    return (
+        change.game_id,
+        change.seat,
+        key.player,
+        key.version,
+        key.game,
+        key.rules,
+        change.pool,
+        before.rating,
+        before.deviation,
+        before.volatility,
+        before.games,
+        after.rating,
+        after.deviation,
+        after.volatility,
+        after.games,
+        change.at,
+    )
+
+
+def rating_values(key: RatingKey, pool: str, rating: Rating, updated: float) -> tuple[Any, ...]:
+    """A ``ratings`` row in :data:`RATING_COLUMNS` order."""
+    return (
+        key.player,
+        key.version,
+        key.game,
+        key.rules,
+        pool,
+        rating.rating,
+        rating.deviation,
+        rating.volatility,
+        rating.games,
+        updated,
+    )
+
+
+def final_ratings(changes: Sequence[RatingChange]) -> list[tuple[Any, ...]]:
+    """(``replace_ratings``) Each key's current rating: its last change's ``after``, as
+    ``ratings`` rows, in the order the keys were first rated."""
+    last: dict[RatingKey, RatingChange] = {}
+    for change in changes:
+        last[change.key] = change
+    return [rating_values(c.key, c.pool, c.after, c.at) for c in last.values()]
+
+
+def player_values(
+    player: PlayerRow, account: str | None = None, password: str | None = None
+) -> tuple[Any, ...]:
+    """A :data:`INSERT_PLAYER` row."""
+    return (
+        player.id,
+        player.name,
+        player.bot,
+        player.created,
+        player.kind,
+        player.owner,
+        account,
+        password,
+    )
+
 
 _CREATED = GAME_COLUMNS.split(", ").index("created")
 
@@ -53,14 +227,111 @@ class SqlReads(Store):
         return [ChatRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6]) for r in rows]
 
     async def player(self, player_id: str) -> PlayerRow | None:
-        r = await self._one("SELECT id, name, bot, created FROM players WHERE id = ?", (player_id,))
-        return None if r is None else PlayerRow(r[0], r[1], bool(r[2]), r[3])
+        r = await self._one(f"SELECT {PLAYER_COLUMNS} FROM players WHERE id = ?", (player_id,))
+        return None if r is None else player_from_row(r)
 
     async def player_by_token(self, token_hash: str) -> PlayerRow | None:
         r = await self._one(
-            "SELECT id, name, bot, created FROM players WHERE token_hash = ?", (token_hash,)
+            f"SELECT {_P_COLUMNS} FROM sessions s JOIN players p ON p.id = s.player_id "
+            "WHERE s.token_hash = ?",
+            (token_hash,),
         )
-        return None if r is None else PlayerRow(r[0], r[1], bool(r[2]), r[3])
+        return None if r is None else player_from_row(r)
+
+    async def player_by_name(self, account: str) -> PlayerRow | None:
+        # House bots have no account key: their names are plain ASCII kinds, so a
+        # lower-cased name is their key.
+        r = await self._one(
+            f"SELECT {PLAYER_COLUMNS} FROM players WHERE account = ? "
+            "UNION ALL "
+            f"SELECT {PLAYER_COLUMNS} FROM players WHERE kind = 'house' AND lower(name) = ? "
+            "LIMIT 1",
+            (account, account),
+        )
+        return None if r is None else player_from_row(r)
+
+    # -- accounts and sessions ---------------------------------------------------------
+
+    async def session(self, token_hash: str) -> SessionRow | None:
+        r = await self._one(
+            "SELECT token_hash, player_id, kind, created, last_used FROM sessions "
+            "WHERE token_hash = ?",
+            (token_hash,),
+        )
+        return None if r is None else SessionRow(r[0], r[1], r[2], r[3], r[4])
+
+    async def credentials(self, account: str) -> Credentials | None:
+        r = await self._one(
+            f"SELECT {PLAYER_COLUMNS}, password FROM players "
+            "WHERE account = ? AND kind IN ('account', 'bot')",
+            (account,),
+        )
+        return None if r is None else Credentials(player_from_row(r), r[6] or "")
+
+    async def bot_accounts(self, owner: str) -> list[PlayerRow]:
+        rows = await self._fetch(
+            f"SELECT {PLAYER_COLUMNS} FROM players WHERE owner = ? AND kind = 'bot' "
+            "ORDER BY created, id",
+            (owner,),
+        )
+        return [player_from_row(r) for r in rows]
+
+    # -- ratings -----------------------------------------------------------------------
+
+    async def rating_changes(self, game_id: str) -> list[RatingChange]:
+        rows = await self._fetch(
+            f"SELECT {CHANGE_COLUMNS} FROM rating_changes WHERE game_id = ? ORDER BY seat",
+            (game_id,),
+        )
+        return [change_from_row(r) for r in rows]
+
+    async def ratings(self, player_id: str) -> list[RatingRow]:
+        rows = await self._fetch(
+            f"SELECT {RATING_COLUMNS} FROM ratings WHERE player_id = ? AND games > 0 "
+            "ORDER BY game, rules, version",
+            (player_id,),
+        )
+        return [rating_from_row(r) for r in rows]
+
+    async def rating_history(self, key: RatingKey, limit: int = 500) -> list[RatingChange]:
+        rows = await self._fetch(
+            f"SELECT {CHANGE_COLUMNS} FROM rating_changes "
+            "WHERE player_id = ? AND game = ? AND rules = ? AND version = ? "
+            "ORDER BY n DESC LIMIT ?",
+            (key.player, key.game, key.rules, key.version, limit),
+        )
+        return [change_from_row(r) for r in reversed(rows)]
+
+    async def leaderboard(
+        self, game: str, rules: str, pool: str, *, min_games: int, limit: int = 100
+    ) -> list[tuple[PlayerRow, RatingRow]]:
+        # The index ratings_board is in exactly this order: the query reads the first
+        # rows of one range of it (skipping those with too few games), no sort.
+        rows = await self._fetch(
+            f"SELECT {_P_COLUMNS}, {_R_COLUMNS} FROM ratings r "
+            "JOIN players p ON p.id = r.player_id "
+            "WHERE r.game = ? AND r.rules = ? AND r.pool = ? AND r.games >= ? "
+            "ORDER BY r.rating DESC, r.games, r.player_id, r.version LIMIT ?",
+            (game, rules, pool, max(min_games, 1), limit),
+        )
+        return [(player_from_row(r), rating_from_row(r, 6)) for r in rows]
+
+    async def iter_rated_games(self) -> AsyncIterator[GameRow]:
+        # Every seat of a rated game is rated, and a game's changes are numbered in seat
+        # order: its seat 0's change is its first. Keyset paging on n.
+        after = 0
+        while True:
+            rows = await self._fetch(
+                f"SELECT c.n, {_G_COLUMNS} FROM rating_changes c "
+                "JOIN games g ON g.id = c.game_id "
+                "WHERE c.seat = 0 AND c.n > ? ORDER BY c.n LIMIT ?",
+                (after, self.page_size),
+            )
+            for r in rows:
+                yield game_from_row(r[1:])
+            if len(rows) < self.page_size:
+                return
+            after = int(rows[-1][0])
 
     async def game(self, game_id: str) -> GameRow | None:
         r = await self._one(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
@@ -157,3 +428,8 @@ class SqlReads(Store):
         for game, key, value in rows:
             out.setdefault(game, {})[key] = int(value) if float(value).is_integer() else value
         return out
+
+
+_P_COLUMNS = ", ".join("p." + c for c in PLAYER_COLUMNS.split(", "))
+_R_COLUMNS = ", ".join("r." + c for c in RATING_COLUMNS.split(", "))
+_G_COLUMNS = ", ".join("g." + c for c in GAME_COLUMNS.split(", "))

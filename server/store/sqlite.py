@@ -13,13 +13,14 @@ import asyncio
 import contextlib
 import logging
 import sqlite3
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import aiosqlite
 
-from server.errors import StoreError
+from server.errors import NameTaken, StoreError
 from server.store.contract import (
     GAME_COLUMNS,
     ActionRow,
@@ -27,6 +28,9 @@ from server.store.contract import (
     EventRow,
     GameRow,
     PlayerRow,
+    RatingChange,
+    RatingPlan,
+    SessionRow,
     action_values,
     chat_values,
     event_values,
@@ -35,7 +39,23 @@ from server.store.contract import (
     stat_rows,
 )
 from server.store.group_commit import WriteQueue, commit_in_groups, write_failed
-from server.store.sql import SqlReads
+from server.store.sql import (
+    CURRENT_RATING,
+    GAME_CHANGES,
+    INSERT_CHANGE,
+    INSERT_PLAYER,
+    INSERT_SESSION,
+    NAME_TAKEN,
+    UPSERT_RATING,
+    SqlReads,
+    change_from_row,
+    change_values,
+    current_rating,
+    final_ratings,
+    planned_changes,
+    player_values,
+    rating_values,
+)
 from server.store.worker import Worker
 
 log = logging.getLogger(__name__)
@@ -124,6 +144,76 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (game_id, n)
     ) WITHOUT ROWID;
     """,
+    # 5: accounts and ratings (issue 27). Tokens move to sessions (a player may hold
+    # several); players is rebuilt without token_hash (SQLite cannot drop a UNIQUE
+    # column), with its kind, a bot account's owner, an account's name key and password
+    # hash. House bots (bot-<kind>) are recognised by their ids.
+    """
+    CREATE TABLE sessions (
+        token_hash TEXT PRIMARY KEY,
+        player_id TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        created REAL NOT NULL,
+        last_used REAL NOT NULL
+    ) WITHOUT ROWID;
+    INSERT INTO sessions (token_hash, player_id, kind, created, last_used)
+        SELECT token_hash, id, 'session', created, created FROM players;
+    CREATE INDEX sessions_player ON sessions (player_id, kind);
+    CREATE TABLE players_v5 (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        bot INTEGER NOT NULL,
+        created REAL NOT NULL,
+        kind TEXT NOT NULL DEFAULT 'guest',
+        owner TEXT,
+        account TEXT UNIQUE,
+        password TEXT
+    );
+    INSERT INTO players_v5 (id, name, bot, created, kind)
+        SELECT id, name, bot, created,
+               CASE WHEN bot AND id LIKE 'bot-%' THEN 'house' ELSE 'guest' END
+        FROM players;
+    DROP TABLE players;
+    ALTER TABLE players_v5 RENAME TO players;
+    CREATE INDEX players_owner ON players (owner) WHERE owner IS NOT NULL;
+    ALTER TABLE games ADD COLUMN rated TEXT;
+    CREATE TABLE ratings (
+        player_id TEXT NOT NULL,
+        version TEXT NOT NULL,
+        game TEXT NOT NULL,
+        rules TEXT NOT NULL,
+        pool TEXT NOT NULL,
+        rating REAL NOT NULL,
+        deviation REAL NOT NULL,
+        volatility REAL,
+        games INTEGER NOT NULL,
+        updated REAL NOT NULL,
+        PRIMARY KEY (player_id, version, game, rules)
+    ) WITHOUT ROWID;
+    CREATE INDEX ratings_board
+        ON ratings (game, rules, pool, rating DESC, games, player_id, version);
+    CREATE TABLE rating_changes (
+        n INTEGER PRIMARY KEY,
+        game_id TEXT NOT NULL,
+        seat INTEGER NOT NULL,
+        player_id TEXT NOT NULL,
+        version TEXT NOT NULL,
+        game TEXT NOT NULL,
+        rules TEXT NOT NULL,
+        pool TEXT NOT NULL,
+        before_rating REAL NOT NULL,
+        before_deviation REAL NOT NULL,
+        before_volatility REAL,
+        before_games INTEGER NOT NULL,
+        after_rating REAL NOT NULL,
+        after_deviation REAL NOT NULL,
+        after_volatility REAL,
+        after_games INTEGER NOT NULL,
+        at REAL NOT NULL,
+        UNIQUE (game_id, seat)
+    );
+    CREATE INDEX rating_changes_key ON rating_changes (player_id, game, rules, version, n);
+    """,
 )
 
 
@@ -138,6 +228,11 @@ class _Write:
     game_id: str = ""
     events: Sequence[EventRow] = ()
     action: ActionRow | None = None
+    #: run in the writer's thread, inside the transaction, after the statements (reads
+    #: and writes that depend on what the transaction sees: rating a game, counting
+    #: revoked sessions); what it returns is kept in ``result`` for the caller
+    hook: Callable[[sqlite3.Connection], Any] | None = None
+    result: Any = None
 
 
 def _settle(batch: list[_Write]) -> None:
@@ -175,13 +270,41 @@ def _insert_rows(
 
 
 _SAVE_GAME = (
-    f"INSERT OR REPLACE INTO games ({GAME_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+    f"INSERT OR REPLACE INTO games ({GAME_COLUMNS}) "
+    f"VALUES ({','.join('?' * len(GAME_COLUMNS.split(', ')))})"
 )
 _SAVE_SEATS = "INSERT OR REPLACE INTO game_players (game_id, seat, player_id) VALUES (?,?,?)"
 _ADD_STAT = """
 INSERT INTO player_stats (player_id, game, key, value) VALUES (?,?,?,?)
 ON CONFLICT (player_id, game, key) DO UPDATE SET value = value + excluded.value
 """
+
+
+def _check_name_free(db: sqlite3.Connection, account: str, player_id: str) -> None:
+    """(In the writer's transaction.) Raise :class:`NameTaken` if another player holds
+    the name key ``account`` (or a house bot has that name)."""
+    if db.execute(NAME_TAKEN, (account, account, player_id)).fetchone() is not None:
+        raise NameTaken(f"the name {account!r} is taken")
+
+
+def _rate(db: sqlite3.Connection, row: GameRow, plan: RatingPlan) -> list[RatingChange]:
+    """(In the writer's transaction, the only writer there is.) Apply ``plan`` to game
+    ``row``, unless its rating changes are stored already: then return those."""
+    stored = db.execute(GAME_CHANGES, (row.id,)).fetchall()
+    if stored:
+        return [change_from_row(r) for r in stored]
+    current = [
+        current_rating(
+            db.execute(CURRENT_RATING, (key.player, key.version, key.game, key.rules)).fetchone()
+        )
+        for key, _pool in plan.seats
+    ]
+    last = int(db.execute("SELECT coalesce(max(n), 0) FROM rating_changes").fetchone()[0])
+    changes = planned_changes(row, plan, current, last + 1)
+    for change in changes:
+        db.execute(INSERT_CHANGE, (change.n, *change_values(change)))
+        db.execute(UPSERT_RATING, rating_values(change.key, change.pool, change.after, change.at))
+    return changes
 
 
 #: The writer connection's page cache (KiB). A group commit touches a page or more of every
@@ -325,12 +448,17 @@ class SqliteStore(SqlReads):
         game_id: str = "",
         events: Sequence[EventRow] = (),
         action: ActionRow | None = None,
-    ) -> None:
+        hook: Callable[[sqlite3.Connection], Any] | None = None,
+    ) -> Any:
+        """Queue a write for the next group commit; return once it is committed, with
+        what its ``hook`` returned (``None`` without one)."""
         if self._writer is None:
             raise StoreError("the store is not open")
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait(_Write(statements, done, game_id, events, action))
+        item = _Write(statements, done, game_id, events, action, hook)
+        self._queue.put_nowait(item)
         await done
+        return item.result
 
     async def _write_loop(self) -> None:
         await commit_in_groups(
@@ -366,11 +494,13 @@ class SqliteStore(SqlReads):
         db = self._db
         if db is None:
             raise StoreError("the store is not open")
-        db.execute("BEGIN")
+        db.execute("BEGIN IMMEDIATE")  # the write lock first: a hook reads, then writes
         try:
             for item in batch:
                 for sql, rows in item.statements:
                     db.executemany(sql, rows)
+                if item.hook is not None:
+                    item.result = item.hook(db)
             # (the rows, their truths as JSON, are made here: off the event loop)
             actions = [
                 action_values(item.game_id, action)
@@ -399,13 +529,16 @@ class SqliteStore(SqlReads):
                 db.execute("ROLLBACK")
             raise
 
+    # -- players, accounts and sessions ---------------------------------------------------
+
     async def add_player(self, player: PlayerRow, token_hash: str) -> None:
         await self._submit(
             [
+                (INSERT_PLAYER, [player_values(player)]),
                 (
-                    "INSERT INTO players (id, name, bot, token_hash, created) VALUES (?,?,?,?,?)",
-                    [(player.id, player.name, int(player.bot), token_hash, player.created)],
-                )
+                    INSERT_SESSION,
+                    [(token_hash, player.id, "session", player.created, player.created)],
+                ),
             ]
         )
 
@@ -413,9 +546,77 @@ class SqliteStore(SqlReads):
         await self._submit([("UPDATE players SET name = ? WHERE id = ?", [(name, player_id)])])
 
     async def set_token(self, player_id: str, token_hash: str) -> None:
+        now = time.time()
         await self._submit(
-            [("UPDATE players SET token_hash = ? WHERE id = ?", [(token_hash, player_id)])]
+            [
+                ("DELETE FROM sessions WHERE player_id = ?", [(player_id,)]),
+                (INSERT_SESSION, [(token_hash, player_id, "session", now, now)]),
+            ]
         )
+
+    async def add_session(self, session: SessionRow) -> None:
+        row = (session.token_hash, session.player, session.kind, session.created, session.last_used)
+        await self._submit([(INSERT_SESSION, [row])])
+
+    async def touch_session(self, token_hash: str, at: float) -> None:
+        await self._submit(
+            [("UPDATE sessions SET last_used = ? WHERE token_hash = ?", [(at, token_hash)])]
+        )
+
+    async def drop_sessions(
+        self, player_id: str, *, kinds: Sequence[str] = ("session",), keep: str | None = None
+    ) -> int:
+        kinds = list(kinds)
+        if not kinds:
+            return 0
+        sql = (
+            f"DELETE FROM sessions WHERE player_id = ? AND kind IN ({', '.join('?' * len(kinds))}) "
+            "AND token_hash IS NOT ?"
+        )
+
+        def drop(db: sqlite3.Connection) -> int:
+            return db.execute(sql, (player_id, *kinds, keep)).rowcount
+
+        return int(await self._submit([], hook=drop))
+
+    async def drop_session(self, token_hash: str) -> None:
+        await self._submit([("DELETE FROM sessions WHERE token_hash = ?", [(token_hash,)])])
+
+    async def claim(self, player_id: str, name: str, account: str, password_hash: str) -> None:
+        def claim(db: sqlite3.Connection) -> None:
+            _check_name_free(db, account, player_id)
+            done = db.execute(
+                "UPDATE players SET name = ?, account = ?, password = ?, kind = 'account' "
+                "WHERE id = ? AND kind = 'guest'",
+                (name, account, password_hash, player_id),
+            )
+            if done.rowcount != 1:
+                raise StoreError(f"player {player_id} is not a guest")
+
+        await self._submit([], hook=claim)
+
+    async def set_password(self, player_id: str, password_hash: str) -> None:
+        await self._submit(
+            [
+                (
+                    "UPDATE players SET password = ? WHERE id = ? AND kind = 'account'",
+                    [(password_hash, player_id)],
+                )
+            ]
+        )
+
+    async def add_bot_account(self, player: PlayerRow, account: str, token_hash: str) -> None:
+        if player.kind != "bot" or player.owner is None:
+            raise ValueError("a bot account has kind 'bot' and an owner")
+
+        def add(db: sqlite3.Connection) -> None:
+            _check_name_free(db, account, player.id)
+            db.execute(INSERT_PLAYER, player_values(player, account))
+            db.execute(
+                INSERT_SESSION, (token_hash, player.id, "api", player.created, player.created)
+            )
+
+        await self._submit([], hook=add)
 
     @staticmethod
     def _game_statements(game: GameRow) -> list[tuple[str, Sequence[Sequence[Any]]]]:
@@ -433,12 +634,36 @@ class SqliteStore(SqlReads):
         row: GameRow,
         events: Sequence[EventRow],
         stats: Mapping[str, Mapping[str, float]],
-    ) -> None:
+        plan: RatingPlan | None = None,
+    ) -> list[RatingChange]:
         statements = self._game_statements(row)
         added = stat_rows(row.game, stats)
         if added:
             statements.append((_ADD_STAT, added))
-        await self._submit(statements, row.id, events)
+        if plan is None:
+            await self._submit(statements, row.id, events)
+            return []
+
+        def rate(db: sqlite3.Connection) -> list[RatingChange]:
+            return _rate(db, row, plan)
+
+        changes: list[RatingChange] = await self._submit(statements, row.id, events, hook=rate)
+        return changes
+
+    async def replace_ratings(self, changes: Sequence[RatingChange]) -> None:
+        rows = []
+        last = 0
+        for change in changes:
+            last = change.n if change.n > 0 else last + 1
+            rows.append((last, *change_values(change)))
+        await self._submit(
+            [
+                ("DELETE FROM rating_changes", [()]),
+                ("DELETE FROM ratings", [()]),
+                (INSERT_CHANGE, rows),
+                (UPSERT_RATING, final_ratings(changes)),
+            ]
+        )
 
     async def append(
         self, game_id: str, events: Sequence[EventRow], action: ActionRow | None = None

@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import io
+import itertools
 import json
 import random
 from abc import ABC, abstractmethod
@@ -30,12 +31,27 @@ from typing import Any
 
 import pytest
 
-from server.errors import StoreError
+from server.errors import NameTaken, StoreError
 from server.export.reader import export_jsonl, verify_game
 from server.games import engine
 from server.games.base import Event, Record, seed_commitment
 from server.store import journal
-from server.store.contract import ActionRow, ChatRow, EventRow, GameRow, PlayerRow, Store
+from server.store.contract import (
+    NEW_GLICKO2,
+    ActionRow,
+    ChatRow,
+    Credentials,
+    EventRow,
+    GameRow,
+    PlayerRow,
+    Rating,
+    RatingChange,
+    RatingKey,
+    RatingPlan,
+    RatingRow,
+    SessionRow,
+    Store,
+)
 
 
 class CommitGate:
@@ -177,6 +193,57 @@ async def play_random_game(
     return row, events, causes, list(game.history), game.outcome
 
 
+class CountingPlan:
+    """A toy rating system for the contract: the winner (rank 1) gains 10 points, every
+    other seat loses 10; each game takes 1 off the deviation. It counts its calls."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def plan(
+        self,
+        players: list[str],
+        ranks: list[int],
+        *,
+        game: str = "kriegspiel",
+        rules: str = "wild16",
+        pool: str = "human",
+        versions: list[str] | None = None,
+    ) -> RatingPlan:
+        keys = [
+            RatingKey(p, versions[i] if versions else "", game, rules)
+            for i, p in enumerate(players)
+        ]
+
+        def rate(current: Any) -> list[Rating]:
+            self.calls += 1
+            out = []
+            for rank, rating in zip(ranks, current, strict=True):
+                r = rating or NEW_GLICKO2
+                step = 10.0 if rank == 1 else -10.0
+                out.append(Rating(r.rating + step, r.deviation - 1, r.volatility, r.games + 1))
+            return out
+
+        return RatingPlan(tuple((key, pool) for key in keys), rate)
+
+
+def finished(game_id: str, players: list[str], *, at: float = 10.0, **fields: Any) -> GameRow:
+    """A finished game row of ``players`` (ranks in order), rated."""
+    ranks = list(range(1, len(players) + 1))
+    return game_row(
+        game_id,
+        created=at - 1,
+        game=fields.pop("game", "kriegspiel"),
+        seats=list(players),
+        status="finished",
+        result={"ranks": ranks},
+        seed_revealed=True,
+        finished=at,
+        rated={"system": "test", "rules": "wild16"},
+        **fields,
+    )
+
+
 class StoreContract:
     """The tests. Subclass it and define a ``harness`` fixture returning a StoreHarness."""
 
@@ -192,7 +259,7 @@ class StoreContract:
 
     async def test_players_round_trip_and_tokens_identify_them(self, store: Store) -> None:
         alice = PlayerRow("p1", "Alice ñ", False, 12.5)
-        bot = PlayerRow("bot-x", "x", True, 13.0)
+        bot = PlayerRow("bot-x", "x", True, 13.0, kind="house")
         await store.add_player(alice, "hash-a")
         await store.add_player(bot, "hash-b")
         assert await store.player("p1") == alice
@@ -565,3 +632,292 @@ class StoreContract:
         assert "house" not in exported and exported["id"] == "h1"
         assert exported["players"][0] == {"id": "p1", "name": "One", "bot": False}
         assert exported["players"][1] is None
+
+    # -- accounts and sessions -------------------------------------------------------------
+
+    async def test_a_new_players_token_is_its_first_session(self, store: Store) -> None:
+        alice = PlayerRow("p1", "Alice", False, 5.0)
+        await store.add_player(alice, "hash-a")
+        assert await store.session("hash-a") == SessionRow("hash-a", "p1", "session", 5.0, 5.0)
+        assert await store.session("nope") is None
+        await store.touch_session("hash-a", 99.5)
+        assert await store.session("hash-a") == SessionRow("hash-a", "p1", "session", 5.0, 99.5)
+        await store.add_session(SessionRow("hash-b", "p1", "session", 7.0, 8.0))
+        assert await store.player_by_token("hash-b") == alice
+        with pytest.raises(StoreError):  # a hash is one token's
+            await store.add_session(SessionRow("hash-b", "p1", "session", 9.0, 9.0))
+        await store.drop_session("hash-a")
+        await store.drop_session("unknown")
+        assert (
+            await store.session("hash-a") is None and await store.player_by_token("hash-a") is None
+        )
+        assert await store.player_by_token("hash-b") == alice
+
+    async def test_drop_sessions_revokes_by_kind_and_keeps_one(self, store: Store) -> None:
+        await store.add_player(PlayerRow("p1", "A", False, 1.0), "s1")
+        await store.add_player(PlayerRow("p2", "B", False, 1.0), "other")
+        for token, kind in (("s2", "session"), ("s3", "session"), ("k1", "api")):
+            await store.add_session(SessionRow(token, "p1", kind, 2.0, 2.0))
+        assert await store.drop_sessions("p1", keep="s2") == 2
+        assert [await store.session(t) is not None for t in ("s1", "s2", "s3", "k1")] == [
+            False,
+            True,
+            False,
+            True,
+        ]
+        assert await store.drop_sessions("p1", kinds=("api",)) == 1
+        assert await store.drop_sessions("p1", kinds=("session", "api")) == 1
+        assert await store.drop_sessions("p1") == 0
+        assert await store.drop_sessions("p1", kinds=()) == 0
+        assert await store.session("other") is not None
+
+    async def test_set_token_replaces_every_token_of_the_player(self, store: Store) -> None:
+        await store.add_player(PlayerRow("bot-x", "x", True, 1.0, kind="house"), "old")
+        await store.add_session(SessionRow("old2", "bot-x", "session", 2.0, 2.0))
+        await store.set_token("bot-x", "new")
+        assert await store.session("old") is None and await store.session("old2") is None
+        found = await store.player_by_token("new")
+        assert found is not None and found.kind == "house"
+
+    async def test_a_guest_claims_its_name_and_keeps_its_id(self, store: Store) -> None:
+        await store.add_player(PlayerRow("p1", "Ana", False, 1.0), "t1")
+        await store.add_player(PlayerRow("p2", "Bo", False, 2.0), "t2")
+        await store.save_game(game_row("g1", seats=["p1", "p2"]))
+        assert await store.credentials("ana") is None
+        await store.claim("p1", "Ana", "ana", "hash-of-pw")
+        account = PlayerRow("p1", "Ana", False, 1.0, kind="account")
+        assert await store.player("p1") == account
+        assert await store.credentials("ana") == Credentials(account, "hash-of-pw")
+        assert await store.player_by_name("ana") == account
+        assert await store.player_by_token("t1") == account  # its session goes on
+        assert [h["room"] for h in await store.history("p1")] == ["g1"]
+        await store.set_password("p1", "new-hash")
+        assert await store.credentials("ana") == Credentials(account, "new-hash")
+        with pytest.raises(NameTaken):  # taken by another player
+            await store.claim("p2", "ANA", "ana", "x")
+        assert await store.player("p2") == PlayerRow("p2", "Bo", False, 2.0)
+        with pytest.raises(StoreError):  # an account is no longer a guest
+            await store.claim("p1", "Ana2", "ana2", "x")
+        await store.claim("p2", "Bö", "bö", "h2")
+        assert await store.player_by_name("bö") == PlayerRow("p2", "Bö", False, 2.0, "account")
+
+    async def test_house_bot_names_are_taken(self, store: Store) -> None:
+        house = PlayerRow("bot-perudo-random", "perudo-random", True, 1.0, kind="house")
+        await store.add_player(house, "t0")
+        await store.add_player(PlayerRow("p1", "x", False, 1.0), "t1")
+        assert await store.player_by_name("perudo-random") == house
+        assert await store.credentials("perudo-random") is None
+        with pytest.raises(NameTaken):
+            await store.claim("p1", "Perudo-Random", "perudo-random", "h")
+        assert await store.player_by_name("nobody") is None
+
+    async def test_bot_accounts_have_owners_and_api_tokens(self, store: Store) -> None:
+        await store.add_player(PlayerRow("p1", "Ana", False, 1.0), "t1")
+        await store.claim("p1", "Ana", "ana", "h")
+        bots = [
+            PlayerRow(f"b{i}", f"Bot{i}", True, 10.0 - i, kind="bot", owner="p1") for i in range(3)
+        ]
+        for i, bot in enumerate(bots):
+            await store.add_bot_account(bot, f"bot{i}", f"api{i}")
+        assert await store.bot_accounts("p1") == bots[::-1]  # oldest first
+        assert await store.bot_accounts("p2") == []
+        assert await store.credentials("bot1") == Credentials(bots[1], "")
+        assert await store.player_by_token("api1") == bots[1]
+        api = await store.session("api1")
+        assert api is not None and api.kind == "api" and api.player == "b1"
+        with pytest.raises(NameTaken):
+            await store.add_bot_account(
+                PlayerRow("b9", "ANA", True, 11.0, kind="bot", owner="p1"), "ana", "api9"
+            )
+        assert await store.player("b9") is None and await store.session("api9") is None
+        # the owner's "log out everywhere" keeps its bots' API tokens
+        assert await store.drop_sessions("p1") == 1
+        assert await store.session("api0") is not None
+
+    # -- ratings ---------------------------------------------------------------------------
+
+    async def test_finish_game_rates_once_in_its_transaction(self, store: Store) -> None:
+        toy = CountingPlan()
+        row = finished("g1", ["p1", "p2"])
+        await store.save_game(dataclasses.replace(row, status="playing", finished=None))
+        assert await store.rating_changes("g1") == []
+        changes = await store.finish_game(row, [event(1)], {}, toy.plan(["p1", "p2"], [1, 2]))
+        assert await store.game("g1") == row
+        k1 = RatingKey("p1", "", "kriegspiel", "wild16")
+        k2 = RatingKey("p2", "", "kriegspiel", "wild16")
+        won = Rating(1510.0, 349.0, 0.06, 1)
+        lost = Rating(1490.0, 349.0, 0.06, 1)
+        assert changes == [
+            RatingChange("g1", 0, k1, "human", NEW_GLICKO2, won, 10.0, changes[0].n),
+            RatingChange("g1", 1, k2, "human", NEW_GLICKO2, lost, 10.0, changes[0].n + 1),
+        ]
+        assert changes[0].n >= 1
+        assert await store.rating_changes("g1") == changes
+        assert await store.ratings("p1") == [RatingRow(k1, "human", won, 10.0)]
+        # Again (a replay, a restart, another node): the stored changes, nothing rated twice.
+        again = await store.finish_game(row, [], {}, toy.plan(["p1", "p2"], [1, 2]))
+        assert again == changes and toy.calls == 1
+        assert await store.ratings("p2") == [RatingRow(k2, "human", lost, 10.0)]
+        # Without a plan: no rating at all.
+        assert await store.finish_game(finished("g2", ["p1", "p2"]), [], {}) == []
+        assert await store.rating_changes("g2") == []
+
+    async def test_the_next_game_is_rated_from_the_current_ratings(self, store: Store) -> None:
+        toy = CountingPlan()
+        seen: list[Any] = []
+        first = await store.finish_game(
+            finished("g1", ["p1", "p2"]), [], {}, toy.plan(["p1", "p2"], [1, 2])
+        )
+        plan = toy.plan(["p2", "p3"], [1, 2], versions=["", ""])
+        spy = RatingPlan(
+            plan.seats, lambda current: seen.append(list(current)) or plan.rate(current)
+        )
+        second = await store.finish_game(finished("g2", ["p2", "p3"], at=20.0), [], {}, spy)
+        assert seen == [[first[1].after, None]]
+        assert second[0].before == first[1].after and second[1].before == NEW_GLICKO2
+        assert second[0].after == Rating(1500.0, 348.0, 0.06, 2)
+        assert second[0].n > first[1].n
+        key = RatingKey("p2", "", "kriegspiel", "wild16")
+        assert [c.game_id for c in await store.rating_history(key)] == ["g1", "g2"]
+        assert [c.game_id for c in await store.rating_history(key, limit=1)] == ["g2"]
+        ratings = await store.ratings("p2")
+        assert [(r.rating, r.updated) for r in ratings] == [(second[0].after, 20.0)]
+
+    async def test_a_rated_finish_is_all_or_nothing(
+        self, store: Store, harness: StoreHarness
+    ) -> None:
+        toy = CountingPlan()
+        row = finished("g1", ["p1", "p2"])
+        with harness.fail_commits(store), pytest.raises(StoreError):
+            await store.finish_game(row, [event(1)], {}, toy.plan(["p1", "p2"], [1, 2]))
+        assert await store.game("g1") is None
+        assert await store.rating_changes("g1") == [] and await store.ratings("p1") == []
+
+        def broken(current: Any) -> list[Rating]:
+            raise ValueError("a rating system that fails")
+
+        bad = RatingPlan(toy.plan(["p1", "p2"], [1, 2]).seats, broken)
+        with pytest.raises(StoreError):
+            await store.finish_game(row, [event(1)], {"p1": {"games": 1}}, bad)
+        assert await store.game("g1") is None and await store.stats("p1") == {}
+        changes = await store.finish_game(row, [event(1)], {}, toy.plan(["p1", "p2"], [1, 2]))
+        assert [c.after.games for c in changes] == [1, 1]
+
+    async def test_concurrent_rated_finishes_count_every_game_once(
+        self, store: Store, harness: StoreHarness
+    ) -> None:
+        # Two stores on one database (two nodes, or a restart racing the old process)
+        # finish games that share players, and some games twice: every game is rated
+        # exactly once and no rating update is lost.
+        other = await harness.open()
+        toy = CountingPlan()
+        players = ["p1", "p2", "p3", "p4"]
+        finishes = []
+        for i in range(24):
+            pair = [players[i % 4], players[(i + 1 + i // 4) % 4]]
+            if pair[0] == pair[1]:
+                pair[1] = players[(i + 2) % 4]
+            for writer in (store, other) if i % 3 == 0 else ((store, other)[i % 2],):
+                plan = toy.plan(pair, [1, 2])
+                finishes.append(writer.finish_game(finished(f"g{i:02}", pair), [], {}, plan))
+        results = await asyncio.gather(*finishes)
+        by_game: dict[str, list[RatingChange]] = {}
+        for changes in results:
+            assert changes
+            assert by_game.setdefault(changes[0].game_id, changes) == changes
+        assert len(by_game) == 24
+        games = {p: 0 for p in players}
+        for changes in by_game.values():
+            for change in changes:
+                games[change.key.player] += 1
+        for p in players:
+            (rating,) = await store.ratings(p)
+            assert rating.rating.games == games[p]
+            history = await other.rating_history(rating.key)
+            assert [c.after.games for c in history] == list(range(1, games[p] + 1))
+            assert all(a.after == b.before for a, b in itertools.pairwise(history))
+        assert [g.id async for g in store.iter_rated_games()] == sorted(
+            by_game, key=lambda g: by_game[g][0].n
+        )
+
+    async def test_leaderboards_are_per_game_rules_and_pool_in_a_total_order(
+        self, store: Store
+    ) -> None:
+        ratings = [  # player, rating, games, pool, version
+            ("p1", 1600.0, 5, "human", ""),
+            ("p2", 1700.0, 9, "human", ""),
+            ("p3", 1600.0, 4, "human", ""),  # too few games
+            ("p4", 1600.0, 7, "human", ""),
+            ("p0", 1600.0, 5, "human", ""),
+            ("b1", 1800.0, 6, "bot", "1.0"),
+            ("b1", 1650.0, 6, "bot", "2.0"),
+        ]
+        changes = []
+        for n, (player, value, games, pool, version) in enumerate(ratings, start=1):
+            if await store.player(player) is None:
+                bot = pool == "bot"
+                await store.add_player(PlayerRow(player, player.upper(), bot, 1.0), f"t{n}")
+            key = RatingKey(player, version, "kriegspiel", "wild16")
+            after = Rating(value, 60.0, 0.06, games)
+            changes.append(RatingChange(f"g{n}", 0, key, pool, NEW_GLICKO2, after, float(n), n))
+        other = RatingKey("p3", "", "kriegspiel", "berkeley")
+        changes.append(
+            RatingChange("g9", 0, other, "human", NEW_GLICKO2, Rating(2000, 50, 0.06, 9), 9.0, 9)
+        )
+        await store.replace_ratings(changes)
+        board = await store.leaderboard("kriegspiel", "wild16", "human", min_games=5)
+        assert [(p.id, r.rating.rating, r.rating.games) for p, r in board] == [
+            ("p2", 1700.0, 9),
+            ("p0", 1600.0, 5),  # the same rating: fewer games first, then the id
+            ("p1", 1600.0, 5),
+            ("p4", 1600.0, 7),
+        ]
+        assert board[0][0] == PlayerRow("p2", "P2", False, 1.0)
+        assert board[0][1] == RatingRow(
+            RatingKey("p2", "", "kriegspiel", "wild16"), "human", Rating(1700.0, 60.0, 0.06, 9), 2.0
+        )
+        top = await store.leaderboard("kriegspiel", "wild16", "human", min_games=1, limit=2)
+        assert [p.id for p, _ in top] == ["p2", "p3"]
+        bots = await store.leaderboard("kriegspiel", "wild16", "bot", min_games=5)
+        assert [(p.id, r.key.version) for p, r in bots] == [("b1", "1.0"), ("b1", "2.0")]
+        assert await store.leaderboard("kriegspiel", "berkeley", "bot", min_games=1) == []
+        assert await store.leaderboard("perudo", "classic", "human", min_games=0) == []
+
+    async def test_replace_ratings_rebuilds_every_rating(self, store: Store) -> None:
+        toy = CountingPlan()
+        for i in range(3):
+            row = finished(f"g{i}", ["p1", "p2"], at=float(10 + i))
+            await store.finish_game(row, [], {}, toy.plan(["p1", "p2"], [1, 2]))
+        await store.finish_game(
+            finished("g9", ["p3", "p4"]), [], {}, toy.plan(["p3", "p4"], [2, 1])
+        )
+        stored = [c for g in ("g0", "g1", "g2") for c in await store.rating_changes(g)]
+        rebuilt = [
+            dataclasses.replace(c, after=dataclasses.replace(c.after, rating=c.after.rating + 1))
+            for c in stored
+        ]
+        await store.replace_ratings(rebuilt)
+        assert [c for g in ("g0", "g1", "g2") for c in await store.rating_changes(g)] == rebuilt
+        assert await store.rating_changes("g9") == [] and await store.ratings("p3") == []
+        (p1,) = await store.ratings("p1")
+        assert p1.rating == rebuilt[-2].after and p1.updated == 12.0
+        assert [g.id async for g in store.iter_rated_games()] == ["g0", "g1", "g2"]
+        # numbering goes on after the rebuilt changes
+        more = await store.finish_game(
+            finished("g5", ["p1", "p3"]), [], {}, toy.plan(["p1", "p3"], [1, 2])
+        )
+        assert more[0].n > rebuilt[-1].n and more[0].before == rebuilt[-2].after
+        await store.replace_ratings([])
+        assert await store.ratings("p1") == [] and [g async for g in store.iter_rated_games()] == []
+
+    async def test_a_games_rating_decision_round_trips(self, store: Store) -> None:
+        rated = {
+            "system": "glicko2",
+            "rules": "wild16",
+            "versions": ["", "1.2"],
+            "pools": ["human", "bot"],
+        }
+        row = game_row("g1", game="kriegspiel", rated=rated)
+        await store.save_game(row)
+        assert await store.game("g1") == row
+        assert [g.rated async for g in store.iter_games()] == [rated]

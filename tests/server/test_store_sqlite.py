@@ -13,12 +13,14 @@ from pathlib import Path
 import pytest
 
 from server.errors import StoreError
-from server.store.contract import ActionRow, Store
+from server.store.contract import ActionRow, PlayerRow, SessionRow, Store
 from server.store.sqlite import MIGRATIONS, SqliteStore
 from tests.server.store_contract import (
+    CountingPlan,
     StoreContract,
     StoreHarness,
     event,
+    finished,
     game_row,
 )
 
@@ -83,7 +85,7 @@ async def test_a_version_1_file_is_upgraded_in_place(tmp_path: Path) -> None:
     finally:
         await store.close()
     with sqlite3.connect(path) as conn:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS) == 4
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS) == 5
         assert conn.execute("SELECT house FROM games WHERE id = 'new1'").fetchone()[0] == (
             '{"0":"t"}'
         )
@@ -219,3 +221,55 @@ async def test_iter_games_holds_one_page_at_a_time(tmp_path: Path) -> None:
         assert len(pages) == 5 and all(q.endswith("LIMIT 5") for q in pages)
     finally:
         await store.close()
+
+
+async def test_a_version_4_file_moves_its_tokens_to_sessions(tmp_path: Path) -> None:
+    """Migration 5 on a database the previous release made: every player keeps its id,
+    name and token (now its first session); house bots become kind "house"; games gain
+    ``rated`` (None: casual) and rated games can be played at once."""
+    path = tmp_path / "v4.db"
+    with sqlite3.connect(path) as conn:
+        for script in MIGRATIONS[:4]:
+            conn.executescript(script)
+        conn.execute("PRAGMA user_version=4")
+        conn.executemany(
+            "INSERT INTO players (id, name, bot, token_hash, created) VALUES (?,?,?,?,?)",
+            [
+                ("p1", "Ana", 0, "hash-ana", 3.0),
+                ("bot-perudo-random", "perudo-random", 1, "hash-house", 1.0),
+                ("p2", "a bot client", 1, "hash-bot", 2.0),
+            ],
+        )
+        conn.execute(f"INSERT INTO games VALUES ({','.join('?' * len(V1_ROW))}, '{{}}')", V1_ROW)
+        conn.execute("INSERT INTO game_players VALUES ('old1', 0, 'p1')")
+    conn.close()
+    store = SqliteStore(str(path))
+    await store.open()
+    try:
+        assert await store.player_by_token("hash-ana") == PlayerRow("p1", "Ana", False, 3.0)
+        assert await store.session("hash-ana") == SessionRow("hash-ana", "p1", "session", 3.0, 3.0)
+        house = await store.player_by_token("hash-house")
+        assert house is not None and house.kind == "house"
+        assert await store.player("p2") == PlayerRow("p2", "a bot client", True, 2.0, "guest")
+        assert await store.player_by_name("perudo-random") == house
+        old = await store.game("old1")
+        assert old is not None and old.rated is None and old.result == {"ranks": [1, 2]}
+        await store.claim("p1", "Ana", "ana", "pw")
+        assert [h["room"] for h in await store.history("p1")] == ["old1"]
+        changes = await store.finish_game(
+            finished("new1", ["p1", "bot-perudo-random"]),
+            [],
+            {},
+            CountingPlan().plan(["p1", "bot-perudo-random"], [1, 2]),
+        )
+        assert [c.n for c in changes] == [1, 2]
+        with pytest.raises(StoreError):  # the token is unique still
+            await store.add_player(PlayerRow("p3", "x", False, 1.0), "hash-ana")
+    finally:
+        await store.close()
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == 5
+        columns = [r[1] for r in conn.execute("PRAGMA table_info(players)")]
+        assert "token_hash" not in columns
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    conn.close()
