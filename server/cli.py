@@ -154,6 +154,13 @@ def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     serve.add_argument(
         "--house-procs", type=int, default=1, help="processes in which the house bots play"
     )
+    accounts = serve.add_argument_group("accounts (docs/accounts.md)")
+    accounts.add_argument(
+        "--session-idle-days",
+        type=float,
+        default=30.0,
+        help="days after which an unused login session expires",
+    )
     nodes = serve.add_argument_group("several nodes on one PostgreSQL --db (docs/scale-out.md)")
     nodes.add_argument("--node-name", default="", help="this node's name (default: host name)")
     nodes.add_argument(
@@ -222,6 +229,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         node_name=args.node_name,
         advertise=args.advertise,
         lease_ttl=args.lease_ttl,
+        session_idle_days=args.session_idle_days,
     )
 
     async def run() -> int:

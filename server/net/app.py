@@ -31,10 +31,12 @@ from server.feed.bus import NO_BUS, Bus
 from server.games import ConfigError
 from server.games import engine as find_engine
 from server.ids import same_secret
-from server.net.web import WebClient, chain
+from server.net.web import Api, WebClient, chain
 from server.ops import logs
 from server.ops.metrics import Metrics
-from server.players.identity import Identities
+from server.players.accounts import account_key
+from server.players.identity import Identities, Signed
+from server.ratings import board
 from server.rooms.connection import Client
 from server.rooms.house import HOUSE_ADDRESS, HOUSE_HEADER, Catalog, HouseBots
 from server.rooms.lobby import Lobby
@@ -48,16 +50,24 @@ from server.wire.protocol import (
     PROTOCOL_VERSION,
     Act,
     AddBot,
+    BotToken,
     Catalogue,
+    ChangePassword,
+    CreateBot,
     CreateRoom,
     Hello,
     Hint,
     Inbound,
     Join,
+    Leaderboard,
     Leave,
+    ListBots,
     ListRooms,
+    Login,
+    Logout,
     Ping,
     Profile,
+    Register,
     Resume,
     Say,
     Start,
@@ -70,6 +80,9 @@ if TYPE_CHECKING:
     from server.cluster.nodes import Cluster
 
 log = logging.getLogger(__name__)
+
+#: The messages of accounts and bot accounts (``UmpireServer._account``).
+ACCOUNT_MESSAGES = (Register, Logout, ChangePassword, CreateBot, ListBots, BotToken)
 
 #: Hints one connection may have in flight; one more is told ``busy``.
 HINTS_PER_CONNECTION = 2
@@ -116,6 +129,11 @@ class ServerConfig:
     # start the house runners with the server, loading the hint advisor's tables at once
     # (``umpire serve`` does; the tests' servers start a runner at its first bot or hint)
     warm_hints: bool = False
+    #: an account's login session expires after this many days unused
+    #: (``--session-idle-days``; docs/accounts.md)
+    session_idle_days: float = 30.0
+    #: the fewest rated games a rating needs to appear on a leaderboard (server.ratings)
+    leaderboard_min_games: int = board.MIN_GAMES
 
 
 class UmpireServer:
@@ -137,12 +155,15 @@ class UmpireServer:
         self.config = config
         self.limits = config.limits
         self.store = store or open_store(config.db, synchronous=config.synchronous)
-        self.identities = Identities(self.store)
+        self.identities = Identities(
+            self.store, session_idle=config.session_idle_days * 86400, reserved=self._reserved
+        )
         #: the public feed (server.feed.bus; ``umpire serve --mqtt``) and the metrics
         #: (server.ops.metrics)
         self.bus = bus or NO_BUS
         self.metrics = Metrics(self)
         self.web = WebClient(config.allow_origins)
+        self.api = Api(self.leaderboard, self.profile_by_name)  # GET /api/... (ratings)
         self.store.on_commit = self.metrics.store_commit
         self.house = HouseBots(
             procs=config.house_procs, catalog=catalog, advisor=advisor, warm=config.warm_hints
@@ -162,6 +183,10 @@ class UmpireServer:
         self.cluster: Cluster | None = None
         self._server: Server | None = None
         self._per_address: dict[str, int] = {}
+        #: each connection's identity (its token's hash and kind), and the live
+        #: connections of each player (``logout`` everywhere closes them)
+        self._signed: dict[Client, Signed] = {}
+        self._live: dict[str, set[Client]] = {}
         self._closing: asyncio.Task[None] | None = None
 
     async def __aenter__(self) -> UmpireServer:
@@ -205,7 +230,9 @@ class UmpireServer:
             compression=None,
             max_queue=8,
             close_timeout=limits.close_timeout,
-            process_request=chain(self.metrics.process_request, self.web.process_request),
+            process_request=chain(
+                self.metrics.process_request, self.api.process_request, self.web.process_request
+            ),
         )
         log.info("umpire %s listening on ws://%s:%d", __version__, self.config.host, self.port)
         host = self.config.host
@@ -281,6 +308,7 @@ class UmpireServer:
             await ws.close(1011, "internal error")
         finally:
             self._release(client)
+            self._unbind(client)
             for task in list(client.hints):
                 task.cancel()  # nobody to answer: the advisor's late answer is dropped
             for room in list(client.rooms):
@@ -368,9 +396,13 @@ class UmpireServer:
             return welcome
         if isinstance(message, Catalogue):
             return self._catalogue(message)
+        if isinstance(message, Login):
+            return await self._login(client, message)
         player = client.player
         if player is None:
             raise ClientError("hello_required", "say hello first", abuse=True)
+        if isinstance(message, ACCOUNT_MESSAGES):
+            return await self._account(client, message)
         lobby = self.lobby
         if isinstance(message, Act):
             await self._act(client, message)
@@ -412,8 +444,8 @@ class UmpireServer:
         if isinstance(message, Say):
             room = self._attached(client, message.room)
             return await room.say(client, message.text)
-        if isinstance(message, Profile):
-            return await self._profile(message.player or player.id)
+        if isinstance(message, Profile | Leaderboard):
+            return await self._ratings_reply(message, player.id)
         if isinstance(message, Ping):
             return frames.PongFrame()
         if isinstance(message, Hint):
@@ -495,18 +527,26 @@ class UmpireServer:
             )
         if client.address == HOUSE_ADDRESS and message.bot and message.token is None:
             # A house bot (the header proved it): its durable identity, no token at all.
-            if not self.house.known(message.name):
-                raise ClientError("bad_name", f"no house bot {message.name!r}")
-            player, token = await self.identities.house_bot(message.name), ""
+            name = message.name or ""
+            if not self.house.known(name):
+                raise ClientError("bad_name", f"no house bot {name!r}")
+            signed = Signed(await self.identities.house_bot(name), "")
         else:
-            player, token = await self.identities.hello(message.name, message.token, message.bot)
-        client.player = player
+            signed = await self.identities.hello(
+                message.name, message.token, message.bot, message.bot_version
+            )
+        self._bind(client, signed)
+        return self._welcome(signed)
+
+    def _welcome(self, signed: Signed) -> frames.WelcomeFrame:
+        """The ``welcome`` of a connection that is now ``signed.player``."""
+        player = signed.player
         limits = self.limits
         return frames.WelcomeFrame(
             v=PROTOCOL_VERSION,
             server=f"umpire {__version__}",
             player=player.info(),
-            token=token,
+            token=signed.token,
             seats=self.lobby.seats_of(player),
             limits=frames.LimitsInfo(
                 max_frame=limits.max_frame,
@@ -515,6 +555,108 @@ class UmpireServer:
                 idle_timeout=limits.idle_timeout,
             ),
         )
+
+    # -- accounts (server.players.identity; docs/accounts.md) -----------------------------
+
+    def _reserved(self, key: str) -> bool:
+        """Whether an account name's key is reserved: the house bots' names."""
+        return key == AUTOPILOT or self.house.known(key)
+
+    def _bind(self, client: Client, signed: Signed) -> None:
+        """The connection is now ``signed.player``."""
+        self._unbind(client)
+        client.player = signed.player
+        self._signed[client] = signed
+        self._live.setdefault(signed.player.id, set()).add(client)
+
+    def _unbind(self, client: Client) -> None:
+        """Forget the connection's identity (it closed, or it becomes another player)."""
+        signed = self._signed.pop(client, None)
+        if signed is None:
+            return
+        live = self._live.get(signed.player.id)
+        if live is not None:
+            live.discard(client)
+            if not live:
+                del self._live[signed.player.id]
+
+    def _close_others(self, client: Client, player_id: str) -> None:
+        """Close the player's other live connections on this node (1000, logged out)."""
+        for other in list(self._live.get(player_id, ())):
+            if other is not client:
+                self._unbind(other)
+                self._release(other)
+                other.close(1000, "logged out")
+
+    async def _login(self, client: Client, message: Login) -> frames.WelcomeFrame:
+        """``login``: first on a connection, or after a guest's ``hello`` (the guest's
+        rooms are left: the connection becomes the account)."""
+        if client.player is not None and client.player.kind != "guest":
+            raise ClientError("already_hello", "this connection is already logged in")
+        if message.v != PROTOCOL_VERSION:
+            raise ClientError(
+                "version", f"protocol version {message.v} is not supported; use {PROTOCOL_VERSION}"
+            )
+        signed = await self.identities.login(
+            client.address, message.name, message.password, message.bot_version
+        )
+        if client.player is not None:  # a guest until now: leave its rooms and hints
+            for task in list(client.hints):
+                task.cancel()
+            for room in list(client.rooms):
+                room.detach(client)
+            if self.cluster is not None:
+                await self.cluster.forget(client)
+        self._bind(client, signed)
+        welcome = self._welcome(signed)
+        if self.cluster is not None:
+            hello = Hello(
+                v=message.v,
+                name=signed.player.name,
+                token=signed.token,
+                bot=signed.player.bot,
+                bot_version=message.bot_version,
+            )
+            await self.cluster.hello(client, hello, welcome)
+        return welcome
+
+    async def _account(self, client: Client, message: Inbound) -> frames.Reply | None:
+        """The account messages of a connection that said ``hello`` (or logged in)."""
+        signed = self._signed.get(client)
+        if signed is None:
+            raise ClientError("bad_state", "this connection has no account to change")
+        identities = self.identities
+        player = signed.player
+        if isinstance(message, Register):
+            player = await identities.register(
+                player, client.address, message.password, message.name
+            )
+            self._bind(client, Signed(player, signed.token, signed.token_hash, signed.kind))
+            return frames.AccountFrame(player=player.info())
+        if isinstance(message, Logout):
+            revoked = await identities.logout(signed, message.everywhere)
+            client.send_frame(frames.with_ref(frames.LoggedOutFrame(revoked=revoked), message.ref))
+            if message.everywhere:
+                self._close_others(client, player.id)
+            self._unbind(client)
+            self._release(client)
+            client.close(1000, "logged out")
+            return None
+        if isinstance(message, ChangePassword):
+            await identities.change_password(signed, client.address, message.old, message.new)
+            self._close_others(client, player.id)  # their sessions were revoked
+            return frames.AccountFrame(player=player.info())
+        if isinstance(message, CreateBot):
+            bot, token = await identities.create_bot(player, message.name)
+            return frames.BotAccountFrame(player=bot.info(), token=token)
+        if isinstance(message, ListBots):
+            bots = await identities.bots(player)
+            return frames.BotAccountsFrame(bots=[bot.info() for bot in bots])
+        if isinstance(message, BotToken):
+            bot, token = await identities.bot_token(player, message.bot)
+            self._close_others(client, bot.id)  # connected with a token now revoked
+            return frames.BotAccountFrame(player=bot.info(), token=token)
+        raise ClientError("unknown_type", f"{type(message).__name__} is not handled", abuse=True)
 
     async def _create(self, client: Client, message: CreateRoom) -> frames.CreatedFrame:
         assert client.player is not None
@@ -553,7 +695,35 @@ class UmpireServer:
             player=player.info(),
             stats={game: {**values, **stats.rates(values)} for game, values in totals.items()},
             history=msgspec.convert(history, list[frames.HistoryEntry]),
+            ratings=await board.player_ratings(self.store, player.id),
         )
+
+    # -- ratings (server.ratings.board): leaderboards, profiles by name ------------------
+
+    async def _ratings_reply(
+        self, message: Profile | Leaderboard, own: str
+    ) -> frames.ProfileFrame | frames.LeaderboardFrame:
+        if isinstance(message, Leaderboard):
+            query = board.BoardQuery.check(message.game, message.rules, message.pool, message.limit)
+            return await self.leaderboard(query)
+        if message.name is not None and message.player is None:
+            return await self.profile_by_name(message.name)
+        return await self._profile(message.player or own)
+
+    async def leaderboard(self, query: board.BoardQuery) -> frames.LeaderboardFrame:
+        """The ``leaderboard`` frame (the protocol message and ``GET /api/leaderboard``)."""
+        return await board.leaderboard(
+            self.store, query, min_games=self.config.leaderboard_min_games
+        )
+
+    async def profile_by_name(self, name: str) -> frames.ProfileFrame:
+        """The profile of the account, bot account or house bot named ``name`` (the
+        protocol's ``profile {name}`` and ``GET /api/player/NAME``); guests' names are
+        not unique, so they are found by id only."""
+        found = await self.store.player_by_name(account_key(name))
+        if found is None:
+            raise ClientError("no_such_player", f"no account named {name!r}")
+        return await self._profile(found.id)
 
 
 class _IdleTimer:

@@ -12,13 +12,23 @@ non-editable ``pip install`` serves the same files.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import inspect
+import json
+import logging
+from collections.abc import Awaitable, Callable, Iterable
 from functools import lru_cache
 from http import HTTPStatus
 from importlib import resources
+from urllib.parse import parse_qs, unquote
 
 from websockets.asyncio.server import ServerConnection
 from websockets.http11 import Request, Response
+
+from server.errors import ClientError, StoreError
+from server.ratings.board import MAX_LIMIT, BoardQuery
+from server.wire import frames
+
+log = logging.getLogger(__name__)
 
 #: content types of the files the client is made of (anything else is not served)
 CONTENT_TYPES = {
@@ -32,7 +42,7 @@ CONTENT_TYPES = {
     ".txt": "text/plain; charset=utf-8",
 }
 
-ProcessRequest = Callable[[ServerConnection, Request], Response | None]
+ProcessRequest = Callable[[ServerConnection, Request], Response | Awaitable[Response | None] | None]
 
 
 def csp(host: str) -> str:
@@ -133,14 +143,127 @@ def _safe_host(host: str | None) -> str:
     return "localhost"
 
 
-def chain(*hooks: ProcessRequest) -> ProcessRequest:
-    """One ``process_request`` hook that asks each of ``hooks`` in turn."""
+def chain(
+    *hooks: ProcessRequest,
+) -> Callable[[ServerConnection, Request], Awaitable[Response | None]]:
+    """One ``process_request`` hook that asks each of ``hooks`` (functions or coroutine
+    functions) in turn."""
 
-    def process_request(connection: ServerConnection, request: Request) -> Response | None:
+    async def process_request(connection: ServerConnection, request: Request) -> Response | None:
         for hook in hooks:
             response = hook(connection, request)
+            if inspect.isawaitable(response):
+                response = await response
             if response is not None:
                 return response
         return None
 
     return process_request
+
+
+# -- the JSON API: GET /api/leaderboard and /api/player/NAME (docs/ratings.md) -------------
+
+API_PREFIX = "/api/"
+#: the parameters of ``GET /api/leaderboard``
+BOARD_PARAMETERS = ("game", "rules", "pool", "limit")
+#: HTTP statuses of the error codes the API answers with (anything else: 400)
+API_STATUS = {
+    "no_such_player": HTTPStatus.NOT_FOUND,
+    "not_found": HTTPStatus.NOT_FOUND,
+    "busy": HTTPStatus.SERVICE_UNAVAILABLE,
+}
+
+
+class Api:
+    """``GET /api/leaderboard?game=G&rules=R&pool=human|bot&limit=N`` and
+    ``GET /api/player/NAME``: the ``leaderboard`` and ``profile`` frames as JSON, read by
+    the functions the server hands in. A bad parameter is answered 400, an unknown player
+    or path 404, each with ``{"error": code, "message": text}``."""
+
+    def __init__(
+        self,
+        leaderboard: Callable[[BoardQuery], Awaitable[frames.LeaderboardFrame]],
+        profile: Callable[[str], Awaitable[frames.ProfileFrame]],
+    ) -> None:
+        self.leaderboard = leaderboard
+        self.profile = profile
+
+    async def process_request(
+        self, connection: ServerConnection, request: Request
+    ) -> Response | None:
+        """Answer a ``GET`` under ``/api/``; let anything else through."""
+        path, _, query = request.path.partition("?")
+        if (
+            not path.startswith(API_PREFIX)
+            or "websocket" in request.headers.get("Upgrade", "").lower()
+        ):
+            return None
+        try:
+            frame = await self._answer(path.removeprefix(API_PREFIX), query)
+        except ClientError as exc:
+            status = API_STATUS.get(exc.code, HTTPStatus.BAD_REQUEST)
+            return _json(connection, status, {"error": exc.code, "message": exc.message})
+        except StoreError:
+            log.warning("the store failed answering %s", path, exc_info=True)
+            body = {"error": "busy", "message": "the server cannot answer now: ask again"}
+            return _json(connection, HTTPStatus.SERVICE_UNAVAILABLE, body)
+        response = connection.respond(HTTPStatus.OK, "")
+        response.body = frames.encode(frame) + b"\n"
+        _api_headers(response, len(response.body))
+        return response
+
+    async def _answer(self, path: str, query: str) -> frames.Reply:
+        if path == "leaderboard":
+            return await self.leaderboard(board_query(query))
+        if path.startswith("player/"):
+            name = unquote(path.removeprefix("player/"), errors="strict")
+            if query or not 0 < len(name) <= 64 or "/" in name or not name.isprintable():
+                raise ClientError("bad_name", f"not a player's name: {name!r}")
+            return await self.profile(name)
+        raise ClientError("not_found", f"no such API: /api/{path}")
+
+
+def board_query(query: str) -> BoardQuery:
+    """A leaderboard query from its URL query string (ClientError when it is bad)."""
+    try:
+        params = parse_qs(query, keep_blank_values=True, strict_parsing=bool(query))
+    except ValueError:
+        raise ClientError("bad_options", f"not a query string: {query!r}") from None
+    unknown = sorted(set(params) - set(BOARD_PARAMETERS))
+    if unknown:
+        raise ClientError(
+            "bad_options",
+            f"unknown parameter {unknown[0]!r}: the parameters are {', '.join(BOARD_PARAMETERS)}",
+        )
+    repeated = sorted(name for name, values in params.items() if len(values) > 1)
+    if repeated:
+        raise ClientError("bad_options", f"parameter {repeated[0]!r} given twice")
+    one = {name: values[0] for name, values in params.items()}
+    if not one.get("game"):
+        raise ClientError("bad_options", "the parameter game is required")
+    limit_text = one.get("limit", str(MAX_LIMIT))
+    if not limit_text.isdigit() or len(limit_text) > 4:
+        raise ClientError("bad_options", f"limit must be 1 to {MAX_LIMIT}, not {limit_text!r}")
+    return BoardQuery.check(
+        one["game"][:32], one.get("rules") or None, one.get("pool", "human"), int(limit_text)
+    )
+
+
+def _json(connection: ServerConnection, status: HTTPStatus, body: dict[str, str]) -> Response:
+    response = connection.respond(status, "")
+    response.body = json.dumps(body).encode() + b"\n"
+    _api_headers(response, len(response.body))
+    return response
+
+
+def _api_headers(response: Response, length: int) -> None:
+    for name, value in (
+        ("Content-Type", "application/json"),
+        ("Content-Length", str(length)),
+        ("X-Content-Type-Options", "nosniff"),
+        ("Cache-Control", "no-cache"),
+        ("Access-Control-Allow-Origin", "*"),
+    ):
+        if name in response.headers:
+            del response.headers[name]
+        response.headers[name] = value

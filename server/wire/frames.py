@@ -38,6 +38,10 @@ ErrorCode = Literal[
     "already_hello",
     "bad_name",
     "bad_token",
+    "bad_login",
+    "name_taken",
+    "bad_password",
+    "account_required",
     "bad_options",
     "no_such_room",
     "no_such_player",
@@ -410,11 +414,52 @@ class PongFrame(Reply, tag="pong"):
 
 
 class ProfileFrame(Reply, tag="profile"):
-    """A player's public statistics (game -> key -> value) and newest games."""
+    """A player's public statistics (game -> key -> value), newest games and ratings."""
 
     player: PlayerInfo
     stats: dict[str, dict[str, float]]
     history: list[HistoryEntry]
+    ratings: list[PlayerRating] = msgspec.field(default_factory=list)
+
+
+# -- ratings (server.ratings.board; docs/ratings.md) ---------------------------------------
+
+
+class PlayerRating(Part):
+    """One of a player's ratings (a game, a rule set and, for bots, a version) with its
+    history: ``[at, rating]`` after each rated game, oldest first (at most 500)."""
+
+    game: str
+    rules: str
+    version: str
+    rating: float
+    deviation: float
+    games: int
+    provisional: bool
+    history: list[tuple[float, float]]
+
+
+class LeaderboardEntry(Part):
+    """One line of a leaderboard: its rank (1 best), the player and the version rated."""
+
+    rank: int
+    player: PlayerInfo
+    version: str
+    rating: float
+    deviation: float
+    games: int
+    provisional: bool
+
+
+class LeaderboardFrame(Reply, tag="leaderboard"):
+    """The answer to ``leaderboard``: the best ratings of a game's rule set in one pool
+    (``human`` or ``bot``), of players with at least ``min_games`` rated games."""
+
+    game: str
+    rules: str
+    pool: str
+    min_games: int
+    entries: list[LeaderboardEntry]
 
 
 class HintFrame(Reply, tag="hint"):
@@ -458,6 +503,33 @@ class CatalogueFrame(Reply, tag="catalogue"):
     room_options: list[CatalogueOption]
 
 
+class AccountFrame(Reply, tag="account"):
+    """The answer to ``register`` and ``change_password``: the account as it is now."""
+
+    player: PlayerInfo
+
+
+class LoggedOutFrame(Reply, tag="logged_out"):
+    """The answer to ``logout``: how many tokens were revoked. The server then closes
+    the connection (1000, ``"logged out"``)."""
+
+    revoked: int
+
+
+class BotAccountFrame(Reply, tag="bot_account"):
+    """The answer to ``create_bot`` and ``bot_token``: the bot account and its API
+    token (shown this once; the server keeps only its hash)."""
+
+    player: PlayerInfo
+    token: str
+
+
+class BotAccountsFrame(Reply, tag="bot_accounts"):
+    """The answer to ``list_bots``: the account's bot accounts, oldest first."""
+
+    bots: list[PlayerInfo]
+
+
 #: Every frame the server sends, tagged by ``"type"``.
 Frame = (
     WelcomeFrame
@@ -481,6 +553,11 @@ Frame = (
     | HintFrame
     | ChatFrame
     | CatalogueFrame
+    | AccountFrame
+    | LoggedOutFrame
+    | BotAccountFrame
+    | BotAccountsFrame
+    | LeaderboardFrame
 )
 
 #: The outbound frame types by their ``"type"`` tag.
@@ -508,6 +585,11 @@ FRAME_TYPES: dict[str, type[OutFrame]] = {
         HintFrame,
         ChatFrame,
         CatalogueFrame,
+        AccountFrame,
+        LoggedOutFrame,
+        BotAccountFrame,
+        BotAccountsFrame,
+        LeaderboardFrame,
     )
 }
 

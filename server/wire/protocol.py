@@ -30,7 +30,12 @@ ERROR_CODES: dict[str, str] = {
     "version": "the protocol version in hello is not supported",
     "already_hello": "this connection already said hello",
     "bad_name": "the display name is empty, too long or contains control characters",
-    "bad_token": "the token does not belong to any player",
+    "bad_token": "the token does not belong to any player (or its session expired)",
+    # accounts
+    "bad_login": "wrong name or password (the same answer whichever was wrong)",
+    "name_taken": "the name belongs to an account, a bot account or a house bot",
+    "bad_password": "a password has 8 to 1,024 characters",
+    "account_required": "only an account (not a guest) may do that",
     # lobby and rooms
     "bad_options": "the room options do not make a valid game",
     "no_such_room": "no such room, or a private room without its invite code",
@@ -98,13 +103,76 @@ class Inbound(msgspec.Struct, tag_field="type", forbid_unknown_fields=True, kw_o
     ref: Ref = None
 
 
+#: A bot's version (``bot_version``): printable ASCII, at most 32 characters.
+BotVersion = Annotated[str, msgspec.Meta(max_length=32, pattern="^[ -~]*$")]
+#: A password as sent: its rules (8 to 1,024 characters) are the identity service's, so
+#: that a password a little too long is told ``bad_password``, not ``bad_message``.
+Password = Annotated[str, msgspec.Meta(max_length=4096)]
+#: A display or account name as sent: checked by the identity service (``bad_name``;
+#: frames are size-capped), so an over-long name is told what is wrong with it.
+Name = str
+
+
 class Hello(Inbound, tag="hello"):
-    """Say who you are: a new guest (no token) or a returning one (its token)."""
+    """Say who you are: a new guest (no token), or a returning guest, an account's
+    session or a bot account's API token (``token``: then ``name`` may be left out, and an
+    account's or bot account's stored name wins). ``bot_version``: the version a bot plays
+    as (its ratings are kept per version)."""
 
     v: Annotated[int, msgspec.Meta(ge=0, le=MAX_INT)]
-    name: str  # checked by the identity service (code bad_name); frames are size-capped
+    name: Name | None = None
     token: Annotated[str, msgspec.Meta(max_length=200)] | None = None
     bot: bool = False
+    bot_version: BotVersion = ""
+
+
+class Login(Inbound, tag="login"):
+    """Log in to an account with its name and password: a new session token in the
+    ``welcome``. The first message of a connection, or after a guest's ``hello`` (the
+    connection then leaves the guest's rooms and becomes the account)."""
+
+    v: Annotated[int, msgspec.Meta(ge=0, le=MAX_INT)]
+    name: Name
+    password: Password
+    bot_version: BotVersion = ""
+
+
+class Register(Inbound, tag="register"):
+    """Make the guest on this connection an account: its name (or ``name``) claimed
+    with ``password``; same player id, so its games are the account's."""
+
+    password: Password
+    name: Name | None = None
+
+
+class Logout(Inbound, tag="logout"):
+    """Revoke this connection's token (``everywhere``: every login session of the
+    account) and close the connection (``everywhere``: the account's other ones too)."""
+
+    everywhere: bool = False
+
+
+class ChangePassword(Inbound, tag="change_password"):
+    """Change the account's password; the account's other sessions are revoked."""
+
+    old: Password
+    new: Password
+
+
+class CreateBot(Inbound, tag="create_bot"):
+    """Make a bot account (accounts only): the answer carries its API token, once."""
+
+    name: Name
+
+
+class ListBots(Inbound, tag="list_bots"):
+    """The bot accounts this account made."""
+
+
+class BotToken(Inbound, tag="bot_token"):
+    """A new API token for one of your bot accounts (its old ones are revoked)."""
+
+    bot: Annotated[str, msgspec.Meta(max_length=64)]
 
 
 class Clock(msgspec.Struct, forbid_unknown_fields=True):
@@ -191,9 +259,21 @@ class Resume(Inbound, tag="resume"):
 
 
 class Profile(Inbound, tag="profile"):
-    """A player's public profile: statistics and recent games (default: your own)."""
+    """A player's public profile: statistics, recent games and ratings, by ``player`` id
+    or by ``name`` (an account's, a bot account's or a house bot's; default: your own)."""
 
     player: Annotated[str, msgspec.Meta(max_length=64)] | None = None
+    name: Annotated[str, msgspec.Meta(max_length=64)] | None = None
+
+
+class Leaderboard(Inbound, tag="leaderboard"):
+    """The best ratings of a game's rule set (default: the game's default rule set) in
+    one pool: ``human`` (accounts) or ``bot`` (bot accounts and house bots, by version)."""
+
+    game: Annotated[str, msgspec.Meta(min_length=1, max_length=32)]
+    rules: Annotated[str, msgspec.Meta(min_length=1, max_length=32)] | None = None
+    pool: Literal["human", "bot"] = "human"
+    limit: Annotated[int, msgspec.Meta(ge=1, le=100)] = 100
 
 
 class Ping(Inbound, tag="ping"):
@@ -230,8 +310,10 @@ class Say(Inbound, tag="say"):
 
 
 Message = (
-    Hello | CreateRoom | ListRooms | Join | Watch | Leave | Start | AddBot | Act | Resume
-) | (Profile | Ping | Hint | Say | Catalogue)
+    (Hello | CreateRoom | ListRooms | Join | Watch | Leave | Start | AddBot | Act | Resume)
+    | (Profile | Ping | Hint | Say | Catalogue | Leaderboard)
+    | (Login | Register | Logout | ChangePassword | CreateBot | ListBots | BotToken)
+)
 
 #: The inbound message types by their ``"type"`` tag.
 MESSAGE_TYPES: dict[str, type[Inbound]] = {
@@ -250,6 +332,14 @@ MESSAGE_TYPES: dict[str, type[Inbound]] = {
     "hint": Hint,
     "say": Say,
     "catalogue": Catalogue,
+    "login": Login,
+    "register": Register,
+    "logout": Logout,
+    "change_password": ChangePassword,
+    "create_bot": CreateBot,
+    "list_bots": ListBots,
+    "bot_token": BotToken,
+    "leaderboard": Leaderboard,
 }
 
 _decoder = msgspec.json.Decoder(Message)
