@@ -90,6 +90,14 @@ class HouseCatalog:
         except (KeyError, BotError):
             return []
 
+    def version(self, name: str) -> str:
+        """The version of built-in bot ``name`` (its class's ``version``; "" if it has
+        none, or if ``name`` is not a built-in bot): what its ratings are kept under."""
+        try:
+            return _import(BUILTIN[name]).version
+        except (KeyError, BotError):
+            return ""
+
     def advises(self, game: str) -> bool:
         """Whether the advisor the composition root hands the server beside this catalog
         (:func:`bots.perudo.expert.hint.perudo_hint`) gives hints for ``game``."""

@@ -87,6 +87,9 @@ class Bot(ABC):
     games: ClassVar[tuple[str, ...]] = ()
     #: The levels it may be asked for by name (``name:level``, passed as ``level``).
     levels: ClassVar[tuple[str, ...]] = ()
+    #: The bot's version: its ratings are kept per version (a house bot's through the
+    #: registry, ``bots.registry.HouseCatalog.version``); "" (the default): the server's.
+    version: ClassVar[str] = ""
 
     async def start(self, info: GameInfo) -> None:
         """The game starts. Keep what you need of ``info`` (your seat, the options)."""

@@ -177,6 +177,7 @@ class UmpireServer:
             bus=self.bus,
         )
         self.lobby.launcher = self.house.launch
+        self.lobby.house_version = self.house.version
         self.catalogue = catalogue.Published(catalog, advisor=advisor is not None)
         self.lobby.advisor = None if advisor is None else self.house.advise
         #: with a PostgreSQL store: this node's part in a cluster (made by ``start``)
@@ -660,6 +661,11 @@ class UmpireServer:
 
     async def _create(self, client: Client, message: CreateRoom) -> frames.CreatedFrame:
         assert client.player is not None
+        if message.rated and message.sit and client.player.kind == "guest":
+            # (refused before the room is made: a guest may host a rated room, not sit in it)
+            raise ClientError(
+                "account_required", "a rated room's seats are for accounts and bots: log in"
+            )
         clock = message.clock
         settings = Settings(
             public=message.public,
@@ -669,6 +675,7 @@ class UmpireServer:
             clock_increment=clock.increment if clock else 0.0,
             autostart=message.autostart,
             chat=message.chat,
+            rated=message.rated,
         )
         room = await self.lobby.create(client.player, message.game, message.options, settings)
         seat = None

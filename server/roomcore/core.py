@@ -33,11 +33,12 @@ import secrets
 from collections.abc import Callable, Iterable
 from typing import Any, cast
 
+from server import __version__
 from server.errors import ClientError
 from server.games import Engine
 from server.games.base import ConfigError, Event, Game, IllegalAction, replay
 from server.players.identity import Player
-from server.roomcore import chat
+from server.roomcore import chat, rating
 from server.roomcore import messages as m
 from server.roomcore.clocks import Clocks
 from server.roomcore.seating import Seat, Seating, seat_from_id
@@ -45,7 +46,7 @@ from server.roomcore.settings import ABORTED, FINISHED, PLAYING, WAITING, Settin
 from server.roomcore.streams import Streams, Viewer
 from server.roomcore.timers import Timers
 from server.store import journal
-from server.store.contract import ActionRow, ChatRow, EventRow, GameRow
+from server.store.contract import ActionRow, ChatRow, EventRow, GameRow, RatingChange
 from server.wire import frames
 from server.wire.limits import TokenBucket
 
@@ -67,6 +68,8 @@ class RoomCore:
         players: dict[str, Player],
         *,
         chat_lines: Iterable[ChatRow] = (),
+        rating_changes: Iterable[RatingChange] = (),
+        house_version: rating.HouseVersion | None = None,
         token: Callable[[], str] = lambda: secrets.token_urlsafe(16),
         new_seed: Callable[[], bytes] = lambda: secrets.token_bytes(32),
     ) -> None:
@@ -94,6 +97,14 @@ class RoomCore:
         #: the room's chat, as stored (server.roomcore.chat), and each speaker's rate
         self.chat = list(chat_lines)
         self._chat_rate: dict[str, TokenBucket] = {}
+        #: a house bot's rating version, by its name (the bots' registry, via the lobby;
+        #: the server's own version by default)
+        self.house_version = house_version or (lambda name: __version__)
+        #: a rated game's rating changes, once its end is stored (the ``room`` frame's
+        #: ``ratings``); None until then
+        self.ratings: list[frames.RatingChangeInfo] | None = None
+        if row.rated is not None and rating_changes:
+            self.ratings = rating.infos(list(rating_changes))
         self._out: list[m.Effect] = []
         self._now = 0.0
         self._wall = 0.0
@@ -124,6 +135,9 @@ class RoomCore:
             return
         if isinstance(message, m.Relaunch):
             self._relaunch()
+            return
+        if isinstance(message, m.Rated):
+            self._rated(message.changes)
             return
         handler = _HANDLERS[type(message)]
         try:
@@ -241,6 +255,21 @@ class RoomCore:
             ),
             reason=self.row.reason if self.state == ABORTED else None,
             chat=settings.chat,
+            rated=self._is_rated(),
+            ratings=self.ratings,
+        )
+
+    def _is_rated(self) -> bool:
+        """Whether the game is rated: decided when it started; before that, whether it
+        will be if the empty seats are taken by accounts (``rating.preview``)."""
+        if self.state != WAITING:
+            return self.row.rated is not None
+        return rating.preview(
+            self.engine.name,
+            self.config.to_options(),
+            self.seats,
+            self.settings.rated,
+            self.house_version,
         )
 
     def _seat_info(self, index: int, seat: Seat) -> frames.SeatInfo:
@@ -389,10 +418,19 @@ class RoomCore:
         if held is not None:
             if msg.seat is not None and msg.seat != held:
                 raise ClientError("already_seated", f"you already hold seat {held} here")
+            if self.state == WAITING:
+                # (the same player, as it says now who it is: its kind and bot version
+                # are what a rated game's start reads)
+                self.seats[held].player = player
             self._attach(msg.conn, held, since=None)
             return frames.JoinedFrame(room=self.id, seat=held)
         if self.state != WAITING:
             raise ClientError("bad_state", f"room {self.id} has started: watch it instead")
+        if self.settings.rated and player.kind == "guest":
+            raise ClientError(
+                "account_required",
+                f"room {self.id} is rated: its seats are for accounts and bots, not guests",
+            )
         index = self.seating.free_seat(msg.seat, self.id)
         self.seats[index] = Seat(player)
         self._save()
@@ -699,6 +737,9 @@ class RoomCore:
         self.game = game
         self.row.options = self.config.to_options()
         self._seat_rows()
+        self.row.rated = rating.decision(
+            self.engine.name, self.row.options, self.seats, self.settings.rated, self.house_version
+        )
         start = journal.started(self.row, seed, self._wall, events)
         self.row = journal.snapshot(start.row)
         self._out.append(m.Persist(start))
@@ -890,11 +931,19 @@ class RoomCore:
         stats = journal.seat_stats(players, per_seat)
         self.row.house = {}  # (an ended game's house seats need no tickets)
         end = journal.finished(self.row, game.outcome, self._wall, stats)
+        end = journal.rated(end, rating.plan(end.row))
         self.row = journal.snapshot(end.row)
         self._out.append(m.Persist(end))
         self._send_room()
         self._out.append(m.PublishResult())
         self._linger()
+
+    def _rated(self, changes: tuple[RatingChange, ...]) -> None:
+        """The game's end is stored with these rating changes: show them to everyone."""
+        if self.row.rated is None or not changes or self.state != FINISHED:
+            return
+        self.ratings = rating.infos(changes)
+        self._send_room()
 
     def _linger(self) -> None:
         """Keep the ended room in memory a while (the log keeps it for good)."""

@@ -1,7 +1,8 @@
 """What goes into a room core and what comes out of it.
 
 Inputs are requests from connections (each carries a ``token`` the actor uses to answer
-its caller), connection losses, timer ticks and bot launches. Effects are what the core
+its caller), connection losses, timer ticks, bot launches and, once a rated game's end
+is stored, its rating changes. Effects are what the core
 asks its actor to do, in order: a :class:`Persist` must be durable before any later effect
 is carried out (the log is the truth: nothing is acknowledged or shown before it is
 written).
@@ -22,6 +23,7 @@ from server.errors import ClientError
 if TYPE_CHECKING:
     from server.games.base import Event
     from server.players.identity import Player
+    from server.store.contract import RatingChange
     from server.store.journal import Entry
     from server.wire.frames import Reply as ReplyFrame
 
@@ -118,7 +120,17 @@ class Relaunch:
     """Start every house bot of the room again (the server listens again after a restart)."""
 
 
-Input = Request | Tick | Relaunch
+@dataclass(slots=True)
+class Rated:
+    """The game's end is stored and these are its rating changes (what
+    :func:`server.store.journal.commit` of the room's :class:`Finish
+    <server.store.journal.Finish>` returned; empty for a casual game): the core keeps them
+    and shows them in the ``room`` frame."""
+
+    changes: tuple[RatingChange, ...]
+
+
+Input = Request | Tick | Relaunch | Rated
 
 
 # -- effects -----------------------------------------------------------------------------

@@ -19,6 +19,10 @@ class Settings:
     clock_increment: float = 0.0
     autostart: bool = True
     chat: bool = True
+    #: whether the game is rated: None (rated when every seat is held by an account, a bot
+    #: account or a house bot, casual otherwise), True (rated: guests may not sit), False
+    #: (casual); server.ratings.plan.decide makes the decision when the game starts
+    rated: bool | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The settings as stored in the ``games`` row."""
@@ -30,6 +34,7 @@ class Settings:
             "clock_increment": self.clock_increment,
             "autostart": self.autostart,
             "chat": self.chat,
+            "rated": self.rated,
         }
 
     @classmethod

@@ -52,6 +52,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any, Protocol
 
+from server import __version__
 from server.errors import ClientError
 
 log = logging.getLogger(__name__)
@@ -96,6 +97,10 @@ class Catalog(Protocol):
         """Whether the advisor handed in beside this catalog gives hints for ``game``."""
         ...
 
+    def version(self, name: str) -> str:
+        """Bot ``name``'s version (its ratings are kept under it); "" if it has none."""
+        ...
+
 
 class HouseBots:
     """Starts and stops the house bots of one server, in a pool of runner processes."""
@@ -123,6 +128,7 @@ class HouseBots:
         self.catalog = catalog
         self._cache: dict[str, list[str]] = {}
         self._accepted: set[tuple[str, str]] = set()
+        self._versions: dict[str, str] = {}
         self.closing = False
         #: the advisor the runners load (``"module:function"``); ``None``: no hints
         self.advisor = advisor
@@ -168,6 +174,18 @@ class HouseBots:
         if ok:  # (only names that exist are kept: a host's made-up names are not)
             self._accepted.add(key)
         return ok
+
+    def version(self, spec: str) -> str:
+        """The version house bot ``spec`` (``name`` or ``name:level``; ``autopilot``) is
+        rated under as ``bot-<spec>``: the catalog's, or this server's own version when
+        the bot has none (the autopilot is the engines' own policy: always the server's)."""
+        name = spec.partition(":")[0]
+        version = self._versions.get(name)
+        if version is None:
+            catalog = self.catalog
+            found = "" if catalog is None or name == "autopilot" else catalog.version(name)
+            version = self._versions[name] = found or __version__
+        return version
 
     def launch(self, room: str, seat: int, name: str, ticket: str) -> None:
         """Start bot ``name`` for ``seat`` of ``room``; it joins (or resumes) with ``ticket``.

@@ -22,6 +22,7 @@ from server.games.base import ConfigError
 from server.ids import opaque
 from server.players.identity import Identities, Player
 from server.roomcore.core import RoomCore
+from server.roomcore.rating import HouseVersion
 from server.rooms.room import (
     ABORTED,
     FINISHED,
@@ -69,6 +70,8 @@ class Lobby:
         #: gives ``hint`` advice (the house runners', with the advisor server.root names);
         #: set by the app
         self.advisor: Advisor | None = None
+        #: a house bot's rating version by its name (server.rooms.house); set by the app
+        self.house_version: HouseVersion | None = None
         #: several nodes on one database (server.cluster.nodes): ``claim(room, new)`` says
         #: whether this node owns the room (taking its lease) before it is created or
         #: rebuilt here; ``remote_listing(game)`` lists the other nodes' public rooms
@@ -111,7 +114,16 @@ class Lobby:
             room_id = opaque(6)
         invite = None if settings.public else opaque(12)
         room = Room.new(
-            room_id, eng, config, settings, host.id, invite, self.store, self.timing, self._forget
+            room_id,
+            eng,
+            config,
+            settings,
+            host.id,
+            invite,
+            self.store,
+            self.timing,
+            self._forget,
+            self.house_version,
         )
         await journal.commit(self.store, journal.saved(room.row))
         self._add(room)
@@ -214,7 +226,18 @@ class Lobby:
             log.error("room %s: cannot rebuild (%s)", row.id, exc)
             return None
         chat_lines = await self.store.chat(row.id)
-        core = RoomCore(row, eng, config, self.timing, players, chat_lines=chat_lines)
+        # (a rated game that ended shows its rating changes, as when it ended)
+        changes = await self.store.rating_changes(row.id) if row.rated is not None else []
+        core = RoomCore(
+            row,
+            eng,
+            config,
+            self.timing,
+            players,
+            chat_lines=chat_lines,
+            rating_changes=changes,
+            house_version=self.house_version,
+        )
         room = Room(core, self.store, self._forget)
         self._add(room)
         if row.status != WAITING and row.seed:

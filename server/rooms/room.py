@@ -30,11 +30,12 @@ from server.ops import logs
 from server.players.identity import Player
 from server.roomcore import messages as m
 from server.roomcore.core import RoomCore, new_row
+from server.roomcore.rating import HouseVersion
 from server.roomcore.seating import Seat
 from server.roomcore.settings import ABORTED, FINISHED, PLAYING, WAITING, Settings, Timing
 from server.rooms.connection import Client
 from server.store import journal
-from server.store.contract import ActionRow, EventRow, GameRow, Store
+from server.store.contract import ActionRow, EventRow, GameRow, RatingChange, Store
 from server.wire import frames
 
 log = logging.getLogger(__name__)
@@ -129,10 +130,13 @@ class Room:
         store: Store,
         timing: Timing,
         on_close: Callable[[Room], None] | None = None,
+        house_version: HouseVersion | None = None,
     ) -> Room:
-        """A new waiting room (its row is saved by the caller)."""
+        """A new waiting room (its row is saved by the caller); ``house_version`` gives a
+        house bot's rating version by its name (the server's own version by default)."""
         row = new_row(room_id, engine, config, settings, host, time.time(), invite)
-        return cls(RoomCore(row, engine, config, timing, {}), store, on_close)
+        core = RoomCore(row, engine, config, timing, {}, house_version=house_version)
+        return cls(core, store, on_close)
 
     # -- what the rest of the server reads ------------------------------------------------
 
@@ -362,7 +366,12 @@ class Room:
             log.exception("room %s: could not record the abort", self.id)
 
     async def _perform(self, effects: list[m.Effect]) -> None:
-        """Carry out the core's effects in order (a persist is durable before the next)."""
+        """Carry out the core's effects in order (a persist is durable before the next).
+
+        A rated game's end comes back from the store with its rating changes: they are
+        handed to the core (:class:`~server.roomcore.messages.Rated`) once the effects
+        of the end are carried out, and the core shows them."""
+        changes: list[RatingChange] = []
         for effect in effects:
             if isinstance(effect, m.Send):  # (most effects: about six per action)
                 conn = effect.conn
@@ -373,9 +382,13 @@ class Room:
                 else:
                     held.extend(effect.frames)
             elif isinstance(effect, m.Persist):
-                await journal.commit(self.store, effect.entry)
+                changes += await journal.commit(self.store, effect.entry)
             else:
                 self._effect(effect)
+        if changes:
+            loop = asyncio.get_running_loop()
+            rated = m.Rated(tuple(changes))
+            await self._perform(self.core.handle(rated, loop.time(), time.time()))
 
     def _effect(self, effect: m.Effect) -> None:
         """Carry out one effect that needs no waiting (all but a persist)."""

@@ -16,8 +16,13 @@ copy of the row: the room goes on changing its own):
 - :class:`Step` (:func:`step`): one accepted action record and the events it caused;
 - :class:`Said` (:func:`said`): a chat line;
 - :class:`Finish` (:func:`finished`, :func:`aborted`): the final row (result or abort
-  reason, revealed seed), any last events (an abort's own event), and the public
-  statistics to add, written atomically by :meth:`Store.finish_game`.
+  reason, revealed seed), any last events (an abort's own event), the public
+  statistics to add and, for a rated game, its :class:`~server.store.contract.RatingPlan`
+  (:func:`rated`), written atomically by :meth:`Store.finish_game`, which rates the game
+  in the same transaction (once: a finish written again rates nothing again).
+
+:func:`commit` returns what the store returned: a rated game's rating changes (the room
+shows them), nothing for any other entry.
 
 :func:`event_rows` is the one place events become rows.
 """
@@ -31,7 +36,15 @@ from dataclasses import dataclass
 from typing import Any, TypeAlias
 
 from server.games.base import Event, Outcome, Record, seed_commitment
-from server.store.contract import ActionRow, ChatRow, EventRow, GameRow, Store
+from server.store.contract import (
+    ActionRow,
+    ChatRow,
+    EventRow,
+    GameRow,
+    RatingChange,
+    RatingPlan,
+    Store,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,12 +73,14 @@ class Step:
 
 @dataclass(frozen=True, slots=True)
 class Finish:
-    """The game has ended (finished, or aborted): the final row, the last events, and
-    statistics to add (player id -> key -> amount) under ``row.game``."""
+    """The game has ended (finished, or aborted): the final row, the last events,
+    statistics to add (player id -> key -> amount) under ``row.game`` and, for a rated
+    game, how to rate it (``server.ratings.plan.plan_for(row)``)."""
 
     row: GameRow
     events: tuple[EventRow, ...] = ()
     stats: Mapping[str, Mapping[str, float]] = dataclasses.field(default_factory=dict)
+    plan: RatingPlan | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,6 +200,13 @@ def finished(
     return Finish(final, (), stats)
 
 
+def rated(end: Finish, plan: RatingPlan | None) -> Finish:
+    """``end`` (from :func:`finished`) with the plan that rates its game (``None``: a
+    casual game). The plan is made from ``end.row`` by the layer that knows the rating
+    systems (``server.ratings.plan.plan_for``), above this one."""
+    return dataclasses.replace(end, plan=plan)
+
+
 def aborted(
     row: GameRow, reason: str, at: float, events: Sequence[Event] = (), first_seq: int = 1
 ) -> Finish:
@@ -237,8 +259,10 @@ def finished_game(
     return entries
 
 
-async def commit(store: Store, entry: Entry) -> None:
-    """Write one entry; return once it is durable."""
+async def commit(store: Store, entry: Entry) -> list[RatingChange]:
+    """Write one entry; return once it is durable. A rated game's :class:`Finish`
+    returns its rating changes (those stored before, if the finish was written already:
+    a game is rated once); every other entry returns ``[]``."""
     if isinstance(entry, Step):  # (most entries)
         await store.append(entry.game_id, entry.events, entry.action)
     elif isinstance(entry, Save):
@@ -248,7 +272,8 @@ async def commit(store: Store, entry: Entry) -> None:
     elif isinstance(entry, Said):
         await store.add_chat(entry.game_id, entry.line)
     else:
-        await store.finish_game(entry.row, entry.events, entry.stats)
+        return await store.finish_game(entry.row, entry.events, entry.stats, entry.plan)
+    return []
 
 
 async def record_finished(store: Store, entries: Sequence[Entry]) -> None:

@@ -96,6 +96,17 @@ ROOM_OPTIONS: dict[str, Option] = {
         )
     ),
     "chat": Option(Text(en="true: the room has a chat", it="true: il tavolo ha una chat")),
+    "rated": Option(
+        Text(
+            en="true: the game is rated (only accounts, bot accounts and house bots may sit); "
+            "false: casual; null: rated when every seat is held by an account, a bot account "
+            "or a house bot, casual when a guest sits",
+            it="true: la partita vale per la classifica (si siedono solo account, account bot "
+            "e bot della casa); false: amichevole; null: vale per la classifica se ogni posto "
+            "è di un account, di un account bot o di un bot della casa, amichevole se siede "
+            "un ospite",
+        )
+    ),
 }
 
 #: Room options only for games whose engine has a stand-in policy (``server.rooms.lobby``).

@@ -194,6 +194,9 @@ class CreateRoom(Inbound, tag="create_room"):
     autostart: bool = True
     sit: bool = True
     chat: bool = True
+    #: null: rated when every seat is held by an account, a bot account or a house bot;
+    #: true: rated (guests are refused a seat, ``account_required``); false: casual
+    rated: bool | None = None
 
 
 class ListRooms(Inbound, tag="list_rooms"):

@@ -42,6 +42,9 @@ class FakeCatalog:
     def advises(self, game: str) -> bool:
         return game == self.game
 
+    def version(self, name: str) -> str:
+        return "2.0" if name == "smart" else ""
+
 
 def without_texts(frame: CatalogueFrame) -> Any:
     """The frame as JSON with every help text and title blanked (and the language)."""

@@ -1,0 +1,247 @@
+"""Rated rooms on the sans-I/O core: who may sit, when the game is rated, the plan the
+game's end carries, and the rating changes every viewer is shown (also after a restart).
+
+The rating systems are ``server.ratings``'s; these tests read only what the room does
+with their decision (``GameRow.rated``) and with the changes the store hands back.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import pytest
+
+from server import __version__
+from server.errors import ClientError
+from server.games import engine
+from server.players.identity import Player
+from server.roomcore import messages as m
+from server.roomcore.core import RoomCore, new_row
+from server.roomcore.settings import Settings
+from server.store import journal
+from server.store.contract import Rating, RatingChange, RatingKey
+from tests.server.roomcore_harness import (
+    KR_BOT,
+    ROOM,
+    TIMING,
+    WES,
+    Conn,
+    Harness,
+)
+
+ANA = Player("p-ana", "ana", False, kind="account")
+BOB = Player("p-bob", "bob", False, kind="account")
+GUS = Player("p-gus", "gus", False)  # a guest
+BOTTY = Player("p-botty", "botty", True, kind="bot", version="1.4.2")  # a bot account
+PLAYERS = {p.id: p for p in (ANA, BOB, GUS, BOTTY, WES)}
+VERSIONS = {"kriegspiel-random": "7", "autopilot": __version__}
+
+
+def core(
+    game: str = "kriegspiel",
+    options: dict[str, Any] | None = None,
+    rated: bool | None = None,
+    **settings: Any,
+) -> Harness:
+    """A waiting room ``r1`` hosted by ana, whose house bots have :data:`VERSIONS`."""
+    eng = engine(game)
+    config = eng.make_config(options if options is not None else {"rules": "wild16"})
+    row = new_row(ROOM, eng, config, Settings(rated=rated, **settings), ANA.id, 0.0, None)
+    seeds = iter(bytes([i]) * 32 for i in range(1, 100))
+    tickets = iter(f"ticket-{i}" for i in range(1, 100))
+    return Harness(
+        RoomCore(
+            row,
+            eng,
+            config,
+            TIMING,
+            {},
+            house_version=VERSIONS.__getitem__,
+            token=lambda: next(tickets),
+            new_seed=lambda: next(seeds),
+        )
+    )
+
+
+def sit(h: Harness, *players: Player) -> list[Conn]:
+    conns = [Conn(p) for p in players]
+    for conn in conns:
+        h.request(m.Join(conn), at=h.now)
+    return conns
+
+
+def resign(h: Harness, conns: list[Conn]) -> None:
+    """The seat to move resigns: the game is over."""
+    h.request(m.Act(h.mover(*conns), action="resign"), at=h.now + 1)
+    assert h.core.state == "finished"
+
+
+def finish_entry(h: Harness) -> journal.Finish:
+    (end,) = [e for e in h.log.entries if isinstance(e, journal.Finish)]
+    return end
+
+
+def changes_of(end: journal.Finish) -> tuple[RatingChange, ...]:
+    """What the store would return for ``end``: its plan applied to first ratings."""
+    plan = end.plan
+    assert plan is not None
+    after = plan.rate([None] * len(plan.seats))
+    new = Rating(1500.0, 350.0, 0.06, 0)
+    return tuple(
+        RatingChange(end.row.id, seat, key, pool, new, rating, end.row.finished or 0.0, n)
+        for n, (seat, (key, pool), rating) in enumerate(
+            zip(range(len(plan.seats)), plan.seats, after, strict=True), 1
+        )
+    )
+
+
+def test_a_game_between_accounts_is_rated_and_everyone_sees_the_rating_changes() -> None:
+    h = core()
+    wes = Conn(WES)
+    h.request(m.Watch(wes))
+    ana, bob = sit(h, ANA)[0], None
+    assert ana.last("room").get("rated") is True  # (it will be, if an account takes seat 1)
+    (bob,) = sit(h, BOB)
+    start = next(e for e in h.log.entries if isinstance(e, journal.Start))
+    assert start.row.rated is not None
+    assert start.row.rated["versions"] == ["", ""]
+    assert start.row.rated["pools"] == ["human", "human"]
+    assert h.core.summary().rated is True
+    resign(h, [ana, bob])
+    end = finish_entry(h)
+    assert end.plan is not None
+    assert [key.player for key, _ in end.plan.seats] == [ANA.id, BOB.id]
+    assert end.row.rated == start.row.rated  # (the decision made at the start is kept)
+    assert ana.last("room").get("ratings") is None  # (not yet stored)
+
+    changes = changes_of(end)
+    h.feed(m.Rated(changes), at=h.now)
+    for conn in (ana, bob, wes):
+        room = conn.last("room")
+        assert room["state"] == "finished" and room.get("rated") is True
+        ratings = room.get("ratings")
+        assert [r["seat"] for r in ratings] == [0, 1]
+        assert [r["player"] for r in ratings] == [ANA.id, BOB.id]
+        assert [r["after"] for r in ratings] == [c.after.rating for c in changes]
+        assert [r["before"] for r in ratings] == [1500.0, 1500.0]
+        assert all(r["games"] == 1 and r["provisional"] for r in ratings)
+    winner = end.row.result["ranks"].index(1) if end.row.result else None
+    assert ratings[winner]["after"] > ratings[winner]["before"]
+
+
+def test_a_guest_at_the_table_makes_a_default_room_casual() -> None:
+    h = core()
+    (ana,) = sit(h, ANA)
+    assert ana.last("room").get("rated") is True
+    (gus,) = sit(h, GUS)
+    assert h.log.row is not None and h.log.row.rated is None
+    assert gus.last("room").get("rated", False) is False
+    resign(h, [ana, gus])
+    assert finish_entry(h).plan is None
+    assert ana.last("room").get("ratings") is None
+
+
+def test_a_rated_room_refuses_guests_a_seat_but_lets_them_watch() -> None:
+    h = core(rated=True)
+    gus = Conn(GUS)
+    with pytest.raises(ClientError) as refused:
+        h.request(m.Join(gus))
+    assert refused.value.code == "account_required"
+    assert h.request(m.Watch(gus))["seat"] is None
+    assert gus.last("room").get("rated") is True
+    ana, botty = sit(h, ANA, BOTTY)
+    assert h.core.row.rated is not None
+    assert h.core.row.rated["versions"] == ["", "1.4.2"]
+    assert h.core.row.rated["pools"] == ["human", "bot"]
+    resign(h, [ana, botty])
+    assert finish_entry(h).plan is not None
+
+
+def test_a_casual_room_is_never_rated() -> None:
+    h = core(rated=False)
+    ana, bob = sit(h, ANA, BOB)
+    assert ana.last("room").get("rated", False) is False
+    resign(h, [ana, bob])
+    assert h.core.row.rated is None and finish_entry(h).plan is None
+    h.feed(m.Rated(()), at=h.now)
+    assert ana.last("room").get("ratings") is None
+
+
+def test_house_bots_are_rated_under_their_own_ids_and_the_registrys_versions() -> None:
+    h = core(rated=True)
+    (ana,) = sit(h, ANA)
+    h.request(m.AddBot(ana, bot=KR_BOT, name="kriegspiel-random", seat=1))
+    rated = h.core.row.rated
+    assert rated is not None
+    assert rated["versions"] == ["", "7"] and rated["pools"] == ["human", "bot"]
+    assert h.core.row.seats == [ANA.id, KR_BOT.id]
+
+
+def test_a_bot_that_comes_back_before_the_start_is_rated_under_the_version_it_says_now() -> None:
+    h = core()
+    old = dataclasses.replace(BOTTY, version="1.0")
+    (ana,) = sit(h, ANA)
+    first = Conn(old)
+    h.request(m.Join(first))  # (autostart: the game starts with version 1.0)
+    assert h.core.row.rated is not None and h.core.row.rated["versions"] == ["", "1.0"]
+
+    h = core(autostart=False)
+    (ana,) = sit(h, ANA)
+    h.request(m.Join(Conn(old)))
+    h.request(m.Join(Conn(BOTTY)))  # the same bot, reconnected as version 1.4.2
+    h.request(m.Start(ana))
+    assert h.core.row.rated is not None and h.core.row.rated["versions"] == ["", "1.4.2"]
+
+
+def test_a_finished_rated_room_rebuilt_from_the_log_shows_its_ratings() -> None:
+    h = core()
+    ana, bob = sit(h, ANA, BOB)
+    resign(h, [ana, bob])
+    changes = changes_of(finish_entry(h))
+    h.feed(m.Rated(changes), at=h.now)
+    shown = ana.last("room").get("ratings")
+
+    row = h.log.row
+    assert row is not None and row.status == "finished"
+    eng = engine("kriegspiel")
+    again = RoomCore(
+        dataclasses.replace(row),
+        eng,
+        eng.stored_config(row.options),
+        TIMING,
+        PLAYERS,
+        rating_changes=reversed(changes),
+    )
+    Harness(again).take(again.recover(list(h.log.actions), list(h.log.events), 0.0))
+    wes = Conn(WES)
+    Harness(again).request(m.Watch(wes))
+    assert wes.last("room").get("ratings") == shown
+    assert wes.last("room").get("rated") is True
+
+
+def test_a_game_whose_end_was_logged_but_not_stored_is_rated_when_the_room_is_rebuilt() -> None:
+    """The server died between the game's last action and its end's transaction (where
+    the rating is applied): the rebuilt room finishes the game, with its plan."""
+    h = core()
+    ana, bob = sit(h, ANA, BOB)
+    resign(h, [ana, bob])
+    end = finish_entry(h)
+    h.log.entries.remove(end)
+    h.log.row = next(e for e in h.log.entries if isinstance(e, journal.Start)).row
+    assert h.log.row.status == "playing" and h.log.row.rated is not None
+    again = h.restart(at=100.0, players=PLAYERS)
+    assert again.core.state == "finished"
+    redone = finish_entry(again)
+    assert redone.plan is not None
+    assert redone.row.rated == end.row.rated and redone.row.result == end.row.result
+    assert [key for key, _ in redone.plan.seats] == [key for key, _ in end.plan.seats]  # type: ignore[union-attr]
+
+
+def test_rating_changes_for_a_game_not_over_are_ignored() -> None:
+    h = core()
+    ana, _ = sit(h, ANA, BOB)
+    key = RatingKey(ANA.id, "", "kriegspiel", "wild16")
+    new = Rating(1500.0, 350.0, 0.06, 0)
+    h.feed(m.Rated((RatingChange(ROOM, 0, key, "human", new, new, 0.0),)), at=h.now)
+    assert h.core.ratings is None and ana.last("room").get("ratings") is None
