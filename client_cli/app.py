@@ -203,9 +203,7 @@ class UmpireApp(App[None]):
             return
         self.notify(lines[-1], timeout=4)
         if kind == "login":
-            self.to_lobby()
-            if isinstance(self.screen, LobbyScreen):
-                self.screen.list_rooms_again()
+            self.to_lobby()  # (the lobby lists the rooms again as it comes back)
             await self._back_to_my_seat()
         screen = self.screen
         if isinstance(screen, ClientScreen):

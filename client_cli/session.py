@@ -210,7 +210,7 @@ class Session:
         server leaves its rooms), or, when the connection ended (after a logout), on a new
         one opened with ``login``. Return the ``welcome``; raise :class:`SessionError`."""
         if self.ready.is_set():
-            return await self.client.request(self.core.login_message(name, password), timeout)
+            return await self.request(self.core.login_message(name, password), timeout)
         if not self.closing or self._closed:
             raise SessionError("not connected yet: try again in a moment", "disconnected")
         self.name = name

@@ -1,0 +1,186 @@
+"""Accounts and ratings in the TUI (issue 27), pressing real keys against a real server:
+register, log in from a second app, play a rated Kriegspiel game against a house bot to
+its end, see the rating change, find yourself on the leaderboard and in your profile."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import DataTable, Input, RichLog, Static
+
+from client_cli.app import UmpireApp
+from client_cli.games.kriegspiel.screen import KriegspielScreen
+from client_cli.screens.account import AccountForm, LeaderboardScreen, ProfileScreen
+from client_cli.screens.lobby import LobbyScreen
+from client_cli.screens.replay import ReplayScreen
+from server.net.app import UmpireServer
+from server.players.passwords import Passwords
+from tests.client.pilot import RecordingSession, in_the_lobby, type_text, until
+
+PASSWORD = "correct horse"
+
+
+class CheapHasher:
+    """A salted sha256 in place of argon2id (the server's hashing is tested elsewhere)."""
+
+    def hash(self, password: str) -> str:
+        salt = secrets.token_hex(8)
+        return salt + "$" + hashlib.sha256((salt + password).encode()).hexdigest()
+
+    def verify(self, hashed: str, password: str) -> bool:
+        salt, _, digest = hashed.partition("$")
+        return hashlib.sha256((salt + password).encode()).hexdigest() == digest
+
+    def needs_rehash(self, hashed: str) -> bool:
+        return False
+
+
+@pytest.fixture
+async def rated_server(make_server: Callable[..., Any]) -> UmpireServer:
+    """A server whose leaderboards take players after 1 rated game, cheap hashes."""
+    server: UmpireServer = await make_server(leaderboard_min_games=1)
+    server.identities.passwords = Passwords(CheapHasher())
+    return server
+
+
+def log_text(app: UmpireApp) -> str:
+    """What the current screen's log shows."""
+    return "\n".join(line.text for line in app.screen.query_one("#log", RichLog).lines)
+
+
+async def command(pilot: Pilot[Any], line: str) -> None:
+    """Focus the command line, type ``line`` key by key, press Enter."""
+    pilot.app.screen.query_one("#command", Input).focus()
+    await pilot.pause()
+    await type_text(pilot, line)
+    await pilot.press("enter")
+
+
+def focused_id(app: UmpireApp) -> str | None:
+    focused = app.focused
+    return focused.id if focused is not None else None
+
+
+async def test_register_login_rated_game_leaderboard_profile(rated_server: UmpireServer) -> None:
+    url = f"ws://127.0.0.1:{rated_server.port}"
+
+    # -- register: a guest claims its name ------------------------------------------------
+    first = RecordingSession(url, "ana", retry=0.05)
+    app = UmpireApp(first)
+    async with app.run_test(size=(130, 42)) as pilot:
+        await in_the_lobby(app, pilot)
+        await command(pilot, "register")
+        await until(pilot, lambda: isinstance(app.screen, AccountForm))
+        form = app.screen
+        assert form.query_one("#f_name", Input).value == "ana"
+        assert focused_id(app) == "f_password"  # the name is given: the password is next
+        await type_text(pilot, PASSWORD)
+        await pilot.press("enter")
+        assert focused_id(app) == "f_again"
+        assert form.query_one("#f_password", Input).password  # typed as dots, not echoed
+        await type_text(pilot, PASSWORD)
+        await pilot.press("enter")
+        await until(pilot, lambda: first.count("register") == 1)
+        await until(pilot, lambda: (first.state.player or {}).get("kind") == "account")
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        await pilot.pause()
+        assert [m for m in first.sent if m["type"] == "register"] == [
+            {"type": "register", "password": PASSWORD, "name": "ana"}
+        ]
+        assert "ana is now an account" in log_text(app)
+        assert focused_id(app) == "command"  # the focus is back where it was
+        assert all("password" not in m for m in app.messages if "ana" in m)
+        await first.close()
+
+    # -- log in from a second app instance (it starts as another guest) ---------------------
+    second = RecordingSession(url, "visitor", retry=0.05)
+    app = UmpireApp(second)
+    async with app.run_test(size=(130, 42)) as pilot:
+        await in_the_lobby(app, pilot)
+        await command(pilot, "login ana")
+        await until(pilot, lambda: isinstance(app.screen, AccountForm))
+        assert focused_id(app) == "f_password"
+        await type_text(pilot, "wrong password")
+        await pilot.press("enter")
+        await until(pilot, lambda: "Wrong name or password." in log_text(app))
+        assert (second.state.player or {}).get("name") == "visitor"
+
+        await command(pilot, "login ana")
+        await until(pilot, lambda: isinstance(app.screen, AccountForm))
+        await type_text(pilot, PASSWORD)
+        await pilot.press("enter")
+        await until(pilot, lambda: (second.state.player or {}).get("kind") == "account")
+        logins = [m for m in second.sent if m["type"] == "login"]
+        assert [(m["name"], m["password"]) for m in logins] == [
+            ("ana", "wrong password"),
+            ("ana", PASSWORD),
+        ]
+        assert second.state.player is not None and second.state.player["name"] == "ana"
+        await until(pilot, lambda: "Logged in as ana." in log_text(app))
+        assert focused_id(app) == "command"
+
+        # -- a rated Kriegspiel game against a house bot, resigned ------------------------
+        await command(pilot, "create kriegspiel")
+        await until(pilot, lambda: isinstance(app.screen, KriegspielScreen))
+        screen = app.screen
+        assert isinstance(screen, KriegspielScreen)
+        room = second.state.room(screen.room_id)
+        await command(pilot, "bot kriegspiel-random")
+        await until(pilot, lambda: room.state == "playing")
+        assert room.frame.get("rated") is True
+        await until(pilot, lambda: room.turn is not None)
+        await command(pilot, "resign")
+        await until(pilot, lambda: room.state == "finished")
+        await until(pilot, lambda: bool(room.frame.get("ratings")), timeout=15)
+        await pilot.pause()
+        change = next(c for c in room.frame["ratings"] if c["seat"] == room.seat)
+        before, after = round(change["before"]), round(change["after"])
+        assert after < before  # resigning is a loss
+        told = f"ana (you) {before} → {after} (−{before - after}), provisional"
+        assert any(told in line for line in app.messages)  # the log's lines
+        assert told in str(screen.query_one("#status", Static).render())
+
+        # -- the leaderboard, then the profile from its row --------------------------------
+        await command(pilot, "leaderboard kriegspiel")
+        await until(pilot, lambda: isinstance(app.screen, LeaderboardScreen))
+        await pilot.pause()
+        assert second.sent[-1] == {"type": "leaderboard", "game": "kriegspiel", "pool": "human"}
+        board = app.screen
+        table = board.query_one("#leaders", DataTable)
+        assert focused_id(app) == "leaders"
+        rows = [table.get_row_at(i) for i in range(table.row_count)]
+        ours = [row for row in rows if row[1] == "ana"]
+        assert ours and ours[0][2] == f"{after}?"  # provisional
+        title = str(board.query_one("#board_title").render())
+        assert "kriegspiel · wild16 · humans" in title
+        table.move_cursor(row=rows.index(ours[0]))
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, ProfileScreen))
+        await pilot.pause()
+        assert second.sent[-1] == {"type": "profile", "name": "ana"}
+        profile = app.screen
+        text = str(profile.query_one("#profile", Static).render())
+        assert "Profile of ana (account)" in text
+        assert f"kriegspiel wild16: {after}? ±" in text
+        assert f"{before} → {after}" not in text or "over 1 game" in text
+        assert "Statistics" in text
+        recent = profile.query_one("#recent", DataTable)
+        assert focused_id(app) == "recent"
+        assert recent.get_row_at(0)[0] == screen.room_id
+
+        # -- Escape back twice; `profile ana` typed; Enter on the game opens its replay -----
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, LeaderboardScreen))
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, KriegspielScreen))
+        await command(pilot, "profile ana")
+        await until(pilot, lambda: isinstance(app.screen, ProfileScreen))
+        await pilot.pause()
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        await second.close()
