@@ -49,6 +49,10 @@ def explain_error(message: Json, error: SessionError, lang: str = "en") -> str:
     """A refusal in words, with advice for the common cases."""
     code = error.code
     kind = message.get("type")
+    if code == "not_connected":  # logged out or refused: the sentence says what to do
+        return f"{error}"
+    if kind == "change_password" and code == "bad_login":
+        return accounts.words(lang)("err_bad_old")
     if kind in ACCOUNT_REQUESTS or code == "account_required":
         return accounts.explain(code, str(error), lang)
     if kind == "add_bot" and code == "unsupported":

@@ -182,8 +182,9 @@ class PlainClient:
                 line = await anext(self.lines)
             except StopAsyncIteration:
                 return None
-        if hidden:
-            self.out.write("\n")  # the Enter typed was not echoed either
+        self.out.write("\n")  # (the line typed was not echoed)
+        self.out.flush()
+        del hidden
         return line.rstrip("\r\n")
 
     async def _wait(self, what: str) -> None:

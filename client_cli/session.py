@@ -201,18 +201,22 @@ class Session:
 
     def _check_open(self) -> None:
         """Refuse at once while no connection will come (after a logout or a refusal)."""
-        if self.closing and not self.ready.is_set():
+        if self.closing:
             say = accounts.words(self.state.lang)
-            raise SessionError(say("not_connected"), "disconnected")
+            raise SessionError(say("not_connected"), "not_connected")
 
     async def login(self, name: str, password: str, timeout: float = 15.0) -> Json:
         """Log in to an account: on the live connection (a guest becomes the account: the
         server leaves its rooms), or, when the connection ended (after a logout), on a new
         one opened with ``login``. Return the ``welcome``; raise :class:`SessionError`."""
-        if self.ready.is_set():
+        if self.ready.is_set() and not self.closing:
             return await self.request(self.core.login_message(name, password), timeout)
         if not self.closing or self._closed:
             raise SessionError("not connected yet: try again in a moment", "disconnected")
+        try:  # the old connection ends first (the server closes it after logged_out)
+            await asyncio.wait_for(self.stopped.wait(), timeout)
+        except TimeoutError:
+            raise SessionError("the old connection does not end", "timeout") from None
         self.name = name
         self.core = ClientCore(name, credentials=(name, password), follow_seats=True)
         self.client = self._client()
