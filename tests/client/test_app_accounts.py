@@ -18,6 +18,7 @@ from client_cli.games.kriegspiel.screen import KriegspielScreen
 from client_cli.screens.account import AccountForm, LeaderboardScreen, ProfileScreen
 from client_cli.screens.lobby import LobbyScreen
 from client_cli.screens.replay import ReplayScreen
+from client_cli.state import ClientState
 from server.net.app import UmpireServer
 from server.players.passwords import Passwords
 from tests.client.pilot import RecordingSession, in_the_lobby, type_text, until
@@ -184,3 +185,67 @@ async def test_register_login_rated_game_leaderboard_profile(rated_server: Umpir
         await pilot.press("enter")
         await until(pilot, lambda: isinstance(app.screen, ReplayScreen))
         await second.close()
+
+
+async def test_logout_then_login_again_in_italian_and_bad_input_is_one_line(
+    rated_server: UmpireServer,
+) -> None:
+    url = f"ws://127.0.0.1:{rated_server.port}"
+    session = RecordingSession(url, "bea", retry=0.05, state=ClientState(lang="it"))
+    app = UmpireApp(session)
+    async with app.run_test(size=(130, 42)) as pilot:
+        await in_the_lobby(app, pilot)
+        await command(pilot, "password")  # a guest has none: one line, nothing sent
+        await command(pilot, "leaderboard")
+        await command(pilot, "register")
+        await until(pilot, lambda: isinstance(app.screen, AccountForm))
+        await pilot.press("escape")  # cancelled: nothing sent, the focus back in the line
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        assert focused_id(app) == "command"
+        await command(pilot, "register")
+        await until(pilot, lambda: isinstance(app.screen, AccountForm))
+        await type_text(pilot, "corta")
+        await pilot.press("enter")
+        await type_text(pilot, "corta")
+        await pilot.press("enter")  # too short: refused before sending
+        await until(pilot, lambda: any("non 5" in m for m in app.messages))
+        await command(pilot, "register")
+        await until(pilot, lambda: isinstance(app.screen, AccountForm))
+        await type_text(pilot, PASSWORD)
+        await pilot.press("tab")
+        await type_text(pilot, PASSWORD)
+        await pilot.press("enter")
+        await until(pilot, lambda: (session.state.player or {}).get("kind") == "account")
+        assert session.count("register") == 1
+        assert (
+            "Not sent: solo un account ha una password: registrati prima (register)"
+            in app.messages
+        )
+        assert "Not sent: leaderboard GIOCO [REGOLE] [bots]" in app.messages
+        assert any("una password ha da 8 a 1024 caratteri, non 5" in m for m in app.messages)
+
+        await command(pilot, "logout everywhere")
+        await until(pilot, lambda: session.closing)
+        await until(
+            pilot, lambda: any(m.startswith("Uscito (1 sessione chiusa)") for m in app.messages)
+        )
+        assert {"type": "logout", "everywhere": True} in session.sent
+        await command(pilot, "rooms")  # no connection: answered at once, in one line
+        await until(pilot, lambda: "non connesso: entra con `login NOME`, o esci" in app.messages)
+        await command(pilot, "login bea")
+        await until(pilot, lambda: isinstance(app.screen, AccountForm))
+        assert focused_id(app) == "f_password"
+        await type_text(pilot, PASSWORD)
+        await pilot.press("enter")
+        await until(pilot, lambda: "Entrato come bea." in app.messages)
+        await until(pilot, lambda: session.ready.is_set())
+        assert (session.state.player or {}).get("kind") == "account"
+        assert isinstance(app.screen, LobbyScreen) and focused_id(app) == "command"
+        await command(pilot, "profile")
+        await until(pilot, lambda: isinstance(app.screen, ProfileScreen))
+        await pilot.pause()
+        text = str(app.screen.query_one("#profile", Static).render())
+        assert text.startswith("Profilo di bea (account)\nPunteggi\n  ancora nessuna partita")
+        assert focused_id(app) == "command"  # no games to open: the line has the focus
+        assert not any("Traceback" in m for m in app.messages)
+        await session.close()
