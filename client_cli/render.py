@@ -34,8 +34,9 @@ def lobby_lines(rooms: list[Json], flavour: Callable[[Json], str]) -> list[str]:
         seats = room.get("seats", [])
         taken = sum(1 for s in seats if s.get("player"))
         names = ", ".join(str(s.get("name")) for s in seats if s.get("player"))
+        rated = " rated" if room.get("rated") else ""
         lines.append(
-            f"{room['room']}  {room.get('game')} {flavour(room)}  {room.get('state')}  "
+            f"{room['room']}  {room.get('game')} {flavour(room)}{rated}  {room.get('state')}  "
             f"{taken}/{len(seats)} seats  {names}"
         )
     return lines
