@@ -37,6 +37,9 @@ PROTOCOL_VERSION = 1
 OVER = ("finished", "aborted")
 #: A resume refused with these codes: the room is no longer this client's to follow.
 GONE = ("no_such_room", "not_your_seat", "no_spectators")
+#: Requests never sent again by themselves after ``rate_limited``: a login refused by the
+#: server's login throttle waits for the person, not for the pacer.
+NO_RETRY = ("login", "register", "change_password")
 #: Frames that attach this client to a room (and so start following it).
 ATTACHING = ("created", "joined", "watching", "resumed")
 
@@ -431,7 +434,11 @@ class ClientCore:
         return [HelloRefused(frame)]
 
     def _refused(self, frame: Json, request: Json | None) -> list[Output]:
-        if frame.get("code") == "rate_limited" and request is not None:
+        if (
+            frame.get("code") == "rate_limited"
+            and request is not None
+            and request.get("type") not in NO_RETRY
+        ):
             self.pacer.empty()  # not the client's fault: the same message again, slower
             self._pending[int(request["ref"])] = request
             self._out.append(request)

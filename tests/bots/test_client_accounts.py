@@ -113,3 +113,15 @@ def test_an_accounts_revoked_token_is_not_replaced_by_a_guest() -> None:
     (out,) = core.receive({"type": "error", "code": "bad_token", "message": "revoked"})
     assert isinstance(out, HelloRefused) and not isinstance(out, Refused)
     assert sent(core) == []  # no hello as a guest under the account's name
+
+
+def test_a_throttled_login_is_refused_not_sent_again() -> None:
+    core = ClientCore("ana")
+    core.connection_made()
+    sent(core)
+    core.receive(welcome(GUEST))
+    ref = core.send(core.login_message("ana", "secret password"))
+    sent(core)
+    (out,) = core.receive({"type": "error", "code": "rate_limited", "message": "wait", "ref": ref})
+    assert isinstance(out, Refused) and out.code == "rate_limited"
+    assert sent(core) == []

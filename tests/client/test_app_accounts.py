@@ -218,8 +218,7 @@ async def test_logout_then_login_again_in_italian_and_bad_input_is_one_line(
         await until(pilot, lambda: (session.state.player or {}).get("kind") == "account")
         assert session.count("register") == 1
         assert (
-            "Not sent: solo un account ha una password: registrati prima (register)"
-            in app.messages
+            "Not sent: solo un account ha una password: registrati prima (register)" in app.messages
         )
         assert "Not sent: leaderboard GIOCO [REGOLE] [bots]" in app.messages
         assert any("una password ha da 8 a 1024 caratteri, non 5" in m for m in app.messages)

@@ -3,6 +3,7 @@ input line (never from the command), every bad input is one line, and ``--login`
 
 from __future__ import annotations
 
+import asyncio
 import io
 from collections.abc import AsyncIterator, Callable
 from typing import Any
@@ -12,6 +13,7 @@ from client_cli.session import Session
 from client_cli.state import ClientState
 from client_cli.tokens import TokenStore
 from server.net.app import UmpireServer
+from tests.client.helpers import running
 from tests.client.pilot import RecordingSession
 from tests.client.test_app_accounts import PASSWORD, rated_server  # noqa: F401
 
@@ -120,3 +122,24 @@ async def test_login_flag_logs_in_and_a_wrong_password_is_one_line(
     taken = Session(url, "ana", retry=0.05, state=ClientState())
     assert await PlainClient(taken, out).run(lines_of(["quit"])()) == 1
     assert "ana is an account's name: log in with `login ana`" in out.getvalue()
+
+
+async def test_logout_everywhere_ends_the_accounts_other_client(
+    rated_server: UmpireServer,  # noqa: F811
+) -> None:
+    url = f"ws://127.0.0.1:{rated_server.port}"
+    heard: list[str] = []
+    async with running(rated_server.port, "cleo") as phone:
+        await phone.request({"type": "register", "password": PASSWORD})
+        async with running(rated_server.port, "other") as laptop:
+            laptop.listeners.append(lambda frame, lines: heard.extend(lines))
+            await laptop.login("cleo", PASSWORD)
+            assert laptop.name == "cleo" and TokenStore().load(url) is not None
+            reply = await phone.request({"type": "logout", "everywhere": True})
+            assert reply["revoked"] == 2
+            await asyncio.wait_for(laptop.stopped.wait(), 10)
+            assert heard[-1] == (
+                "Your session ended (logged out elsewhere, or expired): "
+                "log in again with `login cleo`."
+            )
+            assert TokenStore().load(url, "cleo") is None  # the revoked token is forgotten
