@@ -37,6 +37,33 @@ Schema (``PRAGMA user_version`` counts the migrations applied)::
                   game, rules, pool, before and after (rating, deviation, volatility,
                   games), at; unique (game_id, seat)                           [migration 5]
     games.rated   JSON or NULL: how a rated game is rated (server.ratings.plan) [migration 5]
+
+Migration 5 (PostgreSQL's migration 3: its numbering started anew) moves every
+``players.token_hash`` into ``sessions`` as a ``session`` token (created and last used
+when the player was created); SQLite rebuilds ``players`` for it, as it cannot drop a
+UNIQUE column. Players whose ids are ``bot-...`` and who are bots become ``house``,
+every other player a ``guest``. A house bot has no account key: its name (an ASCII
+kind) lower-cased is its key (:meth:`Store.player_by_name`, and a claim of that key is
+refused with ``NameTaken``).
+
+Indexes: ``ratings_board (game, rules, pool, rating DESC, games, player_id, version)`` is
+the leaderboard's order itself (the top 100 reads 100 index entries, no sort:
+benchmarks/leaderboard.py); ``rating_changes_key (player_id, game, rules, version, n)``
+serves a rating history; ``sessions_player (player_id, kind)`` "log out everywhere";
+``players_owner`` an account's bot accounts.
+
+Rating a game (:meth:`Store.finish_game` with a :class:`RatingPlan`) happens in the
+finish's own transaction: the game's stored changes are looked for first and, if there
+are any, returned instead of rating again (and ``rating_changes`` is unique by
+``(game_id, seat)`` as a last guard). SQLite's single writer makes that transaction the
+only one. On PostgreSQL, where several nodes write, the transaction first locks the
+rating row of every key its group commit rates, in sorted order (inserting a placeholder
+row of 0 games where there is none, deleted again if unused: a row must exist to be
+locked), and only then looks for the game's changes, so two games sharing a player are
+rated one after the other, never from the same "before", and never deadlock.
+``rating_changes.n`` numbers the changes in the order they were applied (SQLite: the
+largest plus one; PostgreSQL: an identity column, drawn after the locks, so changes of
+one key are numbered in their order); a game's changes are numbered in seat order.
 """
 
 from __future__ import annotations
@@ -236,7 +263,8 @@ class Store(ABC):
     - a read never sees uncommitted rows (not even those of a transaction in progress);
     - a failed write raises :class:`StoreError` and leaves nothing of itself behind,
       without failing unrelated writes that happened to share its transaction;
-    - :meth:`finish_game` is all or nothing;
+    - :meth:`finish_game` is all or nothing, and rates a game (with a plan) at most
+      once however often it is called, by however many stores on one database;
     - rows come back as they were written (``events`` by ``seq``, ``actions`` by ``n``,
       games in ``(created, id)`` order).
     """

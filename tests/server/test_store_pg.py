@@ -15,12 +15,14 @@ import asyncpg
 import pytest
 
 from server.errors import StoreError
-from server.store.contract import ActionRow, Store, open_store
+from server.store.contract import ActionRow, PlayerRow, SessionRow, Store, open_store
 from server.store.pg import MIGRATIONS, FencedError, PgStore
 from tests.server.store_contract import (
+    CountingPlan,
     StoreContract,
     StoreHarness,
     event,
+    finished,
     game_row,
 )
 
@@ -233,3 +235,84 @@ async def main(dsn: str) -> None:
 
 asyncio.run(main(sys.argv[1]))
 """
+
+
+async def test_a_version_2_database_moves_its_tokens_to_sessions(pg_dsn: str) -> None:
+    """Migration 3 (SQLite's 5) on a database the previous release made: players keep
+    their ids, names and tokens (now their first sessions); house bots become kind
+    "house"; games gain ``rated``; rated games can be played at once."""
+    conn = await asyncpg.connect(pg_dsn)
+    try:
+        await conn.execute(
+            "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, "
+            "applied TIMESTAMPTZ NOT NULL DEFAULT now())"
+        )
+        for number, script in enumerate(MIGRATIONS[:2], start=1):
+            await conn.execute(script)
+            await conn.execute("INSERT INTO schema_migrations (version) VALUES ($1)", number)
+        await conn.executemany(
+            "INSERT INTO players (id, name, bot, token_hash, created) VALUES ($1,$2,$3,$4,$5)",
+            [
+                ("p1", "Ana", False, "hash-ana", 3.0),
+                ("bot-perudo-random", "perudo-random", True, "hash-house", 1.0),
+                ("p2", "a bot client", True, "hash-bot", 2.0),
+            ],
+        )
+        await conn.execute(
+            "INSERT INTO games (id, game, options, settings, public, seats, status, seed, "
+            "seed_sha256, created) VALUES ('old1', 'perudo', '{}', '{}', TRUE, '[\"p1\"]', "
+            "'finished', '\\x00', 'x', 1.0)"
+        )
+        await conn.execute("INSERT INTO game_players VALUES ('old1', 0, 'p1')")
+    finally:
+        await conn.close()
+    store = PgStore(pg_dsn, pool_size=1)
+    await store.open()
+    try:
+        assert await store.player_by_token("hash-ana") == PlayerRow("p1", "Ana", False, 3.0)
+        assert await store.session("hash-ana") == SessionRow("hash-ana", "p1", "session", 3.0, 3.0)
+        house = await store.player_by_token("hash-house")
+        assert house is not None and house.kind == "house"
+        assert await store.player("p2") == PlayerRow("p2", "a bot client", True, 2.0, "guest")
+        old = await store.game("old1")
+        assert old is not None and old.rated is None
+        await store.claim("p1", "Ana", "ana", "pw")
+        assert [h["room"] for h in await store.history("p1")] == ["old1"]
+        plan = CountingPlan().plan(["p1", "bot-perudo-random"], [1, 2])
+        changes = await store.finish_game(
+            finished("new1", ["p1", "bot-perudo-random"]), [], {}, plan
+        )
+        assert [c.n for c in changes] == [1, 2]
+        with pytest.raises(StoreError):  # a token hash is still unique
+            await store.add_player(PlayerRow("p3", "x", False, 1.0), "hash-ana")
+    finally:
+        await store.close()
+
+
+async def test_batches_rating_crossing_players_lock_in_one_order(pg_dsn: str) -> None:
+    """Two nodes' group commits each rate two games, in opposite orders of the same
+    players. Each transaction locks every rating row of its batch first, in one order:
+    no deadlock (which would fail both batches and redo their writes one by one)."""
+    stores = [PgStore(pg_dsn, pool_size=1) for _ in range(2)]
+    for store in stores:
+        await store.open()
+    try:
+        toy = CountingPlan()
+        for round_ in range(5):
+            before = [s.commits for s in stores]
+            finishes = []
+            for index, store in enumerate(stores):
+                pairs = [["p1", "p2"], ["p3", "p4"]]
+                for pair in pairs if index == 0 else pairs[::-1]:
+                    game_id = f"g{round_}-{index}-{pair[0]}"
+                    finishes.append(
+                        store.finish_game(finished(game_id, pair), [], {}, toy.plan(pair, [1, 2]))
+                    )
+            await asyncio.gather(*finishes)
+            assert [s.commits - b for s, b in zip(stores, before, strict=True)] == [1, 1]
+        for player in ("p1", "p2", "p3", "p4"):
+            (rating,) = await stores[0].ratings(player)
+            assert rating.rating.games == 10
+    finally:
+        for store in stores:
+            await store.close()
