@@ -142,14 +142,18 @@ class Identities:
         self._cache[player.id] = dataclasses.replace(player, version="")
         return player
 
-    async def _taken(self, name: str, me: str | None = None) -> bool:
-        """Whether ``name``'s key is reserved or held by another account, bot account or
-        house bot than ``me``."""
+    async def _taken(self, name: str, me: str | None = None, *, guest: bool = False) -> bool:
+        """Whether ``name``'s key is held by another player than ``me``: for an account's
+        or bot account's name, by any account, bot account or house bot, or reserved (the
+        house bots' names); for a guest's, by an account or a bot account (guests' names
+        are not unique, and a program may play as a guest under a house bot's name)."""
         key = account_key(name)
-        if self.reserved(key):
+        if not guest and self.reserved(key):
             return True
         holder = await self.store.player_by_name(key)
-        return holder is not None and holder.id != me
+        if holder is None or holder.id == me:
+            return False
+        return not guest or holder.kind in ("account", "bot")
 
     # -- hello ----------------------------------------------------------------------------
 
@@ -165,7 +169,7 @@ class Identities:
         if name is None:
             raise ClientError("bad_name", "hello needs a name (or a token)")
         name = check_name(name)
-        if await self._taken(name):
+        if await self._taken(name, guest=True):
             raise ClientError("name_taken", f"the name {name!r} belongs to an account")
         token = opaque(32)
         token_hash = hash_token(token)
@@ -192,7 +196,7 @@ class Identities:
             await self.store.touch_session(token_hash, now)
         if row.kind == "guest" and name is not None:
             name = check_name(name)
-            if await self._taken(name, row.id):
+            if await self._taken(name, row.id, guest=True):
                 raise ClientError("name_taken", f"the name {name!r} belongs to an account")
             if name != row.name:
                 await self.store.rename_player(row.id, name)

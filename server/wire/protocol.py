@@ -24,7 +24,7 @@ ERROR_CODES: dict[str, str] = {
     "bad_json": "the frame is not a JSON object in a text frame",
     "unknown_type": "the message type is not one of the protocol's",
     "bad_message": "the message does not match its schema (a field is missing or wrong)",
-    "rate_limited": "too many messages: slow down (the message was dropped)",
+    "rate_limited": "too many messages, or login attempts: slow down (the message was dropped)",
     "hello_required": "the first message must be hello",
     # identity
     "version": "the protocol version in hello is not supported",
@@ -103,11 +103,20 @@ class Inbound(msgspec.Struct, tag_field="type", forbid_unknown_fields=True, kw_o
     ref: Ref = None
 
 
-#: A bot's version (``bot_version``): printable ASCII, at most 32 characters.
+#: A bot's version (``bot_version``): printable ASCII, at most 32 characters. (The
+#: pattern's ``$`` also matches before a final newline: :func:`_check_version` refuses it.)
 BotVersion = Annotated[str, msgspec.Meta(max_length=32, pattern="^[ -~]*$")]
-#: A password as sent: its rules (8 to 1,024 characters) are the identity service's, so
-#: that a password a little too long is told ``bad_password``, not ``bad_message``.
-Password = Annotated[str, msgspec.Meta(max_length=4096)]
+
+
+def _check_version(version: str) -> None:
+    """Refuse a ``bot_version`` ending in a newline (msgspec's check is ``re.search``)."""
+    if version.endswith("\n"):
+        raise ValueError("bot_version: printable ASCII only")
+
+
+#: A password as sent: its rules (8 to 1,024 characters) are the identity service's
+#: (frames are size-capped), so that a password too long is told ``bad_password``.
+Password = str
 #: A display or account name as sent: checked by the identity service (``bad_name``;
 #: frames are size-capped), so an over-long name is told what is wrong with it.
 Name = str
@@ -125,6 +134,9 @@ class Hello(Inbound, tag="hello"):
     bot: bool = False
     bot_version: BotVersion = ""
 
+    def __post_init__(self) -> None:
+        _check_version(self.bot_version)
+
 
 class Login(Inbound, tag="login"):
     """Log in to an account with its name and password: a new session token in the
@@ -135,6 +147,9 @@ class Login(Inbound, tag="login"):
     name: Name
     password: Password
     bot_version: BotVersion = ""
+
+    def __post_init__(self) -> None:
+        _check_version(self.bot_version)
 
 
 class Register(Inbound, tag="register"):

@@ -377,6 +377,21 @@ async def test_busy_when_too_many_hints_are_being_worked_out(
     await expect_error(a, "busy", ref=4, room=room)
 
 
+async def test_account_errors(connect: Any) -> None:
+    """(tests/server/test_accounts*.py test accounts in depth.)"""
+    ana = await connect("ana")
+    await ana.send(type="register", password="short")
+    await expect_error(ana, "bad_password")
+    await ana.send(type="create_bot", name="AnaBot")
+    await expect_error(ana, "account_required")
+    await ana.request("register", "account", password="long enough")
+    bob = await connect("bob")
+    await bob.send(type="register", password="long enough", name="ANA")
+    await expect_error(bob, "name_taken")
+    await bob.send(type="login", v=1, name="ana", password="not the one")
+    await expect_error(bob, "bad_login")
+
+
 def test_every_error_code_is_tested() -> None:
     """Runs last in this module: every documented code was seen on the wire."""
     untested = set(ERROR_CODES) - TESTED

@@ -126,7 +126,8 @@ def _field_names(kind: str) -> list[str]:
 @st.composite
 def shaped(draw: st.DrawFn, room: str) -> dict[str, Any]:
     """A message of a known type with arbitrary values for some of its fields."""
-    kind = draw(st.sampled_from(sorted(MESSAGE_TYPES)))
+    # (a valid ``logout`` closes the connection by design: tests/server/test_accounts.py)
+    kind = draw(st.sampled_from(sorted(set(MESSAGE_TYPES) - {"logout"})))
     names = _field_names(kind)
     message: dict[str, Any] = {"type": kind}
     for name in draw(st.lists(st.sampled_from(names), unique=True)) if names else []:
