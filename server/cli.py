@@ -154,6 +154,13 @@ def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     serve.add_argument(
         "--house-procs", type=int, default=1, help="processes in which the house bots play"
     )
+    serve.add_argument(
+        "--leaderboard-min-games",
+        type=int,
+        default=5,
+        metavar="N",
+        help="rated games a player needs to appear on a leaderboard (docs/ratings.md)",
+    )
     accounts = serve.add_argument_group("accounts (docs/accounts.md)")
     accounts.add_argument(
         "--session-idle-days",
@@ -230,6 +237,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         advertise=args.advertise,
         lease_ttl=args.lease_ttl,
         session_idle_days=args.session_idle_days,
+        leaderboard_min_games=args.leaderboard_min_games,
     )
 
     async def run() -> int:
@@ -299,6 +307,23 @@ def _add_data(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument("game_id", nargs="+", metavar="GAME_ID")
     p.set_defaults(func=_cmd_verify)
+
+    ratings = sub.add_parser("ratings", help="ratings kept from the log (docs/ratings.md)")
+    ratings_sub = ratings.add_subparsers(dest="ratings_command", metavar="COMMAND")
+    p = ratings_sub.add_parser(
+        "rebuild",
+        help="recompute every rating from the log; compare; write when they differ",
+        description="Rates every rated game again, in the order it was rated, from its "
+        "stored row alone, and compares the result with the stored ratings (exit status 0: "
+        "identical, 1: different). Without --check, different ratings are replaced by the "
+        "recomputed ones (stop the server first).",
+    )
+    p.add_argument(
+        "--db", default="umpire.db", help="the knowledge base: SQLite file or postgresql:// URL"
+    )
+    p.add_argument("--check", action="store_true", help="only compare: never write")
+    p.set_defaults(func=_cmd_ratings_rebuild)
+    ratings.set_defaults(func=lambda args: _usage(ratings))
 
 
 async def _open_existing(path: str) -> Store:
@@ -415,6 +440,34 @@ def _cmd_verify(args: argparse.Namespace) -> int:
                 "every die included, replays from it exactly as logged"
             )
     return 0 if honest else 1
+
+
+def _usage(parser: argparse.ArgumentParser) -> int:
+    parser.print_help()
+    return 2
+
+
+def _cmd_ratings_rebuild(args: argparse.Namespace) -> int:
+    """``umpire ratings rebuild``: exit 0 when the stored ratings are the log's (or were
+    made so), 1 when they differ and were not written (``--check``), or on an error."""
+    from server.errors import StoreError
+    from server.ratings.rebuild import Report, rebuild
+
+    async def run() -> Report:
+        store = await _open_existing(args.db)
+        try:
+            return await rebuild(store, write=not args.check)
+        finally:
+            await store.close()
+
+    try:
+        report = asyncio.run(run())
+    except (OSError, StoreError) as exc:
+        print(f"umpire ratings rebuild: {exc}", file=sys.stderr)
+        return 1
+    for line in report.lines():
+        print(line)
+    return 0 if report.identical or report.written else 1
 
 
 def _cmd_rules(args: argparse.Namespace) -> int:

@@ -41,6 +41,7 @@ DECISIONS = pa.schema(
         ("seconds", pa.float64()),
         ("rank", pa.int16()),
         ("won", pa.bool_()),
+        ("rating", pa.float64()),
     ]
 )
 
@@ -61,6 +62,11 @@ GAMES = pa.schema(
         ("seed_sha256", pa.string()),
         ("started", pa.float64()),
         ("finished", pa.float64()),
+        ("rated", pa.string()),
+        ("rating_before", pa.list_(pa.float64())),
+        ("rating_after", pa.list_(pa.float64())),
+        ("deviation_before", pa.list_(pa.float64())),
+        ("deviation_after", pa.list_(pa.float64())),
     ]
 )
 
@@ -98,10 +104,12 @@ def decision_rows(log: GameLog) -> list[dict[str, Any]]:
     if [e.truth for e in events] != logged:
         raise GameError(f"game {row.id}: the log does not replay; run umpire verify")
     ranks = list(game.outcome.ranks) if game.outcome is not None else None
+    before = {c.seat: c.before.rating for c in log.ratings}
     for decision in out:
         rank = None if ranks is None else ranks[decision["seat"]]
         decision["rank"] = rank
         decision["won"] = None if ranks is None else rank == 1
+        decision["rating"] = before.get(decision["seat"])
     return out
 
 
@@ -124,6 +132,24 @@ def game_row(log: GameLog, decisions: int) -> dict[str, Any]:
         "seed_sha256": row.seed_sha256,
         "started": row.started,
         "finished": row.finished,
+        **rating_columns(log),
+    }
+
+
+def rating_columns(log: GameLog) -> dict[str, Any]:
+    """A rated game's rule set and each seat's rating and deviation before and after
+    (all None for a casual game)."""
+    changes = sorted(log.ratings, key=lambda c: c.seat)
+    if not changes:
+        return dict.fromkeys(
+            ("rated", "rating_before", "rating_after", "deviation_before", "deviation_after")
+        )
+    return {
+        "rated": changes[0].key.rules,
+        "rating_before": [c.before.rating for c in changes],
+        "rating_after": [c.after.rating for c in changes],
+        "deviation_before": [c.before.deviation for c in changes],
+        "deviation_after": [c.after.deviation for c in changes],
     }
 
 

@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from server.games import engine
 from server.games.base import Event, Game, GameError, Record, seed_commitment
-from server.store.contract import ActionRow, EventRow, GameRow, Store
+from server.store.contract import ActionRow, EventRow, GameRow, Rating, RatingChange, Store
 
 #: Statuses whose seed is public.
 REVEALED = ("finished", "aborted")
@@ -37,6 +37,8 @@ class GameLog:
     actions: list[ActionRow]
     events: list[EventRow]
     players: list[dict[str, Any] | None]
+    #: a rated game's rating changes by seat (empty: casual)
+    ratings: list[RatingChange] = field(default_factory=list)
 
     def rebuild(self) -> tuple[Game, list[Event]]:
         """Replay the logged actions with the seed; return the game and its events."""
@@ -70,7 +72,8 @@ async def logs(store: Store, game_ids: Iterable[str] | None = None) -> AsyncIter
         if row.status not in REVEALED or not row.seed_revealed:
             continue
         seated = [await player(player_id) for player_id in row.seats]
-        yield GameLog(row, await store.actions(row.id), await store.events(row.id), seated)
+        rated = await store.rating_changes(row.id) if row.rated else []
+        yield GameLog(row, await store.actions(row.id), await store.events(row.id), seated, rated)
 
 
 async def _rows(store: Store, game_ids: Iterable[str] | None) -> AsyncIterator[GameRow]:
@@ -172,6 +175,33 @@ def game_json(log: GameLog) -> dict[str, Any]:
         "finished": row.finished,
         "actions": [[a.seat, a.action] for a in log.actions],
         "events": out_events,
+        "rated": row.rated,
+        "ratings": ratings_json(log.ratings) if log.ratings else None,
+    }
+
+
+def ratings_json(changes: list[RatingChange]) -> list[dict[str, Any]]:
+    """A rated game's rating changes, one per seat, as the JSONL export writes them."""
+    return [
+        {
+            "seat": c.seat,
+            "player": c.key.player,
+            "version": c.key.version,
+            "rules": c.key.rules,
+            "pool": c.pool,
+            "before": _rating_json(c.before),
+            "after": _rating_json(c.after),
+        }
+        for c in sorted(changes, key=lambda c: c.seat)
+    ]
+
+
+def _rating_json(rating: Rating) -> dict[str, Any]:
+    return {
+        "rating": rating.rating,
+        "deviation": rating.deviation,
+        "volatility": rating.volatility,
+        "games": rating.games,
     }
 
 

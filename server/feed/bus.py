@@ -31,18 +31,23 @@ import secrets
 import ssl
 import time
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlsplit
 
 import msgspec
 
-from server.wire.frames import RoomInfo
+from server.ratings.plan import change_infos
+from server.wire.frames import LeaderboardFrame, RoomInfo
 
 if TYPE_CHECKING:
     from server.games.base import Event
     from server.rooms.room import Room
+    from server.store.contract import RatingChange
+
+#: Reads one leaderboard (game, rule set, pool) as its frame: the server's, for the feed.
+BoardReader = Callable[[str, str, str], Awaitable[LeaderboardFrame]]
 
 log = logging.getLogger(__name__)
 
@@ -89,6 +94,13 @@ class Bus:
 
     def standings(self, tournament: str, table: dict[str, Any]) -> None:
         """A tournament's current standings (any JSON-compatible table)."""
+
+    def set_leaderboards(self, read: BoardReader) -> None:
+        """Tell the bus how to read a leaderboard (the server's, with its minimum games)."""
+
+    def rated(self, room: Room, changes: Sequence[RatingChange]) -> None:
+        """``room``'s game was rated: ``changes`` are its stored rating changes (call it
+        once the finish's transaction has returned them)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,6 +217,9 @@ class MqttBus(Bus):
         self._last_warning = 0.0
         self._warned_drops = 0
         self._identifier = f"umpire-{secrets.token_hex(4)}"
+        self._boards: BoardReader | None = None
+        self._dirty_boards: set[tuple[str, str, str]] = set()
+        self._boards_task: asyncio.Task[None] | None = None
 
     # -- the hooks (called from rooms and the lobby; never block, never raise) -------------
 
@@ -254,6 +269,44 @@ class MqttBus(Bus):
         payload = {"tournament": tournament, "standings": table, "ts": round(time.time(), 3)}
         topic = self.topic("tournaments", topic_word(tournament), "standings")
         self._push(_Message(topic, self._encode(payload), True))
+
+    def set_leaderboards(self, read: BoardReader) -> None:
+        self._boards = read
+
+    def rated(self, room: Room, changes: Sequence[RatingChange]) -> None:
+        if not changes:
+            return
+        key = changes[0].key
+        if feed_policy(room) != "none":
+            payload = {
+                "room": room.id,
+                "game": key.game,
+                "rules": key.rules,
+                "changes": change_infos(changes),
+                "ts": round(time.time(), 3),
+            }
+            self._push(_Message(self.topic("ratings", room.id), self._encode(payload), False))
+        # leaderboards are public whatever the room: each one this game changed is read
+        # again (at most once per lobby interval) and published retained
+        self._dirty_boards.update((c.key.game, c.key.rules, c.pool) for c in changes)
+        if self._boards is not None and self._boards_task is None and not self._stop.is_set():
+            self._boards_task = asyncio.create_task(self._publish_boards(), name="mqtt-boards")
+
+    async def _publish_boards(self) -> None:
+        await asyncio.sleep(self.lobby_interval)  # the games finishing meanwhile: one read
+        self._boards_task = None
+        dirty, self._dirty_boards = sorted(self._dirty_boards), set()
+        read = self._boards
+        assert read is not None
+        for game, rules, pool in dirty:
+            try:
+                frame = await read(game, rules, pool)
+            except Exception:  # the feed must never break the server: log, skip this one
+                log.warning("mqtt feed: cannot read the %s/%s/%s leaderboard", game, rules, pool)
+                continue
+            payload = {**msgspec.to_builtins(frame), "ts": round(time.time(), 3)}
+            topic = self.topic("leaderboards", topic_word(game), topic_word(rules), pool)
+            self._push(_Message(topic, self._encode(payload), True))
 
     # -- buffering and delay -------------------------------------------------------------
 
@@ -324,6 +377,11 @@ class MqttBus(Bus):
 
     async def close(self, flush_timeout: float = 2.0) -> None:
         """Publish what is buffered for up to ``flush_timeout`` seconds, then stop."""
+        boards, self._boards_task = self._boards_task, None
+        if boards is not None:
+            boards.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await boards
         if self._task is None:
             return
         if self._lobby_timer is not None:

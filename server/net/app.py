@@ -164,6 +164,7 @@ class UmpireServer:
         self.metrics = Metrics(self)
         self.web = WebClient(config.allow_origins)
         self.api = Api(self.leaderboard, self.profile_by_name)  # GET /api/... (ratings)
+        self.bus.set_leaderboards(self._feed_board)
         self.store.on_commit = self.metrics.store_commit
         self.house = HouseBots(
             procs=config.house_procs, catalog=catalog, advisor=advisor, warm=config.warm_hints
@@ -722,6 +723,9 @@ class UmpireServer:
         return await board.leaderboard(
             self.store, query, min_games=self.config.leaderboard_min_games
         )
+
+    async def _feed_board(self, game: str, rules: str, pool: str) -> frames.LeaderboardFrame:
+        return await self.leaderboard(board.BoardQuery(game, rules, pool))
 
     async def profile_by_name(self, name: str) -> frames.ProfileFrame:
         """The profile of the account, bot account or house bot named ``name`` (the

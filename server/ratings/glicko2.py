@@ -79,6 +79,10 @@ class Glicko2:
             e_j = _expected(mu, (opponent.rating - CENTRE) / SCALE, g_j)
             inverse_v += g_j * g_j * e_j * (1.0 - e_j)
             total += g_j * (score - e_j)
+        if inverse_v == 0.0:
+            # every expected score is exactly 0 or 1 in floating point (ratings some 6,000
+            # points apart): the games say nothing; only the deviation grows, as without games
+            return self.update(player, [])
         v = 1.0 / inverse_v
         delta = v * total
         sigma_new = self._volatility(phi, sigma, v, delta)  # step 5

@@ -40,6 +40,11 @@ PROVISIONAL_DEVIATION = {GLICKO2: 110.0, OPENSKILL: 300.0}
 
 GLICKO = Glicko2()
 PLACINGS = Placings()
+#: a player's rating before its first rated game, by system (a first change's ``before``)
+INITIAL = {
+    GLICKO2: Rating(GLICKO.rating, GLICKO.deviation, GLICKO.volatility, 0),
+    OPENSKILL: Rating(PLACINGS.mu, PLACINGS.sigma, None, 0),
+}
 
 
 class Seated(Protocol):
@@ -118,31 +123,32 @@ def plan_for(row: GameRow) -> RatingPlan | None:
         or any(seat is None for seat in seats)
     ):
         return None
-    rate = _rater(str(rated.get("system")), tuple(int(rank) for rank in ranks))
-    if rate is None:
+    system = str(rated.get("system"))
+    if system not in INITIAL:
         return None
+    rate = _rater(system, tuple(int(rank) for rank in ranks))
     keys = tuple(
         (RatingKey(str(seat), str(version), row.game, str(rated["rules"])), str(pool))
         for seat, version, pool in zip(seats, versions, pools, strict=True)
     )
-    return RatingPlan(keys, rate)
+    return RatingPlan(keys, rate, INITIAL[system])
 
 
 def _rater(
     system: str, ranks: tuple[int, ...]
-) -> Callable[[Sequence[Rating | None]], Sequence[Rating]] | None:
+) -> Callable[[Sequence[Rating | None]], Sequence[Rating]]:
     if system == GLICKO2:
         return partial(rate_glicko2, ranks)
-    if system == OPENSKILL:
-        return partial(rate_openskill, ranks)
-    return None
+    return partial(rate_openskill, ranks)
 
 
 def rate_glicko2(ranks: Sequence[int], before: Sequence[Rating | None]) -> list[Rating]:
     """Glicko-2 with the game as one rating period: each seat against every other seat's
     rating before the game, scoring 1 against a worse rank, 0.5 an equal one, 0 a better."""
     current = [
-        Glicko(r.rating, r.deviation, r.volatility if r.volatility is not None else 0.06)
+        Glicko(
+            r.rating, r.deviation, r.volatility if r.volatility is not None else GLICKO.volatility
+        )
         if r is not None
         else GLICKO.new()
         for r in before

@@ -105,6 +105,8 @@ class RoomCore:
         self.ratings: list[frames.RatingChangeInfo] | None = None
         if row.rated is not None and rating_changes:
             self.ratings = rating.infos(list(rating_changes))
+        #: the rated game's end is being stored: its changes are awaited (``Rated``)
+        self._rating_pending = False
         self._out: list[m.Effect] = []
         self._now = 0.0
         self._wall = 0.0
@@ -737,6 +739,7 @@ class RoomCore:
         self.game = game
         self.row.options = self.config.to_options()
         self._seat_rows()
+        self._refresh_holders()
         self.row.rated = rating.decision(
             self.engine.name, self.row.options, self.seats, self.settings.rated, self.house_version
         )
@@ -755,6 +758,19 @@ class RoomCore:
             if not self.seats[index].server_played and not self.connected(index):
                 self._away(index)
         self._after_change()
+
+    def _refresh_holders(self) -> None:
+        """Each seat's player as its own connection says it is now (the same player, but
+        a guest may have claimed its name since it sat down, and a bot says its version
+        in each ``hello``): the kinds and versions a rated game's start reads."""
+        seats = self.seats
+        for conn, viewer in self.viewers.items():
+            player = conn.player
+            if viewer is None or player is None or conn in self.seating.pilots:
+                continue
+            seat = seats[viewer]
+            if seat.player is not None and seat.player.id == player.id and not seat.house:
+                seat.player = player
 
     def _after_change(self, seen: set[Viewer] | None = None) -> None:
         """After events: finish the game, or plan the next timers and tell the clocks (to
@@ -935,15 +951,24 @@ class RoomCore:
         self.row = journal.snapshot(end.row)
         self._out.append(m.Persist(end))
         self._send_room()
-        self._out.append(m.PublishResult())
+        if end.plan is None:
+            self._out.append(m.PublishResult())
+        else:  # (the public result waits for the rating changes, to carry them)
+            self._rating_pending = True
         self._linger()
 
     def _rated(self, changes: tuple[RatingChange, ...]) -> None:
-        """The game's end is stored with these rating changes: show them to everyone."""
-        if self.row.rated is None or not changes or self.state != FINISHED:
+        """The rated game's end is stored with these rating changes: show them to every
+        viewer, and publish the result with them."""
+        if not self._rating_pending:
             return
-        self.ratings = rating.infos(changes)
-        self._send_room()
+        self._rating_pending = False
+        if changes:
+            self.ratings = rating.infos(changes)
+            self._send_room()
+        self._out.append(m.PublishResult())
+        if changes:
+            self._out.append(m.PublishRatings(changes))
 
     def _linger(self) -> None:
         """Keep the ended room in memory a while (the log keeps it for good)."""

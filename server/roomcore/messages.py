@@ -227,6 +227,14 @@ class PublishResult:
 
 
 @dataclass(slots=True)
+class PublishRatings:
+    """Public feed: the game was rated, with these stored rating changes (and the
+    leaderboards they changed)."""
+
+    changes: tuple[RatingChange, ...]
+
+
+@dataclass(slots=True)
 class Note:
     """Something an operator may want in the log (INFO)."""
 
@@ -251,6 +259,7 @@ Effect = (
     | PublishEvents
     | PublishLobby
     | PublishResult
+    | PublishRatings
     | Note
     | Close
 )

@@ -209,6 +209,12 @@ class Room:
         """Whether the seat's own player (or house bot) has a connection attached."""
         return self.core.connected(seat)
 
+    @property
+    def ratings(self) -> list[frames.RatingChangeInfo] | None:
+        """A rated game's rating changes once its end is stored (also in
+        :meth:`summary`, the ``room`` frame's ``ratings``); ``None`` before, or casual."""
+        return self.core.ratings
+
     def clocks_left(self) -> list[float] | None:
         """Each seat's remaining clock time now, or ``None`` without a clock."""
         clocks = self.core.clocks
@@ -372,6 +378,7 @@ class Room:
         handed to the core (:class:`~server.roomcore.messages.Rated`) once the effects
         of the end are carried out, and the core shows them."""
         changes: list[RatingChange] = []
+        rated = False
         for effect in effects:
             if isinstance(effect, m.Send):  # (most effects: about six per action)
                 conn = effect.conn
@@ -382,13 +389,15 @@ class Room:
                 else:
                     held.extend(effect.frames)
             elif isinstance(effect, m.Persist):
-                changes += await journal.commit(self.store, effect.entry)
+                entry = effect.entry
+                changes += await journal.commit(self.store, entry)
+                rated = rated or (isinstance(entry, journal.Finish) and entry.plan is not None)
             else:
                 self._effect(effect)
-        if changes:
+        if rated:
             loop = asyncio.get_running_loop()
-            rated = m.Rated(tuple(changes))
-            await self._perform(self.core.handle(rated, loop.time(), time.time()))
+            message = m.Rated(tuple(changes))
+            await self._perform(self.core.handle(message, loop.time(), time.time()))
 
     def _effect(self, effect: m.Effect) -> None:
         """Carry out one effect that needs no waiting (all but a persist)."""
@@ -424,6 +433,8 @@ class Room:
             self.bus.lobby_changed()
         elif isinstance(effect, m.PublishResult):
             self.bus.result(self)
+        elif isinstance(effect, m.PublishRatings):
+            self.bus.rated(self, effect.changes)
         elif isinstance(effect, m.Note):
             log.info("room %s: %s", self.id, effect.text)
         elif isinstance(effect, m.Close):

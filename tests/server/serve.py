@@ -22,16 +22,19 @@ async def spawn_serve(
     grace: float = 30,
     extra: tuple[str, ...] = (),
     startup: float = 30,
+    module: tuple[str, ...] = ("server.cli",),
 ) -> tuple[asyncio.subprocess.Process, int]:
     """Start ``umpire serve`` on ``port`` (0: a free one); return the process and its port.
 
-    ``extra`` adds options (``("--synchronous", "NORMAL")``, ``("--node-name", "n1")``...).
+    ``extra`` adds options (``("--synchronous", "NORMAL")``, ``("--node-name", "n1")``...);
+    ``module`` is the module run with ``python -m`` and its first arguments
+    (``("tests.server.kill_point", "before")``: a server that kills itself).
     Fails the test if the server does not say where it listens within ``startup`` seconds.
     """
     proc = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
-        "server.cli",
+        *module,
         "serve",
         "--port",
         str(port),

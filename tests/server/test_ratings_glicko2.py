@@ -91,3 +91,11 @@ def test_beating_a_stronger_opponent_gains_more(a: Glicko, r: float, rd: float) 
     weaker = Glicko(r, rd, 0.06)
     stronger = Glicko(r + 100.0, rd, 0.06)
     assert SYSTEM.update(a, [(stronger, 1.0)]).rating > SYSTEM.update(a, [(weaker, 1.0)]).rating
+
+
+def test_results_that_say_nothing_in_floating_point() -> None:
+    """Ratings so far apart that the expected score is exactly 1: no division by zero;
+    the rating stays, only the deviation grows."""
+    strong, weak = Glicko(9000.0, 30.0, 0.06), Glicko(500.0, 30.0, 0.06)
+    after = SYSTEM.update(strong, [(weak, 0.0)])
+    assert after.rating == 9000.0 and after.deviation > 30.0

@@ -245,3 +245,32 @@ def test_rating_changes_for_a_game_not_over_are_ignored() -> None:
     new = Rating(1500.0, 350.0, 0.06, 0)
     h.feed(m.Rated((RatingChange(ROOM, 0, key, "human", new, new, 0.0),)), at=h.now)
     assert h.core.ratings is None and ana.last("room").get("ratings") is None
+
+
+def test_a_guest_who_claims_its_name_before_the_start_plays_a_rated_game() -> None:
+    h = core(autostart=False)
+    gus = Conn(GUS)
+    h.request(m.Join(gus))
+    h.request(m.Join(Conn(BOB)))
+    gus.player = dataclasses.replace(GUS, kind="account")  # (``register`` on its connection)
+    h.request(m.Start(Conn(ANA)))
+    assert h.core.row.rated is not None and h.core.row.rated["pools"] == ["human", "human"]
+
+
+def test_the_public_result_of_a_rated_game_waits_for_its_rating_changes() -> None:
+    h = core()
+    ana, bob = sit(h, ANA, BOB)
+    resign(h, [ana, bob])
+    assert not [e for e in h.effects if isinstance(e, m.PublishResult)]
+    h.feed(m.Rated(changes_of(finish_entry(h))), at=h.now)
+    assert len([e for e in h.effects if isinstance(e, m.PublishResult)]) == 1
+    (rated,) = [e for e in h.effects if isinstance(e, m.PublishRatings)]
+    assert rated.changes == changes_of(finish_entry(h))
+    assert h.core.summary().ratings is not None
+    h.feed(m.Rated(changes_of(finish_entry(h))), at=h.now)  # (once only)
+    assert len([e for e in h.effects if isinstance(e, m.PublishResult)]) == 1
+
+    casual = core(rated=False)
+    ana, bob = sit(casual, ANA, BOB)
+    resign(casual, [ana, bob])
+    assert [e for e in casual.effects if isinstance(e, m.PublishResult)]
