@@ -216,6 +216,13 @@ class RoomCore:
         """The seat ``player`` holds here (house seats excluded), or ``None``."""
         return self.seating.seat_of(player)
 
+    def seat_of_house(self, player_id: str) -> int | None:
+        """The house seat ``player_id`` (``bot-<name>``) holds here, or ``None``."""
+        for index, seat in enumerate(self.seats):
+            if seat.house and seat.player is not None and seat.player.id == player_id:
+                return index
+        return None
+
     def viewer_seq(self, viewer: Viewer) -> int:
         """The number of the newest event ``viewer`` may see."""
         return self.streams.seq(viewer)
@@ -448,6 +455,11 @@ class RoomCore:
         if name == "autopilot" and self.engine.standin_policy is None:
             raise ClientError("unsupported", f"the autopilot does not play {self.engine.name}")
         assert msg.bot is not None
+        if self.settings.rated and self.seat_of_house(msg.bot.id) is not None:
+            raise ClientError(
+                "unsupported",
+                f"{msg.bot.name} already plays here: a rated game has each player once",
+            )
         index = self.seating.free_seat(msg.seat, self.id)
         if name == "autopilot":
             self.seats[index] = Seat(msg.bot, house=True, autopilot=True)

@@ -81,6 +81,13 @@ def preview(
     return rating_plan.decide(game, options, holders, mode) is not None
 
 
+def rated_rules(game: str, options: dict[str, Any]) -> bool:
+    """Whether a game of ``game`` with these options can be rated at all (its rule set
+    is one that is rated), whoever sits down."""
+    seats = [Holder(f"(seat {index})", "account", "") for index in range(2)]
+    return rating_plan.decide(game, options, seats, True) is not None
+
+
 def plan(row: GameRow) -> RatingPlan | None:
     """How the store rates the ended game of ``row`` (``None``: it is casual)."""
     return None if row.rated is None else rating_plan.plan_for(row)

@@ -22,7 +22,7 @@ from server.games.base import ConfigError
 from server.ids import opaque
 from server.players.identity import Identities, Player
 from server.roomcore.core import RoomCore
-from server.roomcore.rating import HouseVersion
+from server.roomcore.rating import HouseVersion, rated_rules
 from server.rooms.room import (
     ABORTED,
     FINISHED,
@@ -104,6 +104,11 @@ class Lobby:
         if settings.turn_time and eng.standin_policy is None:
             raise ClientError(
                 "bad_options", f"turn_time needs a stand-in policy; {eng.name} uses a clock"
+            )
+        if settings.rated and not rated_rules(eng.name, config.to_options()):
+            raise ClientError(
+                "bad_options",
+                f"rated: these {eng.name} options are never rated (docs/ratings.md)",
             )
         room_id = opaque(6)
         while (

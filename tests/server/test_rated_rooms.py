@@ -7,10 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from bots.registry import HouseCatalog
 from server import __version__
 from server.feed.bus import Bus
 from server.net.app import UmpireServer
 from server.ratings.plan import plan_for
+from server.rooms.house import HouseBots
 from server.rooms.room import Room, Timing
 from server.store import journal
 from tests.eventually import eventually
@@ -107,6 +109,10 @@ async def test_a_guest_is_refused_a_seat_in_a_rated_room_and_makes_a_default_roo
     )  # (a guest may host a rated room it does not sit in)
     assert hosted["seat"] is None
 
+    start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    await ana.send(type="create_room", game="kriegspiel", options={"fen": start}, rated=True)
+    await ana.error("bad_options")  # (a game from a position is never rated)
+
     casual = await rated_room(ana)
     await gus.request("join", "joined", room=casual)
     frame = await gus.expect("room", room=casual, state="playing")
@@ -180,3 +186,27 @@ async def test_a_rated_room_read_back_from_the_log_shows_its_ratings_and_is_rate
     assert [c.after.rating for c in again] == [r["after"] for r in shown]
     (rating,) = await server.store.ratings(ana.player["id"])
     assert rating.rating.games == 1 and rating.rating.rating == shown[0]["after"]
+
+
+def test_house_bots_take_their_version_from_the_registry_or_the_servers() -> None:
+    class Catalog:
+        def bots_for(self, game: str) -> list[str]:
+            return ["smart", "dumb"]
+
+        def knows(self, spec: str) -> bool:
+            return True
+
+        def levels(self, name: str) -> list[str]:
+            return []
+
+        def advises(self, game: str) -> bool:
+            return False
+
+        def version(self, name: str) -> str:
+            return "2.0" if name == "smart" else ""
+
+    house = HouseBots(catalog=Catalog())
+    assert house.version("smart") == house.version("smart:hard") == "2.0"
+    assert house.version("dumb") == house.version("autopilot") == __version__
+    assert HouseBots().version("smart") == __version__
+    assert HouseCatalog().version("kriegspiel-meta") == ""  # (no built-in bot has one yet)

@@ -274,3 +274,12 @@ def test_the_public_result_of_a_rated_game_waits_for_its_rating_changes() -> Non
     ana, bob = sit(casual, ANA, BOB)
     resign(casual, [ana, bob])
     assert [e for e in casual.effects if isinstance(e, m.PublishResult)]
+
+
+def test_a_rated_room_takes_each_house_bot_once() -> None:
+    h = core("perudo", {"seats": 3, "preset": "classic"}, rated=True)
+    (ana,) = sit(h, ANA)
+    h.request(m.AddBot(ana, bot=KR_BOT, name="kriegspiel-random", seat=1))
+    with pytest.raises(ClientError) as refused:
+        h.request(m.AddBot(ana, bot=KR_BOT, name="kriegspiel-random", seat=2))
+    assert refused.value.code == "unsupported"
