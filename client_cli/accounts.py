@@ -65,6 +65,7 @@ WORDS = {
         "casual": "casual",
         "rating_change": "Rating ({game} {rules}): {name} {before} → {after} ({delta}){tag}",
         "provisional_tag": ", provisional",
+        "your_rating": "Your rating: {before} → {after} ({delta}){tag}",
         "you": " (you)",
         "pool_human": "humans",
         "pool_bot": "bots",
@@ -90,6 +91,7 @@ WORDS = {
         "stats_head": "Statistics",
         "no_stats": "  no games yet",
         "recent_head": "Recent games",
+        "recent_columns": "room game state seat place when",
         "no_games": "  none",
         "recent_line": "  {room}  {game}  {status}  seat {seat}{place}  {when}",
         "place": "  placed {rank}",
@@ -140,6 +142,7 @@ Accounts and ratings
         "casual": "amichevole",
         "rating_change": "Punteggio ({game} {rules}): {name} {before} → {after} ({delta}){tag}",
         "provisional_tag": ", provvisorio",
+        "your_rating": "Il tuo punteggio: {before} → {after} ({delta}){tag}",
         "you": " (tu)",
         "pool_human": "umani",
         "pool_bot": "bot",
@@ -165,6 +168,7 @@ Accounts and ratings
         "stats_head": "Statistiche",
         "no_stats": "  ancora nessuna partita",
         "recent_head": "Partite recenti",
+        "recent_columns": "stanza gioco stato posto arrivo quando",
         "no_games": "  nessuna",
         "recent_line": "  {room}  {game}  {status}  posto {seat}{place}  {when}",
         "place": "  arrivato {rank}°",
@@ -278,6 +282,28 @@ def rating_change_lines(room: Json, my_seat: int | None, lang: str = "en") -> li
             ).replace("  ", " ")
         )
     return lines
+
+
+def own_rating_lines(room: Json, my_seat: int | None, lang: str = "en") -> list[str]:
+    """The rating change in short, for a status panel: your own (every seat's for a
+    spectator, as :func:`rating_change_lines`)."""
+    if my_seat is None:
+        return rating_change_lines(room, None, lang)
+    say = words(lang)
+    for change in room.get("ratings") or []:
+        if change.get("seat") == my_seat:
+            before, after = float(change.get("before", 0)), float(change.get("after", 0))
+            tag = say("provisional_tag") if change.get("provisional") else ""
+            return [
+                say(
+                    "your_rating",
+                    before=whole(before),
+                    after=whole(after),
+                    delta=signed(after - before),
+                    tag=tag,
+                )
+            ]
+    return []
 
 
 def leaderboard_lines(frame: Json, lang: str = "en") -> list[str]:

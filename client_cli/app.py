@@ -40,7 +40,9 @@ CreateScreen, ConfirmScreen, AccountForm { align: center middle; }
 #account { width: 72; height: auto; border: thick $primary; padding: 0 1; background: $surface; }
 #account_title { padding: 1 0; text-style: bold; }
 #account_hint { color: $text-muted; padding: 0 0 1 0; }
-#profile_box { width: 1fr; border: round $secondary; padding: 0 1; }
+#profile_box { width: 56; border: round $secondary; padding: 0 1; }
+ProfileScreen #log, LeaderboardScreen #log { height: 8; }
+#board_legend { padding: 0 1; color: $text-muted; }
 #recent, #leaders { height: 1fr; }
 #board_title, #recent_title { padding: 0 1; text-style: bold; }
 #confirm { width: 60; height: auto; border: thick $error; padding: 1 2; background: $surface; }

@@ -91,6 +91,13 @@ class RoomState:
         return accounts.rating_change_lines(self.frame, self.seat, self.lang)
 
     @property
+    def own_rating_lines(self) -> list[str]:
+        """The rating change in short for a status panel (your own when seated)."""
+        if not self.frame.get("ratings"):
+            return []
+        return accounts.own_rating_lines(self.frame, self.seat, self.lang)
+
+    @property
     def legal(self) -> list[str]:
         """The actions the game accepts from this client now (empty when not its turn)."""
         return list(self.turn["legal"]) if self.turn else []

@@ -148,7 +148,7 @@ class ProfileScreen(ClientScreen):
             with Vertical():
                 yield Label(recent, id="recent_title")
                 table: DataTable[str] = DataTable(id="recent", cursor_type="row")
-                table.add_columns("room", "game", "state", "seat", "rank", "when")
+                table.add_columns(*accounts.words(lang)("recent_columns").split())
                 yield table
                 yield message_log(200)
         yield CommandLine()
@@ -197,18 +197,21 @@ class LeaderboardScreen(ClientScreen):
 
     def compose(self) -> ComposeResult:
         lang = self.client.session.state.lang
-        lines = accounts.leaderboard_lines(self.frame, lang)
+        title = accounts.leaderboard_lines(self.frame, lang)[0]
         say = accounts.words(lang)
         yield Header()
-        yield Label(lines[0], id="board_title")
+        yield Label(title, id="board_title")
         table: DataTable[str] = DataTable(id="leaders", cursor_type="row")
         table.add_columns(*say("leaderboard_head").split())
         yield table
-        legend = say("provisional_legend")
-        yield Static(
-            legend if legend in lines else say("leaderboard_empty") if len(lines) < 3 else "",
-            id="board_legend",
-        )
+        entries = self.frame.get("entries") or []
+        if not entries:
+            legend = say("leaderboard_empty")
+        elif any(entry.get("provisional") for entry in entries):
+            legend = say("provisional_legend")
+        else:
+            legend = ""
+        yield Static(legend, id="board_legend")
         yield message_log(200)
         yield CommandLine()
         yield Footer()

@@ -144,7 +144,8 @@ async def test_register_login_rated_game_leaderboard_profile(rated_server: Umpir
         assert after < before  # resigning is a loss
         told = f"ana (you) {before} → {after} (−{before - after}), provisional"
         assert any(told in line for line in app.messages)  # the log's lines
-        assert told in str(screen.query_one("#status", Static).render())
+        status = str(screen.query_one("#status", Static).render())
+        assert f"Your rating: {before} → {after} (−{before - after}), provisional" in status
 
         # -- the leaderboard, then the profile from its row --------------------------------
         await command(pilot, "leaderboard kriegspiel")
@@ -159,6 +160,8 @@ async def test_register_login_rated_game_leaderboard_profile(rated_server: Umpir
         assert ours and ours[0][2] == f"{after}?"  # provisional
         title = str(board.query_one("#board_title").render())
         assert "kriegspiel · wild16 · humans" in title
+        legend = str(board.query_one("#board_legend", Static).render())
+        assert legend == "? provisional: the rating is still uncertain"
         table.move_cursor(row=rows.index(ours[0]))
         await pilot.press("enter")
         await until(pilot, lambda: isinstance(app.screen, ProfileScreen))
