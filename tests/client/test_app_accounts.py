@@ -25,6 +25,8 @@ from tests.client.pilot import RecordingSession, in_the_lobby, type_text, until
 
 PASSWORD = "correct horse"
 
+Json = dict[str, Any]
+
 
 class CheapHasher:
     """A salted sha256 in place of argon2id (the server's hashing is tested elsewhere)."""
@@ -62,6 +64,22 @@ async def command(pilot: Pilot[Any], line: str) -> None:
     await pilot.press("enter")
 
 
+def tap(session: RecordingSession) -> list[Json]:
+    """Every frame the session's client core puts on the wire from now on."""
+    wire: list[Json] = []
+    core = session.core
+    next_frame = core.next_frame
+
+    def recorded() -> Json | None:
+        frame = next_frame()
+        if frame is not None:
+            wire.append(frame)
+        return frame
+
+    core.next_frame = recorded  # type: ignore[method-assign]
+    return wire
+
+
 def focused_id(app: UmpireApp) -> str | None:
     focused = app.focused
     return focused.id if focused is not None else None
@@ -72,6 +90,7 @@ async def test_register_login_rated_game_leaderboard_profile(rated_server: Umpir
 
     # -- register: a guest claims its name ------------------------------------------------
     first = RecordingSession(url, "ana", retry=0.05)
+    wire = tap(first)
     app = UmpireApp(first)
     async with app.run_test(size=(130, 42)) as pilot:
         await in_the_lobby(app, pilot)
@@ -94,12 +113,20 @@ async def test_register_login_rated_game_leaderboard_profile(rated_server: Umpir
             {"type": "register", "password": PASSWORD, "name": "ana"}
         ]
         assert "ana is now an account" in log_text(app)
+        assert wire[0] == {"type": "hello", "v": 1, "name": "ana"}  # a guest first
+        (register,) = [frame for frame in wire if frame["type"] == "register"]
+        assert {k: v for k, v in register.items() if k != "ref"} == {
+            "type": "register",
+            "password": PASSWORD,
+            "name": "ana",
+        }
         assert focused_id(app) == "command"  # the focus is back where it was
         assert all("password" not in m for m in app.messages if "ana" in m)
         await first.close()
 
     # -- log in from a second app instance (it starts as another guest) ---------------------
     second = RecordingSession(url, "visitor", retry=0.05)
+    wire = tap(second)
     app = UmpireApp(second)
     async with app.run_test(size=(130, 42)) as pilot:
         await in_the_lobby(app, pilot)
@@ -122,6 +149,11 @@ async def test_register_login_rated_game_leaderboard_profile(rated_server: Umpir
             ("ana", PASSWORD),
         ]
         assert second.state.player is not None and second.state.player["name"] == "ana"
+        on_wire = [frame for frame in wire if frame["type"] == "login"]
+        assert [{k: v for k, v in f.items() if k != "ref"} for f in on_wire] == [
+            {"type": "login", "v": 1, "name": "ana", "password": "wrong password"},
+            {"type": "login", "v": 1, "name": "ana", "password": PASSWORD},
+        ]
         await until(pilot, lambda: "Logged in as ana." in log_text(app))
         assert focused_id(app) == "command"
 
@@ -152,6 +184,9 @@ async def test_register_login_rated_game_leaderboard_profile(rated_server: Umpir
         await until(pilot, lambda: isinstance(app.screen, LeaderboardScreen))
         await pilot.pause()
         assert second.sent[-1] == {"type": "leaderboard", "game": "kriegspiel", "pool": "human"}
+        assert {"type": "act", "room": screen.room_id, "action": "resign"} in [
+            {k: v for k, v in f.items() if k != "ref"} for f in wire
+        ]
         board = app.screen
         table = board.query_one("#leaders", DataTable)
         assert focused_id(app) == "leaders"
