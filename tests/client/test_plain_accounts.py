@@ -8,6 +8,8 @@ import io
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
+import pytest
+
 from client_cli.plain import PlainClient
 from client_cli.session import Session
 from client_cli.state import ClientState
@@ -143,3 +145,26 @@ async def test_logout_everywhere_ends_the_accounts_other_client(
                 "log in again with `login cleo`."
             )
             assert TokenStore().load(url, "cleo") is None  # the revoked token is forgotten
+
+
+def test_login_flag_asks_the_password_with_getpass(monkeypatch: pytest.MonkeyPatch) -> None:
+    from client_cli import cli
+
+    asked: list[str] = []
+
+    def fake_getpass(prompt: str) -> str:
+        asked.append(prompt)
+        return PASSWORD
+
+    monkeypatch.setattr(cli.getpass, "getpass", fake_getpass)
+    assert cli.ask_password("ana", "ws://h:1") == PASSWORD
+    assert asked == ["Password of ana on ws://h:1: "]
+
+    def interrupted(prompt: str) -> str:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli.getpass, "getpass", interrupted)
+    assert cli.ask_password("ana", "ws://h:1") is None
+    monkeypatch.setattr(cli.getpass, "getpass", lambda prompt: "")
+    assert cli.main(["--login", "ana", "--server", "ws://127.0.0.1:9"]) == 1  # none typed
+    assert cli.main(["--login", " ", "--server", "ws://127.0.0.1:9"]) == 2
