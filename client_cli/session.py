@@ -136,8 +136,8 @@ class Session:
             if not self.closing:
                 self._notify({"type": "_disconnected"}, ["Connection lost; retrying."])
         elif isinstance(output, HelloRefused):
-            if output.frame.get("code") in ("bad_token", "name_taken"):
-                self.store.forget(self.url, self.name)
+            if output.frame.get("code") not in ("bad_login", "rate_limited", "busy"):
+                self.store.forget(self.url, self.name)  # (a refused login used no token)
         elif isinstance(output, Refused) and (output.request or {}).get("type") == "hello":
             self.store.forget(self.url, self.name)  # bad_token: a new player is made
         elif isinstance(output, Received):
