@@ -13,7 +13,8 @@ from textual.app import App
 from textual.binding import Binding, BindingType
 
 from client_cli import commands, games
-from client_cli.controller import fetch_replay, send_command
+from client_cli.controller import fetch_replay, run_account, send_command
+from client_cli.screens.account import AccountForm, LeaderboardScreen, ProfileScreen
 from client_cli.screens.common import ClientScreen
 from client_cli.screens.help import HelpScreen
 from client_cli.screens.lobby import LobbyScreen
@@ -35,7 +36,15 @@ CSS = """
 #fields { height: auto; max-height: 18; }
 .fields, .field, #buttons { height: auto; }
 .field .name { width: 20; padding: 1 1 0 0; }
-CreateScreen, ConfirmScreen { align: center middle; }
+CreateScreen, ConfirmScreen, AccountForm { align: center middle; }
+#account { width: 72; height: auto; border: thick $primary; padding: 0 1; background: $surface; }
+#account_title { padding: 1 0; text-style: bold; }
+#account_hint { color: $text-muted; padding: 0 0 1 0; }
+#profile_box { width: 56; border: round $secondary; padding: 0 1; }
+ProfileScreen #log, LeaderboardScreen #log { height: 8; }
+#board_legend { padding: 0 1; color: $text-muted; }
+#recent, #leaders { height: 1fr; }
+#board_title, #recent_title { padding: 0 1; text-style: bold; }
 #confirm { width: 60; height: auto; border: thick $error; padding: 1 2; background: $surface; }
 #caption { padding: 1 1; text-style: bold; }
 #panel { padding: 0 2; height: auto; }
@@ -57,6 +66,7 @@ class UmpireApp(App[None]):
         super().__init__()
         self.session = session
         self.messages: list[str] = []
+        self._player_id: str | None = None
 
     def on_mount(self) -> None:
         self.session.listeners.append(self._on_frame)
@@ -105,11 +115,19 @@ class UmpireApp(App[None]):
             self.say(*lines)
         if kind in ("created", "joined", "watching") and isinstance(frame.get("room"), str):
             self.show_room(frame["room"])
+        elif kind in ("logged_out", "_fatal") or (kind == "welcome" and self._new_player()):
+            self.to_lobby()  # logged out, refused, or another player: its rooms are gone
         elif kind == "welcome" and self.session.state.current:
             self.call_later(self._show_current)
         screen = self.screen
         if isinstance(screen, ClientScreen):
             screen.safe_refresh()
+
+    def _new_player(self) -> bool:
+        """Whether the last ``welcome`` is for another player than the one before."""
+        player = self.session.state.player or {}
+        before, self._player_id = self._player_id, player.get("id")
+        return before is not None and before != self._player_id
 
     def _show_current(self) -> None:
         if self.session.state.current:
@@ -135,18 +153,71 @@ class UmpireApp(App[None]):
             return False
         if command.message is not None:
             reply, lines = await send_command(self.session, command)
+            kind = reply.get("type") if reply is not None else None
+            if kind in ("profile", "leaderboard") and lines:
+                lines = lines[:1]  # the screen shows the rest
             if lines:
                 self.say(*lines)
             if reply is None and lines:
                 self.notify(lines[-1], severity="error", timeout=4)
+            if reply is not None and kind == "profile":
+                self._show_page(ProfileScreen(reply))
+            elif reply is not None and kind == "leaderboard":
+                self._show_page(LeaderboardScreen(reply))
             return reply is not None
         return await self._local(command)
+
+    def _show_page(self, page: ClientScreen) -> None:
+        """Show a profile or a leaderboard (in place of one already on top)."""
+        if isinstance(self.screen, (ProfileScreen, LeaderboardScreen)) and isinstance(
+            page, type(self.screen)
+        ):
+            self.pop_screen()
+        self.push_screen(page)
+
+    def to_lobby(self) -> None:
+        """Back to the lobby (every screen above it closed)."""
+        while len(self.screen_stack) > 2:
+            self.pop_screen()
+        screen = self.screen
+        if isinstance(screen, ClientScreen):
+            screen.safe_refresh()
+
+    def ask_account(self, kind: str, name: str = "") -> None:
+        """Open the form of ``register``, ``login`` or ``password``; send what is typed."""
+        state = self.session.state
+        if kind == "register" and not name:
+            name = str((state.player or {}).get("name") or self.session.name)
+        form = AccountForm(kind, name, state.lang)
+
+        async def typed(fields: dict[str, str] | None) -> None:
+            if fields is not None:
+                await self._send_account(kind, fields)
+
+        self.push_screen(form, typed)
+
+    async def _send_account(self, kind: str, fields: dict[str, str]) -> None:
+        reply, lines = await run_account(self.session, kind, fields)
+        fields.clear()  # the password is not kept
+        self.say(*lines)
+        if reply is None:
+            self.notify(lines[-1], severity="error", timeout=4)
+            return
+        self.notify(lines[-1], timeout=4)
+        if kind == "login":
+            self.to_lobby()  # (the lobby lists the rooms again as it comes back)
+            await self._back_to_my_seat()
+        screen = self.screen
+        if isinstance(screen, ClientScreen):
+            screen.safe_refresh()
 
     async def _local(self, command: commands.Command) -> bool:
         name, args = command.local, command.args
         state = self.session.state
         if name in ("quit", "exit"):
             self.exit()
+        elif name in commands.SECRET:
+            self.ask_account(name, args[0] if args else "")
         elif name == "help":
             self.action_help()
         elif name == "replay":
@@ -160,8 +231,7 @@ class UmpireApp(App[None]):
             if args[0] in state.rooms:
                 self.show_room(args[0])
         elif name == "lobby":
-            while len(self.screen_stack) > 2:
-                self.pop_screen()
+            self.to_lobby()
         elif name == "wait":
             self.say("wait is for --plain scripts.")
         elif name is not None and state.current_room is not None:

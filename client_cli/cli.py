@@ -23,6 +23,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     play.add_argument("--server", default=DEFAULT_SERVER, help="websocket address of the server")
     play.add_argument("--name", default=None, help="your display name (default: remembered)")
     play.add_argument(
+        "--login",
+        metavar="NAME",
+        default=None,
+        help="log in to the account NAME (the password is asked, without echo)",
+    )
+    play.add_argument(
         "--plain", action="store_true", help="line mode for scripts and screen readers"
     )
     play.add_argument(
@@ -52,20 +58,45 @@ def run(args: argparse.Namespace) -> int:
     from client_cli.session import Session
     from client_cli.state import ClientState
 
-    name = args.name or default_name(args.server)
+    password: str | None = None
+    if args.login is not None:
+        name = args.login.strip()
+        if not name:
+            print("umpire play: --login needs an account name", file=sys.stderr)
+            return 2
+        password = ask_password(name, args.server)
+        if password is None:
+            return 1
+    else:
+        name = args.name or default_name(args.server)
     if args.plain:
         from client_cli.plain import PlainClient, stdin_lines
 
         async def plain() -> int:
-            session = Session(args.server, name, state=ClientState(lang=args.lang))
+            state = ClientState(lang=args.lang)
+            session = Session(args.server, name, state=state, password=password)
             return await PlainClient(session, sys.stdout).run(stdin_lines())
 
         return asyncio.run(plain())
     from client_cli.app import UmpireApp
 
-    app = UmpireApp(Session(args.server, name, state=ClientState(lang=args.lang)))
+    state = ClientState(lang=args.lang)
+    app = UmpireApp(Session(args.server, name, state=state, password=password))
     app.run()
     return 0
+
+
+def ask_password(name: str, server: str) -> str | None:
+    """Ask ``name``'s password on the terminal without echo (None when none is typed)."""
+    try:
+        password = getpass.getpass(f"Password of {name} on {server}: ")
+    except (EOFError, KeyboardInterrupt):
+        print(file=sys.stderr)
+        return None
+    if not password:
+        print("umpire play: no password typed", file=sys.stderr)
+        return None
+    return password
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -11,16 +11,23 @@ server's catalogue and checks every value before sending.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from client_cli import games
+from client_cli import accounts, games
 from client_cli.catalogue import Catalogue, GameInfo
 from client_cli.state import ClientState
 
 Json = dict[str, Any]
 
 LOCAL = {"help", "quit", "exit", "wait", "legal", "show", "replay", "room", "lobby"}
+
+#: Commands that need a password: the frontend asks it (without echo), never the line.
+SECRET = {"register", "login", "password"}
+
+#: A player id as the server makes them (``profile ID`` asks by id, anything else by name).
+PLAYER_ID = re.compile(r"p[0-9a-f]{12}")
 
 #: ``create`` words that are not ``key=value``: they set a room setting.
 FLAGS: dict[str, tuple[str, bool]] = {
@@ -110,6 +117,8 @@ def parse(line: str, state: ClientState) -> Command:
     try:
         if head in LOCAL:
             return Command(local=head, args=args)
+        if head in SECRET or head in ("logout", "leaderboard", "profile"):
+            return account_command(head, args, state)
         lobby = _lobby_command(head, args, state)
         if lobby is not None:
             return lobby
@@ -142,8 +151,6 @@ def _lobby_command(head: str, args: list[str], state: ClientState) -> Command | 
         if not args:
             return Command(error="watch ROOM")
         return Command(message={"type": "watch", "room": args[0]})
-    if head == "profile":
-        return Command(message={"type": "profile", **({"player": args[0]} if args else {})})
     if head == "ping":
         return Command(message={"type": "ping"})
     return None
@@ -182,6 +189,57 @@ def _room_command(line: str, head: str, args: list[str], state: ClientState) -> 
     if not module.is_action(head, room):
         return Command(error=f"unknown command {head!r} (type help for the list)")
     return action_command(" ".join([head, *args]), state)
+
+
+def account_command(head: str, args: list[str], state: ClientState) -> Command:
+    """register, login, password (local: the frontend asks the password next), logout,
+    profile and leaderboard (messages)."""
+    say = accounts.words(state.lang)
+    name = " ".join(args)  # a name may hold spaces: the rest of the line is the name
+    if head == "register":
+        kind = (state.player or {}).get("kind", "guest")
+        if kind != "guest":
+            return Command(error=say("already_account", name=(state.player or {}).get("name")))
+        return Command(local=head, args=[name] if name else [])
+    if head == "login":
+        if not name:
+            return Command(error=say("usage_login"))
+        return Command(local=head, args=[name])
+    if head == "password":
+        if args:
+            return Command(error=say("no_password_here", usage=say("usage_password")))
+        if (state.player or {}).get("kind", "guest") == "guest":
+            return Command(error=say("not_account"))
+        return Command(local=head)
+    if head == "logout":
+        if args and args != ["everywhere"]:
+            return Command(error=say("usage_logout"))
+        return Command(message={"type": "logout", "everywhere": bool(args)})
+    if head == "profile":
+        if not name:
+            return Command(message={"type": "profile"})
+        key = "player" if PLAYER_ID.fullmatch(name) else "name"
+        return Command(message={"type": "profile", key: name})
+    return leaderboard_command(args, state)
+
+
+def leaderboard_command(args: list[str], state: ClientState) -> Command:
+    """``leaderboard GAME [RULES] [bots|humans]``: the game checked against the catalogue."""
+    say = accounts.words(state.lang)
+    words = list(args)
+    pool = "human"
+    if words and words[-1].lower() in ("bots", "bot", "humans", "human"):
+        pool = "bot" if words.pop().lower().startswith("bot") else "human"
+    if not words or len(words) > 2:
+        return Command(error=say("usage_leaderboard"))
+    game = words[0].lower()
+    catalogue = state.catalogue
+    if catalogue is not None and catalogue.game(game) is None:
+        return Command(error=f"the games are {', '.join(catalogue.names)}, not {game!r}")
+    message: Json = {"type": "leaderboard", "game": game, "pool": pool}
+    if len(words) > 1:
+        message["rules"] = words[1]
+    return Command(message=message)
 
 
 def hint_message(room: str, args: list[str], lang: str) -> Json:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from client_cli import games
+from client_cli import accounts, games
 from client_cli.commands import Command
 from client_cli.games import Replay
 from client_cli.render import lobby_lines
@@ -27,6 +27,11 @@ REPLIES = {
     "act": "ack",
     "hint": "hint",
     "profile": "profile",
+    "leaderboard": "leaderboard",
+    "register": "account",
+    "change_password": "account",
+    "login": "welcome",
+    "logout": "logged_out",
     "resume": "resumed",
     "ping": "pong",
 }
@@ -36,10 +41,20 @@ REPLIES = {
 TIMEOUTS = {"hint": 20.0}
 
 
-def explain_error(message: Json, error: SessionError) -> str:
+#: Requests whose refusals :func:`client_cli.accounts.explain` words in the player's language.
+ACCOUNT_REQUESTS = {"register", "login", "change_password", "logout", "profile", "leaderboard"}
+
+
+def explain_error(message: Json, error: SessionError, lang: str = "en") -> str:
     """A refusal in words, with advice for the common cases."""
     code = error.code
     kind = message.get("type")
+    if code == "not_connected":  # logged out or refused: the sentence says what to do
+        return f"{error}"
+    if kind == "change_password" and code == "bad_login":
+        return accounts.words(lang)("err_bad_old")
+    if kind in ACCOUNT_REQUESTS or code == "account_required":
+        return accounts.explain(code, str(error), lang)
     if kind == "add_bot" and code == "unsupported":
         # (the server's message lists the names it offers for this room's game)
         return f"Not added: {error}."
@@ -55,17 +70,72 @@ async def send_command(session: Session, command: Command) -> tuple[Json | None,
     try:
         reply = await session.request(message, TIMEOUTS.get(str(message.get("type")), 10.0))
     except SessionError as exc:
-        return None, [explain_error(message, exc)]
+        return None, [explain_error(message, exc, session.state.lang)]
     lines: list[str] = []
+    lang = session.state.lang
     if reply.get("type") == "rooms":
         lines += lobby_lines(reply.get("rooms", []), games.flavour)
     elif reply.get("type") == "profile":
-        stats = reply.get("stats", {})
-        lines.append(f"Profile of {reply['player']['name']}:")
-        for game, numbers in stats.items():
-            summary = ", ".join(f"{k} {v}" for k, v in sorted(numbers.items()))
-            lines.append(f"  {game}: {summary}")
+        lines += accounts.profile_lines(reply, lang)
+    elif reply.get("type") == "leaderboard":
+        lines += accounts.leaderboard_lines(reply, lang)
+    elif reply.get("type") == "logged_out":
+        lines.append(accounts.words(lang)("logged_out", count=int(reply.get("revoked") or 0)))
     return reply, lines
+
+
+def account_message(kind: str, fields: dict[str, str], lang: str = "en") -> Json:
+    """The message of ``register``, ``login`` or ``password`` from what the player typed in
+    its form (``name``, ``password``, ``again``, ``old``); raise ValueError, in the
+    player's language, for what the server would refuse anyway."""
+    say = accounts.words(lang)
+    name = fields.get("name", "").strip()
+    if kind == "login":
+        if not name:
+            raise ValueError(say("name_blank"))
+        if not fields.get("password"):
+            raise ValueError(say("password_blank"))
+        return {"type": "login", "v": 1, "name": name, "password": fields["password"]}
+    new = fields.get("password", "")
+    if kind == "password" and not fields.get("old"):
+        raise ValueError(say("password_blank"))
+    problem = accounts.password_problem(new, lang)
+    if problem is not None:
+        raise ValueError(problem)
+    if fields.get("again") != new:
+        raise ValueError(say("password_mismatch"))
+    if kind == "password":
+        return {"type": "change_password", "old": fields["old"], "new": new}
+    message: Json = {"type": "register", "password": new}
+    if name:
+        message["name"] = name
+    return message
+
+
+async def run_account(
+    session: Session, kind: str, fields: dict[str, str]
+) -> tuple[Json | None, list[str]]:
+    """Carry out ``register``, ``login`` or ``password`` with the form's fields; return the
+    reply and one sentence (the reason, when refused or not sent)."""
+    lang = session.state.lang
+    say = accounts.words(lang)
+    try:
+        message = account_message(kind, fields, lang)
+    except ValueError as exc:
+        return None, [f"{exc}"]
+    try:
+        if kind == "login":
+            reply = await session.login(message["name"], message["password"])
+        else:
+            reply = await session.request(message)
+    except SessionError as exc:
+        return None, [explain_error(message, exc, lang)]
+    name = str((reply.get("player") or {}).get("name") or "")
+    if kind == "login":
+        return reply, [say("logged_in", name=name)]
+    if kind == "register":
+        return reply, [say("registered", name=name)]
+    return reply, [say("password_changed")]
 
 
 async def fetch_replay(session: Session, room_id: str) -> Replay:

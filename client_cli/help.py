@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import textwrap
 
-from client_cli import games
+from client_cli import accounts, games
 from client_cli.catalogue import Catalogue
 
 WIDTH = 88
@@ -27,7 +27,6 @@ Lobby
   leave                            leave the current room
   say TEXT                         chat (players and spectators have their own channels)
   room ROOM                        look at another room you follow
-  profile                          your statistics
   hint [bluff=0.3] [reliability=0.6] [lang=it]   ask for a suggestion (games with hints)"""
 
 EVERY_GAME = """\
@@ -49,6 +48,11 @@ bottom accepts every `--plain` command (`help` lists them).
 room · `i` join by invite code · `p` replay the highlighted finished room.
 
 **Waiting room**: `b` add the bot named in the bot box · `s` start · `l` leave.
+
+**Profile**: `Enter` on a recent game opens its replay · `Escape` back.
+**Leaderboard**: `Enter` on a row opens that player's profile · `Escape` back.
+**Password forms** (`register`, `login`, `password`): `Tab` next field · `Enter` send ·
+`Escape` cancel; what you type is never shown.
 
 **Replay**: `Right`/`n` next · `Left`/`p` previous · `Home`/`End` first/last · `Escape` back.
 """
@@ -77,7 +81,7 @@ def option_lines(catalogue: Catalogue | None) -> list[str]:
 
 def commands_help(catalogue: Catalogue | None, lang: str = "en") -> str:
     """The command list: the lobby's, each game's, every game's, and the options."""
-    parts = [COMMANDS_HELP]
+    parts = [COMMANDS_HELP, accounts.words(lang)("help")]
     for name in _shown(catalogue):
         _, _, commands = games.game(name).help_text(lang)
         if commands:

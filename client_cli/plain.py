@@ -19,11 +19,11 @@ import asyncio
 import contextlib
 import sys
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Any, TextIO
 
-from client_cli import commands, games
-from client_cli.controller import fetch_replay, send_command
+from client_cli import accounts, commands, games
+from client_cli.controller import fetch_replay, run_account, send_command
 from client_cli.help import commands_help, rules_text
 from client_cli.session import Session, SessionError
 
@@ -37,6 +37,8 @@ class PlainClient:
         self.session = session
         self.out = out
         self.wait_timeout = wait_timeout
+        #: the input being run (a password is read from its next line, not its command)
+        self.lines: AsyncIterator[str] | None = None
         session.listeners.append(self._on_frame)
 
     def say(self, *lines: str) -> None:
@@ -58,12 +60,16 @@ class PlainClient:
         """Execute each line until ``quit`` or the end of input; return an exit status."""
         runner = asyncio.create_task(self.session.run())
         try:
-            await asyncio.wait_for(self.session.ready.wait(), 30)
+            await asyncio.wait_for(self._connected(), 30)
             await asyncio.wait_for(self.session.catalogued.wait(), 30)  # the games, for create
         except TimeoutError:
             self.say(f"Cannot reach {self.session.url}.")
             await self._stop(runner)
             return 1
+        except ConnectionError:  # refused (a wrong password...): the reason was said
+            await self._stop(runner)
+            return 1
+        self.lines = lines
         try:
             async for line in lines:
                 if not await self.execute(line):
@@ -71,6 +77,19 @@ class PlainClient:
         finally:
             await self._stop(runner)
         return 0
+
+    async def _connected(self) -> None:
+        """Wait for the welcome; raise ConnectionError when the connection ends first."""
+        session = self.session
+        ready = asyncio.ensure_future(session.ready.wait())
+        stopped = asyncio.ensure_future(session.stopped.wait())
+        try:
+            await asyncio.wait({ready, stopped}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            ready.cancel()
+            stopped.cancel()
+        if not session.ready.is_set():
+            raise ConnectionError("the server refused this client")
 
     async def _stop(self, runner: asyncio.Task[None]) -> None:
         await self.session.close()
@@ -97,7 +116,9 @@ class PlainClient:
         room = state.current_room
         if name in ("quit", "exit"):
             return False
-        if name == "help":
+        if name in commands.SECRET:
+            await self._account(name, args[0] if args else "")
+        elif name == "help":
             catalogue, lang = state.catalogue, state.lang
             self.say(commands_help(catalogue, lang), "", rules_text(catalogue, lang))
         elif name == "wait":
@@ -119,6 +140,52 @@ class PlainClient:
         elif room is not None and name in games.game(room.game).LOCAL:
             self._game_command(name, args)
         return True
+
+    async def _account(self, kind: str, name: str) -> None:
+        """register, login or password: each password is read from the next input line
+        (without echo on a terminal), then sent."""
+        fields: dict[str, str] = {}
+        lang = self.session.state.lang
+        if kind == "register":
+            player = self.session.state.player or {}
+            fields["name"] = name or str(player.get("name") or self.session.name)
+        elif kind == "login":
+            fields["name"] = name
+        prompts = {
+            "login": [("password", "Password: ")],
+            "register": [("password", "Password: "), ("again", "Password again: ")],
+            "password": [
+                ("old", "Current password: "),
+                ("password", "New password: "),
+                ("again", "New password again: "),
+            ],
+        }[kind]
+        for key, prompt in prompts:
+            secret = await self.read_secret(prompt)
+            if secret is None:
+                self.say(accounts.words(lang)("password_blank"))
+                return
+            fields[key] = secret
+        _, lines = await run_account(self.session, kind, fields)
+        fields.clear()
+        self.say(*lines)
+
+    async def read_secret(self, prompt: str) -> str | None:
+        """The next input line, read without echo when the input is a terminal (None at
+        the end of the input)."""
+        self.out.write(prompt)
+        self.out.flush()
+        if self.lines is None:
+            return None
+        with no_echo() as hidden:
+            try:
+                line = await anext(self.lines)
+            except StopAsyncIteration:
+                return None
+        self.out.write("\n")  # (the line typed was not echoed)
+        self.out.flush()
+        del hidden
+        return line.rstrip("\r\n")
 
     async def _wait(self, what: str) -> None:
         state = self.session.state
@@ -160,6 +227,29 @@ class PlainClient:
         for number, step in enumerate(result.steps, 1):
             self.say(f"[{number}] {step.caption}", *("    " + line for line in step.panel))
         self.say(*result.notes)
+
+
+@contextlib.contextmanager
+def no_echo() -> Iterator[bool]:
+    """Turn the terminal's echo off for the block (True when there was one to turn off:
+    standard input is a terminal)."""
+    try:
+        import termios
+
+        fd = sys.stdin.fileno()
+        if not sys.stdin.isatty():
+            raise OSError("not a terminal")
+        before = termios.tcgetattr(fd)
+    except (ImportError, OSError, ValueError, AttributeError):
+        yield False
+        return
+    quiet = list(before)
+    quiet[3] &= ~termios.ECHO
+    termios.tcsetattr(fd, termios.TCSANOW, quiet)
+    try:
+        yield True
+    finally:
+        termios.tcsetattr(fd, termios.TCSANOW, before)
 
 
 async def stdin_lines() -> AsyncIterator[str]:

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from client_cli.accounts import words
+
 if TYPE_CHECKING:
     from client_cli.state import RoomState
 
@@ -32,8 +34,9 @@ def lobby_lines(rooms: list[Json], flavour: Callable[[Json], str]) -> list[str]:
         seats = room.get("seats", [])
         taken = sum(1 for s in seats if s.get("player"))
         names = ", ".join(str(s.get("name")) for s in seats if s.get("player"))
+        rated = " rated" if room.get("rated") else ""
         lines.append(
-            f"{room['room']}  {room.get('game')} {flavour(room)}  {room.get('state')}  "
+            f"{room['room']}  {room.get('game')} {flavour(room)}{rated}  {room.get('state')}  "
             f"{taken}/{len(seats)} seats  {names}"
         )
     return lines
@@ -41,7 +44,8 @@ def lobby_lines(rooms: list[Json], flavour: Callable[[Json], str]) -> list[str]:
 
 def seats_lines(room: RoomState) -> list[str]:
     """The room's seats before the start (who sits where, bots, the invite code)."""
-    lines = [f"Room {room.room} · {room.game} · {room.state}"]
+    rated = words(room.lang)("rated" if room.frame.get("rated") else "casual")
+    lines = [f"Room {room.room} · {room.game} · {room.state} · {rated}"]
     if room.invite:
         lines.append(f"Invite code: {room.invite}")
     for seat in room.frame.get("seats", []):

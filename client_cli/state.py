@@ -13,7 +13,7 @@ from typing import Any
 
 import msgspec
 
-from client_cli import games
+from client_cli import accounts, games
 from client_cli.catalogue import Catalogue
 from client_cli.games.base import EventLog, GameModel
 
@@ -42,6 +42,8 @@ class RoomState:
     chat_seen: set[int] = field(default_factory=set)
     #: what this viewer knows of the game, kept by the game's client module
     model: GameModel = field(default_factory=EventLog)
+    #: the rating changes were told (once, though the final room frame comes again)
+    rated_told: bool = False
 
     def __post_init__(self) -> None:
         if self.game and isinstance(self.model, EventLog):
@@ -82,6 +84,20 @@ class RoomState:
         ]
 
     @property
+    def rating_lines(self) -> list[str]:
+        """A rated game's rating changes, once stored (empty before, or when casual)."""
+        if not self.frame.get("ratings"):
+            return []
+        return accounts.rating_change_lines(self.frame, self.seat, self.lang)
+
+    @property
+    def own_rating_lines(self) -> list[str]:
+        """The rating change in short for a status panel (your own when seated)."""
+        if not self.frame.get("ratings"):
+            return []
+        return accounts.own_rating_lines(self.frame, self.seat, self.lang)
+
+    @property
     def legal(self) -> list[str]:
         """The actions the game accepts from this client now (empty when not its turn)."""
         return list(self.turn["legal"]) if self.turn else []
@@ -113,6 +129,9 @@ class RoomState:
             self.model.name_seats(self.names)
             if before != self.state and self.state in ("playing", "finished", "aborted"):
                 lines.append(f"Room {self.room} is now {self.state}.")
+            if frame.get("ratings") and not self.rated_told:
+                self.rated_told = True  # (a room frame comes again on every resume)
+                lines += accounts.rating_change_lines(self.frame, self.seat, self.lang)
             if self.over:
                 self.turn = None
         elif kind == "snapshot":
@@ -169,6 +188,8 @@ class ClientState:
     last_error: Json | None = None
     last_hint: Json | None = None
     profile: Json | None = None
+    #: the last ``leaderboard`` frame
+    leaderboard: Json | None = None
     #: rooms this client left: frames still in flight for them are dropped, not a new room
     left: set[str] = field(default_factory=set)
 
@@ -184,10 +205,19 @@ class ClientState:
         """The room the player looks at now."""
         return self.rooms.get(self.current) if self.current else None
 
+    def forget_rooms(self) -> None:
+        """Stop following every room (a logout, or a login as another player)."""
+        self.left.update(self.rooms)
+        self.rooms.clear()
+        self.current = None
+        self.pending_seats = []
+
     def apply(self, frame: Json) -> list[str]:
         """Apply one server frame; return the sentences worth showing to the player."""
         kind = frame.get("type")
         if kind == "welcome":
+            if self.player is not None and self.player.get("id") != frame["player"].get("id"):
+                self.forget_rooms()  # logged in as another player: the server left its rooms
             self.player = frame["player"]
             self.token = frame["token"]
             self.pending_seats = list(frame.get("seats", []))
@@ -211,6 +241,16 @@ class ClientState:
             return [describe_hint(frame)]
         if kind == "profile":
             self.profile = frame
+            return []
+        if kind == "leaderboard":
+            self.leaderboard = frame
+            return []
+        if kind == "account":
+            self.player = frame.get("player") or self.player
+            return []
+        if kind == "logged_out":
+            self.forget_rooms()
+            self.lobby = []
             return []
         room_id = frame.get("room")
         if not isinstance(room_id, str):

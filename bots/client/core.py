@@ -37,6 +37,9 @@ PROTOCOL_VERSION = 1
 OVER = ("finished", "aborted")
 #: A resume refused with these codes: the room is no longer this client's to follow.
 GONE = ("no_such_room", "not_your_seat", "no_spectators")
+#: Requests never sent again by themselves after ``rate_limited``: a login refused by the
+#: server's login throttle waits for the person, not for the pacer.
+NO_RETRY = ("login", "register", "change_password")
 #: Frames that attach this client to a room (and so start following it).
 ATTACHING = ("created", "joined", "watching", "resumed")
 
@@ -202,8 +205,15 @@ class ClientCore:
     #: deliver every event from the first: a snapshot of a game in progress, before any
     #: event of it, is answered with a resume from 0 (a bot observes the whole game)
     from_start: bool = False
+    #: the version a bot's ratings are kept under (``hello.bot_version``; "" for humans)
+    bot_version: str = ""
+    #: ``(name, password)``: the next connection opens with ``login`` instead of
+    #: ``hello``; dropped once welcomed (the session token from ``welcome`` goes on)
+    credentials: tuple[str, str] | None = None
     pacer: Pacer = field(default_factory=Pacer)
     player: Json | None = None
+    #: the server said ``logged_out``: its token is revoked and the connection ends
+    logged_out: bool = False
     welcome: Json | None = None  #: the last ``welcome`` frame
     streams: dict[str, Stream] = field(default_factory=dict)
     #: rooms left: frames still in flight for them are dropped, not a new stream
@@ -218,13 +228,25 @@ class ClientCore:
     # -- connection ---------------------------------------------------------------------
 
     def hello_message(self) -> Json:
-        """The ``hello`` this client says (with its token when it has one)."""
+        """The ``hello`` this client says (with its token when it has one), or ``login``
+        while it has :attr:`credentials`."""
+        if self.credentials is not None:
+            return self.login_message(*self.credentials)
         hello: Json = {"type": "hello", "v": PROTOCOL_VERSION, "name": self.name}
         if self.bot:
             hello["bot"] = True
+        if self.bot_version:
+            hello["bot_version"] = self.bot_version
         if self.token:
             hello["token"] = self.token
         return hello
+
+    def login_message(self, name: str, password: str) -> Json:
+        """A ``login`` (as the first message, or after a guest's ``hello``)."""
+        login: Json = {"type": "login", "v": PROTOCOL_VERSION, "name": name, "password": password}
+        if self.bot_version:
+            login["bot_version"] = self.bot_version
+        return login
 
     def connection_made(self) -> None:
         """A new connection is open: ``hello`` goes first."""
@@ -321,8 +343,17 @@ class ClientCore:
                 return self._welcomed(frame, request)
             if kind == "error" and (request is None or request.get("type") == "hello"):
                 return self._hello_refused(frame)
+        elif kind == "welcome":  # a login after a guest's hello: a new player
+            return self._relogged(frame, request)
         if kind == "error":
             return self._refused(frame, request)
+        if kind == "account":  # register or change_password: the player, now an account
+            self.player = frame.get("player") or self.player
+            if isinstance(self.player, dict) and self.player.get("name"):
+                self.name = str(self.player["name"])
+        elif kind == "logged_out":
+            self.logged_out = True
+            self.token = None
         room = frame.get("room")
         if not isinstance(room, str):
             return [Received(frame, request)]
@@ -365,10 +396,20 @@ class ClientCore:
             out += self._release_turn(stream)
         return out
 
+    def _relogged(self, frame: Json, request: Json | None) -> list[Output]:
+        """``welcome`` on a welcomed connection (``login`` after ``hello``): the server
+        left the guest's rooms; the account's own seats are followed from here."""
+        self.left.update(self.streams)
+        self.streams.clear()
+        return self._welcomed(frame, request)
+
     def _welcomed(self, frame: Json, request: Json | None) -> list[Output]:
         self.ready = True
         self.welcome = frame
+        self.credentials = None  # the password is not kept once it worked
         self.player = frame.get("player")
+        if isinstance(self.player, dict) and self.player.get("kind") in ("account", "bot"):
+            self.name = str(self.player.get("name") or self.name)  # the stored name wins
         self.token = frame.get("token") or self.token
         self.pacer.configure(frame.get("limits") or {})
         out: list[Output] = [Received(frame, request)]
@@ -384,14 +425,20 @@ class ClientCore:
         return out
 
     def _hello_refused(self, frame: Json) -> list[Output]:
-        if frame.get("code") == "bad_token" and self.token and self.forget_bad_token:
+        self.credentials = None  # a refused password is not tried again
+        guest = (self.player or {}).get("kind", "guest") == "guest"
+        if frame.get("code") == "bad_token" and self.token and self.forget_bad_token and guest:
             self.token = None
             self._out.append(self.hello_message())
             return [Refused(frame, {"type": "hello"})]
         return [HelloRefused(frame)]
 
     def _refused(self, frame: Json, request: Json | None) -> list[Output]:
-        if frame.get("code") == "rate_limited" and request is not None:
+        if (
+            frame.get("code") == "rate_limited"
+            and request is not None
+            and request.get("type") not in NO_RETRY
+        ):
             self.pacer.empty()  # not the client's fault: the same message again, slower
             self._pending[int(request["ref"])] = request
             self._out.append(request)

@@ -205,6 +205,8 @@ class Client:
                 self.connections += 1
                 self.failures = 0
                 self.ready.set()
+            elif isinstance(output, Received) and output.kind == "logged_out":
+                self._closing = True  # the server closes the connection: no reconnect
             elif isinstance(output, HelloRefused):
                 self._closing = True
                 self.failure = ConnectionFailed(

@@ -94,7 +94,7 @@ class LobbyScreen(ClientScreen):
             table.add_row(
                 room["room"],
                 str(room.get("game")),
-                games.flavour(room),
+                games.flavour(room) + (" · rated" if room.get("rated") else ""),
                 str(room.get("state")),
                 f"{taken}/{len(seats)}",
                 players,
@@ -105,7 +105,8 @@ class LobbyScreen(ClientScreen):
             table.move_cursor(row=table.get_row_index(selected))
         player = self.client.session.state.player
         if player:
-            self.sub_title = f"lobby · {player['name']}"
+            kind = player.get("kind", "guest")
+            self.sub_title = f"lobby · {player['name']}" + ("" if kind == "guest" else f" ({kind})")
 
     def selected_room(self) -> str | None:
         """The room id on the highlighted row."""

@@ -141,6 +141,7 @@ class GoofspielGame(ClientGame):
             lines.append(words("your_hand", cards=" ".join(map(str, model.hand)) or "-"))
         if room.over:
             lines.append(outcome_line(room))
+            lines += room.rating_lines
         elif room.turn is not None:
             lines.append(words("your_turn", example=room.legal[-1] if room.legal else "1"))
         elif model.to_move is not None:

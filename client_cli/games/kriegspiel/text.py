@@ -83,6 +83,7 @@ def status_lines(room: RoomState, *, short: bool = False) -> list[str]:
         lines.append(words("draw_offer", color=board.color_name(board.draw_offer)))
     if room.over:
         lines.append(outcome_line(room) + (words("replay_key") if short else ""))
+        lines += room.own_rating_lines if short else room.rating_lines
     elif room.turn is not None:
         moves = ", ".join(board.refused)
         if short:
