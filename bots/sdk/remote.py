@@ -108,7 +108,12 @@ class RemotePlayer:
     async def _play_one(self) -> GameResult | None:
         bot = self.factory()
         core = ClientCore(
-            self.name, token=self.token, bot=True, forget_bad_token=False, from_start=True
+            self.name,
+            token=self.token,
+            bot=True,
+            forget_bad_token=False,
+            from_start=True,
+            bot_version=bot.version,  # (its ratings are kept per version)
         )
         client = Client(
             self.url,

@@ -5,9 +5,12 @@ rates the game once."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
+from bots.baseline import KriegspielRandom
 from bots.registry import HouseCatalog
+from bots.sdk.remote import Target, play_remote
 from server import __version__
 from server.feed.bus import Bus
 from server.net.app import UmpireServer
@@ -154,6 +157,36 @@ async def test_a_bot_account_is_rated_under_the_version_its_hello_says(
     assert (bot["player"], bot["version"]) == (made["player"]["id"], "2.5-rc1")
     (rating,) = await server.store.ratings(made["player"]["id"])
     assert (rating.key.version, rating.pool) == ("2.5-rc1", "bot")
+
+
+class VersionedRandom(KriegspielRandom):
+    """A bot written with the SDK that says its version."""
+
+    version = "3.1"
+
+
+async def test_an_sdk_bot_on_a_bot_account_is_rated_under_its_class_version(
+    server: UmpireServer, connect: Any
+) -> None:
+    ana = await account(connect, "ana")
+    made = await ana.request("create_bot", "bot_account", name="sdkbot")
+    room = await rated_room(ana)
+    url = f"ws://127.0.0.1:{server.port}"
+    playing = asyncio.create_task(
+        play_remote(
+            url,
+            lambda: VersionedRandom(seed=5),
+            name="sdkbot",
+            target=Target(room=room, seat=1),
+            token=made["token"],
+        )
+    )
+    await ana.expect("turn", room=room)
+    await ana.send(type="act", room=room, action="resign", ref=1)
+    (result,) = await asyncio.wait_for(playing, 60)
+    assert result.seat == 1
+    (rating,) = await server.store.ratings(made["player"]["id"])
+    assert (rating.key.version, rating.pool) == ("3.1", "bot")
 
 
 async def test_a_rated_room_read_back_from_the_log_shows_its_ratings_and_is_rated_once(
