@@ -196,7 +196,10 @@ class Identities:
             await self.store.touch_session(token_hash, now)
         if row.kind == "guest" and name is not None:
             name = check_name(name)
-            if await self._taken(name, row.id, guest=True):
+            # A guest keeps its stored name even when an account claimed its key since:
+            # guests were never unique, and refusing it would lock the guest out of its
+            # identity, seats and history. Only a CHANGE to a taken key is refused.
+            if name != row.name and await self._taken(name, row.id, guest=True):
                 raise ClientError("name_taken", f"the name {name!r} belongs to an account")
             if name != row.name:
                 await self.store.rename_player(row.id, name)
