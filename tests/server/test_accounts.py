@@ -298,3 +298,29 @@ async def test_accounts_on_postgresql(make_server: ServerFactory, pg_dsn: str) -
     again = await open_client(rig)
     await again.send(type="hello", v=1, token=made["token"], bot=True)
     await again.expect("welcome")
+
+
+async def test_logout_closes_every_connection_using_the_revoked_token(rig: Rig) -> None:
+    await account(rig, "tabs")
+    first = await login(rig, "tabs")
+    tab = await open_client(rig)  # another tab: the same session token
+    await tab.send(type="hello", v=1, token=first.token)
+    await tab.expect("welcome")
+    other = await login(rig, "tabs")  # another session: kept
+    out = await first.request("logout", "logged_out")
+    assert out["revoked"] == 1
+    assert await first.closed() == (1000, "logged out")
+    assert await tab.closed() == (1000, "logged out")
+    assert (await other.request("ping", "pong"))["type"] == "pong"
+
+
+async def test_change_password_closes_exactly_the_revoked_sessions(rig: Rig) -> None:
+    client = await account(rig, "ivy", "old password")
+    twin = await open_client(rig)  # the same (kept) token on another connection
+    await twin.send(type="hello", v=1, token=client.token)
+    await twin.expect("welcome")
+    other = await login(rig, "ivy", "old password")
+    await client.request("change_password", "account", old="old password", new="new password")
+    assert (await other.closed())[0] == 1000
+    assert (await twin.request("ping", "pong"))["type"] == "pong"
+    assert (await client.request("ping", "pong"))["type"] == "pong"
