@@ -67,6 +67,8 @@ class Player:
     kind: str = "guest"  # server.store.contract.PLAYER_KINDS
     #: the version a bot said in ``hello`` (its ratings are kept per version); "" else
     version: str = ""
+    #: a bot account's owner (an account's id): never rated against it
+    owner: str | None = None
 
     def info(self) -> PlayerInfo:
         """The public part, as frames show it."""
@@ -104,7 +106,7 @@ def check_name(name: str) -> str:
 
 def player_of(row: PlayerRow, version: str = "") -> Player:
     """The player a stored row describes (``version`` only for a bot)."""
-    return Player(row.id, row.name, row.bot, row.kind, version if row.bot else "")
+    return Player(row.id, row.name, row.bot, row.kind, version if row.bot else "", row.owner)
 
 
 BAD_LOGIN = "wrong name or password"

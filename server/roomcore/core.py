@@ -926,7 +926,10 @@ class RoomCore:
                 self._send(conn, frames.encode(frames.LeftFrame(room=self.id)))
 
     def _grace_over(self, seat: int) -> None:
-        """A player stayed away past the grace period."""
+        """A player stayed away past the grace period: its seat is forfeited (``abandoned``)
+        or, in a casual game of an engine with a stand-in policy (Perudo), played by the
+        autopilot. A rated game never lets the autopilot earn a placing for an absent
+        player: abandoning it is a loss."""
         if self.state != PLAYING or self.connected(seat) or self.game is None:
             return
         bot = self.seats[seat].bot
@@ -940,7 +943,7 @@ class RoomCore:
                 self.seats[seat].autopilot = True
                 self._send_room()
                 self._plan()
-        elif self.engine.standin_policy is not None:
+        elif self.engine.standin_policy is not None and self.row.rated is None:
             self.seats[seat].autopilot = True
             self._launch_standin(seat, once=False)
             self._send_room()
@@ -959,6 +962,11 @@ class RoomCore:
         per_seat = self.engine.stats(public, game.outcome, len(self.seats))
         stats = journal.seat_stats(players, per_seat)
         self.row.house = {}  # (an ended game's house seats need no tickets)
+        if self.row.rated is not None and not rating.played_enough(
+            self.engine.name, self.streams.log
+        ):
+            # ended before every seat moved: casual (stored so, so a rebuild agrees)
+            self.row.rated = None
         end = journal.finished(self.row, game.outcome, self._wall, stats)
         end = journal.rated(end, rating.plan(end.row))
         self.row = journal.snapshot(end.row)
