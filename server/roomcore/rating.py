@@ -19,8 +19,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from server.ratings import plan as rating_plan
 from server.games.base import Event
+from server.ratings import plan as rating_plan
 from server.ratings import rules
 from server.ratings.rules import system_of
 from server.roomcore.seating import Seat
