@@ -131,6 +131,7 @@ def test_register_log_in_elsewhere_play_rated_then_board_player_page_and_replay(
     second.click(".sq[data-square=e2]")
     second.click(".sq[data-square=e4]")
     second.wait_for_selector(".log-lines li:has-text('You moved e2e4.')")
+    second.wait_for_selector(".turn-of:has-text('Your turn')")  # the bot moved: 2 plies
     second.click("#resign")
     second.click("#resign-yes")
     second.wait_for_selector(".game-over")
