@@ -216,7 +216,10 @@ class Api:
         if path == "leaderboard":
             return await self.leaderboard(board_query(query))
         if path.startswith("player/"):
-            name = unquote(path.removeprefix("player/"), errors="strict")
+            try:
+                name = unquote(path.removeprefix("player/"), errors="strict")
+            except (UnicodeDecodeError, ValueError):  # not UTF-8 (%ff, a lone surrogate)
+                raise ClientError("bad_name", "a player's name is UTF-8 text") from None
             if query or not 0 < len(name) <= 64 or "/" in name or not name.isprintable():
                 raise ClientError("bad_name", f"not a player's name: {name!r}")
             return await self.profile(name)

@@ -257,6 +257,18 @@ async def test_the_http_api_and_the_leaderboard_message(
         "/api/leaderboard?game=kriegspiel&colour=red",
         "/api/leaderboard?game=goofspiel",
         "/api/player/" + "x" * 65,
+        # bad bytes: never a 500 (nor an ERROR in the log)
+        "/api/player/%ff",
+        "/api/player/%ff%fe",
+        "/api/player/%c3",
+        "/api/player/%ed%a0%80",
+        "/api/player/%00",
+        "/api/player/a%2Fb",
+        "/api/player/%e2%80%ae",
+        "/api/leaderboard?game=%ff",
+        "/api/leaderboard?game=kriegspiel&limit=%ff",
+        "/api/leaderboard?game=kriegspiel&rules=%ed%a0%80",
+        "/api/leaderboard?%ff=1",
     ]:
         status, body = await asyncio.to_thread(get, bad)
         assert status == 400 and set(body) == {"error", "message"}, bad
