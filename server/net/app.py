@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import socket
 import time
@@ -35,7 +36,7 @@ from server.net.web import Api, WebClient, chain
 from server.ops import logs
 from server.ops.metrics import Metrics
 from server.players.accounts import account_key
-from server.players.identity import Identities, Signed
+from server.players.identity import Identities, Player, Signed
 from server.ratings import board
 from server.roomcore.rating import rated_game
 from server.rooms.connection import Client
@@ -542,6 +543,8 @@ class UmpireServer:
                 message.name, message.token, message.bot, message.bot_version
             )
         self._bind(client, signed)
+        if signed.player.kind == "guest":
+            self._rebind_all(signed.player)  # (a guest's hello may rename it)
         return self._welcome(signed)
 
     def _welcome(self, signed: Signed) -> frames.WelcomeFrame:
@@ -576,6 +579,19 @@ class UmpireServer:
         self._live.setdefault(signed.player.id, set()).add(client)
         if signed.token_hash:
             self._by_token.setdefault(signed.token_hash, set()).add(client)
+
+    def _rebind_all(self, player: Player) -> None:
+        """Every live connection of ``player`` on this node is now ``player`` as it is
+        (registered, renamed), each with its own ``bot_version``: no connection goes on
+        with a stale kind or name (a rated room would refuse it, a game start record it
+        as a guest)."""
+        for other in self._live.get(player.id, ()):
+            signed = self._signed[other]
+            if signed.player == dataclasses.replace(player, version=signed.player.version):
+                continue
+            now = dataclasses.replace(player, version=signed.player.version)
+            other.player = now
+            self._signed[other] = dataclasses.replace(signed, player=now)
 
     def _unbind(self, client: Client) -> None:
         """Forget the connection's identity (it closed, or it becomes another player)."""
@@ -653,6 +669,7 @@ class UmpireServer:
                 player, client.address, message.password, message.name
             )
             self._bind(client, Signed(player, signed.token, signed.token_hash, signed.kind))
+            self._rebind_all(player)
             return frames.AccountFrame(player=player.info())
         if isinstance(message, Logout):
             revoked = await identities.logout(signed, message.everywhere)

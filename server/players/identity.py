@@ -110,6 +110,13 @@ def player_of(row: PlayerRow, version: str = "") -> Player:
 
 
 BAD_LOGIN = "wrong name or password"
+#: how a refusal names a kind of player
+KIND_TEXT = {
+    "guest": "a guest",
+    "account": "an account",
+    "bot": "a bot account",
+    "house": "a house bot",
+}
 
 
 class Identities:
@@ -277,13 +284,21 @@ class Identities:
         with ``password``: same id, so its games, seats and statistics are the account's.
         Its tokens stay valid (as sessions, which now expire when idle)."""
         if player.kind != "guest":
-            raise ClientError("bad_state", "only a guest can register: this is an account")
+            raise ClientError(
+                "bad_state", f"only a guest can register: this is {KIND_TEXT[player.kind]}"
+            )
         name = check_name(player.name if name is None else name)
         check_password(password)
         if not self.throttle.allow(address, None):
             raise ClientError("rate_limited", "too many attempts: wait a minute")
         if await self._taken(name, player.id):
             raise ClientError("name_taken", f"the name {name!r} is taken")
+        stored = await self.store.player(player.id)
+        if stored is not None and stored.kind != "guest":
+            # registered meanwhile on another connection (which rebinds this one too)
+            raise ClientError(
+                "bad_state", f"only a guest can register: this is {KIND_TEXT[stored.kind]}"
+            )
         hashed = await self.passwords.hash(password)
         try:
             await self.store.claim(player.id, name, account_key(name), hashed)

@@ -324,3 +324,34 @@ async def test_change_password_closes_exactly_the_revoked_sessions(rig: Rig) -> 
     assert (await other.closed())[0] == 1000
     assert (await twin.request("ping", "pong"))["type"] == "pong"
     assert (await client.request("ping", "pong"))["type"] == "pong"
+
+
+async def test_every_connection_of_a_guest_that_registers_becomes_the_account(rig: Rig) -> None:
+    first = await guest(rig, "twin")
+    second = await open_client(rig)
+    await second.send(type="hello", v=1, name="twin", token=first.token)
+    await second.expect("welcome")
+    await first.request("register", "account", password=PASSWORD)
+    await second.send(type="register", password=PASSWORD)
+    error = await second.error("bad_state")  # not a crash of its handler
+    assert "account" in error["message"]
+    assert second.ws.close_code is None
+    host = await account(rig, "host")
+    room = (await host.request("create_room", "created", game="kriegspiel", rated=True, sit=False))[
+        "room"
+    ]
+    await second.request("join", "joined", room=room)  # an account: not account_required
+    live = rig.server._live[first.player["id"]]
+    assert len(live) == 2
+    assert all(c.player is not None and c.player.kind == "account" for c in live)
+
+
+async def test_a_bot_account_is_told_it_cannot_register(rig: Rig) -> None:
+    owner = await account(rig, "maker")
+    made = await owner.request("create_bot", "bot_account", name="MakerBot")
+    bot = await open_client(rig)
+    await bot.send(type="hello", v=1, token=made["token"], bot=True)
+    await bot.expect("welcome")
+    await bot.send(type="register", password=PASSWORD)
+    error = await bot.error("bad_state")
+    assert "bot account" in error["message"]
