@@ -355,3 +355,9 @@ async def test_a_bot_account_is_told_it_cannot_register(rig: Rig) -> None:
     await bot.send(type="register", password=PASSWORD)
     error = await bot.error("bad_state")
     assert "bot account" in error["message"]
+
+
+async def test_a_profile_always_carries_its_ratings_even_none(rig: Rig) -> None:
+    client = await guest(rig, "newbie")
+    profile = await client.request("profile", "profile")
+    assert profile["ratings"] == []  # (sent even when empty: docs/protocol.md)
