@@ -41,13 +41,23 @@ class RatedGame:
     #: (event type, count): the game is rated only when its log holds at least ``count``
     #: events of this type by its end (every seat has made a move)
     played: tuple[str, int] = ("", 0)
+    #: the clock (base, increment) a rated game gets when its room has no time limit
+    clock: tuple[float, float] | None = None
 
 
 #: The rated games, by engine name.
 RATED_GAMES: dict[str, RatedGame] = {
-    "kriegspiel": RatedGame(GLICKO2, "rules", played=("move", 2)),  # 2 plies (lichess)
+    # 2 plies (as lichess); 15 minutes + 10 seconds a move when the room set no clock
+    "kriegspiel": RatedGame(GLICKO2, "rules", played=("move", 2), clock=(900.0, 10.0)),
     "perudo": RatedGame(OPENSKILL, "preset", free=("seats", "max_players"), played=("reveal", 1)),
 }
+
+
+def default_clock(game: str) -> tuple[float, float] | None:
+    """The clock (base, increment in seconds) of a rated ``game`` whose room set no time
+    limit (a game without one could be stalled for ever by the losing side), or None."""
+    rated = RATED_GAMES.get(game)
+    return None if rated is None else rated.clock
 
 
 def played_enough(game: str, log: Iterable[Mapping[str, Any]]) -> bool:

@@ -29,6 +29,7 @@ frames, their timing, the clock values) depends on how many attempts the bot nee
 
 from __future__ import annotations
 
+import dataclasses
 import secrets
 from collections.abc import Callable, Iterable
 from typing import Any, cast
@@ -756,6 +757,17 @@ class RoomCore:
         self.row.rated = rating.decision(
             self.engine.name, self.row.options, self.seats, self.settings.rated, self.house_version
         )
+        settings = self.settings
+        default = rating.default_clock(self.engine.name)
+        limited = settings.clock_base or settings.turn_time
+        if self.row.rated is not None and default and not limited:
+            # A rated game without a time limit could be stalled for ever by the losing
+            # side (docs/ratings.md): it gets the game's default clock, stored with the row.
+            base, increment = default
+            self.settings = dataclasses.replace(
+                settings, clock_base=base, clock_increment=increment
+            )
+            self.row.settings = self.settings.to_json()
         start = journal.started(self.row, seed, self._wall, events)
         self.row = journal.snapshot(start.row)
         self._out.append(m.Persist(start))

@@ -99,6 +99,12 @@ def rated_rules(game: str, options: dict[str, Any]) -> bool:
     return rating_plan.decide(game, options, seats, True) is not None
 
 
+def default_clock(game: str) -> tuple[float, float] | None:
+    """The clock (base, increment in seconds) a rated game of ``game`` gets when its room
+    set no time limit, or None."""
+    return rules.default_clock(game)
+
+
 def played_enough(game: str, log: Sequence[Event]) -> bool:
     """Whether the game went far enough (every seat moved) to be rated."""
     return rules.played_enough(game, (event.truth for event in log))

@@ -272,6 +272,9 @@ def test_umpire_serve_takes_session_idle_days() -> None:
     parser = build_parser()
     assert parser.parse_args(["serve"]).session_idle_days == 30.0
     assert parser.parse_args(["serve", "--session-idle-days", "7.5"]).session_idle_days == 7.5
+    for bad in ("0", "-1", "nan", "inf", "x"):
+        with pytest.raises(SystemExit):
+            parser.parse_args(["serve", "--session-idle-days", bad])
 
 
 async def test_accounts_on_postgresql(make_server: ServerFactory, pg_dsn: str) -> None:

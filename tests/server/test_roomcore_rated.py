@@ -366,3 +366,18 @@ def test_an_absent_player_of_a_rated_perudo_game_forfeits_its_seat() -> None:
     end = finish_entry(h)
     assert end.plan is not None and end.row.result is not None
     assert end.row.result["ranks"][1] == 3  # behind every player still in
+
+
+def test_a_rated_kriegspiel_game_without_a_clock_gets_the_default_clock() -> None:
+    h = core()
+    ana, _ = sit(h, ANA, BOB)
+    assert h.core.row.rated is not None and h.core.clocks is not None
+    assert ana.last("room")["clock"] == {"base": 900.0, "increment": 10.0}
+    start = next(e for e in h.log.entries if isinstance(e, journal.Start))
+    assert start.row.settings["clock_base"] == 900.0  # (a restart keeps it)
+    timed = core(clock_base=60.0, clock_increment=1.0)
+    sit(timed, ANA, BOB)
+    assert timed.core.settings.clock_base == 60.0  # a clock given is kept
+    casual = core(rated=False)
+    sit(casual, ANA, BOB)
+    assert casual.core.clocks is None
