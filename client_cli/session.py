@@ -143,7 +143,7 @@ class Session:
                 # never a reason to drop the token: the core says hello again with the
                 # token alone (the stored name); the player may then pick another name
                 say = accounts.words(self.state.lang)
-                self._notify(output.frame, [say("name_taken_hello", name=self.name)])
+                self._notify(output.frame, [say("name_taken_kept", name=self.name)])
             else:
                 self.store.forget(self.url, self.name)  # bad_token: a new player is made
         elif isinstance(output, Received):

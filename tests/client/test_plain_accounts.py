@@ -190,3 +190,4 @@ async def test_name_taken_with_a_token_keeps_the_token_and_the_stored_name(
     assert session.state.player["id"] == player["id"]  # the same player: nothing lost
     kept = TokenStore().load(url, "dorian")
     assert kept is not None and kept.token == identity.token
+    assert "Dora is an account's name: you go on under your own name" in out.getvalue()
