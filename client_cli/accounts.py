@@ -50,6 +50,8 @@ WORDS = {
         "log in again with `login {name}`.",
         "name_taken_hello": "{name} is an account's name: log in with `login {name}` "
         "(umpire play --login {name}), or play as a guest with another --name.",
+        "name_taken_kept": "{name} is an account's name: you go on under your own "
+        "name (your token is kept); choose another with --name.",
         "not_connected": "not connected: log in with `login NAME`, or quit",
         "err_bad_login": "Wrong name or password.",
         "err_bad_old": "Wrong current password: nothing changed.",
@@ -127,6 +129,8 @@ Accounts and ratings
         "rientra con `login {name}`.",
         "name_taken_hello": "{name} è il nome di un account: entra con `login {name}` "
         "(umpire play --login {name}), o gioca come ospite con un altro --name.",
+        "name_taken_kept": "{name} è il nome di un account: continui con il tuo nome "
+        "(il token resta); scegline un altro con --name.",
         "not_connected": "non connesso: entra con `login NOME`, o esci",
         "err_bad_login": "Nome o password errati.",
         "err_bad_old": "Password attuale errata: nulla è cambiato.",

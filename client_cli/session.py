@@ -136,10 +136,16 @@ class Session:
             if not self.closing:
                 self._notify({"type": "_disconnected"}, ["Connection lost; retrying."])
         elif isinstance(output, HelloRefused):
-            if output.frame.get("code") not in ("bad_login", "rate_limited", "busy"):
+            if output.frame.get("code") not in ("bad_login", "rate_limited", "busy", "name_taken"):
                 self.store.forget(self.url, self.name)  # (a refused login used no token)
         elif isinstance(output, Refused) and (output.request or {}).get("type") == "hello":
-            self.store.forget(self.url, self.name)  # bad_token: a new player is made
+            if output.code == "name_taken":
+                # never a reason to drop the token: the core says hello again with the
+                # token alone (the stored name); the player may then pick another name
+                say = accounts.words(self.state.lang)
+                self._notify(output.frame, [say("name_taken_kept", name=self.name)])
+            else:
+                self.store.forget(self.url, self.name)  # bad_token: a new player is made
         elif isinstance(output, Received):
             self._dispatch(output.frame)
 
@@ -147,8 +153,12 @@ class Session:
         lines = self.state.apply(frame)
         kind = frame.get("type")
         if kind == "welcome":
-            self.name = self.core.name  # an account's stored name wins
+            old, self.name = self.name, self.core.name  # an account's stored name wins
             self.store.save(self.url, Identity(token=frame["token"], name=self.name))
+            if old != self.name and self.store.load(self.url, old) == Identity(
+                token=frame["token"], name=old
+            ):
+                self.store.forget(self.url, old)  # the token is kept under its stored name
             self.catalogued.clear()
             self._asking = asyncio.get_running_loop().create_task(self._ask_catalogue())
             if self.state.current is None:

@@ -75,6 +75,18 @@ async def open_feed(url: str) -> AsyncIterator[Feed]:
         await bus.close()
 
 
+def _positive_days(text: str) -> float:
+    """A number of days > 0 (``--session-idle-days``: 0 would expire every session at
+    its first reconnect)."""
+    try:
+        days = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of days: {text!r}") from None
+    if not 0 < days < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be more than 0 days: {text!r}")
+    return days
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand."""
     parser = argparse.ArgumentParser(
@@ -164,7 +176,7 @@ def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     accounts = serve.add_argument_group("accounts (docs/accounts.md)")
     accounts.add_argument(
         "--session-idle-days",
-        type=float,
+        type=_positive_days,
         default=30.0,
         help="days after which an unused login session expires",
     )

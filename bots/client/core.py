@@ -224,6 +224,9 @@ class ClientCore:
     _pending: dict[int, Json] = field(default_factory=dict)
     _out: deque[Json] = field(default_factory=deque)
     _held: deque[Json] = field(default_factory=deque)  #: sent before the welcome
+    #: ``name_taken`` on a hello with a token: the next hello says only the token (the
+    #: player's stored name wins), and the token is never dropped for it
+    _nameless: bool = False
 
     # -- connection ---------------------------------------------------------------------
 
@@ -232,7 +235,9 @@ class ClientCore:
         while it has :attr:`credentials`."""
         if self.credentials is not None:
             return self.login_message(*self.credentials)
-        hello: Json = {"type": "hello", "v": PROTOCOL_VERSION, "name": self.name}
+        hello: Json = {"type": "hello", "v": PROTOCOL_VERSION}
+        if not (self.token and self._nameless):
+            hello["name"] = self.name
         if self.bot:
             hello["bot"] = True
         if self.bot_version:
@@ -408,8 +413,11 @@ class ClientCore:
         self.welcome = frame
         self.credentials = None  # the password is not kept once it worked
         self.player = frame.get("player")
-        if isinstance(self.player, dict) and self.player.get("kind") in ("account", "bot"):
+        if isinstance(self.player, dict) and (
+            self.player.get("kind") in ("account", "bot") or self._nameless
+        ):
             self.name = str(self.player.get("name") or self.name)  # the stored name wins
+        self._nameless = False
         self.token = frame.get("token") or self.token
         self.pacer.configure(frame.get("limits") or {})
         out: list[Output] = [Received(frame, request)]
@@ -429,6 +437,12 @@ class ClientCore:
         guest = (self.player or {}).get("kind", "guest") == "guest"
         if frame.get("code") == "bad_token" and self.token and self.forget_bad_token and guest:
             self.token = None
+            self._out.append(self.hello_message())
+            return [Refused(frame, {"type": "hello"})]
+        if frame.get("code") == "name_taken" and self.token and not self._nameless:
+            # the name asked for belongs to an account: keep the token (the player's
+            # identity, seats and history) and say hello under the stored name
+            self._nameless = True
             self._out.append(self.hello_message())
             return [Refused(frame, {"type": "hello"})]
         return [HelloRefused(frame)]

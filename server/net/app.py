@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import socket
 import time
@@ -35,7 +36,7 @@ from server.net.web import Api, WebClient, chain
 from server.ops import logs
 from server.ops.metrics import Metrics
 from server.players.accounts import account_key
-from server.players.identity import Identities, Signed
+from server.players.identity import Identities, Player, Signed
 from server.ratings import board
 from server.roomcore.rating import rated_game
 from server.rooms.connection import Client
@@ -190,6 +191,9 @@ class UmpireServer:
         #: connections of each player (``logout`` everywhere closes them)
         self._signed: dict[Client, Signed] = {}
         self._live: dict[str, set[Client]] = {}
+        #: token hash -> the live connections that said hello with it (a logout closes
+        #: every one of them: the token is revoked)
+        self._by_token: dict[str, set[Client]] = {}
         self._closing: asyncio.Task[None] | None = None
 
     async def __aenter__(self) -> UmpireServer:
@@ -539,6 +543,8 @@ class UmpireServer:
                 message.name, message.token, message.bot, message.bot_version
             )
         self._bind(client, signed)
+        if signed.player.kind == "guest":
+            self._rebind_all(signed.player)  # (a guest's hello may rename it)
         return self._welcome(signed)
 
     def _welcome(self, signed: Signed) -> frames.WelcomeFrame:
@@ -571,6 +577,21 @@ class UmpireServer:
         client.player = signed.player
         self._signed[client] = signed
         self._live.setdefault(signed.player.id, set()).add(client)
+        if signed.token_hash:
+            self._by_token.setdefault(signed.token_hash, set()).add(client)
+
+    def _rebind_all(self, player: Player) -> None:
+        """Every live connection of ``player`` on this node is now ``player`` as it is
+        (registered, renamed), each with its own ``bot_version``: no connection goes on
+        with a stale kind or name (a rated room would refuse it, a game start record it
+        as a guest)."""
+        for other in self._live.get(player.id, ()):
+            signed = self._signed[other]
+            if signed.player == dataclasses.replace(player, version=signed.player.version):
+                continue
+            now = dataclasses.replace(player, version=signed.player.version)
+            other.player = now
+            self._signed[other] = dataclasses.replace(signed, player=now)
 
     def _unbind(self, client: Client) -> None:
         """Forget the connection's identity (it closed, or it becomes another player)."""
@@ -582,14 +603,27 @@ class UmpireServer:
             live.discard(client)
             if not live:
                 del self._live[signed.player.id]
+        same = self._by_token.get(signed.token_hash)
+        if same is not None:
+            same.discard(client)
+            if not same:
+                del self._by_token[signed.token_hash]
 
-    def _close_others(self, client: Client, player_id: str) -> None:
-        """Close the player's other live connections on this node (1000, logged out)."""
+    def _close_others(
+        self, client: Client, player_id: str, revoked: Callable[[Signed], bool] | None = None
+    ) -> None:
+        """Close the player's other live connections on this node (1000, logged out): all
+        of them, or those whose token was ``revoked``."""
         for other in list(self._live.get(player_id, ())):
-            if other is not client:
-                self._unbind(other)
-                self._release(other)
-                other.close(1000, "logged out")
+            signed = self._signed.get(other)
+            if other is client or (revoked is not None and (signed is None or not revoked(signed))):
+                continue
+            self._log_out(other)
+
+    def _log_out(self, other: Client) -> None:
+        self._unbind(other)
+        self._release(other)
+        other.close(1000, "logged out")
 
     async def _login(self, client: Client, message: Login) -> frames.WelcomeFrame:
         """``login``: first on a connection, or after a guest's ``hello`` (the guest's
@@ -635,19 +669,27 @@ class UmpireServer:
                 player, client.address, message.password, message.name
             )
             self._bind(client, Signed(player, signed.token, signed.token_hash, signed.kind))
+            self._rebind_all(player)
             return frames.AccountFrame(player=player.info())
         if isinstance(message, Logout):
             revoked = await identities.logout(signed, message.everywhere)
             client.send_frame(frames.with_ref(frames.LoggedOutFrame(revoked=revoked), message.ref))
             if message.everywhere:
                 self._close_others(client, player.id)
+            elif revoked:  # every connection bound to the revoked token (other tabs)
+                for other in list(self._by_token.get(signed.token_hash, ())):
+                    if other is not client:
+                        self._log_out(other)
             self._unbind(client)
             self._release(client)
             client.close(1000, "logged out")
             return None
         if isinstance(message, ChangePassword):
             await identities.change_password(signed, client.address, message.old, message.new)
-            self._close_others(client, player.id)  # their sessions were revoked
+            kept = signed.token_hash
+            self._close_others(  # exactly those whose session was revoked
+                client, player.id, lambda s: s.kind == "session" and s.token_hash != kept
+            )
             return frames.AccountFrame(player=player.info())
         if isinstance(message, CreateBot):
             bot, token = await identities.create_bot(player, message.name)

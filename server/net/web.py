@@ -15,6 +15,7 @@ from __future__ import annotations
 import inspect
 import json
 import logging
+import time
 from collections.abc import Awaitable, Callable, Iterable
 from functools import lru_cache
 from http import HTTPStatus
@@ -25,6 +26,7 @@ from websockets.asyncio.server import ServerConnection
 from websockets.http11 import Request, Response
 
 from server.errors import ClientError, StoreError
+from server.players.throttle import Buckets, Rate
 from server.ratings.board import MAX_LIMIT, BoardQuery
 from server.wire import frames
 
@@ -174,6 +176,18 @@ API_STATUS = {
 }
 
 
+#: ``/api/*`` requests per address: a burst of 30, then 4 a second
+API_RATE = Rate(burst=30, every=0.25)
+#: at most this many addresses' buckets are kept (full ones are forgotten first)
+API_MAX_ADDRESSES = 10_000
+
+
+def _address(connection: ServerConnection) -> str:
+    """The peer's IP address (its port left out)."""
+    remote = connection.remote_address
+    return str(remote[0]) if isinstance(remote, tuple) and remote else str(remote)
+
+
 class Api:
     """``GET /api/leaderboard?game=G&rules=R&pool=human|bot&limit=N`` and
     ``GET /api/player/NAME``: the ``leaderboard`` and ``profile`` frames as JSON, read by
@@ -184,9 +198,15 @@ class Api:
         self,
         leaderboard: Callable[[BoardQuery], Awaitable[frames.LeaderboardFrame]],
         profile: Callable[[str], Awaitable[frames.ProfileFrame]],
+        rate: Rate = API_RATE,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.leaderboard = leaderboard
         self.profile = profile
+        #: per-address token buckets: the API is unauthenticated and answered before the
+        #: per-address connection limit, so it has its own small limit (429 when spent)
+        self.buckets = Buckets(rate, API_MAX_ADDRESSES)
+        self.clock = clock
 
     async def process_request(
         self, connection: ServerConnection, request: Request
@@ -198,6 +218,12 @@ class Api:
             or "websocket" in request.headers.get("Upgrade", "").lower()
         ):
             return None
+        address = _address(connection)
+        now = self.clock()
+        if self.buckets.level(address, now) < 1:
+            body = {"error": "rate_limited", "message": "too many API requests: wait a second"}
+            return _json(connection, HTTPStatus.TOO_MANY_REQUESTS, body)
+        self.buckets.take(address, now)
         try:
             frame = await self._answer(path.removeprefix(API_PREFIX), query)
         except ClientError as exc:
@@ -216,7 +242,10 @@ class Api:
         if path == "leaderboard":
             return await self.leaderboard(board_query(query))
         if path.startswith("player/"):
-            name = unquote(path.removeprefix("player/"), errors="strict")
+            try:
+                name = unquote(path.removeprefix("player/"), errors="strict")
+            except (UnicodeDecodeError, ValueError):  # not UTF-8 (%ff, a lone surrogate)
+                raise ClientError("bad_name", "a player's name is UTF-8 text") from None
             if query or not 0 < len(name) <= 64 or "/" in name or not name.isprintable():
                 raise ClientError("bad_name", f"not a player's name: {name!r}")
             return await self.profile(name)

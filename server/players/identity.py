@@ -67,6 +67,8 @@ class Player:
     kind: str = "guest"  # server.store.contract.PLAYER_KINDS
     #: the version a bot said in ``hello`` (its ratings are kept per version); "" else
     version: str = ""
+    #: a bot account's owner (an account's id): never rated against it
+    owner: str | None = None
 
     def info(self) -> PlayerInfo:
         """The public part, as frames show it."""
@@ -104,10 +106,17 @@ def check_name(name: str) -> str:
 
 def player_of(row: PlayerRow, version: str = "") -> Player:
     """The player a stored row describes (``version`` only for a bot)."""
-    return Player(row.id, row.name, row.bot, row.kind, version if row.bot else "")
+    return Player(row.id, row.name, row.bot, row.kind, version if row.bot else "", row.owner)
 
 
 BAD_LOGIN = "wrong name or password"
+#: how a refusal names a kind of player
+KIND_TEXT = {
+    "guest": "a guest",
+    "account": "an account",
+    "bot": "a bot account",
+    "house": "a house bot",
+}
 
 
 class Identities:
@@ -196,7 +205,10 @@ class Identities:
             await self.store.touch_session(token_hash, now)
         if row.kind == "guest" and name is not None:
             name = check_name(name)
-            if await self._taken(name, row.id, guest=True):
+            # A guest keeps its stored name even when an account claimed its key since:
+            # guests were never unique, and refusing it would lock the guest out of its
+            # identity, seats and history. Only a CHANGE to a taken key is refused.
+            if name != row.name and await self._taken(name, row.id, guest=True):
                 raise ClientError("name_taken", f"the name {name!r} belongs to an account")
             if name != row.name:
                 await self.store.rename_player(row.id, name)
@@ -272,13 +284,21 @@ class Identities:
         with ``password``: same id, so its games, seats and statistics are the account's.
         Its tokens stay valid (as sessions, which now expire when idle)."""
         if player.kind != "guest":
-            raise ClientError("bad_state", "only a guest can register: this is an account")
+            raise ClientError(
+                "bad_state", f"only a guest can register: this is {KIND_TEXT[player.kind]}"
+            )
         name = check_name(player.name if name is None else name)
         check_password(password)
         if not self.throttle.allow(address, None):
             raise ClientError("rate_limited", "too many attempts: wait a minute")
         if await self._taken(name, player.id):
             raise ClientError("name_taken", f"the name {name!r} is taken")
+        stored = await self.store.player(player.id)
+        if stored is not None and stored.kind != "guest":
+            # registered meanwhile on another connection (which rebinds this one too)
+            raise ClientError(
+                "bad_state", f"only a guest can register: this is {KIND_TEXT[stored.kind]}"
+            )
         hashed = await self.passwords.hash(password)
         try:
             await self.store.claim(player.id, name, account_key(name), hashed)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from server.errors import ClientError
 from server.ratings.plan import provisional
 from server.ratings.rules import default_rule_set, rule_sets, system_of
-from server.store.contract import POOLS, PlayerRow, RatingRow, Store
+from server.store.contract import POOLS, PlayerRow, RatingKey, RatingRow, Store
 from server.wire.frames import LeaderboardEntry, LeaderboardFrame, PlayerInfo, PlayerRating
 
 #: The fewest rated games a rating needs to appear on a leaderboard (by default).
@@ -24,6 +24,11 @@ MIN_GAMES = 5
 MAX_LIMIT = 100
 #: The most points of a rating's history a profile shows.
 HISTORY_POINTS = 500
+#: The most versions of one bot a leaderboard lists (and a profile shows per game and rule
+#: set): its latest by use (``RatingRow.updated``), so one bot account reporting many
+#: ``bot_version``s cannot flood the bot pool, nor make a profile read hundreds of
+#: histories.
+VERSIONS_SHOWN = 5
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,11 +84,44 @@ def entries(game: str, rows: list[tuple[PlayerRow, RatingRow]]) -> list[Leaderbo
     ]
 
 
+def latest_versions(rows: list[RatingRow]) -> list[RatingRow]:
+    """Of one player's ratings, the :data:`VERSIONS_SHOWN` latest by use per game and rule
+    set (ties by version), in the order given."""
+    by_rules: dict[tuple[str, str], list[RatingRow]] = {}
+    for row in rows:
+        by_rules.setdefault((row.key.game, row.key.rules), []).append(row)
+    kept: set[RatingKey] = set()
+    for group in by_rules.values():
+        group = sorted(group, key=lambda r: (-r.updated, r.key.version))
+        kept.update(r.key for r in group[:VERSIONS_SHOWN])
+    return [row for row in rows if row.key in kept]
+
+
+async def _shown(
+    store: Store, rows: list[tuple[PlayerRow, RatingRow]]
+) -> list[tuple[PlayerRow, RatingRow]]:
+    """The leaderboard rows without a bot's versions beyond its latest few."""
+    allowed: dict[str, set[RatingKey]] = {}
+    for player, row in rows:
+        if player.bot and player.id not in allowed:
+            theirs = [r for r in await store.ratings(player.id) if r.key.game == row.key.game]
+            allowed[player.id] = {r.key for r in latest_versions(theirs)}
+    return [(p, r) for p, r in rows if not p.bot or r.key in allowed[p.id]]
+
+
 async def leaderboard(store: Store, query: BoardQuery, *, min_games: int) -> LeaderboardFrame:
     """The ``leaderboard`` frame of a checked query."""
-    rows = await store.leaderboard(
-        query.game, query.rules, query.pool, min_games=min_games, limit=query.limit
-    )
+    fetch = query.limit
+    while True:
+        found = await store.leaderboard(
+            query.game, query.rules, query.pool, min_games=min_games, limit=fetch
+        )
+        rows = await _shown(store, found) if query.pool == "bot" else found
+        # (a bot's older versions were left out: read further, a few times at most)
+        if len(rows) >= query.limit or len(found) < fetch or fetch >= 8 * query.limit:
+            break
+        fetch *= 2
+    rows = rows[: query.limit]
     return LeaderboardFrame(
         game=query.game,
         rules=query.rules,
@@ -97,7 +135,8 @@ async def player_ratings(store: Store, player_id: str) -> list[PlayerRating]:
     """A player's ratings with their histories, for its profile: by game, rule set and
     version."""
     rows = sorted(
-        await store.ratings(player_id), key=lambda r: (r.key.game, r.key.rules, r.key.version)
+        latest_versions(await store.ratings(player_id)),
+        key=lambda r: (r.key.game, r.key.rules, r.key.version),
     )
     found = []
     for row in rows:

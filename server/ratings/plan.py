@@ -16,7 +16,12 @@ its result's ``ranks``) into the :class:`~server.store.contract.RatingPlan` that
 A game is rated when (with the room's ``rated`` setting not ``false``) its options are a
 rule set's (:mod:`server.ratings.rules`), every seat is held by an account, a bot account
 or a house bot, and no rating key (player and version) holds two seats: a player never
-plays itself for rating, so two house bots of one kind at one table make the game casual.
+plays itself for rating, so two house bots of one kind at one table make the game casual,
+and neither does an account play its own bot accounts for rating.
+
+A game that ends before every seat has moved (:func:`server.ratings.rules.played_enough`:
+Kriegspiel under 2 plies, Perudo before its first round ends) is stored as casual: the
+room clears ``GameRow.rated`` before the end is stored, so a rebuild never sees it.
 """
 
 from __future__ import annotations
@@ -99,6 +104,10 @@ def decide(
         keys.add((player.id, version))
         versions.append(version)
         pools.append(POOL_OF_KIND[player.kind])
+    ids = {player.id for player in seats if player is not None}
+    owners = {getattr(player, "owner", None) for player in seats if player is not None}
+    if ids & owners:
+        return None  # an account against its own bot accounts: never rated (farming)
     return {"system": system, "rules": rules, "versions": versions, "pools": pools}
 
 

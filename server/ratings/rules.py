@@ -17,7 +17,7 @@ nothing of ratings, and a game is rated by adding a line here.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,13 +38,38 @@ class RatedGame:
     system: str
     rule_option: str
     free: tuple[str, ...] = ()
+    #: (event type, count): the game is rated only when its log holds at least ``count``
+    #: events of this type by its end (every seat has made a move)
+    played: tuple[str, int] = ("", 0)
+    #: the clock (base, increment) a rated game gets when its room has no time limit
+    clock: tuple[float, float] | None = None
 
 
 #: The rated games, by engine name.
 RATED_GAMES: dict[str, RatedGame] = {
-    "kriegspiel": RatedGame(GLICKO2, "rules"),
-    "perudo": RatedGame(OPENSKILL, "preset", free=("seats", "max_players")),
+    # 2 plies (as lichess); 15 minutes + 10 seconds a move when the room set no clock
+    "kriegspiel": RatedGame(GLICKO2, "rules", played=("move", 2), clock=(900.0, 10.0)),
+    "perudo": RatedGame(OPENSKILL, "preset", free=("seats", "max_players"), played=("reveal", 1)),
 }
+
+
+def default_clock(game: str) -> tuple[float, float] | None:
+    """The clock (base, increment in seconds) of a rated ``game`` whose room set no time
+    limit (a game without one could be stalled for ever by the losing side), or None."""
+    rated = RATED_GAMES.get(game)
+    return None if rated is None else rated.clock
+
+
+def played_enough(game: str, log: Iterable[Mapping[str, Any]]) -> bool:
+    """Whether a game whose log (each event's truth) is ``log`` went far enough to be
+    rated: every seat has made a move. Kriegspiel: at least 2 plies (a game resigned or
+    abandoned earlier is casual, as lichess aborts it); Perudo: its first round ended (a
+    ``reveal``). Decided from the log alone, so a replay decides the same."""
+    rated = RATED_GAMES.get(game)
+    if rated is None:
+        return False
+    kind, count = rated.played
+    return sum(1 for event in log if event.get("type") == kind) >= count
 
 
 def system_of(game: str) -> str | None:

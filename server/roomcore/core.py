@@ -29,6 +29,7 @@ frames, their timing, the clock values) depends on how many attempts the bot nee
 
 from __future__ import annotations
 
+import dataclasses
 import secrets
 from collections.abc import Callable, Iterable
 from typing import Any, cast
@@ -756,6 +757,17 @@ class RoomCore:
         self.row.rated = rating.decision(
             self.engine.name, self.row.options, self.seats, self.settings.rated, self.house_version
         )
+        settings = self.settings
+        default = rating.default_clock(self.engine.name)
+        limited = settings.clock_base or settings.turn_time
+        if self.row.rated is not None and default and not limited:
+            # A rated game without a time limit could be stalled for ever by the losing
+            # side (docs/ratings.md): it gets the game's default clock, stored with the row.
+            base, increment = default
+            self.settings = dataclasses.replace(
+                settings, clock_base=base, clock_increment=increment
+            )
+            self.row.settings = self.settings.to_json()
         start = journal.started(self.row, seed, self._wall, events)
         self.row = journal.snapshot(start.row)
         self._out.append(m.Persist(start))
@@ -926,7 +938,10 @@ class RoomCore:
                 self._send(conn, frames.encode(frames.LeftFrame(room=self.id)))
 
     def _grace_over(self, seat: int) -> None:
-        """A player stayed away past the grace period."""
+        """A player stayed away past the grace period: its seat is forfeited (``abandoned``)
+        or, in a casual game of an engine with a stand-in policy (Perudo), played by the
+        autopilot. A rated game never lets the autopilot earn a placing for an absent
+        player: abandoning it is a loss."""
         if self.state != PLAYING or self.connected(seat) or self.game is None:
             return
         bot = self.seats[seat].bot
@@ -940,7 +955,7 @@ class RoomCore:
                 self.seats[seat].autopilot = True
                 self._send_room()
                 self._plan()
-        elif self.engine.standin_policy is not None:
+        elif self.engine.standin_policy is not None and self.row.rated is None:
             self.seats[seat].autopilot = True
             self._launch_standin(seat, once=False)
             self._send_room()
@@ -959,6 +974,11 @@ class RoomCore:
         per_seat = self.engine.stats(public, game.outcome, len(self.seats))
         stats = journal.seat_stats(players, per_seat)
         self.row.house = {}  # (an ended game's house seats need no tickets)
+        if self.row.rated is not None and not rating.played_enough(
+            self.engine.name, self.streams.log
+        ):
+            # ended before every seat moved: casual (stored so, so a rebuild agrees)
+            self.row.rated = None
         end = journal.finished(self.row, game.outcome, self._wall, stats)
         end = journal.rated(end, rating.plan(end.row))
         self.row = journal.snapshot(end.row)

@@ -19,7 +19,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from server.games.base import Event
 from server.ratings import plan as rating_plan
+from server.ratings import rules
 from server.ratings.rules import system_of
 from server.roomcore.seating import Seat
 from server.store.contract import GameRow, RatingChange, RatingPlan
@@ -36,6 +38,7 @@ class Holder:
     id: str
     kind: str
     version: str
+    owner: str | None = None
 
 
 def holder(seat: Seat, house_version: HouseVersion) -> Holder | None:
@@ -48,7 +51,7 @@ def holder(seat: Seat, house_version: HouseVersion) -> Holder | None:
         return None
     if seat.house:
         return Holder(player.id, "house", house_version(seat.bot or "autopilot"))
-    return Holder(player.id, player.kind, player.version)
+    return Holder(player.id, player.kind, player.version, player.owner)
 
 
 def decision(
@@ -94,6 +97,17 @@ def rated_rules(game: str, options: dict[str, Any]) -> bool:
     is one that is rated), whoever sits down."""
     seats = [Holder(f"(seat {index})", "account", "") for index in range(2)]
     return rating_plan.decide(game, options, seats, True) is not None
+
+
+def default_clock(game: str) -> tuple[float, float] | None:
+    """The clock (base, increment in seconds) a rated game of ``game`` gets when its room
+    set no time limit, or None."""
+    return rules.default_clock(game)
+
+
+def played_enough(game: str, log: Sequence[Event]) -> bool:
+    """Whether the game went far enough (every seat moved) to be rated."""
+    return rules.played_enough(game, (event.truth for event in log))
 
 
 def plan(row: GameRow) -> RatingPlan | None:

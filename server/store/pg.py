@@ -204,7 +204,7 @@ MIGRATIONS: tuple[str, ...] = (
         ADD COLUMN owner TEXT COLLATE "C",
         ADD COLUMN account TEXT COLLATE "C" UNIQUE,
         ADD COLUMN password TEXT;
-    UPDATE players SET kind = 'house' WHERE bot AND id LIKE 'bot-%';
+    UPDATE players SET kind = 'house', account = lower(name) WHERE bot AND id LIKE 'bot-%';
     CREATE INDEX players_owner ON players (owner) WHERE owner IS NOT NULL;
     ALTER TABLE games ADD COLUMN rated TEXT;
     CREATE TABLE ratings (
@@ -694,7 +694,7 @@ async def _check_name_free(db: asyncpg.Connection, account: str, player_id: str)
     name key ``account`` (or a house bot has that name). Two nodes claiming one key at
     once: the second's UPDATE waits for the first's commit and fails on the unique key;
     retried alone, it finds the key taken here."""
-    if await db.fetchrow(_NAME_TAKEN, account, account, player_id) is not None:
+    if await db.fetchrow(_NAME_TAKEN, account, player_id) is not None:
         raise NameTaken(f"the name {account!r} is taken")
 
 

@@ -66,11 +66,12 @@ CURRENT_RATING = (
     "SELECT rating, deviation, volatility, games FROM ratings "
     "WHERE player_id = ? AND version = ? AND game = ? AND rules = ?"
 )
-#: is an account name's key (or a house bot's name) taken by another player?
-#: (``?``: key, key, the player's own id)
-NAME_TAKEN = (
-    "SELECT id FROM players WHERE (account = ? OR (kind = 'house' AND lower(name) = ?)) AND id <> ?"
-)
+#: is an account name's key (an account's, a bot account's or a house bot's: a house bot's
+#: key is its lower-cased name) taken by another player? (``?``: key, the player's own id)
+#: Answered by the unique index on ``players.account``: never a scan of the players.
+NAME_TAKEN = "SELECT id FROM players WHERE account = ? AND id <> ?"
+#: the player whose name has this key (``?``): an account, a bot account or a house bot
+PLAYER_BY_NAME = f"SELECT {PLAYER_COLUMNS} FROM players WHERE account = ?"
 #: a new player (``?``: id, name, bot, created, kind, owner, account, password)
 INSERT_PLAYER = (
     "INSERT INTO players (id, name, bot, created, kind, owner, account, password) "
@@ -188,7 +189,10 @@ def final_ratings(changes: Sequence[RatingChange]) -> list[tuple[Any, ...]]:
 def player_values(
     player: PlayerRow, account: str | None = None, password: str | None = None
 ) -> tuple[Any, ...]:
-    """A :data:`INSERT_PLAYER` row."""
+    """A :data:`INSERT_PLAYER` row. A house bot's ``account`` is its key, its lower-cased
+    name (a plain ASCII kind, reserved to it): names are found by that one index."""
+    if player.kind == "house" and account is None:
+        account = player.name.lower()
     return (
         player.id,
         player.name,
@@ -239,15 +243,7 @@ class SqlReads(Store):
         return None if r is None else player_from_row(r)
 
     async def player_by_name(self, account: str) -> PlayerRow | None:
-        # House bots have no account key: their names are plain ASCII kinds, so a
-        # lower-cased name is their key.
-        r = await self._one(
-            f"SELECT {PLAYER_COLUMNS} FROM players WHERE account = ? "
-            "UNION ALL "
-            f"SELECT {PLAYER_COLUMNS} FROM players WHERE kind = 'house' AND lower(name) = ? "
-            "LIMIT 1",
-            (account, account),
-        )
+        r = await self._one(PLAYER_BY_NAME, (account,))
         return None if r is None else player_from_row(r)
 
     # -- accounts and sessions ---------------------------------------------------------

@@ -169,9 +169,10 @@ MIGRATIONS: tuple[str, ...] = (
         account TEXT UNIQUE,
         password TEXT
     );
-    INSERT INTO players_v5 (id, name, bot, created, kind)
+    INSERT INTO players_v5 (id, name, bot, created, kind, account)
         SELECT id, name, bot, created,
-               CASE WHEN bot AND id LIKE 'bot-%' THEN 'house' ELSE 'guest' END
+               CASE WHEN bot AND id LIKE 'bot-%' THEN 'house' ELSE 'guest' END,
+               CASE WHEN bot AND id LIKE 'bot-%' THEN lower(name) END
         FROM players;
     DROP TABLE players;
     ALTER TABLE players_v5 RENAME TO players;
@@ -283,7 +284,7 @@ ON CONFLICT (player_id, game, key) DO UPDATE SET value = value + excluded.value
 def _check_name_free(db: sqlite3.Connection, account: str, player_id: str) -> None:
     """(In the writer's transaction.) Raise :class:`NameTaken` if another player holds
     the name key ``account`` (or a house bot has that name)."""
-    if db.execute(NAME_TAKEN, (account, account, player_id)).fetchone() is not None:
+    if db.execute(NAME_TAKEN, (account, player_id)).fetchone() is not None:
         raise NameTaken(f"the name {account!r} is taken")
 
 

@@ -419,7 +419,8 @@ class ProfileFrame(Reply, tag="profile"):
     player: PlayerInfo
     stats: dict[str, dict[str, float]]
     history: list[HistoryEntry]
-    ratings: list[PlayerRating] = msgspec.field(default_factory=list)
+    #: always sent, empty for a player never rated (a client may index it)
+    ratings: list[PlayerRating]
 
 
 # -- ratings (server.ratings.board; docs/ratings.md) ---------------------------------------

@@ -125,3 +125,19 @@ def test_a_throttled_login_is_refused_not_sent_again() -> None:
     (out,) = core.receive({"type": "error", "code": "rate_limited", "message": "wait", "ref": ref})
     assert isinstance(out, Refused) and out.code == "rate_limited"
     assert sent(core) == []
+
+
+def test_name_taken_keeps_the_token_and_says_hello_without_a_name() -> None:
+    core = ClientCore("dora", token="tok")
+    core.connection_made()
+    assert sent(core)[0]["name"] == "dora"
+    (out,) = core.receive({"type": "error", "code": "name_taken", "message": "taken"})
+    assert isinstance(out, Refused) and out.code == "name_taken"
+    assert core.token == "tok"
+    (retry,) = sent(core)
+    assert retry["token"] == "tok" and "name" not in retry
+    core.receive(welcome({"id": "p1", "name": "dora0", "bot": False, "kind": "guest"}, "tok"))
+    assert core.name == "dora0" and core.token == "tok"
+    core.connection_lost()
+    core.connection_made()
+    assert sent(core)[0]["name"] == "dora0"  # the stored name from now on

@@ -13,7 +13,7 @@ import pytest
 from client_cli.plain import PlainClient
 from client_cli.session import Session
 from client_cli.state import ClientState
-from client_cli.tokens import TokenStore
+from client_cli.tokens import Identity, TokenStore
 from server.net.app import UmpireServer
 from tests.client.helpers import running
 from tests.client.pilot import RecordingSession
@@ -168,3 +168,26 @@ def test_login_flag_asks_the_password_with_getpass(monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr(cli.getpass, "getpass", lambda prompt: "")
     assert cli.main(["--login", "ana", "--server", "ws://127.0.0.1:9"]) == 1  # none typed
     assert cli.main(["--login", " ", "--server", "ws://127.0.0.1:9"]) == 2
+
+
+async def test_name_taken_with_a_token_keeps_the_token_and_the_stored_name(
+    rated_server: UmpireServer,  # noqa: F811
+    connect: Callable[..., Any],
+) -> None:
+    url = f"ws://127.0.0.1:{rated_server.port}"
+    async with running(rated_server.port, "dorian") as guest:
+        player = guest.state.player
+    identity = TokenStore().load(url, "dorian")
+    assert identity is not None and player is not None
+    # the token is remembered under a name an account claims (renamed in another client)
+    TokenStore().save(url, Identity(token=identity.token, name="Dora"))
+    dora = await connect("dora", port=rated_server.port)
+    await dora.request("register", "account", password=PASSWORD)
+    out = io.StringIO()
+    session = Session(url, "Dora", retry=0.05, state=ClientState())
+    assert await PlainClient(session, out).run(lines_of(["profile", "quit"])()) == 0, out.getvalue()
+    assert session.name == "dorian" and session.state.player is not None
+    assert session.state.player["id"] == player["id"]  # the same player: nothing lost
+    kept = TokenStore().load(url, "dorian")
+    assert kept is not None and kept.token == identity.token
+    assert "Dora is an account's name: you go on under your own name" in out.getvalue()

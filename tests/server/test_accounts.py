@@ -272,6 +272,9 @@ def test_umpire_serve_takes_session_idle_days() -> None:
     parser = build_parser()
     assert parser.parse_args(["serve"]).session_idle_days == 30.0
     assert parser.parse_args(["serve", "--session-idle-days", "7.5"]).session_idle_days == 7.5
+    for bad in ("0", "-1", "nan", "inf", "x"):
+        with pytest.raises(SystemExit):
+            parser.parse_args(["serve", "--session-idle-days", bad])
 
 
 async def test_accounts_on_postgresql(make_server: ServerFactory, pg_dsn: str) -> None:
@@ -298,3 +301,66 @@ async def test_accounts_on_postgresql(make_server: ServerFactory, pg_dsn: str) -
     again = await open_client(rig)
     await again.send(type="hello", v=1, token=made["token"], bot=True)
     await again.expect("welcome")
+
+
+async def test_logout_closes_every_connection_using_the_revoked_token(rig: Rig) -> None:
+    await account(rig, "tabs")
+    first = await login(rig, "tabs")
+    tab = await open_client(rig)  # another tab: the same session token
+    await tab.send(type="hello", v=1, token=first.token)
+    await tab.expect("welcome")
+    other = await login(rig, "tabs")  # another session: kept
+    out = await first.request("logout", "logged_out")
+    assert out["revoked"] == 1
+    assert await first.closed() == (1000, "logged out")
+    assert await tab.closed() == (1000, "logged out")
+    assert (await other.request("ping", "pong"))["type"] == "pong"
+
+
+async def test_change_password_closes_exactly_the_revoked_sessions(rig: Rig) -> None:
+    client = await account(rig, "ivy", "old password")
+    twin = await open_client(rig)  # the same (kept) token on another connection
+    await twin.send(type="hello", v=1, token=client.token)
+    await twin.expect("welcome")
+    other = await login(rig, "ivy", "old password")
+    await client.request("change_password", "account", old="old password", new="new password")
+    assert (await other.closed())[0] == 1000
+    assert (await twin.request("ping", "pong"))["type"] == "pong"
+    assert (await client.request("ping", "pong"))["type"] == "pong"
+
+
+async def test_every_connection_of_a_guest_that_registers_becomes_the_account(rig: Rig) -> None:
+    first = await guest(rig, "twin")
+    second = await open_client(rig)
+    await second.send(type="hello", v=1, name="twin", token=first.token)
+    await second.expect("welcome")
+    await first.request("register", "account", password=PASSWORD)
+    await second.send(type="register", password=PASSWORD)
+    error = await second.error("bad_state")  # not a crash of its handler
+    assert "account" in error["message"]
+    assert second.ws.close_code is None
+    host = await account(rig, "host")
+    room = (await host.request("create_room", "created", game="kriegspiel", rated=True, sit=False))[
+        "room"
+    ]
+    await second.request("join", "joined", room=room)  # an account: not account_required
+    live = rig.server._live[first.player["id"]]
+    assert len(live) == 2
+    assert all(c.player is not None and c.player.kind == "account" for c in live)
+
+
+async def test_a_bot_account_is_told_it_cannot_register(rig: Rig) -> None:
+    owner = await account(rig, "maker")
+    made = await owner.request("create_bot", "bot_account", name="MakerBot")
+    bot = await open_client(rig)
+    await bot.send(type="hello", v=1, token=made["token"], bot=True)
+    await bot.expect("welcome")
+    await bot.send(type="register", password=PASSWORD)
+    error = await bot.error("bad_state")
+    assert "bot account" in error["message"]
+
+
+async def test_a_profile_always_carries_its_ratings_even_none(rig: Rig) -> None:
+    client = await guest(rig, "newbie")
+    profile = await client.request("profile", "profile")
+    assert profile["ratings"] == []  # (sent even when empty: docs/protocol.md)

@@ -245,15 +245,21 @@ async def test_a_guest_may_not_take_an_accounts_name(rig: Rig) -> None:
     await imitator.hello("perudo-random")
 
 
-async def test_a_guest_holding_a_name_before_it_was_claimed_must_pick_another(rig: Rig) -> None:
+async def test_a_guest_holding_a_name_before_it_was_claimed_keeps_it(rig: Rig) -> None:
     early = await open_client(rig)
     await early.hello("dora")
     await register(rig, "Dora")  # another guest claims the name
     back = await open_client(rig)
     await back.send(type="hello", v=1, name="dora", token=early.token)
-    await back.error("name_taken")
-    await back.send(type="hello", v=1, name="dora2", token=early.token)
-    assert (await back.expect("welcome"))["player"]["id"] == early.player["id"]
+    welcome = await back.expect("welcome")  # its stored name: its identity is kept
+    assert welcome["player"]["id"] == early.player["id"]
+    assert welcome["player"]["name"] == "dora"
+    # only a change of a guest's name to a taken key is refused
+    other = await open_client(rig)
+    await other.send(type="hello", v=1, name="DORA", token=early.token)
+    await other.error("name_taken")
+    await other.send(type="hello", v=1, name="dora2", token=early.token)
+    assert (await other.expect("welcome"))["player"]["id"] == early.player["id"]
 
 
 async def test_garbage_fields(rig: Rig) -> None:

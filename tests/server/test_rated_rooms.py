@@ -53,6 +53,17 @@ async def rated_room(host: WsClient, **fields: Any) -> str:
     return room
 
 
+async def opening(white: WsClient, room: str, black: WsClient | None = None) -> None:
+    """Each seat moves once (a game shorter than 2 plies is never rated); ``black`` None:
+    a bot plays black by itself. White is to move again when this returns."""
+    await white.expect("turn", room=room)
+    await white.request("act", "ack", room=room, action="g1f3")
+    if black is not None:
+        await black.expect("turn", room=room)
+        await black.request("act", "ack", room=room, action="g8f6")
+    await white.expect("turn", room=room)
+
+
 async def ratings_of(client: WsClient, room: str) -> list[dict[str, Any]]:
     """The ``ratings`` of the first ``room`` frame of ``room`` that has them."""
     while True:
@@ -74,7 +85,7 @@ async def test_two_accounts_play_a_rated_game_and_both_see_their_rating_changes(
     assert waiting.get("rated") is True
     await bob.request("join", "joined", room=room)
     await wes.request("watch", "watching", room=room)
-    await ana.expect("turn", room=room)
+    await opening(ana, room, bob)
     await ana.send(type="act", room=room, action="resign", ref=1)
     changes = {c: await ratings_of(c, room) for c in (ana, bob, wes)}
     assert changes[ana] == changes[bob] == changes[wes]
@@ -134,7 +145,7 @@ async def test_a_house_bot_is_rated_under_its_own_id_and_the_servers_version(
     ana = await account(connect, "ana")
     room = await rated_room(ana)
     await ana.request("add_bot", "bot_added", room=room, seat=1, bot="kriegspiel-random")
-    await ana.expect("turn", room=room)
+    await opening(ana, room, None)
     await ana.send(type="act", room=room, action="resign", ref=1)
     _, bot = await ratings_of(ana, room)
     assert (bot["player"], bot["version"]) == ("bot-kriegspiel-random", __version__)
@@ -146,12 +157,13 @@ async def test_a_bot_account_is_rated_under_the_version_its_hello_says(
     server: UmpireServer, connect: Any
 ) -> None:
     ana = await account(connect, "ana")
-    made = await ana.request("create_bot", "bot_account", name="anabot")
+    owner = await account(connect, "cyd")  # (never rated against its owner's own bots)
+    made = await owner.request("create_bot", "bot_account", name="anabot")
     botty: WsClient = await connect()
     await botty.hello("anabot", token=made["token"], bot=True, bot_version="2.5-rc1")
     room = await rated_room(ana)
     await botty.request("join", "joined", room=room)
-    await ana.expect("turn", room=room)
+    await opening(ana, room, botty)
     await ana.send(type="act", room=room, action="resign", ref=1)
     _, bot = await ratings_of(botty, room)
     assert (bot["player"], bot["version"]) == (made["player"]["id"], "2.5-rc1")
@@ -169,7 +181,8 @@ async def test_an_sdk_bot_on_a_bot_account_is_rated_under_its_class_version(
     server: UmpireServer, connect: Any
 ) -> None:
     ana = await account(connect, "ana")
-    made = await ana.request("create_bot", "bot_account", name="sdkbot")
+    owner = await account(connect, "cyd")  # (never rated against its owner's own bots)
+    made = await owner.request("create_bot", "bot_account", name="sdkbot")
     room = await rated_room(ana)
     url = f"ws://127.0.0.1:{server.port}"
     playing = asyncio.create_task(
@@ -181,7 +194,7 @@ async def test_an_sdk_bot_on_a_bot_account_is_rated_under_its_class_version(
             token=made["token"],
         )
     )
-    await ana.expect("turn", room=room)
+    await opening(ana, room, None)
     await ana.send(type="act", room=room, action="resign", ref=1)
     (result,) = await asyncio.wait_for(playing, 60)
     assert result.seat == 1
@@ -199,7 +212,7 @@ async def test_a_rated_room_read_back_from_the_log_shows_its_ratings_and_is_rate
     bob = await account(lambda name: connect(name, port=server.port), "bob")
     room = await rated_room(ana)
     await bob.request("join", "joined", room=room)
-    await ana.expect("turn", room=room)
+    await opening(ana, room, bob)
     await ana.send(type="act", room=room, action="resign", ref=1)
     shown = await ratings_of(bob, room)
     await eventually(lambda: room not in server.lobby.rooms, what="the room evicted")
@@ -243,3 +256,20 @@ def test_house_bots_take_their_version_from_the_registry_or_the_servers() -> Non
     assert house.version("dumb") == house.version("autopilot") == __version__
     assert HouseBots().version("smart") == __version__
     assert HouseCatalog().version("kriegspiel-meta") == ""  # (no built-in bot has one yet)
+
+
+async def test_an_account_is_not_rated_against_its_own_bot_account(
+    server: UmpireServer, connect: Any
+) -> None:
+    ana = await account(connect, "ana")
+    made = await ana.request("create_bot", "bot_account", name="mine")
+    botty: WsClient = await connect()
+    await botty.hello("mine", token=made["token"], bot=True)
+    room = await rated_room(ana)
+    await botty.request("join", "joined", room=room)
+    await opening(ana, room, botty)
+    await ana.request("act", "ack", room=room, action="resign")
+    assert (await ana.expect("room", room=room, state="finished")).get("rated") is not True
+    row = await server.store.game(room)
+    assert row is not None and row.rated is None
+    assert not await server.store.rating_changes(room)

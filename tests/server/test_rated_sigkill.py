@@ -92,6 +92,11 @@ async def rated_game_killed(db: str, when: str, nodes: list[tuple[str, ...]]) ->
         room = created["room"]
         await bob.request("join", "joined", room=room)
         await ana.expect("turn", room=room)
+        # each seat moves (a game shorter than 2 plies is never rated), then ana resigns
+        await ana.request("act", "ack", room=room, action="g1f3")
+        await bob.expect("turn", room=room)
+        await bob.request("act", "ack", room=room, action="g8f6")
+        await ana.expect("turn", room=room)
         await ana.send(type="act", room=room, action="resign", ref=1)
         await asyncio.wait_for(proc.wait(), 30)  # (it kills itself at the end)
     finally:
@@ -109,7 +114,7 @@ async def rated_game_killed(db: str, when: str, nodes: list[tuple[str, ...]]) ->
     try:
         row = await store.game(room)
         assert row is not None and row.rated is not None
-        assert [a.action for a in await store.actions(room)] == ["resign"]  # (committed)
+        assert [a.action for a in await store.actions(room)] == ["g1f3", "g8f6", "resign"]
         if when == "before":  # the last action is in, its end and rating are not
             assert row.status == "playing"
             assert await store.rating_changes(room) == []

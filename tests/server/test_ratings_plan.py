@@ -20,6 +20,7 @@ class Holder:
     id: str
     kind: str
     version: str = ""
+    owner: str | None = None
 
 
 ALICE = Holder("p-alice", "account")
@@ -150,3 +151,10 @@ def test_change_infos_and_provisional() -> None:
     assert infos[0].provisional and not infos[1].provisional
     assert (infos[0].before, infos[0].after, infos[0].games) == (1500, 1662.3, 1)
     assert provisional("perudo", 301.0) and not provisional("perudo", 299.0)
+
+
+def test_an_account_is_never_rated_against_its_own_bot_accounts() -> None:
+    own = Holder("p-ownbot", "bot", "1", owner=ALICE.id)
+    assert decide("kriegspiel", {}, [ALICE, own], True) is None
+    assert decide("perudo", {"seats": 3}, [BOB, own, ALICE], None) is None
+    assert decide("kriegspiel", {}, [BOB, own], None) is not None  # another's bot: rated

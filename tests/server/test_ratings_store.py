@@ -24,6 +24,7 @@ from server.games import engine
 from server.games.base import Record, seed_commitment
 from server.net.app import UmpireServer
 from server.players.accounts import account_key
+from server.players.throttle import Buckets, Rate
 from server.ratings import board
 from server.ratings.plan import decide, plan_for
 from server.ratings.rebuild import rebuild, recompute
@@ -257,6 +258,18 @@ async def test_the_http_api_and_the_leaderboard_message(
         "/api/leaderboard?game=kriegspiel&colour=red",
         "/api/leaderboard?game=goofspiel",
         "/api/player/" + "x" * 65,
+        # bad bytes: never a 500 (nor an ERROR in the log)
+        "/api/player/%ff",
+        "/api/player/%ff%fe",
+        "/api/player/%c3",
+        "/api/player/%ed%a0%80",
+        "/api/player/%00",
+        "/api/player/a%2Fb",
+        "/api/player/%e2%80%ae",
+        "/api/leaderboard?game=%ff",
+        "/api/leaderboard?game=kriegspiel&limit=%ff",
+        "/api/leaderboard?game=kriegspiel&rules=%ed%a0%80",
+        "/api/leaderboard?%ff=1",
     ]:
         status, body = await asyncio.to_thread(get, bad)
         assert status == 400 and set(body) == {"error", "message"}, bad
@@ -323,3 +336,18 @@ async def test_exports_carry_each_seats_rating_before_and_after(
     assert table[1]["deviation_after"] == [p1["after"]["deviation"], p2["after"]["deviation"]]
     decisions = pl.read_parquet(tmp_path / "pq" / "decisions.parquet").sort("game_id").to_dicts()
     assert [d["rating"] for d in decisions] == [1500.0, p1["before"]["rating"]]
+
+
+async def test_the_http_api_is_rate_limited_per_address(make_server: Any) -> None:
+    server = await make_server()
+    server.api.buckets = Buckets(Rate(burst=3, every=60.0), 100)
+    server.api.clock = lambda: 0.0  # (no refill)
+
+    def get(path: str) -> tuple[int, dict[str, Any]]:
+        return http_get(server.port, path)
+
+    for _ in range(3):
+        status, _body = await asyncio.to_thread(get, "/api/player/nobody")
+        assert status == 404
+    status, body = await asyncio.to_thread(get, "/api/leaderboard?game=kriegspiel")
+    assert status == 429 and body["error"] == "rate_limited" and set(body) == {"error", "message"}

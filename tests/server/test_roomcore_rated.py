@@ -28,6 +28,7 @@ from tests.server.roomcore_harness import (
     WES,
     Conn,
     Harness,
+    play,
     play_to_the_end,
 )
 
@@ -72,8 +73,11 @@ def sit(h: Harness, *players: Player) -> list[Conn]:
     return conns
 
 
-def resign(h: Harness, conns: list[Conn]) -> None:
-    """The seat to move resigns: the game is over."""
+def resign(h: Harness, conns: list[Conn], plies: int = 2) -> None:
+    """Each seat moves (``plies`` moves: a game shorter than 2 is never rated), then the
+    seat to move resigns: the game is over."""
+    for move in ("g1f3", "g8f6")[:plies]:
+        h.request(m.Act(h.mover(*conns), action=move), at=h.now + 1)
     h.request(m.Act(h.mover(*conns), action="resign"), at=h.now + 1)
     assert h.core.state == "finished"
 
@@ -304,6 +308,8 @@ def test_a_rated_perudo_game_rates_every_seat_from_its_placings() -> None:
 def test_abandoning_a_rated_game_loses_it_and_an_aborted_game_is_never_rated() -> None:
     h = core()
     ana, bob = sit(h, ANA, BOB)
+    for move in ("g1f3", "g8f6"):  # (each seat moves: a shorter game is never rated)
+        h.request(m.Act(h.mover(ana, bob), action=move), at=0.5)
     h.feed(m.Detach(bob), at=1.0)
     h.run_until(1.0 + TIMING.grace + 1)
     end = finish_entry(h)
@@ -317,3 +323,61 @@ def test_abandoning_a_rated_game_loses_it_and_an_aborted_game_is_never_rated() -
     h.take(h.core.abort("internal error (a test)", h.now + 1))
     aborted = finish_entry(h)
     assert aborted.row.status == "aborted" and aborted.plan is None
+
+
+@pytest.mark.parametrize("plies", [0, 1])
+def test_a_kriegspiel_game_resigned_before_each_seat_moved_is_not_rated(plies: int) -> None:
+    h = core()
+    ana, bob = sit(h, ANA, BOB)
+    assert h.core.row.rated is not None
+    resign(h, [ana, bob], plies)
+    end = finish_entry(h)
+    assert end.plan is None and end.row.rated is None  # stored as casual: rebuild agrees
+    assert ana.last("room").get("rated") is not True
+
+
+def test_a_perudo_game_that_ends_before_its_first_round_ends_is_not_rated() -> None:
+    cid = Player("p-cid", "cid", False, kind="account")
+    h = core("perudo", {"seats": 3, "preset": "classic"})
+    conns = sit(h, ANA, BOB, cid)
+    assert h.core.row.rated is not None
+    for conn in conns[1:]:  # two players leave in the first round: forfeited
+        h.feed(m.Detach(conn), at=h.now)
+    h.run_until(h.now + TIMING.grace + 1)
+    end = finish_entry(h)
+    assert end.plan is None and end.row.rated is None
+
+
+def test_an_absent_player_of_a_rated_perudo_game_forfeits_its_seat() -> None:
+    cid = Player("p-cid", "cid", False, kind="account")
+    h = core("perudo", {"seats": 3, "preset": "classic"})
+    ana, bob, cid_conn = sit(h, ANA, BOB, cid)
+    conns: list[Conn | None] = [ana, bob, cid_conn]
+    game = h.core.game
+    assert game is not None
+    while not any(e.truth["type"] == "reveal" for e in h.core.streams.log):
+        play(h, conns, moves=1)  # the first round ends: the game will be rated
+    h.feed(m.Detach(bob), at=h.now)
+    h.run_until(h.now + TIMING.grace + 1)
+    assert not h.core.seats[1].autopilot  # never played by the autopilot for a placing
+    forfeits = [e.truth for e in h.core.streams.log if e.truth["type"] == "forfeit"]
+    assert [(f["seat"], f["reason"]) for f in forfeits] == [(1, "abandoned")]
+    play_to_the_end(h, [ana, None, cid_conn])
+    end = finish_entry(h)
+    assert end.plan is not None and end.row.result is not None
+    assert end.row.result["ranks"][1] == 3  # behind every player still in
+
+
+def test_a_rated_kriegspiel_game_without_a_clock_gets_the_default_clock() -> None:
+    h = core()
+    ana, _ = sit(h, ANA, BOB)
+    assert h.core.row.rated is not None and h.core.clocks is not None
+    assert ana.last("room")["clock"] == {"base": 900.0, "increment": 10.0}
+    start = next(e for e in h.log.entries if isinstance(e, journal.Start))
+    assert start.row.settings["clock_base"] == 900.0  # (a restart keeps it)
+    timed = core(clock_base=60.0, clock_increment=1.0)
+    sit(timed, ANA, BOB)
+    assert timed.core.settings.clock_base == 60.0  # a clock given is kept
+    casual = core(rated=False)
+    sit(casual, ANA, BOB)
+    assert casual.core.clocks is None

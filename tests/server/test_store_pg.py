@@ -273,6 +273,7 @@ async def test_a_version_2_database_moves_its_tokens_to_sessions(pg_dsn: str) ->
         assert await store.session("hash-ana") == SessionRow("hash-ana", "p1", "session", 3.0, 3.0)
         house = await store.player_by_token("hash-house")
         assert house is not None and house.kind == "house"
+        assert await store.player_by_name("perudo-random") == house  # (by players.account)
         assert await store.player("p2") == PlayerRow("p2", "a bot client", True, 2.0, "guest")
         old = await store.game("old1")
         assert old is not None and old.rated is None

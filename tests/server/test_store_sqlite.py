@@ -272,4 +272,29 @@ async def test_a_version_4_file_moves_its_tokens_to_sessions(tmp_path: Path) -> 
         columns = [r[1] for r in conn.execute("PRAGMA table_info(players)")]
         assert "token_hash" not in columns
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        # a house bot's key is its lower-cased name, in players.account (one index)
+        assert conn.execute(
+            "SELECT account FROM players WHERE id = 'bot-perudo-random'"
+        ).fetchone() == ("perudo-random",)
+    conn.close()
+
+
+async def test_names_are_found_by_the_account_index_never_a_scan(tmp_path: Path) -> None:
+    store = SqliteStore(str(tmp_path / "u.db"))
+    await store.open()
+    try:
+        house = PlayerRow("bot-kriegspiel-random", "kriegspiel-random", True, 1.0, kind="house")
+        await store.add_player(house, "hash-house")
+        assert await store.player_by_name("kriegspiel-random") == house
+    finally:
+        await store.close()
+    from server.store.sql import NAME_TAKEN, PLAYER_BY_NAME
+
+    with sqlite3.connect(tmp_path / "u.db") as conn:
+        assert conn.execute(
+            "SELECT account FROM players WHERE id = 'bot-kriegspiel-random'"
+        ).fetchone() == ("kriegspiel-random",)
+        for sql, args in [(NAME_TAKEN, ("k", "p1")), (PLAYER_BY_NAME, ("k",))]:
+            plan = " ".join(str(r[-1]) for r in conn.execute("EXPLAIN QUERY PLAN " + sql, args))
+            assert "SCAN" not in plan, plan
     conn.close()

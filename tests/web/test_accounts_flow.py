@@ -131,6 +131,7 @@ def test_register_log_in_elsewhere_play_rated_then_board_player_page_and_replay(
     second.click(".sq[data-square=e2]")
     second.click(".sq[data-square=e4]")
     second.wait_for_selector(".log-lines li:has-text('You moved e2e4.')")
+    second.wait_for_selector(".turn-of:has-text('Your turn')")  # the bot moved: 2 plies
     second.click("#resign")
     second.click("#resign-yes")
     second.wait_for_selector(".game-over")
@@ -330,3 +331,26 @@ def test_a_guest_is_refused_a_seat_in_a_rated_room_and_told_why(
     third.press("#name", "Enter")
     third.wait_for_selector(".name-form .error:has-text('That name belongs to an account')")
     assert third.locator("#create").count() == 0
+
+
+def test_name_taken_with_a_token_keeps_the_token_and_the_stored_name(
+    accounts_served: Served, new_page: Any
+) -> None:
+    url = accounts_served.url
+    page = new_page()
+    enter_as_guest(page, url, "dorian")
+    token = page.evaluate("localStorage.getItem('umpire.token')")
+    claimer = new_page()
+    enter_as_guest(claimer, url, "Dora")
+    claim(claimer, PASSWORD)
+    # the page remembers another name for the token (renamed in another tab, say)
+    page.evaluate("localStorage.setItem('umpire.name', 'Dora')")
+    wire = Wire(page)
+    page.reload()
+    page.wait_for_selector("#create")
+    hellos = wire.sent_of("hello")
+    assert hellos[0]["name"] == "Dora" and hellos[0]["token"] == token
+    assert hellos[1] == {"type": "hello", "v": 1, "token": token}  # the token alone
+    assert wire.received_of("welcome")[-1]["player"]["name"] == "dorian"
+    assert page.evaluate("localStorage.getItem('umpire.token')") == token
+    assert page.evaluate("localStorage.getItem('umpire.name')") == "dorian"

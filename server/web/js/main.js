@@ -112,8 +112,17 @@ function errorText(error) {
 /** The frames of accounts: true when `frame` was handled here. */
 function onAccountFrame(frame) {
   const before = ui.conn && !ui.conn.ready;
+  if (frame.type === "error" && before && !ui.login && frame.code === "name_taken" && store.getItem("umpire.token") && !ui.nameless) {
+    // The name asked for belongs to an account. The token is never dropped for that (it is
+    // the player's identity, seats and history): say hello again with the token alone, so
+    // the stored name wins; the player may then choose another name.
+    ui.nameless = true;
+    ui.notice = errorText(frame);
+    ui.conn.ws.send(JSON.stringify({ type: "hello", v: 1, token: store.getItem("umpire.token") }));
+    return true;
+  }
   if (frame.type === "error" && before && (ui.login || frame.code === "name_taken")) {
-    // a login (or a guest's name) refused before any welcome: back to the first form
+    // a login (or a new guest's name) refused before any welcome: back to the first form
     const name = ui.login ? ui.login.name : ui.name;
     signedOut(null, errorText(frame));
     ui.entryName = name;
@@ -187,6 +196,7 @@ function onFrame(frame) {
   if (frame.type === "welcome") {
     if (ui.login) ui.notice = null;
     ui.login = null;
+    ui.nameless = false;
     ui.entryError = null;
     ui.name = frame.player.name;
     store.setItem("umpire.name", frame.player.name);
@@ -222,6 +232,7 @@ function connect() {
     hello: () => {
       if (ui.login) return { type: "login", v: 1, name: ui.login.name, password: ui.login.password };
       const token = store.getItem("umpire.token");
+      if (token && ui.nameless) return { type: "hello", v: 1, token };
       return token ? { type: "hello", v: 1, name: ui.name, token } : { type: "hello", v: 1, name: ui.name };
     },
   });
