@@ -58,6 +58,7 @@ from server.wire.protocol import (
     ChangePassword,
     CreateBot,
     CreateRoom,
+    DeclineRematch,
     Hello,
     Hint,
     Inbound,
@@ -72,6 +73,7 @@ from server.wire.protocol import (
     Ping,
     Profile,
     Register,
+    Rematch,
     Resume,
     Say,
     Seek,
@@ -477,6 +479,11 @@ class UmpireServer:
             return await self._ratings_reply(message, player.id)
         if isinstance(message, Seek | CancelSeek | ListSeeks | TakeSeek):
             return await self._seeks(client, message)
+        if isinstance(message, Rematch | DeclineRematch):
+            room = await lobby.find(player, message.room, None, conn=client)
+            if isinstance(message, Rematch):
+                return await room.rematch(client)
+            return await room.decline_rematch(client)
         if isinstance(message, Ping):
             return frames.PongFrame()
         if isinstance(message, Hint):
