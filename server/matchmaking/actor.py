@@ -103,6 +103,8 @@ class Matchmaker:
         self._watchers: dict[Any, str | None] = {}
         self._changed: set[str] = set()
         self._flush: asyncio.TimerHandle | None = None
+        #: the open seeks as the lobby shows them, by id (made once per seek)
+        self._infos: dict[str, frames.SeekInfo] = {}
         #: seeks of a match whose claim was lost (the next read says where they went)
         self._limbo: dict[str, Seek] = {}
         #: seeks another node paired whose players this node has yet to tell
@@ -225,7 +227,14 @@ class Matchmaker:
             except ConfigError as exc:
                 raise ClientError("bad_options", str(exc)) from None
         seeks = [s for s in self.core.open(game) if not s.ladder]
-        return [await self._info(s, "open", None) for s in seeks]
+        infos = self._infos
+        out = []
+        for seek in seeks:
+            info = infos.get(seek.id)
+            if info is None:
+                info = infos[seek.id] = await self._info(seek, "open", None)
+            out.append(info)
+        return out
 
     async def watch(self, conn: Any, game: str | None, on: bool) -> frames.SeeksFrame:
         """A ``seeks``: the listing, and (``on``) follow it."""
@@ -501,10 +510,14 @@ class Matchmaker:
 
     async def _push_lists(self) -> None:
         changed, self._changed = self._changed, set()
+        still = {s.id for s in self.core.open()}
+        for gone in [sid for sid in self._infos if sid not in still]:
+            del self._infos[gone]
         lists: dict[str | None, list[frames.SeekInfo]] = {}
-        for name in changed:
-            lists[name] = await self.listing(name)
-            self.bus.seeks(name, msgspec.to_builtins(lists[name]))
+        if self.bus is not NO_BUS:
+            for name in changed:
+                lists[name] = await self.listing(name)
+                self.bus.seeks(name, msgspec.to_builtins(lists[name]))
         for conn, game in list(self._watchers.items()):
             if game is not None and game not in changed:
                 continue
