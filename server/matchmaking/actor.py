@@ -372,8 +372,9 @@ class Matchmaker:
                 if player is None:
                     raise ClientError("no_such_player", f"no player {seek.player!r}")
                 seats.append(player)
-            kinds = self._fill_kinds(first.game)
-            seats += [HouseSeat(kinds[n % len(kinds)]) for n in range(match.house)]
+            if match.house:
+                kinds = self._fill_kinds(first.game)
+                seats += [HouseSeat(kinds[n % len(kinds)]) for n in range(match.house)]
             random.SystemRandom().shuffle(seats)  # (who sits where: colours, turn order)
             clock = first.clock
             settings = Settings(
@@ -510,8 +511,7 @@ class Matchmaker:
 
     async def _push_lists(self) -> None:
         changed, self._changed = self._changed, set()
-        still = {s.id for s in self.core.open()}
-        for gone in [sid for sid in self._infos if sid not in still]:
+        for gone in [sid for sid in self._infos if sid not in self.core]:
             del self._infos[gone]
         lists: dict[str | None, list[frames.SeekInfo]] = {}
         if self.bus is not NO_BUS:
