@@ -285,8 +285,6 @@ class Matchmaker:
                 raise ClientError("bad_options", f"rated: these {eng.name} options are never rated")
         if message.fill_after is not None and not self._fill_kinds(eng.name):
             raise ClientError("unsupported", f"no house bots to fill a {eng.name} table")
-        if message.clock is not None and eng.standin_policy is not None:
-            raise ClientError("bad_options", f"{eng.name} has no clock: it uses turn times")
         span = None
         if message.rating_range is not None:
             low, high = message.rating_range
