@@ -16,9 +16,9 @@ the core's next fill deadline). For each match the core returns it:
 
 A node that dies between 2 and 3 leaves seeks matched into a room that does not exist: at
 start, and on every poll, seeks matched longer than ``orphan_after`` seconds ago into a
-room that has no row are opened again. On a cluster, a node whose players' seeks were
-paired by another node pushes them the ``match`` frame itself (it sees their seeks go on
-its next poll).
+room that has no row are opened again. On a cluster, a node whose players have a match
+another node opened (a seek's, or any other source's) pushes them the ``match`` frame
+itself, from the waiting room's stored row, on its next poll.
 
 A seek lasts while its player is connected: when the player's last connection to this
 node closes, the seeks made here are cancelled ``grace`` seconds later unless the player
@@ -105,10 +105,8 @@ class Matchmaker:
         self._flush: asyncio.TimerHandle | None = None
         #: the open seeks as the lobby shows them, by id (made once per seek)
         self._infos: dict[str, frames.SeekInfo] = {}
-        #: seeks of a match whose claim was lost (the next read says where they went)
-        self._limbo: dict[str, Seek] = {}
-        #: seeks another node paired whose players this node has yet to tell
-        self._to_tell: dict[str, Seek] = {}
+        #: (room, player): the matches other nodes opened that this node told of
+        self._told: set[tuple[str, str]] = set()
         #: players of this node gone: their seeks' cancellation timers
         self._leaving: dict[str, asyncio.TimerHandle] = {}
         #: the seeks made on this node, by player (cancelled when the player leaves)
@@ -350,7 +348,6 @@ class Matchmaker:
                 continue
             # another node claimed one of these seeks first: learn the truth, pair again
             self.lost_claims += 1
-            self._limbo.update((s.id, s) for s in match.seeks)
             pending += await self._sync()
 
     async def _open(self, match: Match) -> bool:
@@ -399,61 +396,63 @@ class Matchmaker:
         return True
 
     async def _sync(self) -> list[Match]:
-        """Read the open seeks from the store (the truth on a cluster): tell this node's
-        players whose seeks another node paired; return the matches to open."""
+        """Read the open seeks from the store (the truth on a cluster) and return the
+        matches to open; tell this node's players of the matches other nodes opened."""
         await self._reopen_orphans()
         rows = await self.store.seeks("open")
-        before = {**self._limbo, **{s.id: s for s in self.core.open()}}
-        self._limbo.clear()
+        before = {s.id: s.game for s in self.core.open()}
         matches = self.core.sync(_seeks(rows), self.clock())
-        now_open = {r.id for r in rows}
-        gone = [s for sid, s in before.items() if sid not in now_open]
-        added = [r for r in rows if r.id not in before]
-        for seek in gone:
-            self._touch(seek.game)
-            # (a seek this node paired left the core then: it is never among these)
-            if self.live(seek.player):
-                self._to_tell[seek.id] = seek
-        for seek in list(self._to_tell.values()):
-            if await self._told_elsewhere(seek):
-                del self._to_tell[seek.id]
-        for row in added:
-            self._touch(row.game)
+        now_open = {r.id: r.game for r in rows}
+        for seek_id, game in [*before.items(), *now_open.items()]:
+            if (seek_id in before) != (seek_id in now_open):
+                self._touch(game)
+        await self._tell_matches()
         return matches
 
-    async def _told_elsewhere(self, seek: Seek) -> bool:
-        """``seek`` went from the open seeks without this node pairing it: if another
-        node paired it, tell its player's connections here of the match. False: ask
-        again at the next read (the room is not stored yet)."""
-        row = await self.store.seek(seek.id)
-        if row is None or row.status != "matched" or row.room is None:
-            return True
-        game = await self.store.game(row.room)
-        if game is None:
-            return row.updated < self.clock() - self.orphan_after  # (never made: give up)
-        if row.player not in game.seats:
-            return True
-        infos = []
-        for pid in game.seats:
-            player = None if pid is None else await self.identities.get(pid)
-            if player is not None:
-                infos.append(player.info())
-        settings = Settings.from_json(game.settings)
-        self.push(
-            row.player,
-            frames.MatchFrame(
-                room=row.room,
-                seat=game.seats.index(row.player),
-                game=game.game,
-                source="seek",
-                ref=row.id,
-                options=game.options,
-                players=infos,
-                rated=bool(settings.rated),
-                no_show=settings.no_show,
-            ),
-        )
-        return True
+    async def _tell_matches(self) -> None:
+        """(On a cluster, at each read.) Push a ``match`` frame to this node's players
+        for each waiting match another node opened for them, whatever its source: the
+        opening node pushed it to its own connections only."""
+        waiting: set[str] = set()
+        async for game in self.store.iter_games(["waiting"]):
+            settings = Settings.from_json(game.settings)
+            if settings.match is None:
+                continue
+            waiting.add(game.id)
+            if game.id in self.lobby.rooms:
+                continue  # (opened here: open_match told them)
+            todo = [
+                (seat, pid)
+                for seat, pid in enumerate(game.seats)
+                if pid is not None and (game.id, pid) not in self._told and self.live(pid)
+            ]
+            if not todo:
+                continue
+            refs = {}
+            if settings.match == "seek":
+                refs = {row.player: row.id for row in await self.store.seeks_of_room(game.id)}
+            infos = []
+            for pid in game.seats:
+                player = None if pid is None else await self.identities.get(pid)
+                if player is not None:
+                    infos.append(player.info())
+            for seat, pid in todo:
+                self._told.add((game.id, pid))
+                self.push(
+                    pid,
+                    frames.MatchFrame(
+                        room=game.id,
+                        seat=seat,
+                        game=game.game,
+                        source=settings.match,
+                        ref=refs.get(pid, settings.match_ref),
+                        options=game.options,
+                        players=infos,
+                        rated=bool(settings.rated),
+                        no_show=settings.no_show,
+                    ),
+                )
+        self._told = {(room, pid) for room, pid in self._told if room in waiting}
 
     async def _reopen_orphans(self) -> None:
         """Open again the seeks claimed for a room that was never made (its node died

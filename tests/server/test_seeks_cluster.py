@@ -11,6 +11,7 @@ import pytest
 
 from server.matchmaking.seeks import pool_key
 from server.net.app import UmpireServer
+from server.rooms.lobby import HouseSeat
 from server.store.contract import PlayerRow, SeekRow
 from tests.eventually import eventually
 from tests.server.conftest import FAST, ServerFactory
@@ -86,3 +87,21 @@ async def test_two_nodes_never_pair_one_seek_twice(nodes: list[UmpireServer]) ->
     }
     assert opened == {room: sorted(seated) for room, seated in tables.items()}
     assert a.matchmaker.opened + b.matchmaker.opened == len(players) // 2
+
+
+async def test_a_match_opened_on_another_node_is_told_here(nodes: list[UmpireServer]) -> None:
+    a, b = nodes
+    ana = await WsClient.open(a.port)
+    await ana.hello("ana")
+    player = await b.identities.get(ana.player["id"])
+    assert player is not None
+    room = await b.lobby.open_match(
+        "perudo", {}, [player, HouseSeat("autopilot")], source="tournament", ref="t1"
+    )
+    match = await ana.expect("match", room=room.id)  # from a, read from the store
+    assert match["source"] == "tournament" and match["ref"] == "t1" and match["seat"] == 0
+    await ana.request("resume", "resumed", room=room.id, since=0)  # relayed to b
+    await eventually(lambda: room.state == "playing")
+    await ana.drain()
+    assert [f for f in ana.frames if f["type"] == "match"] == [match]  # told once
+    await ana.close()
