@@ -32,6 +32,7 @@ from server.feed.bus import NO_BUS, Bus
 from server.games import ConfigError
 from server.games import engine as find_engine
 from server.ids import same_secret
+from server.matchmaking.actor import Matchmaker
 from server.net.web import Api, WebClient, chain
 from server.ops import logs
 from server.ops.metrics import Metrics
@@ -53,10 +54,12 @@ from server.wire.protocol import (
     Act,
     AddBot,
     BotToken,
+    CancelSeek,
     Catalogue,
     ChangePassword,
     CreateBot,
     CreateRoom,
+    DeclineRematch,
     Hello,
     Hint,
     Inbound,
@@ -65,14 +68,18 @@ from server.wire.protocol import (
     Leave,
     ListBots,
     ListRooms,
+    ListSeeks,
     Login,
     Logout,
     Ping,
     Profile,
     Register,
+    Rematch,
     Resume,
     Say,
+    Seek,
     Start,
+    TakeSeek,
     Watch,
     decode,
     ref_of,
@@ -136,6 +143,10 @@ class ServerConfig:
     session_idle_days: float = 30.0
     #: the fewest rated games a rating needs to appear on a leaderboard (server.ratings)
     leaderboard_min_games: int = board.MIN_GAMES
+    #: seconds a player's seeks outlive its last connection (docs/matchmaking.md)
+    seek_grace: float = 60.0
+    #: seconds between two reads of the shared seeks by a cluster's node
+    seek_poll: float = 0.5
 
 
 class UmpireServer:
@@ -180,6 +191,20 @@ class UmpireServer:
             bus=self.bus,
         )
         self.lobby.launcher = self.house.launch
+        self.lobby.notify = self.push
+        self.lobby.house_plays = self.house.accepts
+        #: seeks and their pairing (server.matchmaking; docs/matchmaking.md)
+        self.matchmaker = Matchmaker(
+            self.store,
+            self.lobby,
+            self.identities,
+            house_kinds=self.house.available,
+            push=self.push,
+            live=lambda player_id: player_id in self._live,
+            bus=self.bus,
+            poll=config.seek_poll if self.store.shared else None,
+            grace=config.seek_grace,
+        )
         self.lobby.house_version = self.house.version
         self.catalogue = catalogue.Published(catalog, advisor=advisor is not None, rated=rated_game)
         self.lobby.advisor = None if advisor is None else self.house.advise
@@ -250,6 +275,7 @@ class UmpireServer:
         if self.cluster is not None:
             await self.cluster.advertise(self.config.advertise or self.house.url)
         await self.lobby.relaunch_bots()
+        await self.matchmaker.start()
 
     def _stop_house_bots(self, room_id: str) -> None:
         """Stop this node's house bot clients of a room that moved to another node."""
@@ -264,6 +290,7 @@ class UmpireServer:
         await asyncio.shield(self._closing)
 
     async def _close(self) -> None:
+        await self.matchmaker.close()  # (before the connections close: seeks stay)
         await self.house.close()
         if self._server is not None:
             self._server.close()  # 1001 to every connection, then waits for handlers
@@ -316,6 +343,7 @@ class UmpireServer:
         finally:
             self._release(client)
             self._unbind(client)
+            self.matchmaker.forget(client)
             for task in list(client.hints):
                 task.cancel()  # nobody to answer: the advisor's late answer is dropped
             for room in list(client.rooms):
@@ -453,6 +481,13 @@ class UmpireServer:
             return await room.say(client, message.text)
         if isinstance(message, Profile | Leaderboard):
             return await self._ratings_reply(message, player.id)
+        if isinstance(message, Seek | CancelSeek | ListSeeks | TakeSeek):
+            return await self._seeks(client, message)
+        if isinstance(message, Rematch | DeclineRematch):
+            room = await lobby.find(player, message.room, None, conn=client)
+            if isinstance(message, Rematch):
+                return await room.rematch(client)
+            return await room.decline_rematch(client)
         if isinstance(message, Ping):
             return frames.PongFrame()
         if isinstance(message, Hint):
@@ -579,6 +614,7 @@ class UmpireServer:
         self._live.setdefault(signed.player.id, set()).add(client)
         if signed.token_hash:
             self._by_token.setdefault(signed.token_hash, set()).add(client)
+        self.matchmaker.back(signed.player.id)
 
     def _rebind_all(self, player: Player) -> None:
         """Every live connection of ``player`` on this node is now ``player`` as it is
@@ -603,11 +639,37 @@ class UmpireServer:
             live.discard(client)
             if not live:
                 del self._live[signed.player.id]
+                self.matchmaker.left(signed.player.id)
         same = self._by_token.get(signed.token_hash)
         if same is not None:
             same.discard(client)
             if not same:
                 del self._by_token[signed.token_hash]
+
+    async def _seeks(
+        self, client: Client, message: Seek | CancelSeek | ListSeeks | TakeSeek
+    ) -> frames.Reply:
+        """The seek messages (server.matchmaking.actor; docs/matchmaking.md)."""
+        player = client.player
+        assert player is not None
+        matchmaker = self.matchmaker
+        if isinstance(message, Seek):
+            return await matchmaker.seek(player, message)
+        if isinstance(message, TakeSeek):
+            return await matchmaker.take(player, message.seek)
+        if isinstance(message, CancelSeek):
+            return await matchmaker.cancel(player, message.seek)
+        return await matchmaker.watch(client, message.game, message.watch)
+
+    def push(self, player_id: str, frame: frames.OutFrame) -> None:
+        """Send ``frame`` to every live connection of ``player_id`` on this node (a
+        ``match`` frame, a seek list...); nothing if the player is not connected here."""
+        live = self._live.get(player_id)
+        if not live:
+            return
+        text = frames.encode(frame)
+        for client in list(live):
+            client.send(text)
 
     def _close_others(
         self, client: Client, player_id: str, revoked: Callable[[Signed], bool] | None = None

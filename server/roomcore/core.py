@@ -110,6 +110,14 @@ class RoomCore:
         self._rating_pending = False
         #: the last preview of a waiting room's rating: for these holders, rated or not
         self._preview: tuple[tuple[rating.Holder | None, ...], bool] | None = None
+        #: a waiting match's seats whose player (or bot) has come at least once
+        self._came: set[int] = set()
+        #: after the end: the seats that asked for a rematch, the seat that declined it,
+        #: its room once open; whether it is being opened (not stored: a restart forgets)
+        self._rematch: set[int] = set()
+        self._declined: int | None = None
+        self._next_room: str | None = None
+        self._opening = False
         self._out: list[m.Effect] = []
         self._now = 0.0
         self._wall = 0.0
@@ -143,6 +151,9 @@ class RoomCore:
             return
         if isinstance(message, m.Rated):
             self._rated(message.changes)
+            return
+        if isinstance(message, m.Rematched):
+            self._rematched(message.room)
             return
         handler = _HANDLERS[type(message)]
         try:
@@ -269,6 +280,8 @@ class RoomCore:
             chat=settings.chat,
             rated=self._is_rated(),
             ratings=self.ratings,
+            match=settings.match,
+            rematch=self._rematch_info(),
         )
 
     def _is_rated(self) -> bool:
@@ -478,6 +491,9 @@ class RoomCore:
         """Start the house bot clients again (after a restart), with their durable tickets."""
         if self.state not in (WAITING, PLAYING):
             return
+        if self.state == WAITING and self.settings.reserved and "no_show" not in self._jobs:
+            # (armed when the match opens, and afresh after a restart, as grace periods)
+            self._at("no_show", self._now + self.settings.no_show, self._no_show)
         for ticket, seat in self.seating.tickets.items():
             bot = self.seats[seat].bot
             if bot is not None and seat not in self.seating.standins:
@@ -566,6 +582,9 @@ class RoomCore:
             self._plan()
         self._send_clock(conn)
         self._send_turn(conn)
+        if viewer is not None and self.state == WAITING and self.settings.reserved:
+            self._came.add(viewer)
+            self._maybe_autostart()
 
     def _say(self, msg: m.Say) -> frames.ChatFrame:
         """A chat line: stored with the game, then heard by the speaker's channel (the
@@ -594,9 +613,59 @@ class RoomCore:
                 self._send(listener, frame)
         return reply
 
+    def _rematch_info(self) -> frames.RematchInfo | None:
+        if not (self._rematch or self._declined is not None or self._next_room):
+            return None
+        return frames.RematchInfo(sorted(self._rematch), self._declined, self._next_room)
+
+    def _rematch_seat(self, conn: m.Conn) -> int:
+        """The seat of a player who may answer a rematch; raise if none or not now."""
+        seat = self.seat_of(conn.player)
+        if seat is None:
+            raise ClientError("not_seated", f"you played no seat in room {self.id}")
+        if self.state != FINISHED:
+            raise ClientError(
+                "bad_state", f"a rematch follows a finished game; {self.id} is {self.state}"
+            )
+        if self._next_room is not None:
+            raise ClientError("bad_state", f"the rematch is room {self._next_room}")
+        return seat
+
+    def _offer_rematch(self, msg: m.Rematch) -> frames.RematchFrame:
+        """A player offers a rematch, or accepts the offer: once every player (house bots
+        always accept) has, the actor opens it (:class:`m.OpenRematch`)."""
+        seat = self._rematch_seat(msg.conn)
+        self._rematch.add(seat)
+        self._declined = None
+        players = {i for i, held in enumerate(self.seats) if not held.house}
+        if players <= self._rematch and not self._opening:
+            self._opening = True
+            self._out.append(m.OpenRematch())
+        self._send_room()
+        info = self._rematch_info()
+        assert info is not None
+        return frames.RematchFrame(room=self.id, rematch=info)
+
+    def _decline_rematch(self, msg: m.DeclineRematch) -> frames.RematchFrame:
+        seat = self._rematch_seat(msg.conn)
+        if self._opening:
+            raise ClientError("bad_state", "every player accepted: the rematch is opening")
+        self._rematch.clear()
+        self._declined = seat
+        self._send_room()
+        return frames.RematchFrame(room=self.id, rematch=frames.RematchInfo([], seat, None))
+
+    def _rematched(self, room: str | None) -> None:
+        """The actor opened the rematch's room (or failed to: the offers are void)."""
+        self._opening = False
+        if room is None:
+            self._rematch.clear()
+        self._next_room = room
+        self._send_room()
+
     def _leave(self, msg: m.Leave) -> frames.LeftFrame:
         held = self.seat_of(msg.conn.player)
-        if self.state == WAITING and held is not None:
+        if self.state == WAITING and held is not None and not self.settings.reserved:
             self.seats[held] = Seat()
             self._save()
         self._detach(msg.conn)
@@ -729,8 +798,38 @@ class RoomCore:
     # -- the game -------------------------------------------------------------------------
 
     def _maybe_autostart(self) -> None:
-        if self.settings.autostart and all(seat.player is not None for seat in self.seats):
+        if not self.settings.autostart:
+            return
+        if self.settings.reserved:  # a match: when every seat's player (or bot) is here
+            if all(s.server_played or self.connected(i) for i, s in enumerate(self.seats)):
+                self._start()
+        elif all(seat.player is not None for seat in self.seats):
             self._start()
+
+    def _no_show(self) -> None:
+        """A match's ``no_show`` deadline: start with the seats whose player came, each
+        seat whose player never came forfeiting for ``no_show``; abort when nobody came."""
+        if self.state != WAITING:
+            return
+        came = {
+            i
+            for i, seat in enumerate(self.seats)
+            if seat.server_played or i in self._came or self.connected(i)
+        }
+        if not came:
+            self._out.append(m.Note("nobody came to the match"))
+            self._abort("no_show")
+            return
+        absent = [i for i, seat in enumerate(self.seats) if i not in came and not seat.house]
+        self._start()
+        for seat in absent:
+            game = self.game
+            if game is None or game.is_over or self.state != PLAYING:
+                break
+            self._cancel(f"grace:{seat}")
+            self.seats[seat].away_since = None
+            self._out.append(m.Note(f"seat {seat} never came: it forfeits"))
+            self._forfeit(seat, "no_show")
 
     def _start(self) -> None:
         taken = [i for i, seat in enumerate(self.seats) if seat.player is not None]
@@ -1096,6 +1195,8 @@ _HANDLERS: dict[type[Any], Callable[[RoomCore, Any], frames.Reply | None]] = {
     m.AddBot: RoomCore._add_bot,
     m.Act: RoomCore._act,
     m.Say: RoomCore._say,
+    m.Rematch: RoomCore._offer_rematch,
+    m.DeclineRematch: RoomCore._decline_rematch,
 }
 
 

@@ -55,6 +55,9 @@ ErrorCode = Literal[
     "no_spectators",
     "bad_seq",
     "too_many_rooms",
+    "no_such_seek",
+    "too_many_seeks",
+    "rating_range",
     "unsupported",
     "busy",
     "malformed",
@@ -171,6 +174,15 @@ class RatingChangeInfo(Part):
     provisional: bool
 
 
+class RematchInfo(Part):
+    """A finished game's rematch: the seats that asked for it (or accepted), the seat
+    that declined it (the offers are then void), and its room once every player asked."""
+
+    offered: list[int]
+    declined: int | None
+    room: str | None
+
+
 class RoomFields(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     """What the lobby and the ``room`` frame say of a room."""
 
@@ -195,6 +207,11 @@ class RoomFields(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     rated: bool = False
     #: a rated game's rating changes, once its end is stored
     ratings: list[RatingChangeInfo] | None = None
+    #: a match's source (``seek``, ``rematch``, ``tournament``, ``ladder``): its seats
+    #: were given by the server; ``None`` for a room a player made
+    match: str | None = None
+    #: after the end: the rematch offered (who accepted, who declined, its room)
+    rematch: RematchInfo | None = None
 
 
 class RoomInfo(RoomFields):
@@ -531,6 +548,72 @@ class BotAccountsFrame(Reply, tag="bot_accounts"):
     bots: list[PlayerInfo]
 
 
+class MatchFrame(OutFrame, tag="match"):
+    """A seat was given to you in a new room (a match): pushed to every live connection
+    of each seated player when the room opens. Attach with ``resume {room, since: 0}``
+    (or ``join {room}``) within ``no_show`` seconds, or the seat forfeits. ``source`` says
+    what made it (``seek``, ``rematch``, ``tournament``, ``ladder``) and ``ref`` which
+    one (the seek's id, the finished room's id, the tournament's id...); ``players`` are
+    the seats' holders in seat order; ``round`` a tournament's round."""
+
+    room: str
+    seat: int
+    game: str
+    source: str
+    ref: str | None
+    options: JsonObject
+    players: list[PlayerInfo]
+    rated: bool
+    no_show: float
+    round: int | None = None
+
+
+class RematchFrame(Reply, tag="rematch"):
+    """The answer to ``rematch`` and ``decline_rematch``: the rematch as it stands."""
+
+    room: str
+    rematch: RematchInfo
+
+
+class SeekInfo(Part):
+    """An open (or just matched, or cancelled) seek, as the lobby shows it."""
+
+    id: str
+    player: PlayerInfo
+    game: str
+    options: JsonObject
+    rated: bool
+    seats: int
+    clock: ClockSetting | None
+    rating: float | None
+    rating_range: list[float] | None
+    fill_after: float | None
+    created: float
+    status: str
+    room: str | None
+
+
+class SeekAddedFrame(Reply, tag="seek_added"):
+    """Your seek is stored (answer to ``seek`` and ``take_seek``): ``status`` is
+    ``matched`` (with its ``room``) if it was paired at once."""
+
+    seek: SeekInfo
+
+
+class SeekCancelledFrame(Reply, tag="seek_cancelled"):
+    """The seek is withdrawn (answer to ``cancel_seek``)."""
+
+    seek: str
+
+
+class SeeksFrame(Reply, tag="seeks"):
+    """The open seeks, oldest first (answer to ``seeks``, and pushed to a connection
+    that asked for them whenever they change); ``game`` is the filter asked for."""
+
+    game: str | None
+    seeks: list[SeekInfo]
+
+
 #: Every frame the server sends, tagged by ``"type"``.
 Frame = (
     WelcomeFrame
@@ -559,6 +642,11 @@ Frame = (
     | BotAccountFrame
     | BotAccountsFrame
     | LeaderboardFrame
+    | MatchFrame
+    | SeekAddedFrame
+    | SeekCancelledFrame
+    | SeeksFrame
+    | RematchFrame
 )
 
 #: The outbound frame types by their ``"type"`` tag.
@@ -591,6 +679,11 @@ FRAME_TYPES: dict[str, type[OutFrame]] = {
         BotAccountFrame,
         BotAccountsFrame,
         LeaderboardFrame,
+        MatchFrame,
+        SeekAddedFrame,
+        SeekCancelledFrame,
+        SeeksFrame,
+        RematchFrame,
     )
 }
 
