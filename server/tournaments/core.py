@@ -68,6 +68,8 @@ class Entrant(msgspec.Struct, kw_only=True):
     rating: float = 1500.0
     joined: float = 0.0
     withdrawn: bool = False
+    #: a house bot's kind (its seat is a house seat), None for a connected player
+    house: str | None = None
 
 
 class State(msgspec.Struct, kw_only=True):
@@ -145,7 +147,9 @@ class TournamentCore:
 
     # -- inputs ---------------------------------------------------------------------
 
-    def join(self, player: str, name: str, rating: float, now: float) -> None:
+    def join(
+        self, player: str, name: str, rating: float, now: float, house: str | None = None
+    ) -> None:
         """Register ``player``: before the start, or in a running arena."""
         s = self.state
         open_ = s.status == CREATED or (s.status == RUNNING and self.fmt == ARENA)
@@ -157,7 +161,7 @@ class TournamentCore:
                 known.withdrawn = False
                 self._pair_arena(now)
             return
-        s.entrants.append(Entrant(player=player, name=name, rating=rating, joined=now))
+        s.entrants.append(Entrant(player=player, name=name, rating=rating, joined=now, house=house))
         if s.status == RUNNING:
             self._pair_arena(now)
 
@@ -214,6 +218,13 @@ class TournamentCore:
         g.ended = now
         self._advance(now)
         return True
+
+    def void(self, game: Game, now: float) -> None:
+        """A game whose room could not be opened: a double forfeit (0 to both)."""
+        game.scores = [0.0] * len(game.players)
+        game.forfeit = True
+        game.ended = now
+        self._advance(now)
 
     def tick(self, now: float) -> None:
         """The time passed: start at ``starts_at``, end an arena whose time is up."""
