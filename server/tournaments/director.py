@@ -20,13 +20,15 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable
-from typing import Any
 
 import msgspec
 
 from server.errors import ClientError
+from server.games import engine as find_engine
+from server.games.base import ConfigError
 from server.ids import opaque
 from server.players.identity import Player
+from server.roomcore.rating import rated_rules
 from server.roomcore.settings import Settings
 from server.rooms.lobby import HouseSeat, Lobby, MatchSeat
 from server.store.contract import GameRow, Store, TournamentRow
@@ -40,9 +42,19 @@ from server.tournaments.core import (
     TournamentCore,
     TournamentError,
 )
-from server.tournaments.standings import Game
+from server.tournaments.standings import Game, Row
+from server.wire.frames import (
+    StandingInfo,
+    TournamentEntrantInfo,
+    TournamentGameInfo,
+    TournamentInfo,
+    TournamentSummary,
+)
 
 log = logging.getLogger(__name__)
+
+#: The wire's error code of each refusal of the core
+ERROR_OF = {"bad_tournament": "bad_options"}
 
 #: Seconds an entrant may be without a connection before being withdrawn.
 GRACE = 120.0
@@ -63,11 +75,60 @@ def scores_of(row: GameRow, seats: int) -> tuple[list[float], bool]:
     return scores, row.reason in ("no_show", "abandoned")
 
 
-def frame_of(state: State, table: list[Any]) -> dict[str, Any]:
+def frame_of(state: State, table: list[Row]) -> TournamentInfo:
     """A tournament as the ``tournament`` frame's ``tournament`` object."""
-    out: dict[str, Any] = msgspec.to_builtins(state)
-    out["standings"] = msgspec.to_builtins(table)
-    return out
+    spec = state.spec
+    return TournamentInfo(
+        id=state.id,
+        name=spec.name,
+        game=spec.game,
+        options=dict(spec.options),
+        format=spec.format,
+        rated=spec.rated,
+        host=spec.host,
+        status=state.status,
+        round=state.round,
+        rounds=state.rounds,
+        duration=spec.duration,
+        starts_at=spec.starts_at,
+        started=state.started,
+        ends=state.ends,
+        finished=state.finished,
+        entrants=[
+            TournamentEntrantInfo(
+                player=e.player, name=e.name, withdrawn=e.withdrawn, house=e.house
+            )
+            for e in state.entrants
+        ],
+        games=[
+            TournamentGameInfo(
+                round=g.round,
+                board=g.board,
+                players=list(g.players),
+                room=g.room,
+                scores=g.scores,
+                forfeit=g.forfeit,
+            )
+            for g in state.games
+        ],
+        standings=[msgspec.convert(msgspec.to_builtins(r), StandingInfo) for r in table],
+    )
+
+
+def summary_of(state: State) -> TournamentSummary:
+    """A tournament as a line of the ``tournaments`` list."""
+    return TournamentSummary(
+        id=state.id,
+        name=state.spec.name,
+        game=state.spec.game,
+        format=state.spec.format,
+        status=state.status,
+        rated=state.spec.rated,
+        entrants=len(state.entrants),
+        round=state.round,
+        rounds=state.rounds,
+        starts_at=state.spec.starts_at,
+    )
 
 
 class Director:
@@ -94,7 +155,7 @@ class Director:
         self._pending: set[asyncio.Task[None]] = set()
         #: told a tournament's id and frame object whenever it changes (the app pushes a
         #: ``tournament`` frame to its entrants and watchers, and feeds the bus)
-        self.changed: Callable[[str, dict[str, Any]], None] | None = None
+        self.changed: Callable[[str, TournamentInfo], None] | None = None
         #: whether a player has a live connection (the app's); None: never withdraw
         self.online: Callable[[str], bool] | None = None
         self._away: dict[tuple[str, str], float] = {}
@@ -180,29 +241,52 @@ class Director:
 
     # -- requests -------------------------------------------------------------------------
 
-    async def create(self, host: Player, spec: Spec) -> dict[str, Any]:
+    async def create(self, host: Player, spec: Spec) -> TournamentInfo:
         """A new tournament hosted by ``host``: validated, stored, open for entries."""
         spec.host = host.id
         try:
+            eng = find_engine(spec.game)
+            config = eng.make_config(dict(spec.options))
+            if config.seats != 2:
+                config = eng.with_seats(config, 2)
+        except ConfigError as exc:
+            raise ClientError("bad_options", f"a tournament game has two seats: {exc}") from None
+        spec.game = eng.name
+        spec.options = config.to_options()
+        if spec.rated and not rated_rules(eng.name, spec.options):
+            raise ClientError(
+                "bad_options", f"rated: these {eng.name} options are never rated (docs/ratings.md)"
+            )
+        try:
             core = TournamentCore.create(opaque(6), spec, self.clock())
         except TournamentError as exc:
-            raise ClientError(exc.code, exc.reason) from None
+            raise ClientError(ERROR_OF.get(exc.code, "bad_state"), exc.reason) from None
         tid = core.state.id
         self.cores[tid] = core
         await self._commit(tid)
         return self.view(tid)
 
-    async def join(self, tid: str, player: Player, house: str | None = None) -> dict[str, Any]:
+    async def join(self, tid: str, player: Player, house: str | None = None) -> TournamentInfo:
         """Register ``player`` (or, by the host, house bot ``house``)."""
+        if house is not None:
+            core = self._core(tid)
+            if core.state.spec.host != player.id:
+                raise ClientError("not_host", "only the host registers house bots")
+            plays = self.lobby.house_plays
+            if plays is None or not plays(core.state.spec.game, house):
+                raise ClientError(
+                    "unsupported", f"no house bot {house!r} for {core.state.spec.game}"
+                )
+            player = await self.lobby.identities.house_bot(house)
         await self._do(tid, lambda c: c.join(player.id, player.name, 1500.0, self.clock(), house))
         return self.view(tid)
 
-    async def leave(self, tid: str, player: str) -> dict[str, Any]:
+    async def leave(self, tid: str, player: str) -> TournamentInfo:
         """Unregister or withdraw ``player``."""
         await self._do(tid, lambda c: c.leave(player, self.clock()))
         return self.view(tid)
 
-    async def begin(self, tid: str, player: str) -> dict[str, Any]:
+    async def begin(self, tid: str, player: str) -> TournamentInfo:
         """Start now (the host only)."""
         core = self._core(tid)
         if core.state.spec.host != player:
@@ -210,41 +294,31 @@ class Director:
         await self._do(tid, lambda c: c.start(self.clock()))
         return self.view(tid)
 
-    def view(self, tid: str) -> dict[str, Any]:
+    def host_of(self, tid: str) -> str:
+        """The host of an open tournament."""
+        return self._core(tid).state.spec.host
+
+    def view(self, tid: str) -> TournamentInfo:
         """The tournament's frame object (state and standings)."""
         core = self._core(tid)
         return frame_of(core.state, core.table())
 
-    async def listing(self) -> list[dict[str, Any]]:
+    async def listing(self) -> list[TournamentSummary]:
         """Every tournament, newest first: a summary each."""
-        rows = await self.store.tournaments()
         out = []
-        for row in rows:
+        for row in await self.store.tournaments():
             core = self.cores.get(row.id)
             state = core.state if core else msgspec.json.decode(row.state, type=State)
-            out.append(
-                {
-                    "id": state.id,
-                    "game": state.spec.game,
-                    "format": state.spec.format,
-                    "name": state.spec.name,
-                    "status": state.status,
-                    "rated": state.spec.rated,
-                    "entrants": len(state.entrants),
-                    "round": state.round,
-                    "rounds": state.rounds,
-                    "starts_at": state.spec.starts_at,
-                }
-            )
+            out.append(summary_of(state))
         return out
 
-    async def fetch(self, tid: str) -> dict[str, Any]:
+    async def fetch(self, tid: str) -> TournamentInfo:
         """One tournament, also a finished one (read from the store)."""
         if tid in self.cores:
             return self.view(tid)
         row = await self.store.tournament(tid)
         if row is None:
-            raise ClientError("no_tournament", f"no tournament {tid!r}")
+            raise ClientError("no_such_tournament", f"no tournament {tid!r}")
         state = msgspec.json.decode(row.state, type=State)
         return frame_of(state, TournamentCore(state).table())
 
@@ -253,7 +327,7 @@ class Director:
     def _core(self, tid: str) -> TournamentCore:
         core = self.cores.get(tid)
         if core is None:
-            raise ClientError("no_tournament", f"no tournament {tid!r} is open here")
+            raise ClientError("no_such_tournament", f"no tournament {tid!r} is open here")
         return core
 
     async def _do(self, tid: str, change: Callable[[TournamentCore], None]) -> None:
@@ -262,7 +336,7 @@ class Director:
             try:
                 change(core)
             except TournamentError as exc:
-                raise ClientError(exc.code, exc.reason) from None
+                raise ClientError(ERROR_OF.get(exc.code, "bad_state"), exc.reason) from None
         await self._commit(tid)
 
     def _lock(self, tid: str) -> asyncio.Lock:
