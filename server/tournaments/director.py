@@ -195,6 +195,7 @@ class Director:
 
         pending: list[Game] = []
         core = self.cores[tid]
+        self._adopt(core)
         settle(core)
         for g in pending:
             row = await self.store.game(g.room or "")
@@ -205,6 +206,23 @@ class Director:
             scores, forfeit = scores_of(row, len(g.players))
             core.result(g.room or "", scores, forfeit, row.finished or self.clock())
         await self._commit(tid)
+
+    def _adopt(self, core: TournamentCore) -> None:
+        """Give a game still without a room the restored room opened for it just before a
+        crash (its id not yet stored): same tournament, round and players in seat order."""
+        known = {g.room for g in core.state.games if g.room is not None}
+        for room in list(self.lobby.rooms.values()):
+            settings = room.settings
+            if settings.match != "tournament" or settings.match_ref != core.state.id:
+                continue
+            if room.id in known:
+                continue
+            seats = list(room.row.seats)
+            for g in core.to_open():
+                if g.players == seats:
+                    core.opened(g, room.id, room.row.created)
+                    known.add(room.id)
+                    break
 
     async def _reload_room(self, room_id: str) -> None:
         """Have the lobby load a logged room (its end hook then reaches us)."""
