@@ -37,6 +37,8 @@ Schema (``PRAGMA user_version`` counts the migrations applied)::
                   game, rules, pool, before and after (rating, deviation, volatility,
                   games), at; unique (game_id, seat)                           [migration 5]
     games.rated   JSON or NULL: how a rated game is rated (server.ratings.plan) [migration 5]
+    tournaments   id, status, state (the whole server.tournaments.core.State as JSON),
+                  version (compare and set), created, updated   [SQLite 7, PostgreSQL 5]
 
 Migration 5 (PostgreSQL's migration 3: its numbering started anew) moves every
 ``players.token_hash`` into ``sessions`` as a ``session`` token (created and last used
