@@ -77,6 +77,8 @@ class State(msgspec.Struct, kw_only=True):
 
     id: str
     spec: Spec
+    #: the node that directs it (several nodes on one PostgreSQL database); "" alone
+    node: str = ""
     status: str = CREATED
     created: float = 0.0
     started: float | None = None

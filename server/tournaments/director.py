@@ -161,6 +161,9 @@ class Director:
         self.clock = clock
         self.grace = grace
         self.tick = tick
+        #: this node's name when several share the store (server.cluster): it directs
+        #: only the tournaments made on it; None: it directs them all
+        self.node: str | None = None
         self.cores: dict[str, TournamentCore] = {}
         self._versions: dict[str, int] = {}
         self._locks: dict[str, asyncio.Lock] = {}
@@ -178,8 +181,10 @@ class Director:
 
     async def start(self) -> None:
         """Reload every tournament not over and start ticking."""
-        for row in await self.store.tournaments([CREATED, RUNNING]):
+        for row in await self.store.tournaments([CREATED, RUNNING], limit=100_000):
             state = msgspec.json.decode(row.state, type=State)
+            if self.node is not None and state.node != self.node:
+                continue
             self.cores[row.id] = TournamentCore(state)
             self._versions[row.id] = row.version
         for tid in list(self.cores):
@@ -251,6 +256,8 @@ class Director:
             for tid in list(self.cores):
                 try:
                     await self._tick_one(tid)
+                except ClientError:
+                    pass  # (let go: _save logged why)
                 except Exception:
                     log.exception("tournament %s: tick failed", tid)
 
@@ -359,7 +366,10 @@ class Director:
     def _core(self, tid: str) -> TournamentCore:
         core = self.cores.get(tid)
         if core is None:
-            raise ClientError("no_such_tournament", f"no tournament {tid!r} is open here")
+            raise ClientError(
+                "no_such_tournament",
+                f"no tournament {tid!r} is open for entries or running on this server node",
+            )
         return core
 
     async def _do(self, tid: str, change: Callable[[TournamentCore], None]) -> None:
@@ -401,7 +411,12 @@ class Director:
             s.id, s.status, msgspec.json.encode(s).decode(), (version or 0) + 1, s.created, now
         )
         if not await self.store.save_tournament(row, version):
-            raise RuntimeError(f"tournament {s.id}: another writer changed it")
+            # Another writer advanced it (a second node directing it by mistake): the
+            # stored state wins; this node forgets its own and stops directing it.
+            log.warning("tournament %s: changed by another writer; this node lets go", s.id)
+            self.cores.pop(s.id, None)
+            self._versions.pop(s.id, None)
+            raise ClientError("bad_state", f"tournament {s.id} changed meanwhile; ask again")
         self._versions[s.id] = row.version
 
     async def _open(self, core: TournamentCore, g: Game) -> bool:
@@ -455,4 +470,5 @@ class Director:
         async with self._lock(tid):
             changed = core.result(room_id, scores, forfeit, row.finished or self.clock())
         if changed:
-            await self._commit(tid)
+            with contextlib.suppress(ClientError):  # (let go: _save logged why)
+                await self._commit(tid)
