@@ -321,6 +321,10 @@ class Director:
                     "unsupported", f"no house bot {house!r} for {core.state.spec.game}"
                 )
             player = await self.lobby.identities.house_bot(house)
+        if self._core(tid).state.spec.rated and player.kind == "guest":
+            raise ClientError(
+                "account_required", "a rated tournament is for accounts and bot accounts"
+            )
         rating = await self._seed_rating(tid, player.id)
         await self._do(tid, lambda c: c.join(player.id, player.name, rating, self.clock(), house))
         return self.view(tid)
