@@ -530,6 +530,17 @@ class BotAccountsFrame(Reply, tag="bot_accounts"):
     bots: list[PlayerInfo]
 
 
+class LadderJoinedFrame(Reply, tag="ladder_joined"):
+    """The answer to ``ladder``: the ladder joined (``game``, ``rules``), the games at
+    once it will get (``max_concurrent``, after the server's cap; 0: it left) and how
+    many ladder games this bot plays now (``playing``)."""
+
+    game: str
+    rules: str
+    max_concurrent: int
+    playing: int
+
+
 #: Every frame the server sends, tagged by ``"type"``.
 Frame = (
     WelcomeFrame
@@ -558,6 +569,7 @@ Frame = (
     | BotAccountFrame
     | BotAccountsFrame
     | LeaderboardFrame
+    | LadderJoinedFrame
 )
 
 #: The outbound frame types by their ``"type"`` tag.
@@ -590,6 +602,7 @@ FRAME_TYPES: dict[str, type[OutFrame]] = {
         BotAccountFrame,
         BotAccountsFrame,
         LeaderboardFrame,
+        LadderJoinedFrame,
     )
 }
 
