@@ -541,6 +541,26 @@ class LadderJoinedFrame(Reply, tag="ladder_joined"):
     playing: int
 
 
+class MatchFrame(OutFrame, tag="match"):
+    """A seat was given to you in a new room (a match): pushed to every live connection
+    of each seated player when the room opens. Attach with ``resume {room, since: 0}``
+    (or ``join {room}``) within ``no_show`` seconds, or the seat forfeits. ``source`` says
+    what made it (``seek``, ``rematch``, ``tournament``, ``ladder``) and ``ref`` which
+    one (the seek's id, the finished room's id, the tournament's id...); ``players`` are
+    the seats' holders in seat order; ``round`` a tournament's round."""
+
+    room: str
+    seat: int
+    game: str
+    source: str
+    ref: str | None
+    options: JsonObject
+    players: list[PlayerInfo]
+    rated: bool
+    no_show: float
+    round: int | None = None
+
+
 #: Every frame the server sends, tagged by ``"type"``.
 Frame = (
     WelcomeFrame
@@ -570,6 +590,7 @@ Frame = (
     | BotAccountsFrame
     | LeaderboardFrame
     | LadderJoinedFrame
+    | MatchFrame
 )
 
 #: The outbound frame types by their ``"type"`` tag.
@@ -603,6 +624,7 @@ FRAME_TYPES: dict[str, type[OutFrame]] = {
         BotAccountsFrame,
         LeaderboardFrame,
         LadderJoinedFrame,
+        MatchFrame,
     )
 }
 
