@@ -103,6 +103,8 @@ class LadderActor:
         #: rooms opened, and the times from the pairing to the room (benchmarks read it)
         self.opened = 0
         self.open_seconds: list[float] = []
+        #: the most ladder games each player played at once (tests and metrics read it)
+        self.peak: dict[str, int] = {}
         lobby.match_ended[SOURCE] = self._room_ended
 
     # -- inputs ----------------------------------------------------------------------
@@ -182,12 +184,21 @@ class LadderActor:
     def _apply(self, effects: Iterable[Effect]) -> None:
         for effect in effects:
             if isinstance(effect, Open):
+                for seat in effect.seats:
+                    now = self.core.playing(seat.player)
+                    if now > self.peak.get(seat.player, 0):
+                        self.peak[seat.player] = now
                 task = asyncio.get_running_loop().create_task(self._open(effect))
                 self._tasks.add(task)
                 task.add_done_callback(self._tasks.discard)
             elif isinstance(effect, Left):
-                log.info("ladder %s %s: %s left (%s)", effect.game, effect.rules,
-                         effect.player, effect.reason)
+                log.info(
+                    "ladder %s %s: %s left (%s)",
+                    effect.game,
+                    effect.rules,
+                    effect.player,
+                    effect.reason,
+                )
         self._arm()
 
     def _arm(self) -> None:

@@ -1,0 +1,165 @@
+"""The bot ladder through a real server: six bot accounts of three owners play rated
+games continuously through the SDK's ladder player; every game is rated, no bot exceeds
+its concurrency, bots of one owner never meet; a bot that disconnects leaves after the
+grace period; the ``ladder`` message's refusals."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from bots.baseline import PerudoRandom
+from bots.sdk.ladder import LadderPlayer
+from server.ladder.core import Limits as LadderLimits
+from server.net.app import UmpireServer
+from tests.eventually import eventually
+from tests.server.accounts_kit import Rig
+from tests.server.conftest import ServerFactory
+from tests.server.wsclient import WsClient
+
+PASSWORD = "correct horse battery"
+
+
+async def bot_tokens(server: UmpireServer, owners: int, per_owner: int) -> list[tuple[str, str]]:
+    """(owner id, API token) of ``per_owner`` bot accounts for each of ``owners`` accounts."""
+    Rig(server)  # a cheap password hasher
+    tokens: list[tuple[str, str]] = []
+    for i in range(owners):
+        owner = await WsClient.open(server.port)
+        await owner.hello(f"owner{i}")
+        await owner.request("register", "account", password=PASSWORD)
+        for j in range(per_owner):
+            made = await owner.request("create_bot", "bot_account", name=f"o{i}bot{j}")
+            tokens.append((owner.player["id"], made["token"]))
+        await owner.close()
+    return tokens
+
+
+class Versioned(PerudoRandom):
+    """perudo-random with a version of its own (rated per version)."""
+
+    version = "1.0"
+
+
+def overlap(intervals: list[tuple[float, float]]) -> int:
+    """The most intervals open at one time."""
+    points = sorted([(a, 1) for a, _ in intervals] + [(b, -1) for _, b in intervals])
+    most = now = 0
+    for _, step in points:
+        now += step
+        most = max(most, now)
+    return most
+
+
+async def test_six_bots_play_rated_games_continuously(make_server: ServerFactory) -> None:
+    server: UmpireServer = await make_server(ladder_house=False)
+    tokens = await bot_tokens(server, owners=3, per_owner=2)
+    limits = [1, 2, 3, 1, 2, 3]
+    players = [
+        LadderPlayer(
+            f"ws://127.0.0.1:{server.port}",
+            Versioned,
+            token=token,
+            game="perudo",
+            name=f"bot{i}",
+            max_concurrent=limit,
+        )
+        for i, ((_, token), limit) in enumerate(zip(tokens, limits, strict=True))
+    ]
+    runs = [asyncio.create_task(p.run()) for p in players]
+    # continuously: every bot plays several games, one after the other
+    await eventually(lambda: all(len(p.stats.results) >= 3 for p in players), timeout=120)
+    for p in players:
+        p.stop()
+    stats = await asyncio.wait_for(asyncio.gather(*runs), 60)
+
+    rows = await server.store.games(["finished", "aborted"])
+    assert rows and all(row.status == "finished" for row in rows)
+    ids: dict[str, str] = {}
+    for row in rows:
+        assert row.rated is not None, f"{row.id} was not rated"
+        assert row.rated["versions"] == ["1.0", "1.0"]
+        assert row.settings.get("match") == "ladder"
+        for pid in row.seats:
+            assert pid is not None
+            stored = await server.store.player(pid)
+            assert stored is not None and stored.kind == "bot" and stored.owner
+            ids[pid] = stored.owner
+        assert ids[row.seats[0]] != ids[row.seats[1]]  # never one owner's bots
+        assert len(await server.store.rating_changes(row.id)) == 2
+    # no bot ever played more ladder games at once than it asked for: as the server
+    # counted them, and as the stored games' times show
+    for i, s in enumerate(stats):
+        assert s.joined[0]["max_concurrent"] == limits[i]
+        assert s.failed == 0
+    by_player: dict[str, list[tuple[float, float]]] = {}
+    for row in rows:
+        assert row.finished is not None
+        for pid in row.seats:
+            assert pid is not None
+            by_player.setdefault(pid, []).append((row.created, row.finished))
+    limit_of = {p.player_id: limit for p, limit in zip(players, limits, strict=True)}
+    for pid, intervals in by_player.items():
+        assert overlap(intervals) <= limit_of[pid]
+        assert server.ladder.peak[pid] <= limit_of[pid]
+    assert max(server.ladder.peak.values()) > 1  # bots did play several at once
+    assert server.ladder.core.games == {}
+
+
+async def test_a_disconnected_bot_leaves_after_the_grace_period(
+    make_server: ServerFactory,
+) -> None:
+    server: UmpireServer = await make_server(ladder_house=False, ladder=LadderLimits(grace=0.3))
+    ((_, token),) = await bot_tokens(server, owners=1, per_owner=1)
+    bot = await WsClient.open(server.port)
+    await bot.send(type="hello", v=1, token=token, bot=True, bot_version="1")
+    await bot.expect("welcome")
+    joined = await bot.request("ladder", "ladder_joined", game="kriegspiel", max_concurrent=50)
+    assert joined["rules"] == "wild16" and joined["max_concurrent"] == 8  # the cap
+    assert joined["playing"] == 0
+    assert len(server.ladder.core.members) == 1
+    await bot.close()
+    member = next(iter(server.ladder.core.members.values()))
+    await eventually(lambda: member.gone_at is not None)
+    await eventually(lambda: not server.ladder.core.members, timeout=5)
+    # a new connection joins again; max_concurrent 0 leaves
+    again = await WsClient.open(server.port)
+    await again.send(type="hello", v=1, token=token, bot=True, bot_version="1")
+    await again.expect("welcome")
+    await again.request("ladder", "ladder_joined", game="kriegspiel", max_concurrent=1)
+    left = await again.request("ladder", "ladder_joined", game="kriegspiel", max_concurrent=0)
+    assert left["max_concurrent"] == 0 and not server.ladder.core.members
+    await again.close()
+
+
+@pytest.mark.parametrize(
+    ("message", "code"),
+    [
+        ({"game": "goofspiel"}, "unsupported"),
+        ({"game": "kriegspiel", "rules": "nope"}, "unsupported"),
+        ({"game": "kriegspiel", "seats": 3}, "bad_options"),
+    ],
+)
+async def test_refusals(
+    server: UmpireServer, connect: Any, message: dict[str, Any], code: str
+) -> None:
+    guest = await connect("ana")
+    await guest.send(type="ladder", game="kriegspiel")
+    await guest.error("unsupported")  # only bot accounts
+    ((_, token),) = await bot_tokens(server, owners=1, per_owner=1)
+    bot = await connect()
+    await bot.send(type="hello", v=1, token=token, bot=True)
+    await bot.expect("welcome")
+    await bot.send(type="ladder", **message)
+    await bot.error(code)
+
+
+async def test_house_bots_are_members_unless_turned_off(make_server: ServerFactory) -> None:
+    server: UmpireServer = await make_server()
+    members = server.ladder.core.members
+    assert any(m.entry.house == "kriegspiel-random" for m in members.values())
+    assert all(m.entry.house is not None for m in members.values())
+    off: UmpireServer = await make_server(ladder_house=False, db=str(server.config.db) + "2")
+    assert not off.ladder.core.members
