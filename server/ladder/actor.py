@@ -167,6 +167,30 @@ class LadderActor:
         )
         self._apply(self.core.join(entry, self.clock()))
 
+    async def restore(self) -> int:
+        """Count the ladder rooms this process restored from the log (a restart) against
+        their players' limits; return how many. Call after ``Lobby.restore``."""
+        adopted = 0
+        for room in list(self.lobby.rooms.values()):
+            if room.settings.match != SOURCE or room.state not in ("waiting", "playing"):
+                continue
+            row = room.row
+            rules = rule_set(row.game, row.options)
+            if rules is None or any(seat is None for seat in row.seats):
+                continue
+            seats: list[tuple[str, str]] = []
+            for player_id in row.seats:
+                assert player_id is not None
+                stored = await self.store.player(player_id)
+                if stored is not None and stored.kind == "house":
+                    owner = HOUSE
+                else:
+                    owner = (stored.owner if stored is not None else None) or player_id
+                seats.append((player_id, owner))
+            self.core.adopt(room.id, row.game, rules, seats, self.clock())
+            adopted += 1
+        return adopted
+
     def drop(self, link: Hashable) -> None:
         """The connection ``link`` closed (its memberships start their grace period)."""
         if any(True for _ in self.core.of(link)):

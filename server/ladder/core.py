@@ -160,6 +160,8 @@ class Ladder:
         #: ladder games in progress, by player (all its ladders) and by owner
         self._by_player: dict[str, int] = {}
         self._by_owner: dict[str, int] = {}
+        #: each game's seats' owners (a member may have left before its game ends)
+        self._owners: dict[int, tuple[str, ...]] = {}
         #: pairs (two player ids, sorted) playing each other now
         self._pairs: dict[tuple[str, str], int] = {}
         #: how many pairings were tried since the start (benchmarks count them)
@@ -224,6 +226,31 @@ class Ladder:
         if match is None:
             return []
         return self._end(match, now)
+
+    def adopt(
+        self, room: str, game: str, rules: str, seats: Iterable[tuple[str, str]], now: float
+    ) -> None:
+        """A ladder room opened before a restart (or by another process) is playing:
+        count it against its ``seats`` (player, owner) as if this ladder had opened it, so
+        that no bot exceeds its limits while it ends."""
+        if room in self.rooms:
+            return
+        seated = list(seats)
+        match = self._next
+        self._next += 1
+        keys = tuple((player, game, rules) for player, _ in seated)
+        self.games[match] = _Game(keys, room)
+        self.rooms[room] = match
+        self._owners[match] = tuple(owner for _, owner in seated)
+        for (player, owner), key in zip(seated, keys, strict=True):
+            self._by_player[player] = self._by_player.get(player, 0) + 1
+            self._by_owner[owner] = self._by_owner.get(owner, 0) + 1
+            member = self.members.get(key)
+            if member is not None:
+                member.games.add(match)
+        players = [player for player, _ in seated]
+        for pair in _pairs_of_ids(players):
+            self._pairs[pair] = self._pairs.get(pair, 0) + 1
 
     def rate(self, player: str, game: str, rules: str, rating: float) -> None:
         """``player``'s rating in a ladder is now ``rating`` (after a rated game)."""
@@ -315,6 +342,7 @@ class Ladder:
         match = self._next
         self._next += 1
         self.games[match] = _Game(tuple(m.key for m in table))
+        self._owners[match] = tuple(m.entry.owner for m in table)
         for member in table:
             entry = member.entry
             member.games.add(match)
@@ -333,22 +361,18 @@ class Ladder:
             return []
         if game.room is not None:
             self.rooms.pop(game.room, None)
-        players: list[str] = []
-        for key in game.members:
-            player = key[0]
-            players.append(player)
+        owners = self._owners.pop(match, ())
+        players = [key[0] for key in game.members]
+        for key, owner in zip(game.members, owners, strict=True):
             member = self.members.get(key)
-            owner = member.entry.owner if member is not None else None
             if member is not None:
                 if len(member.games) >= member.limit:
                     member.waiting_since = now
                 member.games.discard(match)
-            _decrement(self._by_player, player)
-            if owner is not None:
-                _decrement(self._by_owner, owner)
-        for i, a in enumerate(players):
-            for b in players[i + 1 :]:
-                _decrement(self._pairs, (a, b) if a < b else (b, a))
+            _decrement(self._by_player, key[0])
+            _decrement(self._by_owner, owner)
+        for pair in _pairs_of_ids(players):
+            _decrement(self._pairs, pair)
         return self.tick(now)
 
 
@@ -368,7 +392,10 @@ def _with_rating(entry: Entry, rating: float) -> Entry:
 
 
 def _pairs_of(table: list[Member]) -> list[tuple[str, str]]:
-    players = [m.entry.player for m in table]
+    return _pairs_of_ids([m.entry.player for m in table])
+
+
+def _pairs_of_ids(players: list[str]) -> list[tuple[str, str]]:
     return [(a, b) if a < b else (b, a) for i, a in enumerate(players) for b in players[i + 1 :]]
 
 

@@ -259,6 +259,7 @@ class UmpireServer:
         if self.cluster is not None:
             await self.cluster.advertise(self.config.advertise or self.house.url)
         await self.lobby.relaunch_bots()
+        await self.ladder.restore()
         if self.config.ladder_house:
             await self._ladder_house()
 

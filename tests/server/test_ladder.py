@@ -163,3 +163,36 @@ async def test_house_bots_are_members_unless_turned_off(make_server: ServerFacto
     assert all(m.entry.house is not None for m in members.values())
     off: UmpireServer = await make_server(ladder_house=False, db=str(server.config.db) + "2")
     assert not off.ladder.core.members
+
+
+async def test_a_restart_counts_the_ladder_rooms_in_progress(
+    make_server: ServerFactory, db_path: str
+) -> None:
+    first: UmpireServer = await make_server(ladder_house=False)
+    tokens = await bot_tokens(first, owners=2, per_owner=1)
+    clients = []
+    for _, token in tokens:
+        bot = await WsClient.open(first.port)
+        await bot.send(type="hello", v=1, token=token, bot=True, bot_version="1")
+        await bot.expect("welcome")
+        await bot.request("ladder", "ladder_joined", game="kriegspiel", max_concurrent=1)
+        clients.append(bot)
+    match = await clients[1].expect("match", source="ladder")
+    for bot in clients:
+        await bot.close()
+    await first.close()
+    second: UmpireServer = await make_server(ladder_house=False, db=db_path)
+    assert match["room"] in second.ladder.core.rooms
+    ids = [p["id"] for p in match["players"]]
+    assert [second.ladder.core.playing(i) for i in ids] == [1, 1]
+    # the bots come back: they are not paired again while their game is on
+    for _, token in tokens:
+        bot = await WsClient.open(second.port)
+        await bot.send(type="hello", v=1, token=token, bot=True, bot_version="1")
+        await bot.expect("welcome")
+        joined = await bot.request("ladder", "ladder_joined", game="kriegspiel", max_concurrent=1)
+        assert joined["playing"] == 1
+        clients.append(bot)
+    assert len(second.ladder.core.games) == 1
+    for bot in clients[2:]:
+        await bot.close()

@@ -233,3 +233,24 @@ def test_random_runs_keep_every_rule(seed: int) -> None:
         assert all(n == 1 for n in pairs.values())
         for owner in owners:
             assert ladder._by_owner.get(owner, 0) <= limits.per_owner
+
+
+def test_a_room_from_before_a_restart_counts_until_it_ends() -> None:
+    ladder = Ladder(Limits(per_owner=1))
+    ladder.adopt("old", "kriegspiel", "wild16", [("a", "ann"), ("b", "bob")], 0.0)
+    ladder.join(bot("a", owner="ann"), 1.0, link=1)
+    assert opens(ladder.join(bot("b", owner="bob"), 1.0, link=2)) == []  # both busy
+    assert opens(ladder.join(bot("c", owner="ann"), 1.0, link=3)) == []  # ann's cap
+    (game,) = opens(ladder.ended("old", 2.0))
+    assert players(game) in ({"a", "b"}, {"b", "c"})
+
+
+def test_an_owner_is_counted_down_when_its_bot_left_mid_game() -> None:
+    ladder = Ladder(Limits(per_owner=1))
+    ladder.join(bot("a", owner="ann"), 0.0, link=1)
+    (game,) = opens(ladder.join(bot("b", owner="bob"), 0.0, link=2))
+    ladder.opened(game.match, "r")
+    ladder.leave("a", "kriegspiel", "wild16", 1.0)
+    ladder.ended("r", 2.0)
+    ladder.join(bot("a2", owner="ann"), 3.0, link=3)
+    assert ladder._by_owner == {"ann": 1, "bob": 1}
