@@ -196,3 +196,56 @@ async def test_a_restart_counts_the_ladder_rooms_in_progress(
     assert len(second.ladder.core.games) == 1
     for bot in clients[2:]:
         await bot.close()
+
+
+async def test_umpire_bot_ladder_on_the_command_line(make_server: ServerFactory) -> None:
+    """``umpire bot SPEC --ladder --max-concurrent N`` as a user types it, twice."""
+    import sys
+
+    server: UmpireServer = await make_server(ladder_house=False)
+    tokens = await bot_tokens(server, owners=2, per_owner=1)
+    url = f"ws://127.0.0.1:{server.port}"
+    procs = [
+        await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "server.cli",
+            "bot",
+            "perudo-random",
+            "--server",
+            url,
+            "--token",
+            token,
+            "--ladder",
+            "--max-concurrent",
+            "2",
+            "--games",
+            "4",
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        for _, token in tokens
+    ]
+    outs = await asyncio.wait_for(asyncio.gather(*(p.communicate() for p in procs)), 120)
+    for proc, (out, err) in zip(procs, outs, strict=True):
+        assert proc.returncode == 0, err.decode()
+        assert "ladder games" in out.decode() and "0 failed" in out.decode()
+    rows = await server.store.games(["finished"])
+    assert len(rows) >= 4 and all(row.rated for row in rows)
+    assert max(server.ladder.peak.values()) <= 2
+
+
+async def test_ladder_needs_a_token_on_the_command_line() -> None:
+    import sys
+
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "server.cli",
+        "bot",
+        "perudo-random",
+        "--ladder",
+        stderr=asyncio.subprocess.PIPE,
+    )
+    _, err = await proc.communicate()
+    assert proc.returncode == 2 and b"--token" in err
