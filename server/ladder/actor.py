@@ -35,8 +35,7 @@ from server.wire.frames import LadderJoinedFrame
 
 log = logging.getLogger(__name__)
 
-#: The rated options of a ladder's games, by rule set, for each game that has a ladder.
-#: The names of the rule option come from server.ratings.rules (``rules``, ``preset``).
+#: The ``source`` of the ladder's matches (``Lobby.open_match``, the ``match`` frame).
 SOURCE = "ladder"
 
 
@@ -255,6 +254,10 @@ class LadderActor:
             raise
         except ClientError as exc:
             log.warning("ladder: could not open a %s room: %s", effect.game, exc.message)
+            self._apply(self.core.failed(effect.match, self.clock()))
+            return
+        except Exception:
+            log.exception("ladder: opening a %s room failed", effect.game)
             self._apply(self.core.failed(effect.match, self.clock()))
             return
         self.opened += 1

@@ -60,6 +60,8 @@ class Limits:
     per_owner: int = 16
     #: ladder games one house bot kind plays at once in one ladder
     per_house: int = 4
+    #: seconds the players of a room that could not be opened wait before another try
+    retry: float = 5.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +93,8 @@ class Member:
     waiting_since: float
     links: set[Hashable] = field(default_factory=set)
     gone_at: float | None = None
+    #: not paired before this time (its last room could not be opened)
+    held_until: float | None = None
     games: set[int] = field(default_factory=set)
 
     @property
@@ -131,7 +135,7 @@ class Open:
 
 @dataclass(frozen=True, slots=True)
 class Left:
-    """A member left its ladder (``reason``: ``"left"``, ``"gone"``, ``"replaced"``)."""
+    """A member left its ladder (``reason``: ``"left"``, or ``"gone"`` after its grace)."""
 
     player: str
     game: str
@@ -217,7 +221,15 @@ class Ladder:
             self.rooms[room] = match
 
     def failed(self, match: int, now: float) -> list[Effect]:
-        """The room of :class:`Open` ``match`` could not be opened: free its seats."""
+        """The room of :class:`Open` ``match`` could not be opened: free its seats; its
+        players wait :attr:`Limits.retry` seconds before they are paired again (a server
+        at its room limit is not asked again at once, in a loop)."""
+        game = self.games.get(match)
+        if game is not None:
+            for key in game.members:
+                member = self.members.get(key)
+                if member is not None:
+                    member.held_until = now + self.limits.retry
         return self._end(match, now)
 
     def ended(self, room: str, now: float) -> list[Effect]:
@@ -265,12 +277,16 @@ class Ladder:
             if member.gone_at is not None and member.gone_at <= now:
                 del self.members[key]
                 effects.append(Left(*key, "gone"))
+            elif member.held_until is not None and member.held_until <= now:
+                member.held_until = None
         effects.extend(self._pair(now))
         return effects
 
     def wake(self) -> float | None:
-        """When :meth:`tick` should next run (the earliest grace period's end), or None."""
+        """When :meth:`tick` should next run (the earliest end of a grace period or of a
+        hold after a failed room), or None."""
         ends = [m.gone_at for m in self.members.values() if m.gone_at is not None]
+        ends += [m.held_until for m in self.members.values() if m.held_until is not None]
         return min(ends) if ends else None
 
     # -- queries ---------------------------------------------------------------------
@@ -287,7 +303,7 @@ class Ladder:
 
     def _can_play(self, member: Member) -> bool:
         entry = member.entry
-        if not member.free:
+        if not member.free or member.held_until is not None:
             return False
         if entry.house is not None:
             return True

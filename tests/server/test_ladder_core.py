@@ -169,11 +169,14 @@ def test_perudo_tables_of_three() -> None:
     assert players(game) == {"a", "b", "c"}
 
 
-def test_a_failed_open_frees_the_seats() -> None:
-    ladder = Ladder()
+def test_a_failed_open_frees_the_seats_after_a_pause() -> None:
+    ladder = Ladder(Limits(retry=5.0))
     ladder.join(bot("a"), 0.0, link=1)
     (game,) = opens(ladder.join(bot("b"), 0.0, link=2))
-    (again,) = opens(ladder.failed(game.match, 1.0))
+    assert ladder.failed(game.match, 1.0) == []
+    assert ladder.playing("a") == 0 and ladder.wake() == 6.0
+    assert ladder.tick(5.9) == []
+    (again,) = opens(ladder.tick(6.0))
     assert players(again) == {"a", "b"}
 
 
