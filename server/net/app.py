@@ -37,7 +37,7 @@ from server.net.web import Api, WebClient, chain
 from server.ops import logs
 from server.ops.metrics import Metrics
 from server.players.accounts import account_key
-from server.players.identity import Identities, Signed
+from server.players.identity import Identities, Signed, house_id
 from server.ratings import board
 from server.roomcore.rating import rated_game
 from server.rooms.connection import Client
@@ -270,9 +270,10 @@ class UmpireServer:
 
         for game in sorted(RATED_GAMES):
             for kind in self.house.available(game):
-                bot = await self.identities.house_bot(kind)
+                # (its player row is made when its first room opens: nothing is written
+                # at the start, so nodes starting together never race to make it)
                 limit = self.config.ladder.per_house
-                await self.ladder.add_house(kind, game, default_rules(game), limit, bot.id)
+                await self.ladder.add_house(kind, game, default_rules(game), limit, house_id(kind))
 
     def _stop_house_bots(self, room_id: str) -> None:
         """Stop this node's house bot clients of a room that moved to another node."""

@@ -249,3 +249,23 @@ async def test_ladder_needs_a_token_on_the_command_line() -> None:
     )
     _, err = await proc.communicate()
     assert proc.returncode == 2 and b"--token" in err
+
+
+async def test_a_lone_bot_plays_the_house_bots(make_server: ServerFactory) -> None:
+    server: UmpireServer = await make_server()
+    ((_, token),) = await bot_tokens(server, owners=1, per_owner=1)
+    player = LadderPlayer(
+        f"ws://127.0.0.1:{server.port}",
+        Versioned,
+        token=token,
+        game="perudo",
+        name="lone",
+        max_concurrent=1,
+        games=1,
+    )
+    stats = await asyncio.wait_for(player.run(), 120)
+    assert len(stats.results) == 1 and stats.failed == 0
+    (row,) = await server.store.games(["finished"])
+    assert row.rated is not None and row.rated["pools"] == ["bot", "bot"]
+    house = [pid for pid in row.seats if pid != player.player_id]
+    assert len(house) == 1 and house[0] is not None and house[0].startswith("bot-perudo")
