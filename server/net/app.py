@@ -33,6 +33,7 @@ from server.games import engine as find_engine
 from server.ids import same_secret
 from server.ladder.actor import LadderActor
 from server.ladder.core import Limits as LadderLimits
+from server.matchmaking.actor import Matchmaker
 from server.net.web import Api, WebClient, chain
 from server.ops import logs
 from server.ops.metrics import Metrics
@@ -54,6 +55,7 @@ from server.wire.protocol import (
     Act,
     AddBot,
     BotToken,
+    CancelSeek,
     Catalogue,
     ChangePassword,
     CreateBot,
@@ -67,6 +69,7 @@ from server.wire.protocol import (
     Leave,
     ListBots,
     ListRooms,
+    ListSeeks,
     Login,
     Logout,
     Ping,
@@ -74,7 +77,9 @@ from server.wire.protocol import (
     Register,
     Resume,
     Say,
+    Seek,
     Start,
+    TakeSeek,
     Watch,
     decode,
     ref_of,
@@ -142,6 +147,10 @@ class ServerConfig:
     #: whether the house bots are its permanent members (``--no-ladder-house``)
     ladder: LadderLimits = field(default_factory=LadderLimits)
     ladder_house: bool = True
+    #: seconds a player's seeks outlive its last connection (docs/matchmaking.md)
+    seek_grace: float = 60.0
+    #: seconds between two reads of the shared seeks by a cluster's node
+    seek_poll: float = 0.5
 
 
 class UmpireServer:
@@ -188,6 +197,17 @@ class UmpireServer:
         self.lobby.launcher = self.house.launch
         self.lobby.notify = self.push
         self.lobby.house_plays = self.house.accepts
+        #: seeks and their pairing (server.matchmaking; docs/matchmaking.md)
+        self.matchmaker = Matchmaker(
+            self.store,
+            self.lobby,
+            self.identities,
+            house_kinds=self.house.available,
+            push=self.push,
+            bus=self.bus,
+            poll=config.seek_poll if self.store.shared else None,
+            grace=config.seek_grace,
+        )
         self.lobby.house_version = self.house.version
         self.catalogue = catalogue.Published(catalog, advisor=advisor is not None, rated=rated_game)
         self.lobby.advisor = None if advisor is None else self.house.advise
@@ -259,6 +279,7 @@ class UmpireServer:
         if self.cluster is not None:
             await self.cluster.advertise(self.config.advertise or self.house.url)
         await self.lobby.relaunch_bots()
+        await self.matchmaker.start()
         await self.ladder.restore()
         if self.config.ladder_house:
             await self._ladder_house()
@@ -289,6 +310,7 @@ class UmpireServer:
 
     async def _close(self) -> None:
         self.ladder.close()
+        await self.matchmaker.close()  # (before the connections close: seeks stay)
         await self.house.close()
         if self._server is not None:
             self._server.close()  # 1001 to every connection, then waits for handlers
@@ -342,6 +364,7 @@ class UmpireServer:
             self._release(client)
             self._unbind(client)
             self.ladder.drop(client)
+            self.matchmaker.forget(client)
             for task in list(client.hints):
                 task.cancel()  # nobody to answer: the advisor's late answer is dropped
             for room in list(client.rooms):
@@ -479,6 +502,8 @@ class UmpireServer:
             return await room.say(client, message.text)
         if isinstance(message, Profile | Leaderboard):
             return await self._ratings_reply(message, player.id)
+        if isinstance(message, Seek | CancelSeek | ListSeeks | TakeSeek):
+            return await self._seeks(client, message)
         if isinstance(message, Ping):
             return frames.PongFrame()
         if isinstance(message, LadderMessage):
@@ -618,6 +643,7 @@ class UmpireServer:
         client.player = signed.player
         self._signed[client] = signed
         self._live.setdefault(signed.player.id, set()).add(client)
+        self.matchmaker.back(signed.player.id)
 
     def _unbind(self, client: Client) -> None:
         """Forget the connection's identity (it closed, or it becomes another player)."""
@@ -629,6 +655,22 @@ class UmpireServer:
             live.discard(client)
             if not live:
                 del self._live[signed.player.id]
+                self.matchmaker.left(signed.player.id)
+
+    async def _seeks(
+        self, client: Client, message: Seek | CancelSeek | ListSeeks | TakeSeek
+    ) -> frames.Reply:
+        """The seek messages (server.matchmaking.actor; docs/matchmaking.md)."""
+        player = client.player
+        assert player is not None
+        matchmaker = self.matchmaker
+        if isinstance(message, Seek):
+            return await matchmaker.seek(player, message)
+        if isinstance(message, TakeSeek):
+            return await matchmaker.take(player, message.seek)
+        if isinstance(message, CancelSeek):
+            return await matchmaker.cancel(player, message.seek)
+        return await matchmaker.watch(client, message.game, message.watch)
 
     def push(self, player_id: str, frame: frames.OutFrame) -> None:
         """Send ``frame`` to every live connection of ``player_id`` on this node (a
