@@ -10,7 +10,11 @@ concurrently, one task each: the server never offers more at once than ``max_con
 (clamped to its own cap; ``ladder_joined`` says the number it took).
 
 A dropped ladder connection reconnects with backoff and says ``ladder`` again: the server
-keeps the membership for its grace period (60 s by default). :meth:`LadderPlayer.stop`
+keeps the membership for its grace period (60 s by default). Seats of its game that the
+bot holds when it connects (``welcome.seats``: this program was restarted in the middle
+of games) are played too, each by a new instance that receives its game from the start.
+A refused ``ladder`` (a guest's token, a game never rated) ends :meth:`LadderPlayer.run`
+with :class:`~bots.sdk.bot.BotError`. :meth:`LadderPlayer.stop`
 says ``max_concurrent: 0`` (leave), lets the games in progress end and closes.
 """
 
@@ -81,6 +85,8 @@ class LadderPlayer:
         self._client: Client | None = None
         self._done = asyncio.Event()
         self._leaving = False
+        #: why the server refused ``ladder`` (the run then ends with :class:`BotError`)
+        self.refused: str | None = None
 
     def _ladder_message(self, max_concurrent: int) -> dict[str, Any]:
         message: dict[str, Any] = {
@@ -129,6 +135,8 @@ class LadderPlayer:
             reading.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await reading
+        if self.refused is not None:
+            raise BotError(f"the server refused the ladder: {self.refused}")
         if client.failure is not None and not self._leaving:
             raise BotError(str(client.failure))
         return self.stats
@@ -137,25 +145,34 @@ class LadderPlayer:
         kind, frame = output.kind, output.frame
         if kind == "welcome":
             self.player_id = (frame.get("player") or {}).get("id")
+            # seats this bot holds in unfinished games of its game (a restart of this
+            # program in the middle of them): a new instance plays each from its start
+            for seat in frame.get("seats") or []:
+                room = str(seat.get("room"))
+                if seat.get("game") == self.game and room not in self.playing:
+                    self._play(room, count=False)
         if kind == "welcome" and not self._leaving:
             client.send(self._ladder_message(self.max_concurrent))
         elif kind == "ladder_joined":
             self.stats.joined.append(frame)
-        elif kind == "error" and frame.get("code") not in (None, "rate_limited"):
-            log.warning("%s: the ladder refused: %s", self.name, frame.get("message"))
-            if output.request is not None and output.request.get("type") == "ladder":
-                self._done.set()
+        elif kind == "error" and output.request is not None:
+            if output.request.get("type") == "ladder":
+                self.refused = f"{frame.get('code')}: {frame.get('message')}"
+                self._leaving = True
+                if not self.playing:
+                    self._done.set()
         elif kind == "match" and frame.get("source") == "ladder":
             room = str(frame["room"])
             if room not in self.playing:
                 self._play(room)
 
-    def _play(self, room: str) -> None:
-        self.stats.started += 1
+    def _play(self, room: str, count: bool = True) -> None:
+        if count:
+            self.stats.started += 1
         task = asyncio.create_task(self._one(room))
         self.playing[room] = task
         self.stats.most_at_once = max(self.stats.most_at_once, len(self.playing))
-        if self.games is not None and self.stats.started >= self.games:
+        if count and self.games is not None and self.stats.started >= self.games:
             self.stop()
 
     async def _one(self, room: str) -> None:

@@ -269,3 +269,39 @@ async def test_a_lone_bot_plays_the_house_bots(make_server: ServerFactory) -> No
     assert row.rated is not None and row.rated["pools"] == ["bot", "bot"]
     house = [pid for pid in row.seats if pid != player.player_id]
     assert len(house) == 1 and house[0] is not None and house[0].startswith("bot-perudo")
+
+
+async def test_the_sdk_says_why_the_ladder_was_refused(make_server: ServerFactory) -> None:
+    from bots.sdk.bot import BotError
+
+    server: UmpireServer = await make_server(ladder_house=False)
+    ((_, token),) = await bot_tokens(server, owners=1, per_owner=1)
+    player = LadderPlayer(
+        f"ws://127.0.0.1:{server.port}", Versioned, token=token, game="perudo", rules="nope"
+    )
+    with pytest.raises(BotError, match="unsupported"):
+        await asyncio.wait_for(player.run(), 20)
+
+
+async def test_a_restarted_bot_program_plays_its_seats_in_progress(
+    make_server: ServerFactory,
+) -> None:
+    server: UmpireServer = await make_server(ladder_house=False)
+    tokens = await bot_tokens(server, owners=2, per_owner=1)
+    # the first bot's program joins and is paired, then dies before attaching
+    bot = await WsClient.open(server.port)
+    await bot.send(type="hello", v=1, token=tokens[0][1], bot=True, bot_version="1.0")
+    await bot.expect("welcome")
+    await bot.request("ladder", "ladder_joined", game="perudo", max_concurrent=1)
+    url = f"ws://127.0.0.1:{server.port}"
+    other = LadderPlayer(url, Versioned, token=tokens[1][1], game="perudo", games=1)
+    running = asyncio.create_task(other.run())
+    match = await bot.expect("match", source="ladder")
+    await bot.close()
+    # restarted: the seat it holds is played, and no new game is asked for
+    again = LadderPlayer(url, Versioned, token=tokens[0][1], game="perudo", games=1)
+    again_run = asyncio.create_task(again.run())
+    await eventually(lambda: len(again.stats.results) == 1, timeout=30)
+    assert again.stats.results[0].final["room"] == match["room"]
+    again.stop()
+    await asyncio.wait_for(asyncio.gather(running, again_run), 30)
