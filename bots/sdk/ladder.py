@@ -125,12 +125,25 @@ class LadderPlayer:
                 if isinstance(output, Received):
                     self._received(client, output)
 
+        async def keepalive() -> None:
+            # the ladder connection sends nothing else for hours: a ping now and then
+            # keeps the server's idle timeout (welcome.limits.idle_timeout) away
+            while True:
+                await client.ready.wait()
+                limits = (client.core.welcome or {}).get("limits") or {}
+                idle = limits.get("idle_timeout") or 0
+                await asyncio.sleep(min(60.0, idle / 3) if idle else 60.0)
+                if client.core.ready:
+                    client.send({"type": "ping"})
+
         reading = asyncio.create_task(read())
+        pinging = asyncio.create_task(keepalive())
         done = asyncio.create_task(self._done.wait())
         try:
             await asyncio.wait({done, running}, return_when=asyncio.FIRST_COMPLETED)
         finally:
             done.cancel()
+            pinging.cancel()
             await self._finish(client, running)
             reading.cancel()
             with contextlib.suppress(asyncio.CancelledError):

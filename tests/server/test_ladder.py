@@ -305,3 +305,21 @@ async def test_a_restarted_bot_program_plays_its_seats_in_progress(
     assert again.stats.results[0].final["room"] == match["room"]
     again.stop()
     await asyncio.wait_for(asyncio.gather(running, again_run), 30)
+
+
+async def test_the_ladder_connection_outlives_the_idle_timeout(make_server: ServerFactory) -> None:
+    """A bot waiting on the ladder sends nothing but its pings: the server's idle timeout
+    (here 0.6 s) must not close it (a real timer running out is what this checks)."""
+    from server.net.app import Limits
+
+    server: UmpireServer = await make_server(
+        ladder_house=False, limits=Limits(rate=1000, burst=1000, idle_timeout=0.6)
+    )
+    ((_, token),) = await bot_tokens(server, owners=1, per_owner=1)
+    player = LadderPlayer(f"ws://127.0.0.1:{server.port}", Versioned, token=token, game="perudo")
+    running = asyncio.create_task(player.run())
+    await eventually(lambda: len(player.stats.joined) == 1)
+    await asyncio.sleep(1.5)
+    assert player._client is not None and player._client.connections == 1
+    player.stop()
+    await asyncio.wait_for(running, 10)
