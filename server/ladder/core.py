@@ -33,6 +33,8 @@ The rules (docs/bots.md, "The ladder"):
   :attr:`Limits.grace` seconds; a connection of the same bot that says ``ladder`` again
   in that time keeps it, else it leaves (:class:`Left` with reason ``"gone"``). Its
   games in progress go on (the room's own absence rules apply).
+- Tables: members who want tables of different sizes (Perudo's ``seats``) are paired
+  apart, each with those who want the same size.
 - Fairness: the member that has waited longest for a game goes first (waiting since it
   joined, or since its last pairing, or since a game ended when it was at its limit);
   its opponents are the compatible free members with the closest ratings, ties to the
@@ -320,10 +322,11 @@ class Ladder:
 
     def _pair(self, now: float) -> list[Effect]:
         effects: list[Effect] = []
-        ladders: dict[tuple[str, str], list[Member]] = {}
+        ladders: dict[tuple[str, str, int], list[Member]] = {}
         for member in self.members.values():
-            ladders.setdefault((member.entry.game, member.entry.rules), []).append(member)
-        for (game, rules), members in sorted(ladders.items()):
+            entry = member.entry
+            ladders.setdefault((entry.game, entry.rules, entry.seats), []).append(member)
+        for (game, rules, _), members in sorted(ladders.items()):
             while True:
                 opened = self._pair_one(game, rules, members, now)
                 if opened is None:

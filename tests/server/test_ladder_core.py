@@ -169,6 +169,15 @@ def test_perudo_tables_of_three() -> None:
     assert players(game) == {"a", "b", "c"}
 
 
+def test_table_sizes_are_paired_apart() -> None:
+    ladder = Ladder()
+    ladder.join(bot("a", game="perudo", rules="piatnik", seats=3), 0.0, link=1)
+    ladder.join(bot("b", game="perudo", rules="piatnik", seats=3), 0.0, link=2)
+    assert opens(ladder.join(bot("c", game="perudo", rules="piatnik", seats=2), 0.0, link=3)) == []
+    (game,) = opens(ladder.join(bot("d", game="perudo", rules="piatnik", seats=2), 0.0, link=4))
+    assert players(game) == {"c", "d"}
+
+
 def test_a_failed_open_frees_the_seats_after_a_pause() -> None:
     ladder = Ladder(Limits(retry=5.0))
     ladder.join(bot("a"), 0.0, link=1)
