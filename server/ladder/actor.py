@@ -28,7 +28,7 @@ from server.games import engine as find_engine
 from server.ladder.core import HOUSE, Effect, Entry, Ladder, Left, Limits, Open
 from server.players.identity import Player
 from server.ratings.plan import seat_version
-from server.ratings.rules import rule_set, rule_sets
+from server.ratings.rules import RATED_GAMES, rule_set, rule_sets
 from server.rooms.lobby import HouseSeat, Lobby, MatchSeat
 from server.store.contract import GameRow, Store
 from server.wire.frames import LadderJoinedFrame
@@ -42,8 +42,6 @@ SOURCE = "ladder"
 def ladder_options(game: str, rules: str, seats: int) -> dict[str, Any]:
     """The room options of a ladder game: exactly the rule set's, for ``seats`` players.
     Raise :class:`ClientError` (``unsupported``) for a game or rule set never rated."""
-    from server.ratings.rules import RATED_GAMES
-
     rated = RATED_GAMES.get(game)
     if rated is None or rules not in rule_sets(game):
         names = ", ".join(rule_sets(game)) or "none: it is never rated"
@@ -65,8 +63,6 @@ def ladder_options(game: str, rules: str, seats: int) -> dict[str, Any]:
 
 def default_rules(game: str) -> str:
     """The rule set a ``ladder`` without ``rules`` means: the game's default one."""
-    from server.ratings.rules import RATED_GAMES
-
     rated = RATED_GAMES.get(game)
     try:
         spec = find_engine(game)
