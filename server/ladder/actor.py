@@ -117,9 +117,9 @@ class LadderActor:
         """A ``ladder`` message of a bot account's connection ``link``."""
         if player.kind != "bot":
             raise ClientError("unsupported", "only a bot account plays on the ladder")
-        rules = rules or default_rules(game)
-        spec = find_engine(game)
-        size = seats or spec.min_seats
+        default = default_rules(game)  # (unsupported for a game never rated or unknown)
+        rules = rules or default
+        size = seats or find_engine(game).min_seats
         options = ladder_options(game, rules, size)
         rating = await self._rating(player.id, seat_version(player), game, rules)
         self._players[player.id] = player

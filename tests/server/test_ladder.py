@@ -138,6 +138,7 @@ async def test_a_disconnected_bot_leaves_after_the_grace_period(
     ("message", "code"),
     [
         ({"game": "goofspiel"}, "unsupported"),
+        ({"game": "nosuchgame", "rules": "x"}, "unsupported"),
         ({"game": "kriegspiel", "rules": "nope"}, "unsupported"),
         ({"game": "kriegspiel", "seats": 3}, "bad_options"),
     ],
