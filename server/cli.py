@@ -192,6 +192,40 @@ def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         default=30.0,
         help="days after which an unused login session expires",
     )
+    ladder = serve.add_argument_group('the bot ladder (docs/bots.md, "The ladder")')
+    ladder.add_argument(
+        "--no-ladder-house",
+        action="store_true",
+        help="the house bots are not members of the ladder",
+    )
+    ladder.add_argument(
+        "--ladder-grace",
+        type=float,
+        default=60.0,
+        metavar="SECONDS",
+        help="how long a disconnected bot stays on the ladder",
+    )
+    ladder.add_argument(
+        "--ladder-per-bot",
+        type=int,
+        default=8,
+        metavar="N",
+        help="ladder games one bot account plays at once",
+    )
+    ladder.add_argument(
+        "--ladder-per-owner",
+        type=int,
+        default=16,
+        metavar="N",
+        help="ladder games the bot accounts of one account play at once",
+    )
+    ladder.add_argument(
+        "--ladder-per-house",
+        type=int,
+        default=4,
+        metavar="N",
+        help="ladder games each house bot plays at once",
+    )
     nodes = serve.add_argument_group("several nodes on one PostgreSQL --db (docs/scale-out.md)")
     nodes.add_argument("--node-name", default="", help="this node's name (default: host name)")
     nodes.add_argument(
@@ -226,6 +260,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
     from server.errors import StoreError
     from server.feed.bus import FeedDelay, make_bus
+    from server.ladder.core import Limits as LadderLimits
     from server.net.app import Limits, ServerConfig
     from server.ops import logs
     from server.ops.event_loop import run_loop
@@ -266,6 +301,13 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         lease_ttl=args.lease_ttl,
         session_idle_days=args.session_idle_days,
         leaderboard_min_games=args.leaderboard_min_games,
+        ladder=LadderLimits(
+            grace=args.ladder_grace,
+            per_bot=args.ladder_per_bot,
+            per_owner=args.ladder_per_owner,
+            per_house=args.ladder_per_house,
+        ),
+        ladder_house=not args.no_ladder_house,
     )
 
     async def run() -> int:

@@ -360,7 +360,8 @@ class ClientCore:
             self.logged_out = True
             self.token = None
         room = frame.get("room")
-        if not isinstance(room, str):
+        if not isinstance(room, str) or kind == "match":
+            # (a match offers a seat: the client attaches if it wants, nothing followed yet)
             return [Received(frame, request)]
         if kind in ATTACHING or (request is not None and kind not in ("left",)):
             stream = self.follow(room, seat=frame.get("seat"), invite=frame.get("invite"))

@@ -199,9 +199,27 @@ def register(
         metavar="KEY=VALUE",
         help="options of a room the bot creates",
     )
-    p.add_argument("--games", type=int, default=1, help="how many games to play in a row")
+    p.add_argument(
+        "--games",
+        type=int,
+        help="how many games to play in a row (default 1; with --ladder: until stopped)",
+    )
     p.add_argument("--name", help="display name (default: the bot's name)")
     p.add_argument("--token", help="a token from an earlier run, to keep the same identity")
+    ladder = p.add_argument_group('the ranked ladder (docs/bots.md, "The ladder")')
+    ladder.add_argument(
+        "--ladder",
+        action="store_true",
+        help="play rated ladder games of --game until stopped (needs a bot account's --token)",
+    )
+    ladder.add_argument(
+        "--max-concurrent",
+        type=int,
+        default=1,
+        metavar="N",
+        help="ladder games at once, each by its own bot instance (default 1)",
+    )
+    ladder.add_argument("--rules", help="the ladder's rule set (default: the game's default)")
     p.set_defaults(func=cmd_bot)
 
     p = sub.add_parser(
@@ -410,11 +428,13 @@ def cmd_bot(args: argparse.Namespace) -> int:
                 raise BotError("say --room, --invite or --game")
             args.game = games[0]
         options = parse_options(args.option)
-        if args.games < 1:
+        if args.games is not None and args.games < 1:
             raise ConfigError("--games must be at least 1")
     except (BotError, ConfigError) as exc:
         print(f"umpire bot: {exc}", file=sys.stderr)
         return 2
+    if args.ladder:
+        return _ladder(args, name, factory)
     target = Target(
         room=args.room, invite=args.invite, seat=args.seat, game=args.game, options=options
     )
@@ -425,7 +445,7 @@ def cmd_bot(args: argparse.Namespace) -> int:
                 factory,
                 name=args.name or name,
                 target=target,
-                games=args.games,
+                games=args.games or 1,
                 token=args.token,
             )
         )
@@ -434,6 +454,51 @@ def cmd_bot(args: argparse.Namespace) -> int:
         return 1
     for result in results:
         print(f"seat {result.seat}: placed {result.rank} of {len(result.ranks)} ({result.reason})")
+    return 0
+
+
+def _ladder(args: argparse.Namespace, name: str, factory: Callable[[], Any]) -> int:
+    """``umpire bot SPEC --ladder``: ladder games until interrupted (Ctrl-C leaves the
+    ladder and finishes the games in progress) or ``--games`` games were offered when
+    given explicitly."""
+    import signal
+
+    from bots.sdk.ladder import LadderPlayer
+
+    if not args.token:
+        print("umpire bot: --ladder needs a bot account's API token (--token)", file=sys.stderr)
+        return 2
+    if args.max_concurrent < 1:
+        print("umpire bot: --max-concurrent must be at least 1", file=sys.stderr)
+        return 2
+    player = LadderPlayer(
+        args.server,
+        factory,
+        token=args.token,
+        game=args.game,
+        name=args.name or name,
+        rules=args.rules,
+        max_concurrent=args.max_concurrent,
+        games=args.games,
+    )
+
+    async def run() -> Any:
+        loop = asyncio.get_running_loop()
+        with contextlib.suppress(NotImplementedError):
+            loop.add_signal_handler(signal.SIGINT, player.stop)
+            loop.add_signal_handler(signal.SIGTERM, player.stop)
+        return await player.run()
+
+    try:
+        stats = asyncio.run(run())
+    except BotError as exc:
+        print(f"umpire bot: {exc}", file=sys.stderr)
+        return 1
+    wins = sum(1 for r in stats.results if r.rank == 1)
+    print(
+        f"{len(stats.results)} ladder games, {wins} won, {stats.failed} failed, "
+        f"at most {stats.most_at_once} at once"
+    )
     return 0
 
 

@@ -32,12 +32,14 @@ from server.feed.bus import NO_BUS, Bus
 from server.games import ConfigError
 from server.games import engine as find_engine
 from server.ids import same_secret
+from server.ladder.actor import LadderActor
+from server.ladder.core import Limits as LadderLimits
 from server.matchmaking.actor import Matchmaker
 from server.net.web import Api, WebClient, chain
 from server.ops import logs
 from server.ops.metrics import Metrics
 from server.players.accounts import account_key
-from server.players.identity import Identities, Player, Signed
+from server.players.identity import Identities, Player, Signed, house_id
 from server.ratings import board
 from server.roomcore.rating import rated_game
 from server.rooms.connection import Client
@@ -69,6 +71,7 @@ from server.wire.protocol import (
     Inbound,
     Join,
     JoinTournament,
+    LadderMessage,
     Leaderboard,
     Leave,
     LeaveTournament,
@@ -165,6 +168,10 @@ class ServerConfig:
     session_idle_days: float = 30.0
     #: the fewest rated games a rating needs to appear on a leaderboard (server.ratings)
     leaderboard_min_games: int = board.MIN_GAMES
+    #: the bot ladder's limits (server.ladder.core; docs/bots.md, "The ladder") and
+    #: whether the house bots are its permanent members (``--no-ladder-house``)
+    ladder: LadderLimits = field(default_factory=LadderLimits)
+    ladder_house: bool = True
     #: seconds a player's seeks outlive its last connection (docs/matchmaking.md)
     seek_grace: float = 60.0
     #: seconds between two reads of the shared seeks by a cluster's node
@@ -240,6 +247,10 @@ class UmpireServer:
         self._tournament_pushed: dict[str, float] = {}
         self.catalogue = catalogue.Published(catalog, advisor=advisor is not None, rated=rated_game)
         self.lobby.advisor = None if advisor is None else self.house.advise
+        #: the ranked bot ladder (server.ladder)
+        self.ladder = LadderActor(
+            self.lobby, self.store, config.ladder, house_version=self.house.version
+        )
         #: with a PostgreSQL store: this node's part in a cluster (made by ``start``)
         self.cluster: Cluster | None = None
         self._server: Server | None = None
@@ -313,6 +324,21 @@ class UmpireServer:
             self.tournaments.alive = self.cluster.leases.alive
             self.tournaments.online = None  # (its entrants may be on other nodes)
         await self.tournaments.start()
+        await self.ladder.restore()
+        if self.config.ladder_house:
+            await self._ladder_house()
+
+    async def _ladder_house(self) -> None:
+        """The house bots join the ladder of each rated game's default rule set."""
+        from server.ladder.actor import default_rules
+        from server.ratings.rules import RATED_GAMES
+
+        for game in sorted(RATED_GAMES):
+            for kind in self.house.available(game):
+                # (its player row is made when its first room opens: nothing is written
+                # at the start, so nodes starting together never race to make it)
+                limit = self.config.ladder.per_house
+                await self.ladder.add_house(kind, game, default_rules(game), limit, house_id(kind))
 
     def _stop_house_bots(self, room_id: str) -> None:
         """Stop this node's house bot clients of a room that moved to another node."""
@@ -327,6 +353,7 @@ class UmpireServer:
         await asyncio.shield(self._closing)
 
     async def _close(self) -> None:
+        self.ladder.close()
         await self.matchmaker.close()  # (before the connections close: seeks stay)
         await self.tournaments.close()
         await self.house.close()
@@ -381,6 +408,7 @@ class UmpireServer:
         finally:
             self._release(client)
             self._unbind(client)
+            self.ladder.drop(client)
             self.matchmaker.forget(client)
             for task in list(client.hints):
                 task.cancel()  # nobody to answer: the advisor's late answer is dropped
@@ -532,11 +560,28 @@ class UmpireServer:
             return await self._tournament(client, player, message)
         if isinstance(message, Ping):
             return frames.PongFrame()
+        if isinstance(message, LadderMessage):
+            return await self._ladder(client, message)
         if isinstance(message, Hint):
             room = await lobby.find(player, message.room, None, conn=client)
             self._hint(client, room, message)
             return None  # answered when the advisor has
         raise ClientError("unknown_type", f"{type(message).__name__} is not handled", abuse=True)
+
+    async def _ladder(self, client: Client, message: LadderMessage) -> frames.Reply:
+        player = client.player
+        assert player is not None
+        row = await self.store.player(player.id)
+        owner = row.owner if row is not None and row.owner else player.id
+        return await self.ladder.join(
+            client,
+            player,
+            owner,
+            message.game,
+            message.rules,
+            message.max_concurrent,
+            message.seats,
+        )
 
     def _hint(self, client: Client, room: Room, message: Hint) -> None:
         """Ask ``room`` for a hint and send the answer (or the error) when it comes: the

@@ -109,6 +109,11 @@ def player_of(row: PlayerRow, version: str = "") -> Player:
     return Player(row.id, row.name, row.bot, row.kind, version if row.bot else "", row.owner)
 
 
+def house_id(kind: str) -> str:
+    """The player id of the house bot of ``kind`` (``bot-<kind>``), made on first use."""
+    return "bot-" + kind
+
+
 BAD_LOGIN = "wrong name or password"
 #: how a refusal names a kind of player
 KIND_TEXT = {
@@ -221,7 +226,7 @@ class Identities:
         use). House bot connections are recognised by the server's house header and say
         hello as this identity without any token, so no token is ever minted or rotated
         for it: bots of one kind launched together can never invalidate each other."""
-        player_id = "bot-" + kind
+        player_id = house_id(kind)
         cached = self._cache.get(player_id)
         if cached is not None:
             return cached

@@ -549,6 +549,17 @@ class BotAccountsFrame(Reply, tag="bot_accounts"):
     bots: list[PlayerInfo]
 
 
+class LadderJoinedFrame(Reply, tag="ladder_joined"):
+    """The answer to ``ladder``: the ladder joined (``game``, ``rules``), the games at
+    once it will get (``max_concurrent``, after the server's cap; 0: it left) and how
+    many ladder games this bot plays now (``playing``)."""
+
+    game: str
+    rules: str
+    max_concurrent: int
+    playing: int
+
+
 class MatchFrame(OutFrame, tag="match"):
     """A seat was given to you in a new room (a match): pushed to every live connection
     of each seated player when the room opens. Attach with ``resume {room, since: 0}``
@@ -734,6 +745,7 @@ Frame = (
     | BotAccountFrame
     | BotAccountsFrame
     | LeaderboardFrame
+    | LadderJoinedFrame
     | MatchFrame
     | SeekAddedFrame
     | SeekCancelledFrame
@@ -773,6 +785,7 @@ FRAME_TYPES: dict[str, type[OutFrame]] = {
         BotAccountFrame,
         BotAccountsFrame,
         LeaderboardFrame,
+        LadderJoinedFrame,
         MatchFrame,
         SeekAddedFrame,
         SeekCancelledFrame,

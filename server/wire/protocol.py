@@ -438,6 +438,18 @@ class GetTournament(Inbound, tag="tournament"):
     follow: bool = True
 
 
+class LadderMessage(Inbound, tag="ladder"):
+    """Join the ranked bot ladder of ``game`` (a bot account, or a house bot's runner):
+    keep being paired in rated games under ``rules`` (default: the game's default rule
+    set), at most ``max_concurrent`` at once (the server clamps it to its cap); ``seats``
+    players a table where the game allows more than two. ``max_concurrent: 0`` leaves."""
+
+    game: Annotated[str, msgspec.Meta(min_length=1, max_length=32)]
+    rules: Annotated[str, msgspec.Meta(min_length=1, max_length=32)] | None = None
+    max_concurrent: Annotated[int, msgspec.Meta(ge=0, le=64)] = 1
+    seats: Annotated[int, msgspec.Meta(ge=2, le=16)] | None = None
+
+
 Message = (
     (Hello | CreateRoom | ListRooms | Join | Watch | Leave | Start | AddBot | Act | Resume)
     | (Profile | Ping | Hint | Say | Catalogue | Leaderboard)
@@ -451,6 +463,7 @@ Message = (
         | ListTournaments
         | GetTournament
     )
+    | LadderMessage
 )
 
 #: The inbound message types by their ``"type"`` tag.
@@ -478,6 +491,7 @@ MESSAGE_TYPES: dict[str, type[Inbound]] = {
     "list_bots": ListBots,
     "bot_token": BotToken,
     "leaderboard": Leaderboard,
+    "ladder": LadderMessage,
     "seek": Seek,
     "cancel_seek": CancelSeek,
     "seeks": ListSeeks,

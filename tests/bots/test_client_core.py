@@ -334,3 +334,17 @@ def test_a_turn_sent_again_by_a_resume_is_not_a_new_turn() -> None:
     core.receive({"type": "ack", "room": "r1", "seq": 2, "first": 2, "ref": ref})
     core.receive(event("r1", 2))
     assert isinstance(core.receive(turn("r1", 2))[0], Turn)
+
+
+def test_a_match_frame_is_delivered_and_follows_nothing() -> None:
+    """A ``match`` offers a seat: the client decides whether to attach (the ladder's
+    connection never does: each game has its own), so no stream is followed or resumed."""
+    core = welcomed()
+    frame = {"type": "match", "room": "r9", "seat": 1, "game": "perudo", "source": "ladder"}
+    assert kinds(core.receive(frame)) == ["match"]
+    assert core.streams == {}
+    core.connection_lost()
+    core.connection_made()
+    sent(core)
+    core.receive(welcome())
+    assert sent(core) == []
