@@ -283,7 +283,7 @@ function route() {
   } else {
     state.current = null;
     ui.send({ type: "list_rooms" });
-    ui.send({ type: "seeks" }); // and the server keeps them up to date while we watch
+    ui.sendAuto({ type: "seeks" }); // and the server keeps them up to date while we watch
   }
   render();
 }

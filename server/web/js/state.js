@@ -156,9 +156,9 @@ export function seekOwner(seek) {
 
 /** A tournament frame's tournament (the object itself, or the frame's fields). */
 export function tournamentOf(frame) {
-  if (frame.tournament && typeof frame.tournament === "object") return frame.tournament;
-  const { type, ref, ...rest } = frame;
-  return rest;
+  const t = frame.tournament && typeof frame.tournament === "object" ? frame.tournament : (({ type, ref, ...rest }) => rest)(frame);
+  // the host's spec (game, options, format...) may come nested: flattened here
+  return t.spec && typeof t.spec === "object" ? { ...t.spec, ...t } : t;
 }
 
 /** The frames of matchmaking and tournaments; true when `frame` was one. */
@@ -222,7 +222,7 @@ export function rematchOf(frame) {
   if (!r) return { offered: [], declined: [], room: null };
   if (Array.isArray(r)) return { offered: r, declined: [], room: null };
   const seats = (list) => (list || []).map((x) => (typeof x === "object" && x !== null ? x.seat : x));
-  return { offered: seats(r.offered || r.accepted || r.seats), declined: seats(r.declined ? (Array.isArray(r.declined) ? r.declined : [r.declined]) : []), room: r.room || null };
+  return { offered: seats(r.offered || r.accepted || r.seats), declined: seats(r.declined === undefined || r.declined === null ? [] : Array.isArray(r.declined) ? r.declined : [r.declined]), room: r.room || null };
 }
 
 /** A profile's games, each with its ratings, statistics and recent games, in the order:

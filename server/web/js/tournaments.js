@@ -109,7 +109,7 @@ function createTournamentForm(ui) {
     if (f.format === "swiss" && f.rounds !== "") message.rounds = Math.trunc(Number(f.rounds));
     if (f.format === "arena" && f.duration !== "") message.duration = Math.trunc(Number(f.duration) * 60);
     if (f.rated !== "") message.rated = f.rated === "true";
-    if (f.startsAt) message.starts_at = new Date(f.startsAt).toISOString();
+    if (f.startsAt) message.starts_at = new Date(f.startsAt).getTime() / 1000; // seconds since the epoch
     ui.creatingTournament = true;
     ui.request(message);
   };
@@ -136,10 +136,10 @@ export function tournamentView(ui, id) {
   const facts = [
     [t("game"), gameTitle(ui, x.game)],
     [t("format"), t(`format_${x.format}`)],
-    x.rounds ? [t("roundsCount"), `${x.round || 0} / ${x.rounds}`] : null,
+    typeof x.rounds === "number" && x.rounds ? [t("roundsCount"), `${x.round || 0} / ${x.rounds}`] : null,
     x.duration ? [t("durationMinutes"), Math.round(x.duration / 60)] : null,
     [t("ratedQ"), t(x.rated ? "rated" : "casual")],
-    x.starts_at ? [t("startsAt"), new Date(x.starts_at).toLocaleString(ui.lang)] : null,
+    x.starts_at ? [t("startsAt"), new Date(typeof x.starts_at === "number" ? x.starts_at * 1000 : x.starts_at).toLocaleString(ui.lang)] : null,
     Object.keys(x.options || {}).length ? [t("options"), Object.entries(x.options).map(([k, v]) => `${k}=${typeof v === "object" ? JSON.stringify(v) : v}`).join(" · ")] : null,
   ].filter(Boolean);
   return h("div", { class: "tournament-page", "data-tournament": x.id, "data-state": state },
@@ -160,7 +160,7 @@ function currentGame(ui, x) {
   if (!me) return null;
   for (const round of [...roundsOf(x)].reverse()) {
     for (const p of pairingsOf(round)) {
-      if (p.room && !p.result && seatsOf(p).some((s) => s.id === me.id)) {
+      if (p.room && !(p.scores ?? p.result) && seatsOf(p).some((s) => s.id === me.id)) {
         return h("p", { class: "my-game" }, h("a", { href: `#/room/${encodeURIComponent(p.room)}`, id: "t-my-room" }, ui.t("yourGame", { room: p.room })));
       }
     }
@@ -207,7 +207,17 @@ function fmt(n) {
   return typeof n === "number" ? String(Math.round(n * 100) / 100) : String(n ?? "");
 }
 
+/** The rounds as [{round, pairings}]: from a flat `games` list ({round, board, players,
+ * room, scores}), else as the frame gives them. */
 function roundsOf(x) {
+  if (Array.isArray(x.games)) {
+    const by = new Map();
+    for (const g of [...x.games].sort((a, b) => a.round - b.round || (a.board ?? 0) - (b.board ?? 0))) {
+      if (!by.has(g.round)) by.set(g.round, []);
+      by.get(g.round).push(g);
+    }
+    return [...by].map(([round, pairings]) => ({ round, pairings }));
+  }
   if (Array.isArray(x.rounds_played)) return x.rounds_played;
   if (Array.isArray(x.pairings)) return [{ round: x.round || 1, pairings: x.pairings }];
   return Array.isArray(x.rounds) ? x.rounds : [];
@@ -217,14 +227,21 @@ function pairingsOf(round) {
   return Array.isArray(round) ? round : round.pairings || round.games || [];
 }
 
-/** A pairing's players as [{id, name}] in seat order. */
-function seatsOf(p) {
+/** Names by player id, from the entrants and the standings. */
+function namesOf(x) {
+  const out = new Map();
+  for (const e of [...entrantsOf(x), ...standingsOf(x).map(who)]) if (e.id) out.set(e.id, e.name);
+  return out;
+}
+
+/** A pairing's players as [{id, name}] in seat order (ids named from the entrants). */
+function seatsOf(p, names = null) {
   const list = p.seats || p.players || [p.white, p.black].filter(Boolean);
-  return list.map(who);
+  return list.map((e) => (typeof e === "string" && names && names.has(e) ? { id: e, name: names.get(e) } : who(e)));
 }
 
 function resultText(ui, p) {
-  const r = p.result ?? p.outcome ?? null;
+  const r = p.scores ?? p.result ?? p.outcome ?? null;
   if (r === null || r === undefined) return p.room ? ui.t("inPlay") : "";
   if (typeof r === "string") return r;
   if (Array.isArray(r)) return r.map(fmt).join(" – ");
@@ -238,6 +255,7 @@ function roundsView(ui, x) {
   const rounds = roundsOf(x);
   if (!rounds.length) return null;
   const me = ui.state.player;
+  const known = namesOf(x);
   return h("section", { class: "card rounds", "aria-label": t("rounds") },
     h("h2", {}, t("rounds")),
     [...rounds].reverse().map((round, i) => {
@@ -245,8 +263,9 @@ function roundsView(ui, x) {
       return h("section", { class: "round", "data-round": n },
         h("h3", {}, t("roundN", { n })),
         h("ul", { class: "pairings" }, pairingsOf(round).map((p) => {
-          const players = seatsOf(p);
-          const names = players.map((s) => s.name).join(" – ") + (p.bye ? ` (${t("bye")})` : "");
+          const players = seatsOf(p, known);
+          const bye = p.bye || players.length === 1;
+          const names = players.map((s) => s.name).join(" – ") + (bye ? ` (${t("bye")})` : "");
           const mine = me && players.some((s) => s.id === me.id);
           return h("li", { class: mine ? "me" : null, "data-room": p.room || null },
             p.room ? h("a", { href: `#/room/${encodeURIComponent(p.room)}` }, names) : h("span", {}, names), " ",

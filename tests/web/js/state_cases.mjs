@@ -3,7 +3,7 @@
 // or, without Node, in Chromium (tests/web/test_js_state.py).
 
 import {
-  applyFrame, captions, catalogueGame, fullHistory, initialState, placings, resumePlan, seatNames,
+  applyFrame, captions, rematchOf, seekOwner, tournamentOf, catalogueGame, fullHistory, initialState, placings, resumePlan, seatNames,
 } from "../../../server/web/js/state.js";
 import { GAME_WORDS, STRINGS, translate } from "../../../server/web/js/i18n.js";
 import { GAMES, gameOf } from "../../../server/web/js/games/index.js";
@@ -180,6 +180,34 @@ export const cases = [
     const s = feed(initialState(), [{ type: "joined", room: ROOM, seat: 1 }, { type: "left", room: ROOM }]);
     eq(s.rooms, {});
     eq(s.current, null);
+  }],
+  ["seeks: the list, one added, one cancelled, and the ones a match took", () => {
+    const a = { id: "s1", game: "kriegspiel", player: { id: "p1", name: "ana" }, options: {}, rated: false };
+    const b = { id: "s2", game: "perudo", player: "p2", name: "bob", options: {}, rated: true };
+    const s = feed(initialState(), [{ type: "seeks", seeks: [a] }, { type: "seek_added", seek: b }]);
+    eq(s.seeks.map((x) => x.id), ["s1", "s2"]);
+    eq(seekOwner(b), { id: "p2", name: "bob" });
+    applyFrame(s, { type: "seek_added", seek: { ...b, rated: false } }); // the same seek again: replaced
+    eq(s.seeks.map((x) => [x.id, x.rated]), [["s1", false], ["s2", false]]);
+    applyFrame(s, { type: "seek_cancelled", seek: "s2" });
+    eq(s.seeks.map((x) => x.id), ["s1"]);
+    applyFrame(s, { type: "match", room: "r9", seat: 1, game: "kriegspiel", source: "seek", seek: "s1" });
+    eq(s.seeks, []);
+    eq([s.rooms.r9.seat, s.rooms.r9.game, s.rooms.r9.source], [1, "kriegspiel", "seek"]);
+    eq(resumePlan(s), [{ room: "r9", since: 0 }]);
+  }],
+  ["rematch: who offered, who declined, the new room", () => {
+    eq(rematchOf({}), { offered: [], declined: [], room: null });
+    eq(rematchOf({ rematch: { offered: [0] } }), { offered: [0], declined: [], room: null });
+    eq(rematchOf({ rematch: { offered: [{ seat: 1 }], declined: 0, room: "r2" } }), { offered: [1], declined: [0], room: "r2" });
+  }],
+  ["tournaments: the list, a tournament's frame (its spec flattened) updating the list", () => {
+    const s = feed(initialState(), [{ type: "tournaments", tournaments: [{ id: "t1", game: "perudo", format: "arena", status: "created", entrants: 0 }] }]);
+    const frame = { type: "tournament", tournament: { id: "t1", spec: { game: "perudo", format: "arena" }, status: "running", standings: [{ rank: 1, player: "p1", name: "ana", points: 2 }] } };
+    applyFrame(s, frame);
+    eq(tournamentOf(frame).game, "perudo");
+    eq(s.tournament.t1.standings[0].name, "ana");
+    eq(s.tournaments.map((t) => [t.id, t.status, "standings" in t]), [["t1", "running", false]]);
   }],
 ];
 
