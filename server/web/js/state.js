@@ -181,7 +181,7 @@ function applyMatchFrame(state, frame) {
     case "match": {
       // a room opened with a seat for us: follow it (main.js resumes it and goes there)
       state.match = frame;
-      state.seeks = state.seeks.filter((s) => !(frame.seeks || [frame.seek]).includes(s.id));
+      if (frame.source === "seek") state.seeks = state.seeks.filter((s) => s.id !== frame.ref); // its ref: the seek
       const room = state.rooms[frame.room] || (state.rooms[frame.room] = roomState(frame.room));
       setSeat(room, frame.seat);
       setGame(room, frame.game);

@@ -191,7 +191,7 @@ export const cases = [
     eq(s.seeks.map((x) => [x.id, x.rated]), [["s1", false], ["s2", false]]);
     applyFrame(s, { type: "seek_cancelled", seek: "s2" });
     eq(s.seeks.map((x) => x.id), ["s1"]);
-    applyFrame(s, { type: "match", room: "r9", seat: 1, game: "kriegspiel", source: "seek", seek: "s1" });
+    applyFrame(s, { type: "match", room: "r9", seat: 1, game: "kriegspiel", source: "seek", ref: "s1" });
     eq(s.seeks, []);
     eq([s.rooms.r9.seat, s.rooms.r9.game, s.rooms.r9.source], [1, "kriegspiel", "seek"]);
     eq(resumePlan(s), [{ room: "r9", since: 0 }]);
