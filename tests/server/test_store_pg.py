@@ -24,6 +24,7 @@ from tests.server.store_contract import (
     event,
     finished,
     game_row,
+    seek_row,
 )
 
 
@@ -316,3 +317,32 @@ async def test_batches_rating_crossing_players_lock_in_one_order(pg_dsn: str) ->
     finally:
         for store in stores:
             await store.close()
+
+
+async def test_a_version_3_database_gains_seeks(pg_dsn: str) -> None:
+    """Migration 4 (SQLite's 6) on a database the previous release made."""
+    conn = await asyncpg.connect(pg_dsn)
+    try:
+        await conn.execute(
+            "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, "
+            "applied TIMESTAMPTZ NOT NULL DEFAULT now())"
+        )
+        for number, script in enumerate(MIGRATIONS[:3], start=1):
+            await conn.execute(script)
+            await conn.execute("INSERT INTO schema_migrations (version) VALUES ($1)", number)
+        await conn.execute(
+            "INSERT INTO games (id, game, options, settings, public, seats, status, seed, "
+            "seed_sha256, created) VALUES ('old1', 'perudo', '{}', '{}', TRUE, '[\"p1\"]', "
+            "'finished', '\\x00', 'x', 1.0)"
+        )
+    finally:
+        await conn.close()
+    store = PgStore(pg_dsn, pool_size=1)
+    await store.open()
+    try:
+        assert await store.game("old1") is not None
+        await store.add_seek(seek_row("s1", "p1"))
+        assert await store.claim_seeks(["s1"], "r1", 2.0)
+        assert [s.id for s in await store.seeks_of_room("r1")] == ["s1"]
+    finally:
+        await store.close()

@@ -22,6 +22,7 @@ from tests.server.store_contract import (
     event,
     finished,
     game_row,
+    seek_row,
 )
 
 
@@ -85,7 +86,7 @@ async def test_a_version_1_file_is_upgraded_in_place(tmp_path: Path) -> None:
     finally:
         await store.close()
     with sqlite3.connect(path) as conn:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS) == 5
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
         assert conn.execute("SELECT house FROM games WHERE id = 'new1'").fetchone()[0] == (
             '{"0":"t"}'
         )
@@ -268,8 +269,33 @@ async def test_a_version_4_file_moves_its_tokens_to_sessions(tmp_path: Path) -> 
     finally:
         await store.close()
     with sqlite3.connect(path) as conn:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == 5
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
         columns = [r[1] for r in conn.execute("PRAGMA table_info(players)")]
         assert "token_hash" not in columns
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    conn.close()
+
+
+async def test_a_version_5_file_gains_seeks(tmp_path: Path) -> None:
+    """Migration 6 (seeks) on a database the previous release made: its games stay, and
+    seeks can be stored at once."""
+    path = tmp_path / "v5.db"
+    with sqlite3.connect(path) as conn:
+        for script in MIGRATIONS[:5]:
+            conn.executescript(script)
+        conn.execute("PRAGMA user_version=5")
+        conn.execute(
+            f"INSERT INTO games VALUES ({','.join('?' * len(V1_ROW))}, '{{}}', NULL)", V1_ROW
+        )
+    conn.close()
+    store = SqliteStore(str(path))
+    await store.open()
+    try:
+        assert (await store.game("old1")) is not None
+        await store.add_seek(seek_row("s1", "p1"))
+        assert [s.id for s in await store.seeks()] == ["s1"]
+    finally:
+        await store.close()
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
     conn.close()
