@@ -4,7 +4,7 @@
 
 import { h } from "./dom.js";
 import { gameTitle } from "./room.js";
-import { seekOwner } from "./state.js";
+import { catalogueGame, seekOwner } from "./state.js";
 
 /** What the seek form's own fields hold (kept across re-renders). */
 function extras(ui) {
@@ -40,9 +40,14 @@ export function seekExtras(ui) {
     number("seek-fill", "fillAfter", t("fillAfter"), { max: 3600 }));
 }
 
-/** A few words about a seek's options: the ones set, as name=value. */
-function optionsText(seek) {
-  const parts = Object.entries(seek.options || {}).map(([k, v]) => `${k}=${typeof v === "object" ? JSON.stringify(v) : v}`);
+/** A few words about a seek's options: those that differ from the game's defaults (the
+ * server spells every option out), as name=value. */
+function optionsText(ui, seek) {
+  const entry = catalogueGame(ui.state, seek.game);
+  const defaults = Object.fromEntries(((entry && entry.options) || []).map((o) => [o.name, o.default]));
+  const parts = Object.entries(seek.options || {})
+    .filter(([k, v]) => !(k in defaults) || JSON.stringify(defaults[k]) !== JSON.stringify(v))
+    .map(([k, v]) => `${k}=${typeof v === "object" ? JSON.stringify(v) : v}`);
   if (seek.clock) parts.push(`⏱ ${seek.clock.base}+${seek.clock.increment || 0}`);
   return parts.join(" · ");
 }
@@ -55,14 +60,14 @@ export function seeksView(ui) {
     const owner = seekOwner(seek);
     const mine = Boolean(me && owner.id === me.id);
     const range = seek.rating_range ? t("ratingRange", { lo: seek.rating_range[0], hi: seek.rating_range[1] }) : null;
-    const wanted = seek.seats && seek.seats > 2 ? t("seekSeats", { have: (seek.players || seek.joined || []).length || 1, count: seek.seats }) : null;
+    const wanted = seek.seats && seek.seats > 2 ? t("seekSeats", { count: seek.seats }) : null;
     return h("li", { class: `seek${mine ? " mine" : ""}`, "data-seek": seek.id, "data-game": seek.game },
       h("span", { class: "game" }, gameTitle(ui, seek.game)), " ",
       h("span", { class: "owner" }, owner.name, seek.rating ? ` (${Math.round(seek.rating)})` : ""), " ",
       h("span", { class: `state ${seek.rated ? "rated" : "casual"}` }, t(seek.rated ? "rated" : "casual")), " ",
       range ? [h("span", { class: "range" }, range), " "] : null,
       wanted ? [h("span", { class: "fill" }, wanted), " "] : null,
-      h("span", { class: "seek-options muted" }, optionsText(seek)), " ",
+      h("span", { class: "seek-options muted" }, optionsText(ui, seek)), " ",
       mine
         ? h("button", { type: "button", class: "small", id: `cancel-seek-${seek.id}`, "aria-label": t("cancelSeekOf", { game: gameTitle(ui, seek.game) }), onclick: () => ui.send({ type: "cancel_seek", seek: seek.id }) }, t("cancelSeek"))
         : h("button", { type: "button", class: "small primary", id: `take-seek-${seek.id}`, "aria-label": t("takeSeekOf", { name: owner.name, game: gameTitle(ui, seek.game) }), onclick: () => ui.send({ type: "take_seek", seek: seek.id }) }, t("takeSeek")));

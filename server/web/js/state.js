@@ -168,8 +168,10 @@ function applyMatchFrame(state, frame) {
       state.seeks = frame.seeks || [];
       return true;
     case "seek_added": {
+      // a seek taken or completed at once comes back `matched`: it is not open any more
       const seek = frame.seek;
-      state.seeks = [...state.seeks.filter((s) => s.id !== seek.id), seek];
+      state.seeks = state.seeks.filter((s) => s.id !== seek.id);
+      if ((seek.status || "open") === "open") state.seeks.push(seek);
       state.error = null;
       return true;
     }
