@@ -273,7 +273,7 @@ function route() {
   } else if (kind === "tournament" && arg) {
     ui.tournamentId = decodeURIComponent(arg);
     ui.tournamentMissing = null;
-    ui.send({ type: "tournament", id: ui.tournamentId });
+    ui.send({ type: "tournament", tournament: ui.tournamentId });
   } else if (kind === "invite" && arg) {
     ui.send({ type: "join", invite: decodeURIComponent(arg) });
   } else if (kind === "room" && arg) {

@@ -197,7 +197,12 @@ function applyMatchFrame(state, frame) {
       const t = tournamentOf(frame);
       if (!t.id) return true;
       state.tournament[t.id] = t;
-      if (state.tournaments) state.tournaments = [...state.tournaments.filter((x) => x.id !== t.id), summary(t)].sort(byStart);
+      if (state.tournaments) {
+        // the list is newest first: a known one changes in place, a new one goes on top
+        const at = state.tournaments.findIndex((x) => x.id === t.id);
+        if (at >= 0) state.tournaments[at] = summary(t);
+        else state.tournaments.unshift(summary(t));
+      }
       state.error = null;
       return true;
     }
@@ -208,13 +213,10 @@ function applyMatchFrame(state, frame) {
   }
 }
 
+/** A tournament as the list shows it (the `tournaments` frame's shape). */
 function summary(t) {
-  const { standings, rounds, ...rest } = t;
-  return { ...rest, entrants: t.entrants };
-}
-
-function byStart(a, b) {
-  return String(a.created_at || a.starts_at || "").localeCompare(String(b.created_at || b.starts_at || "")) || String(a.id).localeCompare(String(b.id));
+  const { standings, games, ...rest } = t;
+  return rest;
 }
 
 /** A finished room's rematch, from its room frame: {offered: [seat], declined: [seat],

@@ -6,6 +6,7 @@
 import { h } from "./dom.js";
 import { chosen, field } from "./lobby.js";
 import { gameTitle } from "./room.js";
+import { catalogueGame } from "./state.js";
 
 export const FORMATS = ["swiss", "round_robin", "arena"];
 /** Tie-break columns, in the order shown, when a standings line has them. */
@@ -28,20 +29,21 @@ export function who(entry) {
 /** The entrants of a tournament, as [{id, name}]. */
 export function entrantsOf(t) {
   const list = Array.isArray(t.entrants) ? t.entrants : Array.isArray(t.players) ? t.players : [];
-  return list.map(who);
+  return list.map((e) => ({ ...who(e), withdrawn: Boolean(e.withdrawn), house: e.house || null }));
 }
 
 function entrantCount(t) {
   if (typeof t.entrants === "number") return t.entrants;
   if (typeof t.entrant_count === "number") return t.entrant_count;
-  return entrantsOf(t).length;
+  return entrantsOf(t).filter((e) => !e.withdrawn).length;
 }
 
 /** Whether the player `me` is registered. */
 export function registered(t, me) {
   if (!me) return false;
   if (typeof t.registered === "boolean") return t.registered;
-  return entrantsOf(t).some((e) => e.id === me.id);
+  const list = Array.isArray(t.entrants) ? t.entrants : [];
+  return list.some((e) => who(e).id === me.id && !e.withdrawn);
 }
 
 function stateWord(ui, t) {
@@ -86,7 +88,7 @@ function createTournamentForm(ui) {
   const keep = (key) => (e) => { f[key] = e.target.value; };
   const row = (id, label, control) => h("div", { class: "field" }, h("label", { for: id }, label), control);
   const fields = [
-    row("t-name", t("tournamentName"), h("input", { id: "t-name", maxlength: 80, value: f.name, oninput: keep("name") })),
+    row("t-name", t("tournamentName"), h("input", { id: "t-name", maxlength: 64, value: f.name, oninput: keep("name") })),
     row("t-game", t("game"), h("select", { id: "t-game", onchange: (e) => { f.game = e.target.value; ui.render(); } },
       catalogue.games.map((g) => h("option", { value: g.name, selected: g.name === game.name }, g.title)))),
     row("t-format", t("format"), h("select", { id: "t-format", onchange: (e) => { f.format = e.target.value; ui.render(); } },
@@ -130,9 +132,18 @@ export function tournamentView(ui, id) {
   const mine = registered(x, me);
   const isHost = me && (x.host === me.id || (x.host && x.host.id === me.id));
   const actions = [];
-  if ((open || (running && x.format === "arena")) && !mine) actions.push(h("button", { type: "button", class: "primary", id: "t-join", onclick: () => ui.send({ type: "join_tournament", id: x.id }) }, t("register")));
-  if ((open || running) && mine) actions.push(ui.confirmButton("t-leave", t("withdraw"), t("withdrawConfirm"), () => ui.send({ type: "leave_tournament", id: x.id })));
-  if (open && isHost) actions.push(h("button", { type: "button", id: "t-start", onclick: () => ui.send({ type: "start_tournament", id: x.id }) }, t("startTournament")));
+  if ((open || (running && x.format === "arena")) && !mine) actions.push(h("button", { type: "button", class: "primary", id: "t-join", onclick: () => ui.send({ type: "join_tournament", tournament: x.id }) }, t("register")));
+  if ((open || running) && mine) actions.push(ui.confirmButton("t-leave", t("withdraw"), t("withdrawConfirm"), () => ui.send({ type: "leave_tournament", tournament: x.id })));
+  if (open && isHost) {
+    actions.push(h("button", { type: "button", id: "t-start", onclick: () => ui.send({ type: "start_tournament", tournament: x.id }) }, t("startTournament")));
+    // the host registers house bots, one at a time
+    const bots = ((catalogueGame(ui.state, x.game) || {}).bots || []).filter((b) => b.name !== "autopilot");
+    if (bots.length) {
+      actions.push(h("span", { class: "add-house" },
+        h("select", { id: "t-bot", "aria-label": t("houseBot") }, bots.map((b) => h("option", { value: b.name }, b.name))),
+        h("button", { type: "button", class: "small", id: "t-add-bot", onclick: () => ui.send({ type: "join_tournament", tournament: x.id, bot: document.getElementById("t-bot").value }) }, t("addBot"))));
+    }
+  }
   const facts = [
     [t("game"), gameTitle(ui, x.game)],
     [t("format"), t(`format_${x.format}`)],
@@ -178,6 +189,7 @@ function standingsView(ui, x) {
   const me = ui.state.player;
   const breaks = TIEBREAKS.filter((k) => lines.some((l) => l[k] !== undefined || (l.tiebreaks && l.tiebreaks[k] !== undefined)));
   const entrants = entrantsOf(x);
+  const present = entrants.filter((e) => !e.withdrawn);
   let body;
   if (lines.length) {
     body = h("div", { class: "table-wrap" }, h("table", { class: "standings", id: "standings" },
@@ -197,10 +209,11 @@ function standingsView(ui, x) {
           breaks.map((k) => h("td", { class: `num tb-${k}` }, fmt(value(k)))),
           h("td", { class: "num" }, l.games ?? l.played ?? ""));
       }))));
-  } else if (entrants.length) {
-    body = h("ul", { class: "entrants", id: "entrants" }, entrants.map((e) => h("li", { "data-player": e.name, class: me && e.id === me.id ? "me" : null }, e.name)));
+  } else if (present.length) {
+    body = h("ul", { class: "entrants", id: "entrants" }, entrants.filter((e) => !e.withdrawn).map((e) =>
+      h("li", { "data-player": e.name, class: me && e.id === me.id ? "me" : null }, e.name, e.house ? h("span", { class: "badges" }, ` · ${t("bot")}`) : null)));
   } else body = h("p", { class: "muted" }, t("noEntrants"));
-  return h("section", { class: "card", "aria-label": t("standings") }, h("h2", {}, lines.length ? t("standings") : t("entrantsTitle", { count: entrants.length })), body);
+  return h("section", { class: "card", "aria-label": t("standings") }, h("h2", {}, lines.length ? t("standings") : t("entrantsTitle", { count: present.length })), body);
 }
 
 function fmt(n) {
