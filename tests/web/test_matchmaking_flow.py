@@ -197,5 +197,10 @@ def test_register_for_a_tournament_and_watch_its_standings_update(
     eve.click("#lang")
     eve.wait_for_selector("#standings th:has-text('Punti')")
     no_sideways_scroll(eve)
+    fits = (
+        "document.getElementById('standings').scrollWidth"
+        " <= document.querySelector('.table-wrap').clientWidth"
+    )
+    assert eve.evaluate(fits), "the standings' columns do not fit a phone"
     shot(eve, "tournament-phone", tmp_path)
     eve.click("#lang")

@@ -40,14 +40,19 @@ export function seekExtras(ui) {
     number("seek-fill", "fillAfter", t("fillAfter"), { max: 3600 }));
 }
 
-/** A few words about a seek's options: those that differ from the game's defaults (the
- * server spells every option out), as name=value. */
-function optionsText(ui, seek) {
-  const entry = catalogueGame(ui.state, seek.game);
+/** The options of a game that differ from its defaults (the server spells every option
+ * out), as "name=value" strings. */
+export function changedOptions(ui, game, options) {
+  const entry = catalogueGame(ui.state, game);
   const defaults = Object.fromEntries(((entry && entry.options) || []).map((o) => [o.name, o.default]));
-  const parts = Object.entries(seek.options || {})
+  return Object.entries(options || {})
     .filter(([k, v]) => !(k in defaults) || JSON.stringify(defaults[k]) !== JSON.stringify(v))
     .map(([k, v]) => `${k}=${typeof v === "object" ? JSON.stringify(v) : v}`);
+}
+
+/** A few words about a seek: its options that differ from the defaults, its clock. */
+function optionsText(ui, seek) {
+  const parts = changedOptions(ui, seek.game, seek.options);
   if (seek.clock) parts.push(`⏱ ${seek.clock.base}+${seek.clock.increment || 0}`);
   return parts.join(" · ");
 }

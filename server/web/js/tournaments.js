@@ -6,6 +6,7 @@
 import { h } from "./dom.js";
 import { chosen, field } from "./lobby.js";
 import { gameTitle } from "./room.js";
+import { changedOptions } from "./seeks.js";
 import { catalogueGame } from "./state.js";
 
 export const FORMATS = ["swiss", "round_robin", "arena"];
@@ -151,7 +152,7 @@ export function tournamentView(ui, id) {
     x.duration ? [t("durationMinutes"), Math.round(x.duration / 60)] : null,
     [t("ratedQ"), t(x.rated ? "rated" : "casual")],
     x.starts_at ? [t("startsAt"), new Date(typeof x.starts_at === "number" ? x.starts_at * 1000 : x.starts_at).toLocaleString(ui.lang)] : null,
-    Object.keys(x.options || {}).length ? [t("options"), Object.entries(x.options).map(([k, v]) => `${k}=${typeof v === "object" ? JSON.stringify(v) : v}`).join(" · ")] : null,
+    changedOptions(ui, x.game, x.options).length ? [t("options"), changedOptions(ui, x.game, x.options).join(" · ")] : null,
   ].filter(Boolean);
   return h("div", { class: "tournament-page", "data-tournament": x.id, "data-state": state },
     h("section", { class: "card" },
@@ -185,19 +186,20 @@ function standingsOf(x) {
 
 function standingsView(ui, x) {
   const t = ui.t;
-  const lines = standingsOf(x);
+  const state = x.status || x.state || "";
+  // before the start the standings are all zeros: the entrants are shown instead
+  const lines = ["created", "registering", "scheduled", "open", ""].includes(state) ? [] : standingsOf(x);
   const me = ui.state.player;
   const breaks = TIEBREAKS.filter((k) => lines.some((l) => l[k] !== undefined || (l.tiebreaks && l.tiebreaks[k] !== undefined)));
   const entrants = entrantsOf(x);
   const present = entrants.filter((e) => !e.withdrawn);
   let body;
   if (lines.length) {
-    body = h("div", { class: "table-wrap" }, h("table", { class: "standings", id: "standings" },
-      h("caption", {}, t("standings")),
+    body = h("div", { class: "table-wrap" }, h("table", { class: "standings", id: "standings", "aria-label": t("standings") },
       h("thead", {}, h("tr", {},
         h("th", { scope: "col" }, t("rank")), h("th", { scope: "col" }, t("player")),
         h("th", { scope: "col", class: "num" }, t("points")),
-        breaks.map((k) => h("th", { scope: "col", class: "num", title: t(`tb_${k}`) }, t(`tbShort_${k}`))),
+        breaks.map((k) => h("th", { scope: "col", class: `num tb-${k}`, title: t(`tb_${k}`), "aria-label": t(`tb_${k}`) }, t(`tbShort_${k}`))),
         h("th", { scope: "col", class: "num" }, t("games")))),
       h("tbody", {}, lines.map((l, i) => {
         const p = who(l);
