@@ -42,6 +42,8 @@ Schema (``PRAGMA user_version`` counts the migrations applied)::
                   pool (server.matchmaking.seeks.pool_key), ladder, max_concurrent,
                   status (open|matched|cancelled), room (once matched), updated
                   (docs/matchmaking.md)               [migration 6; PostgreSQL's 4]
+    tournaments   id, status, state (the whole server.tournaments.core.State as JSON),
+                  version (compare and set), created, updated   [SQLite 7, PostgreSQL 5]
 
 Migration 5 (PostgreSQL's migration 3: its numbering started anew) moves every
 ``players.token_hash`` into ``sessions`` as a ``session`` token (created and last used
@@ -279,6 +281,19 @@ class SeekRow:
     status: str = "open"  # open | matched | cancelled
     room: str | None = None
     updated: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentRow:
+    """A hosted tournament as stored: its whole state (server.tournaments.core.State)
+    as JSON, with its status and a version counting its writes."""
+
+    id: str
+    status: str
+    state: str
+    version: int
+    created: float
+    updated: float
 
 
 class Store(ABC):
@@ -542,6 +557,26 @@ class Store(ABC):
     async def reopen_seeks(self, room: str, at: float) -> list[str]:
         """Open again the seeks matched into ``room`` (whose room was never made: its
         node died between the claim and the room); return their ids."""
+
+    # -- tournaments ----------------------------------------------------------------------
+
+    @abstractmethod
+    async def save_tournament(self, row: TournamentRow, expect: int | None) -> bool:
+        """Store a tournament's whole state as ``row`` (whose ``version`` is ``expect + 1``).
+
+        ``expect`` None inserts a new tournament; otherwise the row is replaced only if
+        its stored version is ``expect`` (compare and set: two nodes never both advance
+        one tournament). Return whether the row was written."""
+
+    @abstractmethod
+    async def tournament(self, tournament_id: str) -> TournamentRow | None:
+        """One tournament."""
+
+    @abstractmethod
+    async def tournaments(
+        self, statuses: Iterable[str] = (), limit: int = 200
+    ) -> list[TournamentRow]:
+        """Tournaments (all, or those in ``statuses``), newest first."""
 
 
 #: the columns of ``games``, in the order :func:`game_from_row` reads them

@@ -47,6 +47,7 @@ from server.store.contract import (
     RatingPlan,
     SeekRow,
     SessionRow,
+    TournamentRow,
     action_values,
     chat_values,
     event_values,
@@ -66,6 +67,7 @@ from server.store.sql import (
     INSERT_SESSION,
     NAME_TAKEN,
     RATING_COLUMNS,
+    TOURNAMENT_COLUMNS,
     UPSERT_RATING,
     SqlReads,
     change_from_row,
@@ -272,6 +274,19 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX seeks_open ON seeks (status, created, id);
     CREATE INDEX seeks_player ON seeks (player_id, status);
     CREATE INDEX seeks_room ON seeks (room) WHERE room IS NOT NULL;
+    """,
+    # 5 (SQLite's migration 7): hosted tournaments (issue 28, server.tournaments).
+    # One row per tournament, holding its whole state.
+    """
+    CREATE TABLE tournaments (
+        id TEXT COLLATE "C" PRIMARY KEY,
+        status TEXT NOT NULL,
+        state TEXT NOT NULL,
+        version BIGINT NOT NULL,
+        created DOUBLE PRECISION NOT NULL,
+        updated DOUBLE PRECISION NOT NULL
+    );
+    CREATE INDEX tournaments_status ON tournaments (status, created);
     """,
 )
 
@@ -691,6 +706,37 @@ class PgStore(SqlReads):
         rows = stat_rows(game, stats)
         if rows:
             await self._submit(None, [(_ADD_STAT, rows)])
+
+    # -- tournaments ----------------------------------------------------------------------
+
+    async def save_tournament(self, row: TournamentRow, expect: int | None) -> bool:
+        async def save(db: asyncpg.Connection) -> bool:
+            if expect is None:
+                status = await db.execute(
+                    f"INSERT INTO tournaments ({TOURNAMENT_COLUMNS}) "
+                    "VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING",
+                    row.id,
+                    row.status,
+                    row.state,
+                    row.version,
+                    row.created,
+                    row.updated,
+                )
+            else:
+                status = await db.execute(
+                    "UPDATE tournaments SET status = $1, state = $2, version = $3, "
+                    "updated = $4 WHERE id = $5 AND version = $6",
+                    row.status,
+                    row.state,
+                    row.version,
+                    row.updated,
+                    row.id,
+                    expect,
+                )
+            return bool(status.endswith(" 1"))
+
+        written: bool = await self._submit(None, [], hook=save)
+        return written
 
     # -- reads (pooled connections, autocommit: committed rows only; queries in SqlReads)
 

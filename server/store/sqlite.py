@@ -32,6 +32,7 @@ from server.store.contract import (
     RatingPlan,
     SeekRow,
     SessionRow,
+    TournamentRow,
     action_values,
     chat_values,
     event_values,
@@ -49,6 +50,7 @@ from server.store.sql import (
     INSERT_SEEK,
     INSERT_SESSION,
     NAME_TAKEN,
+    TOURNAMENT_COLUMNS,
     UPSERT_RATING,
     SqlReads,
     change_from_row,
@@ -242,6 +244,19 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX seeks_open ON seeks (status, created, id);
     CREATE INDEX seeks_player ON seeks (player_id, status);
     CREATE INDEX seeks_room ON seeks (room) WHERE room IS NOT NULL;
+    """,
+    # 7: hosted tournaments (issue 28, server.tournaments; docs/tournaments.md).
+    # One row per tournament, holding its whole state.
+    """
+    CREATE TABLE tournaments (
+        id TEXT PRIMARY KEY,
+        status TEXT NOT NULL,
+        state TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        created REAL NOT NULL,
+        updated REAL NOT NULL
+    );
+    CREATE INDEX tournaments_status ON tournaments (status, created);
     """,
 )
 
@@ -707,6 +722,29 @@ class SqliteStore(SqlReads):
         rows = stat_rows(game, stats)
         if rows:
             await self._submit([(_ADD_STAT, rows)])
+
+    # -- tournaments ----------------------------------------------------------------------
+
+    async def save_tournament(self, row: TournamentRow, expect: int | None) -> bool:
+        values = (row.id, row.status, row.state, row.version, row.created, row.updated)
+
+        def save(db: sqlite3.Connection) -> bool:
+            if expect is None:
+                cur = db.execute(
+                    f"INSERT OR IGNORE INTO tournaments ({TOURNAMENT_COLUMNS}) "
+                    "VALUES (?,?,?,?,?,?)",
+                    values,
+                )
+            else:
+                cur = db.execute(
+                    "UPDATE tournaments SET status = ?, state = ?, version = ?, updated = ? "
+                    "WHERE id = ? AND version = ?",
+                    (row.status, row.state, row.version, row.updated, row.id, expect),
+                )
+            return cur.rowcount == 1
+
+        written: bool = await self._submit([], hook=save)
+        return written
 
     # -- reads (on the reader connection: committed rows only; queries in SqlReads) ------
 

@@ -52,6 +52,7 @@ from server.store.contract import (
     SeekRow,
     SessionRow,
     Store,
+    TournamentRow,
 )
 
 
@@ -997,3 +998,20 @@ def seek_row(seek_id: str, player: str, **fields: Any) -> SeekRow:
         rating=fields.pop("rating", 1500.0),
         **fields,
     )
+    # -- tournaments -----------------------------------------------------------------------
+
+    async def test_tournaments_compare_and_set(self, store: Store) -> None:
+        row = TournamentRow("t1", "created", '{"a": 1}', 1, 5.0, 5.0)
+        assert await store.save_tournament(row, None)
+        assert not await store.save_tournament(row, None)  # the id is taken
+        assert await store.tournament("t1") == row
+        moved = dataclasses.replace(row, status="running", state='{"a": 2}', version=2, updated=6.0)
+        assert await store.save_tournament(moved, 1)
+        # a second writer that read version 1 loses
+        stale = dataclasses.replace(row, state='{"a": 3}', version=2, updated=7.0)
+        assert not await store.save_tournament(stale, 1)
+        assert await store.tournament("t1") == moved
+        await store.save_tournament(TournamentRow("t2", "finished", "{}", 1, 9.0, 9.0), None)
+        assert [t.id for t in await store.tournaments()] == ["t2", "t1"]
+        assert [t.id for t in await store.tournaments(["running"])] == ["t1"]
+        assert await store.tournament("nope") is None
