@@ -39,51 +39,95 @@ def white_and_black(pages: dict[str, Any], wire: Wire, room: str) -> tuple[Any, 
     return pages[names[0]], pages[names[1]]
 
 
-def test_seek_taken_with_one_click_played_to_the_end_then_a_rematch(
-    served: Served, new_page: Any, tmp_path: Path
-) -> None:
-    url = served.url
+def two_players(served: Served, new_page: Any) -> tuple[Any, Wire, Any, Wire]:
+    """ana on a wide screen and bob on a phone, both in the lobby, with their wires."""
     ana = new_page(viewport={"width": 1280, "height": 1000})
     ana_wire = Wire(ana)
-    enter_as_guest(ana, url, "ana")
+    enter_as_guest(ana, served.url, "ana")
     bob = new_page(viewport={"width": 375, "height": 667})  # a phone
     bob_wire = Wire(bob)
-    enter_as_guest(bob, url, "bob")
+    enter_as_guest(bob, served.url, "bob")
     bob.wait_for_selector("#no-seeks")
+    return ana, ana_wire, bob, bob_wire
 
-    # -- ana makes a Kriegspiel seek from the create form's options ------------------------
+
+def seek_taken(ana: Any, ana_wire: Wire, bob: Any, bob_wire: Wire) -> str:
+    """ana seeks a Kriegspiel game, bob takes it with one click: the room both are in."""
     ana.select_option("#f-game", "kriegspiel")
     ana.click("#f-seek")
+    ana.locator(".seek.mine").wait_for()
+    added = ana_wire.received_of("seek_added")[-1]["seek"]
+    bob.locator(f".seek[data-seek='{added['id']}'] button").click()
+    room = wait_room(bob)
+    assert wait_room(ana) == room
+    return room
+
+
+def resign(page: Any) -> None:
+    page.wait_for_selector(".turn-of:has-text('Your turn')")
+    page.click("#resign")
+    page.click("#resign-yes")
+
+
+def test_seek_made_cancelled_made_again_taken_with_one_click_and_played_to_the_end(
+    served: Served, new_page: Any, tmp_path: Path
+) -> None:
+    ana, ana_wire, bob, bob_wire = two_players(served, new_page)
+
+    # -- ana makes a Kriegspiel seek from the create form's options, and cancels it -------
+    ana.select_option("#f-game", "kriegspiel")
+    ana.click("#f-seek")
+    first = ana.locator(".seek.mine")
+    first.wait_for()
+    bob.wait_for_selector(".seek[data-game=kriegspiel]")  # pushed to bob's lobby
+    first.locator("button:has-text('Cancel')").click()
+    ana.wait_for_selector("#no-seeks")
+    bob.wait_for_selector("#no-seeks")  # and its end too
+    cancelled = ana_wire.received_of("seek_cancelled")[-1]["seek"]
+    assert ana_wire.sent_of("cancel_seek")[-1] == {"type": "cancel_seek", "seek": cancelled}
+
+    # -- again, by keyboard, with a rating range -----------------------------------------
+    ana.fill("#seek-lo", "1200")
+    ana.fill("#seek-hi", "1800")
+    ana.focus("#f-seek")
+    ana.keyboard.press("Enter")
     mine = ana.locator(".seek.mine")
     mine.wait_for()
-    [seek] = ana_wire.sent_of("seek")
-    assert seek["game"] == "kriegspiel" and seek["type"] == "seek"
+    seek = ana_wire.sent_of("seek")[-1]
+    assert seek == {
+        "type": "seek",
+        "game": "kriegspiel",
+        "options": {},
+        "rating_range": [1200, 1800],
+    }
     added = ana_wire.received_of("seek_added")[-1]["seek"]
-    assert mine.get_attribute("data-seek") == added["id"]
-    assert mine.locator("button").inner_text() == "Cancel"
+    assert added["status"] == "open" and added["player"]["name"] == "ana"
+    assert mine.get_attribute("data-seek") == added["id"] != cancelled
+    assert "rating 1200–1800" in mine.inner_text()
     shot(ana, "seek", tmp_path)
 
     # -- bob sees it live (pushed, no reload) and takes it with one click -------------------
     line = bob.locator(f".seek[data-seek='{added['id']}']")
     line.wait_for()
     assert "ana" in line.locator(".owner").inner_text()
+    assert line.locator("button").get_attribute("aria-label") == "Play ana's Kriegspiel seek"
     no_sideways_scroll(bob)
     shot(bob, "seeks-phone", tmp_path)
     line.locator("button").click()
     assert bob_wire.sent_of("take_seek")[-1] == {"type": "take_seek", "seek": added["id"]}
 
-    # -- the match frame takes both to the room ------------------------------------------
+    # -- the match frame takes both to the room, which each page resumes ------------------
     room = wait_room(bob)
     assert wait_room(ana) == room
     for wire in (ana_wire, bob_wire):
         [match] = [m for m in wire.received_of("match") if m["room"] == room]
         assert match["source"] == "seek" and match["game"] == "kriegspiel"
         assert {p["name"] for p in match["players"]} == {"ana", "bob"}
-        assert {"type": "resume", "room": room, "since": 0} in [
-            {k: v for k, v in m.items() if k != "ref"} for m in wire.sent_of("resume")
-        ]
-    seats = {m["players"][m["seat"]]["name"]: m["seat"] for m in ana_wire.received_of("match")}
-    assert ana.locator(".seek.mine").count() == 0
+        resumed = [m for m in wire.sent_of("resume") if m["room"] == room]
+        assert resumed and resumed[0]["since"] == 0
+    ana.click("#nav-lobby")
+    ana.wait_for_selector("#no-seeks")  # taken: no longer open
+    ana.click(f".my-rooms a[href='#/room/{room}']")
 
     # -- they play: white moves, black moves, white resigns: the game is over ------------
     white, black = white_and_black({"ana": ana, "bob": bob}, ana_wire, room)
@@ -94,14 +138,25 @@ def test_seek_taken_with_one_click_played_to_the_end_then_a_rematch(
     black.wait_for_selector(".turn-of:has-text('Your turn')")
     black.click(".sq[data-square=e7]")
     black.click(".sq[data-square=e5]")
-    white.wait_for_selector(".turn-of:has-text('Your turn')")
-    white.click("#resign")
-    white.click("#resign-yes")
+    black.wait_for_selector(".log-lines li:has-text('You moved e7e5.')")
+    resign(white)
     for page in (ana, bob):
         page.wait_for_selector(".game-over")
         page.wait_for_selector(".room-state[data-state=finished]")
+    moves = [m["action"] for m in ana_wire.sent_of("act") + bob_wire.sent_of("act")]
+    assert sorted(moves) == ["e2e4", "e7e5", "resign"]
 
-    # -- a rematch: ana offers, bob accepts; both go to the new room, colours swapped -----
+
+def test_a_rematch_offered_and_accepted_opens_a_new_room_with_the_colours_swapped(
+    served: Served, new_page: Any, tmp_path: Path
+) -> None:
+    ana, ana_wire, bob, bob_wire = two_players(served, new_page)
+    room = seek_taken(ana, ana_wire, bob, bob_wire)
+    white, black = white_and_black({"ana": ana, "bob": bob}, ana_wire, room)
+    resign(white)
+    for page in (ana, bob):
+        page.wait_for_selector(".room-state[data-state=finished]")
+    # ana offers; bob sees the offer and accepts; both go to the new room
     ana.click("#rematch")
     ana.wait_for_selector("#rematch-waiting")
     bob.wait_for_selector("#rematch-offered:has-text('ana offers a rematch.')")
@@ -114,11 +169,12 @@ def test_seek_taken_with_one_click_played_to_the_end_then_a_rematch(
     for wire in (ana_wire, bob_wire):
         [match] = [m for m in wire.received_of("match") if m["room"] == again]
         assert match["source"] == "rematch" and match["ref"] == room
-    swapped = {m["players"][m["seat"]]["name"]: m["seat"] for m in ana_wire.received_of("match")}
-    assert swapped["ana"] == 1 - seats["ana"]
     new_white, _ = white_and_black({"ana": ana, "bob": bob}, ana_wire, again)
-    assert new_white is black
+    assert new_white is black  # Kriegspiel swaps colours
     new_white.wait_for_selector(".turn-of:has-text('Your turn')")  # the new game runs
+    # the old room links to the new one
+    ana.goto(f"{served.url}#/room/{room}")
+    ana.wait_for_selector(f"#rematch-room[href='#/room/{again}']")
 
 
 def test_register_for_a_tournament_and_watch_its_standings_update(
