@@ -72,6 +72,7 @@ class Matchmaker:
         *,
         house_kinds: Callable[[str], list[str]],
         push: Callable[[str, frames.OutFrame], None],
+        live: Callable[[str], bool] = lambda player_id: True,
         bus: Bus = NO_BUS,
         poll: float | None = None,
         grace: float = 60.0,
@@ -85,6 +86,8 @@ class Matchmaker:
         #: the house bots that may fill a table of a game (the app's catalogue)
         self.house_kinds = house_kinds
         self.push = push
+        #: whether a player has a connection to this node (only those are told here)
+        self.live = live
         self.bus = bus
         self.poll = poll
         self.grace = grace
@@ -100,8 +103,10 @@ class Matchmaker:
         self._watchers: dict[Any, str | None] = {}
         self._changed: set[str] = set()
         self._flush: asyncio.TimerHandle | None = None
-        #: seeks this node opened rooms for (their players were told here)
-        self._paired_here: set[str] = set()
+        #: seeks of a match whose claim was lost (the next read says where they went)
+        self._limbo: dict[str, Seek] = {}
+        #: seeks another node paired whose players this node has yet to tell
+        self._to_tell: dict[str, Seek] = {}
         #: players of this node gone: their seeks' cancellation timers
         self._leaving: dict[str, asyncio.TimerHandle] = {}
         #: the seeks made on this node, by player (cancelled when the player leaves)
@@ -153,11 +158,13 @@ class Matchmaker:
             self._kick.clear()
             try:
                 async with self._lock:
-                    if self.poll is not None:
-                        await self._sync()
-                    await self._open_all(self.core.tick(self.clock()))
+                    matches = await self._sync() if self.poll is not None else []
+                    await self._open_all(matches + self.core.tick(self.clock()))
             except StoreError as exc:
                 log.warning("matchmaker: %s; trying again", exc)
+                await asyncio.sleep(1.0)
+            except Exception:
+                log.exception("matchmaker: pairing failed; trying again")
                 await asyncio.sleep(1.0)
 
     # -- requests -------------------------------------------------------------------------
@@ -317,9 +324,9 @@ class Matchmaker:
         return INITIAL[system].rating
 
     async def _add(self, player: Player, seek: Seek, first: str | None) -> frames.SeekAddedFrame:
-        await self.store.add_seek(_row(seek))
-        self._made_here.setdefault(player.id, set()).add(seek.id)
-        async with self._lock:
+        async with self._lock:  # (stored and paired before a poll may read it)
+            await self.store.add_seek(_row(seek))
+            self._made_here.setdefault(player.id, set()).add(seek.id)
             matches = self.core.add(seek, self.clock(), first)
             await self._open_all(matches)
         self._touch(seek.game)
@@ -336,6 +343,7 @@ class Matchmaker:
                 continue
             # another node claimed one of these seeks first: learn the truth, pair again
             self.lost_claims += 1
+            self._limbo.update((s.id, s) for s in match.seeks)
             pending += await self._sync()
 
     async def _open(self, match: Match) -> bool:
@@ -348,7 +356,6 @@ class Matchmaker:
         self._touch(first.game)
         for seek in match.seeks:
             self._made_here.get(seek.player, set()).discard(seek.id)
-            self._paired_here.add(seek.id)
         try:
             seats: list[MatchSeat] = []
             for seek in match.seeks:
@@ -388,28 +395,36 @@ class Matchmaker:
         players whose seeks another node paired; return the matches to open."""
         await self._reopen_orphans()
         rows = await self.store.seeks("open")
-        before = {s.id: s for s in self.core.open()}
+        before = {**self._limbo, **{s.id: s for s in self.core.open()}}
+        self._limbo.clear()
         matches = self.core.sync(_seeks(rows), self.clock())
         now_open = {r.id for r in rows}
         gone = [s for sid, s in before.items() if sid not in now_open]
         added = [r for r in rows if r.id not in before]
         for seek in gone:
             self._touch(seek.game)
-            if seek.id not in self._paired_here:
-                await self._told_elsewhere(seek)
+            # (a seek this node paired left the core then: it is never among these)
+            if self.live(seek.player):
+                self._to_tell[seek.id] = seek
+        for seek in list(self._to_tell.values()):
+            if await self._told_elsewhere(seek):
+                del self._to_tell[seek.id]
         for row in added:
             self._touch(row.game)
         return matches
 
-    async def _told_elsewhere(self, seek: Seek) -> None:
+    async def _told_elsewhere(self, seek: Seek) -> bool:
         """``seek`` went from the open seeks without this node pairing it: if another
-        node paired it, tell its player's connections here of the match."""
+        node paired it, tell its player's connections here of the match. False: ask
+        again at the next read (the room is not stored yet)."""
         row = await self.store.seek(seek.id)
         if row is None or row.status != "matched" or row.room is None:
-            return
+            return True
         game = await self.store.game(row.room)
-        if game is None or row.player not in game.seats:
-            return
+        if game is None:
+            return row.updated < self.clock() - self.orphan_after  # (never made: give up)
+        if row.player not in game.seats:
+            return True
         infos = []
         for pid in game.seats:
             player = None if pid is None else await self.identities.get(pid)
@@ -430,6 +445,7 @@ class Matchmaker:
                 no_show=settings.no_show,
             ),
         )
+        return True
 
     async def _reopen_orphans(self) -> None:
         """Open again the seeks claimed for a room that was never made (its node died

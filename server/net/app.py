@@ -215,6 +215,7 @@ class UmpireServer:
             self.identities,
             house_kinds=self.house.available,
             push=self.push,
+            live=lambda player_id: player_id in self._live,
             bus=self.bus,
             poll=config.seek_poll if self.store.shared else None,
             grace=config.seek_grace,
