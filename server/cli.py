@@ -294,6 +294,12 @@ def _add_data(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--format", choices=["jsonl", "pgn", "parquet"], default="jsonl")
     p.add_argument("--game", action="append", metavar="ID", help="only this game (repeatable)")
     p.add_argument(
+        "--tournament",
+        action="append",
+        metavar="ID",
+        help="only the games of this hosted tournament, in pairing order (repeatable)",
+    )
+    p.add_argument(
         "--out", help="write here instead of standard output (parquet: a directory, required)"
     )
     p.set_defaults(func=_cmd_export)
@@ -337,6 +343,24 @@ async def _open_existing(path: str) -> Store:
     return store
 
 
+async def _export_ids(store: Store, args: argparse.Namespace) -> list[str] | None:
+    """The games ``--game`` and ``--tournament`` name (None: every game)."""
+    if not args.tournament:
+        return list(args.game) if args.game else None
+    import msgspec
+
+    from server.tournaments.core import State
+
+    ids = list(args.game or [])
+    for tid in args.tournament:
+        row = await store.tournament(tid)
+        if row is None:
+            raise OSError(f"no tournament {tid!r} in {args.db}")
+        state = msgspec.json.decode(row.state, type=State)
+        ids.extend(g.room for g in state.games if g.room is not None)
+    return ids
+
+
 def _cmd_export(args: argparse.Namespace) -> int:
     """``umpire export``."""
     from server.errors import StoreError
@@ -349,9 +373,10 @@ def _cmd_export(args: argparse.Namespace) -> int:
     async def run(out: TextIO) -> int:
         store = await _open_existing(args.db)
         try:
+            games = await _export_ids(store, args)
             if args.format == "pgn":
-                return await export_pgn(store, out, args.game)
-            return await export_jsonl(store, out, args.game)
+                return await export_pgn(store, out, games)
+            return await export_jsonl(store, out, games)
         finally:
             await store.close()
 
@@ -396,7 +421,8 @@ def _export_parquet(args: argparse.Namespace) -> int:
     async def run() -> tuple[int, int]:
         store = await _open_existing(args.db)
         try:
-            return await export_parquet(store, args.out, args.game, progress=progress)
+            games = await _export_ids(store, args)
+            return await export_parquet(store, args.out, games, progress=progress)
         finally:
             await store.close()
 

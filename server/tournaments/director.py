@@ -28,6 +28,7 @@ from server.games import engine as find_engine
 from server.games.base import FORFEIT_PREFIX, ConfigError
 from server.ids import opaque
 from server.players.identity import Player
+from server.ratings.rules import rule_set
 from server.roomcore.rating import rated_rules
 from server.roomcore.settings import Settings
 from server.rooms.lobby import HouseSeat, Lobby, MatchSeat
@@ -59,6 +60,9 @@ FORFEIT_RECORDS = tuple(FORFEIT_PREFIX + why for why in FORFEITS)
 
 #: The wire's error code of each refusal of the core
 ERROR_OF = {"bad_tournament": "bad_options"}
+
+#: The seed rating of an entrant without a rating under the tournament's rule set
+DEFAULT_RATING = 1500.0
 
 #: Seconds an entrant may be without a connection before being withdrawn.
 GRACE = 120.0
@@ -317,8 +321,27 @@ class Director:
                     "unsupported", f"no house bot {house!r} for {core.state.spec.game}"
                 )
             player = await self.lobby.identities.house_bot(house)
-        await self._do(tid, lambda c: c.join(player.id, player.name, 1500.0, self.clock(), house))
+        if self._core(tid).state.spec.rated and player.kind == "guest":
+            raise ClientError(
+                "account_required", "a rated tournament is for accounts and bot accounts"
+            )
+        rating = await self._seed_rating(tid, player.id)
+        await self._do(tid, lambda c: c.join(player.id, player.name, rating, self.clock(), house))
         return self.view(tid)
+
+    async def _seed_rating(self, tid: str, player: str) -> float:
+        """The player's rating under the tournament's rule set (its best version's, for a
+        bot), or 1500 when it has none: the entrants are seeded by it."""
+        spec = self._core(tid).state.spec
+        rules = rule_set(spec.game, spec.options)
+        if rules is None:
+            return DEFAULT_RATING
+        rows = [
+            r.rating.rating
+            for r in await self.store.ratings(player)
+            if r.key.game == spec.game and r.key.rules == rules and r.rating.games > 0
+        ]
+        return max(rows, default=DEFAULT_RATING)
 
     async def leave(self, tid: str, player: str) -> TournamentInfo:
         """Unregister or withdraw ``player``."""

@@ -108,8 +108,8 @@ def standings(
         assert g.scores is not None
         if g.bye:
             byes[g.players[0]] += 1
-            if fmt != ARENA:
-                points[g.players[0]] += BYE_POINTS
+            if fmt != ARENA:  # (BYE_POINTS; nothing for a withdrawn entrant's bye)
+                points[g.players[0]] += g.scores[0]
             continue
         for seat, player in enumerate(g.players):
             score = g.scores[seat]

@@ -64,8 +64,14 @@ async def test_an_arena_survives_a_sigkill(tmp_path: Path) -> None:
         for kind in HOUSE:
             await host.request("join_tournament", "tournament", tournament=tid, bot=kind)
         await host.request("start_tournament", "tournament", tournament=tid)
-        await follow_until(
-            port, tid, lambda t: sum(g["scores"] is not None for g in t["games"]) >= 4
+        # killed with at least 4 games over and rooms still being played
+        at_kill = await follow_until(
+            port,
+            tid,
+            lambda t: (
+                sum(g["scores"] is not None for g in t["games"]) >= 4
+                and any(g["room"] and g["scores"] is None for g in t["games"])
+            ),
         )
         await host.close()
     finally:
@@ -95,6 +101,7 @@ async def test_an_arena_survives_a_sigkill(tmp_path: Path) -> None:
     finally:
         await store.close()
     assert sorted(opened) == sorted(g["room"] for g in final["games"])  # no room lost
+    assert at_kill["status"] == "running" and len(final["games"]) > len(at_kill["games"])
     assert len(games) >= 5
     results: dict[str, list[float]] = defaultdict(list)
     for _, seats, scores in sorted(games, key=lambda x: x[0]):

@@ -51,3 +51,22 @@ async def test_umpire_tournament_server_hosts_a_round_robin(tmp_path: Path) -> N
     assert len(games) == 3 and all(g["scores"] is not None for g in games)
     assert sorted(r["byes"] for r in final["standings"]) == [1, 1, 1]
     assert sum(r["points"] for r in final["standings"]) == 3 + 3
+    # the results are in the knowledge base's exports
+    export = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "server.cli",
+        "export",
+        "--db",
+        str(tmp_path / "hosted.db"),
+        "--tournament",
+        final["id"],
+        cwd=ROOT,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    out, err = await asyncio.wait_for(export.communicate(), timeout=60)
+    assert export.returncode == 0, err.decode()
+    exported = [json.loads(line) for line in out.decode().splitlines()]
+    assert [g["id"] for g in exported] == [g["room"] for g in games]
+    assert all(g["settings"]["match_ref"] == final["id"] for g in exported)

@@ -116,3 +116,15 @@ def test_tie_breaks_by_hand() -> None:
     assert by["c"].buchholz == 0.5 + 1.0 and by["c"].sonneborn_berger == 0.5
     assert by["b"].buchholz == 1.5 + 1.0 and by["b"].sonneborn_berger == 1.0
     assert [r.player for r in rows] == ["a", "b", "c", "d"]
+
+
+def test_a_withdrawn_entrants_bye_scores_nothing() -> None:
+    core = TournamentCore.create("t", Spec(game="g", format="round_robin"), 0.0)
+    for i in range(3):
+        core.join(f"p{i}", f"P{i}", 1500.0, float(i))
+    core.start(1.0)
+    core.leave("p1", 1.5)
+    while core.state.status == RUNNING:
+        _play(core, 2.0)
+    row = next(r for r in core.table() if r.player == "p1")
+    assert row.byes == 1 and row.points == 0 and row.losses == 2

@@ -1,0 +1,38 @@
+"""A hosted tournament's standings on MQTT: retained, after every change, the table of
+its ``tournament`` frame."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from server.net.app import UmpireServer
+from tests.ops.conftest import PREFIX, Broker, Subscriber, test_bus
+
+
+async def test_hosted_standings_are_published(
+    broker: Broker, subscriber: Subscriber, make_feed_server: Any, connect: Any
+) -> None:
+    server: UmpireServer = await make_feed_server(test_bus(broker.url))
+    host = await connect(server, "host")
+    t = await host.request(
+        "create_tournament",
+        "tournament",
+        game="perudo",
+        options={"dice_per_player": 1},
+        format="round_robin",
+    )
+    tid = t["tournament"]["id"]
+    for kind in ("perudo-random", "perudo-simple"):
+        await host.request("join_tournament", "tournament", tournament=tid, bot=kind)
+    await host.request("start_tournament", "tournament", tournament=tid)
+    topic = f"{PREFIX}/tournaments/{tid}/standings"
+
+    def last() -> object:
+        found = [m for m in subscriber.messages if m.topic == topic]
+        return found and found[-1].json()["standings"]["status"] == "finished" and found[-1]
+
+    message = await subscriber.wait_for(last, what="the final standings")
+    rows = message.json()["standings"]["rows"]
+    assert message.json()["tournament"] == tid
+    assert sorted(r["name"] for r in rows) == ["perudo-random", "perudo-simple"]
+    assert sum(r["points"] for r in rows) == 1.0 and rows[0]["rank"] == 1
