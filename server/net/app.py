@@ -61,6 +61,7 @@ from server.wire.protocol import (
     CreateBot,
     CreateRoom,
     CreateTournament,
+    DeclineRematch,
     GetTournament,
     Hello,
     Hint,
@@ -79,6 +80,7 @@ from server.wire.protocol import (
     Ping,
     Profile,
     Register,
+    Rematch,
     Resume,
     Say,
     Seek,
@@ -509,6 +511,11 @@ class UmpireServer:
             return await self._seeks(client, message)
         if isinstance(message, TOURNAMENT_MESSAGES):
             return await self._tournament(client, player, message)
+        if isinstance(message, Rematch | DeclineRematch):
+            room = await lobby.find(player, message.room, None, conn=client)
+            if isinstance(message, Rematch):
+                return await room.rematch(client)
+            return await room.decline_rematch(client)
         if isinstance(message, Ping):
             return frames.PongFrame()
         if isinstance(message, Hint):
