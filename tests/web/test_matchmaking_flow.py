@@ -63,6 +63,12 @@ def seek_taken(ana: Any, ana_wire: Wire, bob: Any, bob_wire: Wire) -> str:
     return room
 
 
+def swapped_seat(wire: Wire, room: str, name: str) -> int:
+    """The seat of ``name`` in ``room`` by the match frame."""
+    [match] = [m for m in wire.received_of("match") if m["room"] == room]
+    return [p["name"] for p in match["players"]].index(name)
+
+
 def resign(page: Any) -> None:
     page.wait_for_selector(".turn-of:has-text('Your turn')")
     page.click("#resign")
@@ -175,6 +181,20 @@ def test_a_rematch_offered_and_accepted_opens_a_new_room_with_the_colours_swappe
     # the old room links to the new one
     ana.goto(f"{served.url}#/room/{room}")
     ana.wait_for_selector(f"#rematch-room[href='#/room/{again}']")
+    ana.click("#rematch-room")
+    # the new game ends; bob offers, ana declines (in Italian): the offer is void
+    resign(new_white)
+    bob.wait_for_selector(".room-state[data-state=finished]")
+    bob.click("#rematch")
+    ana.click("#lang")
+    ana.wait_for_selector("#rematch-offered:has-text('bob propone la rivincita.')")
+    ana.click("#rematch-decline")
+    bob.wait_for_selector("#rematch-declined:has-text('ana declined the rematch.')")
+    ana.wait_for_selector("#rematch-declined:has-text('ana ha rifiutato la rivincita.')")
+    assert ana_wire.sent_of("decline_rematch")[-1] == {"type": "decline_rematch", "room": again}
+    declined = [f for f in bob_wire.received_of("room") if f["room"] == again][-1]["rematch"]
+    assert declined["declined"] == swapped_seat(ana_wire, again, "ana")
+    ana.click("#lang")
 
 
 def test_register_for_a_tournament_and_watch_its_standings_update(

@@ -97,7 +97,7 @@ function rematchView(ui, room) {
   } else if (mine) {
     body = h("span", { id: "rematch-waiting" }, t("rematchWaiting"));
   } else if (others.length) {
-    body = [h("span", { id: "rematch-offered" }, t("rematchOffered", { names: who(others) })), " ",
+    body = [h("span", { id: "rematch-offered" }, t("rematchOffered", { names: who(others), count: others.length })), " ",
       h("button", { type: "button", class: "primary small", id: "rematch-accept", onclick: () => send("rematch") }, t("rematchAccept")), " ",
       h("button", { type: "button", class: "small", id: "rematch-decline", onclick: () => send("decline_rematch") }, t("rematchDecline"))];
   } else {

@@ -305,6 +305,10 @@ function applyRoomFrame(room, frame) {
     case "ack":
       room.turn = null; // a new turn frame follows when the game still waits for us
       break;
+    case "rematch":
+      // the answer to rematch and decline_rematch: the rematch as it stands
+      room.frame = { ...room.frame, rematch: frame.rematch };
+      break;
     case "chat":
       // a reconnect re-sends the channel's recent lines: keep each line (by number) once
       if (room.chat.some((line) => line.n === frame.n)) break;

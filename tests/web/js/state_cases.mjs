@@ -200,6 +200,13 @@ export const cases = [
     eq(rematchOf({}), { offered: [], declined: [], room: null });
     eq(rematchOf({ rematch: { offered: [0] } }), { offered: [0], declined: [], room: null });
     eq(rematchOf({ rematch: { offered: [{ seat: 1 }], declined: 0, room: "r2" } }), { offered: [1], declined: [0], room: "r2" });
+    // the answer to rematch / decline_rematch updates the room's rematch
+    const s = feed(initialState(), [
+      { type: "room", room: ROOM, game: "kriegspiel", state: "finished", seats: seats(["ana", "bob"]) },
+      { type: "rematch", room: ROOM, rematch: { offered: [0], declined: null, room: null } },
+    ]);
+    eq(rematchOf(s.rooms[ROOM].frame), { offered: [0], declined: [], room: null });
+    eq(s.rooms[ROOM].frame.state, "finished");
   }],
   ["tournaments: the list, a tournament's frame (its spec flattened) updating the list", () => {
     const s = feed(initialState(), [{ type: "tournaments", tournaments: [{ id: "t1", game: "perudo", format: "arena", status: "created", entrants: 0 }] }]);
