@@ -110,6 +110,10 @@ TOURNAMENT_MESSAGES = (
     GetTournament,
 )
 
+#: Seconds between two pushes of one tournament's frame (changes in between coalesce;
+#: its end is pushed at once)
+TOURNAMENT_PUSH_INTERVAL = 0.5
+
 #: Hints one connection may have in flight; one more is told ``busy``.
 HINTS_PER_CONNECTION = 2
 
@@ -228,6 +232,11 @@ class UmpireServer:
         self.tournaments.changed = self._tournament_changed
         self.tournaments.online = lambda player_id: bool(self._live.get(player_id))
         self._following: dict[str, set[Client]] = {}
+        #: the latest unsent change of each tournament, the pending push's timer, and
+        #: when each was last pushed (pushes are throttled: TOURNAMENT_PUSH_INTERVAL)
+        self._tournament_latest: dict[str, frames.TournamentInfo] = {}
+        self._tournament_timers: dict[str, asyncio.TimerHandle] = {}
+        self._tournament_pushed: dict[str, float] = {}
         self.catalogue = catalogue.Published(catalog, advisor=advisor is not None, rated=rated_game)
         self.lobby.advisor = None if advisor is None else self.house.advise
         #: with a PostgreSQL store: this node's part in a cluster (made by ``start``)
@@ -509,13 +518,13 @@ class UmpireServer:
             return await self._ratings_reply(message, player.id)
         if isinstance(message, Seek | CancelSeek | ListSeeks | TakeSeek):
             return await self._seeks(client, message)
-        if isinstance(message, TOURNAMENT_MESSAGES):
-            return await self._tournament(client, player, message)
         if isinstance(message, Rematch | DeclineRematch):
             room = await lobby.find(player, message.room, None, conn=client)
             if isinstance(message, Rematch):
                 return await room.rematch(client)
             return await room.decline_rematch(client)
+        if isinstance(message, TOURNAMENT_MESSAGES):
+            return await self._tournament(client, player, message)
         if isinstance(message, Ping):
             return frames.PongFrame()
         if isinstance(message, Hint):
@@ -712,7 +721,30 @@ class UmpireServer:
         self._following.setdefault(tournament, set()).add(client)
 
     def _tournament_changed(self, tournament: str, info: frames.TournamentInfo) -> None:
-        """A tournament changed: push it to its entrants and followers, feed the bus."""
+        """A tournament changed: push it now, or (within TOURNAMENT_PUSH_INTERVAL of the
+        last push) once that interval is over, with whatever it is then; its end at once."""
+        self._tournament_latest[tournament] = info
+        if tournament in self._tournament_timers:
+            if info.status not in ("finished", "cancelled"):
+                return
+            self._tournament_timers.pop(tournament).cancel()
+        wait = self._tournament_pushed.get(tournament, 0.0) + TOURNAMENT_PUSH_INTERVAL
+        wait -= time.monotonic()
+        if wait <= 0 or info.status in ("finished", "cancelled"):
+            self._push_tournament(tournament)
+        else:
+            loop = asyncio.get_running_loop()
+            self._tournament_timers[tournament] = loop.call_later(
+                wait, self._push_tournament, tournament
+            )
+
+    def _push_tournament(self, tournament: str) -> None:
+        """Send a tournament's latest state to its entrants and followers; feed the bus."""
+        self._tournament_timers.pop(tournament, None)
+        info = self._tournament_latest.pop(tournament, None)
+        if info is None:
+            return
+        self._tournament_pushed[tournament] = time.monotonic()
         text = frames.encode(frames.TournamentFrame(tournament=info))
         following = self._following.get(tournament, set())
         for client in list(following):
@@ -727,6 +759,7 @@ class UmpireServer:
         )
         if info.status in ("finished", "cancelled"):
             self._following.pop(tournament, None)
+            self._tournament_pushed.pop(tournament, None)
 
     def push(self, player_id: str, frame: frames.OutFrame) -> None:
         """Send ``frame`` to every live connection of ``player_id`` on this node (a

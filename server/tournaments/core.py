@@ -189,7 +189,7 @@ class TournamentCore:
         if s.status != CREATED:
             raise TournamentError("the tournament has already started", "tournament_started")
         if len(s.entrants) < 2:
-            raise TournamentError("a tournament needs at least 2 entrants")
+            raise TournamentError("a tournament needs at least 2 entrants", "bad_state")
         s.entrants.sort(key=lambda e: (-e.rating, e.joined))
         s.status = RUNNING
         s.started = now
@@ -242,7 +242,7 @@ class TournamentCore:
     def cancel(self, now: float) -> None:
         """The host cancels a tournament that has not started."""
         if self.state.status != CREATED:
-            raise TournamentError("only a tournament not yet started can be cancelled")
+            raise TournamentError("only a tournament not yet started can be cancelled", "bad_state")
         self.state.status = CANCELLED
         self.state.finished = now
 

@@ -7,7 +7,7 @@ pairings on every node and after every restart. docs/tournaments.md states the r
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence, Set
+from collections.abc import Iterator, Mapping, Sequence, Set
 
 #: A pairing: the player in seat 0 (white in Kriegspiel), then the player in seat 1.
 Pair = tuple[str, str]
@@ -79,7 +79,7 @@ def swiss_round(
     search backtracks, so a round repeats a pairing only when no other pairing exists
     (or the search passes ``limit`` nodes); it then pairs in rank order, repeats allowed.
     """
-    players = list(ranked)
+    players = sorted(ranked, key=lambda p: -scores.get(p, 0.0))  # (stable: rank kept)
     bye_candidates: list[str | None] = [None]
     if len(players) % 2:
         fewest = min(byes.get(p, 0) for p in players)
@@ -98,15 +98,21 @@ def swiss_round(
     return [colour(a, b, whites, blacks) for a, b in pairs], bye
 
 
-def _candidates(top: str, unpaired: Sequence[str], scores: Mapping[str, float]) -> list[str]:
-    """The opponents ``top`` (the highest-ranked unpaired player) tries, in order."""
-    score = scores.get(top, 0.0)
-    group = [p for p in unpaired if scores.get(p, 0.0) == score]
-    pivot = len(group) // 2
-    own = sorted(group[1:], key=lambda p: (abs(group.index(p) - pivot), group.index(p)))
-    others = [p for p in unpaired if p not in group]
-    others.sort(key=lambda p: (abs(scores.get(p, 0.0) - score), unpaired.index(p)))
-    return own + others
+def _candidates(unpaired: Sequence[str], scores: Mapping[str, float]) -> Iterator[str]:
+    """The opponents the first of ``unpaired`` (rank order, so score groups are runs and
+    it leads its own) tries, in order: its score group from the player half the group
+    below it outwards, then everyone below the group in rank order (the nearest lower
+    score first)."""
+    score = scores.get(unpaired[0], 0.0)
+    k = 1
+    while k < len(unpaired) and scores.get(unpaired[k], 0.0) == score:
+        k += 1
+    pivot = k // 2
+    for step in range(k):
+        for index in (pivot - step, pivot + step) if step else (pivot,):
+            if 1 <= index < k:
+                yield unpaired[index]
+    yield from unpaired[k:]
 
 
 def _search(
@@ -122,7 +128,7 @@ def _search(
     if budget[0] <= 0:
         return None
     top, rest = unpaired[0], unpaired[1:]
-    for other in _candidates(top, unpaired, scores):
+    for other in _candidates(unpaired, scores):
         if other in met.get(top, ()):
             continue
         found = _search([p for p in rest if p != other], scores, met, budget)

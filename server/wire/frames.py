@@ -737,9 +737,9 @@ Frame = (
     | SeekAddedFrame
     | SeekCancelledFrame
     | SeeksFrame
+    | RematchFrame
     | TournamentFrame
     | TournamentsFrame
-    | RematchFrame
 )
 
 #: The outbound frame types by their ``"type"`` tag.
@@ -776,9 +776,9 @@ FRAME_TYPES: dict[str, type[OutFrame]] = {
         SeekAddedFrame,
         SeekCancelledFrame,
         SeeksFrame,
+        RematchFrame,
         TournamentFrame,
         TournamentsFrame,
-        RematchFrame,
     )
 }
 

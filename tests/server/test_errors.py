@@ -418,6 +418,25 @@ async def test_seek_errors(connect: Any) -> None:
     await expect_error(ana, "too_many_seeks")
 
 
+async def test_tournament_errors(connect: Any) -> None:
+    ana = await connect("ana")
+    await ana.send(type="tournament", tournament="nope")
+    await expect_error(ana, "no_such_tournament")
+    await ana.send(type="create_tournament", game="perudo", format="arena")
+    await expect_error(ana, "bad_options")  # an arena needs a duration
+    made = await ana.request("create_tournament", "tournament", game="perudo", format="swiss")
+    tid = made["tournament"]["id"]
+    bob = await connect("bob")
+    await bob.send(type="start_tournament", tournament=tid)
+    await expect_error(bob, "not_host")
+    await ana.send(type="start_tournament", tournament=tid)
+    await expect_error(ana, "bad_state")  # fewer than two entrants
+    await bob.send(type="join_tournament", tournament=tid, bot="perudo-random")
+    await expect_error(bob, "not_host")
+    await ana.send(type="join_tournament", tournament=tid, bot="kriegspiel-random")
+    await expect_error(ana, "unsupported")
+
+
 def test_every_error_code_is_tested() -> None:
     """Runs last in this module: every documented code was seen on the wire."""
     untested = set(ERROR_CODES) - TESTED

@@ -4,6 +4,7 @@ tournament still finishes."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from server.roomcore.settings import Timing
@@ -54,3 +55,29 @@ async def test_no_shows_forfeit_and_leavers_are_withdrawn(
                 if p in (ghost_id, sleepy_id):
                     assert g["scores"][seat] <= (1.0 if p == sleepy_id else 0.0)
     assert rows[sleepy_id]["points"] <= 1.0  # at most the forfeit win over the ghost
+
+
+async def test_a_tournament_starts_at_its_time(server: Any, connect: Any) -> None:
+    server.tournaments.tick = 0.05
+    host = await connect("host")
+    t = await host.request(
+        "create_tournament",
+        "tournament",
+        game="perudo",
+        options={"dice_per_player": 1},
+        format="swiss",
+        rounds=1,
+        starts_at=time.time() + 0.5,
+    )
+    tid = t["tournament"]["id"]
+    assert t["tournament"]["status"] == "created"
+    for kind in ("perudo-random", "perudo-simple"):
+        await host.request("join_tournament", "tournament", tournament=tid, bot=kind)
+
+    async def over() -> dict[str, Any] | None:
+        frame = await host.request("tournament", "tournament", tournament=tid, follow=False)
+        result: dict[str, Any] = frame["tournament"]
+        return result if result["status"] == "finished" else None
+
+    final = await eventually(over, timeout=30)
+    assert final["started"] >= final["starts_at"] and len(final["games"]) == 1
