@@ -133,7 +133,9 @@ def test_seek_made_cancelled_made_again_taken_with_one_click_and_played_to_the_e
         assert resumed and resumed[0]["since"] == 0
     ana.click("#nav-lobby")
     ana.wait_for_selector("#no-seeks")  # taken: no longer open
-    ana.click(f".my-rooms a[href='#/room/{room}']")
+    # every page but the room's says where the game is
+    ana.click(f".match-waiting a[data-room='{room}']")
+    assert room_of(ana) == room
 
     # -- they play: white moves, black moves, white resigns: the game is over ------------
     white, black = white_and_black({"ana": ana, "bob": bob}, ana_wire, room)

@@ -315,7 +315,7 @@ function render() {
   const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.key : null;
   const app = document.getElementById("app");
   if (!ui.name || ui.login) mount(app, entryForm(ui));
-  else mount(app, errorLine(), page());
+  else mount(app, errorLine(), ui.page === "room" ? null : matchWaiting(), page());
   for (const list of app.querySelectorAll(".log-lines, .chat-lines")) list.scrollTop = list.scrollHeight; // newest in view
   if (focused) {
     const again = app.querySelector(`[data-key="${CSS.escape(focused)}"]`);
@@ -348,6 +348,17 @@ function header() {
   const mine = document.getElementById("me");
   mount(mine, me ? h("a", { href: "#/account", id: "nav-account", "aria-current": ui.page === "account" ? "page" : null, "aria-label": `${ui.t("account")}: ${me.name}` },
     me.name, isAccount(me) ? null : h("span", { class: "guest-mark" }, ` (${ui.t("kind_guest")})`)) : null);
+}
+
+/** On every page but a room's: the unfinished rooms the server opened for us (a match: a
+ * seek, a rematch, a tournament's round), each with a link. A page reloaded or
+ * reconnected resumes them from welcome.seats (its seat is then taken, and the game may
+ * start) but stays where it was: this says where the game is. */
+function matchWaiting() {
+  const waiting = Object.values(ui.state.rooms).filter((r) => r.frame.match && ["waiting", "playing"].includes(r.frame.state) && r.seat !== null && r.seat !== undefined);
+  if (!waiting.length) return null;
+  return h("ul", { class: "match-waiting", role: "status" }, waiting.map((r) => h("li", {},
+    ui.t(r.frame.state === "playing" ? "matchPlaying" : "matchWaiting"), " ", h("a", { href: `#/room/${encodeURIComponent(r.id)}`, "data-room": r.id }, ui.t("matchGo", { room: r.id })))));
 }
 
 function errorLine() {
