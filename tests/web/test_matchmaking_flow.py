@@ -262,9 +262,20 @@ def test_register_for_a_tournament_and_watch_its_standings_update(
     fan.wait_for_selector(f"#standings tr[data-player={winner}] .points:text-is('1')")
     assert fan.locator(f"#standings tr[data-player={loser}] .points").inner_text() == "0"
     assert fan.locator("#t-state").inner_text() == "finished"
-    last = fan_wire.received_of("tournament")[-1]
-    assert fan_wire.sent_of("tournament")[-1]["type"] == "tournament"
-    assert last is not None
+    # the page asked once and followed: every later frame was pushed
+    assert fan_wire.sent_of("tournament") == [{"type": "tournament", "tournament": tid}]
+    pushed = fan_wire.received_of("tournament")
+    assert len(pushed) >= 3  # the answer, the start, the result (at least)
+    last = pushed[-1]["tournament"]
+    assert last["status"] == "finished"
+    shown = [
+        [cell.inner_text() for cell in row.locator("td").all()]
+        for row in fan.locator("#standings tbody tr").all()
+    ]
+    expected = [[str(s["rank"]), s["name"], "1" if s["points"] else "0"] for s in last["standings"]]
+    assert [line[:3] for line in shown] == expected
+    [game] = last["games"]
+    assert game["room"] == room and sorted(game["scores"]) == [0.0, 1.0]
     shot(fan, "tournament", tmp_path)
     # the pairing links to its room, where the finished game opens
     fan.click(f".pairings li[data-room='{room}'] a")
