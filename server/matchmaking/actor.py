@@ -125,10 +125,10 @@ class Matchmaker:
             matches = self.core.sync(_seeks(rows), self.clock())
             await self._open_all(matches)
             if self.poll is None:  # one node: a player not back within grace leaves
-                for player in {row.player for row in rows if not row.ladder}:
-                    self._made_here.setdefault(player, set()).update(
-                        r.id for r in rows if r.player == player and not r.ladder
-                    )
+                for row in rows:
+                    if not row.ladder:
+                        self._made_here.setdefault(row.player, set()).add(row.id)
+                for player in self._made_here:
                     self.left(player)
         self._task = asyncio.create_task(self._run(), name="matchmaker")
 
