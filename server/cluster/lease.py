@@ -157,6 +157,11 @@ class Leases:
             rows = await conn.fetch("SELECT room FROM leases WHERE node = $1", self.node)
         return {r[0] for r in rows}
 
+    async def alive(self) -> set[str]:
+        """The ids of the nodes alive now (this one included, once registered)."""
+        rows = await self.pool.fetch("SELECT id FROM nodes WHERE expires > clock_timestamp()")
+        return {r[0] for r in rows}
+
     async def listings(self) -> list[dict[str, Any]]:
         """The public rooms the other living nodes published at their last heartbeat."""
         rows = await self.pool.fetch(

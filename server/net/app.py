@@ -304,8 +304,9 @@ class UmpireServer:
             await self.cluster.advertise(self.config.advertise or self.house.url)
         await self.lobby.relaunch_bots()
         await self.matchmaker.start()
-        if self.store.shared:  # (docs/tournaments.md, "Several nodes")
-            self.tournaments.node = self.config.node_name or socket.gethostname()
+        if self.cluster is not None:  # (docs/tournaments.md, "Several nodes")
+            self.tournaments.node = self.cluster.node
+            self.tournaments.alive = self.cluster.leases.alive
             self.tournaments.online = None  # (its entrants may be on other nodes)
         await self.tournaments.start()
 

@@ -19,11 +19,11 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 import msgspec
 
-from server.errors import ClientError
+from server.errors import ClientError, StoreError
 from server.games import engine as find_engine
 from server.games.base import FORFEIT_PREFIX, ConfigError
 from server.ids import opaque
@@ -165,9 +165,15 @@ class Director:
         self.clock = clock
         self.grace = grace
         self.tick = tick
-        #: this node's name when several share the store (server.cluster): it directs
-        #: only the tournaments made on it; None: it directs them all
+        #: this node's id when several share the store (server.cluster): it directs the
+        #: tournaments made on it and takes over those of nodes no longer ``alive``;
+        #: None: alone, it directs them all
         self.node: str | None = None
+        self.alive: Callable[[], Awaitable[set[str]]] | None = None
+        #: ticks between two looks for tournaments of dead nodes, and for the ends of
+        #: rooms another node holds
+        self.sweep_every = 5
+        self._ticks = 0
         self.cores: dict[str, TournamentCore] = {}
         self._versions: dict[str, int] = {}
         self._locks: dict[str, asyncio.Lock] = {}
@@ -185,14 +191,14 @@ class Director:
 
     async def start(self) -> None:
         """Reload every tournament not over and start ticking."""
-        for row in await self.store.tournaments([CREATED, RUNNING], limit=100_000):
-            state = msgspec.json.decode(row.state, type=State)
-            if self.node is not None and state.node != self.node:
-                continue
-            self.cores[row.id] = TournamentCore(state)
-            self._versions[row.id] = row.version
-        for tid in list(self.cores):
-            await self._recover(tid)
+        if self.node is None:
+            for row in await self.store.tournaments([CREATED, RUNNING], limit=100_000):
+                self.cores[row.id] = TournamentCore(msgspec.json.decode(row.state, type=State))
+                self._versions[row.id] = row.version
+            for tid in list(self.cores):
+                await self._recover(tid)
+        else:
+            await self._take_over()
         self._task = asyncio.create_task(self._ticker(), name="tournament-director")
 
     async def close(self) -> None:
@@ -203,6 +209,53 @@ class Director:
                 await self._task
         for task in list(self._pending):
             task.cancel()
+
+    async def _take_over(self) -> None:
+        """(Several nodes.) Direct every tournament not over whose node is dead: claimed by
+        compare-and-set on its version, so one living node only takes each."""
+        if self.node is None or self.alive is None:
+            return
+        living = await self.alive()
+        for row in await self.store.tournaments([CREATED, RUNNING], limit=100_000):
+            if row.id in self.cores:
+                continue
+            state = msgspec.json.decode(row.state, type=State)
+            if state.node in living and state.node != self.node:
+                continue
+            state.node = self.node
+            text = msgspec.json.encode(state).decode()
+            mine = TournamentRow(
+                row.id, row.status, text, row.version + 1, row.created, row.updated
+            )
+            if not await self.store.save_tournament(mine, row.version):
+                continue  # another node took it first
+            log.info("tournament %s: directed by this node (%s) now", row.id, self.node)
+            self.cores[row.id] = TournamentCore(state)
+            self._versions[row.id] = mine.version
+            await self._recover(row.id)
+
+    async def _remote_ends(self, tid: str) -> None:
+        """Results of rooms not in this node's memory (held by another node after a
+        failover, or evicted): read from the games table."""
+        core = self.cores.get(tid)
+        if core is None:
+            return
+        changed = False
+        for g in core.playing():
+            room = g.room or ""
+            if room in self.lobby.rooms:
+                continue
+            row = await self.store.game(room)
+            if row is None or row.status in ("waiting", "playing"):
+                continue
+            scores, forfeit = scores_of(row, len(g.players))
+            forfeit = forfeit or await forfeited(self.store, row)
+            async with self._lock(tid):
+                changed = (
+                    core.result(room, scores, forfeit, row.finished or self.clock()) or changed
+                )
+        if changed:
+            await self._commit(tid)
 
     async def _recover(self, tid: str) -> None:
         """After a restart: take the results of rooms that ended while nobody listened."""
@@ -248,15 +301,29 @@ class Director:
                     break
 
     async def _reload_room(self, room_id: str) -> None:
-        """Have the lobby load a logged room (its end hook then reaches us)."""
+        """Have the lobby load a logged room (its end hook then reaches us), and launch
+        its house bots if this load brought it here (as a cluster's takeover does)."""
+        fresh = room_id not in self.lobby.rooms
         try:
-            await self.lobby.get(room_id)
+            room = await self.lobby.get(room_id)
+            if fresh and room is not None and room.state in ("waiting", "playing"):
+                room.relaunch_bots()
         except Exception:
             log.warning("tournament room %s could not be reloaded", room_id, exc_info=True)
 
     async def _ticker(self) -> None:
         while True:
             await asyncio.sleep(self.tick)
+            self._ticks += 1
+            if self._ticks % self.sweep_every == 0:
+                try:
+                    await self._take_over()
+                    for tid in list(self.cores):
+                        await self._remote_ends(tid)
+                except ClientError:
+                    pass  # (let go: _save logged why)
+                except (OSError, StoreError) as exc:
+                    log.warning("tournaments: the sweep failed: %s", exc)
             for tid in list(self.cores):
                 try:
                     await self._tick_one(tid)
@@ -304,6 +371,7 @@ class Director:
             core = TournamentCore.create(opaque(6), spec, self.clock())
         except TournamentError as exc:
             raise ClientError(ERROR_OF.get(exc.code, "bad_state"), exc.reason) from None
+        core.state.node = self.node or ""
         tid = core.state.id
         self.cores[tid] = core
         await self._commit(tid)
