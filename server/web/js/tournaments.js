@@ -224,7 +224,7 @@ function fmt(n) {
 
 /** The rounds as [{round, pairings}]: from a flat `games` list ({round, board, players,
  * room, scores}), else as the frame gives them. */
-function roundsOf(x) {
+export function roundsOf(x) {
   if (Array.isArray(x.games)) {
     const by = new Map();
     for (const g of [...x.games].sort((a, b) => a.round - b.round || (a.board ?? 0) - (b.board ?? 0))) {

@@ -12,6 +12,7 @@ import { applyOwnMove, attemptsFrom, kriegReplay, parsePlacement } from "../../.
 import { fromFen, pgn, play, san } from "../../../server/web/js/games/san.js";
 import { commitment, seedKey } from "../../../server/web/js/seed.js";
 import sanGames from "./san_cases.mjs";
+import { entrantsOf, registered, roundsOf } from "../../../server/web/js/tournaments.js";
 
 const canon = (value) => JSON.stringify(value, (key, v) =>
   v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort()) : v);
@@ -207,6 +208,19 @@ export const cases = [
     ]);
     eq(rematchOf(s.rooms[ROOM].frame), { offered: [0], declined: [], room: null });
     eq(s.rooms[ROOM].frame.state, "finished");
+  }],
+  ["a tournament's entrants, who is registered, its rounds from the flat games list", () => {
+    const t = {
+      entrants: [{ player: "p1", name: "ana", withdrawn: false, house: null }, { player: "p2", name: "bob", withdrawn: true, house: null }],
+      games: [
+        { round: 2, board: 1, players: ["p1", "p3"], room: "r3", scores: null },
+        { round: 1, board: 1, players: ["p3", "p1"], room: "r1", scores: [0, 1] },
+        { round: 1, board: 0, players: ["p2"], room: null, scores: [1] },
+      ],
+    };
+    eq(entrantsOf(t).map((e) => [e.id, e.name, e.withdrawn]), [["p1", "ana", false], ["p2", "bob", true]]);
+    eq([registered(t, { id: "p1" }), registered(t, { id: "p2" }), registered(t, null)], [true, false, false]);
+    eq(roundsOf(t).map((r) => [r.round, r.pairings.map((p) => p.board)]), [[1, [0, 1]], [2, [1]]]);
   }],
   ["tournaments: the list, a tournament's frame (its spec flattened) updating the list", () => {
     const s = feed(initialState(), [{ type: "tournaments", tournaments: [{ id: "t1", game: "perudo", format: "arena", status: "created", entrants: 0 }] }]);
