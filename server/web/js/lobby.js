@@ -5,12 +5,14 @@
 import { h } from "./dom.js";
 import { hasWord } from "./i18n.js";
 import { gameTitle } from "./room.js";
+import { seekExtras, seekMessage, seeksView } from "./seeks.js";
 
 export function lobbyView(ui) {
   const t = ui.t;
   const rooms = ui.state.lobby;
   const mine = Object.values(ui.state.rooms).filter((r) => r.frame.state);
   return h("div", { class: "lobby" },
+    seeksView(ui),
     h("section", { class: "card" },
       h("h1", {}, t("lobby")),
       mine.length
@@ -76,7 +78,7 @@ function control(ui, option, id, value, set, game) {
 }
 
 /** One option as a form field: its label, a "?" that shows its help, its control. */
-function field(ui, option, id, value, set, game) {
+export function field(ui, option, id, value, set, game) {
   const name = label(ui, option.name, game);
   const key = `${game}:${option.name}`;
   const open = Boolean(ui.form.help[key]);
@@ -100,7 +102,7 @@ function field(ui, option, id, value, set, game) {
 
 /** The values to send of the options given (touched ones only, so that a preset or the
  * server's defaults decide the rest); an object goes only with every required member. */
-function chosen(options, values) {
+export function chosen(options, values) {
   const out = {};
   for (const option of options) {
     const value = values[option.name];
@@ -144,8 +146,16 @@ export function createForm(ui) {
   const submit = (e) => {
     e.preventDefault();
     ui.state.error = null;
+    if (e.submitter && e.submitter.id === "f-seek") {
+      ui.send(seekMessage(ui, game, chosen(game.options, values), chosen(roomOptions, f.room)));
+      return;
+    }
     ui.send({ type: "create_room", game: game.name, options: chosen(game.options, values), ...chosen(roomOptions, f.room) });
   };
   return h("form", { class: "card create", id: "create", onsubmit: submit, "aria-label": t("createRoom") },
-    h("h2", {}, t("createRoom")), fields, h("button", { type: "submit", class: "primary", id: "f-create" }, t("create")));
+    h("h2", {}, t("createRoom")), fields,
+    h("div", { class: "actions" },
+      h("button", { type: "submit", class: "primary", id: "f-create" }, t("create")),
+      h("button", { type: "submit", id: "f-seek", "aria-describedby": "seek-note" }, t("seekGame"))),
+    seekExtras(ui));
 }

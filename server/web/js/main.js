@@ -4,12 +4,13 @@
 import { h, mount } from "./dom.js";
 import { gameOf } from "./games/index.js";
 import { hasWord, translate } from "./i18n.js";
-import { applyFrame, initialState, isAccount, resumePlan } from "./state.js";
+import { applyFrame, initialState, isAccount, resumePlan, tournamentOf } from "./state.js";
 import { Connection } from "./net.js";
 import { lobbyView } from "./lobby.js";
 import { accountView, entryForm } from "./account.js";
 import { boardHash, boardQuery, leaderboardView } from "./leaderboard.js";
 import { playerView } from "./player.js";
+import { tournamentHash, tournamentView, tournamentsView } from "./tournaments.js";
 import { tick } from "./parts.js";
 import { logLine, roomView } from "./room.js";
 import { canDraw, commitment } from "./seed.js";
@@ -192,6 +193,20 @@ function onFrame(frame) {
     ui.notice = ui.t(ui.pending === "change_password" ? "passwordChanged" : "claimed", { name: frame.player.name });
     if (ui.page === "account") ui.send({ type: "list_bots" });
   }
+  if (frame.type === "match") {
+    // the server opened a room with a seat for us (a seek taken, a rematch, a tournament's
+    // round): attach to it and go there
+    ui.send({ type: "resume", room: frame.room, since: 0, ref: AUTO });
+    const hash = `#/room/${encodeURIComponent(frame.room)}`;
+    if (location.hash !== hash) location.hash = hash;
+  }
+  if (frame.type === "tournament" && ui.creatingTournament) {
+    ui.creatingTournament = false;
+    const id = tournamentOf(frame).id;
+    if (id) location.hash = tournamentHash(id);
+  }
+  if (frame.type === "error" && ui.page === "tournament" && /tournament/.test(frame.code || "")) ui.tournamentMissing = ui.tournamentId;
+  if (frame.type === "error") ui.creatingTournament = false;
   if (frame.type === "catalogue" && ui.page === "leaderboard" && ui.board && !ui.board.game) route();
   if (frame.type === "welcome") {
     if (ui.login) ui.notice = null;
@@ -243,7 +258,7 @@ function route() {
   const hash = location.hash.replace(/^#\/?/, "");
   const [kind, arg, ...more] = hash.split("/");
   const state = ui.state;
-  ui.page = kind === "invite" || kind === "room" ? "room" : ["account", "leaderboard", "player"].includes(kind) ? kind : "lobby";
+  ui.page = kind === "invite" || kind === "room" ? "room" : ["account", "leaderboard", "player", "tournaments", "tournament"].includes(kind) ? kind : "lobby";
   ui.confirming = null;
   if (ui.page !== "room") state.current = null;
   if (kind === "account") {
@@ -264,6 +279,12 @@ function route() {
     ui.profileId = more[0] ? decodeURIComponent(more[0]) : null;
     ui.profileMissing = null;
     ui.send(ui.profileId ? { type: "profile", player: ui.profileId } : { type: "profile", name: ui.profileName });
+  } else if (kind === "tournaments") {
+    ui.send({ type: "tournaments" });
+  } else if (kind === "tournament" && arg) {
+    ui.tournamentId = decodeURIComponent(arg);
+    ui.tournamentMissing = null;
+    ui.send({ type: "tournament", tournament: ui.tournamentId });
   } else if (kind === "invite" && arg) {
     ui.send({ type: "join", invite: decodeURIComponent(arg) });
   } else if (kind === "room" && arg) {
@@ -273,6 +294,7 @@ function route() {
   } else {
     state.current = null;
     ui.send({ type: "list_rooms" });
+    ui.sendAuto({ type: "seeks" }); // and the server keeps them up to date while we watch
   }
   render();
 }
@@ -304,7 +326,7 @@ function render() {
   const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.key : null;
   const app = document.getElementById("app");
   if (!ui.name || ui.login) mount(app, entryForm(ui));
-  else mount(app, errorLine(), page());
+  else mount(app, errorLine(), ui.page === "room" ? null : matchWaiting(), page());
   for (const list of app.querySelectorAll(".log-lines, .chat-lines")) list.scrollTop = list.scrollHeight; // newest in view
   if (focused) {
     const again = app.querySelector(`[data-key="${CSS.escape(focused)}"]`);
@@ -317,6 +339,8 @@ function page() {
   if (ui.page === "account") return accountView(ui);
   if (ui.page === "leaderboard") return leaderboardView(ui);
   if (ui.page === "player") return playerView(ui);
+  if (ui.page === "tournaments") return tournamentsView(ui);
+  if (ui.page === "tournament") return tournamentView(ui, ui.tournamentId);
   const room = ui.state.current && ui.state.rooms[ui.state.current];
   return room ? roomView(ui, room) : lobbyView(ui);
 }
@@ -329,11 +353,23 @@ function header() {
   mount(nav, ui.name ? [
     link("#/", ui.t("lobby"), "nav-lobby", ui.page === "lobby"),
     // the leaderboard last shown, else the first game's
+    link("#/tournaments", ui.t("tournaments"), "nav-tournaments", ui.page === "tournaments" || ui.page === "tournament"),
     link(ui.board && ui.board.game ? boardHash(ui.board.game, ui.board.rules, ui.board.pool) : "#/leaderboard", ui.t("leaderboard"), "nav-board", ui.page === "leaderboard"),
   ] : null);
   const mine = document.getElementById("me");
   mount(mine, me ? h("a", { href: "#/account", id: "nav-account", "aria-current": ui.page === "account" ? "page" : null, "aria-label": `${ui.t("account")}: ${me.name}` },
     me.name, isAccount(me) ? null : h("span", { class: "guest-mark" }, ` (${ui.t("kind_guest")})`)) : null);
+}
+
+/** On every page but a room's: the unfinished rooms the server opened for us (a match: a
+ * seek, a rematch, a tournament's round), each with a link. A page reloaded or
+ * reconnected resumes them from welcome.seats (its seat is then taken, and the game may
+ * start) but stays where it was: this says where the game is. */
+function matchWaiting() {
+  const waiting = Object.values(ui.state.rooms).filter((r) => r.frame.match && ["waiting", "playing"].includes(r.frame.state) && r.seat !== null && r.seat !== undefined);
+  if (!waiting.length) return null;
+  return h("ul", { class: "match-waiting", role: "status" }, waiting.map((r) => h("li", {},
+    ui.t(r.frame.state === "playing" ? "matchPlaying" : "matchWaiting"), " ", h("a", { href: `#/room/${encodeURIComponent(r.id)}`, "data-room": r.id }, ui.t("matchGo", { room: r.id })))));
 }
 
 function errorLine() {

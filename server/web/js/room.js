@@ -6,7 +6,7 @@ import { h } from "./dom.js";
 import { gameOf } from "./games/index.js";
 import { timeLine } from "./parts.js";
 import { replayView } from "./replay_view.js";
-import { catalogueGame, ratingDelta, seatNames } from "./state.js";
+import { catalogueGame, ratingDelta, rematchOf, seatNames } from "./state.js";
 
 /** The title of game `name` from the catalogue (its name until the catalogue is here). */
 export function gameTitle(ui, name) {
@@ -69,12 +69,41 @@ export function roomView(ui, room) {
   if (room.seat === null && !waiting) actions.push(h("span", { class: "muted" }, t("spectating")));
   const table = waiting || !room.table
     ? h("p", { class: "muted" }, t("waitingPlayers"))
-    : [timeLine(ui, room, module.seatLabel ? (seat) => module.seatLabel(ui, seat) : null), module.table(ui, room), ratingsView(ui, room), hintView(ui, room), seedView(ui, room)];
+    : [timeLine(ui, room, module.seatLabel ? (seat) => module.seatLabel(ui, seat) : null), module.table(ui, room), rematchView(ui, room), ratingsView(ui, room), hintView(ui, room), seedView(ui, room)];
   return h("div", { class: "room" },
     h("section", { class: "card head" }, header, invite, seats, h("div", { class: "actions" }, actions)),
     h("section", { class: "card table" }, table),
     replayView(ui, room),
     h("div", { class: "side" }, logView(ui, room), chatView(ui, room)));
+}
+
+/** At a game's end, a player may offer a rematch (`rematch`), accept one offered (the
+ * same message) or decline it (`decline_rematch`); the room frame's `rematch` says who
+ * offered, and the new room comes as a `match` frame (main.js goes there). */
+function rematchView(ui, room) {
+  const t = ui.t;
+  if (room.frame.state !== "finished" || room.seat === null || room.seat === undefined) return null;
+  const r = rematchOf(room.frame);
+  const names = seatNames(room);
+  const who = (seats) => seats.map((s) => names[s] || "?").join(", ");
+  const others = r.offered.filter((s) => s !== room.seat);
+  const mine = r.offered.includes(room.seat);
+  const send = (type) => ui.send({ type, room: room.id });
+  let body;
+  if (r.room) {
+    body = [h("span", {}, t("rematchReady")), " ", h("a", { href: `#/room/${encodeURIComponent(r.room)}`, id: "rematch-room" }, t("rematchGo"))];
+  } else if (r.declined.length) {
+    body = h("span", { id: "rematch-declined" }, t("rematchDeclined", { names: who(r.declined) }));
+  } else if (mine) {
+    body = h("span", { id: "rematch-waiting" }, t("rematchWaiting"));
+  } else if (others.length) {
+    body = [h("span", { id: "rematch-offered" }, t("rematchOffered", { names: who(others), count: others.length })), " ",
+      h("button", { type: "button", class: "primary small", id: "rematch-accept", onclick: () => send("rematch") }, t("rematchAccept")), " ",
+      h("button", { type: "button", class: "small", id: "rematch-decline", onclick: () => send("decline_rematch") }, t("rematchDecline"))];
+  } else {
+    body = h("button", { type: "button", class: "primary", id: "rematch", onclick: () => send("rematch") }, t("rematchOffer"));
+  }
+  return h("div", { class: "rematch", role: "status", "aria-label": t("rematch") }, body);
 }
 
 /** The rating changes of a rated game's end (the room frame's `ratings`), yours first;

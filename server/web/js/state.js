@@ -27,6 +27,10 @@ export function initialState() {
     leaderboard: null, // the last leaderboard frame
     profile: null, // the last profile frame
     loggedOut: null, // {revoked} once logged out
+    seeks: [], // the open seeks (the seeks frame, kept up to date by seek_added/seek_cancelled)
+    match: null, // the last match frame: a room the server opened with a seat for us
+    tournaments: null, // the tournaments frame's list
+    tournament: {}, // tournament id -> the latest tournament frame's tournament
   };
 }
 
@@ -93,6 +97,7 @@ export function applyFrame(state, frame) {
     return state;
   }
   if (applyAccountFrame(state, frame)) return state;
+  if (applyMatchFrame(state, frame)) return state;
   const id = frame.room;
   if (typeof id !== "string") return state;
   if (kind === "left") {
@@ -135,6 +140,93 @@ function applyAccountFrame(state, frame) {
     default:
       return false;
   }
+}
+
+/** A seek's id (a seek object or its id alone). */
+export function seekId(seek) {
+  return seek && typeof seek === "object" ? seek.id : seek;
+}
+
+/** Who made a seek: {id, name} (a player object, or the fields beside it). */
+export function seekOwner(seek) {
+  const p = seek.player;
+  if (p && typeof p === "object") return { id: p.id, name: p.name };
+  return { id: seek.player_id || p || null, name: seek.name || seek.player_name || String(p || "?") };
+}
+
+/** A tournament frame's tournament (the object itself, or the frame's fields). */
+export function tournamentOf(frame) {
+  const t = frame.tournament && typeof frame.tournament === "object" ? frame.tournament : (({ type, ref, ...rest }) => rest)(frame);
+  // the host's spec (game, options, format...) may come nested: flattened here
+  return t.spec && typeof t.spec === "object" ? { ...t.spec, ...t } : t;
+}
+
+/** The frames of matchmaking and tournaments; true when `frame` was one. */
+function applyMatchFrame(state, frame) {
+  switch (frame.type) {
+    case "seeks":
+      state.seeks = frame.seeks || [];
+      return true;
+    case "seek_added": {
+      // a seek taken or completed at once comes back `matched`: it is not open any more
+      const seek = frame.seek;
+      state.seeks = state.seeks.filter((s) => s.id !== seek.id);
+      if ((seek.status || "open") === "open") state.seeks.push(seek);
+      state.error = null;
+      return true;
+    }
+    case "seek_cancelled": {
+      const id = seekId(frame.seek);
+      state.seeks = state.seeks.filter((s) => s.id !== id);
+      return true;
+    }
+    case "match": {
+      // a room opened with a seat for us: follow it (main.js resumes it and goes there)
+      state.match = frame;
+      if (frame.source === "seek") state.seeks = state.seeks.filter((s) => s.id !== frame.ref); // its ref: the seek
+      const room = state.rooms[frame.room] || (state.rooms[frame.room] = roomState(frame.room));
+      setSeat(room, frame.seat);
+      setGame(room, frame.game);
+      room.source = frame.source || null;
+      return true;
+    }
+    case "tournaments":
+      state.tournaments = frame.tournaments || [];
+      return true;
+    case "tournament": {
+      const t = tournamentOf(frame);
+      if (!t.id) return true;
+      state.tournament[t.id] = t;
+      if (state.tournaments) {
+        // the list is newest first: a known one changes in place, a new one goes on top
+        const at = state.tournaments.findIndex((x) => x.id === t.id);
+        if (at >= 0) state.tournaments[at] = summary(t);
+        else state.tournaments.unshift(summary(t));
+      }
+      state.error = null;
+      return true;
+    }
+    case "ladder_joined":
+      return true;
+    default:
+      return false;
+  }
+}
+
+/** A tournament as the list shows it (the `tournaments` frame's shape). */
+function summary(t) {
+  const { standings, games, ...rest } = t;
+  return rest;
+}
+
+/** A finished room's rematch, from its room frame: {offered: [seat], declined: [seat],
+ * room} (empty when nobody offered yet). */
+export function rematchOf(frame) {
+  const r = frame && frame.rematch;
+  if (!r) return { offered: [], declined: [], room: null };
+  if (Array.isArray(r)) return { offered: r, declined: [], room: null };
+  const seats = (list) => (list || []).map((x) => (typeof x === "object" && x !== null ? x.seat : x));
+  return { offered: seats(r.offered || r.accepted || r.seats), declined: seats(r.declined === undefined || r.declined === null ? [] : Array.isArray(r.declined) ? r.declined : [r.declined]), room: r.room || null };
 }
 
 /** A profile's games, each with its ratings, statistics and recent games, in the order:
@@ -212,6 +304,10 @@ function applyRoomFrame(room, frame) {
       break;
     case "ack":
       room.turn = null; // a new turn frame follows when the game still waits for us
+      break;
+    case "rematch":
+      // the answer to rematch and decline_rematch: the rematch as it stands
+      room.frame = { ...room.frame, rematch: frame.rematch };
       break;
     case "chat":
       // a reconnect re-sends the channel's recent lines: keep each line (by number) once

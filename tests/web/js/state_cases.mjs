@@ -3,7 +3,7 @@
 // or, without Node, in Chromium (tests/web/test_js_state.py).
 
 import {
-  applyFrame, captions, catalogueGame, fullHistory, initialState, placings, resumePlan, seatNames,
+  applyFrame, captions, rematchOf, seekOwner, tournamentOf, catalogueGame, fullHistory, initialState, placings, resumePlan, seatNames,
 } from "../../../server/web/js/state.js";
 import { GAME_WORDS, STRINGS, translate } from "../../../server/web/js/i18n.js";
 import { GAMES, gameOf } from "../../../server/web/js/games/index.js";
@@ -12,6 +12,7 @@ import { applyOwnMove, attemptsFrom, kriegReplay, parsePlacement } from "../../.
 import { fromFen, pgn, play, san } from "../../../server/web/js/games/san.js";
 import { commitment, seedKey } from "../../../server/web/js/seed.js";
 import sanGames from "./san_cases.mjs";
+import { entrantsOf, registered, roundsOf } from "../../../server/web/js/tournaments.js";
 
 const canon = (value) => JSON.stringify(value, (key, v) =>
   v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort()) : v);
@@ -180,6 +181,54 @@ export const cases = [
     const s = feed(initialState(), [{ type: "joined", room: ROOM, seat: 1 }, { type: "left", room: ROOM }]);
     eq(s.rooms, {});
     eq(s.current, null);
+  }],
+  ["seeks: the list, one added, one cancelled, and the ones a match took", () => {
+    const a = { id: "s1", game: "kriegspiel", player: { id: "p1", name: "ana" }, options: {}, rated: false };
+    const b = { id: "s2", game: "perudo", player: "p2", name: "bob", options: {}, rated: true };
+    const s = feed(initialState(), [{ type: "seeks", seeks: [a] }, { type: "seek_added", seek: b }]);
+    eq(s.seeks.map((x) => x.id), ["s1", "s2"]);
+    eq(seekOwner(b), { id: "p2", name: "bob" });
+    applyFrame(s, { type: "seek_added", seek: { ...b, rated: false } }); // the same seek again: replaced
+    eq(s.seeks.map((x) => [x.id, x.rated]), [["s1", false], ["s2", false]]);
+    applyFrame(s, { type: "seek_cancelled", seek: "s2" });
+    eq(s.seeks.map((x) => x.id), ["s1"]);
+    applyFrame(s, { type: "match", room: "r9", seat: 1, game: "kriegspiel", source: "seek", ref: "s1" });
+    eq(s.seeks, []);
+    eq([s.rooms.r9.seat, s.rooms.r9.game, s.rooms.r9.source], [1, "kriegspiel", "seek"]);
+    eq(resumePlan(s), [{ room: "r9", since: 0 }]);
+  }],
+  ["rematch: who offered, who declined, the new room", () => {
+    eq(rematchOf({}), { offered: [], declined: [], room: null });
+    eq(rematchOf({ rematch: { offered: [0] } }), { offered: [0], declined: [], room: null });
+    eq(rematchOf({ rematch: { offered: [{ seat: 1 }], declined: 0, room: "r2" } }), { offered: [1], declined: [0], room: "r2" });
+    // the answer to rematch / decline_rematch updates the room's rematch
+    const s = feed(initialState(), [
+      { type: "room", room: ROOM, game: "kriegspiel", state: "finished", seats: seats(["ana", "bob"]) },
+      { type: "rematch", room: ROOM, rematch: { offered: [0], declined: null, room: null } },
+    ]);
+    eq(rematchOf(s.rooms[ROOM].frame), { offered: [0], declined: [], room: null });
+    eq(s.rooms[ROOM].frame.state, "finished");
+  }],
+  ["a tournament's entrants, who is registered, its rounds from the flat games list", () => {
+    const t = {
+      entrants: [{ player: "p1", name: "ana", withdrawn: false, house: null }, { player: "p2", name: "bob", withdrawn: true, house: null }],
+      games: [
+        { round: 2, board: 1, players: ["p1", "p3"], room: "r3", scores: null },
+        { round: 1, board: 1, players: ["p3", "p1"], room: "r1", scores: [0, 1] },
+        { round: 1, board: 0, players: ["p2"], room: null, scores: [1] },
+      ],
+    };
+    eq(entrantsOf(t).map((e) => [e.id, e.name, e.withdrawn]), [["p1", "ana", false], ["p2", "bob", true]]);
+    eq([registered(t, { id: "p1" }), registered(t, { id: "p2" }), registered(t, null)], [true, false, false]);
+    eq(roundsOf(t).map((r) => [r.round, r.pairings.map((p) => p.board)]), [[1, [0, 1]], [2, [1]]]);
+  }],
+  ["tournaments: the list, a tournament's frame (its spec flattened) updating the list", () => {
+    const s = feed(initialState(), [{ type: "tournaments", tournaments: [{ id: "t1", game: "perudo", format: "arena", status: "created", entrants: 0 }] }]);
+    const frame = { type: "tournament", tournament: { id: "t1", spec: { game: "perudo", format: "arena" }, status: "running", standings: [{ rank: 1, player: "p1", name: "ana", points: 2 }] } };
+    applyFrame(s, frame);
+    eq(tournamentOf(frame).game, "perudo");
+    eq(s.tournament.t1.standings[0].name, "ana");
+    eq(s.tournaments.map((t) => [t.id, t.status, "standings" in t]), [["t1", "running", false]]);
   }],
 ];
 
