@@ -102,13 +102,14 @@ def _wrap_metrics() -> None:
 
 
 def _wrap_journal() -> None:
-    commit: Callable[..., Awaitable[None]] = journal.commit
+    commit: Callable[..., Awaitable[Any]] = journal.commit
 
-    async def traced(store: Any, entry: journal.Entry) -> None:
+    async def traced(store: Any, entry: journal.Entry) -> Any:
         started = time.monotonic()
-        await commit(store, entry)
+        result = await commit(store, entry)  # (a rated finish's rating changes)
         now = time.monotonic()
         journal_waits.extend((now, now - started))
+        return result
 
     setattr(journal, "commit", traced)  # noqa: B010
 
