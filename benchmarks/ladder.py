@@ -88,7 +88,7 @@ async def request(ws: ClientConnection, message: dict[str, Any], reply: str) -> 
     """Send ``message`` and read frames until one of type ``reply`` (fail on an error)."""
     await ws.send(json.dumps(message))
     while True:
-        frame = json.loads(await ws.recv())
+        frame: dict[str, Any] = json.loads(await ws.recv())
         if frame["type"] == reply:
             return frame
         if frame["type"] == "error":

@@ -51,14 +51,14 @@ def pool_shapes(
 ) -> list[tuple[str, dict[str, object], bool, int, tuple[float, float] | None]]:
     """``pools`` different (game, options, rated, seats, clock) for the open seeks (never
     casual Kriegspiel without a clock: the pool the server part pairs in)."""
-    shapes = []
+    shapes: list[tuple[str, dict[str, object], bool, int, tuple[float, float] | None]] = []
     n = 0
     while len(shapes) < pools:
         clock = (60.0 * (1 + n % 10), float(n // 10 % 5))
         shapes.append(("kriegspiel", KS, n % 2 == 0, 2, clock))
         if len(shapes) < pools:
             seats = 2 + n % 5
-            options = {"seats": seats, "dice_per_player": 1 + n // 5 % 5}
+            options: dict[str, object] = {"seats": seats, "dice_per_player": 1 + n // 5 % 5}
             shapes.append(("perudo", options, n % 2 == 1, seats, None))
         n += 1
     return shapes
