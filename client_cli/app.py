@@ -115,6 +115,9 @@ class UmpireApp(App[None]):
             self.say(*lines)
         if kind in ("created", "joined", "watching") and isinstance(frame.get("room"), str):
             self.show_room(frame["room"])
+        elif kind == "match" and isinstance(frame.get("room"), str):
+            self.notify(lines[-1] if lines else str(frame["room"]), timeout=5)
+            self.show_room(frame["room"])  # (its screen puts the focus where play begins)
         elif kind in ("logged_out", "_fatal") or (kind == "welcome" and self._new_player()):
             self.to_lobby()  # logged out, refused, or another player: its rooms are gone
         elif kind == "welcome" and self.session.state.current:

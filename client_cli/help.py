@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import textwrap
 
-from client_cli import accounts, games
+from client_cli import accounts, games, matchmaking
 from client_cli.catalogue import Catalogue
 
 WIDTH = 88
@@ -81,7 +81,7 @@ def option_lines(catalogue: Catalogue | None) -> list[str]:
 
 def commands_help(catalogue: Catalogue | None, lang: str = "en") -> str:
     """The command list: the lobby's, each game's, every game's, and the options."""
-    parts = [COMMANDS_HELP, accounts.words(lang)("help")]
+    parts = [COMMANDS_HELP, matchmaking.words(lang)("help"), accounts.words(lang)("help")]
     for name in _shown(catalogue):
         _, _, commands = games.game(name).help_text(lang)
         if commands:

@@ -357,6 +357,8 @@ class ClientCore:
         room = frame.get("room")
         if not isinstance(room, str):
             return [Received(frame, request)]
+        if kind == "match":
+            return self._matched(room, frame, request)
         if kind in ATTACHING or (request is not None and kind not in ("left",)):
             stream = self.follow(room, seat=frame.get("seat"), invite=frame.get("invite"))
             if request is not None and request.get("type") in ("join", "watch", "resume"):
@@ -395,6 +397,18 @@ class ClientCore:
             stream.resyncing = False
             out += self._release_turn(stream)
         return out
+
+    def _matched(self, room: str, frame: Json, request: Json | None) -> list[Output]:
+        """A ``match`` frame: the server seated this player in a new room (a seek was
+        taken, a rematch accepted, a tournament or ladder pairing). With
+        :attr:`follow_seats` the room is followed and resumed at once, as a seat that
+        ``welcome`` lists; otherwise the frame is only passed on."""
+        if self.follow_seats and room not in self.streams:
+            self.left.discard(room)
+            seat = frame.get("seat")
+            self.follow(room, seat=seat if isinstance(seat, int) else None)
+            self.resume(room, 0)
+        return [Received(frame, request)]
 
     def _relogged(self, frame: Json, request: Json | None) -> list[Output]:
         """``welcome`` on a welcomed connection (``login`` after ``hello``): the server

@@ -1,0 +1,687 @@
+"""Finding a game in words: seeks, matches, rematches and hosted tournaments (issue 28).
+
+Sans-I/O like :mod:`client_cli.state`: :func:`parse` reads the commands ``seek``,
+``seeks``, ``take``, ``cancel``, ``rematch``, ``decline``, ``tournaments``,
+``tournament``, ``join-tournament`` and ``leave-tournament`` into protocol messages (or a
+one-line reason, in the player's language, why nothing is sent), and the ``*_lines``
+functions turn the server's ``seeks``, ``match``, ``tournaments`` and ``tournament``
+frames into text. The plain mode prints these lines; the TUI shows them in its seeks and
+tournament screens and its log.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from client_cli.catalogue import Catalogue
+from client_cli.words import Words
+
+Json = dict[str, Any]
+
+#: The commands this module reads (the first word of the line).
+COMMANDS = (
+    "seek",
+    "seeks",
+    "take",
+    "cancel",
+    "rematch",
+    "decline",
+    "tournaments",
+    "tournament",
+    "join-tournament",
+    "leave-tournament",
+)
+
+#: ``range 1400-1600`` (or ``range=1400-1600``): a rating range, low first.
+RANGE = re.compile(r"(\d{1,5})-(\d{1,5})")
+
+#: The longest ``fill`` a client asks for (the server may cap it lower).
+FILL_MAX = 3600
+
+WORDS = {
+    "en": {
+        "usage_seek": "seek GAME [key=value ...] [rated|casual] [range LO-HI] [fill SECONDS]",
+        "usage_take": "take ID: take the open seek ID (seeks lists them)",
+        "usage_cancel": "cancel [ID]: cancel your open seek (ID: one of them)",
+        "usage_tournament": "tournament ID: its standings and rounds (tournaments lists them)",
+        "usage_join_tournament": "join-tournament ID",
+        "usage_leave_tournament": "leave-tournament ID",
+        "no_catalogue": "the server's list of games has not come yet",
+        "bad_game": "the games are {games}, not {game!r}",
+        "bad_range": "range is LO-HI in rating points, as range 1400-1600, not {text!r}",
+        "bad_fill": "fill is a number of seconds from 1 to {high}, not {text!r}",
+        "missing": "{word} needs a value: {usage}",
+        "bad_word": "expected key=value, rated, casual, range LO-HI or fill SECONDS, not {word!r}",
+        "room_option": "a seek takes the game's options, seats and clock, not {key!r}",
+        "no_open_seek": "you have no open seek: make one with seek GAME",
+        "no_room": "{command}: only in a finished game's room (open it first)",
+        "not_over": "{command}: the game is not over yet",
+        "not_seated": "{command}: only the players of the game can ask for a rematch",
+        "seek_added": "Seek {id} open: {game}{options}, {rated}. Waiting for an opponent "
+        "(cancel {id} to withdraw it).",
+        "seek_cancelled": "Seek {id} cancelled.",
+        "seeks_title": "Open seeks{game}",
+        "seeks_head": "id        game        options                 rated   range        by",
+        "seeks_empty": "No open seeks. Make one: seek GAME",
+        "seek_yours": " (yours)",
+        "seeks_take": "take ID takes a seek; cancel ID withdraws yours.",
+        "match": "Matched ({source}): room {room}, seat {seat}. Your game opens.",
+        "match_with": "Matched ({source}) with {names}: room {room}, seat {seat}. Your game opens.",
+        "source_seek": "seek",
+        "source_rematch": "rematch",
+        "source_tournament": "tournament",
+        "source_ladder": "ladder",
+        "rematch_sent": "Rematch offered: waiting for the others (decline to withdraw).",
+        "rematch_offered": "{names} offer a rematch: type rematch to accept, decline to refuse.",
+        "rematch_declined": "The rematch was declined.",
+        "declined": "Rematch declined.",
+        "rated": "rated",
+        "casual": "casual",
+        "tournaments_title": "Tournaments",
+        "tournaments_head": "id        name                      game        format       "
+        "status      players",
+        "tournaments_empty": "No tournaments.",
+        "tournaments_more": "tournament ID shows one; join-tournament ID enters it.",
+        "tournament_title": "Tournament {id}: {name}",
+        "tournament_about": "{game}{options} · {format} · {rated} · {status}",
+        "tournament_rounds": "round {round} of {rounds}",
+        "tournament_round_now": "round {round}",
+        "tournament_ends": "ends {when}",
+        "tournament_starts": "starts {when}",
+        "standings_head": "Standings",
+        "standings_columns": "  #   player                      points  {tiebreaks}games",
+        "standings_empty": "  nobody has entered yet",
+        "withdrawn": " (withdrawn)",
+        "rounds_head": "Rounds",
+        "round_line": "  Round {round}",
+        "pairing_line": "    {room}  {players}  {result}",
+        "bye": "bye",
+        "playing": "playing",
+        "joined_tournament": "Entered tournament {id}.",
+        "left_tournament": "Withdrew from tournament {id}.",
+        "format_round_robin": "round robin",
+        "format_swiss": "Swiss",
+        "format_arena": "arena",
+        "status_open": "open for entries",
+        "status_created": "open for entries",
+        "status_running": "running",
+        "status_playing": "running",
+        "status_finished": "finished",
+        "status_cancelled": "cancelled",
+        "help": """\
+Finding a game
+  seek GAME [key=value ...] [rated|casual] [range LO-HI] [fill SECONDS]
+                                   ask for a game: the server pairs you with a matching seek
+                                   (fill: house bots take the seats left after SECONDS)
+  seeks [GAME]                     the open seeks
+  take ID                          take an open seek: the game opens at once
+  cancel [ID]                      withdraw your seek
+  rematch | decline                at a game's end: offer (or accept) a rematch, or refuse it
+  tournaments                      the hosted tournaments
+  tournament ID                    a tournament's standings and rounds
+  join-tournament ID | leave-tournament ID   enter a tournament, or withdraw""",
+    },
+    "it": {
+        "usage_seek": "seek GIOCO [chiave=valore ...] [rated|casual] [range MIN-MAX] "
+        "[fill SECONDI]",
+        "usage_take": "take ID: accetta la proposta aperta ID (seeks le elenca)",
+        "usage_cancel": "cancel [ID]: ritira la tua proposta aperta (ID: una di esse)",
+        "usage_tournament": "tournament ID: classifica e turni (tournaments li elenca)",
+        "usage_join_tournament": "join-tournament ID",
+        "usage_leave_tournament": "leave-tournament ID",
+        "no_catalogue": "l'elenco dei giochi del server non è ancora arrivato",
+        "bad_game": "i giochi sono {games}, non {game!r}",
+        "bad_range": "range è MIN-MAX in punti, come range 1400-1600, non {text!r}",
+        "bad_fill": "fill è un numero di secondi da 1 a {high}, non {text!r}",
+        "missing": "{word} vuole un valore: {usage}",
+        "bad_word": "atteso chiave=valore, rated, casual, range MIN-MAX o fill SECONDI, "
+        "non {word!r}",
+        "room_option": "una proposta accetta le opzioni del gioco, seats e clock, non {key!r}",
+        "no_open_seek": "non hai proposte aperte: creane una con seek GIOCO",
+        "no_room": "{command}: solo nella stanza di una partita finita (aprila prima)",
+        "not_over": "{command}: la partita non è ancora finita",
+        "not_seated": "{command}: solo i giocatori della partita possono chiedere la rivincita",
+        "seek_added": "Proposta {id} aperta: {game}{options}, {rated}. In attesa di un "
+        "avversario (cancel {id} per ritirarla).",
+        "seek_cancelled": "Proposta {id} ritirata.",
+        "seeks_title": "Proposte aperte{game}",
+        "seeks_head": "id        gioco       opzioni                 tipo    punti        di",
+        "seeks_empty": "Nessuna proposta aperta. Creane una: seek GIOCO",
+        "seek_yours": " (tua)",
+        "seeks_take": "take ID accetta una proposta; cancel ID ritira la tua.",
+        "match": "Partita trovata ({source}): stanza {room}, posto {seat}. Si apre la partita.",
+        "match_with": "Partita trovata ({source}) con {names}: stanza {room}, posto {seat}. "
+        "Si apre la partita.",
+        "source_seek": "proposta",
+        "source_rematch": "rivincita",
+        "source_tournament": "torneo",
+        "source_ladder": "scala",
+        "rematch_sent": "Rivincita proposta: in attesa degli altri (decline per ritirarla).",
+        "rematch_offered": "{names} propongono la rivincita: rematch per accettare, "
+        "decline per rifiutare.",
+        "rematch_declined": "La rivincita è stata rifiutata.",
+        "declined": "Rivincita rifiutata.",
+        "rated": "valida per il punteggio",
+        "casual": "amichevole",
+        "tournaments_title": "Tornei",
+        "tournaments_head": "id        nome                      gioco       formula      "
+        "stato       giocatori",
+        "tournaments_empty": "Nessun torneo.",
+        "tournaments_more": "tournament ID ne mostra uno; join-tournament ID per iscriversi.",
+        "tournament_title": "Torneo {id}: {name}",
+        "tournament_about": "{game}{options} · {format} · {rated} · {status}",
+        "tournament_rounds": "turno {round} di {rounds}",
+        "tournament_round_now": "turno {round}",
+        "tournament_ends": "finisce {when}",
+        "tournament_starts": "inizia {when}",
+        "standings_head": "Classifica",
+        "standings_columns": "  #   giocatore                   punti   {tiebreaks}partite",
+        "standings_empty": "  ancora nessun iscritto",
+        "withdrawn": " (ritirato)",
+        "rounds_head": "Turni",
+        "round_line": "  Turno {round}",
+        "pairing_line": "    {room}  {players}  {result}",
+        "bye": "riposo",
+        "playing": "in corso",
+        "joined_tournament": "Iscritto al torneo {id}.",
+        "left_tournament": "Ritirato dal torneo {id}.",
+        "format_round_robin": "girone all'italiana",
+        "format_swiss": "svizzero",
+        "format_arena": "arena",
+        "status_open": "iscrizioni aperte",
+        "status_created": "iscrizioni aperte",
+        "status_running": "in corso",
+        "status_playing": "in corso",
+        "status_finished": "finito",
+        "status_cancelled": "annullato",
+        "help": """\
+Trovare una partita
+  seek GIOCO [chiave=valore ...] [rated|casual] [range MIN-MAX] [fill SECONDI]
+                                   chiedi una partita: il server ti abbina a una proposta
+                                   compatibile (fill: i bot del server occupano i posti
+                                   liberi dopo SECONDI)
+  seeks [GIOCO]                    le proposte aperte
+  take ID                          accetta una proposta: la partita si apre subito
+  cancel [ID]                      ritira la tua proposta
+  rematch | decline                a fine partita: proponi (o accetta) la rivincita, o rifiutala
+  tournaments                      i tornei del server
+  tournament ID                    classifica e turni di un torneo
+  join-tournament ID | leave-tournament ID   iscriviti a un torneo, o ritirati""",
+    },
+}
+
+
+def words(lang: str) -> Words:
+    """This module's sentences in ``lang`` (English for a language without them)."""
+    return Words(WORDS, lang)
+
+
+# -- commands --------------------------------------------------------------------------------
+
+
+def seek_message(args: list[str], catalogue: Catalogue | None, lang: str = "en") -> Json:
+    """The ``seek`` message of ``seek GAME [key=value ...] [rated|casual] [range LO-HI]
+    [fill SECONDS]``: the game and every option checked against the server's catalogue
+    (as ``create`` checks them); raise ValueError with the reason, in ``lang``."""
+    say = words(lang)
+    if not args:
+        raise ValueError(say("usage_seek"))
+    if catalogue is None:
+        raise ValueError(say("no_catalogue"))
+    game = catalogue.game(args[0].lower())
+    if game is None:
+        raise ValueError(say("bad_game", games=", ".join(catalogue.names), game=args[0]))
+    message: Json = {"type": "seek", "game": game.name}
+    options: Json = {}
+    rest = list(args[1:])
+    while rest:
+        word = rest.pop(0)
+        key, sep, raw = word.partition("=")
+        low = key.lower()
+        if not sep and low in ("rated", "casual"):
+            message["rated"] = low == "rated"
+            continue
+        if low in ("range", "fill"):
+            if not sep:
+                if not rest:
+                    raise ValueError(say("missing", word=low, usage=say("usage_seek")))
+                raw = rest.pop(0)
+            if low == "range":
+                message["rating_range"] = read_range(raw, lang)
+            else:
+                message["fill_after"] = read_fill(raw, lang)
+            continue
+        if not sep:
+            raise ValueError(say("bad_word", word=word))
+        options.update(_seek_option(message, game.name, key, raw, catalogue, lang))
+    if options:
+        message["options"] = options
+    return message
+
+
+def _seek_option(
+    message: Json, game_name: str, key: str, raw: str, catalogue: Catalogue, lang: str
+) -> Json:
+    """One ``key=value`` of a seek: the game's options and presets (into ``options``),
+    ``seats`` and ``clock`` (into the message); other room options are refused."""
+    from client_cli.commands import create_message  # (commands imports this module)
+
+    if key in ("seats", "clock"):
+        made = create_message(game_name, [f"{key}={raw}"], catalogue)
+        if key == "clock":
+            message["clock"] = made["clock"]
+        else:
+            message["seats"] = int(raw)
+        return {}
+    game = catalogue.game(game_name)
+    if game is not None and catalogue.room_option(key, game) is not None:
+        raise ValueError(words(lang)("room_option", key=key))
+    made = create_message(game_name, [f"{key}={raw}"], catalogue)
+    return dict(made["options"])
+
+
+def read_range(text: str, lang: str = "en") -> list[int]:
+    """``1400-1600`` as ``[1400, 1600]`` (low first, as typed or swapped)."""
+    found = RANGE.fullmatch(text.strip())
+    if found is None:
+        raise ValueError(words(lang)("bad_range", text=text))
+    low, high = int(found.group(1)), int(found.group(2))
+    return [min(low, high), max(low, high)]
+
+
+def read_fill(text: str, lang: str = "en") -> float:
+    """Seconds before house bots fill a seek's empty seats (``30``, ``1.5``)."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not 0 < seconds <= FILL_MAX or seconds != seconds:
+        raise ValueError(words(lang)("bad_fill", text=text, high=FILL_MAX))
+    return int(seconds) if seconds.is_integer() else seconds
+
+
+def parse(head: str, args: list[str], state: Any) -> Json:
+    """The message of one of :data:`COMMANDS` (``state`` is the
+    :class:`~client_cli.state.ClientState`); raise ValueError with the reason."""
+    lang = state.lang
+    say = words(lang)
+    if head == "seek":
+        return seek_message(args, state.catalogue, lang)
+    if head == "seeks":
+        message: Json = {"type": "seeks"}
+        if args:
+            message["game"] = args[0].lower()
+        return message
+    if head == "take":
+        if len(args) != 1:
+            raise ValueError(say("usage_take"))
+        return {"type": "take_seek", "seek": args[0]}
+    if head == "cancel":
+        if len(args) > 1:
+            raise ValueError(say("usage_cancel"))
+        if args:
+            return {"type": "cancel_seek", "seek": args[0]}
+        if not state.my_seeks:
+            raise ValueError(say("no_open_seek"))
+        return {"type": "cancel_seek", "seek": state.my_seeks[-1]}
+    if head in ("rematch", "decline"):
+        return rematch_message(head, state)
+    if head == "tournaments":
+        return {"type": "tournaments"}
+    usage = {
+        "tournament": "usage_tournament",
+        "join-tournament": "usage_join_tournament",
+        "leave-tournament": "usage_leave_tournament",
+    }[head]
+    if len(args) != 1:
+        raise ValueError(say(usage))
+    kind = head.replace("-", "_")
+    return {"type": kind, "id" if kind == "tournament" else "tournament": args[0]}
+
+
+def rematch_message(head: str, state: Any) -> Json:
+    """``rematch`` or ``decline_rematch`` for the current room: a finished game you sat in."""
+    say = words(state.lang)
+    room = state.current_room
+    if room is None:
+        raise ValueError(say("no_room", command=head))
+    if not room.over:
+        raise ValueError(say("not_over", command=head))
+    if room.seat is None:
+        raise ValueError(say("not_seated", command=head))
+    kind = "rematch" if head == "rematch" else "decline_rematch"
+    return {"type": kind, "room": room.room}
+
+
+# -- frames as text --------------------------------------------------------------------------
+
+
+def _name(player: object) -> str:
+    if isinstance(player, dict):
+        return str(player.get("name") or player.get("id") or "?")
+    return str(player) if player else "?"
+
+
+def _options_text(options: object) -> str:
+    if not isinstance(options, dict) or not options:
+        return ""
+    return " " + " ".join(f"{k}={_short(v)}" for k, v in sorted(options.items()))
+
+
+def _short(value: object) -> str:
+    if isinstance(value, dict):
+        return "+".join(_short(v) for v in value.values())
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def seek_id(seek: Json) -> str:
+    """A seek's id (``id``, or ``seek`` in some frames)."""
+    return str(seek.get("id") or seek.get("seek") or "?")
+
+
+def seek_added_line(seek: Json, lang: str = "en") -> str:
+    """The sentence after ``seek_added``: the seek is open, and how to withdraw it."""
+    say = words(lang)
+    return say(
+        "seek_added",
+        id=seek_id(seek),
+        game=seek.get("game", ""),
+        options=_options_text(seek.get("options")),
+        rated=say("rated" if seek.get("rated") else "casual"),
+    )
+
+
+def seeks_lines(
+    seeks: list[Json], mine: list[str] | None = None, game: str | None = None, lang: str = "en"
+) -> list[str]:
+    """The open seeks as a table (yours marked), with how to take one."""
+    say = words(lang)
+    title = say("seeks_title", game=f" · {game}" if game else "")
+    if not seeks:
+        return [title, say("seeks_empty")]
+    lines = [title, say("seeks_head")]
+    for row in seek_rows(seeks, mine or [], lang):
+        cells = zip(row, WIDTHS, strict=True)
+        lines.append("  ".join(cell.ljust(width) for cell, width in cells).rstrip())
+    lines.append(say("seeks_take"))
+    return lines
+
+
+#: Column widths of the seeks table in text (the TUI's table has its own).
+WIDTHS = (8, 10, 22, 6, 11, 20)
+
+
+def seek_rows(seeks: list[Json], mine: list[str], lang: str = "en") -> list[tuple[str, ...]]:
+    """Each seek as cells: id, game, options, rated, rating range, who (yours marked)."""
+    say = words(lang)
+    rows: list[tuple[str, ...]] = []
+    for seek in seeks:
+        ident = seek_id(seek)
+        span = seek.get("rating_range")
+        shown = f"{span[0]}-{span[1]}" if isinstance(span, list) and len(span) == 2 else ""
+        who = _name(seek.get("player") or seek.get("name") or seek.get("by"))
+        if ident in mine or seek.get("mine"):
+            who += say("seek_yours")
+        options = _options_text(seek.get("options")).strip()
+        if seek.get("clock"):
+            options = (options + f" clock={_short(seek['clock'])}").strip()
+        if seek.get("seats"):
+            options = (options + f" seats={seek['seats']}").strip()
+        rated = say("rated" if seek.get("rated") else "casual")
+        rows.append((ident, str(seek.get("game", "")), options, rated, shown, who))
+    return rows
+
+
+def match_line(frame: Json, lang: str = "en") -> str:
+    """The sentence of a ``match`` frame: where your game is, and who you play."""
+    say = words(lang)
+    source = str(frame.get("source") or "seek")
+    players = [
+        _name(p)
+        for i, p in enumerate(frame.get("players") or frame.get("seats") or [])
+        if i != frame.get("seat")
+    ]
+    slots = {
+        "source": say.get(f"source_{source}", source),
+        "room": frame.get("room", "?"),
+        "seat": frame.get("seat", "?"),
+    }
+    if players:
+        return say("match_with", names=", ".join(players), **slots)
+    return say("match", **slots)
+
+
+def rematch_lines(room: Json, my_seat: int | None, lang: str = "en") -> list[str]:
+    """What a finished room's frame says of a rematch: who offered it (when it was not
+    only you), or that it was declined. Reads ``rematch: {offered: [seats], declined}``."""
+    say = words(lang)
+    rematch = room.get("rematch")
+    if not isinstance(rematch, dict):
+        return []
+    if rematch.get("declined"):
+        return [say("rematch_declined")]
+    offered = [int(s) for s in rematch.get("offered") or [] if isinstance(s, int)]
+    others = [s for s in offered if s != my_seat]
+    if not others or my_seat in offered:
+        return []
+    seats = room.get("seats") or []
+    names = [str(seats[s].get("name")) if 0 <= s < len(seats) else f"#{s}" for s in others]
+    return [say("rematch_offered", names=", ".join(names))]
+
+
+def _format(say: Words, value: object) -> str:
+    return say.get(f"format_{value}", str(value or "?"))
+
+
+def _status(say: Words, value: object) -> str:
+    return say.get(f"status_{value}", str(value or "?"))
+
+
+def tournament_id(frame: Json) -> str:
+    """A tournament's id (``id`` or ``tournament``)."""
+    return str(frame.get("id") or frame.get("tournament") or "?")
+
+
+def tournaments_lines(tournaments: list[Json], lang: str = "en") -> list[str]:
+    """The list of tournaments as a table."""
+    say = words(lang)
+    if not tournaments:
+        return [say("tournaments_title"), say("tournaments_empty")]
+    lines = [say("tournaments_title"), say("tournaments_head")]
+    for row in tournament_rows(tournaments, lang):
+        cells = zip(row, (8, 24, 10, 11, 10, 7), strict=True)
+        lines.append("  ".join(cell.ljust(width) for cell, width in cells).rstrip())
+    lines.append(say("tournaments_more"))
+    return lines
+
+
+def tournament_rows(tournaments: list[Json], lang: str = "en") -> list[tuple[str, ...]]:
+    """Each tournament as cells: id, name, game, format, status, entrants."""
+    say = words(lang)
+    rows: list[tuple[str, ...]] = []
+    for t in tournaments:
+        count = t.get("entrants")
+        if isinstance(count, list):
+            count = len(count)
+        if count is None:
+            count = len(t.get("standings") or [])
+        rows.append(
+            (
+                tournament_id(t),
+                str(t.get("name") or ""),
+                str(t.get("game", "")),
+                _format(say, t.get("format")),
+                _status(say, t.get("status") or t.get("state")),
+                str(count),
+            )
+        )
+    return rows
+
+
+def tiebreak_names(standings: list[Json]) -> list[str]:
+    """The tie-breaks the standings carry (``buchholz``, ``sonneborn_berger``...), in order."""
+    names: list[str] = []
+    for row in standings:
+        breaks = row.get("tiebreaks")
+        if isinstance(breaks, dict):
+            names += [name for name in breaks if name not in names]
+    return names
+
+
+TIEBREAK_LABELS = {"buchholz": "Buch.", "sonneborn_berger": "S-B", "median": "Med."}
+
+
+def standings_rows(frame: Json) -> list[tuple[str, ...]]:
+    """The standings as cells: rank, player, points, each tie-break, games."""
+    standings = list(frame.get("standings") or [])
+    names = tiebreak_names(standings)
+    rows = []
+    for place, row in enumerate(standings, 1):
+        breaks = row.get("tiebreaks") if isinstance(row.get("tiebreaks"), dict) else {}
+        rank = row.get("rank", place)
+        games = row.get("games", row.get("played", ""))
+        rows.append(
+            (
+                str(rank),
+                _name(row.get("player") or row.get("name")),
+                _points(row.get("points", row.get("score", 0))),
+                *(_points(breaks.get(name, "")) for name in names),
+                str(games),
+            )
+        )
+    return rows
+
+
+def _points(value: object) -> str:
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
+def tournament_lines(frame: Json, lang: str = "en", me: str | None = None) -> list[str]:
+    """A ``tournament`` frame as text: what it is, its standings (tie-breaks as columns),
+    and its rounds with their pairings and results."""
+    say = words(lang)
+    lines = [say("tournament_title", id=tournament_id(frame), name=frame.get("name") or "")]
+    lines[0] = lines[0].rstrip(": ")
+    lines.append(
+        say(
+            "tournament_about",
+            game=frame.get("game", ""),
+            options=_options_text(frame.get("options")),
+            format=_format(say, frame.get("format")),
+            rated=say("rated" if frame.get("rated") else "casual"),
+            status=_status(say, frame.get("status") or frame.get("state")),
+        )
+    )
+    progress = progress_line(frame, lang)
+    if progress:
+        lines.append(progress)
+    lines.append(say("standings_head"))
+    standings = list(frame.get("standings") or [])
+    if not standings:
+        lines.append(say("standings_empty"))
+    else:
+        names = tiebreak_names(standings)
+        tiebreaks = "".join(f"{TIEBREAK_LABELS.get(n, n):<7} " for n in names)
+        lines.append(say("standings_columns", tiebreaks=tiebreaks).rstrip())
+        for row, cells in zip(standings, standings_rows(frame), strict=True):
+            rank, player, points, *breaks, games = cells
+            name = player + (say("withdrawn") if row.get("withdrawn") else "")
+            mark = "*" if me is not None and player == me else " "
+            shown = "".join(f"{b:<7} " for b in breaks)
+            lines.append(f" {mark}{rank:>2}  {name:<27} {points:<7} {shown}{games}".rstrip())
+    rounds = list(frame.get("rounds") or [])
+    if rounds:
+        lines.append(say("rounds_head"))
+        for number, round_ in enumerate(rounds, 1):
+            lines += round_lines(round_, number, lang)
+    return lines
+
+
+def progress_line(frame: Json, lang: str = "en") -> str:
+    """``round 2 of 3`` (or ``round 2``), ``starts ...``/``ends ...`` when given."""
+    say = words(lang)
+    parts = []
+    current = frame.get("round")
+    if isinstance(current, int) and current > 0:
+        total = frame.get("rounds_total") or (
+            frame.get("rounds") if isinstance(frame.get("rounds"), int) else None
+        )
+        if total:
+            parts.append(say("tournament_rounds", round=current, rounds=total))
+        else:
+            parts.append(say("tournament_round_now", round=current))
+    return " · ".join(parts)
+
+
+def round_lines(round_: object, number: int, lang: str = "en") -> list[str]:
+    """One round: its pairings (room, players, result or ``playing``; ``bye``)."""
+    say = words(lang)
+    pairings = round_
+    if isinstance(round_, dict):
+        number = int(round_.get("round", number))
+        pairings = round_.get("pairings") or round_.get("games") or []
+    lines = [say("round_line", round=number)]
+    for pairing in pairings if isinstance(pairings, list) else []:
+        if not isinstance(pairing, dict):
+            continue
+        players = pairing.get("players") or pairing.get("seats") or []
+        names = " – ".join(_name(p) for p in players)
+        if pairing.get("bye") or len(players) == 1:
+            lines.append(f"    {names}  {say('bye')}")
+            continue
+        result = pairing.get("result")
+        if isinstance(result, list):
+            result = "–".join(_points(r) for r in result)
+        lines.append(
+            say(
+                "pairing_line",
+                room=pairing.get("room") or "",
+                players=names,
+                result=result if result not in (None, "") else say("playing"),
+            )
+        )
+    return lines
+
+
+# -- replies ---------------------------------------------------------------------------------
+
+#: The requests whose replies :func:`reply_lines` words.
+REQUESTS = frozenset(
+    {
+        "seeks",
+        "tournaments",
+        "tournament",
+        "join_tournament",
+        "leave_tournament",
+        "rematch",
+        "decline_rematch",
+    }
+)
+
+
+def reply_lines(message: Json, reply: Json, state: Any) -> list[str]:
+    """The sentences of a reply to one of :data:`REQUESTS` (the frames the state already
+    told, such as ``seek_added`` and ``match``, are not told again)."""
+    lang = state.lang
+    say = words(lang)
+    kind = message.get("type")
+    if kind == "seeks":
+        seeks = list(reply.get("seeks") or [])
+        return seeks_lines(seeks, state.my_seeks, message.get("game"), lang)
+    if kind == "tournaments":
+        return tournaments_lines(list(reply.get("tournaments") or []), lang)
+    if kind == "tournament":
+        me = str((state.player or {}).get("name") or "") or None
+        return tournament_lines(reply, lang, me)
+    if kind == "join_tournament":
+        return [say("joined_tournament", id=message.get("tournament"))]
+    if kind == "leave_tournament":
+        return [say("left_tournament", id=message.get("tournament"))]
+    if kind == "rematch":
+        return [] if reply.get("type") == "match" else [say("rematch_sent")]
+    return [say("declined")]
