@@ -179,6 +179,8 @@ class UmpireServer:
             bus=self.bus,
         )
         self.lobby.launcher = self.house.launch
+        self.lobby.notify = self.push
+        self.lobby.house_plays = self.house.accepts
         self.lobby.house_version = self.house.version
         self.catalogue = catalogue.Published(catalog, advisor=advisor is not None, rated=rated_game)
         self.lobby.advisor = None if advisor is None else self.house.advise
@@ -582,6 +584,16 @@ class UmpireServer:
             live.discard(client)
             if not live:
                 del self._live[signed.player.id]
+
+    def push(self, player_id: str, frame: frames.OutFrame) -> None:
+        """Send ``frame`` to every live connection of ``player_id`` on this node (a
+        ``match`` frame, a seek list...); nothing if the player is not connected here."""
+        live = self._live.get(player_id)
+        if not live:
+            return
+        text = frames.encode(frame)
+        for client in list(live):
+            client.send(text)
 
     def _close_others(self, client: Client, player_id: str) -> None:
         """Close the player's other live connections on this node (1000, logged out)."""

@@ -109,6 +109,8 @@ class RoomCore:
         self._rating_pending = False
         #: the last preview of a waiting room's rating: for these holders, rated or not
         self._preview: tuple[tuple[rating.Holder | None, ...], bool] | None = None
+        #: a waiting match's seats whose player (or bot) has come at least once
+        self._came: set[int] = set()
         self._out: list[m.Effect] = []
         self._now = 0.0
         self._wall = 0.0
@@ -477,6 +479,9 @@ class RoomCore:
         """Start the house bot clients again (after a restart), with their durable tickets."""
         if self.state not in (WAITING, PLAYING):
             return
+        if self.state == WAITING and self.settings.reserved and "no_show" not in self._jobs:
+            # (armed when the match opens, and afresh after a restart, as grace periods)
+            self._at("no_show", self._now + self.settings.no_show, self._no_show)
         for ticket, seat in self.seating.tickets.items():
             bot = self.seats[seat].bot
             if bot is not None and seat not in self.seating.standins:
@@ -565,6 +570,9 @@ class RoomCore:
             self._plan()
         self._send_clock(conn)
         self._send_turn(conn)
+        if viewer is not None and self.state == WAITING and self.settings.reserved:
+            self._came.add(viewer)
+            self._maybe_autostart()
 
     def _say(self, msg: m.Say) -> frames.ChatFrame:
         """A chat line: stored with the game, then heard by the speaker's channel (the
@@ -595,7 +603,7 @@ class RoomCore:
 
     def _leave(self, msg: m.Leave) -> frames.LeftFrame:
         held = self.seat_of(msg.conn.player)
-        if self.state == WAITING and held is not None:
+        if self.state == WAITING and held is not None and not self.settings.reserved:
             self.seats[held] = Seat()
             self._save()
         self._detach(msg.conn)
@@ -728,8 +736,38 @@ class RoomCore:
     # -- the game -------------------------------------------------------------------------
 
     def _maybe_autostart(self) -> None:
-        if self.settings.autostart and all(seat.player is not None for seat in self.seats):
+        if not self.settings.autostart:
+            return
+        if self.settings.reserved:  # a match: when every seat's player (or bot) is here
+            if all(s.server_played or self.connected(i) for i, s in enumerate(self.seats)):
+                self._start()
+        elif all(seat.player is not None for seat in self.seats):
             self._start()
+
+    def _no_show(self) -> None:
+        """A match's ``no_show`` deadline: start with the seats whose player came, each
+        seat whose player never came forfeiting for ``no_show``; abort when nobody came."""
+        if self.state != WAITING:
+            return
+        came = {
+            i
+            for i, seat in enumerate(self.seats)
+            if seat.server_played or i in self._came or self.connected(i)
+        }
+        if not came:
+            self._out.append(m.Note("nobody came to the match"))
+            self._abort("no_show")
+            return
+        absent = [i for i, seat in enumerate(self.seats) if i not in came and not seat.house]
+        self._start()
+        for seat in absent:
+            game = self.game
+            if game is None or game.is_over or self.state != PLAYING:
+                break
+            self._cancel(f"grace:{seat}")
+            self.seats[seat].away_since = None
+            self._out.append(m.Note(f"seat {seat} never came: it forfeits"))
+            self._forfeit(seat, "no_show")
 
     def _start(self) -> None:
         taken = [i for i, seat in enumerate(self.seats) if seat.player is not None]

@@ -23,6 +23,20 @@ class Settings:
     #: account or a house bot, casual otherwise), True (rated: guests may not sit), False
     #: (casual); server.ratings.plan.decide makes the decision when the game starts
     rated: bool | None = None
+    #: a *match* (server.rooms.lobby.Lobby.open_match): the room was opened with its seats
+    #: already given, by ``match`` (its source: ``seek``, ``rematch``, ``tournament``,
+    #: ``ladder``); ``None`` for a room a player made. ``match_ref`` names what made it
+    #: (a seek's id, a tournament's id...). A match starts when every seat's player is
+    #: there, or at the ``no_show`` deadline (seconds after it opened), when a seat whose
+    #: player never came forfeits for ``no_show``.
+    match: str | None = None
+    match_ref: str | None = None
+    no_show: float = 0.0
+
+    @property
+    def reserved(self) -> bool:
+        """Whether the seats are reserved for named players (a match)."""
+        return self.match is not None
 
     def to_json(self) -> dict[str, Any]:
         """The settings as stored in the ``games`` row."""
@@ -35,6 +49,11 @@ class Settings:
             "autostart": self.autostart,
             "chat": self.chat,
             "rated": self.rated,
+            **(
+                {"match": self.match, "match_ref": self.match_ref, "no_show": self.no_show}
+                if self.match is not None
+                else {}
+            ),
         }
 
     @classmethod
@@ -51,3 +70,5 @@ class Timing:
     grace: float = 60.0  # seconds a disconnected player keeps their seat untouched
     autopilot_delay: float = 1.0  # a house seat's pace: seconds from its turn to its move
     finished_ttl: float = 600.0  # seconds a finished room stays in memory (the log keeps it)
+    #: seconds a match's players have to come to its room (server.rooms.lobby.open_match)
+    no_show: float = 60.0

@@ -11,8 +11,12 @@ after a restart) is rebuilt from the store when someone asks for it. At start-up
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
-from collections.abc import Awaitable, Callable
+import secrets
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, cast
 
 from server.errors import ClientError
@@ -21,7 +25,8 @@ from server.games import engine as find_engine
 from server.games.base import ConfigError
 from server.ids import opaque
 from server.players.identity import Identities, Player
-from server.roomcore.core import RoomCore
+from server.roomcore import messages as m
+from server.roomcore.core import RoomCore, new_row
 from server.roomcore.rating import HouseVersion, rated_rules
 from server.rooms.room import (
     ABORTED,
@@ -36,9 +41,29 @@ from server.rooms.room import (
 )
 from server.store import journal
 from server.store.contract import GameRow, Store
-from server.wire.frames import HeldSeat, RoomInfo, RoomState
+from server.wire.frames import HeldSeat, MatchFrame, OutFrame, RoomInfo, RoomState
 
 log = logging.getLogger(__name__)
+
+#: What made a match (the ``match`` frame's ``source``).
+MATCH_SOURCES = ("seek", "rematch", "tournament", "ladder")
+
+
+@dataclass(frozen=True, slots=True)
+class HouseSeat:
+    """A match's seat for one of the server's house bots, by kind (a name of the house
+    catalogue, or ``autopilot``: the engine's own stand-in policy)."""
+
+    kind: str
+
+
+#: A seat of :meth:`Lobby.open_match`: a named player (account, bot account, guest) or a
+#: house bot by kind.
+MatchSeat = Player | HouseSeat
+
+#: Told a match's room id and its final row when its game ended (finished, rating
+#: changes stored, or aborted): registered per source in :attr:`Lobby.match_ended`.
+EndHook = Callable[[str, GameRow], None]
 
 
 class Lobby:
@@ -80,6 +105,14 @@ class Lobby:
         #: before its heartbeat noticed (server.cluster.nodes forgets the lease at once)
         self.lost: Callable[[str], None] | None = None
         self.remote_listing: Callable[[str | None], list[RoomInfo]] | None = None
+        #: pushes a frame to every live connection of a player on this node (the app's);
+        #: how a ``match`` frame reaches the seated players
+        self.notify: Callable[[str, OutFrame], None] | None = None
+        #: whether a house bot kind plays a game (the app's house catalogue)
+        self.house_plays: Callable[[str, str], bool] | None = None
+        #: whoever opens matches of a source hears here when each ends, also for rooms
+        #: rebuilt from the log after a restart: ``match_ended[source](room_id, row)``
+        self.match_ended: dict[str, EndHook] = {}
 
     # -- rooms ----------------------------------------------------------------------------
 
@@ -134,10 +167,132 @@ class Lobby:
         self._add(room)
         return room
 
+    async def open_match(
+        self,
+        game: str,
+        options: dict[str, Any],
+        seats: Sequence[MatchSeat],
+        *,
+        source: str,
+        ref: str | None = None,
+        settings: Settings | None = None,
+        no_show: float | None = None,
+        round: int | None = None,
+    ) -> Room:
+        """Open a room whose seats are already given (a *match*), in seat order: named
+        players or house bots by kind. Each seated player's live connections get a
+        ``match`` frame; the seat is also in ``welcome.seats`` when the player
+        reconnects, and the player attaches with ``resume {room}`` (or ``join``). The
+        game starts when every seat's player (or bot) is attached, or ``no_show`` seconds
+        after the room opened (the server's ``Timing.no_show`` by default), when a seat
+        whose player never came forfeits for ``no_show`` (and the match is aborted if
+        nobody came). ``source`` says what made it; :attr:`match_ended` hears of its end.
+
+        Raise :class:`ClientError` for options that make no game of this many seats, a
+        player seated twice, a guest in a rated match, or a house bot that does not play
+        the game."""
+        if source not in MATCH_SOURCES:
+            raise ValueError(f"a match's source is one of {MATCH_SOURCES}, not {source!r}")
+        if len(self.rooms) >= self.max_rooms:
+            raise ClientError("too_many_rooms", "the server has as many rooms as it can hold")
+        settings = settings or Settings()
+        grace = self.timing.no_show if no_show is None else no_show
+        settings = dataclasses.replace(
+            settings, match=source, match_ref=ref, no_show=grace, autostart=True
+        )
+        try:
+            eng = find_engine(game)
+            config = eng.make_config(options)
+            if config.seats != len(seats):
+                config = eng.with_seats(config, len(seats))
+        except ConfigError as exc:
+            raise ClientError("bad_options", str(exc)) from None
+        if settings.turn_time and eng.standin_policy is None:
+            raise ClientError(
+                "bad_options", f"turn_time needs a stand-in policy; {eng.name} uses a clock"
+            )
+        if settings.rated and not rated_rules(eng.name, config.to_options()):
+            raise ClientError(
+                "bad_options",
+                f"rated: these {eng.name} options are never rated (docs/ratings.md)",
+            )
+        players: dict[str, Player] = {}
+        ids: list[str] = []
+        for seat in seats:
+            if isinstance(seat, HouseSeat):
+                if seat.kind == "autopilot":
+                    if eng.standin_policy is None:
+                        raise ClientError("unsupported", f"the autopilot does not play {game}")
+                elif self.house_plays is None or not self.house_plays(eng.name, seat.kind):
+                    raise ClientError("unsupported", f"no house bot {seat.kind!r} for {game}")
+                player = await self.identities.house_bot(seat.kind)
+            else:
+                player = seat
+                if player.id in players:
+                    raise ClientError("already_seated", f"{player.name} is seated twice")
+                if settings.rated and player.kind == "guest":
+                    raise ClientError(
+                        "account_required", "a rated match's seats are for accounts and bots"
+                    )
+            players[player.id] = player
+            ids.append(player.id)
+        room_id = opaque(6)
+        while (
+            room_id in self.rooms
+            or await self.store.game(room_id) is not None
+            or (self.claim is not None and not await self.claim(room_id, True))
+        ):
+            room_id = opaque(6)
+        invite = None if settings.public else opaque(12)
+        row = new_row(room_id, eng, config, settings, None, time.time(), invite)
+        row.seats = list(ids)
+        row.house = {
+            str(index): secrets.token_urlsafe(16)
+            for index, seat in enumerate(seats)
+            if isinstance(seat, HouseSeat) and seat.kind != "autopilot"
+        }
+        core = RoomCore(row, eng, config, self.timing, players, house_version=self.house_version)
+        room = Room(core, self.store, self._forget)
+        await journal.commit(self.store, journal.saved(room.row))
+        self._add(room)
+        room.post(m.Relaunch())  # (its house bots, and the no-show deadline)
+        infos = [players[pid].info() for pid in ids]
+        rated = room.summary().rated
+        for index, seat in enumerate(seats):
+            if isinstance(seat, HouseSeat) or self.notify is None:
+                continue
+            frame = MatchFrame(
+                room=room_id,
+                seat=index,
+                game=eng.name,
+                source=source,
+                ref=ref,
+                options=config.to_options(),
+                players=infos,
+                rated=rated,
+                no_show=grace,
+                round=round,
+            )
+            self.notify(seat.id, frame)
+        log.info("room %s: a %s match opened for %s", room_id, source, ", ".join(ids))
+        return room
+
+    def _ended(self, room: Room) -> None:
+        """A room's game ended: tell whoever opened it, if it is a match."""
+        source = room.settings.match
+        hook = None if source is None else self.match_ended.get(source)
+        if hook is None:
+            return
+        try:
+            hook(room.id, room.row)
+        except Exception:
+            log.exception("room %s: the %s match's end hook failed", room.id, source)
+
     def _add(self, room: Room) -> None:
         room.launcher = self.launcher
         room.advisor = self.advisor
         room.on_moved = self._moved
+        room.on_end = self._ended
         self.rooms[room.id] = room
         if room.invite is not None:
             self._invites[room.invite] = room.id
@@ -321,7 +476,7 @@ class Lobby:
         self._invites.clear()
 
 
-__all__ = ["Lobby"]
+__all__ = ["MATCH_SOURCES", "EndHook", "HouseSeat", "Lobby", "MatchSeat"]
 
 
 def _reaches(room: Room, player: Player | None, conn: object) -> bool:

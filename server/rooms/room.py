@@ -111,6 +111,9 @@ class Room:
         #: told the room's id when a write was fenced (another node owns the room now);
         #: set by the lobby
         self.on_moved: Callable[[str], None] | None = None
+        #: told when the game ended (finished with its rating changes stored, or
+        #: aborted); set by the lobby, which tells whoever opened a match
+        self.on_end: Callable[[Room], None] | None = None
         self._queue = _Mailbox()
         self._task: asyncio.Task[None] | None = None
         self._handles: dict[str, asyncio.TimerHandle] = {}
@@ -433,6 +436,8 @@ class Room:
             self.bus.lobby_changed()
         elif isinstance(effect, m.PublishResult):
             self.bus.result(self)
+            if self.on_end is not None:
+                self.on_end(self)
         elif isinstance(effect, m.PublishRatings):
             self.bus.rated(self, effect.changes)
         elif isinstance(effect, m.Note):

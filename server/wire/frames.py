@@ -530,6 +530,26 @@ class BotAccountsFrame(Reply, tag="bot_accounts"):
     bots: list[PlayerInfo]
 
 
+class MatchFrame(OutFrame, tag="match"):
+    """A seat was given to you in a new room (a match): pushed to every live connection
+    of each seated player when the room opens. Attach with ``resume {room, since: 0}``
+    (or ``join {room}``) within ``no_show`` seconds, or the seat forfeits. ``source`` says
+    what made it (``seek``, ``rematch``, ``tournament``, ``ladder``) and ``ref`` which
+    one (the seek's id, the finished room's id, the tournament's id...); ``players`` are
+    the seats' holders in seat order; ``round`` a tournament's round."""
+
+    room: str
+    seat: int
+    game: str
+    source: str
+    ref: str | None
+    options: JsonObject
+    players: list[PlayerInfo]
+    rated: bool
+    no_show: float
+    round: int | None = None
+
+
 #: Every frame the server sends, tagged by ``"type"``.
 Frame = (
     WelcomeFrame
@@ -558,6 +578,7 @@ Frame = (
     | BotAccountFrame
     | BotAccountsFrame
     | LeaderboardFrame
+    | MatchFrame
 )
 
 #: The outbound frame types by their ``"type"`` tag.
@@ -590,6 +611,7 @@ FRAME_TYPES: dict[str, type[OutFrame]] = {
         BotAccountFrame,
         BotAccountsFrame,
         LeaderboardFrame,
+        MatchFrame,
     )
 }
 
