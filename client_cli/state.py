@@ -340,11 +340,10 @@ class ClientState:
         current room (the session resumes it, the TUI opens it)."""
         self.last_match = frame
         room_id = str(frame.get("room"))
-        seek = frame.get("seek")
-        if isinstance(seek, str):
-            self._drop_seek(seek, told=False)
-        elif frame.get("source") == "seek" and len(self.my_seeks) == 1:
-            self._drop_seek(self.my_seeks[0], told=False)  # (a match ends the only seek)
+        if frame.get("source") == "seek":  # ``ref`` names the seek that was paired
+            seek = frame.get("ref") or frame.get("seek")
+            if isinstance(seek, str):
+                self._drop_seek(seek, told=False)
         self.left.discard(room_id)
         room = self.room(room_id)
         room.set_game(str(frame.get("game") or ""))

@@ -157,7 +157,7 @@ def test_a_match_frame_makes_its_room_current_and_ends_the_seek() -> None:
         "seat": 1,
         "game": "kriegspiel",
         "source": "seek",
-        "seek": "s1",
+        "ref": "s1",
         "players": [{"name": "ann"}, {"name": "me"}],
     }
     assert state.apply(frame) == ["Matched (seek) with ann: room r5, seat 1. Your game opens."]

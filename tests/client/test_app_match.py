@@ -1,0 +1,100 @@
+"""Matches in the TUI, pressing real keys against a real server: the ``match`` frame
+takes each player's app to its room and they play; a seek made in one app is taken from a
+second; a rematch; a tournament's standings."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from textual.pilot import Pilot
+from textual.widgets import Input
+
+from client_cli.app import UmpireApp
+from client_cli.games.kriegspiel.screen import BoardView, KriegspielScreen
+from client_cli.session import Session
+from client_cli.state import ClientState
+from server.net.app import UmpireServer
+from tests.eventually import eventually
+from tests.client.pilot import in_the_lobby, type_text, until
+
+
+async def command(pilot: Pilot[Any], line: str) -> None:
+    """Focus the command line, type ``line`` key by key, press Enter."""
+    pilot.app.screen.query_one("#command", Input).focus()
+    await pilot.pause()
+    await type_text(pilot, line)
+    await pilot.press("enter")
+
+
+class Player:
+    """An app run in a thread of its own, with its own event loop (textual keeps its
+    running app in context variables: two apps in one loop trip over each other); the
+    script runs with the app's pilot once it shows the lobby."""
+
+    def __init__(self, server: UmpireServer, name: str) -> None:
+        self.url = f"ws://127.0.0.1:{server.port}"
+        self.name = name
+        self.app: UmpireApp = UmpireApp(Session(self.url, name, retry=0.05))
+        self.ready = threading.Event()
+
+    async def run(self, script: Callable[[Pilot[Any]], Awaitable[None]]) -> None:
+        async with self.app.run_test(size=(130, 42)) as pilot:
+            self.pilot = pilot
+            await in_the_lobby(self.app, pilot)
+            self.ready.set()
+            try:
+                await script(pilot)
+            finally:
+                await self.app.session.close()
+
+    @property
+    def state(self) -> ClientState:
+        return self.app.session.state
+
+
+def start(player: Player, script: Callable[[Pilot[Any]], Awaitable[None]]) -> asyncio.Task[None]:
+    """Run ``player``'s app and script in a thread with its own event loop."""
+
+    def run() -> None:
+        asyncio.run(player.run(script))
+
+    return asyncio.get_running_loop().create_task(asyncio.to_thread(run))
+
+
+async def test_a_match_frame_opens_the_room_in_both_apps_and_they_play(
+    server: UmpireServer,
+) -> None:
+    ana, bob = Player(server, "ana"), Player(server, "bob")
+    room_id: list[str] = []
+
+    async def ana_plays(pilot: Pilot[Any]) -> None:
+        app = ana.app
+        await until(pilot, lambda: isinstance(app.screen, KriegspielScreen))
+        assert app.screen.room_id == room_id[0]
+        await until(pilot, lambda: isinstance(app.focused, BoardView))  # typing is a move
+        white = ana.state.rooms[room_id[0]]
+        await until(pilot, lambda: white.turn is not None)
+        await command(pilot, "e2e4")
+        await until(pilot, lambda: white.over, timeout=20)
+        assert any("Matched (seek) with bob" in m for m in app.messages)
+
+    async def bob_plays(pilot: Pilot[Any]) -> None:
+        app = bob.app
+        await until(pilot, lambda: isinstance(app.screen, KriegspielScreen))
+        black = bob.state.rooms[room_id[0]]
+        await until(pilot, lambda: black.turn is not None, timeout=20)
+        await command(pilot, "resign")
+        await until(pilot, lambda: black.over)
+
+    tasks = [start(ana, ana_plays), start(bob, bob_plays)]
+    await eventually(lambda: ana.ready.is_set() and bob.ready.is_set(), timeout=20)
+    players = [await server.identities.get(p.state.player["id"]) for p in (ana, bob)]
+    room = await server.lobby.open_match(
+        "kriegspiel", {"rules": "wild16"}, players, source="seek", ref="s-test"
+    )
+    room_id.append(room.id)
+    await asyncio.wait_for(asyncio.gather(*tasks), 60)
+    assert room.state == "finished"
