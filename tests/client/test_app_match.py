@@ -17,8 +17,8 @@ from client_cli.games.kriegspiel.screen import BoardView, KriegspielScreen
 from client_cli.session import Session
 from client_cli.state import ClientState
 from server.net.app import UmpireServer
-from tests.eventually import eventually
 from tests.client.pilot import in_the_lobby, type_text, until
+from tests.eventually import eventually
 
 
 async def command(pilot: Pilot[Any], line: str) -> None:
