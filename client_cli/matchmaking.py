@@ -454,16 +454,39 @@ def match_line(frame: Json, lang: str = "en") -> str:
     return say("match", **slots)
 
 
+def rematch_of(room: Json) -> tuple[list[int], list[int], str | None]:
+    """A finished room frame's ``rematch``: the seats that offered (or accepted), the
+    seats that declined, and the new room once opened. Read as the web client reads it:
+    ``{offered: [seat], declined: [seat] | bool, room}`` or a bare list of seats."""
+    rematch = room.get("rematch")
+    if isinstance(rematch, list):
+        return [s for s in rematch if isinstance(s, int)], [], None
+    if not isinstance(rematch, dict):
+        return [], [], None
+
+    def seats(value: object) -> list[int]:
+        items = value if isinstance(value, list) else []
+        out = [i.get("seat") if isinstance(i, dict) else i for i in items]
+        return [s for s in out if isinstance(s, int)]
+
+    offered = seats(rematch.get("offered") or rematch.get("accepted") or rematch.get("seats"))
+    declined_raw = rematch.get("declined")
+    declined = seats(declined_raw)
+    if declined_raw is True:
+        declined = [-1]  # (declined, by a seat not named)
+    elif isinstance(declined_raw, int) and not isinstance(declined_raw, bool):
+        declined = [declined_raw]
+    new_room = rematch.get("room")
+    return offered, declined, new_room if isinstance(new_room, str) else None
+
+
 def rematch_lines(room: Json, my_seat: int | None, lang: str = "en") -> list[str]:
     """What a finished room's frame says of a rematch: who offered it (when it was not
-    only you), or that it was declined. Reads ``rematch: {offered: [seats], declined}``."""
+    only you), or that it was declined."""
     say = words(lang)
-    rematch = room.get("rematch")
-    if not isinstance(rematch, dict):
-        return []
-    if rematch.get("declined"):
+    offered, declined, _ = rematch_of(room)
+    if declined:
         return [say("rematch_declined")]
-    offered = [int(s) for s in rematch.get("offered") or [] if isinstance(s, int)]
     others = [s for s in offered if s != my_seat]
     if not others or my_seat in offered:
         return []
@@ -480,9 +503,26 @@ def _status(say: Words, value: object) -> str:
     return say.get(f"status_{value}", str(value or "?"))
 
 
+def tournament_of(frame: Json) -> Json:
+    """A ``tournament`` frame's tournament, flat: the object under ``tournament`` (or the
+    frame itself), with the host's ``spec`` (game, options, format, name...) lifted up."""
+    inner = frame.get("tournament")
+    t: Json = dict(inner) if isinstance(inner, dict) else dict(frame)
+    t.pop("type", None)
+    t.pop("ref", None)
+    spec = t.get("spec")
+    if isinstance(spec, dict):
+        t = {**spec, **{k: v for k, v in t.items() if k != "spec"}}
+        t.setdefault("rounds_total", t.get("rounds"))
+    return t
+
+
 def tournament_id(frame: Json) -> str:
-    """A tournament's id (``id`` or ``tournament``)."""
-    return str(frame.get("id") or frame.get("tournament") or "?")
+    """A tournament's id (``id``, or the id under ``tournament``)."""
+    inner = frame.get("tournament")
+    if isinstance(inner, dict):
+        return tournament_id(inner)
+    return str(frame.get("id") or inner or "?")
 
 
 def tournaments_lines(tournaments: list[Json], lang: str = "en") -> list[str]:
@@ -502,7 +542,8 @@ def tournament_rows(tournaments: list[Json], lang: str = "en") -> list[tuple[str
     """Each tournament as cells: id, name, game, format, status, entrants."""
     say = words(lang)
     rows: list[tuple[str, ...]] = []
-    for t in tournaments:
+    for given in tournaments:
+        t = tournament_of(given)
         count = t.get("entrants")
         if isinstance(count, list):
             count = len(count)
@@ -521,35 +562,43 @@ def tournament_rows(tournaments: list[Json], lang: str = "en") -> list[tuple[str
     return rows
 
 
-def tiebreak_names(standings: list[Json]) -> list[str]:
-    """The tie-breaks the standings carry (``buchholz``, ``sonneborn_berger``...), in order."""
-    names: list[str] = []
-    for row in standings:
-        breaks = row.get("tiebreaks")
-        if isinstance(breaks, dict):
-            names += [name for name in breaks if name not in names]
+#: The tie-breaks a standings row may carry, in the order they break ties, and their
+#: column labels.
+TIEBREAKS = {"buchholz": "Buch.", "sonneborn_berger": "S-B"}
+
+
+def tiebreak_names(t: Json) -> list[str]:
+    """The tie-breaks the standings show (none in an arena: points only)."""
+    if t.get("format") == "arena":
+        return []
+    standings = [row for row in t.get("standings") or [] if isinstance(row, dict)]
+    return [name for name in TIEBREAKS if any(name in row for row in standings)]
+
+
+def names_of(t: Json) -> dict[str, str]:
+    """Player ids to names, from the entrants and the standings."""
+    names: dict[str, str] = {}
+    for entry in [*(t.get("entrants") or []), *(t.get("standings") or [])]:
+        if isinstance(entry, dict) and isinstance(entry.get("player"), str):
+            names[entry["player"]] = str(entry.get("name") or entry["player"])
     return names
 
 
-TIEBREAK_LABELS = {"buchholz": "Buch.", "sonneborn_berger": "S-B", "median": "Med."}
-
-
-def standings_rows(frame: Json) -> list[tuple[str, ...]]:
+def standings_rows(t: Json) -> list[tuple[str, ...]]:
     """The standings as cells: rank, player, points, each tie-break, games."""
-    standings = list(frame.get("standings") or [])
-    names = tiebreak_names(standings)
-    rows = []
-    for place, row in enumerate(standings, 1):
-        breaks = row.get("tiebreaks") if isinstance(row.get("tiebreaks"), dict) else {}
-        rank = row.get("rank", place)
-        games = row.get("games", row.get("played", ""))
+    breaks = tiebreak_names(t)
+    names = names_of(t)
+    rows: list[tuple[str, ...]] = []
+    for place, row in enumerate(t.get("standings") or [], 1):
+        player = row.get("player")
+        name = str(row.get("name") or names.get(str(player), _name(player)))
         rows.append(
             (
-                str(rank),
-                _name(row.get("player") or row.get("name")),
-                _points(row.get("points", row.get("score", 0))),
-                *(_points(breaks.get(name, "")) for name in names),
-                str(games),
+                str(row.get("rank", place)),
+                name,
+                _points(row.get("points", 0)),
+                *(_points(row.get(b, "")) for b in breaks),
+                str(row.get("games", "")),
             )
         )
     return rows
@@ -562,88 +611,100 @@ def _points(value: object) -> str:
 
 
 def tournament_lines(frame: Json, lang: str = "en", me: str | None = None) -> list[str]:
-    """A ``tournament`` frame as text: what it is, its standings (tie-breaks as columns),
-    and its rounds with their pairings and results."""
+    """A tournament (its frame, flat or nested) as text: what it is, its standings
+    (tie-breaks as columns; ``*`` marks ``me``, a name) and its rounds with their
+    pairings, rooms and results."""
     say = words(lang)
-    lines = [say("tournament_title", id=tournament_id(frame), name=frame.get("name") or "")]
-    lines[0] = lines[0].rstrip(": ")
+    t = tournament_of(frame)
+    title = say("tournament_title", id=tournament_id(t), name=t.get("name") or "")
+    lines = [title.rstrip(": ")]
     lines.append(
         say(
             "tournament_about",
-            game=frame.get("game", ""),
-            options=_options_text(frame.get("options")),
-            format=_format(say, frame.get("format")),
-            rated=say("rated" if frame.get("rated") else "casual"),
-            status=_status(say, frame.get("status") or frame.get("state")),
+            game=t.get("game", ""),
+            options=_options_text(t.get("options")),
+            format=_format(say, t.get("format")),
+            rated=say("rated" if t.get("rated") else "casual"),
+            status=_status(say, t.get("status") or t.get("state")),
         )
     )
-    progress = progress_line(frame, lang)
+    progress = progress_line(t, lang)
     if progress:
         lines.append(progress)
     lines.append(say("standings_head"))
-    standings = list(frame.get("standings") or [])
+    standings = [row for row in t.get("standings") or [] if isinstance(row, dict)]
     if not standings:
         lines.append(say("standings_empty"))
     else:
-        names = tiebreak_names(standings)
-        tiebreaks = "".join(f"{TIEBREAK_LABELS.get(n, n):<7} " for n in names)
-        lines.append(say("standings_columns", tiebreaks=tiebreaks).rstrip())
-        for row, cells in zip(standings, standings_rows(frame), strict=True):
-            rank, player, points, *breaks, games = cells
+        breaks = "".join(f"{TIEBREAKS[b]:<7} " for b in tiebreak_names(t))
+        lines.append(say("standings_columns", tiebreaks=breaks).rstrip())
+        for row, cells in zip(standings, standings_rows(t), strict=True):
+            rank, player, points, *others, games = cells
             name = player + (say("withdrawn") if row.get("withdrawn") else "")
             mark = "*" if me is not None and player == me else " "
-            shown = "".join(f"{b:<7} " for b in breaks)
+            shown = "".join(f"{b:<7} " for b in others)
             lines.append(f" {mark}{rank:>2}  {name:<27} {points:<7} {shown}{games}".rstrip())
-    rounds = list(frame.get("rounds") or [])
+    rounds = rounds_of(t)
     if rounds:
         lines.append(say("rounds_head"))
-        for number, round_ in enumerate(rounds, 1):
-            lines += round_lines(round_, number, lang)
+        for number in sorted(rounds):
+            lines += round_lines(number, rounds[number], names_of(t), lang)
     return lines
 
 
-def progress_line(frame: Json, lang: str = "en") -> str:
-    """``round 2 of 3`` (or ``round 2``), ``starts ...``/``ends ...`` when given."""
+def progress_line(t: Json, lang: str = "en") -> str:
+    """``round 2 of 3`` (or ``round 2`` when the number of rounds is open)."""
     say = words(lang)
-    parts = []
-    current = frame.get("round")
-    if isinstance(current, int) and current > 0:
-        total = frame.get("rounds_total") or (
-            frame.get("rounds") if isinstance(frame.get("rounds"), int) else None
-        )
-        if total:
-            parts.append(say("tournament_rounds", round=current, rounds=total))
-        else:
-            parts.append(say("tournament_round_now", round=current))
-    return " · ".join(parts)
+    current = t.get("round")
+    if not isinstance(current, int) or current <= 0:
+        return ""
+    total = t.get("rounds_total")
+    if not isinstance(total, int) and isinstance(t.get("rounds"), int):
+        total = t["rounds"]
+    if isinstance(total, int) and total > 0:
+        return say("tournament_rounds", round=current, rounds=total)
+    return say("tournament_round_now", round=current)
 
 
-def round_lines(round_: object, number: int, lang: str = "en") -> list[str]:
-    """One round: its pairings (room, players, result or ``playing``; ``bye``)."""
+def rounds_of(t: Json) -> dict[int, list[Json]]:
+    """The pairings by round: from ``games`` (each with its ``round``), or ``rounds`` as
+    a list of rounds (``{round, pairings}``, or a bare list of pairings)."""
+    rounds: dict[int, list[Json]] = {}
+    for game in t.get("games") or []:
+        if isinstance(game, dict):
+            rounds.setdefault(int(game.get("round") or 0), []).append(game)
+    listed = t.get("rounds")
+    if not rounds and isinstance(listed, list):
+        for number, round_ in enumerate(listed, 1):
+            pairings = round_
+            if isinstance(round_, dict):
+                number = int(round_.get("round", number))
+                pairings = round_.get("pairings") or round_.get("games") or []
+            rounds[number] = [p for p in pairings if isinstance(p, dict)]
+    return rounds
+
+
+def round_lines(number: int, pairings: list[Json], names: dict[str, str], lang: str) -> list[str]:
+    """One round: each pairing's room, players and result (``playing`` while it runs;
+    ``bye`` for a player without a game)."""
     say = words(lang)
-    pairings = round_
-    if isinstance(round_, dict):
-        number = int(round_.get("round", number))
-        pairings = round_.get("pairings") or round_.get("games") or []
     lines = [say("round_line", round=number)]
-    for pairing in pairings if isinstance(pairings, list) else []:
-        if not isinstance(pairing, dict):
-            continue
+    for pairing in sorted(pairings, key=lambda p: int(p.get("board") or 0)):
         players = pairing.get("players") or pairing.get("seats") or []
-        names = " – ".join(_name(p) for p in players)
+        shown = " – ".join(names.get(p, p) if isinstance(p, str) else _name(p) for p in players)
         if pairing.get("bye") or len(players) == 1:
-            lines.append(f"    {names}  {say('bye')}")
+            lines.append(f"    {shown}  {say('bye')}")
             continue
-        result = pairing.get("result")
+        result = pairing.get("scores", pairing.get("result"))
         if isinstance(result, list):
             result = "–".join(_points(r) for r in result)
         lines.append(
             say(
                 "pairing_line",
                 room=pairing.get("room") or "",
-                players=names,
+                players=shown,
                 result=result if result not in (None, "") else say("playing"),
-            )
+            ).rstrip()
         )
     return lines
 

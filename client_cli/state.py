@@ -324,8 +324,8 @@ class ClientState:
             self.tournaments = [t for t in frame.get("tournaments") or [] if isinstance(t, dict)]
             return []
         # a tournament frame: the whole tournament (asked for, or pushed to entrants)
-        ident = matchmaking.tournament_id(frame)
-        self.tournament[ident] = {k: v for k, v in frame.items() if k not in ("type", "ref")}
+        tournament = matchmaking.tournament_of(frame)
+        self.tournament[matchmaking.tournament_id(tournament)] = tournament
         return []
 
     def _drop_seek(self, ident: str, *, told: bool) -> list[str]:

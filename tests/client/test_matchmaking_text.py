@@ -185,34 +185,52 @@ def test_a_rematch_offer_is_told_once_to_the_other_player() -> None:
 
 STANDINGS = {
     "type": "tournament",
-    "id": "t1",
-    "name": "Friday Swiss",
-    "game": "kriegspiel",
-    "format": "swiss",
-    "rated": True,
-    "status": "running",
-    "round": 2,
-    "rounds_total": 3,
-    "standings": [
-        {"player": {"name": "ann"}, "points": 2.0, "tiebreaks": {"buchholz": 1.5}, "games": 2},
-        {
-            "player": {"name": "bob"},
-            "points": 1.5,
-            "tiebreaks": {"buchholz": 2.0},
-            "games": 2,
-            "withdrawn": True,
+    "tournament": {
+        "id": "t1",
+        "spec": {
+            "game": "kriegspiel",
+            "options": {},
+            "format": "swiss",
+            "rounds": 3,
+            "rated": True,
+            "name": "Friday Swiss",
+            "host": "p1",
         },
-    ],
-    "rounds": [
-        {
-            "round": 1,
-            "pairings": [
-                {"room": "r1", "players": [{"name": "ann"}, {"name": "bob"}], "result": [1, 0]},
-                {"players": [{"name": "cid"}], "bye": True},
-            ],
-        },
-        {"round": 2, "pairings": [{"room": "r2", "players": [{"name": "bob"}, {"name": "ann"}]}]},
-    ],
+        "status": "running",
+        "round": 2,
+        "rounds": 3,
+        "entrants": [
+            {"player": "p1", "name": "ann"},
+            {"player": "p2", "name": "bob"},
+            {"player": "p3", "name": "cid"},
+        ],
+        "games": [
+            {"round": 1, "board": 1, "players": ["p1", "p2"], "room": "r1", "scores": [1.0, 0.0]},
+            {"round": 1, "board": 2, "players": ["p3"], "scores": [1.0]},
+            {"round": 2, "board": 1, "players": ["p2", "p1"], "room": "r2"},
+        ],
+        "standings": [
+            {
+                "rank": 1,
+                "player": "p1",
+                "name": "ann",
+                "points": 2.0,
+                "buchholz": 1.5,
+                "sonneborn_berger": 1.0,
+                "games": 2,
+            },
+            {
+                "rank": 2,
+                "player": "p2",
+                "name": "bob",
+                "points": 1.5,
+                "buchholz": 2.0,
+                "sonneborn_berger": 0.5,
+                "games": 2,
+                "withdrawn": True,
+            },
+        ],
+    },
 }
 
 
@@ -224,9 +242,9 @@ def test_a_tournament_as_text_standings_tiebreaks_and_rounds() -> None:
         "round 2 of 3",
         "Standings",
     ]
-    assert lines[4].split() == ["#", "player", "points", "Buch.", "games"]
-    assert lines[5].split() == ["*", "1", "ann", "2", "1.5", "2"]
-    assert lines[6].split() == ["2", "bob", "(withdrawn)", "1.5", "2", "2"]
+    assert lines[4].split() == ["#", "player", "points", "Buch.", "S-B", "games"]
+    assert lines[5].split() == ["*", "1", "ann", "2", "1.5", "1", "2"]
+    assert lines[6].split() == ["2", "bob", "(withdrawn)", "1.5", "2", "0.5", "2"]
     assert lines[7:] == [
         "Rounds",
         "  Round 1",
