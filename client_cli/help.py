@@ -34,7 +34,8 @@ Every game
   legal                            the actions you may send now
   show                             the table or board as text
   act ACTION                       send an action as the game spells it
-  wait turn|start|end              wait for your turn, the start, or the end (scripts)
+  wait turn|start|end|match        wait for your turn, the start, the end, or a match
+                                   (a seek paired, a rematch, a tournament round: scripts)
   replay [ROOM]                    replay a finished game with everything revealed
   help | quit"""
 

@@ -204,6 +204,8 @@ class ClientState:
     my_seeks: list[str] = field(default_factory=list)
     #: the last ``match`` frame (the room the server opened for this player)
     last_match: Json | None = None
+    #: how many ``match`` frames came (``wait match`` waits for the next one)
+    match_count: int = 0
     #: the hosted tournaments, as last listed
     tournaments: list[Json] = field(default_factory=list)
     #: the last ``tournament`` frame of each tournament (asked for, or pushed live)
@@ -339,6 +341,7 @@ class ClientState:
         """A ``match`` frame: the server seated this player in a new room; it becomes the
         current room (the session resumes it, the TUI opens it)."""
         self.last_match = frame
+        self.match_count += 1
         room_id = str(frame.get("room"))
         if frame.get("source") == "seek":  # ``ref`` names the seek that was paired
             seek = frame.get("ref") or frame.get("seek")
