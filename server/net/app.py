@@ -35,7 +35,7 @@ from server.net.web import Api, WebClient, chain
 from server.ops import logs
 from server.ops.metrics import Metrics
 from server.players.accounts import account_key
-from server.players.identity import Identities, Signed
+from server.players.identity import Identities, Player, Signed
 from server.ratings import board
 from server.roomcore.rating import rated_game
 from server.rooms.connection import Client
@@ -44,6 +44,8 @@ from server.rooms.lobby import Lobby
 from server.rooms.room import Room, Settings, Timing
 from server.store import stats
 from server.store.contract import Store, open_store
+from server.tournaments.core import Spec
+from server.tournaments.director import Director
 from server.wire import catalogue, frames
 from server.wire.limits import Idle, Strikes, TokenBucket
 from server.wire.protocol import (
@@ -56,14 +58,19 @@ from server.wire.protocol import (
     ChangePassword,
     CreateBot,
     CreateRoom,
+    CreateTournament,
+    GetTournament,
     Hello,
     Hint,
     Inbound,
     Join,
+    JoinTournament,
     Leaderboard,
     Leave,
+    LeaveTournament,
     ListBots,
     ListRooms,
+    ListTournaments,
     Login,
     Logout,
     Ping,
@@ -72,6 +79,7 @@ from server.wire.protocol import (
     Resume,
     Say,
     Start,
+    StartTournament,
     Watch,
     decode,
     ref_of,
@@ -84,6 +92,16 @@ log = logging.getLogger(__name__)
 
 #: The messages of accounts and bot accounts (``UmpireServer._account``).
 ACCOUNT_MESSAGES = (Register, Logout, ChangePassword, CreateBot, ListBots, BotToken)
+
+#: The messages of hosted tournaments (``UmpireServer._tournament``).
+TOURNAMENT_MESSAGES = (
+    CreateTournament,
+    JoinTournament,
+    LeaveTournament,
+    StartTournament,
+    ListTournaments,
+    GetTournament,
+)
 
 #: Hints one connection may have in flight; one more is told ``busy``.
 HINTS_PER_CONNECTION = 2
@@ -182,6 +200,11 @@ class UmpireServer:
         self.lobby.notify = self.push
         self.lobby.house_plays = self.house.accepts
         self.lobby.house_version = self.house.version
+        #: hosted tournaments (server.tournaments), and the connections following each
+        self.tournaments = Director(self.store, self.lobby)
+        self.tournaments.changed = self._tournament_changed
+        self.tournaments.online = lambda player_id: bool(self._live.get(player_id))
+        self._following: dict[str, set[Client]] = {}
         self.catalogue = catalogue.Published(catalog, advisor=advisor is not None, rated=rated_game)
         self.lobby.advisor = None if advisor is None else self.house.advise
         #: with a PostgreSQL store: this node's part in a cluster (made by ``start``)
@@ -248,6 +271,7 @@ class UmpireServer:
         if self.cluster is not None:
             await self.cluster.advertise(self.config.advertise or self.house.url)
         await self.lobby.relaunch_bots()
+        await self.tournaments.start()
 
     def _stop_house_bots(self, room_id: str) -> None:
         """Stop this node's house bot clients of a room that moved to another node."""
@@ -262,6 +286,7 @@ class UmpireServer:
         await asyncio.shield(self._closing)
 
     async def _close(self) -> None:
+        await self.tournaments.close()
         await self.house.close()
         if self._server is not None:
             self._server.close()  # 1001 to every connection, then waits for handlers
@@ -318,6 +343,8 @@ class UmpireServer:
                 task.cancel()  # nobody to answer: the advisor's late answer is dropped
             for room in list(client.rooms):
                 room.detach(client)
+            for following in self._following.values():
+                following.discard(client)
             if self.cluster is not None:
                 await self.cluster.forget(client)
 
@@ -451,6 +478,8 @@ class UmpireServer:
             return await room.say(client, message.text)
         if isinstance(message, Profile | Leaderboard):
             return await self._ratings_reply(message, player.id)
+        if isinstance(message, TOURNAMENT_MESSAGES):
+            return await self._tournament(client, player, message)
         if isinstance(message, Ping):
             return frames.PongFrame()
         if isinstance(message, Hint):
@@ -584,6 +613,67 @@ class UmpireServer:
             live.discard(client)
             if not live:
                 del self._live[signed.player.id]
+
+    # -- tournaments (server.tournaments.director) ----------------------------------------
+
+    async def _tournament(
+        self, client: Client, player: Player, message: Inbound
+    ) -> frames.TournamentFrame | frames.TournamentsFrame:
+        director = self.tournaments
+        if isinstance(message, ListTournaments):
+            return frames.TournamentsFrame(tournaments=await director.listing())
+        if isinstance(message, CreateTournament):
+            spec = Spec(
+                game=message.game,
+                options=dict(message.options),
+                format=message.format,
+                rounds=message.rounds,
+                duration=message.duration,
+                rated=message.rated,
+                starts_at=message.starts_at,
+                name=message.name,
+            )
+            info = await director.create(player, spec)
+            self._follow(client, info.id)
+        elif isinstance(message, JoinTournament):
+            info = await director.join(message.tournament, player, message.bot)
+            self._follow(client, info.id)
+        elif isinstance(message, LeaveTournament):
+            who = player.id
+            if message.bot is not None:
+                who = (await self.identities.house_bot(message.bot)).id
+                if director.host_of(message.tournament) != player.id:
+                    raise ClientError("not_host", "only the host withdraws house bots")
+            info = await director.leave(message.tournament, who)
+        elif isinstance(message, StartTournament):
+            info = await director.begin(message.tournament, player.id)
+        else:
+            assert isinstance(message, GetTournament)
+            info = await director.fetch(message.tournament)
+            if message.follow:
+                self._follow(client, info.id)
+        return frames.TournamentFrame(tournament=info)
+
+    def _follow(self, client: Client, tournament: str) -> None:
+        """Push ``tournament``'s frames to ``client`` until it closes."""
+        self._following.setdefault(tournament, set()).add(client)
+
+    def _tournament_changed(self, tournament: str, info: frames.TournamentInfo) -> None:
+        """A tournament changed: push it to its entrants and followers, feed the bus."""
+        text = frames.encode(frames.TournamentFrame(tournament=info))
+        following = self._following.get(tournament, set())
+        for client in list(following):
+            client.send(text)
+        for entrant in info.entrants:
+            for client in self._live.get(entrant.player, ()):
+                if client not in following:
+                    client.send(text)
+        standings = [msgspec.structs.asdict(r) for r in info.standings]
+        self.bus.standings(
+            tournament, {"status": info.status, "round": info.round, "rows": standings}
+        )
+        if info.status in ("finished", "cancelled"):
+            self._following.pop(tournament, None)
 
     def push(self, player_id: str, frame: frames.OutFrame) -> None:
         """Send ``frame`` to every live connection of ``player_id`` on this node (a

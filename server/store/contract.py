@@ -253,6 +253,19 @@ class ChatRow:
     text: str
 
 
+@dataclass(frozen=True, slots=True)
+class TournamentRow:
+    """A hosted tournament as stored: its whole state (server.tournaments.core.State)
+    as JSON, with its status and a version counting its writes."""
+
+    id: str
+    status: str
+    state: str
+    version: int
+    created: float
+    updated: float
+
+
 class Store(ABC):
     """What the server needs from its database (the store contract).
 
@@ -476,6 +489,26 @@ class Store(ABC):
     @abstractmethod
     async def stats(self, player_id: str) -> dict[str, dict[str, float]]:
         """A player's public statistics: game -> key -> value."""
+
+    # -- tournaments ----------------------------------------------------------------------
+
+    @abstractmethod
+    async def save_tournament(self, row: TournamentRow, expect: int | None) -> bool:
+        """Store a tournament's whole state as ``row`` (whose ``version`` is ``expect + 1``).
+
+        ``expect`` None inserts a new tournament; otherwise the row is replaced only if
+        its stored version is ``expect`` (compare and set: two nodes never both advance
+        one tournament). Return whether the row was written."""
+
+    @abstractmethod
+    async def tournament(self, tournament_id: str) -> TournamentRow | None:
+        """One tournament."""
+
+    @abstractmethod
+    async def tournaments(
+        self, statuses: Iterable[str] = (), limit: int = 200
+    ) -> list[TournamentRow]:
+        """Tournaments (all, or those in ``statuses``), newest first."""
 
 
 #: the columns of ``games``, in the order :func:`game_from_row` reads them

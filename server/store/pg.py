@@ -46,6 +46,7 @@ from server.store.contract import (
     RatingKey,
     RatingPlan,
     SessionRow,
+    TournamentRow,
     action_values,
     chat_values,
     event_values,
@@ -63,6 +64,7 @@ from server.store.sql import (
     INSERT_SESSION,
     NAME_TAKEN,
     RATING_COLUMNS,
+    TOURNAMENT_COLUMNS,
     UPSERT_RATING,
     SqlReads,
     change_from_row,
@@ -243,6 +245,18 @@ MIGRATIONS: tuple[str, ...] = (
         UNIQUE (game_id, seat)
     );
     CREATE INDEX rating_changes_key ON rating_changes (player_id, game, rules, version, n);
+    """,
+    """
+    -- migration 5 (tourney): hosted tournaments, each one row holding its whole state
+    CREATE TABLE tournaments (
+        id TEXT COLLATE "C" PRIMARY KEY,
+        status TEXT NOT NULL,
+        state TEXT NOT NULL,
+        version BIGINT NOT NULL,
+        created DOUBLE PRECISION NOT NULL,
+        updated DOUBLE PRECISION NOT NULL
+    );
+    CREATE INDEX tournaments_status ON tournaments (status, created);
     """,
 )
 
@@ -662,6 +676,37 @@ class PgStore(SqlReads):
         rows = stat_rows(game, stats)
         if rows:
             await self._submit(None, [(_ADD_STAT, rows)])
+
+    # -- tournaments ----------------------------------------------------------------------
+
+    async def save_tournament(self, row: TournamentRow, expect: int | None) -> bool:
+        async def save(db: asyncpg.Connection) -> bool:
+            if expect is None:
+                status = await db.execute(
+                    f"INSERT INTO tournaments ({TOURNAMENT_COLUMNS}) "
+                    "VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING",
+                    row.id,
+                    row.status,
+                    row.state,
+                    row.version,
+                    row.created,
+                    row.updated,
+                )
+            else:
+                status = await db.execute(
+                    "UPDATE tournaments SET status = $1, state = $2, version = $3, "
+                    "updated = $4 WHERE id = $5 AND version = $6",
+                    row.status,
+                    row.state,
+                    row.version,
+                    row.updated,
+                    row.id,
+                    expect,
+                )
+            return bool(status.endswith(" 1"))
+
+        written: bool = await self._submit(None, [], hook=save)
+        return written
 
     # -- reads (pooled connections, autocommit: committed rows only; queries in SqlReads)
 

@@ -30,6 +30,7 @@ from server.store.contract import (
     RatingRow,
     SessionRow,
     Store,
+    TournamentRow,
     game_from_row,
 )
 
@@ -429,7 +430,29 @@ class SqlReads(Store):
             out.setdefault(game, {})[key] = int(value) if float(value).is_integer() else value
         return out
 
+    # -- tournaments ----------------------------------------------------------------------
 
+    async def tournament(self, tournament_id: str) -> TournamentRow | None:
+        rows = await self._fetch(
+            f"SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE id = ?", (tournament_id,)
+        )
+        return TournamentRow(*rows[0]) if rows else None
+
+    async def tournaments(
+        self, statuses: Iterable[str] = (), limit: int = 200
+    ) -> list[TournamentRow]:
+        wanted = list(statuses)
+        where = f"WHERE status IN ({', '.join('?' for _ in wanted)}) " if wanted else ""
+        rows = await self._fetch(
+            f"SELECT {TOURNAMENT_COLUMNS} FROM tournaments {where}"
+            "ORDER BY created DESC, id LIMIT ?",
+            (*wanted, limit),
+        )
+        return [TournamentRow(*r) for r in rows]
+
+
+#: the columns of ``tournaments``, in TournamentRow's order
+TOURNAMENT_COLUMNS = "id, status, state, version, created, updated"
 _P_COLUMNS = ", ".join("p." + c for c in PLAYER_COLUMNS.split(", "))
 _R_COLUMNS = ", ".join("r." + c for c in RATING_COLUMNS.split(", "))
 _G_COLUMNS = ", ".join("g." + c for c in GAME_COLUMNS.split(", "))

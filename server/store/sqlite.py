@@ -31,6 +31,7 @@ from server.store.contract import (
     RatingChange,
     RatingPlan,
     SessionRow,
+    TournamentRow,
     action_values,
     chat_values,
     event_values,
@@ -46,6 +47,7 @@ from server.store.sql import (
     INSERT_PLAYER,
     INSERT_SESSION,
     NAME_TAKEN,
+    TOURNAMENT_COLUMNS,
     UPSERT_RATING,
     SqlReads,
     change_from_row,
@@ -213,6 +215,18 @@ MIGRATIONS: tuple[str, ...] = (
         UNIQUE (game_id, seat)
     );
     CREATE INDEX rating_changes_key ON rating_changes (player_id, game, rules, version, n);
+    """,
+    """
+    -- migration 7 (tourney): hosted tournaments, each one row holding its whole state
+    CREATE TABLE tournaments (
+        id TEXT PRIMARY KEY,
+        status TEXT NOT NULL,
+        state TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        created REAL NOT NULL,
+        updated REAL NOT NULL
+    );
+    CREATE INDEX tournaments_status ON tournaments (status, created);
     """,
 )
 
@@ -678,6 +692,29 @@ class SqliteStore(SqlReads):
         rows = stat_rows(game, stats)
         if rows:
             await self._submit([(_ADD_STAT, rows)])
+
+    # -- tournaments ----------------------------------------------------------------------
+
+    async def save_tournament(self, row: TournamentRow, expect: int | None) -> bool:
+        values = (row.id, row.status, row.state, row.version, row.created, row.updated)
+
+        def save(db: sqlite3.Connection) -> bool:
+            if expect is None:
+                cur = db.execute(
+                    f"INSERT OR IGNORE INTO tournaments ({TOURNAMENT_COLUMNS}) "
+                    "VALUES (?,?,?,?,?,?)",
+                    values,
+                )
+            else:
+                cur = db.execute(
+                    "UPDATE tournaments SET status = ?, state = ?, version = ?, updated = ? "
+                    "WHERE id = ? AND version = ?",
+                    (row.status, row.state, row.version, row.updated, row.id, expect),
+                )
+            return cur.rowcount == 1
+
+        written: bool = await self._submit([], hook=save)
+        return written
 
     # -- reads (on the reader connection: committed rows only; queries in SqlReads) ------
 

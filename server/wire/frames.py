@@ -65,6 +65,7 @@ ErrorCode = Literal[
     "aborted",
     "internal",
     "too_many_connections",
+    "no_such_tournament",
 ]
 
 RoomState = Literal["waiting", "playing", "finished", "aborted"]
@@ -550,6 +551,97 @@ class MatchFrame(OutFrame, tag="match"):
     round: int | None = None
 
 
+class TournamentEntrantInfo(Part):
+    """A tournament's entrant: ``house`` names a house bot's kind."""
+
+    player: str
+    name: str
+    withdrawn: bool
+    house: str | None
+
+
+class TournamentGameInfo(Part):
+    """One pairing: its round (0 in an arena), board (0: a bye), players in seat order,
+    room (once opened), each seat's score once over, and whether it was a forfeit."""
+
+    round: int
+    board: int
+    players: list[str]
+    room: str | None
+    scores: list[float] | None
+    forfeit: bool
+
+
+class StandingInfo(Part):
+    """One line of the standings (docs/tournaments.md, "Standings")."""
+
+    rank: int
+    player: str
+    name: str
+    points: float
+    buchholz: float
+    sonneborn_berger: float
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    byes: int
+    withdrawn: bool
+
+
+class TournamentInfo(Part):
+    """A tournament: what it is, where it is, and its table. ``status``: ``created``
+    (registering), ``running``, ``finished`` or ``cancelled``; times are Unix seconds."""
+
+    id: str
+    name: str
+    game: str
+    options: JsonObject
+    format: str
+    rated: bool
+    host: str
+    status: str
+    round: int
+    rounds: int
+    duration: float | None
+    starts_at: float | None
+    started: float | None
+    ends: float | None
+    finished: float | None
+    entrants: list[TournamentEntrantInfo]
+    games: list[TournamentGameInfo]
+    standings: list[StandingInfo]
+
+
+class TournamentFrame(Reply, tag="tournament"):
+    """A tournament: the answer to ``create_tournament``, ``join_tournament``,
+    ``leave_tournament``, ``start_tournament`` and ``tournament``, and pushed to its
+    entrants and followers whenever it changes."""
+
+    tournament: TournamentInfo
+
+
+class TournamentSummary(Part):
+    """A tournament in the ``tournaments`` list."""
+
+    id: str
+    name: str
+    game: str
+    format: str
+    status: str
+    rated: bool
+    entrants: int
+    round: int
+    rounds: int
+    starts_at: float | None
+
+
+class TournamentsFrame(Reply, tag="tournaments"):
+    """The answer to ``tournaments``: this server's tournaments, newest first."""
+
+    tournaments: list[TournamentSummary]
+
+
 #: Every frame the server sends, tagged by ``"type"``.
 Frame = (
     WelcomeFrame
@@ -579,6 +671,8 @@ Frame = (
     | BotAccountsFrame
     | LeaderboardFrame
     | MatchFrame
+    | TournamentFrame
+    | TournamentsFrame
 )
 
 #: The outbound frame types by their ``"type"`` tag.
@@ -612,6 +706,8 @@ FRAME_TYPES: dict[str, type[OutFrame]] = {
         BotAccountsFrame,
         LeaderboardFrame,
         MatchFrame,
+        TournamentFrame,
+        TournamentsFrame,
     )
 }
 

@@ -39,6 +39,7 @@ ERROR_CODES: dict[str, str] = {
     # lobby and rooms
     "bad_options": "the room options do not make a valid game",
     "no_such_room": "no such room, or a private room without its invite code",
+    "no_such_tournament": "no such tournament (or none open on this server)",
     "no_such_player": "no such player",
     "room_full": "every seat is taken",
     "seat_taken": "that seat is taken or does not exist",
@@ -327,10 +328,72 @@ class Say(Inbound, tag="say"):
     text: Annotated[str, msgspec.Meta(max_length=1200)]
 
 
+#: A tournament's id, as the server made it.
+TournamentId = Annotated[str, msgspec.Meta(min_length=1, max_length=32)]
+
+
+class CreateTournament(Inbound, tag="create_tournament"):
+    """Create a hosted tournament (you are its host): a game and its options, a format
+    (``round_robin``, ``swiss``, ``arena``), Swiss rounds or an arena's duration in
+    seconds, rated or casual, and a start time (Unix seconds) or none (the host starts it
+    with ``start_tournament``). docs/tournaments.md."""
+
+    game: Annotated[str, msgspec.Meta(max_length=32)]
+    format: Literal["round_robin", "swiss", "arena"]
+    options: Options = msgspec.field(default_factory=dict)
+    rounds: Annotated[int, msgspec.Meta(ge=1, le=64)] | None = None
+    duration: Annotated[float, msgspec.Meta(gt=0, le=604800)] | None = None
+    rated: bool = False
+    starts_at: float | None = None
+    name: Annotated[str, msgspec.Meta(max_length=64)] = ""
+
+
+class JoinTournament(Inbound, tag="join_tournament"):
+    """Register for a tournament (before its start; an arena also while it runs). The
+    host may register a house bot instead (``bot``: a kind of the catalogue)."""
+
+    tournament: TournamentId
+    bot: Annotated[str, msgspec.Meta(max_length=64)] | None = None
+
+
+class LeaveTournament(Inbound, tag="leave_tournament"):
+    """Unregister before the start, or withdraw once it runs (games not yet played are
+    lost by forfeit). The host may withdraw a house bot (``bot``)."""
+
+    tournament: TournamentId
+    bot: Annotated[str, msgspec.Meta(max_length=64)] | None = None
+
+
+class StartTournament(Inbound, tag="start_tournament"):
+    """Start now (host only): the first round is paired and its rooms open."""
+
+    tournament: TournamentId
+
+
+class ListTournaments(Inbound, tag="tournaments"):
+    """The tournaments of this server, newest first."""
+
+
+class GetTournament(Inbound, tag="tournament"):
+    """One tournament: its entrants, games and standings. Asking also follows it: the
+    connection gets a ``tournament`` frame whenever it changes (``follow: false`` not)."""
+
+    tournament: TournamentId
+    follow: bool = True
+
+
 Message = (
     (Hello | CreateRoom | ListRooms | Join | Watch | Leave | Start | AddBot | Act | Resume)
     | (Profile | Ping | Hint | Say | Catalogue | Leaderboard)
     | (Login | Register | Logout | ChangePassword | CreateBot | ListBots | BotToken)
+    | (
+        CreateTournament
+        | JoinTournament
+        | LeaveTournament
+        | StartTournament
+        | ListTournaments
+        | GetTournament
+    )
 )
 
 #: The inbound message types by their ``"type"`` tag.
@@ -358,6 +421,12 @@ MESSAGE_TYPES: dict[str, type[Inbound]] = {
     "list_bots": ListBots,
     "bot_token": BotToken,
     "leaderboard": Leaderboard,
+    "create_tournament": CreateTournament,
+    "join_tournament": JoinTournament,
+    "leave_tournament": LeaveTournament,
+    "start_tournament": StartTournament,
+    "tournaments": ListTournaments,
+    "tournament": GetTournament,
 }
 
 _decoder = msgspec.json.Decoder(Message)

@@ -51,6 +51,7 @@ from server.store.contract import (
     RatingRow,
     SessionRow,
     Store,
+    TournamentRow,
 )
 
 
@@ -921,3 +922,21 @@ class StoreContract:
         await store.save_game(row)
         assert await store.game("g1") == row
         assert [g.rated async for g in store.iter_games()] == [rated]
+
+    # -- tournaments -----------------------------------------------------------------------
+
+    async def test_tournaments_compare_and_set(self, store: Store) -> None:
+        row = TournamentRow("t1", "created", '{"a": 1}', 1, 5.0, 5.0)
+        assert await store.save_tournament(row, None)
+        assert not await store.save_tournament(row, None)  # the id is taken
+        assert await store.tournament("t1") == row
+        moved = dataclasses.replace(row, status="running", state='{"a": 2}', version=2, updated=6.0)
+        assert await store.save_tournament(moved, 1)
+        # a second writer that read version 1 loses
+        stale = dataclasses.replace(row, state='{"a": 3}', version=2, updated=7.0)
+        assert not await store.save_tournament(stale, 1)
+        assert await store.tournament("t1") == moved
+        await store.save_tournament(TournamentRow("t2", "finished", "{}", 1, 9.0, 9.0), None)
+        assert [t.id for t in await store.tournaments()] == ["t2", "t1"]
+        assert [t.id for t in await store.tournaments(["running"])] == ["t1"]
+        assert await store.tournament("nope") is None

@@ -85,7 +85,7 @@ async def test_a_version_1_file_is_upgraded_in_place(tmp_path: Path) -> None:
     finally:
         await store.close()
     with sqlite3.connect(path) as conn:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS) == 5
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS) == 6
         assert conn.execute("SELECT house FROM games WHERE id = 'new1'").fetchone()[0] == (
             '{"0":"t"}'
         )
@@ -268,7 +268,7 @@ async def test_a_version_4_file_moves_its_tokens_to_sessions(tmp_path: Path) -> 
     finally:
         await store.close()
     with sqlite3.connect(path) as conn:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == 5
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
         columns = [r[1] for r in conn.execute("PRAGMA table_info(players)")]
         assert "token_hash" not in columns
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"

@@ -1,0 +1,342 @@
+"""One tournament as a synchronous state machine: inputs and the time in, rooms to open out.
+
+:class:`TournamentCore` holds a :class:`State` (a msgspec struct the director stores
+whole after every change, so a restarted server rebuilds the tournament from the store)
+and takes the inputs of docs/tournaments.md: ``join``, ``leave``, ``start``, ``opened``
+(the director opened a game's room), ``result`` (a room ended) and ``tick`` (the time
+passed: a start time reached, an arena's end). It never reads a clock or does I/O; the
+games still to open are :meth:`TournamentCore.to_open`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+
+from server.tournaments import formats
+from server.tournaments.standings import (
+    ARENA,
+    FORMATS,
+    ROUND_ROBIN,
+    SWISS,
+    Game,
+    Row,
+    standings,
+)
+
+CREATED = "created"
+RUNNING = "running"
+FINISHED = "finished"
+CANCELLED = "cancelled"
+
+#: Most rounds a Swiss may ask for, and the longest arena (seconds).
+MAX_ROUNDS = 64
+MAX_DURATION = 7 * 24 * 3600.0
+
+
+class TournamentError(Exception):
+    """An input the tournament refuses, with the reason (sent to the client as is)."""
+
+    def __init__(self, reason: str, code: str = "bad_tournament") -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.code = code
+
+
+class Spec(msgspec.Struct, kw_only=True):
+    """What the host asked for in ``create_tournament``."""
+
+    game: str
+    options: dict[str, Any] = {}
+    format: str
+    rounds: int | None = None
+    duration: float | None = None
+    rated: bool = False
+    starts_at: float | None = None
+    name: str = ""
+    host: str = ""
+
+
+class Entrant(msgspec.Struct, kw_only=True):
+    """A registered player."""
+
+    player: str
+    name: str
+    rating: float = 1500.0
+    joined: float = 0.0
+    withdrawn: bool = False
+    #: a house bot's kind (its seat is a house seat), None for a connected player
+    house: str | None = None
+
+
+class State(msgspec.Struct, kw_only=True):
+    """Everything a tournament is: stored whole (JSON) after every change."""
+
+    id: str
+    spec: Spec
+    status: str = CREATED
+    created: float = 0.0
+    started: float | None = None
+    ends: float | None = None
+    finished: float | None = None
+    round: int = 0
+    rounds: int = 0
+    entrants: list[Entrant] = []
+    games: list[Game] = []
+
+
+def check_spec(spec: Spec) -> None:
+    """Refuse a spec no tournament can be run from (the game's options are the lobby's
+    to check)."""
+    if spec.format not in FORMATS:
+        raise TournamentError(f"unknown format {spec.format!r}: one of {', '.join(FORMATS)}")
+    if spec.format == SWISS and spec.rounds is not None and not 1 <= spec.rounds <= MAX_ROUNDS:
+        raise TournamentError(f"a Swiss has 1 to {MAX_ROUNDS} rounds, not {spec.rounds}")
+    bad_duration = spec.duration is None or not 0 < spec.duration <= MAX_DURATION
+    if spec.format == ARENA and bad_duration:
+        raise TournamentError("an arena needs a duration in seconds (at most a week)")
+
+
+class TournamentCore:
+    """One tournament's logic without I/O; build it from a :class:`State`."""
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+
+    @classmethod
+    def create(cls, tid: str, spec: Spec, now: float) -> TournamentCore:
+        """A new tournament open for registration."""
+        check_spec(spec)
+        return cls(State(id=tid, spec=spec, created=now))
+
+    # -- reading --------------------------------------------------------------------
+
+    @property
+    def fmt(self) -> str:
+        """The format."""
+        return self.state.spec.format
+
+    def entrant(self, player: str) -> Entrant | None:
+        """The entrant ``player``, if registered."""
+        return next((e for e in self.state.entrants if e.player == player), None)
+
+    def table(self) -> list[Row]:
+        """The current standings."""
+        s = self.state
+        return standings(
+            self.fmt,
+            [(e.player, e.name) for e in s.entrants],
+            s.games,
+            [e.player for e in s.entrants if e.withdrawn],
+        )
+
+    def to_open(self) -> list[Game]:
+        """Games paired but without a room yet: the director opens them."""
+        return [g for g in self.state.games if g.room is None and not g.over]
+
+    def playing(self) -> list[Game]:
+        """Games whose room is open and not over."""
+        return [g for g in self.state.games if g.room is not None and not g.over]
+
+    def game_of(self, room: str) -> Game | None:
+        """The game played in ``room``."""
+        return next((g for g in self.state.games if g.room == room), None)
+
+    # -- inputs ---------------------------------------------------------------------
+
+    def join(
+        self, player: str, name: str, rating: float, now: float, house: str | None = None
+    ) -> None:
+        """Register ``player``: before the start, or in a running arena."""
+        s = self.state
+        open_ = s.status == CREATED or (s.status == RUNNING and self.fmt == ARENA)
+        if not open_:
+            raise TournamentError("registration is closed", "tournament_closed")
+        known = self.entrant(player)
+        if known is not None:
+            if known.withdrawn and s.status == RUNNING and self.fmt == ARENA:
+                known.withdrawn = False
+                self._pair_arena(now)
+            return
+        s.entrants.append(Entrant(player=player, name=name, rating=rating, joined=now, house=house))
+        if s.status == RUNNING:
+            self._pair_arena(now)
+
+    def leave(self, player: str, now: float) -> None:
+        """Unregister before the start; withdraw once running (games not yet played are
+        forfeited, a game being played goes on)."""
+        s = self.state
+        e = self.entrant(player)
+        if e is None or s.status in (FINISHED, CANCELLED):
+            return
+        if s.status == CREATED:
+            s.entrants.remove(e)
+            return
+        e.withdrawn = True
+        for g in self.to_open():
+            if player in g.players:
+                self._forfeit(g, now)
+        self._advance(now)
+
+    def start(self, now: float) -> None:
+        """Start: seed the entrants (rating, then registration) and pair the first round."""
+        s = self.state
+        if s.status != CREATED:
+            raise TournamentError("the tournament has already started", "tournament_started")
+        if len(s.entrants) < 2:
+            raise TournamentError("a tournament needs at least 2 entrants")
+        s.entrants.sort(key=lambda e: (-e.rating, e.joined))
+        s.status = RUNNING
+        s.started = now
+        n = len(s.entrants)
+        if self.fmt == ROUND_ROBIN:
+            s.rounds = len(formats.berger_rounds(n))
+        elif self.fmt == SWISS:
+            s.rounds = s.spec.rounds or max(1, math.ceil(math.log2(n)))
+        else:
+            s.ends = now + (s.spec.duration or 0.0)
+        if self.fmt == ARENA:
+            self._pair_arena(now)
+        else:
+            self._next_round(now)
+
+    def opened(self, game: Game, room: str, now: float) -> None:
+        """The director opened ``game``'s room."""
+        game.room = room
+        game.started = now
+
+    def result(self, room: str, scores: Sequence[float], forfeit: bool, now: float) -> bool:
+        """A room ended with each seat's score; False if it is no game of this one."""
+        g = self.game_of(room)
+        if g is None or g.over:
+            return False
+        g.scores = list(scores)
+        g.forfeit = forfeit
+        g.ended = now
+        self._advance(now)
+        return True
+
+    def void(self, game: Game, now: float) -> None:
+        """A game whose room could not be opened: a double forfeit (0 to both)."""
+        game.scores = [0.0] * len(game.players)
+        game.forfeit = True
+        game.ended = now
+        self._advance(now)
+
+    def tick(self, now: float) -> None:
+        """The time passed: start at ``starts_at``, end an arena whose time is up."""
+        s = self.state
+        if s.status == CREATED and s.spec.starts_at is not None and now >= s.spec.starts_at:
+            if len(s.entrants) >= 2:
+                self.start(now)
+            else:
+                s.status = CANCELLED
+                s.finished = now
+        self._advance(now)
+
+    def cancel(self, now: float) -> None:
+        """The host cancels a tournament that has not started."""
+        if self.state.status != CREATED:
+            raise TournamentError("only a tournament not yet started can be cancelled")
+        self.state.status = CANCELLED
+        self.state.finished = now
+
+    # -- inside ---------------------------------------------------------------------
+
+    def _forfeit(self, g: Game, now: float) -> None:
+        gone = {e.player for e in self.state.entrants if e.withdrawn}
+        g.scores = [0.0 if p in gone else 1.0 for p in g.players]
+        g.forfeit = True
+        g.ended = now
+
+    def _advance(self, now: float) -> None:
+        s = self.state
+        if s.status != RUNNING:
+            return
+        if self.fmt == ARENA:
+            if s.ends is not None and now < s.ends:
+                self._pair_arena(now)
+            elif not self.playing() and not self.to_open():
+                self._finish(now)
+            return
+        if any(not g.over for g in s.games):
+            return
+        if s.round >= s.rounds or len([e for e in s.entrants if not e.withdrawn]) < 2:
+            self._finish(now)
+        else:
+            self._next_round(now)
+
+    def _finish(self, now: float) -> None:
+        self.state.status = FINISHED
+        self.state.finished = now
+
+    def _next_round(self, now: float) -> None:
+        s = self.state
+        s.round += 1
+        players = [e.player for e in s.entrants]
+        if self.fmt == ROUND_ROBIN:
+            pairs = formats.round_robin(players)[s.round - 1]
+            paired = {p for pair in pairs for p in pair}
+            byes = [p for p in players if p not in paired]
+        else:
+            pairs, bye = self._swiss()
+            byes = [bye] if bye else []
+        for board, pair in enumerate(pairs, 1):
+            g = Game(round=s.round, board=board, players=list(pair))
+            s.games.append(g)
+            if any(self.entrant(p).withdrawn for p in pair):  # type: ignore[union-attr]
+                self._forfeit(g, now)
+        for p in byes:
+            e = self.entrant(p)
+            scores = [0.0] if e is None or e.withdrawn else [1.0]
+            s.games.append(
+                Game(round=s.round, board=0, players=[p], scores=scores, started=now, ended=now)
+            )
+        self._advance(now)
+
+    def _swiss(self) -> tuple[list[formats.Pair], str | None]:
+        s = self.state
+        active = {e.player for e in s.entrants if not e.withdrawn}
+        ranked = [r.player for r in self.table() if r.player in active]
+        scores = {r.player: r.points for r in self.table()}
+        met: dict[str, set[str]] = {p: set() for p in ranked}
+        byes: dict[str, int] = {}
+        whites: dict[str, int] = {}
+        blacks: dict[str, int] = {}
+        for g in s.games:
+            if g.bye:
+                byes[g.players[0]] = byes.get(g.players[0], 0) + 1
+                continue
+            a, b = g.players
+            met.setdefault(a, set()).add(b)
+            met.setdefault(b, set()).add(a)
+            whites[a] = whites.get(a, 0) + 1
+            blacks[b] = blacks.get(b, 0) + 1
+        return formats.swiss_round(ranked, scores, met, byes, whites, blacks)
+
+    def _pair_arena(self, now: float) -> None:
+        s = self.state
+        if s.status != RUNNING or s.ends is None or now >= s.ends:
+            return
+        busy = {p for g in s.games if not g.over for p in g.players}
+        ranked = [r.player for r in self.table()]
+        waiting = [
+            p
+            for p in ranked
+            if p not in busy and not self.entrant(p).withdrawn  # type: ignore[union-attr]
+        ]
+        last: dict[str, str | None] = {}
+        whites: dict[str, int] = {}
+        blacks: dict[str, int] = {}
+        for g in s.games:
+            if len(g.players) == 2:
+                a, b = g.players
+                last[a], last[b] = b, a
+                whites[a] = whites.get(a, 0) + 1
+                blacks[b] = blacks.get(b, 0) + 1
+        for a, b in formats.arena_pairs(waiting, last):
+            pair = formats.colour(a, b, whites, blacks)
+            s.games.append(Game(round=0, board=len(s.games) + 1, players=list(pair)))

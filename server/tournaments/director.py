@@ -1,0 +1,425 @@
+"""The tournament director: the asyncio actor around the tournament cores.
+
+It keeps every tournament in the store (:meth:`Store.save_tournament`, the whole state
+after every change, compare-and-set on its version), opens each paired game's room with
+:meth:`Lobby.open_match` (``source="tournament"``, ``ref`` the tournament's id), hears
+each room's end through ``Lobby.match_ended["tournament"]`` and ticks once a second (start
+times, an arena's end). After a restart (a SIGKILL included) :meth:`Director.start`
+reloads every tournament not over, takes the results of rooms that ended meanwhile from
+the games table, and goes on: rooms themselves are rebuilt from the log by the lobby.
+
+A room's no-show deadline (``Timing.no_show``) forfeits an entrant who never comes; a
+``leave_tournament`` withdraws at once; an entrant whose connections all closed is
+withdrawn after ``grace`` seconds without one (docs/tournaments.md).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable
+
+import msgspec
+
+from server.errors import ClientError
+from server.games import engine as find_engine
+from server.games.base import ConfigError
+from server.ids import opaque
+from server.players.identity import Player
+from server.roomcore.rating import rated_rules
+from server.roomcore.settings import Settings
+from server.rooms.lobby import HouseSeat, Lobby, MatchSeat
+from server.store.contract import GameRow, Store, TournamentRow
+from server.tournaments.core import (
+    CANCELLED,
+    CREATED,
+    FINISHED,
+    RUNNING,
+    Spec,
+    State,
+    TournamentCore,
+    TournamentError,
+)
+from server.tournaments.standings import Game, Row
+from server.wire.frames import (
+    StandingInfo,
+    TournamentEntrantInfo,
+    TournamentGameInfo,
+    TournamentInfo,
+    TournamentSummary,
+)
+
+log = logging.getLogger(__name__)
+
+#: The wire's error code of each refusal of the core
+ERROR_OF = {"bad_tournament": "bad_options"}
+
+#: Seconds an entrant may be without a connection before being withdrawn.
+GRACE = 120.0
+
+
+def scores_of(row: GameRow, seats: int) -> tuple[list[float], bool]:
+    """Each seat's score in a finished or aborted room, and whether it was a forfeit.
+
+    Ranks ``[1, 2]`` score 1 and 0, a shared first rank a draw; an aborted room (nobody
+    came) scores 0 for both, as a double forfeit."""
+    result = row.result if isinstance(row.result, dict) else {}
+    ranks = result.get("ranks")
+    if row.status != "finished" or not isinstance(ranks, list) or len(ranks) != seats:
+        return [0.0] * seats, True
+    best = min(ranks)
+    firsts = ranks.count(best)
+    scores = [(1.0 / firsts if firsts < seats else 0.5) if r == best else 0.0 for r in ranks]
+    return scores, row.reason in ("no_show", "abandoned")
+
+
+def frame_of(state: State, table: list[Row]) -> TournamentInfo:
+    """A tournament as the ``tournament`` frame's ``tournament`` object."""
+    spec = state.spec
+    return TournamentInfo(
+        id=state.id,
+        name=spec.name,
+        game=spec.game,
+        options=dict(spec.options),
+        format=spec.format,
+        rated=spec.rated,
+        host=spec.host,
+        status=state.status,
+        round=state.round,
+        rounds=state.rounds,
+        duration=spec.duration,
+        starts_at=spec.starts_at,
+        started=state.started,
+        ends=state.ends,
+        finished=state.finished,
+        entrants=[
+            TournamentEntrantInfo(
+                player=e.player, name=e.name, withdrawn=e.withdrawn, house=e.house
+            )
+            for e in state.entrants
+        ],
+        games=[
+            TournamentGameInfo(
+                round=g.round,
+                board=g.board,
+                players=list(g.players),
+                room=g.room,
+                scores=g.scores,
+                forfeit=g.forfeit,
+            )
+            for g in state.games
+        ],
+        standings=[msgspec.convert(msgspec.to_builtins(r), StandingInfo) for r in table],
+    )
+
+
+def summary_of(state: State) -> TournamentSummary:
+    """A tournament as a line of the ``tournaments`` list."""
+    return TournamentSummary(
+        id=state.id,
+        name=state.spec.name,
+        game=state.spec.game,
+        format=state.spec.format,
+        status=state.status,
+        rated=state.spec.rated,
+        entrants=len(state.entrants),
+        round=state.round,
+        rounds=state.rounds,
+        starts_at=state.spec.starts_at,
+    )
+
+
+class Director:
+    """Every tournament of this server: create, join, leave, start, and run them."""
+
+    def __init__(
+        self,
+        store: Store,
+        lobby: Lobby,
+        *,
+        clock: Callable[[], float] = time.time,
+        grace: float = GRACE,
+        tick: float = 1.0,
+    ) -> None:
+        self.store = store
+        self.lobby = lobby
+        self.clock = clock
+        self.grace = grace
+        self.tick = tick
+        self.cores: dict[str, TournamentCore] = {}
+        self._versions: dict[str, int] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._task: asyncio.Task[None] | None = None
+        self._pending: set[asyncio.Task[None]] = set()
+        #: told a tournament's id and frame object whenever it changes (the app pushes a
+        #: ``tournament`` frame to its entrants and watchers, and feeds the bus)
+        self.changed: Callable[[str, TournamentInfo], None] | None = None
+        #: whether a player has a live connection (the app's); None: never withdraw
+        self.online: Callable[[str], bool] | None = None
+        self._away: dict[tuple[str, str], float] = {}
+        lobby.match_ended["tournament"] = self._room_ended
+
+    # -- lifecycle ------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Reload every tournament not over and start ticking."""
+        for row in await self.store.tournaments([CREATED, RUNNING]):
+            state = msgspec.json.decode(row.state, type=State)
+            self.cores[row.id] = TournamentCore(state)
+            self._versions[row.id] = row.version
+        for tid in list(self.cores):
+            await self._recover(tid)
+        self._task = asyncio.create_task(self._ticker(), name="tournament-director")
+
+    async def close(self) -> None:
+        """Stop ticking (the tournaments stay in the store)."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        for task in list(self._pending):
+            task.cancel()
+
+    async def _recover(self, tid: str) -> None:
+        """After a restart: take the results of rooms that ended while nobody listened."""
+
+        def settle(core: TournamentCore) -> None:
+            for g in core.playing():
+                assert g.room is not None
+                room = self.lobby.rooms.get(g.room)
+                if room is not None and room.state in ("waiting", "playing"):
+                    continue
+                pending.append(g)
+
+        pending: list[Game] = []
+        core = self.cores[tid]
+        settle(core)
+        for g in pending:
+            row = await self.store.game(g.room or "")
+            if row is None or row.status in ("waiting", "playing"):
+                # the lobby rebuilds such a room when it is asked for: ask now
+                await self._reload_room(g.room or "")
+                continue
+            scores, forfeit = scores_of(row, len(g.players))
+            core.result(g.room or "", scores, forfeit, row.finished or self.clock())
+        await self._commit(tid)
+
+    async def _reload_room(self, room_id: str) -> None:
+        """Have the lobby load a logged room (its end hook then reaches us)."""
+        try:
+            await self.lobby.get(room_id)
+        except Exception:
+            log.warning("tournament room %s could not be reloaded", room_id, exc_info=True)
+
+    async def _ticker(self) -> None:
+        while True:
+            await asyncio.sleep(self.tick)
+            for tid in list(self.cores):
+                try:
+                    await self._tick_one(tid)
+                except Exception:
+                    log.exception("tournament %s: tick failed", tid)
+
+    async def _tick_one(self, tid: str) -> None:
+        core = self.cores[tid]
+        now = self.clock()
+        before = msgspec.json.encode(core.state)
+        if self.online is not None and core.state.status == RUNNING:
+            for e in core.state.entrants:
+                if e.house is not None or e.withdrawn:
+                    continue
+                key = (tid, e.player)
+                if self.online(e.player):
+                    self._away.pop(key, None)
+                elif now - self._away.setdefault(key, now) >= self.grace:
+                    core.leave(e.player, now)
+        core.tick(now)
+        if msgspec.json.encode(core.state) != before or core.to_open():
+            await self._commit(tid)
+
+    # -- requests -------------------------------------------------------------------------
+
+    async def create(self, host: Player, spec: Spec) -> TournamentInfo:
+        """A new tournament hosted by ``host``: validated, stored, open for entries."""
+        spec.host = host.id
+        try:
+            eng = find_engine(spec.game)
+            config = eng.make_config(dict(spec.options))
+            if config.seats != 2:
+                config = eng.with_seats(config, 2)
+        except ConfigError as exc:
+            raise ClientError("bad_options", f"a tournament game has two seats: {exc}") from None
+        spec.game = eng.name
+        spec.options = config.to_options()
+        if spec.rated and not rated_rules(eng.name, spec.options):
+            raise ClientError(
+                "bad_options", f"rated: these {eng.name} options are never rated (docs/ratings.md)"
+            )
+        try:
+            core = TournamentCore.create(opaque(6), spec, self.clock())
+        except TournamentError as exc:
+            raise ClientError(ERROR_OF.get(exc.code, "bad_state"), exc.reason) from None
+        tid = core.state.id
+        self.cores[tid] = core
+        await self._commit(tid)
+        return self.view(tid)
+
+    async def join(self, tid: str, player: Player, house: str | None = None) -> TournamentInfo:
+        """Register ``player`` (or, by the host, house bot ``house``)."""
+        if house is not None:
+            core = self._core(tid)
+            if core.state.spec.host != player.id:
+                raise ClientError("not_host", "only the host registers house bots")
+            plays = self.lobby.house_plays
+            if plays is None or not plays(core.state.spec.game, house):
+                raise ClientError(
+                    "unsupported", f"no house bot {house!r} for {core.state.spec.game}"
+                )
+            player = await self.lobby.identities.house_bot(house)
+        await self._do(tid, lambda c: c.join(player.id, player.name, 1500.0, self.clock(), house))
+        return self.view(tid)
+
+    async def leave(self, tid: str, player: str) -> TournamentInfo:
+        """Unregister or withdraw ``player``."""
+        await self._do(tid, lambda c: c.leave(player, self.clock()))
+        return self.view(tid)
+
+    async def begin(self, tid: str, player: str) -> TournamentInfo:
+        """Start now (the host only)."""
+        core = self._core(tid)
+        if core.state.spec.host != player:
+            raise ClientError("not_host", "only the tournament's host starts it")
+        await self._do(tid, lambda c: c.start(self.clock()))
+        return self.view(tid)
+
+    def host_of(self, tid: str) -> str:
+        """The host of an open tournament."""
+        return self._core(tid).state.spec.host
+
+    def view(self, tid: str) -> TournamentInfo:
+        """The tournament's frame object (state and standings)."""
+        core = self._core(tid)
+        return frame_of(core.state, core.table())
+
+    async def listing(self) -> list[TournamentSummary]:
+        """Every tournament, newest first: a summary each."""
+        out = []
+        for row in await self.store.tournaments():
+            core = self.cores.get(row.id)
+            state = core.state if core else msgspec.json.decode(row.state, type=State)
+            out.append(summary_of(state))
+        return out
+
+    async def fetch(self, tid: str) -> TournamentInfo:
+        """One tournament, also a finished one (read from the store)."""
+        if tid in self.cores:
+            return self.view(tid)
+        row = await self.store.tournament(tid)
+        if row is None:
+            raise ClientError("no_such_tournament", f"no tournament {tid!r}")
+        state = msgspec.json.decode(row.state, type=State)
+        return frame_of(state, TournamentCore(state).table())
+
+    # -- inside ---------------------------------------------------------------------------
+
+    def _core(self, tid: str) -> TournamentCore:
+        core = self.cores.get(tid)
+        if core is None:
+            raise ClientError("no_such_tournament", f"no tournament {tid!r} is open here")
+        return core
+
+    async def _do(self, tid: str, change: Callable[[TournamentCore], None]) -> None:
+        core = self._core(tid)
+        async with self._lock(tid):
+            try:
+                change(core)
+            except TournamentError as exc:
+                raise ClientError(ERROR_OF.get(exc.code, "bad_state"), exc.reason) from None
+        await self._commit(tid)
+
+    def _lock(self, tid: str) -> asyncio.Lock:
+        return self._locks.setdefault(tid, asyncio.Lock())
+
+    async def _commit(self, tid: str) -> None:
+        """Store the tournament, open its paired games' rooms, store again, tell."""
+        async with self._lock(tid):
+            core = self.cores.get(tid)
+            if core is None:
+                return
+            await self._save(core)
+            opened = False
+            for g in core.to_open():
+                if await self._open(core, g):
+                    opened = True
+            if opened:
+                await self._save(core)
+            if core.state.status in (FINISHED, CANCELLED):
+                self.cores.pop(tid, None)
+        if self.changed is not None:
+            state = core.state
+            self.changed(tid, frame_of(state, core.table()))
+
+    async def _save(self, core: TournamentCore) -> None:
+        s = core.state
+        version = self._versions.get(s.id)
+        now = self.clock()
+        row = TournamentRow(
+            s.id, s.status, msgspec.json.encode(s).decode(), (version or 0) + 1, s.created, now
+        )
+        if not await self.store.save_tournament(row, version):
+            raise RuntimeError(f"tournament {s.id}: another writer changed it")
+        self._versions[s.id] = row.version
+
+    async def _open(self, core: TournamentCore, g: Game) -> bool:
+        spec = core.state.spec
+        seats: list[MatchSeat] = []
+        for pid in g.players:
+            e = core.entrant(pid)
+            assert e is not None
+            if e.house is not None:
+                seats.append(HouseSeat(e.house))
+            else:
+                player = await self.lobby.identities.get(pid)
+                if player is None:
+                    core.leave(pid, self.clock())
+                    return True
+                seats.append(player)
+        try:
+            room = await self.lobby.open_match(
+                spec.game,
+                dict(spec.options),
+                seats,
+                source="tournament",
+                ref=core.state.id,
+                settings=Settings(rated=spec.rated, public=True),
+                round=g.round or None,
+            )
+        except ClientError as exc:
+            log.warning("tournament %s: a room could not open: %s", core.state.id, exc)
+            core.void(g, self.clock())
+            return True
+        core.opened(g, room.id, self.clock())
+        return True
+
+    def _room_ended(self, room_id: str, row: GameRow) -> None:
+        tid = row.settings.get("match_ref") if isinstance(row.settings, dict) else None
+        if not isinstance(tid, str) or tid not in self.cores:
+            return
+        task = asyncio.get_running_loop().create_task(self._ended(tid, room_id, row))
+        self._pending.add(task)
+        task.add_done_callback(self._pending.discard)
+
+    async def _ended(self, tid: str, room_id: str, row: GameRow) -> None:
+        core = self.cores.get(tid)
+        if core is None:
+            return
+        g = core.game_of(room_id)
+        if g is None:
+            return
+        scores, forfeit = scores_of(row, len(g.players))
+        async with self._lock(tid):
+            changed = core.result(room_id, scores, forfeit, row.finished or self.clock())
+        if changed:
+            await self._commit(tid)

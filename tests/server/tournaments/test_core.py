@@ -1,0 +1,118 @@
+"""The tournament core with a fake clock: rounds, withdrawals, the arena's end, standings."""
+
+from __future__ import annotations
+
+import msgspec
+import pytest
+
+from server.tournaments.core import (
+    CANCELLED,
+    FINISHED,
+    RUNNING,
+    Spec,
+    State,
+    TournamentCore,
+    TournamentError,
+)
+from server.tournaments.standings import Game, arena_points, standings
+
+
+def _play(core: TournamentCore, now: float, first_wins: bool = True) -> None:
+    for g in core.to_open():
+        core.opened(g, f"room-{g.round}-{g.board}", now)
+    for g in core.playing():
+        core.result(g.room or "", [1.0, 0.0] if first_wins else [0.5, 0.5], False, now)
+
+
+def test_round_robin_of_five_plays_five_rounds_with_one_bye_each() -> None:
+    core = TournamentCore.create("t", Spec(game="g", format="round_robin"), 0.0)
+    for i in range(5):
+        core.join(f"p{i}", f"P{i}", 1500.0, float(i))
+    core.start(1.0)
+    while core.state.status == RUNNING:
+        _play(core, 2.0)
+    assert core.state.round == 5
+    assert [r.byes for r in core.table()] == [1] * 5
+    assert sum(r.points for r in core.table()) == 10 + 5  # 10 games, 5 byes
+
+
+def test_withdrawn_player_forfeits_the_games_not_yet_played() -> None:
+    core = TournamentCore.create("t", Spec(game="g", format="round_robin"), 0.0)
+    for i in range(4):
+        core.join(f"p{i}", f"P{i}", 1500.0, float(i))
+    core.start(1.0)
+    core.leave("p3", 1.5)  # before its round-1 room was opened
+    g = next(g for g in core.state.games if "p3" in g.players)
+    assert g.forfeit and g.scores == [0.0 if p == "p3" else 1.0 for p in g.players]
+    while core.state.status == RUNNING:
+        _play(core, 2.0)
+    row = next(r for r in core.table() if r.player == "p3")
+    assert row.withdrawn and row.points == 0 and row.losses == 3
+
+
+def test_registration_closes_at_the_start_and_needs_two() -> None:
+    core = TournamentCore.create("t", Spec(game="g", format="swiss", rounds=2), 0.0)
+    core.join("a", "A", 1500.0, 0.0)
+    with pytest.raises(TournamentError):
+        core.start(1.0)
+    core.join("b", "B", 1500.0, 0.0)
+    core.start(1.0)
+    with pytest.raises(TournamentError):
+        core.join("c", "C", 1500.0, 2.0)
+
+
+def test_starts_at_starts_or_cancels() -> None:
+    core = TournamentCore.create("t", Spec(game="g", format="swiss", starts_at=10.0), 0.0)
+    core.join("a", "A", 1500.0, 0.0)
+    core.tick(9.0)
+    assert core.state.status == "created"
+    core.tick(10.0)
+    assert core.state.status == CANCELLED
+
+
+def test_arena_pairs_until_its_end_then_finishes_when_the_last_game_ends() -> None:
+    core = TournamentCore.create("t", Spec(game="g", format="arena", duration=100.0), 0.0)
+    for i in range(4):
+        core.join(f"p{i}", f"P{i}", 1500.0, 0.0)
+    core.start(0.0)
+    now = 0.0
+    while now < 100.0:
+        now += 30.0
+        _play(core, now)
+        core.tick(now)
+    assert core.state.status == FINISHED
+    assert len(core.state.games) == 8  # 2 games at 0, 30, 60, 90
+    points = {r.player: r.points for r in core.table()}
+    assert sum(points.values()) > 0
+
+
+def test_arena_points_streaks() -> None:
+    assert arena_points([1, 1, 1, 1, 0.5, 0.5, 1]) == [2, 2, 4, 4, 2, 1, 2]
+    assert arena_points([0, 1, 0.5]) == [0, 2, 1]
+
+
+def test_state_round_trips_through_json() -> None:
+    core = TournamentCore.create("t", Spec(game="g", format="swiss", rounds=3), 0.0)
+    for i in range(6):
+        core.join(f"p{i}", f"P{i}", 1500.0, 0.0)
+    core.start(1.0)
+    _play(core, 2.0)
+    again = msgspec.json.decode(msgspec.json.encode(core.state), type=State)
+    assert again == core.state
+
+
+def test_tie_breaks_by_hand() -> None:
+    # a beats b, c beats d, b beats c, a draws d: a 1.5, b 1, c 1, d 0.5
+    games = [
+        Game(round=1, board=1, players=["a", "b"], scores=[1.0, 0.0]),
+        Game(round=1, board=2, players=["c", "d"], scores=[1.0, 0.0]),
+        Game(round=2, board=1, players=["b", "c"], scores=[1.0, 0.0]),
+        Game(round=2, board=2, players=["d", "a"], scores=[0.5, 0.5]),
+    ]
+    rows = standings("swiss", [(p, p.upper()) for p in "abcd"], games)
+    by = {r.player: r for r in rows}
+    assert by["a"].points == 1.5 and by["a"].buchholz == 1.0 + 0.5
+    assert by["a"].sonneborn_berger == 1.0 * 1.0 + 0.5 * 0.5
+    assert by["c"].buchholz == 0.5 + 1.0 and by["c"].sonneborn_berger == 0.5
+    assert by["b"].buchholz == 1.5 + 1.0 and by["b"].sonneborn_berger == 1.0
+    assert [r.player for r in rows] == ["a", "b", "c", "d"]
