@@ -179,7 +179,7 @@ class UmpireApp(App[None]):
             elif reply is not None and sent == "seeks":
                 self._show_page(SeeksScreen())
             elif reply is not None and sent == "tournament":
-                self._show_page(TournamentScreen(str(command.message.get("id"))))
+                self._show_page(TournamentScreen(str(command.message.get("tournament"))))
             return reply is not None
         return await self._local(command)
 

@@ -31,6 +31,7 @@ COMMANDS = (
     "tournament",
     "join-tournament",
     "leave-tournament",
+    "start-tournament",
 )
 
 #: ``range 1400-1600`` (or ``range=1400-1600``): a rating range, low first.
@@ -47,6 +48,7 @@ WORDS = {
         "usage_tournament": "tournament ID: its standings and rounds (tournaments lists them)",
         "usage_join_tournament": "join-tournament ID",
         "usage_leave_tournament": "leave-tournament ID",
+        "usage_start_tournament": "start-tournament ID (its host only)",
         "no_catalogue": "the server's list of games has not come yet",
         "bad_game": "the games are {games}, not {game!r}",
         "bad_range": "range is LO-HI in rating points, as range 1400-1600, not {text!r}",
@@ -95,10 +97,13 @@ WORDS = {
         "withdrawn": " (withdrawn)",
         "rounds_head": "Rounds",
         "round_line": "  Round {round}",
+        "arena_games": "  Games",
         "pairing_line": "    {room}  {players}  {result}",
         "bye": "bye",
+        "forfeit": "(forfeit)",
         "playing": "playing",
         "joined_tournament": "Entered tournament {id}.",
+        "started_tournament": "Tournament {id} started: the first round is paired.",
         "left_tournament": "Withdrew from tournament {id}.",
         "format_round_robin": "round robin",
         "format_swiss": "Swiss",
@@ -120,7 +125,8 @@ Finding a game
   rematch | decline                at a game's end: offer (or accept) a rematch, or refuse it
   tournaments                      the hosted tournaments
   tournament ID                    a tournament's standings and rounds
-  join-tournament ID | leave-tournament ID   enter a tournament, or withdraw""",
+  join-tournament ID | leave-tournament ID   enter a tournament, or withdraw
+  start-tournament ID              start your tournament now (its host)""",
     },
     "it": {
         "usage_seek": "seek GIOCO [chiave=valore ...] [rated|casual] [range MIN-MAX] "
@@ -130,6 +136,7 @@ Finding a game
         "usage_tournament": "tournament ID: classifica e turni (tournaments li elenca)",
         "usage_join_tournament": "join-tournament ID",
         "usage_leave_tournament": "leave-tournament ID",
+        "usage_start_tournament": "start-tournament ID (solo chi lo ha creato)",
         "no_catalogue": "l'elenco dei giochi del server non è ancora arrivato",
         "bad_game": "i giochi sono {games}, non {game!r}",
         "bad_range": "range è MIN-MAX in punti, come range 1400-1600, non {text!r}",
@@ -181,10 +188,13 @@ Finding a game
         "withdrawn": " (ritirato)",
         "rounds_head": "Turni",
         "round_line": "  Turno {round}",
+        "arena_games": "  Partite",
         "pairing_line": "    {room}  {players}  {result}",
         "bye": "riposo",
+        "forfeit": "(a tavolino)",
         "playing": "in corso",
         "joined_tournament": "Iscritto al torneo {id}.",
+        "started_tournament": "Torneo {id} iniziato: il primo turno è abbinato.",
         "left_tournament": "Ritirato dal torneo {id}.",
         "format_round_robin": "girone all'italiana",
         "format_swiss": "svizzero",
@@ -207,7 +217,8 @@ Trovare una partita
   rematch | decline                a fine partita: proponi (o accetta) la rivincita, o rifiutala
   tournaments                      i tornei del server
   tournament ID                    classifica e turni di un torneo
-  join-tournament ID | leave-tournament ID   iscriviti a un torneo, o ritirati""",
+  join-tournament ID | leave-tournament ID   iscriviti a un torneo, o ritirati
+  start-tournament ID              fai iniziare ora il tuo torneo (chi lo ha creato)""",
     },
 }
 
@@ -333,11 +344,11 @@ def parse(head: str, args: list[str], state: Any) -> Json:
         "tournament": "usage_tournament",
         "join-tournament": "usage_join_tournament",
         "leave-tournament": "usage_leave_tournament",
+        "start-tournament": "usage_start_tournament",
     }[head]
     if len(args) != 1:
         raise ValueError(say(usage))
-    kind = head.replace("-", "_")
-    return {"type": kind, "id" if kind == "tournament" else "tournament": args[0]}
+    return {"type": head.replace("-", "_"), "tournament": args[0]}
 
 
 def rematch_message(head: str, state: Any) -> Json:
@@ -688,16 +699,20 @@ def round_lines(number: int, pairings: list[Json], names: dict[str, str], lang: 
     """One round: each pairing's room, players and result (``playing`` while it runs;
     ``bye`` for a player without a game)."""
     say = words(lang)
-    lines = [say("round_line", round=number)]
-    for pairing in sorted(pairings, key=lambda p: int(p.get("board") or 0)):
+    lines = [say("round_line", round=number) if number > 0 else say("arena_games")]
+    for pairing in sorted(
+        pairings, key=lambda p: (len(p.get("players") or ()) < 2, p.get("board") or 0)
+    ):
         players = pairing.get("players") or pairing.get("seats") or []
         shown = " – ".join(names.get(p, p) if isinstance(p, str) else _name(p) for p in players)
-        if pairing.get("bye") or len(players) == 1:
+        if pairing.get("bye") or len(players) == 1 or pairing.get("board") == 0:
             lines.append(f"    {shown}  {say('bye')}")
             continue
         result = pairing.get("scores", pairing.get("result"))
         if isinstance(result, list):
             result = "–".join(_points(r) for r in result)
+            if pairing.get("forfeit"):
+                result += " " + say("forfeit")
         lines.append(
             say(
                 "pairing_line",
@@ -719,6 +734,7 @@ REQUESTS = frozenset(
         "tournament",
         "join_tournament",
         "leave_tournament",
+        "start_tournament",
         "rematch",
         "decline_rematch",
     }
@@ -741,6 +757,8 @@ def reply_lines(message: Json, reply: Json, state: Any) -> list[str]:
         return tournament_lines(reply, lang, me)
     if kind == "join_tournament":
         return [say("joined_tournament", id=message.get("tournament"))]
+    if kind == "start_tournament":
+        return [say("started_tournament", id=message.get("tournament"))]
     if kind == "leave_tournament":
         return [say("left_tournament", id=message.get("tournament"))]
     if kind == "rematch":

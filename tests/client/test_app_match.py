@@ -10,10 +10,12 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from textual.pilot import Pilot
-from textual.widgets import Input
+from textual.widgets import Input, Static
 
 from client_cli.app import UmpireApp
 from client_cli.games.kriegspiel.screen import BoardView, KriegspielScreen
+from client_cli.games.perudo.screen import PerudoScreen
+from client_cli.screens.matchmaking import TournamentScreen
 from client_cli.session import Session
 from client_cli.state import ClientState
 from server.net.app import UmpireServer
@@ -98,3 +100,59 @@ async def test_a_match_frame_opens_the_room_in_both_apps_and_they_play(
     room_id.append(room.id)
     await asyncio.wait_for(asyncio.gather(*tasks), 60)
     assert room.state == "finished"
+
+
+def shown(app: UmpireApp) -> str:
+    """The tournament screen's text."""
+    screen = app.screen
+    assert isinstance(screen, TournamentScreen)
+    return str(screen.query_one("#standings", Static).render())
+
+
+async def test_a_tournament_joined_by_key_its_standings_live_its_game_played(
+    server: UmpireServer, connect: Callable[..., Any]
+) -> None:
+    host = await connect("host")
+    created = await host.request(
+        "create_tournament",
+        "tournament",
+        game="perudo",
+        options={"dice_per_player": 1},
+        format="swiss",
+        rounds=1,
+        name="cup",
+    )
+    tid = created["tournament"]["id"]
+    app = UmpireApp(Session(f"ws://127.0.0.1:{server.port}", "ana", retry=0.05))
+    async with app.run_test(size=(130, 42)) as pilot:
+        await in_the_lobby(app, pilot)
+        await pilot.press("t")  # the lobby's key: the tournaments in the log
+        await until(pilot, lambda: any("cup" in m and tid in m for m in app.messages))
+        await command(pilot, f"tournament {tid}")
+        await until(pilot, lambda: isinstance(app.screen, TournamentScreen))
+        assert "Tournament " + tid + ": cup" in shown(app)
+        assert "nobody has entered yet" in shown(app)
+        await pilot.press("j")
+        await until(pilot, lambda: "ana" in shown(app))
+        # the host registers a house bot: the screen follows without a key
+        await host.request("join_tournament", "tournament", tournament=tid, bot="perudo-random")
+        await until(pilot, lambda: "perudo-random" in shown(app))
+        await host.request("start_tournament", "tournament", tournament=tid)
+        await until(pilot, lambda: isinstance(app.screen, PerudoScreen))
+        assert any("Matched (tournament) with perudo-random" in m for m in app.messages)
+        room = app.session.state.current_room
+        assert room is not None
+        for _ in range(10):
+            await until(pilot, lambda: room.over or room.turn is not None, timeout=20)
+            if room.over:
+                break
+            turn = room.turn
+            await command(pilot, "dudo" if "dudo" in room.legal else room.legal[0])
+            await until(pilot, lambda: room.over or room.turn is not turn)
+        await until(pilot, lambda: app.session.state.tournament[tid]["status"] == "finished")
+        await command(pilot, f"tournament {tid}")
+        await until(pilot, lambda: isinstance(app.screen, TournamentScreen))
+        text = shown(app)
+        assert "finished" in text and "Round 1" in text
+        assert "1–0" in text or "0–1" in text
+        assert "Buch." in text and "S-B" in text

@@ -94,7 +94,7 @@ def test_take_cancel_and_tournament_messages(catalogue: Catalogue) -> None:
     assert message("take s1", state) == {"type": "take_seek", "seek": "s1"}
     assert message("seeks perudo", state) == {"type": "seeks", "game": "perudo"}
     assert message("tournaments", state) == {"type": "tournaments"}
-    assert message("tournament t9", state) == {"type": "tournament", "id": "t9"}
+    assert message("tournament t9", state) == {"type": "tournament", "tournament": "t9"}
     assert message("join-tournament t9", state) == {"type": "join_tournament", "tournament": "t9"}
     assert message("leave-tournament t9", state) == {
         "type": "leave_tournament",
@@ -187,15 +187,12 @@ STANDINGS = {
     "type": "tournament",
     "tournament": {
         "id": "t1",
-        "spec": {
-            "game": "kriegspiel",
-            "options": {},
-            "format": "swiss",
-            "rounds": 3,
-            "rated": True,
-            "name": "Friday Swiss",
-            "host": "p1",
-        },
+        "name": "Friday Swiss",
+        "game": "kriegspiel",
+        "options": {},
+        "format": "swiss",
+        "rated": True,
+        "host": "p1",
         "status": "running",
         "round": 2,
         "rounds": 3,
@@ -206,7 +203,7 @@ STANDINGS = {
         ],
         "games": [
             {"round": 1, "board": 1, "players": ["p1", "p2"], "room": "r1", "scores": [1.0, 0.0]},
-            {"round": 1, "board": 2, "players": ["p3"], "scores": [1.0]},
+            {"round": 1, "board": 0, "players": ["p3"], "scores": [1.0], "forfeit": False},
             {"round": 2, "board": 1, "players": ["p2", "p1"], "room": "r2"},
         ],
         "standings": [
@@ -256,6 +253,48 @@ def test_a_tournament_as_text_standings_tiebreaks_and_rounds() -> None:
     italian = matchmaking.tournament_lines(STANDINGS, "it")
     assert italian[1] == "kriegspiel · svizzero · valida per il punteggio · in corso"
     assert italian[-1] == "    r2  bob – ann  in corso"
+
+
+def test_an_arena_shows_points_only_and_its_games() -> None:
+    arena = {
+        "type": "tournament",
+        "tournament": {
+            "id": "a1",
+            "name": "",
+            "game": "perudo",
+            "format": "arena",
+            "status": "finished",
+            "round": 0,
+            "rounds": 0,
+            "standings": [
+                {
+                    "rank": 1,
+                    "player": "p1",
+                    "name": "ann",
+                    "points": 4.0,
+                    "buchholz": 0.0,
+                    "sonneborn_berger": 0.0,
+                    "games": 2,
+                },
+            ],
+            "games": [
+                {
+                    "round": 0,
+                    "board": 1,
+                    "players": ["p1", "p2"],
+                    "room": "r1",
+                    "scores": [1.0, 0.0],
+                    "forfeit": True,
+                },
+            ],
+            "entrants": [{"player": "p2", "name": "bob"}],
+        },
+    }
+    lines = matchmaking.tournament_lines(arena)
+    assert lines[:2] == ["Tournament a1", "perudo · arena · casual · finished"]
+    assert lines[3].split() == ["#", "player", "points", "games"]
+    assert lines[4].split() == ["1", "ann", "4", "2"]
+    assert lines[-2:] == ["  Games", "    r1  ann – bob  1–0 (forfeit)"]
 
 
 def test_the_tournament_list_and_state() -> None:
