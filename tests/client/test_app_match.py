@@ -148,7 +148,7 @@ async def test_a_tournament_joined_by_key_its_standings_live_its_game_played(
                 break
             turn = room.turn
             await command(pilot, "dudo" if "dudo" in room.legal else room.legal[0])
-            await until(pilot, lambda: room.over or room.turn is not turn)
+            await until(pilot, lambda turn=turn: room.over or room.turn is not turn)
         await until(pilot, lambda: app.session.state.tournament[tid]["status"] == "finished")
         await command(pilot, f"tournament {tid}")
         await until(pilot, lambda: isinstance(app.screen, TournamentScreen))
