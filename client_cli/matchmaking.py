@@ -388,6 +388,13 @@ def _short(value: object) -> str:
     return str(value)
 
 
+def _whole(value: object) -> str:
+    try:
+        return str(round(float(value)))  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return "?"
+
+
 def seek_id(seek: Json) -> str:
     """A seek's id (``id``, or ``seek`` in some frames)."""
     return str(seek.get("id") or seek.get("seek") or "?")
@@ -432,8 +439,12 @@ def seek_rows(seeks: list[Json], mine: list[str], lang: str = "en") -> list[tupl
     for seek in seeks:
         ident = seek_id(seek)
         span = seek.get("rating_range")
-        shown = f"{span[0]}-{span[1]}" if isinstance(span, list) and len(span) == 2 else ""
+        shown = ""
+        if isinstance(span, list) and len(span) == 2:
+            shown = f"{_whole(span[0])}-{_whole(span[1])}"
         who = _name(seek.get("player") or seek.get("name") or seek.get("by"))
+        if isinstance(seek.get("rating"), (int, float)):
+            who += f" ({_whole(seek['rating'])})"
         if ident in mine or seek.get("mine"):
             who += say("seek_yours")
         options = _options_text(seek.get("options")).strip()

@@ -306,11 +306,24 @@ class ClientState:
         kind = frame.get("type")
         if kind == "seeks":
             self.seeks = [s for s in frame.get("seeks") or [] if isinstance(s, dict)]
+            me = (self.player or {}).get("id")
+            own = [
+                matchmaking.seek_id(s)
+                for s in self.seeks
+                if isinstance(s.get("player"), dict) and s["player"].get("id") == me
+            ]
+            if frame.get("game") is None:  # every open seek: yours are exactly these
+                self.my_seeks = own
+            else:
+                self.my_seeks += [ident for ident in own if ident not in self.my_seeks]
             return []
         if kind == "seek_added":
             given = frame.get("seek")
             seek: Json = given if isinstance(given, dict) else frame
             ident = matchmaking.seek_id(seek)
+            if seek.get("status", "open") != "open":  # paired at once: the match follows
+                self._drop_seek(ident, told=False)
+                return []
             if ident not in self.my_seeks:
                 self.my_seeks.append(ident)
             if all(matchmaking.seek_id(s) != ident for s in self.seeks):

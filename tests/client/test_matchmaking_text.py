@@ -306,3 +306,38 @@ def test_the_tournament_list_and_state() -> None:
     assert lines[2].split()[:3] == ["t1", "Friday", "Swiss"]
     assert lines[-1].startswith("tournament ID")
     assert matchmaking.tournaments_lines([], "it") == ["Tornei", "Nessun torneo."]
+
+
+def test_seeks_as_the_server_lists_them_and_a_seek_matched_at_once() -> None:
+    state = ClientState(player={"id": "p1", "name": "ana"})
+    mine = {
+        "id": "s1",
+        "player": {"id": "p1", "name": "ana"},
+        "game": "kriegspiel",
+        "options": {"rules": "wild16"},
+        "rated": True,
+        "seats": 2,
+        "clock": {"base": 300.0, "increment": 2.0},
+        "rating": 1523.4,
+        "rating_range": [1400.0, 1700.0],
+        "status": "open",
+    }
+    other = {**mine, "id": "s2", "player": {"id": "p2", "name": "bob"}, "rating": None}
+    state.apply({"type": "seeks", "game": None, "seeks": [mine, other]})
+    assert state.my_seeks == ["s1"]
+    lines = matchmaking.seeks_lines(state.seeks, state.my_seeks)
+    assert lines[2].split() == [
+        "s1",
+        "kriegspiel",
+        "rules=wild16",
+        "clock=300+2",
+        "seats=2",
+        "rated",
+        "1400-1700",
+        "ana",
+        "(1523)",
+        "(yours)",
+    ]
+    matched = {**other, "id": "s3", "player": {"id": "p1"}, "status": "matched", "room": "r9"}
+    assert state.apply({"type": "seek_added", "ref": 4, "seek": matched}) == []
+    assert state.my_seeks == ["s1"]
