@@ -21,8 +21,10 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Any, Protocol, TextIO
 
+from bots.client.driver import ConnectionFailed
 from bots.registry import builtin_names, load_bot
 from bots.sdk.bot import BotError
+from bots.sdk.entrant import host_tournament
 from bots.tools.arena import (
     GameSpec,
     PlayedGame,
@@ -155,6 +157,19 @@ def register(
         "the same results on any machine) or cpu=SECONDS (the thread's CPU time, "
         "independent of the machine's load); bots without a search ignore it",
     )
+    hosted = p.add_argument_group(
+        "a hosted tournament (with --server: the server pairs, seats and scores; "
+        "docs/tournaments.md)"
+    )
+    hosted.add_argument(
+        "--format",
+        choices=("swiss", "round_robin", "arena"),
+        default="round_robin",
+        help="the hosted tournament's format (default round_robin)",
+    )
+    hosted.add_argument("--rounds", type=int, help="Swiss rounds (default: ceil(log2 bots))")
+    hosted.add_argument("--duration", type=float, help="an arena's length in seconds")
+    hosted.add_argument("--rated", action="store_true", help="rate every game")
     p.set_defaults(func=cmd_tournament, services=services)
 
     p = sub.add_parser(
@@ -246,6 +261,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
             "umpire tournament: with --server the server logs the games; drop --db", file=sys.stderr
         )
         return 2
+    if args.server:
+        return hosted_tournament(args, names, options)
     seed = args.seed if args.seed is not None else secrets.token_hex(8)
     specs = schedule(args.game, options, names, seats, args.games, seed, args.budget)
     started = time.monotonic()
@@ -295,6 +312,50 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         print(format_table(table))
         endings = Counter(r.reason for r in results)
         print("endings: " + ", ".join(f"{why} {n}" for why, n in endings.most_common()))
+    return 0
+
+
+def hosted_tournament(args: argparse.Namespace, names: list[str], options: dict[str, Any]) -> int:
+    """``umpire tournament --server URL``: a client of a hosted tournament. It creates the
+    tournament on the server, enters one :class:`~bots.sdk.entrant.TournamentEntrant` per
+    bot (a guest named after the bot and its place in ``--bots``), starts it, plays the
+    games the server pairs and prints the server's standings."""
+    create: dict[str, Any] = {
+        "game": args.game,
+        "options": {k: v for k, v in options.items() if k != "seats"},
+        "format": args.format,
+        "rated": args.rated,
+        "name": args.name or f"umpire tournament {args.game}",
+    }
+    if args.rounds is not None:
+        create["rounds"] = args.rounds
+    if args.duration is not None:
+        create["duration"] = args.duration
+    entrants = [
+        (f"{name.replace(':', '-')}-{i + 1}"[:32], load_bot(name)[1])
+        for i, name in enumerate(names)
+    ]
+    started = time.monotonic()
+    try:
+        final = asyncio.run(host_tournament(args.server, create, entrants))
+    except (BotError, OSError, ConnectionFailed) as exc:
+        print(f"umpire tournament: {exc}", file=sys.stderr)
+        return 1
+    elapsed = time.monotonic() - started
+    if args.json:
+        print(json.dumps(final, indent=2))
+        return 0
+    games = [g for g in final["games"] if len(g["players"]) == 2]
+    print(
+        f"{args.game}: hosted {final['format']} {final['id']} on {args.server}, "
+        f"{final['status']}, {len(games)} games, {elapsed:.1f} s"
+    )
+    print(f"{'#':>3} {'entrant':<32} {'points':>6} {'buchholz':>8} {'s-b':>6}  w/d/l/byes")
+    for r in final["standings"]:
+        print(
+            f"{r['rank']:>3} {r['name']:<32} {r['points']:>6g} {r['buchholz']:>8g} "
+            f"{r['sonneborn_berger']:>6g}  {r['wins']}/{r['draws']}/{r['losses']}/{r['byes']}"
+        )
     return 0
 
 

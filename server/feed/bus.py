@@ -95,6 +95,9 @@ class Bus:
     def standings(self, tournament: str, table: dict[str, Any]) -> None:
         """A tournament's current standings (any JSON-compatible table)."""
 
+    def seeks(self, game: str, seeks: list[dict[str, Any]]) -> None:
+        """The open seeks of ``game`` changed: here they are, oldest first (retained)."""
+
     def set_leaderboards(self, read: BoardReader) -> None:
         """Tell the bus how to read a leaderboard (the server's, with its minimum games)."""
 
@@ -269,6 +272,10 @@ class MqttBus(Bus):
         payload = {"tournament": tournament, "standings": table, "ts": round(time.time(), 3)}
         topic = self.topic("tournaments", topic_word(tournament), "standings")
         self._push(_Message(topic, self._encode(payload), True))
+
+    def seeks(self, game: str, seeks: list[dict[str, Any]]) -> None:
+        payload = {"game": game, "seeks": seeks, "ts": round(time.time(), 3)}
+        self._push(_Message(self.topic("seeks", topic_word(game)), self._encode(payload), True))
 
     def set_leaderboards(self, read: BoardReader) -> None:
         self._boards = read

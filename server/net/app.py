@@ -31,6 +31,7 @@ from server.feed.bus import NO_BUS, Bus
 from server.games import ConfigError
 from server.games import engine as find_engine
 from server.ids import same_secret
+from server.matchmaking.actor import Matchmaker
 from server.net.web import Api, WebClient, chain
 from server.ops import logs
 from server.ops.metrics import Metrics
@@ -54,6 +55,7 @@ from server.wire.protocol import (
     Act,
     AddBot,
     BotToken,
+    CancelSeek,
     Catalogue,
     ChangePassword,
     CreateBot,
@@ -70,6 +72,7 @@ from server.wire.protocol import (
     LeaveTournament,
     ListBots,
     ListRooms,
+    ListSeeks,
     ListTournaments,
     Login,
     Logout,
@@ -78,8 +81,10 @@ from server.wire.protocol import (
     Register,
     Resume,
     Say,
+    Seek,
     Start,
     StartTournament,
+    TakeSeek,
     Watch,
     decode,
     ref_of,
@@ -153,6 +158,10 @@ class ServerConfig:
     session_idle_days: float = 30.0
     #: the fewest rated games a rating needs to appear on a leaderboard (server.ratings)
     leaderboard_min_games: int = board.MIN_GAMES
+    #: seconds a player's seeks outlive its last connection (docs/matchmaking.md)
+    seek_grace: float = 60.0
+    #: seconds between two reads of the shared seeks by a cluster's node
+    seek_poll: float = 0.5
 
 
 class UmpireServer:
@@ -199,6 +208,17 @@ class UmpireServer:
         self.lobby.launcher = self.house.launch
         self.lobby.notify = self.push
         self.lobby.house_plays = self.house.accepts
+        #: seeks and their pairing (server.matchmaking; docs/matchmaking.md)
+        self.matchmaker = Matchmaker(
+            self.store,
+            self.lobby,
+            self.identities,
+            house_kinds=self.house.available,
+            push=self.push,
+            bus=self.bus,
+            poll=config.seek_poll if self.store.shared else None,
+            grace=config.seek_grace,
+        )
         self.lobby.house_version = self.house.version
         #: hosted tournaments (server.tournaments), and the connections following each
         self.tournaments = Director(self.store, self.lobby)
@@ -271,6 +291,7 @@ class UmpireServer:
         if self.cluster is not None:
             await self.cluster.advertise(self.config.advertise or self.house.url)
         await self.lobby.relaunch_bots()
+        await self.matchmaker.start()
         await self.tournaments.start()
 
     def _stop_house_bots(self, room_id: str) -> None:
@@ -286,6 +307,7 @@ class UmpireServer:
         await asyncio.shield(self._closing)
 
     async def _close(self) -> None:
+        await self.matchmaker.close()  # (before the connections close: seeks stay)
         await self.tournaments.close()
         await self.house.close()
         if self._server is not None:
@@ -339,6 +361,7 @@ class UmpireServer:
         finally:
             self._release(client)
             self._unbind(client)
+            self.matchmaker.forget(client)
             for task in list(client.hints):
                 task.cancel()  # nobody to answer: the advisor's late answer is dropped
             for room in list(client.rooms):
@@ -478,6 +501,8 @@ class UmpireServer:
             return await room.say(client, message.text)
         if isinstance(message, Profile | Leaderboard):
             return await self._ratings_reply(message, player.id)
+        if isinstance(message, Seek | CancelSeek | ListSeeks | TakeSeek):
+            return await self._seeks(client, message)
         if isinstance(message, TOURNAMENT_MESSAGES):
             return await self._tournament(client, player, message)
         if isinstance(message, Ping):
@@ -602,6 +627,7 @@ class UmpireServer:
         client.player = signed.player
         self._signed[client] = signed
         self._live.setdefault(signed.player.id, set()).add(client)
+        self.matchmaker.back(signed.player.id)
 
     def _unbind(self, client: Client) -> None:
         """Forget the connection's identity (it closed, or it becomes another player)."""
@@ -613,6 +639,22 @@ class UmpireServer:
             live.discard(client)
             if not live:
                 del self._live[signed.player.id]
+                self.matchmaker.left(signed.player.id)
+
+    async def _seeks(
+        self, client: Client, message: Seek | CancelSeek | ListSeeks | TakeSeek
+    ) -> frames.Reply:
+        """The seek messages (server.matchmaking.actor; docs/matchmaking.md)."""
+        player = client.player
+        assert player is not None
+        matchmaker = self.matchmaker
+        if isinstance(message, Seek):
+            return await matchmaker.seek(player, message)
+        if isinstance(message, TakeSeek):
+            return await matchmaker.take(player, message.seek)
+        if isinstance(message, CancelSeek):
+            return await matchmaker.cancel(player, message.seek)
+        return await matchmaker.watch(client, message.game, message.watch)
 
     # -- tournaments (server.tournaments.director) ----------------------------------------
 

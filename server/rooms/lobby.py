@@ -15,7 +15,7 @@ import dataclasses
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -178,6 +178,8 @@ class Lobby:
         settings: Settings | None = None,
         no_show: float | None = None,
         round: int | None = None,
+        room_id: str | None = None,
+        refs: Mapping[str, str] | None = None,
     ) -> Room:
         """Open a room whose seats are already given (a *match*), in seat order: named
         players or house bots by kind. Each seated player's live connections get a
@@ -187,6 +189,9 @@ class Lobby:
         after the room opened (the server's ``Timing.no_show`` by default), when a seat
         whose player never came forfeits for ``no_show`` (and the match is aborted if
         nobody came). ``source`` says what made it; :attr:`match_ended` hears of its end.
+        ``room_id`` is the room's id if the caller chose it (unused, e.g. the id its seeks
+        were claimed for), ``refs`` each player's own ``ref`` in the ``match`` frame (its
+        seek's id) instead of ``ref``.
 
         Raise :class:`ClientError` for options that make no game of this many seats, a
         player seated twice, a guest in a rated match, or a house bot that does not play
@@ -236,13 +241,12 @@ class Lobby:
                     )
             players[player.id] = player
             ids.append(player.id)
-        room_id = opaque(6)
-        while (
-            room_id in self.rooms
-            or await self.store.game(room_id) is not None
-            or (self.claim is not None and not await self.claim(room_id, True))
-        ):
-            room_id = opaque(6)
+        if room_id is None:
+            room_id = await self.new_room_id()
+        elif room_id in self.rooms or await self.store.game(room_id) is not None:
+            raise ClientError("bad_state", f"room {room_id} exists already")
+        elif self.claim is not None and not await self.claim(room_id, True):
+            raise ClientError("bad_state", f"room {room_id} is another node's")
         invite = None if settings.public else opaque(12)
         row = new_row(room_id, eng, config, settings, None, time.time(), invite)
         row.seats = list(ids)
@@ -266,7 +270,7 @@ class Lobby:
                 seat=index,
                 game=eng.name,
                 source=source,
-                ref=ref,
+                ref=ref if refs is None else refs.get(seat.id, ref),
                 options=config.to_options(),
                 players=infos,
                 rated=rated,
@@ -276,6 +280,17 @@ class Lobby:
             self.notify(seat.id, frame)
         log.info("room %s: a %s match opened for %s", room_id, source, ", ".join(ids))
         return room
+
+    async def new_room_id(self) -> str:
+        """A room id no room has (and, with several nodes, this node's to create)."""
+        room_id = opaque(6)
+        while (
+            room_id in self.rooms
+            or await self.store.game(room_id) is not None
+            or (self.claim is not None and not await self.claim(room_id, True))
+        ):
+            room_id = opaque(6)
+        return room_id
 
     def _ended(self, room: Room) -> None:
         """A room's game ended: tell whoever opened it, if it is a match."""

@@ -37,6 +37,13 @@ Schema (``PRAGMA user_version`` counts the migrations applied)::
                   game, rules, pool, before and after (rating, deviation, volatility,
                   games), at; unique (game_id, seat)                           [migration 5]
     games.rated   JSON or NULL: how a rated game is rated (server.ratings.plan) [migration 5]
+    seeks         id, player_id, game, options, rated, seats, clock ([base, increment] or
+                  NULL), rating, rating_range ([lo, hi] or NULL), fill_after, created,
+                  pool (server.matchmaking.seeks.pool_key), ladder, max_concurrent,
+                  status (open|matched|cancelled), room (once matched), updated
+                  (docs/matchmaking.md)               [migration 6; PostgreSQL's 4]
+    tournaments   id, status, state (the whole server.tournaments.core.State as JSON),
+                  version (compare and set), created, updated   [SQLite 7, PostgreSQL 5]
 
 Migration 5 (PostgreSQL's migration 3: its numbering started anew) moves every
 ``players.token_hash`` into ``sessions`` as a ``session`` token (created and last used
@@ -251,6 +258,29 @@ class ChatRow:
     player: str
     name: str
     text: str
+
+
+@dataclass(frozen=True, slots=True)
+class SeekRow:
+    """A seek as stored (server.matchmaking.seeks.Seek, with its status and room)."""
+
+    id: str
+    player: str
+    game: str
+    options: dict[str, Any]
+    rated: bool
+    seats: int
+    created: float
+    pool: str
+    clock: tuple[float, float] | None = None
+    rating: float | None = None
+    range: tuple[float, float] | None = None
+    fill_after: float | None = None
+    ladder: bool = False
+    max_concurrent: int = 1
+    status: str = "open"  # open | matched | cancelled
+    room: str | None = None
+    updated: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -490,6 +520,44 @@ class Store(ABC):
     async def stats(self, player_id: str) -> dict[str, dict[str, float]]:
         """A player's public statistics: game -> key -> value."""
 
+    # -- seeks (server.matchmaking; docs/matchmaking.md) ----------------------------------
+
+    @abstractmethod
+    async def add_seek(self, seek: SeekRow) -> None:
+        """Store a new seek (an id already used raises StoreError)."""
+
+    @abstractmethod
+    async def seeks(
+        self, status: str = "open", *, game: str | None = None, player: str | None = None
+    ) -> list[SeekRow]:
+        """The seeks in ``status`` (of ``game``, of ``player``), oldest first."""
+
+    @abstractmethod
+    async def seek(self, seek_id: str) -> SeekRow | None:
+        """One seek, whatever its status, or ``None``."""
+
+    @abstractmethod
+    async def seeks_of_room(self, room: str) -> list[SeekRow]:
+        """The seeks matched into ``room``."""
+
+    @abstractmethod
+    async def claim_seeks(self, seek_ids: Sequence[str], room: str, at: float) -> bool:
+        """Mark every seek of ``seek_ids`` matched into ``room``, all or none: only if
+        each is still open. True if claimed. Two stores on one database (two nodes)
+        never both claim a seek."""
+
+    @abstractmethod
+    async def cancel_seeks(
+        self, seek_ids: Sequence[str], at: float, *, player: str | None = None
+    ) -> list[str]:
+        """Cancel those of ``seek_ids`` that are open (and ``player``'s, if given);
+        return the ids cancelled."""
+
+    @abstractmethod
+    async def reopen_seeks(self, room: str, at: float) -> list[str]:
+        """Open again the seeks matched into ``room`` (whose room was never made: its
+        node died between the claim and the room); return their ids."""
+
     # -- tournaments ----------------------------------------------------------------------
 
     @abstractmethod
@@ -607,6 +675,66 @@ def stat_rows(game: str, stats: Mapping[str, Mapping[str, float]]) -> list[tuple
         for player, values in stats.items()
         for key, value in values.items()
     ]
+
+
+#: the columns of ``seeks``, in the order :func:`seek_from_row` reads them
+SEEK_COLUMNS = (
+    "id, player_id, game, options, rated, seats, created, pool, clock, rating, "
+    "rating_range, fill_after, ladder, max_concurrent, status, room, updated"
+)
+
+
+def _pair(value: Any) -> tuple[float, float] | None:
+    if value is None:
+        return None
+    low, high = json.loads(value)
+    return (float(low), float(high))
+
+
+def seek_from_row(r: Sequence[Any]) -> SeekRow:
+    """A ``seeks`` row (columns in :data:`SEEK_COLUMNS` order) as a :class:`SeekRow`."""
+    return SeekRow(
+        id=r[0],
+        player=r[1],
+        game=r[2],
+        options=json.loads(r[3]),
+        rated=bool(r[4]),
+        seats=int(r[5]),
+        created=r[6],
+        pool=r[7],
+        clock=_pair(r[8]),
+        rating=r[9],
+        range=_pair(r[10]),
+        fill_after=r[11],
+        ladder=bool(r[12]),
+        max_concurrent=int(r[13]),
+        status=r[14],
+        room=r[15],
+        updated=r[16],
+    )
+
+
+def seek_values(seek: SeekRow) -> tuple[Any, ...]:
+    """The values of ``seek``'s row, in :data:`SEEK_COLUMNS` order."""
+    return (
+        seek.id,
+        seek.player,
+        seek.game,
+        dumps(seek.options),
+        seek.rated,
+        seek.seats,
+        seek.created,
+        seek.pool,
+        None if seek.clock is None else dumps(list(seek.clock)),
+        seek.rating,
+        None if seek.range is None else dumps(list(seek.range)),
+        seek.fill_after,
+        seek.ladder,
+        seek.max_concurrent,
+        seek.status,
+        seek.room,
+        seek.updated,
+    )
 
 
 def open_store(location: str, *, synchronous: str = "FULL") -> Store:

@@ -45,6 +45,7 @@ from server.store.contract import (
     RatingChange,
     RatingKey,
     RatingPlan,
+    SeekRow,
     SessionRow,
     TournamentRow,
     action_values,
@@ -52,6 +53,7 @@ from server.store.contract import (
     event_values,
     game_values,
     seat_rows,
+    seek_values,
     stat_rows,
 )
 from server.store.group_commit import WriteQueue, commit_in_groups, write_failed
@@ -61,6 +63,7 @@ from server.store.sql import (
     GAME_CHANGES,
     INSERT_CHANGE,
     INSERT_PLAYER,
+    INSERT_SEEK,
     INSERT_SESSION,
     NAME_TAKEN,
     RATING_COLUMNS,
@@ -246,8 +249,35 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX rating_changes_key ON rating_changes (player_id, game, rules, version, n);
     """,
+    # 4 (SQLite's migration 6): seeks (issue 28, server.matchmaking; docs/matchmaking.md).
+    # The ladder's seeks are rows here too (``ladder``, ``max_concurrent``).
     """
-    -- migration 5 (tourney): hosted tournaments, each one row holding its whole state
+    CREATE TABLE seeks (
+        id TEXT COLLATE "C" PRIMARY KEY,
+        player_id TEXT COLLATE "C" NOT NULL,
+        game TEXT COLLATE "C" NOT NULL,
+        options TEXT NOT NULL,
+        rated BOOLEAN NOT NULL,
+        seats INTEGER NOT NULL,
+        created DOUBLE PRECISION NOT NULL,
+        pool TEXT COLLATE "C" NOT NULL,
+        clock TEXT,
+        rating DOUBLE PRECISION,
+        rating_range TEXT,
+        fill_after DOUBLE PRECISION,
+        ladder BOOLEAN NOT NULL DEFAULT FALSE,
+        max_concurrent INTEGER NOT NULL DEFAULT 1,
+        status TEXT COLLATE "C" NOT NULL DEFAULT 'open',
+        room TEXT COLLATE "C",
+        updated DOUBLE PRECISION NOT NULL
+    );
+    CREATE INDEX seeks_open ON seeks (status, created, id);
+    CREATE INDEX seeks_player ON seeks (player_id, status);
+    CREATE INDEX seeks_room ON seeks (room) WHERE room IS NOT NULL;
+    """,
+    # 5 (SQLite's migration 7): hosted tournaments (issue 28, server.tournaments).
+    # One row per tournament, holding its whole state.
+    """
     CREATE TABLE tournaments (
         id TEXT COLLATE "C" PRIMARY KEY,
         status TEXT NOT NULL,
@@ -717,6 +747,74 @@ class PgStore(SqlReads):
             raise StoreError(f"read failed: {exc}") from exc
         return rows
 
+    # -- seeks --------------------------------------------------------------------------
+
+    async def add_seek(self, seek: SeekRow) -> None:
+        await self._submit(None, [(_INSERT_SEEK, [seek_values(seek)])])
+
+    async def claim_seeks(self, seek_ids: Sequence[str], room: str, at: float) -> bool:
+        ids = list(dict.fromkeys(seek_ids))
+        if not ids:
+            return False
+
+        async def claim(db: asyncpg.Connection) -> bool:
+            # A savepoint: all or none. Another node's claim of one of these seeks holds
+            # its row lock until it commits; this UPDATE then finds it matched and skips
+            # it (READ COMMITTED re-reads a row it waited for), so the count is short.
+            try:
+                async with db.transaction():
+                    status: str = await db.execute(
+                        "UPDATE seeks SET status = 'matched', room = $1, updated = $2 "
+                        "WHERE id = any($3::text[]) AND status = 'open'",
+                        room,
+                        at,
+                        ids,
+                    )
+                    if int(status.split()[-1]) != len(ids):
+                        raise _NotAll
+            except _NotAll:
+                return False
+            return True
+
+        return bool(await self._submit(None, [], hook=claim))
+
+    async def cancel_seeks(
+        self, seek_ids: Sequence[str], at: float, *, player: str | None = None
+    ) -> list[str]:
+        ids = list(dict.fromkeys(seek_ids))
+        if not ids:
+            return []
+
+        async def cancel(db: asyncpg.Connection) -> list[str]:
+            rows = await db.fetch(
+                "UPDATE seeks SET status = 'cancelled', updated = $1 WHERE id = any($2::text[]) "
+                "AND status = 'open' AND ($3::text IS NULL OR player_id = $3) RETURNING id",
+                at,
+                ids,
+                player,
+            )
+            return sorted((r[0] for r in rows), key=ids.index)
+
+        cancelled: list[str] = await self._submit(None, [], hook=cancel)
+        return cancelled
+
+    async def reopen_seeks(self, room: str, at: float) -> list[str]:
+        async def reopen(db: asyncpg.Connection) -> list[str]:
+            rows = await db.fetch(
+                "UPDATE seeks SET status = 'open', room = NULL, updated = $1 "
+                "WHERE room = $2 AND status = 'matched' RETURNING id",
+                at,
+                room,
+            )
+            return sorted(r[0] for r in rows)
+
+        reopened: list[str] = await self._submit(None, [], hook=reopen)
+        return reopened
+
+
+class _NotAll(Exception):
+    """(In :meth:`PgStore.claim_seeks`.) A seek was not open: undo the claim."""
+
 
 #: a new change numbered by the sequence (CHANGE_COLUMNS but n)
 _ADD_CHANGE = (
@@ -807,6 +905,7 @@ def _numbered(sql: str) -> str:
 
 _INSERT_PLAYER = _numbered(INSERT_PLAYER)
 _INSERT_SESSION = _numbered(INSERT_SESSION)
+_INSERT_SEEK = _numbered(INSERT_SEEK)
 _INSERT_CHANGE = _numbered(INSERT_CHANGE)
 _UPSERT_RATING = _numbered(UPSERT_RATING)
 _GAME_CHANGES = _numbered(GAME_CHANGES)

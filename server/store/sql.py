@@ -17,6 +17,7 @@ from typing import Any
 from server.errors import StoreError
 from server.store.contract import (
     GAME_COLUMNS,
+    SEEK_COLUMNS,
     ActionRow,
     ChatRow,
     Credentials,
@@ -28,10 +29,12 @@ from server.store.contract import (
     RatingKey,
     RatingPlan,
     RatingRow,
+    SeekRow,
     SessionRow,
     Store,
     TournamentRow,
     game_from_row,
+    seek_from_row,
 )
 
 __all__ = ["SqlReads"]
@@ -430,6 +433,32 @@ class SqlReads(Store):
             out.setdefault(game, {})[key] = int(value) if float(value).is_integer() else value
         return out
 
+    # -- seeks ------------------------------------------------------------------------
+
+    async def seeks(
+        self, status: str = "open", *, game: str | None = None, player: str | None = None
+    ) -> list[SeekRow]:
+        sql = f"SELECT {SEEK_COLUMNS} FROM seeks WHERE status = ?"
+        params: list[Any] = [status]
+        if game is not None:
+            sql += " AND game = ?"
+            params.append(game)
+        if player is not None:
+            sql += " AND player_id = ?"
+            params.append(player)
+        rows = await self._fetch(sql + " ORDER BY created, id", params)
+        return [seek_from_row(r) for r in rows]
+
+    async def seek(self, seek_id: str) -> SeekRow | None:
+        r = await self._one(f"SELECT {SEEK_COLUMNS} FROM seeks WHERE id = ?", (seek_id,))
+        return None if r is None else seek_from_row(r)
+
+    async def seeks_of_room(self, room: str) -> list[SeekRow]:
+        rows = await self._fetch(
+            f"SELECT {SEEK_COLUMNS} FROM seeks WHERE room = ? ORDER BY created, id", (room,)
+        )
+        return [seek_from_row(r) for r in rows]
+
     # -- tournaments ----------------------------------------------------------------------
 
     async def tournament(self, tournament_id: str) -> TournamentRow | None:
@@ -449,6 +478,10 @@ class SqlReads(Store):
             (*wanted, limit),
         )
         return [TournamentRow(*r) for r in rows]
+
+
+#: a new seek
+INSERT_SEEK = f"INSERT INTO seeks ({SEEK_COLUMNS}) VALUES ({', '.join('?' * 17)})"
 
 
 #: the columns of ``tournaments``, in TournamentRow's order

@@ -30,6 +30,7 @@ from server.store.contract import (
     PlayerRow,
     RatingChange,
     RatingPlan,
+    SeekRow,
     SessionRow,
     TournamentRow,
     action_values,
@@ -37,6 +38,7 @@ from server.store.contract import (
     event_values,
     game_values,
     seat_rows,
+    seek_values,
     stat_rows,
 )
 from server.store.group_commit import WriteQueue, commit_in_groups, write_failed
@@ -45,6 +47,7 @@ from server.store.sql import (
     GAME_CHANGES,
     INSERT_CHANGE,
     INSERT_PLAYER,
+    INSERT_SEEK,
     INSERT_SESSION,
     NAME_TAKEN,
     TOURNAMENT_COLUMNS,
@@ -216,8 +219,35 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX rating_changes_key ON rating_changes (player_id, game, rules, version, n);
     """,
+    # 6: seeks (issue 28, server.matchmaking; docs/matchmaking.md). The ladder's seeks
+    # are rows here too (``ladder``, ``max_concurrent``).
     """
-    -- migration 7 (tourney): hosted tournaments, each one row holding its whole state
+    CREATE TABLE seeks (
+        id TEXT PRIMARY KEY,
+        player_id TEXT NOT NULL,
+        game TEXT NOT NULL,
+        options TEXT NOT NULL,
+        rated INTEGER NOT NULL,
+        seats INTEGER NOT NULL,
+        created REAL NOT NULL,
+        pool TEXT NOT NULL,
+        clock TEXT,
+        rating REAL,
+        rating_range TEXT,
+        fill_after REAL,
+        ladder INTEGER NOT NULL DEFAULT 0,
+        max_concurrent INTEGER NOT NULL DEFAULT 1,
+        status TEXT NOT NULL DEFAULT 'open',
+        room TEXT,
+        updated REAL NOT NULL
+    );
+    CREATE INDEX seeks_open ON seeks (status, created, id);
+    CREATE INDEX seeks_player ON seeks (player_id, status);
+    CREATE INDEX seeks_room ON seeks (room) WHERE room IS NOT NULL;
+    """,
+    # 7: hosted tournaments (issue 28, server.tournaments; docs/tournaments.md).
+    # One row per tournament, holding its whole state.
+    """
     CREATE TABLE tournaments (
         id TEXT PRIMARY KEY,
         status TEXT NOT NULL,
@@ -723,3 +753,69 @@ class SqliteStore(SqlReads):
             return list(await self.reader.execute_fetchall(sql, params))
         except sqlite3.Error as exc:
             raise StoreError(f"read failed: {exc}") from exc
+
+    # -- seeks --------------------------------------------------------------------------
+
+    async def add_seek(self, seek: SeekRow) -> None:
+        await self._submit([(INSERT_SEEK, [seek_values(seek)])])
+
+    async def claim_seeks(self, seek_ids: Sequence[str], room: str, at: float) -> bool:
+        ids = list(dict.fromkeys(seek_ids))
+        marks = ", ".join("?" * len(ids))
+        sql = (
+            f"UPDATE seeks SET status = 'matched', room = ?, updated = ? "
+            f"WHERE id IN ({marks}) AND status = 'open'"
+        )
+
+        def claim(db: sqlite3.Connection) -> bool:
+            db.execute("SAVEPOINT claim_seeks")
+            if db.execute(sql, (room, at, *ids)).rowcount == len(ids):
+                db.execute("RELEASE claim_seeks")
+                return True
+            db.execute("ROLLBACK TO claim_seeks")  # all or none
+            db.execute("RELEASE claim_seeks")
+            return False
+
+        return bool(await self._submit([], hook=claim)) if ids else False
+
+    async def cancel_seeks(
+        self, seek_ids: Sequence[str], at: float, *, player: str | None = None
+    ) -> list[str]:
+        ids = list(dict.fromkeys(seek_ids))
+        if not ids:
+            return []
+        marks = ", ".join("?" * len(ids))
+        sql = f"SELECT id FROM seeks WHERE id IN ({marks}) AND status = 'open'"
+        params: list[Any] = list(ids)
+        if player is not None:
+            sql += " AND player_id = ?"
+            params.append(player)
+
+        def cancel(db: sqlite3.Connection) -> list[str]:
+            found = [r[0] for r in db.execute(sql, params)]
+            db.executemany(
+                "UPDATE seeks SET status = 'cancelled', updated = ? WHERE id = ?",
+                [(at, seek_id) for seek_id in found],
+            )
+            return found
+
+        cancelled: list[str] = await self._submit([], hook=cancel)
+        return cancelled
+
+    async def reopen_seeks(self, room: str, at: float) -> list[str]:
+        def reopen(db: sqlite3.Connection) -> list[str]:
+            found = [
+                r[0]
+                for r in db.execute(
+                    "SELECT id FROM seeks WHERE room = ? AND status = 'matched'", (room,)
+                )
+            ]
+            db.execute(
+                "UPDATE seeks SET status = 'open', room = NULL, updated = ? "
+                "WHERE room = ? AND status = 'matched'",
+                (at, room),
+            )
+            return found
+
+        reopened: list[str] = await self._submit([], hook=reopen)
+        return reopened

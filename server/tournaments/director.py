@@ -25,7 +25,7 @@ import msgspec
 
 from server.errors import ClientError
 from server.games import engine as find_engine
-from server.games.base import ConfigError
+from server.games.base import FORFEIT_PREFIX, ConfigError
 from server.ids import opaque
 from server.players.identity import Player
 from server.roomcore.rating import rated_rules
@@ -53,6 +53,10 @@ from server.wire.frames import (
 
 log = logging.getLogger(__name__)
 
+#: Why a seat is taken out that makes a tournament game a forfeit (not a clock's flag)
+FORFEITS = ("no_show", "abandoned")
+FORFEIT_RECORDS = tuple(FORFEIT_PREFIX + why for why in FORFEITS)
+
 #: The wire's error code of each refusal of the core
 ERROR_OF = {"bad_tournament": "bad_options"}
 
@@ -72,7 +76,16 @@ def scores_of(row: GameRow, seats: int) -> tuple[list[float], bool]:
     best = min(ranks)
     firsts = ranks.count(best)
     scores = [(1.0 / firsts if firsts < seats else 0.5) if r == best else 0.0 for r in ranks]
-    return scores, row.reason in ("no_show", "abandoned")
+    return scores, row.reason in FORFEITS
+
+
+async def forfeited(store: Store, row: GameRow) -> bool:
+    """Whether a seat of the room was forfeited for not coming or being gone (its log
+    holds a ``no_show`` or ``abandoned`` forfeit record)."""
+    if row.reason in FORFEITS:
+        return True
+    actions = await store.actions(row.id)
+    return any(a.action in FORFEIT_RECORDS for a in actions)
 
 
 def frame_of(state: State, table: list[Row]) -> TournamentInfo:
@@ -195,6 +208,7 @@ class Director:
 
         pending: list[Game] = []
         core = self.cores[tid]
+        self._adopt(core)
         settle(core)
         for g in pending:
             row = await self.store.game(g.room or "")
@@ -203,8 +217,26 @@ class Director:
                 await self._reload_room(g.room or "")
                 continue
             scores, forfeit = scores_of(row, len(g.players))
+            forfeit = forfeit or await forfeited(self.store, row)
             core.result(g.room or "", scores, forfeit, row.finished or self.clock())
         await self._commit(tid)
+
+    def _adopt(self, core: TournamentCore) -> None:
+        """Give a game still without a room the restored room opened for it just before a
+        crash (its id not yet stored): same tournament, round and players in seat order."""
+        known = {g.room for g in core.state.games if g.room is not None}
+        for room in list(self.lobby.rooms.values()):
+            settings = room.settings
+            if settings.match != "tournament" or settings.match_ref != core.state.id:
+                continue
+            if room.id in known:
+                continue
+            seats = list(room.row.seats)
+            for g in core.to_open():
+                if g.players == seats:
+                    core.opened(g, room.id, room.row.created)
+                    known.add(room.id)
+                    break
 
     async def _reload_room(self, room_id: str) -> None:
         """Have the lobby load a logged room (its end hook then reaches us)."""
@@ -419,6 +451,7 @@ class Director:
         if g is None:
             return
         scores, forfeit = scores_of(row, len(g.players))
+        forfeit = forfeit or await forfeited(self.store, row)
         async with self._lock(tid):
             changed = core.result(room_id, scores, forfeit, row.finished or self.clock())
         if changed:

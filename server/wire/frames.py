@@ -55,6 +55,9 @@ ErrorCode = Literal[
     "no_spectators",
     "bad_seq",
     "too_many_rooms",
+    "no_such_seek",
+    "too_many_seeks",
+    "rating_range",
     "unsupported",
     "busy",
     "malformed",
@@ -551,6 +554,45 @@ class MatchFrame(OutFrame, tag="match"):
     round: int | None = None
 
 
+class SeekInfo(Part):
+    """An open (or just matched, or cancelled) seek, as the lobby shows it."""
+
+    id: str
+    player: PlayerInfo
+    game: str
+    options: JsonObject
+    rated: bool
+    seats: int
+    clock: ClockSetting | None
+    rating: float | None
+    rating_range: list[float] | None
+    fill_after: float | None
+    created: float
+    status: str
+    room: str | None
+
+
+class SeekAddedFrame(Reply, tag="seek_added"):
+    """Your seek is stored (answer to ``seek`` and ``take_seek``): ``status`` is
+    ``matched`` (with its ``room``) if it was paired at once."""
+
+    seek: SeekInfo
+
+
+class SeekCancelledFrame(Reply, tag="seek_cancelled"):
+    """The seek is withdrawn (answer to ``cancel_seek``)."""
+
+    seek: str
+
+
+class SeeksFrame(Reply, tag="seeks"):
+    """The open seeks, oldest first (answer to ``seeks``, and pushed to a connection
+    that asked for them whenever they change); ``game`` is the filter asked for."""
+
+    game: str | None
+    seeks: list[SeekInfo]
+
+
 class TournamentEntrantInfo(Part):
     """A tournament's entrant: ``house`` names a house bot's kind."""
 
@@ -671,6 +713,9 @@ Frame = (
     | BotAccountsFrame
     | LeaderboardFrame
     | MatchFrame
+    | SeekAddedFrame
+    | SeekCancelledFrame
+    | SeeksFrame
     | TournamentFrame
     | TournamentsFrame
 )
@@ -706,6 +751,9 @@ FRAME_TYPES: dict[str, type[OutFrame]] = {
         BotAccountsFrame,
         LeaderboardFrame,
         MatchFrame,
+        SeekAddedFrame,
+        SeekCancelledFrame,
+        SeeksFrame,
         TournamentFrame,
         TournamentsFrame,
     )

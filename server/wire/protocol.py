@@ -51,6 +51,9 @@ ERROR_CODES: dict[str, str] = {
     "no_spectators": "this room does not allow spectators (now)",
     "bad_seq": "the sequence number is beyond the room's last event",
     "too_many_rooms": "a limit on rooms was reached",
+    "no_such_seek": "no such open seek (it was paired, cancelled, or never was)",
+    "too_many_seeks": "you have as many open seeks as a player may",
+    "rating_range": "your rating is outside the seek's range (or it is outside yours)",
     "unsupported": "the server cannot do this for this game",
     "busy": "the server cannot do this now (too many at once, or too slow): ask again",
     # the engine's refusals (the game state is unchanged)
@@ -213,6 +216,47 @@ class CreateRoom(Inbound, tag="create_room"):
     #: null: rated when every seat is held by an account, a bot account or a house bot;
     #: true: rated (guests are refused a seat, ``account_required``); false: casual
     rated: bool | None = None
+
+
+class Seek(Inbound, tag="seek"):
+    """Offer to play: the server pairs compatible seeks (docs/matchmaking.md) and opens a
+    room for each full table (a ``match`` frame). ``seats``: the table's size (the
+    game's default seat count if omitted); ``rating_range``: the opponents' ratings
+    accepted; ``fill_after``: seconds after which house bots take the empty seats."""
+
+    game: Annotated[str, msgspec.Meta(max_length=32)]
+    options: Options = msgspec.field(default_factory=dict)
+    rated: bool = False
+    rating_range: (
+        Annotated[
+            list[Annotated[float, msgspec.Meta(ge=-1e6, le=1e6)]],
+            msgspec.Meta(min_length=2, max_length=2),
+        ]
+        | None
+    ) = None
+    clock: Clock | None = None
+    seats: Annotated[int, msgspec.Meta(ge=2, le=64)] | None = None
+    fill_after: Annotated[float, msgspec.Meta(ge=0, le=86400)] | None = None
+
+
+class CancelSeek(Inbound, tag="cancel_seek"):
+    """Withdraw one of your open seeks."""
+
+    seek: Annotated[str, msgspec.Meta(max_length=64)]
+
+
+class ListSeeks(Inbound, tag="seeks"):
+    """The open seeks (of one game); the connection is then sent a new ``seeks`` frame
+    whenever they change, until it asks with ``watch: false``."""
+
+    game: Annotated[str, msgspec.Meta(max_length=32)] | None = None
+    watch: bool = True
+
+
+class TakeSeek(Inbound, tag="take_seek"):
+    """Accept an open seek as it is: you seek the same game, paired with it first."""
+
+    seek: Annotated[str, msgspec.Meta(max_length=64)]
 
 
 class ListRooms(Inbound, tag="list_rooms"):
@@ -386,6 +430,7 @@ Message = (
     (Hello | CreateRoom | ListRooms | Join | Watch | Leave | Start | AddBot | Act | Resume)
     | (Profile | Ping | Hint | Say | Catalogue | Leaderboard)
     | (Login | Register | Logout | ChangePassword | CreateBot | ListBots | BotToken)
+    | (Seek | CancelSeek | ListSeeks | TakeSeek)
     | (
         CreateTournament
         | JoinTournament
@@ -421,6 +466,10 @@ MESSAGE_TYPES: dict[str, type[Inbound]] = {
     "list_bots": ListBots,
     "bot_token": BotToken,
     "leaderboard": Leaderboard,
+    "seek": Seek,
+    "cancel_seek": CancelSeek,
+    "seeks": ListSeeks,
+    "take_seek": TakeSeek,
     "create_tournament": CreateTournament,
     "join_tournament": JoinTournament,
     "leave_tournament": LeaveTournament,

@@ -49,6 +49,7 @@ from server.store.contract import (
     RatingKey,
     RatingPlan,
     RatingRow,
+    SeekRow,
     SessionRow,
     Store,
     TournamentRow,
@@ -923,6 +924,80 @@ class StoreContract:
         assert await store.game("g1") == row
         assert [g.rated async for g in store.iter_games()] == [rated]
 
+    # -- seeks (server.matchmaking) --------------------------------------------------------
+
+    async def test_seeks_round_trip_and_list_by_status_game_and_player(self, store: Store) -> None:
+        a = seek_row("s1", "p1", created=1.0, clock=(300.0, 2.0), range=(1400.0, 1600.0))
+        b = seek_row("s2", "p2", created=2.0, game="perudo", fill_after=30.0, rating=None)
+        c = seek_row("s3", "p1", created=3.0, ladder=True, max_concurrent=4)
+        for row in (c, a, b):
+            await store.add_seek(row)
+        assert await store.seek("s1") == a and await store.seek("nope") is None
+        assert [s.id for s in await store.seeks()] == ["s1", "s2", "s3"]
+        assert await store.seeks(game="perudo") == [b]
+        assert [s.id for s in await store.seeks(player="p1")] == ["s1", "s3"]
+        with pytest.raises(StoreError):
+            await store.add_seek(a)
+        assert await store.cancel_seeks(["s1", "s2"], 5.0, player="p1") == ["s1"]
+        assert await store.cancel_seeks(["s1"], 6.0) == []
+        cancelled = await store.seek("s1")
+        assert cancelled is not None and cancelled.status == "cancelled"
+        assert cancelled.updated == 5.0
+        assert [s.id for s in await store.seeks("cancelled")] == ["s1"]
+
+    async def test_a_claim_takes_every_seek_or_none(self, store: Store) -> None:
+        for n in range(4):
+            await store.add_seek(seek_row(f"s{n}", f"p{n}", created=float(n)))
+        assert await store.claim_seeks(["s0", "s1"], "room1", 7.0)
+        assert not await store.claim_seeks(["s1", "s2"], "room2", 8.0)  # s1 is taken
+        s2 = await store.seek("s2")
+        assert s2 is not None and s2.status == "open" and s2.room is None
+        assert [s.id for s in await store.seeks_of_room("room1")] == ["s0", "s1"]
+        assert [s.id for s in await store.seeks()] == ["s2", "s3"]
+        assert await store.reopen_seeks("room1", 9.0) == ["s0", "s1"]
+        assert [s.id for s in await store.seeks()] == ["s0", "s1", "s2", "s3"]
+
+    async def test_concurrent_claims_of_one_seek_by_two_stores(self, harness: StoreHarness) -> None:
+        """Two stores on one database (two nodes) claim overlapping tables at once,
+        many times: every seek is claimed once at most, every claim all or nothing."""
+        first = await harness.open()
+        second = await harness.open()
+        try:
+            for n in range(30):
+                await first.add_seek(seek_row(f"s{n}", f"p{n}", created=float(n)))
+            claims = []
+            for n in range(0, 29, 2):
+                claims.append(first.claim_seeks([f"s{n}", f"s{n + 1}"], f"a{n}", 1.0))
+                claims.append(second.claim_seeks([f"s{n + 1}", f"s{n + 2}"], f"b{n}", 1.0))
+            won = await asyncio.gather(*claims)
+            assert any(won)
+            rooms: dict[str, list[str]] = {}
+            for row in await first.seeks("matched"):
+                assert row.room is not None
+                rooms.setdefault(row.room, []).append(row.id)
+            assert all(len(ids) == 2 for ids in rooms.values())  # never half a table
+            assert sum(won) == len(rooms)
+        finally:
+            await harness.close_all()
+
+
+def seek_row(seek_id: str, player: str, **fields: Any) -> SeekRow:
+    """A seek row of ``player`` (a two-seat casual Kriegspiel by default)."""
+    game = fields.pop("game", "kriegspiel")
+    options = fields.pop("options", {"rules": "wild16"} if game == "kriegspiel" else {})
+    return SeekRow(
+        id=seek_id,
+        player=player,
+        game=game,
+        options=options,
+        rated=fields.pop("rated", False),
+        seats=fields.pop("seats", 2),
+        created=fields.pop("created", 1.0),
+        pool=fields.pop("pool", f"pool-{game}"),
+        updated=fields.pop("updated", 1.0),
+        rating=fields.pop("rating", 1500.0),
+        **fields,
+    )
     # -- tournaments -----------------------------------------------------------------------
 
     async def test_tournaments_compare_and_set(self, store: Store) -> None:

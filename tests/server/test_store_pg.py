@@ -15,7 +15,14 @@ import asyncpg
 import pytest
 
 from server.errors import StoreError
-from server.store.contract import ActionRow, PlayerRow, SessionRow, Store, open_store
+from server.store.contract import (
+    ActionRow,
+    PlayerRow,
+    SessionRow,
+    Store,
+    TournamentRow,
+    open_store,
+)
 from server.store.pg import MIGRATIONS, FencedError, PgStore
 from tests.server.store_contract import (
     CountingPlan,
@@ -24,6 +31,7 @@ from tests.server.store_contract import (
     event,
     finished,
     game_row,
+    seek_row,
 )
 
 
@@ -316,3 +324,62 @@ async def test_batches_rating_crossing_players_lock_in_one_order(pg_dsn: str) ->
     finally:
         for store in stores:
             await store.close()
+
+
+async def test_a_version_3_database_gains_seeks(pg_dsn: str) -> None:
+    """Migration 4 (SQLite's 6) on a database the previous release made."""
+    conn = await asyncpg.connect(pg_dsn)
+    try:
+        await conn.execute(
+            "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, "
+            "applied TIMESTAMPTZ NOT NULL DEFAULT now())"
+        )
+        for number, script in enumerate(MIGRATIONS[:3], start=1):
+            await conn.execute(script)
+            await conn.execute("INSERT INTO schema_migrations (version) VALUES ($1)", number)
+        await conn.execute(
+            "INSERT INTO games (id, game, options, settings, public, seats, status, seed, "
+            "seed_sha256, created) VALUES ('old1', 'perudo', '{}', '{}', TRUE, '[\"p1\"]', "
+            "'finished', '\\x00', 'x', 1.0)"
+        )
+    finally:
+        await conn.close()
+    store = PgStore(pg_dsn, pool_size=1)
+    await store.open()
+    try:
+        assert await store.game("old1") is not None
+        await store.add_seek(seek_row("s1", "p1"))
+        assert await store.claim_seeks(["s1"], "r1", 2.0)
+        assert [s.id for s in await store.seeks_of_room("r1")] == ["s1"]
+    finally:
+        await store.close()
+
+
+async def test_a_version_4_database_gains_tournaments(pg_dsn: str) -> None:
+    """Migration 5 (SQLite's 7) on a database the previous schema made: its games and
+    seeks stay, and a tournament is stored at once."""
+    conn = await asyncpg.connect(pg_dsn)
+    try:
+        await conn.execute(
+            "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, "
+            "applied TIMESTAMPTZ NOT NULL DEFAULT now())"
+        )
+        for number, script in enumerate(MIGRATIONS[:4], start=1):
+            await conn.execute(script)
+            await conn.execute("INSERT INTO schema_migrations (version) VALUES ($1)", number)
+        await conn.execute(
+            "INSERT INTO games (id, game, options, settings, public, seats, status, seed, "
+            "seed_sha256, created) VALUES ('old1', 'perudo', '{}', '{}', TRUE, '[\"p1\"]', "
+            "'finished', '\\x00', 'x', 1.0)"
+        )
+    finally:
+        await conn.close()
+    store = PgStore(pg_dsn, pool_size=1)
+    await store.open()
+    try:
+        assert await store.game("old1") is not None
+        row = TournamentRow("t1", "created", "{}", 1, 1.0, 1.0)
+        assert await store.save_tournament(row, None)
+        assert await store.tournament("t1") == row
+    finally:
+        await store.close()

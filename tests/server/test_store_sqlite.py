@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from server.errors import StoreError
-from server.store.contract import ActionRow, PlayerRow, SessionRow, Store
+from server.store.contract import ActionRow, PlayerRow, SessionRow, Store, TournamentRow
 from server.store.sqlite import MIGRATIONS, SqliteStore
 from tests.server.store_contract import (
     CountingPlan,
@@ -22,6 +22,7 @@ from tests.server.store_contract import (
     event,
     finished,
     game_row,
+    seek_row,
 )
 
 
@@ -85,7 +86,7 @@ async def test_a_version_1_file_is_upgraded_in_place(tmp_path: Path) -> None:
     finally:
         await store.close()
     with sqlite3.connect(path) as conn:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS) == 6
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS) == 7
         assert conn.execute("SELECT house FROM games WHERE id = 'new1'").fetchone()[0] == (
             '{"0":"t"}'
         )
@@ -272,4 +273,55 @@ async def test_a_version_4_file_moves_its_tokens_to_sessions(tmp_path: Path) -> 
         columns = [r[1] for r in conn.execute("PRAGMA table_info(players)")]
         assert "token_hash" not in columns
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    conn.close()
+
+
+async def test_a_version_5_file_gains_seeks(tmp_path: Path) -> None:
+    """Migration 6 (seeks) on a database the previous release made: its games stay, and
+    seeks can be stored at once."""
+    path = tmp_path / "v5.db"
+    with sqlite3.connect(path) as conn:
+        for script in MIGRATIONS[:5]:
+            conn.executescript(script)
+        conn.execute("PRAGMA user_version=5")
+        conn.execute(
+            f"INSERT INTO games VALUES ({','.join('?' * len(V1_ROW))}, '{{}}', NULL)", V1_ROW
+        )
+    conn.close()
+    store = SqliteStore(str(path))
+    await store.open()
+    try:
+        assert (await store.game("old1")) is not None
+        await store.add_seek(seek_row("s1", "p1"))
+        assert [s.id for s in await store.seeks()] == ["s1"]
+    finally:
+        await store.close()
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
+    conn.close()
+
+
+async def test_a_version_6_file_gains_tournaments(tmp_path: Path) -> None:
+    """Migration 7 (tournaments) on a database the previous schema made: its games and
+    seeks stay, and tournaments can be stored at once."""
+    path = tmp_path / "v6.db"
+    with sqlite3.connect(path) as conn:
+        for script in MIGRATIONS[:6]:
+            conn.executescript(script)
+        conn.execute("PRAGMA user_version=6")
+        conn.execute(
+            f"INSERT INTO games VALUES ({','.join('?' * len(V1_ROW))}, '{{}}', NULL)", V1_ROW
+        )
+    conn.close()
+    store = SqliteStore(str(path))
+    await store.open()
+    try:
+        assert (await store.game("old1")) is not None
+        row = TournamentRow("t1", "created", "{}", 1, 1.0, 1.0)
+        assert await store.save_tournament(row, None)
+        assert await store.tournament("t1") == row
+    finally:
+        await store.close()
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS) == 7
     conn.close()

@@ -1,0 +1,574 @@
+"""The matchmaker: the asyncio actor around the pairing core, one per server process.
+
+Every seek is written to the store before it is paired, so seeks survive a restart and
+are shared by the nodes of a PostgreSQL cluster. The actor runs the core
+(:class:`~server.matchmaking.pairing.Pairing`) in one task at a time (an
+:class:`asyncio.Lock`), feeding it new seeks, cancellations, the store's list of open
+seeks (at start, and on a cluster every ``poll`` seconds) and the time (a timer armed for
+the core's next fill deadline). For each match the core returns it:
+
+1. takes a room id (with several nodes: this node's lease on it);
+2. claims the match's seeks in the store, all or none (``claim_seeks``): if another node
+   took one of them first, it forgets the match, reads the open seeks again and pairs
+   what is left, so that no seek is ever paired twice;
+3. opens the room with :meth:`Lobby.open_match <server.rooms.lobby.Lobby.open_match>`
+   (``source="seek"``), which pushes the ``match`` frames.
+
+A node that dies between 2 and 3 leaves seeks matched into a room that does not exist: at
+start, and on every poll, seeks matched longer than ``orphan_after`` seconds ago into a
+room that has no row are opened again. On a cluster, a node whose players' seeks were
+paired by another node pushes them the ``match`` frame itself (it sees their seeks go on
+its next poll).
+
+A seek lasts while its player is connected: when the player's last connection to this
+node closes, the seeks made here are cancelled ``grace`` seconds later unless the player
+is back (a server shutting down cancels nothing; after a restart, a seek whose player
+does not come back within ``grace`` is cancelled).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import time
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import msgspec
+
+from server.errors import ClientError, StoreError
+from server.feed.bus import NO_BUS, Bus
+from server.games import engine as find_engine
+from server.games.base import ConfigError
+from server.ids import opaque
+from server.matchmaking.pairing import Match, Pairing
+from server.matchmaking.seeks import Seek, pool_key
+from server.players.identity import Identities, Player
+from server.ratings.plan import INITIAL, seat_version
+from server.ratings.rules import rule_set, system_of
+from server.roomcore.rating import rated_rules
+from server.rooms.lobby import HouseSeat, Lobby, MatchSeat
+from server.rooms.room import Settings
+from server.store.contract import SeekRow, Store
+from server.wire import frames
+from server.wire.protocol import Seek as SeekMessage
+
+log = logging.getLogger(__name__)
+
+#: the open seeks one player may have at once
+MAX_SEEKS_PER_PLAYER = 5
+
+
+class Matchmaker:
+    """Seeks and their pairing on this node (see the module's docstring)."""
+
+    def __init__(
+        self,
+        store: Store,
+        lobby: Lobby,
+        identities: Identities,
+        *,
+        house_kinds: Callable[[str], list[str]],
+        push: Callable[[str, frames.OutFrame], None],
+        bus: Bus = NO_BUS,
+        poll: float | None = None,
+        grace: float = 60.0,
+        orphan_after: float = 30.0,
+        max_seeks: int = MAX_SEEKS_PER_PLAYER,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.store = store
+        self.lobby = lobby
+        self.identities = identities
+        #: the house bots that may fill a table of a game (the app's catalogue)
+        self.house_kinds = house_kinds
+        self.push = push
+        self.bus = bus
+        self.poll = poll
+        self.grace = grace
+        self.orphan_after = orphan_after
+        self.max_seeks = max_seeks
+        self.clock = clock
+        self.core = Pairing()
+        self._lock = asyncio.Lock()
+        self._task: asyncio.Task[None] | None = None
+        self._kick = asyncio.Event()
+        self._closing = False
+        #: connections that follow the seeks: connection -> its game filter
+        self._watchers: dict[Any, str | None] = {}
+        self._changed: set[str] = set()
+        self._flush: asyncio.TimerHandle | None = None
+        #: seeks this node opened rooms for (their players were told here)
+        self._paired_here: set[str] = set()
+        #: players of this node gone: their seeks' cancellation timers
+        self._leaving: dict[str, asyncio.TimerHandle] = {}
+        #: the seeks made on this node, by player (cancelled when the player leaves)
+        self._made_here: dict[str, set[str]] = {}
+        #: for tests and benchmarks: how many matches were opened, and claims lost
+        self.opened = 0
+        self.lost_claims = 0
+
+    # -- life -----------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Read the open seeks from the store, pair what is due, start the timer task."""
+        async with self._lock:
+            await self._reopen_orphans()
+            rows = await self.store.seeks("open")
+            matches = self.core.sync(_seeks(rows), self.clock())
+            await self._open_all(matches)
+            if self.poll is None:  # one node: a player not back within grace leaves
+                for player in {row.player for row in rows if not row.ladder}:
+                    self._made_here.setdefault(player, set()).update(
+                        r.id for r in rows if r.player == player and not r.ladder
+                    )
+                    self.left(player)
+        self._task = asyncio.create_task(self._run(), name="matchmaker")
+
+    async def close(self) -> None:
+        """Stop the timers and the task (the seeks stay in the store)."""
+        self._closing = True
+        for handle in self._leaving.values():
+            handle.cancel()
+        self._leaving.clear()
+        if self._flush is not None:
+            self._flush.cancel()
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    async def _run(self) -> None:
+        while True:
+            due = self.core.next_due()
+            timeout = None if due is None else max(0.0, due - self.clock())
+            if self.poll is not None:
+                timeout = self.poll if timeout is None else min(timeout, self.poll)
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(timeout):
+                    await self._kick.wait()
+            self._kick.clear()
+            try:
+                async with self._lock:
+                    if self.poll is not None:
+                        await self._sync()
+                    await self._open_all(self.core.tick(self.clock()))
+            except StoreError as exc:
+                log.warning("matchmaker: %s; trying again", exc)
+                await asyncio.sleep(1.0)
+
+    # -- requests -------------------------------------------------------------------------
+
+    async def seek(self, player: Player, message: SeekMessage) -> frames.SeekAddedFrame:
+        """A ``seek``: validate it, store it, pair it; the reply shows it (matched at
+        once, or open)."""
+        seek = await self._make(player, message)
+        return await self._add(player, seek, None)
+
+    async def take(self, player: Player, seek_id: str) -> frames.SeekAddedFrame:
+        """A ``take_seek``: the player seeks what the open seek ``seek_id`` seeks, paired
+        with it first."""
+        target = self.core.get(seek_id)
+        if target is None:
+            row = await self.store.seek(seek_id)
+            if row is None or row.status != "open" or row.ladder:
+                raise ClientError("no_such_seek", f"no open seek {seek_id!r}")
+            target = _seeks([row])[0]
+        if target.player == player.id:
+            raise ClientError("bad_state", "that is your own seek")
+        rating = await self._rating(player, target.game, target.options, target.rated)
+        if not target.accepts(rating):
+            raise ClientError("rating_range", "your rating is outside that seek's range")
+        if target.rated and player.kind == "guest":
+            raise ClientError("account_required", "a rated seek is for accounts and bots")
+        seek = Seek(
+            id=opaque(8),
+            player=player.id,
+            game=target.game,
+            options=target.options,
+            rated=target.rated,
+            seats=target.seats,
+            created=self.clock(),
+            clock=target.clock,
+            rating=rating,
+        )
+        await self._check_count(player)
+        return await self._add(player, seek, target.id)
+
+    async def cancel(self, player: Player, seek_id: str) -> frames.SeekCancelledFrame:
+        """A ``cancel_seek`` of one of the player's open seeks."""
+        done = await self.store.cancel_seeks([seek_id], self.clock(), player=player.id)
+        if not done:
+            raise ClientError("no_such_seek", f"you have no open seek {seek_id!r}")
+        async with self._lock:
+            gone = self.core.remove(seek_id)
+        self._made_here.get(player.id, set()).discard(seek_id)
+        if gone is not None:
+            self._touch(gone.game)
+        return frames.SeekCancelledFrame(seek=seek_id)
+
+    async def listing(self, game: str | None) -> list[frames.SeekInfo]:
+        """The open seeks (of ``game``), oldest first."""
+        if game is not None:
+            try:
+                find_engine(game)
+            except ConfigError as exc:
+                raise ClientError("bad_options", str(exc)) from None
+        seeks = [s for s in self.core.open(game) if not s.ladder]
+        return [await self._info(s, "open", None) for s in seeks]
+
+    async def watch(self, conn: Any, game: str | None, on: bool) -> frames.SeeksFrame:
+        """A ``seeks``: the listing, and (``on``) follow it."""
+        if on:
+            self._watchers[conn] = game
+        else:
+            self._watchers.pop(conn, None)
+        return frames.SeeksFrame(game=game, seeks=await self.listing(game))
+
+    def forget(self, conn: Any) -> None:
+        """The connection closed: it follows nothing any more."""
+        self._watchers.pop(conn, None)
+
+    def left(self, player_id: str) -> None:
+        """The player's last connection to this node closed: cancel the seeks it made
+        here after the grace period, unless it is back."""
+        if self._closing or not self._made_here.get(player_id):
+            return
+        old = self._leaving.pop(player_id, None)
+        if old is not None:
+            old.cancel()
+        loop = asyncio.get_running_loop()
+        self._leaving[player_id] = loop.call_later(
+            self.grace, lambda: _spawn(self._expire(player_id), "seeks-expire")
+        )
+
+    def back(self, player_id: str) -> None:
+        """The player has a connection to this node again: its seeks stay."""
+        handle = self._leaving.pop(player_id, None)
+        if handle is not None:
+            handle.cancel()
+
+    # -- the steps ------------------------------------------------------------------------
+
+    async def _make(self, player: Player, message: SeekMessage) -> Seek:
+        try:
+            eng = find_engine(message.game)
+            config = eng.make_config(message.options)
+            if message.seats is not None and message.seats != config.seats:
+                config = eng.with_seats(config, message.seats)
+        except ConfigError as exc:
+            raise ClientError("bad_options", str(exc)) from None
+        options = config.to_options()
+        if message.rated:
+            if player.kind == "guest":
+                raise ClientError("account_required", "a rated seek is for accounts and bots")
+            if not rated_rules(eng.name, options):
+                raise ClientError("bad_options", f"rated: these {eng.name} options are never rated")
+        if message.fill_after is not None and not self._fill_kinds(eng.name):
+            raise ClientError("unsupported", f"no house bots to fill a {eng.name} table")
+        if message.clock is not None and eng.standin_policy is not None:
+            raise ClientError("bad_options", f"{eng.name} has no clock: it uses turn times")
+        span = None
+        if message.rating_range is not None:
+            low, high = message.rating_range
+            if low > high:
+                raise ClientError("bad_options", "rating_range is [lowest, highest]")
+            span = (low, high)
+        await self._check_count(player)
+        clock = (message.clock.base, message.clock.increment) if message.clock else None
+        return Seek(
+            id=opaque(8),
+            player=player.id,
+            game=eng.name,
+            options=options,
+            rated=message.rated,
+            seats=config.seats,
+            created=self.clock(),
+            clock=clock,
+            rating=await self._rating(player, eng.name, options, message.rated),
+            range=span,
+            fill_after=message.fill_after,
+        )
+
+    async def _check_count(self, player: Player) -> None:
+        mine = await self.store.seeks("open", player=player.id)
+        if len([s for s in mine if not s.ladder]) >= self.max_seeks:
+            raise ClientError(
+                "too_many_seeks", f"at most {self.max_seeks} open seeks: cancel one first"
+            )
+
+    async def _rating(
+        self, player: Player, game: str, options: dict[str, Any], rated: bool
+    ) -> float | None:
+        """The player's rating under these rules (the system's initial rating if it has
+        none yet); ``None`` for rules that are never rated."""
+        rules = rule_set(game, options)
+        system = system_of(game)
+        if rules is None or system is None:
+            return None
+        version = seat_version(player) if player.kind != "guest" else ""
+        for row in await self.store.ratings(player.id):
+            key = row.key
+            if key.game == game and key.rules == rules and key.version == version:
+                return row.rating.rating
+        return INITIAL[system].rating
+
+    async def _add(self, player: Player, seek: Seek, first: str | None) -> frames.SeekAddedFrame:
+        await self.store.add_seek(_row(seek))
+        self._made_here.setdefault(player.id, set()).add(seek.id)
+        async with self._lock:
+            matches = self.core.add(seek, self.clock(), first)
+            await self._open_all(matches)
+        self._touch(seek.game)
+        self._kick.set()  # (a new fill deadline, maybe)
+        row = await self.store.seek(seek.id)
+        status, room = ("open", None) if row is None else (row.status, row.room)
+        return frames.SeekAddedFrame(seek=await self._info(seek, status, room))
+
+    async def _open_all(self, matches: Iterable[Match]) -> None:
+        pending = list(matches)
+        while pending:
+            match = pending.pop(0)
+            if await self._open(match):
+                continue
+            # another node claimed one of these seeks first: learn the truth, pair again
+            self.lost_claims += 1
+            pending += await self._sync()
+
+    async def _open(self, match: Match) -> bool:
+        """Claim ``match``'s seeks and open its room; False if the claim was lost."""
+        room_id = await self.lobby.new_room_id()
+        ids = [s.id for s in match.seeks]
+        if not await self.store.claim_seeks(ids, room_id, self.clock()):
+            return False
+        first = match.seeks[0]
+        self._touch(first.game)
+        for seek in match.seeks:
+            self._made_here.get(seek.player, set()).discard(seek.id)
+            self._paired_here.add(seek.id)
+        try:
+            seats: list[MatchSeat] = []
+            for seek in match.seeks:
+                player = await self.identities.get(seek.player)
+                if player is None:
+                    raise ClientError("no_such_player", f"no player {seek.player!r}")
+                seats.append(player)
+            kinds = self._fill_kinds(first.game)
+            seats += [HouseSeat(kinds[n % len(kinds)]) for n in range(match.house)]
+            random.SystemRandom().shuffle(seats)  # (who sits where: colours, turn order)
+            clock = first.clock
+            settings = Settings(
+                rated=first.rated,
+                clock_base=clock[0] if clock else 0.0,
+                clock_increment=clock[1] if clock else 0.0,
+            )
+            await self.lobby.open_match(
+                first.game,
+                first.options,
+                seats,
+                source="seek",
+                ref=first.id,
+                settings=settings,
+                room_id=room_id,
+                refs={s.player: s.id for s in match.seeks},
+            )
+        except ClientError as exc:
+            log.warning("matchmaker: seeks %s could not be paired (%s)", ids, exc.message)
+            await self.store.reopen_seeks(room_id, self.clock())
+            await self.store.cancel_seeks(ids, self.clock())
+            return True
+        self.opened += 1
+        return True
+
+    async def _sync(self) -> list[Match]:
+        """Read the open seeks from the store (the truth on a cluster): tell this node's
+        players whose seeks another node paired; return the matches to open."""
+        await self._reopen_orphans()
+        rows = await self.store.seeks("open")
+        before = {s.id: s for s in self.core.open()}
+        matches = self.core.sync(_seeks(rows), self.clock())
+        now_open = {r.id for r in rows}
+        gone = [s for sid, s in before.items() if sid not in now_open]
+        added = [r for r in rows if r.id not in before]
+        for seek in gone:
+            self._touch(seek.game)
+            if seek.id not in self._paired_here:
+                await self._told_elsewhere(seek)
+        for row in added:
+            self._touch(row.game)
+        return matches
+
+    async def _told_elsewhere(self, seek: Seek) -> None:
+        """``seek`` went from the open seeks without this node pairing it: if another
+        node paired it, tell its player's connections here of the match."""
+        row = await self.store.seek(seek.id)
+        if row is None or row.status != "matched" or row.room is None:
+            return
+        game = await self.store.game(row.room)
+        if game is None or row.player not in game.seats:
+            return
+        infos = []
+        for pid in game.seats:
+            player = None if pid is None else await self.identities.get(pid)
+            if player is not None:
+                infos.append(player.info())
+        settings = Settings.from_json(game.settings)
+        self.push(
+            row.player,
+            frames.MatchFrame(
+                room=row.room,
+                seat=game.seats.index(row.player),
+                game=game.game,
+                source="seek",
+                ref=row.id,
+                options=game.options,
+                players=infos,
+                rated=bool(settings.rated),
+                no_show=settings.no_show,
+            ),
+        )
+
+    async def _reopen_orphans(self) -> None:
+        """Open again the seeks claimed for a room that was never made (its node died
+        between the claim and the room)."""
+        cutoff = self.clock() - self.orphan_after
+        rooms = {r.room for r in await self.store.seeks("matched") if r.updated < cutoff}
+        for room in rooms:
+            if room is not None and await self.store.game(room) is None:
+                reopened = await self.store.reopen_seeks(room, self.clock())
+                log.warning("matchmaker: room %s was never made; seeks %s reopened", room, reopened)
+
+    async def _expire(self, player_id: str) -> None:
+        try:
+            await self._expire_now(player_id)
+        except Exception:
+            log.exception("matchmaker: the seeks of %s could not be cancelled", player_id)
+
+    async def _expire_now(self, player_id: str) -> None:
+        self._leaving.pop(player_id, None)
+        mine = self._made_here.pop(player_id, set())
+        if self._closing or not mine:
+            return
+        done = await self.store.cancel_seeks(sorted(mine), self.clock(), player=player_id)
+        async with self._lock:
+            for seek_id in done:
+                gone = self.core.remove(seek_id)
+                if gone is not None:
+                    self._touch(gone.game)
+        if done:
+            log.info("matchmaker: %s left; seeks %s cancelled", player_id, done)
+
+    def _fill_kinds(self, game: str) -> list[str]:
+        kinds = list(self.house_kinds(game))
+        if not kinds and find_engine(game).standin_policy is not None:
+            kinds = ["autopilot"]
+        return kinds
+
+    # -- telling the lobby ----------------------------------------------------------------
+
+    def _touch(self, game: str) -> None:
+        """The open seeks of ``game`` changed: push the new lists soon (coalesced)."""
+        self._changed.add(game)
+        if self._flush is None and not self._closing:
+            loop = asyncio.get_running_loop()
+            self._flush = loop.call_later(0.05, lambda: _spawn(self._push(), "seeks-push"))
+
+    async def _push(self) -> None:
+        self._flush = None
+        try:
+            await self._push_lists()
+        except Exception:
+            log.exception("matchmaker: the seek lists could not be pushed")
+
+    async def _push_lists(self) -> None:
+        changed, self._changed = self._changed, set()
+        lists: dict[str | None, list[frames.SeekInfo]] = {}
+        for name in changed:
+            lists[name] = await self.listing(name)
+            self.bus.seeks(name, msgspec.to_builtins(lists[name]))
+        for conn, game in list(self._watchers.items()):
+            if game is not None and game not in changed:
+                continue
+            if game not in lists:
+                lists[game] = await self.listing(game)
+            conn.send_frame(frames.SeeksFrame(game=game, seeks=lists[game]))
+
+    async def _info(self, seek: Seek, status: str, room: str | None) -> frames.SeekInfo:
+        player = await self.identities.get(seek.player)
+        who = player.info() if player is not None else frames.PlayerInfo(seek.player, "?", False)
+        return frames.SeekInfo(
+            id=seek.id,
+            player=who,
+            game=seek.game,
+            options=seek.options,
+            rated=seek.rated,
+            seats=seek.seats,
+            clock=None if seek.clock is None else frames.ClockSetting(*seek.clock),
+            rating=seek.rating,
+            rating_range=None if seek.range is None else list(seek.range),
+            fill_after=seek.fill_after,
+            created=seek.created,
+            status=status,
+            room=room,
+        )
+
+
+_background: set[asyncio.Task[None]] = set()
+
+
+def _spawn(job: Any, name: str) -> None:
+    """Run ``job`` (a coroutine that logs its own failures) in the background."""
+    task = asyncio.ensure_future(job)
+    task.set_name(name)
+    _background.add(task)
+    task.add_done_callback(_background.discard)
+
+
+def _row(seek: Seek) -> SeekRow:
+    return SeekRow(
+        id=seek.id,
+        player=seek.player,
+        game=seek.game,
+        options=seek.options,
+        rated=seek.rated,
+        seats=seek.seats,
+        created=seek.created,
+        pool=seek.pool,
+        clock=seek.clock,
+        rating=seek.rating,
+        range=seek.range,
+        fill_after=seek.fill_after,
+        ladder=seek.ladder,
+        max_concurrent=seek.max_concurrent,
+        updated=seek.created,
+    )
+
+
+def _seeks(rows: Iterable[SeekRow]) -> list[Seek]:
+    """The store's open seeks as the core's (the ladder's own seeks are not paired here)."""
+    return [
+        Seek(
+            id=r.id,
+            player=r.player,
+            game=r.game,
+            options=r.options,
+            rated=r.rated,
+            seats=r.seats,
+            created=r.created,
+            clock=r.clock,
+            rating=r.rating,
+            range=r.range,
+            fill_after=r.fill_after,
+            ladder=r.ladder,
+            max_concurrent=r.max_concurrent,
+            pool=r.pool or pool_key(r.game, r.options, r.rated, r.seats, r.clock),
+        )
+        for r in rows
+        if not r.ladder
+    ]
+
+
+__all__ = ["MAX_SEEKS_PER_PLAYER", "Matchmaker"]

@@ -1,0 +1,118 @@
+"""Seeks through a real server: seek, list (and follow), take, cancel, fill with house
+bots, rating ranges, a player who leaves, and a restart with open seeks."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from server.net.app import UmpireServer
+from tests.eventually import eventually
+
+KS = {"game": "kriegspiel", "options": {"rules": "wild16"}}
+
+
+async def test_two_seeks_pair_and_both_players_get_the_match(
+    server: UmpireServer, connect: Any
+) -> None:
+    ana, bob, wes = await connect("ana"), await connect("bob"), await connect("wes")
+    listing = await wes.request("seeks", "seeks", game="kriegspiel")
+    assert listing["seeks"] == [] and listing["game"] == "kriegspiel"
+    added = await ana.request("seek", "seek_added", **KS)
+    seek = added["seek"]
+    assert seek["status"] == "open" and seek["player"]["name"] == "ana"
+    assert seek["seats"] == 2 and seek["rating"] == 1500.0
+    pushed = await wes.expect("seeks", game="kriegspiel")
+    assert [s["id"] for s in pushed["seeks"]] == [seek["id"]]
+    answer = await bob.request("seek", "seek_added", **KS)
+    assert answer["seek"]["status"] == "matched"
+    room = answer["seek"]["room"]
+    to_ana = await ana.expect("match", room=room)
+    to_bob = await bob.expect("match", room=room)
+    assert to_ana["ref"] == seek["id"] and to_bob["ref"] == answer["seek"]["id"]
+    assert {to_ana["seat"], to_bob["seat"]} == {0, 1} and to_ana["source"] == "seek"
+    assert (await wes.expect("seeks", game="kriegspiel"))["seeks"] == []
+    await ana.request("resume", "resumed", room=room, since=0)
+    await bob.request("resume", "resumed", room=room, since=0)
+    await eventually(lambda: server.lobby.rooms[room].state == "playing")
+
+
+async def test_take_and_cancel(server: UmpireServer, connect: Any) -> None:
+    ana, bob, cid = await connect("ana"), await connect("bob"), await connect("cid")
+    first = (await ana.request("seek", "seek_added", **KS))["seek"]["id"]
+    other = (await ana.request("seek", "seek_added", game="perudo", seats=3))["seek"]["id"]
+    await bob.send(type="cancel_seek", seek=first)
+    await bob.error("no_such_seek")
+    await ana.send(type="take_seek", seek=first)
+    await ana.error("bad_state")  # (her own)
+    taken = await bob.request("take_seek", "seek_added", seek=first)
+    assert taken["seek"]["status"] == "matched"
+    await ana.expect("match", room=taken["seek"]["room"])
+    await cid.send(type="take_seek", seek=first)
+    await cid.error("no_such_seek")
+    cancelled = await ana.request("cancel_seek", "seek_cancelled", seek=other)
+    assert cancelled["seek"] == other
+    listing = await cid.request("seeks", "seeks", watch=False)
+    assert listing["seeks"] == [] and listing["game"] is None
+
+
+async def test_a_rating_range_refuses_a_taker_outside_it(
+    server: UmpireServer, connect: Any
+) -> None:
+    ana, bob = await connect("ana"), await connect("bob")
+    seek = await ana.request("seek", "seek_added", **KS, rating_range=[1600, 1800])
+    await bob.send(type="take_seek", seek=seek["seek"]["id"])
+    await bob.error("rating_range")
+    answer = await bob.request("seek", "seek_added", **KS)  # (bob's 1500: outside)
+    assert answer["seek"]["status"] == "open"
+    await ana.send(type="seek", **KS, rating_range=[1700, 1600])
+    await ana.error("bad_options")
+
+
+async def test_house_bots_fill_the_table_after_fill_after(
+    server: UmpireServer, connect: Any
+) -> None:
+    ana = await connect("ana")
+    added = await ana.request("seek", "seek_added", game="perudo", seats=3, fill_after=0.2)
+    match = await ana.expect("match")
+    assert match["ref"] == added["seek"]["id"]
+    assert sum(p["kind"] == "house" for p in match["players"]) == 2
+    await ana.request("resume", "resumed", room=match["room"], since=0)
+    await eventually(lambda: server.lobby.rooms[match["room"]].state == "playing", timeout=20)
+
+
+async def test_the_seeks_of_a_player_who_left_are_cancelled(make_server: Any, connect: Any) -> None:
+    server = await make_server(seek_grace=0.2)
+    from tests.server.wsclient import WsClient
+
+    ana = await WsClient.open(server.port)
+    await ana.hello("ana")
+    seek = (await ana.request("seek", "seek_added", **KS))["seek"]["id"]
+    await ana.close()
+    await eventually(lambda: len(server.matchmaker.core) == 0)
+    row = await server.store.seek(seek)
+    assert row is not None and row.status == "cancelled"
+
+
+async def test_open_seeks_survive_a_restart(make_server: Any, db_path: str) -> None:
+    from tests.server.wsclient import WsClient
+
+    first = await make_server(db=db_path)
+    ana = await WsClient.open(first.port)
+    await ana.hello("ana")
+    seek = (await ana.request("seek", "seek_added", **KS))["seek"]["id"]
+    token = ana.token
+    await ana.close()
+    await first.close()
+    second = await make_server(db=db_path)
+    assert second.matchmaker.core.get(seek) is not None
+    again = await WsClient.open(second.port)
+    await again.hello("ana", token=token)
+    bob = await WsClient.open(second.port)
+    await bob.hello("bob")
+    answer = await bob.request("seek", "seek_added", **KS)
+    room = answer["seek"]["room"]
+    assert room is not None
+    match = await again.expect("match", room=room)
+    assert match["ref"] == seek
+    for client in (again, bob):
+        await client.close()
