@@ -7,17 +7,19 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 from textual.pilot import Pilot
-from textual.widgets import Input, Static
+from textual.widgets import DataTable, Input, Static
 
 from client_cli.app import UmpireApp
 from client_cli.games.kriegspiel.screen import BoardView, KriegspielScreen
 from client_cli.games.perudo.screen import PerudoScreen
-from client_cli.screens.matchmaking import TournamentScreen
+from client_cli.screens.matchmaking import SeeksScreen, TournamentScreen
 from client_cli.session import Session
 from client_cli.state import ClientState
+from client_cli.tokens import TokenStore
 from server.net.app import UmpireServer
 from tests.client.pilot import in_the_lobby, type_text, until
 from tests.eventually import eventually
@@ -31,15 +33,21 @@ async def command(pilot: Pilot[Any], line: str) -> None:
     await pilot.press("enter")
 
 
+#: Seconds to wait for what the other app does: two apps in threads share the cores (and
+#: with other tests'), each key pressed through a pilot costs a frame of each.
+SLOW = 60.0
+
+
 class Player:
     """An app run in a thread of its own, with its own event loop (textual keeps its
     running app in context variables: two apps in one loop trip over each other); the
     script runs with the app's pilot once it shows the lobby."""
 
-    def __init__(self, server: UmpireServer, name: str) -> None:
+    def __init__(self, server: UmpireServer, name: str, tmp: Path) -> None:
         self.url = f"ws://127.0.0.1:{server.port}"
         self.name = name
-        self.app: UmpireApp = UmpireApp(Session(self.url, name, retry=0.05))
+        store = TokenStore(tmp / name / "client.json")  # (each its own file, as two machines)
+        self.app: UmpireApp = UmpireApp(Session(self.url, name, retry=0.05, store=store))
         self.ready = threading.Event()
 
     async def run(self, script: Callable[[Pilot[Any]], Awaitable[None]]) -> None:
@@ -61,15 +69,19 @@ def start(player: Player, script: Callable[[Pilot[Any]], Awaitable[None]]) -> as
     """Run ``player``'s app and script in a thread with its own event loop."""
 
     def run() -> None:
-        asyncio.run(player.run(script))
+        try:
+            asyncio.run(player.run(script))
+        except BaseException:
+            print(f"{player.name} saw:", *player.app.messages, sep="\n  ", flush=True)
+            raise
 
     return asyncio.get_running_loop().create_task(asyncio.to_thread(run))
 
 
 async def test_a_match_frame_opens_the_room_in_both_apps_and_they_play(
-    server: UmpireServer,
+    server: UmpireServer, tmp_path: Path
 ) -> None:
-    ana, bob = Player(server, "ana"), Player(server, "bob")
+    ana, bob = Player(server, "ana", tmp_path), Player(server, "bob", tmp_path)
     room_id: list[str] = []
 
     async def ana_plays(pilot: Pilot[Any]) -> None:
@@ -100,6 +112,54 @@ async def test_a_match_frame_opens_the_room_in_both_apps_and_they_play(
     room_id.append(room.id)
     await asyncio.wait_for(asyncio.gather(*tasks), 60)
     assert room.state == "finished"
+
+
+async def play_kriegspiel_briefly(player: Player, pilot: Pilot[Any]) -> str:
+    """From the lobby: wait for the room the match opens; white moves e2e4, black
+    resigns at its first turn. Return the room's id."""
+    app = player.app
+    await until(pilot, lambda: isinstance(app.screen, KriegspielScreen), timeout=SLOW)
+    room_id = app.screen.room_id  # type: ignore[attr-defined]
+    room = player.state.rooms[room_id]
+    await until(pilot, lambda: isinstance(app.focused, BoardView), SLOW)  # typing is a move
+    await until(pilot, lambda: room.over or room.turn is not None, timeout=SLOW)
+    if not room.over:
+        await command(pilot, "e2e4" if room.seat == 0 else "resign")
+    await until(pilot, lambda: room.over, timeout=SLOW)
+    return room_id
+
+
+async def test_a_seek_made_in_one_app_is_taken_from_another_and_they_play(
+    server: UmpireServer, tmp_path: Path
+) -> None:
+    ana, bob = Player(server, "ana", tmp_path), Player(server, "bob", tmp_path)
+    rooms: dict[str, str] = {}
+
+    async def ana_seeks(pilot: Pilot[Any]) -> None:
+        await command(pilot, "seek kriegspiel rules=wild16 fill soon")
+        said = ana.app.messages
+        await until(pilot, lambda: any(m.startswith("Not sent: fill is") for m in said), SLOW)
+        await command(pilot, "seek kriegspiel rules=wild16")
+        await until(pilot, lambda: bool(ana.state.my_seeks) or ana.state.match_count > 0, SLOW)
+        assert any(m.startswith("Seek ") and "open" in m for m in ana.app.messages)
+        rooms["ana"] = await play_kriegspiel_briefly(ana, pilot)
+        assert ana.state.my_seeks == []
+
+    async def bob_takes(pilot: Pilot[Any]) -> None:
+        app = bob.app
+        await pilot.press("k")  # the lobby's key: the open seeks, followed live
+        await until(pilot, lambda: isinstance(app.screen, SeeksScreen))
+        table = app.screen.query_one("#seeks", DataTable)
+        await until(pilot, lambda: table.row_count == 1, timeout=SLOW)
+        assert "ana" in " ".join(str(c) for c in table.get_row_at(0))
+        table.focus()
+        await pilot.press("enter")  # take it
+        rooms["bob"] = await play_kriegspiel_briefly(bob, pilot)
+
+    await asyncio.wait_for(asyncio.gather(start(ana, ana_seeks), start(bob, bob_takes)), 4 * SLOW)
+    assert rooms["ana"] == rooms["bob"]
+    row = await server.store.game(rooms["ana"])
+    assert row is not None and row.status == "finished"
 
 
 def shown(app: UmpireApp) -> str:
