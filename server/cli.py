@@ -140,6 +140,18 @@ def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     timing.add_argument(
         "--finished-ttl", type=float, default=600.0, help="seconds to keep ended rooms"
     )
+    timing.add_argument(
+        "--no-show",
+        type=float,
+        default=60.0,
+        help="seconds a match's players have to come (docs/matchmaking.md)",
+    )
+    timing.add_argument(
+        "--seek-grace",
+        type=float,
+        default=60.0,
+        help="seconds a player's seeks outlive its last connection",
+    )
     feed = serve.add_argument_group("public feed (docs/mqtt.md)")
     feed.add_argument("--mqtt", metavar="URL", help="publish to mqtt://HOST:PORT[/PREFIX]")
     feed.add_argument(
@@ -228,8 +240,12 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             max_rooms_per_player=args.max_rooms_per_player,
         ),
         timing=Timing(
-            grace=args.grace, autopilot_delay=args.autopilot_delay, finished_ttl=args.finished_ttl
+            grace=args.grace,
+            autopilot_delay=args.autopilot_delay,
+            finished_ttl=args.finished_ttl,
+            no_show=args.no_show,
         ),
+        seek_grace=args.seek_grace,
         house_procs=args.house_procs,
         warm_hints=True,
         allow_origins=tuple(args.allow_origin),

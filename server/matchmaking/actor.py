@@ -16,9 +16,9 @@ the core's next fill deadline). For each match the core returns it:
 
 A node that dies between 2 and 3 leaves seeks matched into a room that does not exist: at
 start, and on every poll, seeks matched longer than ``orphan_after`` seconds ago into a
-room that has no row are opened again. On a cluster, a node whose players' seeks were
-paired by another node pushes them the ``match`` frame itself (it sees their seeks go on
-its next poll).
+room that has no row are opened again. On a cluster, a node whose players have a match
+another node opened (a seek's, or any other source's) pushes them the ``match`` frame
+itself, from the waiting room's stored row, on its next poll.
 
 A seek lasts while its player is connected: when the player's last connection to this
 node closes, the seeks made here are cancelled ``grace`` seconds later unless the player
@@ -72,6 +72,7 @@ class Matchmaker:
         *,
         house_kinds: Callable[[str], list[str]],
         push: Callable[[str, frames.OutFrame], None],
+        live: Callable[[str], bool] = lambda player_id: True,
         bus: Bus = NO_BUS,
         poll: float | None = None,
         grace: float = 60.0,
@@ -85,6 +86,8 @@ class Matchmaker:
         #: the house bots that may fill a table of a game (the app's catalogue)
         self.house_kinds = house_kinds
         self.push = push
+        #: whether a player has a connection to this node (only those are told here)
+        self.live = live
         self.bus = bus
         self.poll = poll
         self.grace = grace
@@ -100,8 +103,10 @@ class Matchmaker:
         self._watchers: dict[Any, str | None] = {}
         self._changed: set[str] = set()
         self._flush: asyncio.TimerHandle | None = None
-        #: seeks this node opened rooms for (their players were told here)
-        self._paired_here: set[str] = set()
+        #: the open seeks as the lobby shows them, by id (made once per seek)
+        self._infos: dict[str, frames.SeekInfo] = {}
+        #: (room, player): the matches other nodes opened that this node told of
+        self._told: set[tuple[str, str]] = set()
         #: players of this node gone: their seeks' cancellation timers
         self._leaving: dict[str, asyncio.TimerHandle] = {}
         #: the seeks made on this node, by player (cancelled when the player leaves)
@@ -120,10 +125,10 @@ class Matchmaker:
             matches = self.core.sync(_seeks(rows), self.clock())
             await self._open_all(matches)
             if self.poll is None:  # one node: a player not back within grace leaves
-                for player in {row.player for row in rows if not row.ladder}:
-                    self._made_here.setdefault(player, set()).update(
-                        r.id for r in rows if r.player == player and not r.ladder
-                    )
+                for row in rows:
+                    if not row.ladder:
+                        self._made_here.setdefault(row.player, set()).add(row.id)
+                for player in self._made_here:
                     self.left(player)
         self._task = asyncio.create_task(self._run(), name="matchmaker")
 
@@ -153,11 +158,13 @@ class Matchmaker:
             self._kick.clear()
             try:
                 async with self._lock:
-                    if self.poll is not None:
-                        await self._sync()
-                    await self._open_all(self.core.tick(self.clock()))
+                    matches = await self._sync() if self.poll is not None else []
+                    await self._open_all(matches + self.core.tick(self.clock()))
             except StoreError as exc:
                 log.warning("matchmaker: %s; trying again", exc)
+                await asyncio.sleep(1.0)
+            except Exception:
+                log.exception("matchmaker: pairing failed; trying again")
                 await asyncio.sleep(1.0)
 
     # -- requests -------------------------------------------------------------------------
@@ -218,7 +225,14 @@ class Matchmaker:
             except ConfigError as exc:
                 raise ClientError("bad_options", str(exc)) from None
         seeks = [s for s in self.core.open(game) if not s.ladder]
-        return [await self._info(s, "open", None) for s in seeks]
+        infos = self._infos
+        out = []
+        for seek in seeks:
+            info = infos.get(seek.id)
+            if info is None:
+                info = infos[seek.id] = await self._info(seek, "open", None)
+            out.append(info)
+        return out
 
     async def watch(self, conn: Any, game: str | None, on: bool) -> frames.SeeksFrame:
         """A ``seeks``: the listing, and (``on``) follow it."""
@@ -269,8 +283,6 @@ class Matchmaker:
                 raise ClientError("bad_options", f"rated: these {eng.name} options are never rated")
         if message.fill_after is not None and not self._fill_kinds(eng.name):
             raise ClientError("unsupported", f"no house bots to fill a {eng.name} table")
-        if message.clock is not None and eng.standin_policy is not None:
-            raise ClientError("bad_options", f"{eng.name} has no clock: it uses turn times")
         span = None
         if message.rating_range is not None:
             low, high = message.rating_range
@@ -317,9 +329,9 @@ class Matchmaker:
         return INITIAL[system].rating
 
     async def _add(self, player: Player, seek: Seek, first: str | None) -> frames.SeekAddedFrame:
-        await self.store.add_seek(_row(seek))
-        self._made_here.setdefault(player.id, set()).add(seek.id)
-        async with self._lock:
+        async with self._lock:  # (stored and paired before a poll may read it)
+            await self.store.add_seek(_row(seek))
+            self._made_here.setdefault(player.id, set()).add(seek.id)
             matches = self.core.add(seek, self.clock(), first)
             await self._open_all(matches)
         self._touch(seek.game)
@@ -348,7 +360,6 @@ class Matchmaker:
         self._touch(first.game)
         for seek in match.seeks:
             self._made_here.get(seek.player, set()).discard(seek.id)
-            self._paired_here.add(seek.id)
         try:
             seats: list[MatchSeat] = []
             for seek in match.seeks:
@@ -356,8 +367,9 @@ class Matchmaker:
                 if player is None:
                     raise ClientError("no_such_player", f"no player {seek.player!r}")
                 seats.append(player)
-            kinds = self._fill_kinds(first.game)
-            seats += [HouseSeat(kinds[n % len(kinds)]) for n in range(match.house)]
+            if match.house:
+                kinds = self._fill_kinds(first.game)
+                seats += [HouseSeat(kinds[n % len(kinds)]) for n in range(match.house)]
             random.SystemRandom().shuffle(seats)  # (who sits where: colours, turn order)
             clock = first.clock
             settings = Settings(
@@ -384,52 +396,63 @@ class Matchmaker:
         return True
 
     async def _sync(self) -> list[Match]:
-        """Read the open seeks from the store (the truth on a cluster): tell this node's
-        players whose seeks another node paired; return the matches to open."""
+        """Read the open seeks from the store (the truth on a cluster) and return the
+        matches to open; tell this node's players of the matches other nodes opened."""
         await self._reopen_orphans()
         rows = await self.store.seeks("open")
-        before = {s.id: s for s in self.core.open()}
+        before = {s.id: s.game for s in self.core.open()}
         matches = self.core.sync(_seeks(rows), self.clock())
-        now_open = {r.id for r in rows}
-        gone = [s for sid, s in before.items() if sid not in now_open]
-        added = [r for r in rows if r.id not in before]
-        for seek in gone:
-            self._touch(seek.game)
-            if seek.id not in self._paired_here:
-                await self._told_elsewhere(seek)
-        for row in added:
-            self._touch(row.game)
+        now_open = {r.id: r.game for r in rows}
+        for seek_id, game in [*before.items(), *now_open.items()]:
+            if (seek_id in before) != (seek_id in now_open):
+                self._touch(game)
+        await self._tell_matches()
         return matches
 
-    async def _told_elsewhere(self, seek: Seek) -> None:
-        """``seek`` went from the open seeks without this node pairing it: if another
-        node paired it, tell its player's connections here of the match."""
-        row = await self.store.seek(seek.id)
-        if row is None or row.status != "matched" or row.room is None:
-            return
-        game = await self.store.game(row.room)
-        if game is None or row.player not in game.seats:
-            return
-        infos = []
-        for pid in game.seats:
-            player = None if pid is None else await self.identities.get(pid)
-            if player is not None:
-                infos.append(player.info())
-        settings = Settings.from_json(game.settings)
-        self.push(
-            row.player,
-            frames.MatchFrame(
-                room=row.room,
-                seat=game.seats.index(row.player),
-                game=game.game,
-                source="seek",
-                ref=row.id,
-                options=game.options,
-                players=infos,
-                rated=bool(settings.rated),
-                no_show=settings.no_show,
-            ),
-        )
+    async def _tell_matches(self) -> None:
+        """(On a cluster, at each read.) Push a ``match`` frame to this node's players
+        for each waiting match another node opened for them, whatever its source: the
+        opening node pushed it to its own connections only."""
+        waiting: set[str] = set()
+        async for game in self.store.iter_games(["waiting"]):
+            settings = Settings.from_json(game.settings)
+            if settings.match is None:
+                continue
+            waiting.add(game.id)
+            if game.id in self.lobby.rooms:
+                continue  # (opened here: open_match told them)
+            todo = [
+                (seat, pid)
+                for seat, pid in enumerate(game.seats)
+                if pid is not None and (game.id, pid) not in self._told and self.live(pid)
+            ]
+            if not todo:
+                continue
+            refs = {}
+            if settings.match == "seek":
+                refs = {row.player: row.id for row in await self.store.seeks_of_room(game.id)}
+            infos = []
+            for pid in game.seats:
+                player = None if pid is None else await self.identities.get(pid)
+                if player is not None:
+                    infos.append(player.info())
+            for seat, pid in todo:
+                self._told.add((game.id, pid))
+                self.push(
+                    pid,
+                    frames.MatchFrame(
+                        room=game.id,
+                        seat=seat,
+                        game=game.game,
+                        source=settings.match,
+                        ref=refs.get(pid, settings.match_ref),
+                        options=game.options,
+                        players=infos,
+                        rated=bool(settings.rated),
+                        no_show=settings.no_show,
+                    ),
+                )
+        self._told = {(room, pid) for room, pid in self._told if room in waiting}
 
     async def _reopen_orphans(self) -> None:
         """Open again the seeks claimed for a room that was never made (its node died
@@ -485,10 +508,13 @@ class Matchmaker:
 
     async def _push_lists(self) -> None:
         changed, self._changed = self._changed, set()
+        for gone in [sid for sid in self._infos if sid not in self.core]:
+            del self._infos[gone]
         lists: dict[str | None, list[frames.SeekInfo]] = {}
-        for name in changed:
-            lists[name] = await self.listing(name)
-            self.bus.seeks(name, msgspec.to_builtins(lists[name]))
+        if self.bus is not NO_BUS:
+            for name in changed:
+                lists[name] = await self.listing(name)
+                self.bus.seeks(name, msgspec.to_builtins(lists[name]))
         for conn, game in list(self._watchers.items()):
             if game is not None and game not in changed:
                 continue

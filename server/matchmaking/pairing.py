@@ -145,12 +145,24 @@ class Pairing:
         taken = pool.get(first) if first is not None else None
         if taken is not None:
             candidates = [taken, *(s for s in pool.values() if s is not taken)]
-        for other in candidates:
+        full = seek.seats
+        for other in candidates:  # (one pool: the pools are equal, so not compared)
             if other.id == seek.id:
                 continue
-            if all(other.fits(seated) for seated in table):
+            player, rating, span = other.player, other.rating, other.range
+            for seated in table:
+                if seated.player == player:
+                    break
+                if rating is not None and seated.range is not None:
+                    low, high = seated.range
+                    if not low <= rating <= high:
+                        break
+                theirs = seated.rating
+                if span is not None and theirs is not None and not span[0] <= theirs <= span[1]:
+                    break
+            else:
                 table.append(other)
-                if len(table) == seek.seats:
+                if len(table) == full:
                     break
         return table
 

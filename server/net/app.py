@@ -61,6 +61,7 @@ from server.wire.protocol import (
     CreateBot,
     CreateRoom,
     CreateTournament,
+    DeclineRematch,
     GetTournament,
     Hello,
     Hint,
@@ -79,6 +80,7 @@ from server.wire.protocol import (
     Ping,
     Profile,
     Register,
+    Rematch,
     Resume,
     Say,
     Seek,
@@ -215,6 +217,7 @@ class UmpireServer:
             self.identities,
             house_kinds=self.house.available,
             push=self.push,
+            live=lambda player_id: player_id in self._live,
             bus=self.bus,
             poll=config.seek_poll if self.store.shared else None,
             grace=config.seek_grace,
@@ -505,6 +508,11 @@ class UmpireServer:
             return await self._seeks(client, message)
         if isinstance(message, TOURNAMENT_MESSAGES):
             return await self._tournament(client, player, message)
+        if isinstance(message, Rematch | DeclineRematch):
+            room = await lobby.find(player, message.room, None, conn=client)
+            if isinstance(message, Rematch):
+                return await room.rematch(client)
+            return await room.decline_rematch(client)
         if isinstance(message, Ping):
             return frames.PongFrame()
         if isinstance(message, Hint):

@@ -111,6 +111,12 @@ class RoomCore:
         self._preview: tuple[tuple[rating.Holder | None, ...], bool] | None = None
         #: a waiting match's seats whose player (or bot) has come at least once
         self._came: set[int] = set()
+        #: after the end: the seats that asked for a rematch, the seat that declined it,
+        #: its room once open; whether it is being opened (not stored: a restart forgets)
+        self._rematch: set[int] = set()
+        self._declined: int | None = None
+        self._next_room: str | None = None
+        self._opening = False
         self._out: list[m.Effect] = []
         self._now = 0.0
         self._wall = 0.0
@@ -144,6 +150,9 @@ class RoomCore:
             return
         if isinstance(message, m.Rated):
             self._rated(message.changes)
+            return
+        if isinstance(message, m.Rematched):
+            self._rematched(message.room)
             return
         handler = _HANDLERS[type(message)]
         try:
@@ -270,6 +279,8 @@ class RoomCore:
             chat=settings.chat,
             rated=self._is_rated(),
             ratings=self.ratings,
+            match=settings.match,
+            rematch=self._rematch_info(),
         )
 
     def _is_rated(self) -> bool:
@@ -600,6 +611,56 @@ class RoomCore:
             if chat.channel_of(viewer) == line.channel:
                 self._send(listener, frame)
         return reply
+
+    def _rematch_info(self) -> frames.RematchInfo | None:
+        if not (self._rematch or self._declined is not None or self._next_room):
+            return None
+        return frames.RematchInfo(sorted(self._rematch), self._declined, self._next_room)
+
+    def _rematch_seat(self, conn: m.Conn) -> int:
+        """The seat of a player who may answer a rematch; raise if none or not now."""
+        seat = self.seat_of(conn.player)
+        if seat is None:
+            raise ClientError("not_seated", f"you played no seat in room {self.id}")
+        if self.state != FINISHED:
+            raise ClientError(
+                "bad_state", f"a rematch follows a finished game; {self.id} is {self.state}"
+            )
+        if self._next_room is not None:
+            raise ClientError("bad_state", f"the rematch is room {self._next_room}")
+        return seat
+
+    def _offer_rematch(self, msg: m.Rematch) -> frames.RematchFrame:
+        """A player offers a rematch, or accepts the offer: once every player (house bots
+        always accept) has, the actor opens it (:class:`m.OpenRematch`)."""
+        seat = self._rematch_seat(msg.conn)
+        self._rematch.add(seat)
+        self._declined = None
+        players = {i for i, held in enumerate(self.seats) if not held.house}
+        if players <= self._rematch and not self._opening:
+            self._opening = True
+            self._out.append(m.OpenRematch())
+        self._send_room()
+        info = self._rematch_info()
+        assert info is not None
+        return frames.RematchFrame(room=self.id, rematch=info)
+
+    def _decline_rematch(self, msg: m.DeclineRematch) -> frames.RematchFrame:
+        seat = self._rematch_seat(msg.conn)
+        if self._opening:
+            raise ClientError("bad_state", "every player accepted: the rematch is opening")
+        self._rematch.clear()
+        self._declined = seat
+        self._send_room()
+        return frames.RematchFrame(room=self.id, rematch=frames.RematchInfo([], seat, None))
+
+    def _rematched(self, room: str | None) -> None:
+        """The actor opened the rematch's room (or failed to: the offers are void)."""
+        self._opening = False
+        if room is None:
+            self._rematch.clear()
+        self._next_room = room
+        self._send_room()
 
     def _leave(self, msg: m.Leave) -> frames.LeftFrame:
         held = self.seat_of(msg.conn.player)
@@ -1114,6 +1175,8 @@ _HANDLERS: dict[type[Any], Callable[[RoomCore, Any], frames.Reply | None]] = {
     m.AddBot: RoomCore._add_bot,
     m.Act: RoomCore._act,
     m.Say: RoomCore._say,
+    m.Rematch: RoomCore._offer_rematch,
+    m.DeclineRematch: RoomCore._decline_rematch,
 }
 
 

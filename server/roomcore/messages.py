@@ -107,6 +107,23 @@ class Say(Request):
     text: str = ""
 
 
+@dataclass(slots=True, eq=False)
+class Rematch(Request):
+    """Offer a rematch of the finished game, or accept the offer (a seated player)."""
+
+
+@dataclass(slots=True, eq=False)
+class DeclineRematch(Request):
+    """Decline the rematch offered (a seated player)."""
+
+
+@dataclass(slots=True)
+class Rematched:
+    """The rematch's room is open (``room``), or could not be opened (``None``)."""
+
+    room: str | None
+
+
 @dataclass(slots=True)
 class Tick:
     """A timer the core armed is due."""
@@ -130,7 +147,7 @@ class Rated:
     changes: tuple[RatingChange, ...]
 
 
-Input = Request | Tick | Relaunch | Rated
+Input = Request | Tick | Relaunch | Rated | Rematched
 
 
 # -- effects -----------------------------------------------------------------------------
@@ -242,6 +259,12 @@ class Note:
 
 
 @dataclass(slots=True)
+class OpenRematch:
+    """Every player accepted the rematch: open its room (the actor answers with
+    :class:`Rematched`)."""
+
+
+@dataclass(slots=True)
 class Close:
     """The room is done (finished and its time to linger is over): forget it."""
 
@@ -261,5 +284,6 @@ Effect = (
     | PublishResult
     | PublishRatings
     | Note
+    | OpenRematch
     | Close
 )

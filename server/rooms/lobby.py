@@ -113,6 +113,7 @@ class Lobby:
         #: whoever opens matches of a source hears here when each ends, also for rooms
         #: rebuilt from the log after a restart: ``match_ended[source](room_id, row)``
         self.match_ended: dict[str, EndHook] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
 
     # -- rooms ----------------------------------------------------------------------------
 
@@ -292,6 +293,44 @@ class Lobby:
             room_id = opaque(6)
         return room_id
 
+    def _rematch(self, room: Room) -> None:
+        """Every player of ``room`` accepted a rematch: open it (in the background; the
+        room hears of its id, or of the failure)."""
+        task = asyncio.create_task(self._open_rematch(room), name=f"rematch-{room.id}")
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _open_rematch(self, room: Room) -> None:
+        """The rematch: the same players and options, the seats turned by one (in a
+        two-seat game the players swap: Kriegspiel's colours), the same settings."""
+        new: str | None = None
+        try:
+            seats: list[MatchSeat] = []
+            for index, seat in enumerate(room.seats):
+                player = seat.player
+                if player is None:
+                    raise ClientError("bad_state", f"seat {index} is empty")
+                if seat.house:
+                    seats.append(HouseSeat(player.id.removeprefix("bot-")))
+                else:
+                    seats.append(player)
+            seats = seats[1:] + seats[:1]
+            settings = room.settings
+            opened = await self.open_match(
+                room.engine.name,
+                room.config.to_options(),
+                seats,
+                source="rematch",
+                ref=room.id,
+                settings=settings,
+            )
+            new = opened.id
+        except ClientError as exc:
+            log.info("room %s: no rematch (%s)", room.id, exc.message)
+        except Exception:
+            log.exception("room %s: the rematch failed", room.id)
+        room.post(m.Rematched(new))
+
     def _ended(self, room: Room) -> None:
         """A room's game ended: tell whoever opened it, if it is a match."""
         source = room.settings.match
@@ -308,6 +347,7 @@ class Lobby:
         room.advisor = self.advisor
         room.on_moved = self._moved
         room.on_end = self._ended
+        room.on_rematch = self._rematch
         self.rooms[room.id] = room
         if room.invite is not None:
             self._invites[room.invite] = room.id

@@ -114,6 +114,9 @@ class Room:
         #: told when the game ended (finished with its rating changes stored, or
         #: aborted); set by the lobby, which tells whoever opened a match
         self.on_end: Callable[[Room], None] | None = None
+        #: told when every player accepted a rematch: opens its room and answers with
+        #: :class:`~server.roomcore.messages.Rematched`; set by the lobby
+        self.on_rematch: Callable[[Room], None] | None = None
         self._queue = _Mailbox()
         self._task: asyncio.Task[None] | None = None
         self._handles: dict[str, asyncio.TimerHandle] = {}
@@ -442,6 +445,11 @@ class Room:
             self.bus.rated(self, effect.changes)
         elif isinstance(effect, m.Note):
             log.info("room %s: %s", self.id, effect.text)
+        elif isinstance(effect, m.OpenRematch):
+            if self.on_rematch is None:
+                self.post(m.Rematched(None))
+            else:
+                self.on_rematch(self)
         elif isinstance(effect, m.Close):
             self._close()
         else:  # (a Persist is the caller's: it must be awaited)
@@ -553,6 +561,16 @@ class Room:
         """A chat line to the sender's channel (stored with the game); the reply is the
         sender's own ``chat`` frame."""
         reply: frames.ChatFrame = await self.request(lambda t: m.Say(client, text=text, token=t))
+        return reply
+
+    async def rematch(self, client: Client) -> frames.RematchFrame:
+        """Offer a rematch of the finished game, or accept the one offered."""
+        reply: frames.RematchFrame = await self.request(lambda t: m.Rematch(client, token=t))
+        return reply
+
+    async def decline_rematch(self, client: Client) -> frames.RematchFrame:
+        """Decline the rematch offered."""
+        reply: frames.RematchFrame = await self.request(lambda t: m.DeclineRematch(client, token=t))
         return reply
 
     def relaunch_bots(self) -> None:

@@ -175,6 +175,15 @@ class RatingChangeInfo(Part):
     provisional: bool
 
 
+class RematchInfo(Part):
+    """A finished game's rematch: the seats that asked for it (or accepted), the seat
+    that declined it (the offers are then void), and its room once every player asked."""
+
+    offered: list[int]
+    declined: int | None
+    room: str | None
+
+
 class RoomFields(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     """What the lobby and the ``room`` frame say of a room."""
 
@@ -199,6 +208,11 @@ class RoomFields(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     rated: bool = False
     #: a rated game's rating changes, once its end is stored
     ratings: list[RatingChangeInfo] | None = None
+    #: a match's source (``seek``, ``rematch``, ``tournament``, ``ladder``): its seats
+    #: were given by the server; ``None`` for a room a player made
+    match: str | None = None
+    #: after the end: the rematch offered (who accepted, who declined, its room)
+    rematch: RematchInfo | None = None
 
 
 class RoomInfo(RoomFields):
@@ -554,6 +568,13 @@ class MatchFrame(OutFrame, tag="match"):
     round: int | None = None
 
 
+class RematchFrame(Reply, tag="rematch"):
+    """The answer to ``rematch`` and ``decline_rematch``: the rematch as it stands."""
+
+    room: str
+    rematch: RematchInfo
+
+
 class SeekInfo(Part):
     """An open (or just matched, or cancelled) seek, as the lobby shows it."""
 
@@ -718,6 +739,7 @@ Frame = (
     | SeeksFrame
     | TournamentFrame
     | TournamentsFrame
+    | RematchFrame
 )
 
 #: The outbound frame types by their ``"type"`` tag.
@@ -756,6 +778,7 @@ FRAME_TYPES: dict[str, type[OutFrame]] = {
         SeeksFrame,
         TournamentFrame,
         TournamentsFrame,
+        RematchFrame,
     )
 }
 

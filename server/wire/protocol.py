@@ -259,6 +259,18 @@ class TakeSeek(Inbound, tag="take_seek"):
     seek: Annotated[str, msgspec.Meta(max_length=64)]
 
 
+class Rematch(Inbound, tag="rematch"):
+    """Offer a rematch of a finished game you played, or accept the one offered."""
+
+    room: RoomId
+
+
+class DeclineRematch(Inbound, tag="decline_rematch"):
+    """Decline the rematch offered in a finished game you played."""
+
+    room: RoomId
+
+
 class ListRooms(Inbound, tag="list_rooms"):
     """List the public rooms (optionally of one game)."""
 
@@ -430,7 +442,7 @@ Message = (
     (Hello | CreateRoom | ListRooms | Join | Watch | Leave | Start | AddBot | Act | Resume)
     | (Profile | Ping | Hint | Say | Catalogue | Leaderboard)
     | (Login | Register | Logout | ChangePassword | CreateBot | ListBots | BotToken)
-    | (Seek | CancelSeek | ListSeeks | TakeSeek)
+    | (Seek | CancelSeek | ListSeeks | TakeSeek | Rematch | DeclineRematch)
     | (
         CreateTournament
         | JoinTournament
@@ -476,6 +488,8 @@ MESSAGE_TYPES: dict[str, type[Inbound]] = {
     "start_tournament": StartTournament,
     "tournaments": ListTournaments,
     "tournament": GetTournament,
+    "rematch": Rematch,
+    "decline_rematch": DeclineRematch,
 }
 
 _decoder = msgspec.json.Decoder(Message)

@@ -403,6 +403,21 @@ async def test_a_rated_rooms_seats_are_for_accounts(connect: Any) -> None:
     await expect_error(gus, "account_required")
 
 
+async def test_seek_errors(connect: Any) -> None:
+    """(tests/server/test_seeks.py tests seeks in depth.)"""
+    ana, bob = await connect("ana"), await connect("bob")
+    await bob.send(type="cancel_seek", seek="nope")
+    await expect_error(bob, "no_such_seek")
+    ks = {"game": "kriegspiel", "options": {"rules": "wild16"}}
+    first = await ana.request("seek", "seek_added", **ks, rating_range=[1700, 1800])
+    await bob.send(type="take_seek", seek=first["seek"]["id"])
+    await expect_error(bob, "rating_range")
+    for _ in range(4):
+        await ana.request("seek", "seek_added", game="perudo", seats=3)
+    await ana.send(type="seek", **ks)
+    await expect_error(ana, "too_many_seeks")
+
+
 def test_every_error_code_is_tested() -> None:
     """Runs last in this module: every documented code was seen on the wire."""
     untested = set(ERROR_CODES) - TESTED

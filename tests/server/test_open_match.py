@@ -89,3 +89,72 @@ async def test_a_house_bot_seat_is_played(server: UmpireServer, connect: Any) ->
     await ana.expect("match", room=room.id, seat=1)
     await ana.request("resume", "resumed", room=room.id, since=0)
     await eventually(lambda: room.state == "playing", timeout=20)
+
+
+async def test_a_rematch_swaps_the_colours(server: UmpireServer, connect: Any) -> None:
+    ana, ana_p = await seated_player(server, connect, "ana")
+    bob, bob_p = await seated_player(server, connect, "bob")
+    room = await server.lobby.open_match(
+        "kriegspiel", {"rules": "wild16"}, [ana_p, bob_p], source="seek"
+    )
+    for client in (ana, bob):
+        await client.request("resume", "resumed", room=room.id, since=0)
+    await bob.expect("room", state="playing")
+    await bob.send(type="act", room=room.id, action="resign")
+    await ana.expect("room", state="finished")
+    offered = await ana.request("rematch", "rematch", room=room.id)
+    assert offered["rematch"] == {"offered": [0], "declined": None, "room": None}
+    shown = await bob.expect("room", room=room.id)
+    while shown.get("rematch") is None:
+        shown = await bob.expect("room", room=room.id)
+    assert shown["rematch"]["offered"] == [0]
+    await bob.request("rematch", "rematch", room=room.id)
+    to_ana = await ana.expect("match", source="rematch")
+    to_bob = await bob.expect("match", source="rematch")
+    assert to_ana["ref"] == room.id and to_ana["room"] == to_bob["room"] != room.id
+    assert (to_ana["seat"], to_bob["seat"]) == (1, 0)  # ana played white: now black
+    await eventually(
+        lambda: (
+            room.core.summary().rematch is not None
+            and room.core.summary().rematch.room == to_ana["room"]
+        )
+    )
+    await ana.send(type="rematch", room=room.id)
+    await ana.error("bad_state")
+    new = server.lobby.rooms[to_ana["room"]]
+    assert new.summary().match == "rematch"
+
+
+async def test_a_waiting_match_survives_a_restart(make_server: Any, db_path: str) -> None:
+    from server.rooms.room import Timing
+    from tests.server.wsclient import WsClient
+
+    timing = Timing(grace=5.0, autopilot_delay=0.0, finished_ttl=30.0, no_show=30.0)
+    first = await make_server(db=db_path, timing=timing)
+    ana = await WsClient.open(first.port)
+    await ana.hello("ana")
+    bob = await WsClient.open(first.port)
+    await bob.hello("bob")
+    players = [await first.identities.get(c.player["id"]) for c in (ana, bob)]
+    room = await first.lobby.open_match(
+        "kriegspiel", {"rules": "wild16"}, [p for p in players if p is not None], source="ladder"
+    )
+    tokens = [ana.token, bob.token]
+    await ana.close()
+    await bob.close()
+    await first.close()
+    second = await make_server(db=db_path, timing=timing)
+    ended: list[str] = []
+    second.lobby.match_ended["ladder"] = lambda room_id, row: ended.append(row.status)
+    again = []
+    for name, token in zip(("ana", "bob"), tokens, strict=True):
+        client = await WsClient.open(second.port)
+        welcome = await client.hello(name, token=token)
+        assert [s["room"] for s in welcome["seats"]] == [room.id]
+        await client.request("resume", "resumed", room=room.id, since=0)
+        again.append(client)
+    await again[1].expect("room", state="playing")
+    await again[0].send(type="act", room=room.id, action="resign")
+    await eventually(lambda: ended == ["finished"])
+    for client in again:
+        await client.close()

@@ -127,3 +127,48 @@ def test_a_restart_while_waiting_gives_the_deadline_afresh() -> None:
     again.request(m.Resume(ana, since=0), at=101.0)
     again.request(m.Resume(bob, since=0), at=102.0)
     assert again.core.state == "playing"
+
+
+def finished_match(h: Harness) -> tuple[Conn, Conn]:
+    ana, bob = Conn(ANA), Conn(BOB)
+    h.request(m.Resume(ana, since=0), at=1.0)
+    h.request(m.Resume(bob, since=0), at=1.0)
+    h.request(m.Act(bob, action="resign"), at=2.0)
+    assert h.core.state == "finished"
+    return ana, bob
+
+
+def test_a_rematch_opens_when_every_player_asked() -> None:
+    h = match_core("kriegspiel", [ANA, BOB])
+    ana, bob = finished_match(h)
+    reply = h.request(m.Rematch(ana), at=3.0)
+    assert reply["rematch"] == {"offered": [0], "declined": None, "room": None}
+    assert bob.last("room")["rematch"]["offered"] == [0]
+    assert not any(isinstance(e, m.OpenRematch) for e in h.effects)
+    h.request(m.Rematch(bob), at=4.0)
+    assert sum(isinstance(e, m.OpenRematch) for e in h.effects) == 1
+    h.feed(m.Rematched("r2"), at=5.0)
+    assert ana.last("room")["rematch"] == {"offered": [0, 1], "declined": None, "room": "r2"}
+    with pytest.raises(ClientError) as error:
+        h.request(m.Rematch(ana), at=6.0)
+    assert error.value.code == "bad_state"
+
+
+def test_a_decline_voids_the_offer_and_strangers_have_no_say() -> None:
+    h = match_core("kriegspiel", [ANA, BOB])
+    ana, bob = finished_match(h)
+    with pytest.raises(ClientError) as error:
+        h.request(m.Rematch(Conn(CID)), at=3.0)
+    assert error.value.code == "not_seated"
+    h.request(m.Rematch(ana), at=3.0)
+    reply = h.request(m.DeclineRematch(bob), at=4.0)
+    assert reply["rematch"] == {"offered": [], "declined": 1, "room": None}
+    h.request(m.Rematch(bob), at=5.0)  # bob changes his mind: a new offer
+    assert ana.last("room")["rematch"] == {"offered": [1], "declined": None, "room": None}
+
+
+def test_no_rematch_before_the_end() -> None:
+    h = match_core("kriegspiel", [ANA, BOB])
+    with pytest.raises(ClientError) as error:
+        h.request(m.Rematch(Conn(ANA)), at=1.0)
+    assert error.value.code == "bad_state"

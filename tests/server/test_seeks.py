@@ -7,6 +7,7 @@ from typing import Any
 
 from server.net.app import UmpireServer
 from tests.eventually import eventually
+from tests.server.wsclient import WsClient
 
 KS = {"game": "kriegspiel", "options": {"rules": "wild16"}}
 
@@ -94,8 +95,6 @@ async def test_the_seeks_of_a_player_who_left_are_cancelled(make_server: Any, co
 
 
 async def test_open_seeks_survive_a_restart(make_server: Any, db_path: str) -> None:
-    from tests.server.wsclient import WsClient
-
     first = await make_server(db=db_path)
     ana = await WsClient.open(first.port)
     await ana.hello("ana")
