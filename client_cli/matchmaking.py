@@ -773,5 +773,6 @@ def reply_lines(message: Json, reply: Json, state: Any) -> list[str]:
     if kind == "leave_tournament":
         return [say("left_tournament", id=message.get("tournament"))]
     if kind == "rematch":
-        return [] if reply.get("type") == "match" else [say("rematch_sent")]
+        _, _, new_room = rematch_of(reply)
+        return [] if new_room else [say("rematch_sent")]  # (all asked: the match follows)
     return [say("declined")]

@@ -129,6 +129,20 @@ async def play_kriegspiel_briefly(player: Player, pilot: Pilot[Any]) -> str:
     return room_id
 
 
+async def rematch(player: Player, pilot: Pilot[Any], rooms: dict[str, str]) -> None:
+    """At the game's end press ``m`` (rematch) on the board; the new room opens when both
+    have; play it briefly too."""
+    app = player.app
+    before = player.state.match_count
+    app.screen.query_one(BoardView).focus()
+    await pilot.press("m")
+    await until(pilot, lambda: player.state.match_count > before, SLOW)
+    assert (player.state.last_match or {}).get("source") == "rematch"
+    await until(pilot, lambda: app.screen.room_id != rooms[player.name], SLOW)  # type: ignore[attr-defined]
+    rooms[f"{player.name} again"] = await play_kriegspiel_briefly(player, pilot)
+    rooms[f"{player.name} seat"] = str(player.state.rooms[rooms[f"{player.name} again"]].seat)
+
+
 async def test_a_seek_made_in_one_app_is_taken_from_another_and_they_play(
     server: UmpireServer, tmp_path: Path
 ) -> None:
@@ -144,6 +158,7 @@ async def test_a_seek_made_in_one_app_is_taken_from_another_and_they_play(
         assert any(m.startswith("Seek ") and "open" in m for m in ana.app.messages)
         rooms["ana"] = await play_kriegspiel_briefly(ana, pilot)
         assert ana.state.my_seeks == []
+        await rematch(ana, pilot, rooms)
 
     async def bob_takes(pilot: Pilot[Any]) -> None:
         app = bob.app
@@ -155,11 +170,16 @@ async def test_a_seek_made_in_one_app_is_taken_from_another_and_they_play(
         table.focus()
         await pilot.press("enter")  # take it
         rooms["bob"] = await play_kriegspiel_briefly(bob, pilot)
+        await until(pilot, lambda: any("offer a rematch" in m for m in app.messages), SLOW)
+        await rematch(bob, pilot, rooms)
 
     await asyncio.wait_for(asyncio.gather(start(ana, ana_seeks), start(bob, bob_takes)), 4 * SLOW)
     assert rooms["ana"] == rooms["bob"]
-    row = await server.store.game(rooms["ana"])
-    assert row is not None and row.status == "finished"
+    assert rooms["ana again"] == rooms["bob again"] != rooms["ana"]
+    for room_id in (rooms["ana"], rooms["ana again"]):
+        row = await server.store.game(room_id)
+        assert row is not None and row.status == "finished"
+    assert rooms["ana seat"] == "1" and rooms["bob seat"] == "0"  # the colours swapped
 
 
 def shown(app: UmpireApp) -> str:
