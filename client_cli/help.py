@@ -46,7 +46,12 @@ Everywhere: `?` or `F1` help · `Ctrl+Q` quit · `Escape` back · the command li
 bottom accepts every `--plain` command (`help` lists them).
 
 **Lobby**: `r` refresh · `Enter` join the highlighted room · `w` watch it · `c` create a
-room · `i` join by invite code · `p` replay the highlighted finished room.
+room · `i` join by invite code · `p` replay the highlighted finished room · `k` the open
+seeks · `t` the tournaments.
+
+**Seeks**: `Enter` take the highlighted seek · `x` cancel yours · `n` a new seek · `r` refresh.
+**Tournament**: `j` join · `l` leave · `r` refresh (the standings follow by themselves).
+**Every room**, once its game is over: `m` offer (or accept) a rematch.
 
 **Waiting room**: `b` add the bot named in the bot box · `s` start · `l` leave.
 

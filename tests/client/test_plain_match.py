@@ -74,9 +74,10 @@ async def test_matchmaking_commands_in_italian_and_what_is_sent(server: UmpireSe
 
     assert await client.run(feed()) == 0
     said = [line for line in out.getvalue().splitlines() if line.startswith("Not sent: ")]
+    games = ", ".join(session.state.catalogue.names if session.state.catalogue else [])
     assert said == [
         "Not sent: seek GIOCO [chiave=valore ...] [rated|casual] [range MIN-MAX] [fill SECONDI]",
-        "Not sent: i giochi sono perudo, kriegspiel, non 'scacchi'",
+        f"Not sent: i giochi sono {games}, non 'scacchi'",
         "Not sent: range è MIN-MAX in punti, come range 1400-1600, non '1400'",
         "Not sent: fill è un numero di secondi da 1 a 3600, non 'mai'",
         "Not sent: non hai proposte aperte: creane una con seek GIOCO",
