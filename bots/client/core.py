@@ -354,11 +354,12 @@ class ClientCore:
         elif kind == "logged_out":
             self.logged_out = True
             self.token = None
+        if kind == "match" and self.follow_seats:
+            self._matched(frame)
         room = frame.get("room")
-        if not isinstance(room, str):
+        if not isinstance(room, str) or kind == "match":
+            # (a match offers a seat: the client attaches if it wants, nothing followed yet)
             return [Received(frame, request)]
-        if kind == "match":
-            return self._matched(room, frame, request)
         if kind in ATTACHING or (request is not None and kind not in ("left",)):
             stream = self.follow(room, seat=frame.get("seat"), invite=frame.get("invite"))
             if request is not None and request.get("type") in ("join", "watch", "resume"):
@@ -398,17 +399,17 @@ class ClientCore:
             out += self._release_turn(stream)
         return out
 
-    def _matched(self, room: str, frame: Json, request: Json | None) -> list[Output]:
-        """A ``match`` frame: the server seated this player in a new room (a seek was
-        taken, a rematch accepted, a tournament or ladder pairing). With
-        :attr:`follow_seats` the room is followed and resumed at once, as a seat that
-        ``welcome`` lists; otherwise the frame is only passed on."""
-        if self.follow_seats and room not in self.streams:
-            self.left.discard(room)
-            seat = frame.get("seat")
-            self.follow(room, seat=seat if isinstance(seat, int) else None)
-            self.resume(room, 0)
-        return [Received(frame, request)]
+    def _matched(self, frame: Json) -> None:
+        """A ``match`` frame for a client that follows its seats (a person's client): the
+        server seated this player in a new room (a seek was taken, a rematch accepted, a
+        tournament or ladder pairing). The room is followed and resumed at once from its
+        start, as a seat that ``welcome`` lists (once: the frame may come again)."""
+        room, seat = frame.get("room"), frame.get("seat")
+        if not isinstance(room, str) or room in self.streams:
+            return
+        self.left.discard(room)
+        self.follow(room, seat=seat if isinstance(seat, int) else None)
+        self.resume(room, 0)
 
     def _relogged(self, frame: Json, request: Json | None) -> list[Output]:
         """``welcome`` on a welcomed connection (``login`` after ``hello``): the server
