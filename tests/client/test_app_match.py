@@ -134,6 +134,7 @@ async def rematch(player: Player, pilot: Pilot[Any], rooms: dict[str, str]) -> N
     have; play it briefly too."""
     app = player.app
     before = player.state.match_count
+    rooms[f"{player.name} first seat"] = str(player.state.rooms[rooms[player.name]].seat)
     app.screen.query_one(BoardView).focus()
     await pilot.press("m")
     await until(pilot, lambda: player.state.match_count > before, SLOW)
@@ -179,7 +180,8 @@ async def test_a_seek_made_in_one_app_is_taken_from_another_and_they_play(
     for room_id in (rooms["ana"], rooms["ana again"]):
         row = await server.store.game(room_id)
         assert row is not None and row.status == "finished"
-    assert rooms["ana seat"] == "1" and rooms["bob seat"] == "0"  # the colours swapped
+    assert rooms["ana seat"] != rooms["ana first seat"]  # the colours swapped
+    assert rooms["bob seat"] != rooms["bob first seat"]
 
 
 def shown(app: UmpireApp) -> str:
