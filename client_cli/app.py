@@ -18,6 +18,7 @@ from client_cli.screens.account import AccountForm, LeaderboardScreen, ProfileSc
 from client_cli.screens.common import ClientScreen
 from client_cli.screens.help import HelpScreen
 from client_cli.screens.lobby import LobbyScreen
+from client_cli.screens.matchmaking import SeeksScreen, TournamentScreen
 from client_cli.screens.replay import ReplayScreen
 from client_cli.session import Session, SessionError
 from client_cli.state import RoomState
@@ -43,13 +44,20 @@ CreateScreen, ConfirmScreen, AccountForm { align: center middle; }
 #profile_box { width: 56; border: round $secondary; padding: 0 1; }
 ProfileScreen #log, LeaderboardScreen #log { height: 8; }
 #board_legend { padding: 0 1; color: $text-muted; }
-#recent, #leaders { height: 1fr; }
+#recent, #leaders, #seeks, #standings_box { height: 1fr; }
+SeeksScreen #log, TournamentScreen #log { height: 8; }
 #board_title, #recent_title { padding: 0 1; text-style: bold; }
 #confirm { width: 60; height: auto; border: thick $error; padding: 1 2; background: $surface; }
 #caption { padding: 1 1; text-style: bold; }
 #panel { padding: 0 2; height: auto; }
 #notes { padding: 1 1; color: $success; }
 """
+
+
+#: Requests whose reply opens a screen (the log keeps only the reply's first line).
+PAGES = frozenset({"seeks", "tournament"})
+#: Screens shown in place of one of their kind already on top.
+PAGE_SCREENS = (ProfileScreen, LeaderboardScreen, SeeksScreen, TournamentScreen)
 
 
 class UmpireApp(App[None]):
@@ -115,6 +123,9 @@ class UmpireApp(App[None]):
             self.say(*lines)
         if kind in ("created", "joined", "watching") and isinstance(frame.get("room"), str):
             self.show_room(frame["room"])
+        elif kind == "match" and isinstance(frame.get("room"), str):
+            self.notify(lines[-1] if lines else str(frame["room"]), timeout=5)
+            self.show_room(frame["room"])  # (its screen puts the focus where play begins)
         elif kind in ("logged_out", "_fatal") or (kind == "welcome" and self._new_player()):
             self.to_lobby()  # logged out, refused, or another player: its rooms are gone
         elif kind == "welcome" and self.session.state.current:
@@ -154,7 +165,8 @@ class UmpireApp(App[None]):
         if command.message is not None:
             reply, lines = await send_command(self.session, command)
             kind = reply.get("type") if reply is not None else None
-            if kind in ("profile", "leaderboard") and lines:
+            sent = str(command.message.get("type"))
+            if (kind in ("profile", "leaderboard") or sent in PAGES) and lines:
                 lines = lines[:1]  # the screen shows the rest
             if lines:
                 self.say(*lines)
@@ -164,14 +176,16 @@ class UmpireApp(App[None]):
                 self._show_page(ProfileScreen(reply))
             elif reply is not None and kind == "leaderboard":
                 self._show_page(LeaderboardScreen(reply))
+            elif reply is not None and sent == "seeks":
+                self._show_page(SeeksScreen())
+            elif reply is not None and sent == "tournament":
+                self._show_page(TournamentScreen(str(command.message.get("tournament"))))
             return reply is not None
         return await self._local(command)
 
     def _show_page(self, page: ClientScreen) -> None:
         """Show a profile or a leaderboard (in place of one already on top)."""
-        if isinstance(self.screen, (ProfileScreen, LeaderboardScreen)) and isinstance(
-            page, type(self.screen)
-        ):
+        if isinstance(self.screen, PAGE_SCREENS) and isinstance(page, type(self.screen)):
             self.pop_screen()
         self.push_screen(page)
 

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from client_cli import accounts, games
+from client_cli import accounts, games, matchmaking
 from client_cli.catalogue import Catalogue, GameInfo
 from client_cli.state import ClientState
 
@@ -119,6 +119,8 @@ def parse(line: str, state: ClientState) -> Command:
             return Command(local=head, args=args)
         if head in SECRET or head in ("logout", "leaderboard", "profile"):
             return account_command(head, args, state)
+        if head in matchmaking.COMMANDS:
+            return Command(message=matchmaking.parse(head, args, state))
         lobby = _lobby_command(head, args, state)
         if lobby is not None:
             return lobby

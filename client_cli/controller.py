@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from client_cli import accounts, games
+from client_cli import accounts, games, matchmaking
 from client_cli.commands import Command
 from client_cli.games import Replay
 from client_cli.render import lobby_lines
@@ -34,6 +34,16 @@ REPLIES = {
     "logout": "logged_out",
     "resume": "resumed",
     "ping": "pong",
+    "seek": "seek_added",
+    "cancel_seek": "seek_cancelled",
+    "seeks": "seeks",
+    "take_seek": "match",
+    "rematch": "rematch",
+    "decline_rematch": "rematch_declined",
+    "tournaments": "tournaments",
+    "tournament": "tournament",
+    "join_tournament": "tournament",
+    "leave_tournament": "tournament",
 }
 
 #: Seconds to wait for an answer; a hint is worked out away from the room, and the server
@@ -79,6 +89,8 @@ async def send_command(session: Session, command: Command) -> tuple[Json | None,
         lines += accounts.profile_lines(reply, lang)
     elif reply.get("type") == "leaderboard":
         lines += accounts.leaderboard_lines(reply, lang)
+    elif message.get("type") in matchmaking.REQUESTS:
+        lines += matchmaking.reply_lines(message, reply, session.state)
     elif reply.get("type") == "logged_out":
         lines.append(accounts.words(lang)("logged_out", count=int(reply.get("revoked") or 0)))
     return reply, lines

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import textwrap
 
-from client_cli import accounts, games
+from client_cli import accounts, games, matchmaking
 from client_cli.catalogue import Catalogue
 
 WIDTH = 88
@@ -34,7 +34,8 @@ Every game
   legal                            the actions you may send now
   show                             the table or board as text
   act ACTION                       send an action as the game spells it
-  wait turn|start|end              wait for your turn, the start, or the end (scripts)
+  wait turn|start|end|match        wait for your turn, the start, the end, or a match
+                                   (a seek paired, a rematch, a tournament round: scripts)
   replay [ROOM]                    replay a finished game with everything revealed
   help | quit"""
 
@@ -45,7 +46,12 @@ Everywhere: `?` or `F1` help · `Ctrl+Q` quit · `Escape` back · the command li
 bottom accepts every `--plain` command (`help` lists them).
 
 **Lobby**: `r` refresh · `Enter` join the highlighted room · `w` watch it · `c` create a
-room · `i` join by invite code · `p` replay the highlighted finished room.
+room · `i` join by invite code · `p` replay the highlighted finished room · `k` the open
+seeks · `t` the tournaments.
+
+**Seeks**: `Enter` take the highlighted seek · `x` cancel yours · `n` a new seek · `r` refresh.
+**Tournament**: `j` join · `l` leave · `r` refresh (the standings follow by themselves).
+**Every room**, once its game is over: `m` offer (or accept) a rematch.
 
 **Waiting room**: `b` add the bot named in the bot box · `s` start · `l` leave.
 
@@ -81,7 +87,7 @@ def option_lines(catalogue: Catalogue | None) -> list[str]:
 
 def commands_help(catalogue: Catalogue | None, lang: str = "en") -> str:
     """The command list: the lobby's, each game's, every game's, and the options."""
-    parts = [COMMANDS_HELP, accounts.words(lang)("help")]
+    parts = [COMMANDS_HELP, matchmaking.words(lang)("help"), accounts.words(lang)("help")]
     for name in _shown(catalogue):
         _, _, commands = games.game(name).help_text(lang)
         if commands:

@@ -39,6 +39,8 @@ class PlainClient:
         self.wait_timeout = wait_timeout
         #: the input being run (a password is read from its next line, not its command)
         self.lines: AsyncIterator[str] | None = None
+        #: ``match`` frames already waited for (``wait match`` returns at the next one)
+        self.matches_waited = 0
         session.listeners.append(self._on_frame)
 
     def say(self, *lines: str) -> None:
@@ -190,6 +192,10 @@ class PlainClient:
     async def _wait(self, what: str) -> None:
         state = self.session.state
 
+        if what == "match":
+            await self._wait_match()
+            return
+
         def ready() -> bool:
             room = state.current_room
             if room is None:
@@ -204,6 +210,19 @@ class PlainClient:
             await self.session.wait_until(ready, self.wait_timeout)
         except TimeoutError:
             self.say(f"Gave up waiting for {what}.")
+
+    async def _wait_match(self) -> None:
+        """Wait for a ``match`` frame not waited for yet (a seek paired, a rematch
+        accepted, a tournament's round): its room is then the current one."""
+        state = self.session.state
+        try:
+            await self.session.wait_until(
+                lambda: state.match_count > self.matches_waited, self.wait_timeout
+            )
+        except TimeoutError:
+            self.say("Gave up waiting for match.")
+            return
+        self.matches_waited = state.match_count
 
     def _game_command(self, name: str, args: list[str]) -> None:
         """A local command of the room's game (its notes on the board, say)."""

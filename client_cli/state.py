@@ -13,7 +13,7 @@ from typing import Any
 
 import msgspec
 
-from client_cli import accounts, games
+from client_cli import accounts, games, matchmaking
 from client_cli.catalogue import Catalogue
 from client_cli.games.base import EventLog, GameModel
 
@@ -44,6 +44,8 @@ class RoomState:
     model: GameModel = field(default_factory=EventLog)
     #: the rating changes were told (once, though the final room frame comes again)
     rated_told: bool = False
+    #: the rematch sentence last told (told again only when it changes)
+    rematch_told: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.game and isinstance(self.model, EventLog):
@@ -132,6 +134,10 @@ class RoomState:
             if frame.get("ratings") and not self.rated_told:
                 self.rated_told = True  # (a room frame comes again on every resume)
                 lines += accounts.rating_change_lines(self.frame, self.seat, self.lang)
+            rematch = tuple(matchmaking.rematch_lines(self.frame, self.seat, self.lang))
+            if rematch != self.rematch_told:
+                self.rematch_told = rematch
+                lines += rematch
             if self.over:
                 self.turn = None
         elif kind == "snapshot":
@@ -192,6 +198,18 @@ class ClientState:
     leaderboard: Json | None = None
     #: rooms this client left: frames still in flight for them are dropped, not a new room
     left: set[str] = field(default_factory=set)
+    #: the open seeks, as last listed or pushed (``seeks`` frames)
+    seeks: list[Json] = field(default_factory=list)
+    #: the ids of this client's own open seeks, oldest first
+    my_seeks: list[str] = field(default_factory=list)
+    #: the last ``match`` frame (the room the server opened for this player)
+    last_match: Json | None = None
+    #: how many ``match`` frames came (``wait match`` waits for the next one)
+    match_count: int = 0
+    #: the hosted tournaments, as last listed
+    tournaments: list[Json] = field(default_factory=list)
+    #: the last ``tournament`` frame of each tournament (asked for, or pushed live)
+    tournament: dict[str, Json] = field(default_factory=dict)
 
     def room(self, room_id: str) -> RoomState:
         """The state of ``room_id`` (created on first use)."""
@@ -252,6 +270,8 @@ class ClientState:
             self.forget_rooms()
             self.lobby = []
             return []
+        if kind in MATCHMAKING:
+            return self._matchmaking(frame)
         room_id = frame.get("room")
         if not isinstance(room_id, str):
             return []
@@ -280,6 +300,79 @@ class ClientState:
         elif kind == "bot_added":
             lines.append(f"Bot {frame.get('bot')} took seat {frame.get('seat')}.")
         return lines
+
+    def _matchmaking(self, frame: Json) -> list[str]:
+        """Seeks, matches and tournaments: kept, and told where worth it."""
+        kind = frame.get("type")
+        if kind == "seeks":
+            self.seeks = [s for s in frame.get("seeks") or [] if isinstance(s, dict)]
+            me = (self.player or {}).get("id")
+            own = [
+                matchmaking.seek_id(s)
+                for s in self.seeks
+                if isinstance(s.get("player"), dict) and s["player"].get("id") == me
+            ]
+            if frame.get("game") is None:  # every open seek: yours are exactly these
+                self.my_seeks = own
+            else:
+                self.my_seeks += [ident for ident in own if ident not in self.my_seeks]
+            return []
+        if kind == "seek_added":
+            given = frame.get("seek")
+            seek: Json = given if isinstance(given, dict) else frame
+            ident = matchmaking.seek_id(seek)
+            if seek.get("status", "open") != "open":  # paired at once: the match follows
+                self._drop_seek(ident, told=False)
+                return []
+            if ident not in self.my_seeks:
+                self.my_seeks.append(ident)
+            if all(matchmaking.seek_id(s) != ident for s in self.seeks):
+                self.seeks.append(seek)
+            return [matchmaking.seek_added_line(seek, self.lang)]
+        if kind == "seek_cancelled":
+            gone = frame.get("seek")
+            ident = matchmaking.seek_id(gone) if isinstance(gone, dict) else str(gone)
+            return self._drop_seek(ident, told=True)
+        if kind == "match":
+            return self._matched(frame)
+        if kind == "tournaments":
+            self.tournaments = [t for t in frame.get("tournaments") or [] if isinstance(t, dict)]
+            return []
+        # a tournament frame: the whole tournament (asked for, or pushed to entrants)
+        tournament = matchmaking.tournament_of(frame)
+        self.tournament[matchmaking.tournament_id(tournament)] = tournament
+        return []
+
+    def _drop_seek(self, ident: str, *, told: bool) -> list[str]:
+        self.seeks = [s for s in self.seeks if matchmaking.seek_id(s) != ident]
+        if ident in self.my_seeks:
+            self.my_seeks.remove(ident)
+            return [matchmaking.words(self.lang)("seek_cancelled", id=ident)] if told else []
+        return []
+
+    def _matched(self, frame: Json) -> list[str]:
+        """A ``match`` frame: the server seated this player in a new room; it becomes the
+        current room (the session resumes it, the TUI opens it)."""
+        self.last_match = frame
+        self.match_count += 1
+        room_id = str(frame.get("room"))
+        if frame.get("source") == "seek":  # ``ref`` names the seek that was paired
+            seek = frame.get("ref") or frame.get("seek")
+            if isinstance(seek, str):
+                self._drop_seek(seek, told=False)
+        self.left.discard(room_id)
+        room = self.room(room_id)
+        room.set_game(str(frame.get("game") or ""))
+        if isinstance(frame.get("seat"), int):
+            room._sit(frame["seat"])
+        self.current = room_id
+        return [matchmaking.match_line(frame, self.lang)]
+
+
+#: The frames :meth:`ClientState._matchmaking` reads.
+MATCHMAKING = frozenset(
+    {"seeks", "seek_added", "seek_cancelled", "match", "tournaments", "tournament"}
+)
 
 
 def describe_hint(frame: Json) -> str:

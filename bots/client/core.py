@@ -359,6 +359,8 @@ class ClientCore:
         elif kind == "logged_out":
             self.logged_out = True
             self.token = None
+        if kind == "match" and self.follow_seats:
+            self._matched(frame)
         room = frame.get("room")
         if not isinstance(room, str) or kind == "match":
             # (a match offers a seat: the client attaches if it wants, nothing followed yet)
@@ -401,6 +403,18 @@ class ClientCore:
             stream.resyncing = False
             out += self._release_turn(stream)
         return out
+
+    def _matched(self, frame: Json) -> None:
+        """A ``match`` frame for a client that follows its seats (a person's client): the
+        server seated this player in a new room (a seek was taken, a rematch accepted, a
+        tournament or ladder pairing). The room is followed and resumed at once from its
+        start, as a seat that ``welcome`` lists (once: the frame may come again)."""
+        room, seat = frame.get("room"), frame.get("seat")
+        if not isinstance(room, str) or room in self.streams:
+            return
+        self.left.discard(room)
+        self.follow(room, seat=seat if isinstance(seat, int) else None)
+        self.resume(room, 0)
 
     def _relogged(self, frame: Json, request: Json | None) -> list[Output]:
         """``welcome`` on a welcomed connection (``login`` after ``hello``): the server

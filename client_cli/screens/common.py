@@ -127,6 +127,7 @@ class RoomScreen(ClientScreen):
         ("s", "start", "Start"),
         ("l", "leave", "Leave"),
         ("v", "replay", "Replay"),
+        ("m", "rematch", "Rematch"),
     ]
 
     #: actions (keys) that make sense only while this client plays the running game
@@ -154,6 +155,8 @@ class RoomScreen(ClientScreen):
             return room.state == "waiting"
         if action == "replay":
             return room.over
+        if action == "rematch":
+            return room.over and room.seat is not None
         if action in self.PLAY_ACTIONS:
             return room.state == "playing" and room.seat is not None
         return True
@@ -262,6 +265,11 @@ class RoomScreen(ClientScreen):
     async def _leave(self) -> None:
         await self.client.run_line("leave")
         self.action_back()
+
+    async def action_rematch(self) -> None:
+        """Offer (or accept) a rematch once the game is over: the new room opens when all
+        the players accept."""
+        await self.client.run_line("rematch")
 
     async def action_replay(self) -> None:
         """Open the replay of this room once it is over."""

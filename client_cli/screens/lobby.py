@@ -42,6 +42,8 @@ class LobbyScreen(ClientScreen):
         ("i", "invite", "Join by code"),
         ("w", "watch", "Watch"),
         ("p", "replay", "Replay"),
+        ("k", "seeks", "Seeks"),
+        ("t", "tournaments", "Tournaments"),
     ]
 
     def compose(self) -> ComposeResult:
@@ -133,6 +135,14 @@ class LobbyScreen(ClientScreen):
     async def action_refresh(self) -> None:
         """Ask for the public rooms again."""
         await self.client.run_line("rooms")
+
+    async def action_seeks(self) -> None:
+        """Open the open seeks (Enter there takes one)."""
+        await self.client.run_line("seeks")
+
+    async def action_tournaments(self) -> None:
+        """List the hosted tournaments in the log (``tournament ID`` opens one)."""
+        await self.client.run_line("tournaments")
 
     async def action_watch(self) -> None:
         """Watch the highlighted room."""
