@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import random
 import time
@@ -46,7 +47,7 @@ from server.ids import opaque
 from server.matchmaking.pairing import Match, Pairing
 from server.matchmaking.seeks import Seek, pool_key
 from server.players.identity import Identities, Player
-from server.ratings.plan import INITIAL, seat_version
+from server.ratings.plan import INITIAL, distinct_owners, seat_version
 from server.ratings.rules import rule_set, system_of
 from server.roomcore.rating import rated_rules
 from server.rooms.lobby import HouseSeat, Lobby, MatchSeat
@@ -122,7 +123,7 @@ class Matchmaker:
         async with self._lock:
             await self._reopen_orphans()
             rows = await self.store.seeks("open")
-            matches = self.core.sync(_seeks(rows), self.clock())
+            matches = self.core.sync(await self._owned(rows), self.clock())
             await self._open_all(matches)
             if self.poll is None:  # one node: a player not back within grace leaves
                 for row in rows:
@@ -183,9 +184,16 @@ class Matchmaker:
             row = await self.store.seek(seek_id)
             if row is None or row.status != "open" or row.ladder:
                 raise ClientError("no_such_seek", f"no open seek {seek_id!r}")
-            target = _seeks([row])[0]
+            target = (await self._owned([row]))[0]
         if target.player == player.id:
             raise ClientError("bad_state", "that is your own seek")
+        if target.rated:
+            owner = await self.identities.get(target.player)
+            if owner is not None and not distinct_owners([owner, player]):
+                raise ClientError(
+                    "bad_state",
+                    "a rated seek of your own owner (or of your own bot): never rated together",
+                )
         rating = await self._rating(player, target.game, target.options, target.rated)
         if not target.accepts(rating):
             raise ClientError("rating_range", "your rating is outside that seek's range")
@@ -201,6 +209,7 @@ class Matchmaker:
             created=self.clock(),
             clock=target.clock,
             rating=rating,
+            owner=player.owner,
         )
         await self._check_count(player)
         return await self._add(player, seek, target.id)
@@ -303,7 +312,21 @@ class Matchmaker:
             rating=await self._rating(player, eng.name, options, message.rated),
             range=span,
             fill_after=message.fill_after,
+            owner=player.owner,
         )
+
+    async def _owned(self, rows: Iterable[SeekRow]) -> list[Seek]:
+        """The store's open seeks as the core's, each with its player's owner (the
+        identities' cache: one read per player at most)."""
+        seeks = _seeks(rows)
+        out = []
+        for seek in seeks:
+            if seek.rated:
+                player = await self.identities.get(seek.player)
+                if player is not None and player.owner:
+                    seek = dataclasses.replace(seek, owner=player.owner)
+            out.append(seek)
+        return out
 
     async def _check_count(self, player: Player) -> None:
         mine = await self.store.seeks("open", player=player.id)
@@ -401,7 +424,7 @@ class Matchmaker:
         await self._reopen_orphans()
         rows = await self.store.seeks("open")
         before = {s.id: s.game for s in self.core.open()}
-        matches = self.core.sync(_seeks(rows), self.clock())
+        matches = self.core.sync(await self._owned(rows), self.clock())
         now_open = {r.id: r.game for r in rows}
         for seek_id, game in [*before.items(), *now_open.items()]:
             if (seek_id in before) != (seek_id in now_open):

@@ -13,7 +13,8 @@ The rule (docs/matchmaking.md):
   open seeks oldest first (a taken seek first of all), each joining if it fits every
   seek already at the table, until the table is full. Since every seek was tried against
   every older one when it came, no table is ever left that could be filled: for two
-  seats, no two open seeks ever fit.
+  seats, no two open seeks ever fit. In a rated pool two seeks of one owner (an account
+  and its bot accounts, or two bots of one account) never share a table.
 - When a seek's ``fill_after`` runs out (oldest deadline first), its table is made the
   same way from the open seeks that fit, and house bots take the seats left.
 
@@ -146,13 +147,17 @@ class Pairing:
         if taken is not None:
             candidates = [taken, *(s for s in pool.values() if s is not taken)]
         full = seek.seats
+        rated = seek.rated  # (one pool: one rating)
         for other in candidates:  # (one pool: the pools are equal, so not compared)
             if other.id == seek.id:
                 continue
             player, rating, span = other.player, other.rating, other.range
+            party = other.party() if rated else None
             for seated in table:
                 if seated.player == player:
                     break
+                if party is not None and party & seated.party():
+                    break  # (rated: never two players of one owner)
                 if rating is not None and seated.range is not None:
                     low, high = seated.range
                     if not low <= rating <= high:

@@ -115,3 +115,27 @@ async def test_open_seeks_survive_a_restart(make_server: Any, db_path: str) -> N
     assert match["ref"] == seek
     for client in (again, bob):
         await client.close()
+
+
+async def test_a_rated_seek_is_never_taken_by_a_bot_of_the_same_owner(
+    server: UmpireServer, connect: Any
+) -> None:
+    from tests.server.test_ladder import bot_tokens
+
+    tokens = await bot_tokens(server, owners=1, per_owner=2)
+    bots = []
+    for _, token in tokens:
+        bot = await WsClient.open(server.port)
+        await bot.send(type="hello", v=1, token=token, bot=True)
+        await bot.expect("welcome")
+        bots.append(bot)
+    try:
+        seek = await bots[0].request("seek", "seek_added", **KS, rated=True)
+        await bots[1].send(type="take_seek", seek=seek["seek"]["id"])
+        error = await bots[1].error("bad_state")
+        assert "owner" in error["message"]
+        again = await bots[1].request("seek", "seek_added", **KS, rated=True)
+        assert again["seek"]["status"] == "open"  # (never paired with its sibling)
+    finally:
+        for bot in bots:
+            await bot.close()
