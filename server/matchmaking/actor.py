@@ -61,6 +61,10 @@ log = logging.getLogger(__name__)
 #: the open seeks one player may have at once
 MAX_SEEKS_PER_PLAYER = 5
 
+#: the shortest ``fill_after`` a seek may ask (seconds): a table of house bots is not made
+#: in a loop (docs/matchmaking.md)
+MIN_FILL_AFTER = 5.0
+
 
 class Matchmaker:
     """Seeks and their pairing on this node (see the module's docstring)."""
@@ -79,6 +83,7 @@ class Matchmaker:
         grace: float = 60.0,
         orphan_after: float = 30.0,
         max_seeks: int = MAX_SEEKS_PER_PLAYER,
+        min_fill_after: float = MIN_FILL_AFTER,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.store = store
@@ -94,6 +99,7 @@ class Matchmaker:
         self.grace = grace
         self.orphan_after = orphan_after
         self.max_seeks = max_seeks
+        self.min_fill_after = min_fill_after
         self.clock = clock
         self.core = Pairing()
         self._lock = asyncio.Lock()
@@ -212,6 +218,7 @@ class Matchmaker:
             owner=player.owner,
         )
         await self._check_count(player)
+        self.lobby.check_room_limit(player)
         return await self._add(player, seek, target.id)
 
     async def cancel(self, player: Player, seek_id: str) -> frames.SeekCancelledFrame:
@@ -290,8 +297,20 @@ class Matchmaker:
                 raise ClientError("account_required", "a rated seek is for accounts and bots")
             if not rated_rules(eng.name, options):
                 raise ClientError("bad_options", f"rated: these {eng.name} options are never rated")
-        if message.fill_after is not None and not self._fill_kinds(eng.name):
-            raise ClientError("unsupported", f"no house bots to fill a {eng.name} table")
+        if message.fill_after is not None:
+            if message.fill_after < self.min_fill_after:
+                raise ClientError(
+                    "bad_options", f"fill_after is at least {self.min_fill_after:g} seconds"
+                )
+            kinds = self._fill_kinds(eng.name)
+            if not kinds:
+                raise ClientError("unsupported", f"no house bots to fill a {eng.name} table")
+            if len(kinds) < config.seats - 1:
+                raise ClientError(
+                    "unsupported",
+                    f"only {len(kinds)} different house bots play {eng.name}: "
+                    f"fill_after needs a table of at most {len(kinds) + 1} seats",
+                )
         span = None
         if message.rating_range is not None:
             low, high = message.rating_range
@@ -299,6 +318,7 @@ class Matchmaker:
                 raise ClientError("bad_options", "rating_range is [lowest, highest]")
             span = (low, high)
         await self._check_count(player)
+        self.lobby.check_room_limit(player)
         clock = (message.clock.base, message.clock.increment) if message.clock else None
         return Seek(
             id=opaque(8),
@@ -390,9 +410,11 @@ class Matchmaker:
                 if player is None:
                     raise ClientError("no_such_player", f"no player {seek.player!r}")
                 seats.append(player)
-            if match.house:
+            if match.house:  # (distinct house bots: never one bot twice at a table)
                 kinds = self._fill_kinds(first.game)
-                seats += [HouseSeat(kinds[n % len(kinds)]) for n in range(match.house)]
+                if len(kinds) < match.house:
+                    raise ClientError("unsupported", f"not enough house bots for {first.game}")
+                seats += [HouseSeat(kind) for kind in kinds[: match.house]]
             random.SystemRandom().shuffle(seats)  # (who sits where: colours, turn order)
             clock = first.clock
             settings = Settings(
@@ -508,9 +530,11 @@ class Matchmaker:
             log.info("matchmaker: %s left; seeks %s cancelled", player_id, done)
 
     def _fill_kinds(self, game: str) -> list[str]:
-        kinds = list(self.house_kinds(game))
-        if not kinds and find_engine(game).standin_policy is not None:
-            kinds = ["autopilot"]
+        """The house bots that may fill a table of ``game``, each once: the catalogue's
+        kinds in order, then the autopilot for a game with a stand-in policy."""
+        kinds = list(dict.fromkeys(self.house_kinds(game)))
+        if "autopilot" not in kinds and find_engine(game).standin_policy is not None:
+            kinds.append("autopilot")
         return kinds
 
     # -- telling the lobby ----------------------------------------------------------------

@@ -808,7 +808,8 @@ class RoomCore:
 
     def _no_show(self) -> None:
         """A match's ``no_show`` deadline: start with the seats whose player came, each
-        seat whose player never came forfeiting for ``no_show``; abort when nobody came."""
+        seat whose player never came forfeiting for ``no_show``; abort when nobody came,
+        and a seek's or rematch's match when none of its players came (only house bots)."""
         if self.state != WAITING:
             return
         came = {
@@ -818,6 +819,15 @@ class RoomCore:
         }
         if not came:
             self._out.append(m.Note("nobody came to the match"))
+            self._abort("no_show")
+            return
+        humans = {
+            i for i, seat in enumerate(self.seats) if not (seat.house or seat.server_played)
+        }
+        if self.settings.match in ("seek", "rematch") and humans and not humans & came:
+            # (a seek or rematch is for its players: never a game of house bots alone;
+            # tournaments and the ladder keep the forfeit rule)
+            self._out.append(m.Note("none of the match's players came"))
             self._abort("no_show")
             return
         absent = [i for i, seat in enumerate(self.seats) if i not in came and not seat.house]

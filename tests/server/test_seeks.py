@@ -70,13 +70,15 @@ async def test_a_rating_range_refuses_a_taker_outside_it(
 
 
 async def test_house_bots_fill_the_table_after_fill_after(
-    server: UmpireServer, connect: Any
+    make_server: Any, connect: Any
 ) -> None:
-    ana = await connect("ana")
-    added = await ana.request("seek", "seek_added", game="perudo", seats=3, fill_after=0.2)
+    server = await make_server(seek_min_fill=0.0)
+    ana = await connect("ana", port=server.port)
+    added = await ana.request("seek", "seek_added", game="perudo", seats=6, fill_after=0.2)
     match = await ana.expect("match")
     assert match["ref"] == added["seek"]["id"]
-    assert sum(p["kind"] == "house" for p in match["players"]) == 2
+    house = [p["id"] for p in match["players"] if p["kind"] == "house"]
+    assert len(house) == 5 and len(set(house)) == 5  # (never one house bot twice)
     await ana.request("resume", "resumed", room=match["room"], since=0)
     await eventually(lambda: server.lobby.rooms[match["room"]].state == "playing", timeout=20)
 
@@ -139,3 +141,27 @@ async def test_a_rated_seek_is_never_taken_by_a_bot_of_the_same_owner(
     finally:
         for bot in bots:
             await bot.close()
+
+
+async def test_fill_after_has_a_floor(server: UmpireServer, connect: Any) -> None:
+    ana = await connect("ana")
+    await ana.send(type="seek", game="perudo", seats=3, fill_after=0)
+    error = await ana.error("bad_options")
+    assert "at least 5 seconds" in error["message"]
+
+
+async def test_a_players_live_matches_count_against_its_room_limit(
+    make_server: Any, connect: Any
+) -> None:
+    from server.net.app import Limits
+
+    server = await make_server(limits=Limits(rate=1000, burst=1000, max_rooms_per_player=2), seek_min_fill=0.0)
+    ana = await connect("ana", port=server.port)
+    for _ in range(2):
+        await ana.request("seek", "seek_added", game="perudo", seats=3, fill_after=0.01)
+        await ana.expect("match")
+    await ana.send(type="seek", game="perudo", seats=3, fill_after=0.01)
+    error = await ana.error("too_many_rooms")
+    assert "at most 2" in error["message"]
+    await ana.send(type="create_room", game="perudo")
+    await ana.error("too_many_rooms")  # (a match counts for create too)
