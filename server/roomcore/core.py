@@ -821,9 +821,7 @@ class RoomCore:
             self._out.append(m.Note("nobody came to the match"))
             self._abort("no_show")
             return
-        humans = {
-            i for i, seat in enumerate(self.seats) if not (seat.house or seat.server_played)
-        }
+        humans = {i for i, seat in enumerate(self.seats) if not (seat.house or seat.server_played)}
         if self.settings.match in ("seek", "rematch") and humans and not humans & came:
             # (a seek or rematch is for its players: never a game of house bots alone;
             # tournaments and the ladder keep the forfeit rule)

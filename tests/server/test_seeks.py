@@ -69,9 +69,7 @@ async def test_a_rating_range_refuses_a_taker_outside_it(
     await ana.error("bad_options")
 
 
-async def test_house_bots_fill_the_table_after_fill_after(
-    make_server: Any, connect: Any
-) -> None:
+async def test_house_bots_fill_the_table_after_fill_after(make_server: Any, connect: Any) -> None:
     server = await make_server(seek_min_fill=0.0)
     ana = await connect("ana", port=server.port)
     added = await ana.request("seek", "seek_added", game="perudo", seats=6, fill_after=0.2)
@@ -155,7 +153,8 @@ async def test_a_players_live_matches_count_against_its_room_limit(
 ) -> None:
     from server.net.app import Limits
 
-    server = await make_server(limits=Limits(rate=1000, burst=1000, max_rooms_per_player=2), seek_min_fill=0.0)
+    limits = Limits(rate=1000, burst=1000, max_rooms_per_player=2)
+    server = await make_server(limits=limits, seek_min_fill=0.0)
     ana = await connect("ana", port=server.port)
     for _ in range(2):
         await ana.request("seek", "seek_added", game="perudo", seats=3, fill_after=0.01)
