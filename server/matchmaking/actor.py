@@ -61,6 +61,14 @@ log = logging.getLogger(__name__)
 #: the open seeks one player may have at once
 MAX_SEEKS_PER_PLAYER = 5
 
+#: a cluster's poll reads what changed since the last one, from this many seconds earlier
+#: (a write stamped before another node's read may commit after it; clocks differ a
+#: little): reading a change twice is harmless
+OVERLAP = 5.0
+
+#: every this many polls, a cluster's node reads every open seek again (a safety net)
+FULL_READ_EVERY = 120
+
 #: the shortest ``fill_after`` a seek may ask (seconds): a table of house bots is not made
 #: in a loop (docs/matchmaking.md)
 MIN_FILL_AFTER = 5.0
@@ -121,16 +129,29 @@ class Matchmaker:
         #: for tests and benchmarks: how many matches were opened, and claims lost
         self.opened = 0
         self.lost_claims = 0
+        #: (cluster) when the seeks, the orphans and the waiting matches were last read
+        self._seen_at: float | None = None
+        self._orphans_since: float | None = None
+        self._told_since: float | None = None
+        self._polls = 0
+        #: (one node) when to look for orphaned claims again
+        self._orphans_at: float | None = None
 
     # -- life -----------------------------------------------------------------------------
 
     async def start(self) -> None:
         """Read the open seeks from the store, pair what is due, start the timer task."""
         async with self._lock:
-            await self._reopen_orphans()
+            # one node: nothing else can be opening a claimed seek's room, so every claim
+            # whose room has no row is an orphan of a crash, whatever its age
+            await self._reopen_orphans(any_age=self.poll is None)
+            now = self.clock()
             rows = await self.store.seeks("open")
-            matches = self.core.sync(await self._owned(rows), self.clock())
+            self._seen_at = now
+            matches = self.core.sync(await self._owned(rows), now)
             await self._open_all(matches)
+            if self.poll is None:
+                self._orphans_at = now + self.orphan_after
             if self.poll is None:  # one node: a player not back within grace leaves
                 for row in rows:
                     if not row.ladder:
@@ -159,6 +180,9 @@ class Matchmaker:
             timeout = None if due is None else max(0.0, due - self.clock())
             if self.poll is not None:
                 timeout = self.poll if timeout is None else min(timeout, self.poll)
+            elif self._orphans_at is not None:
+                wait = max(0.0, self._orphans_at - self.clock())
+                timeout = wait if timeout is None else min(timeout, wait)
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(timeout):
                     await self._kick.wait()
@@ -166,6 +190,8 @@ class Matchmaker:
             try:
                 async with self._lock:
                     matches = await self._sync() if self.poll is not None else []
+                    if self._orphans_at is not None and self.clock() >= self._orphans_at:
+                        matches += await self._orphans_here()
                     await self._open_all(matches + self.core.tick(self.clock()))
             except StoreError as exc:
                 log.warning("matchmaker: %s; trying again", exc)
@@ -441,25 +467,57 @@ class Matchmaker:
         return True
 
     async def _sync(self) -> list[Match]:
-        """Read the open seeks from the store (the truth on a cluster) and return the
-        matches to open; tell this node's players of the matches other nodes opened."""
-        await self._reopen_orphans()
-        rows = await self.store.seeks("open")
-        before = {s.id: s.game for s in self.core.open()}
-        matches = self.core.sync(await self._owned(rows), self.clock())
-        now_open = {r.id: r.game for r in rows}
-        for seek_id, game in [*before.items(), *now_open.items()]:
-            if (seek_id in before) != (seek_id in now_open):
-                self._touch(game)
-        await self._tell_matches()
+        """Read what changed in the store's seeks since the last read (the truth on a
+        cluster; every open seek at the first read and every ``FULL_READ_EVERY`` polls)
+        and return the matches to open; tell this node's players of the matches other
+        nodes opened. The work is bounded by the recent changes, not by history."""
+        now = self.clock()
+        await self._reopen_orphans(since=self._orphans_since)
+        self._orphans_since = now - self.orphan_after - OVERLAP
+        self._polls += 1
+        if self._seen_at is None or self._polls % FULL_READ_EVERY == 0:
+            rows = await self.store.seeks("open")
+            before = {s.id: s.game for s in self.core.open()}
+            matches = self.core.sync(await self._owned(rows), now)
+            now_open = {r.id: r.game for r in rows}
+            for seek_id, game in [*before.items(), *now_open.items()]:
+                if (seek_id in before) != (seek_id in now_open):
+                    self._touch(game)
+        else:
+            rows = await self.store.seeks_changed(self._seen_at - OVERLAP)
+            was = {r.id for r in rows if r.id in self.core}
+            opened = await self._owned([r for r in rows if r.status == "open"])
+            matches = self.core.apply(opened, [r.id for r in rows if r.status != "open"], now)
+            for row in rows:
+                if (row.id in was) != (row.id in self.core):
+                    self._touch(row.game)
+        self._seen_at = now
+        await self._tell_matches(now)
         return matches
 
-    async def _tell_matches(self) -> None:
+    async def _orphans_here(self) -> list[Match]:
+        """(One node, every ``orphan_after`` seconds.) Open again the seeks of claims whose
+        room was never made (a failure between the claim and the room) and pair them."""
+        now = self.clock()
+        self._orphans_at = now + self.orphan_after
+        reopened = await self._reopen_orphans(since=self._orphans_since)
+        self._orphans_since = now - self.orphan_after - OVERLAP
+        rows = [row for sid in reopened if (row := await self.store.seek(sid)) is not None]
+        opened = await self._owned([r for r in rows if r.status == "open"])
+        for seek in opened:
+            self._touch(seek.game)
+        return self.core.apply(opened, [], now)
+
+    async def _tell_matches(self, now: float) -> None:
         """(On a cluster, at each read.) Push a ``match`` frame to this node's players
         for each waiting match another node opened for them, whatever its source: the
-        opening node pushed it to its own connections only."""
+        opening node pushed it to its own connections only. Only the rooms created since
+        the last read are looked at (every waiting one at the first): a player who
+        connects later finds its seat in ``welcome.seats``."""
         waiting: set[str] = set()
-        async for game in self.store.iter_games(["waiting"]):
+        since = self._told_since
+        self._told_since = now - OVERLAP
+        async for game in self.store.iter_games(["waiting"], created_after=since):
             settings = Settings.from_json(game.settings)
             if settings.match is None:
                 continue
@@ -499,15 +557,21 @@ class Matchmaker:
                 )
         self._told = {(room, pid) for room, pid in self._told if room in waiting}
 
-    async def _reopen_orphans(self) -> None:
-        """Open again the seeks claimed for a room that was never made (its node died
-        between the claim and the room)."""
-        cutoff = self.clock() - self.orphan_after
-        rooms = {r.room for r in await self.store.seeks("matched") if r.updated < cutoff}
-        for room in rooms:
-            if room is not None and await self.store.game(room) is None:
-                reopened = await self.store.reopen_seeks(room, self.clock())
-                log.warning("matchmaker: room %s was never made; seeks %s reopened", room, reopened)
+    async def _reopen_orphans(
+        self, *, any_age: bool = False, since: float | None = None
+    ) -> list[str]:
+        """Open again the seeks claimed more than ``orphan_after`` seconds ago (``any_age``:
+        whenever; ``since``: and not before then) for a room that was never made (its node
+        died, or failed, between the claim and the room); return their ids. One query
+        finds those rooms (``Store.orphan_seek_rooms``), whatever the history."""
+        now = self.clock()
+        before = now + 1e9 if any_age else now - self.orphan_after
+        out: list[str] = []
+        for room in await self.store.orphan_seek_rooms(before, since):
+            reopened = await self.store.reopen_seeks(room, now)
+            log.warning("matchmaker: room %s was never made; seeks %s reopened", room, reopened)
+            out += reopened
+        return out
 
     async def _expire(self, player_id: str) -> None:
         try:

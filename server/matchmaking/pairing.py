@@ -98,9 +98,17 @@ class Pairing:
         node): forget the others, take the new ones in order of age (each pairing as a
         new seek would) and fill what is due; return the matches."""
         wanted = {s.id: s for s in seeks}
-        self._drop([s for s in list(self._by_id.values()) if s.id not in wanted])
+        gone = [s.id for s in self._by_id.values() if s.id not in wanted]
+        return self.apply(wanted.values(), gone, now)
+
+    def apply(self, opened: Iterable[Seek], closed: Iterable[str], now: float) -> list[Match]:
+        """What changed in the store since the last look (a cluster's poll): the seeks
+        ``opened`` (new or reopened; those already open are skipped) and the ids of
+        those ``closed`` (matched or cancelled elsewhere). New seeks pair in order of age,
+        as :meth:`sync` does; return the matches."""
+        self._drop([self._by_id[i] for i in closed if i in self._by_id])
         matches: list[Match] = []
-        for seek in sorted(wanted.values(), key=lambda s: (s.created, s.id)):
+        for seek in sorted(opened, key=lambda s: (s.created, s.id)):
             if seek.id in self._by_id:
                 continue
             table = self._table(seek, None)

@@ -176,6 +176,8 @@ class ServerConfig:
     seek_grace: float = 60.0
     #: seconds between two reads of the shared seeks by a cluster's node
     seek_poll: float = 0.5
+    #: seconds after which a seek claimed for a room that has no row is opened again
+    seek_orphan_after: float = 30.0
     #: the shortest ``fill_after`` a seek may ask (tests lower it)
     seek_min_fill: float = 5.0
 
@@ -236,6 +238,7 @@ class UmpireServer:
             poll=config.seek_poll if self.store.shared else None,
             grace=config.seek_grace,
             min_fill_after=config.seek_min_fill,
+            orphan_after=config.seek_orphan_after,
         )
         self.lobby.house_version = self.house.version
         #: hosted tournaments (server.tournaments), and the connections following each

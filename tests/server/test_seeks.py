@@ -164,3 +164,38 @@ async def test_a_players_live_matches_count_against_its_room_limit(
     assert "at most 2" in error["message"]
     await ana.send(type="create_room", game="perudo")
     await ana.error("too_many_rooms")  # (a match counts for create too)
+
+
+async def test_a_claim_whose_room_was_never_made_is_reopened_at_a_restart(
+    make_server: Any, db_path: str
+) -> None:
+    """A single node killed between ``claim_seeks`` and ``open_match`` (here: the claim
+    written by hand, as the dead process left it, a moment ago)."""
+    first = await make_server(db=db_path)
+    ana = await WsClient.open(first.port)
+    await ana.hello("ana")
+    seek = (await ana.request("seek", "seek_added", **KS))["seek"]["id"]
+    await ana.close()
+    assert await first.store.claim_seeks([seek], "ghost1", first.matchmaker.clock())
+    await first.close()
+    second = await make_server(db=db_path)
+    row = await second.store.seek(seek)
+    assert row is not None and row.status == "open" and row.room is None
+    assert second.matchmaker.core.get(seek) is not None
+
+
+async def test_a_single_node_looks_for_orphaned_claims_again_later(make_server: Any) -> None:
+    """A claim left without its room while the node runs (a failure between
+    ``claim_seeks`` and ``open_match``) is reopened ``orphan_after`` seconds later."""
+    server = await make_server(seek_orphan_after=0.2)
+    ana = await WsClient.open(server.port)
+    await ana.hello("ana")
+    seek = (await ana.request("seek", "seek_added", **KS))["seek"]["id"]
+    assert await server.store.claim_seeks([seek], "ghost2", server.matchmaker.clock())
+
+    async def reopened() -> bool:
+        row = await server.store.seek(seek)
+        return row is not None and row.status == "open"
+
+    await eventually(reopened)
+    await ana.close()
