@@ -69,6 +69,10 @@ OVERLAP = 5.0
 #: every this many polls, a cluster's node reads every open seek again (a safety net)
 FULL_READ_EVERY = 120
 
+#: a ``seeks`` frame (reply, push, MQTT) carries at most this many open seeks per game,
+#: the newest; its ``total`` counts them all (docs/protocol.md)
+LIST_CAP = 100
+
 #: the shortest ``fill_after`` a seek may ask (seconds): a table of house bots is not made
 #: in a loop (docs/matchmaking.md)
 MIN_FILL_AFTER = 5.0
@@ -259,22 +263,32 @@ class Matchmaker:
             self._touch(gone.game)
         return frames.SeekCancelledFrame(seek=seek_id)
 
-    async def listing(self, game: str | None) -> list[frames.SeekInfo]:
-        """The open seeks (of ``game``), oldest first."""
+    async def listing(self, game: str | None) -> frames.SeeksFrame:
+        """The open seeks (of ``game``), oldest first: the newest ``LIST_CAP`` of each
+        game, with the ``total`` of them all."""
         if game is not None:
             try:
                 find_engine(game)
             except ConfigError as exc:
                 raise ClientError("bad_options", str(exc)) from None
         seeks = [s for s in self.core.open(game) if not s.ladder]
+        total = len(seeks)
+        per_game: dict[str, int] = {}
+        kept: list[Seek] = []
+        for seek in reversed(seeks):  # (newest first, to keep the newest of each game)
+            count = per_game.get(seek.game, 0)
+            if count < LIST_CAP:
+                per_game[seek.game] = count + 1
+                kept.append(seek)
+        kept.reverse()
         infos = self._infos
         out = []
-        for seek in seeks:
+        for seek in kept:
             info = infos.get(seek.id)
             if info is None:
                 info = infos[seek.id] = await self._info(seek, "open", None)
             out.append(info)
-        return out
+        return frames.SeeksFrame(game=game, seeks=out, total=total)
 
     async def watch(self, conn: Any, game: str | None, on: bool) -> frames.SeeksFrame:
         """A ``seeks``: the listing, and (``on``) follow it."""
@@ -282,7 +296,7 @@ class Matchmaker:
             self._watchers[conn] = game
         else:
             self._watchers.pop(conn, None)
-        return frames.SeeksFrame(game=game, seeks=await self.listing(game))
+        return await self.listing(game)
 
     def forget(self, conn: Any) -> None:
         """The connection closed: it follows nothing any more."""
@@ -621,17 +635,17 @@ class Matchmaker:
         changed, self._changed = self._changed, set()
         for gone in [sid for sid in self._infos if sid not in self.core]:
             del self._infos[gone]
-        lists: dict[str | None, list[frames.SeekInfo]] = {}
+        lists: dict[str | None, frames.SeeksFrame] = {}
         if self.bus is not NO_BUS:
             for name in changed:
                 lists[name] = await self.listing(name)
-                self.bus.seeks(name, msgspec.to_builtins(lists[name]))
+                self.bus.seeks(name, msgspec.to_builtins(lists[name].seeks))
         for conn, game in list(self._watchers.items()):
             if game is not None and game not in changed:
                 continue
             if game not in lists:
                 lists[game] = await self.listing(game)
-            conn.send_frame(frames.SeeksFrame(game=game, seeks=lists[game]))
+            conn.send_frame(lists[game])
 
     async def _info(self, seek: Seek, status: str, room: str | None) -> frames.SeekInfo:
         player = await self.identities.get(seek.player)

@@ -101,6 +101,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+#: the rate-limit tokens a ``seeks`` request costs (its reply may list hundreds of seeks)
+SEEKS_COST = 5
+
 #: The messages of accounts and bot accounts (``UmpireServer._account``).
 ACCOUNT_MESSAGES = (Register, Logout, ChangePassword, CreateBot, ListBots, BotToken)
 
@@ -464,6 +467,8 @@ class UmpireServer:
                             abuse=True,
                         )
                     message = decode(frame)
+                    if type(message) is ListSeeks:  # (a long reply: it costs more)
+                        bucket.spend(SEEKS_COST - 1)
                     room_id = getattr(message, "room", None)
                     if room_id != bound:
                         logs.bind(room=room_id)

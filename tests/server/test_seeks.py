@@ -199,3 +199,37 @@ async def test_a_single_node_looks_for_orphaned_claims_again_later(make_server: 
 
     await eventually(reopened)
     await ana.close()
+
+
+async def test_the_seeks_list_is_capped_to_the_newest_per_game(
+    server: UmpireServer, connect: Any
+) -> None:
+    from server.matchmaking import actor
+
+    wes = await connect("wes")
+    players = [await connect(f"p{n}") for n in range(4)]
+    made = []
+    for n, player in enumerate(players):
+        added = await player.request("seek", "seek_added", **KS, rating_range=[n, n])
+        made.append(added["seek"])
+    await player.request("seek", "seek_added", game="perudo", seats=3)
+    old, actor.LIST_CAP = actor.LIST_CAP, 2
+    try:
+        listing = await wes.request("seeks", "seeks", game="kriegspiel")
+        assert [s["id"] for s in listing["seeks"]] == [s["id"] for s in made[-2:]]
+        assert listing["total"] == 4
+        everything = await wes.request("seeks", "seeks")
+        assert len(everything["seeks"]) == 3 and everything["total"] == 5  # (2 + 1)
+    finally:
+        actor.LIST_CAP = old
+
+
+def test_a_seeks_request_costs_several_tokens() -> None:
+    from server.wire.limits import TokenBucket
+
+    bucket = TokenBucket(rate=1.0, burst=10.0)
+    assert bucket.take(0.0)
+    bucket.spend(4.0)
+    assert bucket.tokens == 5.0
+    bucket.spend(100.0)
+    assert bucket.tokens == 0.0 and not bucket.take(0.0)
