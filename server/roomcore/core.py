@@ -633,8 +633,16 @@ class RoomCore:
 
     def _offer_rematch(self, msg: m.Rematch) -> frames.RematchFrame:
         """A player offers a rematch, or accepts the offer: once every player (house bots
-        always accept) has, the actor opens it (:class:`m.OpenRematch`)."""
+        accept, except after a ladder or tournament game) has, the actor opens it
+        (:class:`m.OpenRematch`)."""
         seat = self._rematch_seat(msg.conn)
+        if self.settings.match in ("ladder", "tournament") and any(s.house for s in self.seats):
+            # (a rematch would be another rated game outside the ladder's or the
+            # tournament's caps: the house bots decline it)
+            raise ClientError(
+                "bad_state",
+                f"the house bots decline a rematch of a {self.settings.match} game",
+            )
         self._rematch.add(seat)
         self._declined = None
         players = {i for i, held in enumerate(self.seats) if not held.house}

@@ -191,3 +191,25 @@ def test_no_rematch_before_the_end() -> None:
     with pytest.raises(ClientError) as error:
         h.request(m.Rematch(Conn(ANA)), at=1.0)
     assert error.value.code == "bad_state"
+
+
+@pytest.mark.parametrize("source", ["ladder", "tournament"])
+def test_house_bots_decline_a_rematch_of_a_ladder_or_tournament_game(source: str) -> None:
+    h = match_core("perudo", [ANA, AUTOPILOT], source=source)
+    ana = Conn(ANA)
+    h.request(m.Resume(ana, since=0), at=1.0)
+    play_to_the_end(h, [ana, None])
+    assert h.core.state == "finished"
+    with pytest.raises(ClientError) as error:
+        h.request(m.Rematch(ana), at=100.0)
+    assert error.value.code == "bad_state" and "house" in error.value.message
+    assert not any(isinstance(e, m.OpenRematch) for e in h.effects)
+
+
+def test_house_bots_accept_a_rematch_of_a_seek_game() -> None:
+    h = match_core("perudo", [ANA, AUTOPILOT])
+    ana = Conn(ANA)
+    h.request(m.Resume(ana, since=0), at=1.0)
+    play_to_the_end(h, [ana, None])
+    h.request(m.Rematch(ana), at=100.0)
+    assert sum(isinstance(e, m.OpenRematch) for e in h.effects) == 1
