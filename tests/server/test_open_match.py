@@ -163,7 +163,7 @@ async def test_a_waiting_match_survives_a_restart(make_server: Any, db_path: str
 async def test_seek_and_rematch_matches_count_against_the_room_limit(
     server: UmpireServer, connect: Any
 ) -> None:
-    ana, ana_p = await seated_player(server, connect, "ana")
+    _ana, ana_p = await seated_player(server, connect, "ana")
     server.lobby.max_rooms_per_player = 2
     for source in ("seek", "tournament"):
         await server.lobby.open_match("perudo", {}, [ana_p, HouseSeat("autopilot")], source=source)
