@@ -233,3 +233,33 @@ def test_a_seeks_request_costs_several_tokens() -> None:
     assert bucket.tokens == 5.0
     bucket.spend(100.0)
     assert bucket.tokens == 0.0 and not bucket.take(0.0)
+
+
+async def test_a_cluster_poll_reads_what_changed_not_history(server: UmpireServer) -> None:
+    """(Counted, not timed.) With 60 seeks matched long ago into rooms that exist and 60
+    old finished rooms, a poll after the first reads a handful of rows."""
+    from tests.server.store_contract import game_row, seek_row
+
+    store = server.store
+    mm = server.matchmaker
+    for n in range(60):
+        await store.add_seek(seek_row(f"h{n}", f"p{n}", created=float(n), updated=float(n)))
+        assert await store.claim_seeks([f"h{n}"], f"old{n}", float(n))
+        await store.save_game(game_row(f"old{n}", created=float(n), status="finished"))
+    read: list[int] = []
+    fetch = store._fetch  # type: ignore[attr-defined]
+
+    async def counting(sql: str, params: Any = ()) -> Any:
+        rows = await fetch(sql, params)
+        read.append(len(rows))
+        return rows
+
+    store._fetch = counting  # type: ignore[attr-defined]
+    try:
+        async with mm._lock:
+            await mm._sync()  # (the first poll may read everything once)
+            read.clear()
+            await mm._sync()
+    finally:
+        del store._fetch  # type: ignore[attr-defined]
+    assert sum(read) <= 5, read
