@@ -429,9 +429,10 @@ class Matchmaker:
             match = pending.pop(0)
             if await self._open(match):
                 continue
-            # another node claimed one of these seeks first: learn the truth, pair again
+            # another node claimed one of these seeks first: learn the truth (every open
+            # seek: a claim stamped by a node whose clock lags is not missed), pair again
             self.lost_claims += 1
-            pending += await self._sync()
+            pending += await self._sync(full=True)
 
     async def _open(self, match: Match) -> bool:
         """Claim ``match``'s seeks and open its room; False if the claim was lost."""
@@ -480,7 +481,7 @@ class Matchmaker:
         self.opened += 1
         return True
 
-    async def _sync(self) -> list[Match]:
+    async def _sync(self, *, full: bool = False) -> list[Match]:
         """Read what changed in the store's seeks since the last read (the truth on a
         cluster; every open seek at the first read and every ``FULL_READ_EVERY`` polls)
         and return the matches to open; tell this node's players of the matches other
@@ -489,7 +490,7 @@ class Matchmaker:
         await self._reopen_orphans(since=self._orphans_since)
         self._orphans_since = now - self.orphan_after - OVERLAP
         self._polls += 1
-        if self._seen_at is None or self._polls % FULL_READ_EVERY == 0:
+        if full or self._seen_at is None or self._polls % FULL_READ_EVERY == 0:
             rows = await self.store.seeks("open")
             before = {s.id: s.game for s in self.core.open()}
             matches = self.core.sync(await self._owned(rows), now)
