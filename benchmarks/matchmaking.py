@@ -14,6 +14,12 @@ to its room through a real server holding 10,000 open seeks.
    the time from the second ``seek`` to its ``seek_added`` (matched) and to both ``match``
    frames, and the server's CPU time per pairing (user + system, both seeks' messages,
    the claim, the room and its frames included).
+3. A cluster node's poll of the store (``--poll-only`` runs just this), on SQLite with a
+   history of ``--history`` seeks matched into rooms that exist (finished games) and 100
+   open seeks: the reads of one poll as it is now (``seeks_changed``, waiting match rooms
+   created since the last poll, ``orphan_seek_rooms`` in one query) against the reads of
+   the first version (every matched seek, every open seek, every waiting game), in rows
+   and milliseconds. (SQLite, one process: the shape of the work, not a two-node figure.)
 
     python -m benchmarks.matchmaking
 """
@@ -40,6 +46,7 @@ from benchmarks.common import (
 from server.matchmaking.actor import _row
 from server.matchmaking.pairing import Pairing
 from server.matchmaking.seeks import Seek
+from server.store.contract import GameRow
 from server.store.sqlite import SqliteStore
 
 OPEN = 10_000
@@ -157,6 +164,65 @@ async def fill_store(path: str, seeks: list[Seek]) -> None:
         await store.close()
 
 
+async def time_poll(path: str, history: int, trials: int) -> dict[str, float]:
+    """(3.) One cluster poll's store reads, as now and as in the first version."""
+    store = SqliteStore(path, synchronous="OFF")
+    await store.open()
+    try:
+        now = time.time()
+        old = now - 3600.0
+        seeks = open_seeks(history + 100, 100, created=old)
+        await asyncio.gather(*(store.add_seek(_row(seek)) for seek in seeks))
+        for n, seek in enumerate(seeks[:history]):
+            assert await store.claim_seeks([seek.id], f"room{n}", old)
+            await store.save_game(_finished(f"room{n}", old))
+        timings: dict[str, list[float]] = {"now": [], "before": []}
+        rows = {"now": 0, "before": 0}
+        for _ in range(trials):
+            started = time.perf_counter()
+            got = len(await store.orphan_seek_rooms(now - 30.0, since=now - 35.5))
+            got += len(await store.seeks_changed(now - 5.5))
+            got += len([g async for g in store.iter_games(["waiting"], created_after=now - 5.5)])
+            timings["now"].append(time.perf_counter() - started)
+            rows["now"] = got
+            started = time.perf_counter()
+            matched = [r for r in await store.seeks("matched") if r.updated < now - 30.0]
+            got = len(matched) + len(await store.seeks("open"))
+            got += len([g async for g in store.iter_games(["waiting"])])
+            for room in {r.room for r in matched[:100]}:  # (one point read each: 100 of them)
+                if room is not None:
+                    await store.game(room)
+            timings["before"].append(time.perf_counter() - started)
+            rows["before"] = got
+    finally:
+        await store.close()
+    return {
+        "now_ms": statistics.median(timings["now"]) * 1e3,
+        "before_ms": statistics.median(timings["before"]) * 1e3,
+        "now_rows": rows["now"],
+        "before_rows": rows["before"],
+    }
+
+
+def _finished(room: str, at: float) -> GameRow:
+    return GameRow(
+        id=room,
+        game="kriegspiel",
+        options=KS,
+        settings={"match": "seek"},
+        host=None,
+        invite=None,
+        public=True,
+        seats=["a", "b"],
+        status="finished",
+        seed=b"",
+        seed_sha256="",
+        created=at,
+        started=at,
+        finished=at,
+    )
+
+
 async def hello(port: int, name: str) -> object:
     ws = await connect(f"ws://127.0.0.1:{port}", compression=None, max_size=None)
     await ws.send(json.dumps({"type": "hello", "v": 1, "name": name}))
@@ -220,8 +286,20 @@ def main() -> None:
     parser = arguments(__doc__)
     parser.add_argument("--trials", type=int, default=30, help="adds timed per shape")
     parser.add_argument("--pairs", type=int, default=100, help="pairings through the server")
+    parser.add_argument("--history", type=int, default=10_000, help="seeks matched before")
+    parser.add_argument("--poll-only", action="store_true", help="time only a cluster poll")
     args = parser.parse_args()
     print(machine())
+    with tempfile.TemporaryDirectory() as folder:
+        polled = asyncio.run(time_poll(str(Path(folder) / "poll.db"), args.history, 10))
+    print(
+        f"a cluster poll with {args.history:,} seeks matched before and 100 open: "
+        f"{polled['now_rows']:.0f} rows, {polled['now_ms']:.2f} ms (median of 10); "
+        f"the first version's reads {polled['before_rows']:.0f} rows and 100 of its point "
+        f"reads, {polled['before_ms']:.1f} ms"
+    )
+    if args.poll_only:
+        return
     for pools in (100, 1):
         figures = time_core(pools, args.trials)
         print(

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import random
 import time
@@ -46,7 +47,7 @@ from server.ids import opaque
 from server.matchmaking.pairing import Match, Pairing
 from server.matchmaking.seeks import Seek, pool_key
 from server.players.identity import Identities, Player
-from server.ratings.plan import INITIAL, seat_version
+from server.ratings.plan import INITIAL, distinct_owners, seat_version
 from server.ratings.rules import rule_set, system_of
 from server.roomcore.rating import rated_rules
 from server.rooms.lobby import HouseSeat, Lobby, MatchSeat
@@ -59,6 +60,22 @@ log = logging.getLogger(__name__)
 
 #: the open seeks one player may have at once
 MAX_SEEKS_PER_PLAYER = 5
+
+#: a cluster's poll reads what changed since the last one, from this many seconds earlier
+#: (a write stamped before another node's read may commit after it; clocks differ a
+#: little): reading a change twice is harmless
+OVERLAP = 5.0
+
+#: every this many polls, a cluster's node reads every open seek again (a safety net)
+FULL_READ_EVERY = 120
+
+#: a ``seeks`` frame (reply, push, MQTT) carries at most this many open seeks per game,
+#: the newest; its ``total`` counts them all (docs/protocol.md)
+LIST_CAP = 100
+
+#: the shortest ``fill_after`` a seek may ask (seconds): a table of house bots is not made
+#: in a loop (docs/matchmaking.md)
+MIN_FILL_AFTER = 5.0
 
 
 class Matchmaker:
@@ -78,6 +95,7 @@ class Matchmaker:
         grace: float = 60.0,
         orphan_after: float = 30.0,
         max_seeks: int = MAX_SEEKS_PER_PLAYER,
+        min_fill_after: float = MIN_FILL_AFTER,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.store = store
@@ -93,6 +111,7 @@ class Matchmaker:
         self.grace = grace
         self.orphan_after = orphan_after
         self.max_seeks = max_seeks
+        self.min_fill_after = min_fill_after
         self.clock = clock
         self.core = Pairing()
         self._lock = asyncio.Lock()
@@ -114,16 +133,29 @@ class Matchmaker:
         #: for tests and benchmarks: how many matches were opened, and claims lost
         self.opened = 0
         self.lost_claims = 0
+        #: (cluster) when the seeks, the orphans and the waiting matches were last read
+        self._seen_at: float | None = None
+        self._orphans_since: float | None = None
+        self._told_since: float | None = None
+        self._polls = 0
+        #: (one node) when to look for orphaned claims again
+        self._orphans_at: float | None = None
 
     # -- life -----------------------------------------------------------------------------
 
     async def start(self) -> None:
         """Read the open seeks from the store, pair what is due, start the timer task."""
         async with self._lock:
-            await self._reopen_orphans()
+            # one node: nothing else can be opening a claimed seek's room, so every claim
+            # whose room has no row is an orphan of a crash, whatever its age
+            await self._reopen_orphans(any_age=self.poll is None)
+            now = self.clock()
             rows = await self.store.seeks("open")
-            matches = self.core.sync(_seeks(rows), self.clock())
+            self._seen_at = now
+            matches = self.core.sync(await self._owned(rows), now)
             await self._open_all(matches)
+            if self.poll is None:
+                self._orphans_at = now + self.orphan_after
             if self.poll is None:  # one node: a player not back within grace leaves
                 for row in rows:
                     if not row.ladder:
@@ -152,6 +184,9 @@ class Matchmaker:
             timeout = None if due is None else max(0.0, due - self.clock())
             if self.poll is not None:
                 timeout = self.poll if timeout is None else min(timeout, self.poll)
+            elif self._orphans_at is not None:
+                wait = max(0.0, self._orphans_at - self.clock())
+                timeout = wait if timeout is None else min(timeout, wait)
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(timeout):
                     await self._kick.wait()
@@ -159,6 +194,8 @@ class Matchmaker:
             try:
                 async with self._lock:
                     matches = await self._sync() if self.poll is not None else []
+                    if self._orphans_at is not None and self.clock() >= self._orphans_at:
+                        matches += await self._orphans_here()
                     await self._open_all(matches + self.core.tick(self.clock()))
             except StoreError as exc:
                 log.warning("matchmaker: %s; trying again", exc)
@@ -183,9 +220,16 @@ class Matchmaker:
             row = await self.store.seek(seek_id)
             if row is None or row.status != "open" or row.ladder:
                 raise ClientError("no_such_seek", f"no open seek {seek_id!r}")
-            target = _seeks([row])[0]
+            target = (await self._owned([row]))[0]
         if target.player == player.id:
             raise ClientError("bad_state", "that is your own seek")
+        if target.rated:
+            owner = await self.identities.get(target.player)
+            if owner is not None and not distinct_owners([owner, player]):
+                raise ClientError(
+                    "bad_state",
+                    "a rated seek of your own owner (or of your own bot): never rated together",
+                )
         rating = await self._rating(player, target.game, target.options, target.rated)
         if not target.accepts(rating):
             raise ClientError("rating_range", "your rating is outside that seek's range")
@@ -201,8 +245,10 @@ class Matchmaker:
             created=self.clock(),
             clock=target.clock,
             rating=rating,
+            owner=player.owner,
         )
         await self._check_count(player)
+        self.lobby.check_room_limit(player)
         return await self._add(player, seek, target.id)
 
     async def cancel(self, player: Player, seek_id: str) -> frames.SeekCancelledFrame:
@@ -217,22 +263,32 @@ class Matchmaker:
             self._touch(gone.game)
         return frames.SeekCancelledFrame(seek=seek_id)
 
-    async def listing(self, game: str | None) -> list[frames.SeekInfo]:
-        """The open seeks (of ``game``), oldest first."""
+    async def listing(self, game: str | None) -> frames.SeeksFrame:
+        """The open seeks (of ``game``), oldest first: the newest ``LIST_CAP`` of each
+        game, with the ``total`` of them all."""
         if game is not None:
             try:
                 find_engine(game)
             except ConfigError as exc:
                 raise ClientError("bad_options", str(exc)) from None
         seeks = [s for s in self.core.open(game) if not s.ladder]
+        total = len(seeks)
+        per_game: dict[str, int] = {}
+        kept: list[Seek] = []
+        for seek in reversed(seeks):  # (newest first, to keep the newest of each game)
+            count = per_game.get(seek.game, 0)
+            if count < LIST_CAP:
+                per_game[seek.game] = count + 1
+                kept.append(seek)
+        kept.reverse()
         infos = self._infos
         out = []
-        for seek in seeks:
+        for seek in kept:
             info = infos.get(seek.id)
             if info is None:
                 info = infos[seek.id] = await self._info(seek, "open", None)
             out.append(info)
-        return out
+        return frames.SeeksFrame(game=game, seeks=out, total=total)
 
     async def watch(self, conn: Any, game: str | None, on: bool) -> frames.SeeksFrame:
         """A ``seeks``: the listing, and (``on``) follow it."""
@@ -240,7 +296,7 @@ class Matchmaker:
             self._watchers[conn] = game
         else:
             self._watchers.pop(conn, None)
-        return frames.SeeksFrame(game=game, seeks=await self.listing(game))
+        return await self.listing(game)
 
     def forget(self, conn: Any) -> None:
         """The connection closed: it follows nothing any more."""
@@ -281,8 +337,20 @@ class Matchmaker:
                 raise ClientError("account_required", "a rated seek is for accounts and bots")
             if not rated_rules(eng.name, options):
                 raise ClientError("bad_options", f"rated: these {eng.name} options are never rated")
-        if message.fill_after is not None and not self._fill_kinds(eng.name):
-            raise ClientError("unsupported", f"no house bots to fill a {eng.name} table")
+        if message.fill_after is not None:
+            if message.fill_after < self.min_fill_after:
+                raise ClientError(
+                    "bad_options", f"fill_after is at least {self.min_fill_after:g} seconds"
+                )
+            kinds = self._fill_kinds(eng.name)
+            if not kinds:
+                raise ClientError("unsupported", f"no house bots to fill a {eng.name} table")
+            if len(kinds) < config.seats - 1:
+                raise ClientError(
+                    "unsupported",
+                    f"only {len(kinds)} different house bots play {eng.name}: "
+                    f"fill_after needs a table of at most {len(kinds) + 1} seats",
+                )
         span = None
         if message.rating_range is not None:
             low, high = message.rating_range
@@ -290,6 +358,7 @@ class Matchmaker:
                 raise ClientError("bad_options", "rating_range is [lowest, highest]")
             span = (low, high)
         await self._check_count(player)
+        self.lobby.check_room_limit(player)
         clock = (message.clock.base, message.clock.increment) if message.clock else None
         return Seek(
             id=opaque(8),
@@ -303,7 +372,21 @@ class Matchmaker:
             rating=await self._rating(player, eng.name, options, message.rated),
             range=span,
             fill_after=message.fill_after,
+            owner=player.owner,
         )
+
+    async def _owned(self, rows: Iterable[SeekRow]) -> list[Seek]:
+        """The store's open seeks as the core's, each with its player's owner (the
+        identities' cache: one read per player at most)."""
+        seeks = _seeks(rows)
+        out = []
+        for seek in seeks:
+            if seek.rated:
+                player = await self.identities.get(seek.player)
+                if player is not None and player.owner:
+                    seek = dataclasses.replace(seek, owner=player.owner)
+            out.append(seek)
+        return out
 
     async def _check_count(self, player: Player) -> None:
         mine = await self.store.seeks("open", player=player.id)
@@ -346,9 +429,10 @@ class Matchmaker:
             match = pending.pop(0)
             if await self._open(match):
                 continue
-            # another node claimed one of these seeks first: learn the truth, pair again
+            # another node claimed one of these seeks first: learn the truth (every open
+            # seek: a claim stamped by a node whose clock lags is not missed), pair again
             self.lost_claims += 1
-            pending += await self._sync()
+            pending += await self._sync(full=True)
 
     async def _open(self, match: Match) -> bool:
         """Claim ``match``'s seeks and open its room; False if the claim was lost."""
@@ -367,9 +451,11 @@ class Matchmaker:
                 if player is None:
                     raise ClientError("no_such_player", f"no player {seek.player!r}")
                 seats.append(player)
-            if match.house:
+            if match.house:  # (distinct house bots: never one bot twice at a table)
                 kinds = self._fill_kinds(first.game)
-                seats += [HouseSeat(kinds[n % len(kinds)]) for n in range(match.house)]
+                if len(kinds) < match.house:
+                    raise ClientError("unsupported", f"not enough house bots for {first.game}")
+                seats += [HouseSeat(kind) for kind in kinds[: match.house]]
             random.SystemRandom().shuffle(seats)  # (who sits where: colours, turn order)
             clock = first.clock
             settings = Settings(
@@ -395,26 +481,58 @@ class Matchmaker:
         self.opened += 1
         return True
 
-    async def _sync(self) -> list[Match]:
-        """Read the open seeks from the store (the truth on a cluster) and return the
-        matches to open; tell this node's players of the matches other nodes opened."""
-        await self._reopen_orphans()
-        rows = await self.store.seeks("open")
-        before = {s.id: s.game for s in self.core.open()}
-        matches = self.core.sync(_seeks(rows), self.clock())
-        now_open = {r.id: r.game for r in rows}
-        for seek_id, game in [*before.items(), *now_open.items()]:
-            if (seek_id in before) != (seek_id in now_open):
-                self._touch(game)
-        await self._tell_matches()
+    async def _sync(self, *, full: bool = False) -> list[Match]:
+        """Read what changed in the store's seeks since the last read (the truth on a
+        cluster; every open seek at the first read and every ``FULL_READ_EVERY`` polls)
+        and return the matches to open; tell this node's players of the matches other
+        nodes opened. The work is bounded by the recent changes, not by history."""
+        now = self.clock()
+        await self._reopen_orphans(since=self._orphans_since)
+        self._orphans_since = now - self.orphan_after - OVERLAP
+        self._polls += 1
+        if full or self._seen_at is None or self._polls % FULL_READ_EVERY == 0:
+            rows = await self.store.seeks("open")
+            before = {s.id: s.game for s in self.core.open()}
+            matches = self.core.sync(await self._owned(rows), now)
+            now_open = {r.id: r.game for r in rows}
+            for seek_id, game in [*before.items(), *now_open.items()]:
+                if (seek_id in before) != (seek_id in now_open):
+                    self._touch(game)
+        else:
+            rows = await self.store.seeks_changed(self._seen_at - OVERLAP)
+            was = {r.id for r in rows if r.id in self.core}
+            opened = await self._owned([r for r in rows if r.status == "open"])
+            matches = self.core.apply(opened, [r.id for r in rows if r.status != "open"], now)
+            for row in rows:
+                if (row.id in was) != (row.id in self.core):
+                    self._touch(row.game)
+        self._seen_at = now
+        await self._tell_matches(now)
         return matches
 
-    async def _tell_matches(self) -> None:
+    async def _orphans_here(self) -> list[Match]:
+        """(One node, every ``orphan_after`` seconds.) Open again the seeks of claims whose
+        room was never made (a failure between the claim and the room) and pair them."""
+        now = self.clock()
+        self._orphans_at = now + self.orphan_after
+        reopened = await self._reopen_orphans(since=self._orphans_since)
+        self._orphans_since = now - self.orphan_after - OVERLAP
+        rows = [row for sid in reopened if (row := await self.store.seek(sid)) is not None]
+        opened = await self._owned([r for r in rows if r.status == "open"])
+        for seek in opened:
+            self._touch(seek.game)
+        return self.core.apply(opened, [], now)
+
+    async def _tell_matches(self, now: float) -> None:
         """(On a cluster, at each read.) Push a ``match`` frame to this node's players
         for each waiting match another node opened for them, whatever its source: the
-        opening node pushed it to its own connections only."""
+        opening node pushed it to its own connections only. Only the rooms created since
+        the last read are looked at (every waiting one at the first): a player who
+        connects later finds its seat in ``welcome.seats``."""
         waiting: set[str] = set()
-        async for game in self.store.iter_games(["waiting"]):
+        since = self._told_since
+        self._told_since = now - OVERLAP
+        async for game in self.store.iter_games(["waiting"], created_after=since):
             settings = Settings.from_json(game.settings)
             if settings.match is None:
                 continue
@@ -454,15 +572,21 @@ class Matchmaker:
                 )
         self._told = {(room, pid) for room, pid in self._told if room in waiting}
 
-    async def _reopen_orphans(self) -> None:
-        """Open again the seeks claimed for a room that was never made (its node died
-        between the claim and the room)."""
-        cutoff = self.clock() - self.orphan_after
-        rooms = {r.room for r in await self.store.seeks("matched") if r.updated < cutoff}
-        for room in rooms:
-            if room is not None and await self.store.game(room) is None:
-                reopened = await self.store.reopen_seeks(room, self.clock())
-                log.warning("matchmaker: room %s was never made; seeks %s reopened", room, reopened)
+    async def _reopen_orphans(
+        self, *, any_age: bool = False, since: float | None = None
+    ) -> list[str]:
+        """Open again the seeks claimed more than ``orphan_after`` seconds ago (``any_age``:
+        whenever; ``since``: and not before then) for a room that was never made (its node
+        died, or failed, between the claim and the room); return their ids. One query
+        finds those rooms (``Store.orphan_seek_rooms``), whatever the history."""
+        now = self.clock()
+        before = now + 1e9 if any_age else now - self.orphan_after
+        out: list[str] = []
+        for room in await self.store.orphan_seek_rooms(before, since):
+            reopened = await self.store.reopen_seeks(room, now)
+            log.warning("matchmaker: room %s was never made; seeks %s reopened", room, reopened)
+            out += reopened
+        return out
 
     async def _expire(self, player_id: str) -> None:
         try:
@@ -485,9 +609,11 @@ class Matchmaker:
             log.info("matchmaker: %s left; seeks %s cancelled", player_id, done)
 
     def _fill_kinds(self, game: str) -> list[str]:
-        kinds = list(self.house_kinds(game))
-        if not kinds and find_engine(game).standin_policy is not None:
-            kinds = ["autopilot"]
+        """The house bots that may fill a table of ``game``, each once: the catalogue's
+        kinds in order, then the autopilot for a game with a stand-in policy."""
+        kinds = list(dict.fromkeys(self.house_kinds(game)))
+        if "autopilot" not in kinds and find_engine(game).standin_policy is not None:
+            kinds.append("autopilot")
         return kinds
 
     # -- telling the lobby ----------------------------------------------------------------
@@ -510,17 +636,17 @@ class Matchmaker:
         changed, self._changed = self._changed, set()
         for gone in [sid for sid in self._infos if sid not in self.core]:
             del self._infos[gone]
-        lists: dict[str | None, list[frames.SeekInfo]] = {}
+        lists: dict[str | None, frames.SeeksFrame] = {}
         if self.bus is not NO_BUS:
             for name in changed:
                 lists[name] = await self.listing(name)
-                self.bus.seeks(name, msgspec.to_builtins(lists[name]))
+                self.bus.seeks(name, msgspec.to_builtins(lists[name].seeks))
         for conn, game in list(self._watchers.items()):
             if game is not None and game not in changed:
                 continue
             if game not in lists:
                 lists[game] = await self.listing(game)
-            conn.send_frame(frames.SeeksFrame(game=game, seeks=lists[game]))
+            conn.send_frame(lists[game])
 
     async def _info(self, seek: Seek, status: str, room: str | None) -> frames.SeekInfo:
         player = await self.identities.get(seek.player)

@@ -13,7 +13,8 @@ The rule (docs/matchmaking.md):
   open seeks oldest first (a taken seek first of all), each joining if it fits every
   seek already at the table, until the table is full. Since every seek was tried against
   every older one when it came, no table is ever left that could be filled: for two
-  seats, no two open seeks ever fit.
+  seats, no two open seeks ever fit. In a rated pool two seeks of one owner (an account
+  and its bot accounts, or two bots of one account) never share a table.
 - When a seek's ``fill_after`` runs out (oldest deadline first), its table is made the
   same way from the open seeks that fit, and house bots take the seats left.
 
@@ -97,9 +98,17 @@ class Pairing:
         node): forget the others, take the new ones in order of age (each pairing as a
         new seek would) and fill what is due; return the matches."""
         wanted = {s.id: s for s in seeks}
-        self._drop([s for s in list(self._by_id.values()) if s.id not in wanted])
+        gone = [s.id for s in self._by_id.values() if s.id not in wanted]
+        return self.apply(wanted.values(), gone, now)
+
+    def apply(self, opened: Iterable[Seek], closed: Iterable[str], now: float) -> list[Match]:
+        """What changed in the store since the last look (a cluster's poll): the seeks
+        ``opened`` (new or reopened; those already open are skipped) and the ids of
+        those ``closed`` (matched or cancelled elsewhere). New seeks pair in order of age,
+        as :meth:`sync` does; return the matches."""
+        self._drop([self._by_id[i] for i in closed if i in self._by_id])
         matches: list[Match] = []
-        for seek in sorted(wanted.values(), key=lambda s: (s.created, s.id)):
+        for seek in sorted(opened, key=lambda s: (s.created, s.id)):
             if seek.id in self._by_id:
                 continue
             table = self._table(seek, None)
@@ -146,13 +155,17 @@ class Pairing:
         if taken is not None:
             candidates = [taken, *(s for s in pool.values() if s is not taken)]
         full = seek.seats
+        rated = seek.rated  # (one pool: one rating)
         for other in candidates:  # (one pool: the pools are equal, so not compared)
             if other.id == seek.id:
                 continue
             player, rating, span = other.player, other.rating, other.range
+            party = other.party() if rated else None
             for seated in table:
                 if seated.player == player:
                     break
+                if party is not None and party & seated.party():
+                    break  # (rated: never two players of one owner)
                 if rating is not None and seated.range is not None:
                     low, high = seated.range
                     if not low <= rating <= high:

@@ -4,8 +4,9 @@ A seek names a game, its options (normalised by the engine: a preset and its spe
 options are one seek), whether the game is rated, the clock, how many seats the table
 has, an optional rating range the *opponents'* ratings must fall in, and optionally
 "fill the table with house bots after ``fill_after`` seconds". Seeks with equal
-:attr:`Seek.pool` are for the same game; two of them *fit* when their players differ and
-each one's rating is inside the other's range.
+:attr:`Seek.pool` are for the same game; two of them *fit* when their players differ (in a
+rated seek: and do not share an owner, see :attr:`Seek.owner`) and each one's rating is
+inside the other's range.
 """
 
 from __future__ import annotations
@@ -53,6 +54,9 @@ class Seek:
     ladder: bool = False
     #: a ladder seek's number of games at once
     max_concurrent: int = 1
+    #: the player's owner (a bot account's): a rated seek never pairs two players of one
+    #: owner (an account and its bots, or two bots of one account)
+    owner: str | None = field(default=None, compare=False)
     pool: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
@@ -75,7 +79,12 @@ class Seek:
             and self.player != other.player
             and self.accepts(other.rating)
             and other.accepts(self.rating)
+            and not (self.rated and self.party() & other.party())
         )
+
+    def party(self) -> set[str]:
+        """The player and its owner (if any): two seeks whose parties meet are one owner's."""
+        return {self.player} if not self.owner else {self.player, self.owner}
 
     def fill_at(self) -> float | None:
         """When house bots fill the table (Unix time), or ``None``."""

@@ -101,6 +101,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+#: the rate-limit tokens a ``seeks`` request costs (its reply may list hundreds of seeks)
+SEEKS_COST = 5
+
 #: The messages of accounts and bot accounts (``UmpireServer._account``).
 ACCOUNT_MESSAGES = (Register, Logout, ChangePassword, CreateBot, ListBots, BotToken)
 
@@ -176,6 +179,10 @@ class ServerConfig:
     seek_grace: float = 60.0
     #: seconds between two reads of the shared seeks by a cluster's node
     seek_poll: float = 0.5
+    #: seconds after which a seek claimed for a room that has no row is opened again
+    seek_orphan_after: float = 30.0
+    #: the shortest ``fill_after`` a seek may ask (tests lower it)
+    seek_min_fill: float = 5.0
 
 
 class UmpireServer:
@@ -233,6 +240,8 @@ class UmpireServer:
             bus=self.bus,
             poll=config.seek_poll if self.store.shared else None,
             grace=config.seek_grace,
+            min_fill_after=config.seek_min_fill,
+            orphan_after=config.seek_orphan_after,
         )
         self.lobby.house_version = self.house.version
         #: hosted tournaments (server.tournaments), and the connections following each
@@ -458,6 +467,8 @@ class UmpireServer:
                             abuse=True,
                         )
                     message = decode(frame)
+                    if type(message) is ListSeeks:  # (a long reply: it costs more)
+                        bucket.spend(SEEKS_COST - 1)
                     room_id = getattr(message, "room", None)
                     if room_id != bound:
                         logs.bind(room=room_id)

@@ -75,6 +75,25 @@ def seat_version(player: Seated) -> str:
     return player.version
 
 
+def distinct_owners(seats: Sequence[Any]) -> bool:
+    """Whether no two of these seats belong to one owner: an account and its own bot
+    accounts, or two bot accounts of one owner, never meet in rated play (seeks, rematches,
+    tournaments, the ladder and rooms all ask this). A seat's *party* is its id and its
+    ``owner`` (if any); two parties that share a name share an owner."""
+    seen: set[str] = set()
+    for player in seats:
+        if player is None:
+            continue
+        party = {player.id}
+        owner = getattr(player, "owner", None)
+        if owner:
+            party.add(owner)
+        if party & seen:
+            return False
+        seen |= party
+    return True
+
+
 def decide(
     game: str,
     options: Mapping[str, Any],
@@ -104,10 +123,8 @@ def decide(
         keys.add((player.id, version))
         versions.append(version)
         pools.append(POOL_OF_KIND[player.kind])
-    ids = {player.id for player in seats if player is not None}
-    owners = {getattr(player, "owner", None) for player in seats if player is not None}
-    if ids & owners:
-        return None  # an account against its own bot accounts: never rated (farming)
+    if not distinct_owners(seats):
+        return None  # an account against its own bots, or two bots of one owner (farming)
     return {"system": system, "rules": rules, "versions": versions, "pools": pools}
 
 

@@ -633,8 +633,16 @@ class RoomCore:
 
     def _offer_rematch(self, msg: m.Rematch) -> frames.RematchFrame:
         """A player offers a rematch, or accepts the offer: once every player (house bots
-        always accept) has, the actor opens it (:class:`m.OpenRematch`)."""
+        accept, except after a ladder or tournament game) has, the actor opens it
+        (:class:`m.OpenRematch`)."""
         seat = self._rematch_seat(msg.conn)
+        if self.settings.match in ("ladder", "tournament") and any(s.house for s in self.seats):
+            # (a rematch would be another rated game outside the ladder's or the
+            # tournament's caps: the house bots decline it)
+            raise ClientError(
+                "bad_state",
+                f"the house bots decline a rematch of a {self.settings.match} game",
+            )
         self._rematch.add(seat)
         self._declined = None
         players = {i for i, held in enumerate(self.seats) if not held.house}
@@ -808,7 +816,8 @@ class RoomCore:
 
     def _no_show(self) -> None:
         """A match's ``no_show`` deadline: start with the seats whose player came, each
-        seat whose player never came forfeiting for ``no_show``; abort when nobody came."""
+        seat whose player never came forfeiting for ``no_show``; abort when nobody came,
+        and a seek's or rematch's match when none of its players came (only house bots)."""
         if self.state != WAITING:
             return
         came = {
@@ -818,6 +827,13 @@ class RoomCore:
         }
         if not came:
             self._out.append(m.Note("nobody came to the match"))
+            self._abort("no_show")
+            return
+        humans = {i for i, seat in enumerate(self.seats) if not (seat.house or seat.server_played)}
+        if self.settings.match in ("seek", "rematch") and humans and not humans & came:
+            # (a seek or rematch is for its players: never a game of house bots alone;
+            # tournaments and the ladder keep the forfeit rule)
+            self._out.append(m.Note("none of the match's players came"))
             self._abort("no_show")
             return
         absent = [i for i, seat in enumerate(self.seats) if i not in came and not seat.house]

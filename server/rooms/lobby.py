@@ -117,19 +117,35 @@ class Lobby:
 
     # -- rooms ----------------------------------------------------------------------------
 
+    def live_rooms_of(self, player_id: str) -> int:
+        """How many of this node's waiting or playing rooms ``player_id`` hosts or sits
+        in (whatever made them: a host, a seek, a rematch, a tournament, the ladder)."""
+        return sum(
+            1
+            for r in self.rooms.values()
+            if r.state in (WAITING, PLAYING) and (r.host == player_id or player_id in r.row.seats)
+        )
+
+    def check_room_limit(self, player: Player) -> None:
+        """Refuse (``too_many_rooms``) a new room for a player who already hosts or sits
+        in ``max_rooms_per_player`` live rooms (house bots have no limit)."""
+        if player.kind == "house":
+            return
+        live = self.live_rooms_of(player.id)
+        if live >= self.max_rooms_per_player:
+            raise ClientError(
+                "too_many_rooms",
+                f"you already host or sit in {live} open rooms (at most "
+                f"{self.max_rooms_per_player}); finish some first",
+            )
+
     async def create(
         self, host: Player, game: str, options: dict[str, Any], settings: Settings
     ) -> Room:
         """A new waiting room hosted by ``host``."""
         if len(self.rooms) >= self.max_rooms:
             raise ClientError("too_many_rooms", "the server has as many rooms as it can hold")
-        hosted = sum(
-            1 for r in self.rooms.values() if r.host == host.id and r.state in (WAITING, PLAYING)
-        )
-        if hosted >= self.max_rooms_per_player:
-            raise ClientError(
-                "too_many_rooms", f"you already host {hosted} open rooms; finish some first"
-            )
+        self.check_room_limit(host)
         try:
             eng = find_engine(game)
             config = eng.make_config(options)
@@ -236,6 +252,9 @@ class Lobby:
                 player = seat
                 if player.id in players:
                     raise ClientError("already_seated", f"{player.name} is seated twice")
+                if source in ("seek", "rematch"):
+                    # (tournaments and the ladder have caps of their own)
+                    self.check_room_limit(player)
                 if settings.rated and player.kind == "guest":
                     raise ClientError(
                         "account_required", "a rated match's seats are for accounts and bots"

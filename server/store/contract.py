@@ -457,9 +457,14 @@ class Store(ABC):
 
     @abstractmethod
     def iter_games(
-        self, statuses: Iterable[str] | None = None, *, game: str | None = None
+        self,
+        statuses: Iterable[str] | None = None,
+        *,
+        game: str | None = None,
+        created_after: float | None = None,
     ) -> AsyncIterator[GameRow]:
-        """Every game (of these statuses, of this game), oldest first by ``(created, id)``.
+        """Every game (of these statuses, of this game, created at or after
+        ``created_after``), oldest first by ``(created, id)``.
 
         Streams: rows are fetched a page at a time, so memory stays bounded however many
         games the store holds. Use ``async for row in store.iter_games(...)``."""
@@ -552,6 +557,18 @@ class Store(ABC):
     ) -> list[str]:
         """Cancel those of ``seek_ids`` that are open (and ``player``'s, if given);
         return the ids cancelled."""
+
+    @abstractmethod
+    async def orphan_seek_rooms(self, before: float, since: float | None = None) -> list[str]:
+        """The rooms that seeks were matched into (claimed) before ``before`` (and at or
+        after ``since``) that have no games row: their node died between the claim and
+        the room. One query, whatever the number of seeks ever matched."""
+
+    @abstractmethod
+    async def seeks_changed(self, since: float) -> list[SeekRow]:
+        """The seeks (not the ladder's) whose status changed (made, matched, cancelled,
+        reopened) at or after ``since``, oldest first: how a cluster's node follows the
+        others' seeks without reading every open seek on every poll."""
 
     @abstractmethod
     async def reopen_seeks(self, room: str, at: float) -> list[str]:

@@ -342,10 +342,17 @@ class SqlReads(Store):
         return None if r is None else str(r[0])
 
     async def iter_games(
-        self, statuses: Iterable[str] | None = None, *, game: str | None = None
+        self,
+        statuses: Iterable[str] | None = None,
+        *,
+        game: str | None = None,
+        created_after: float | None = None,
     ) -> AsyncIterator[GameRow]:
         filters: list[str] = []
         params: list[Any] = []
+        if created_after is not None:
+            filters.append("created >= ?")
+            params.append(created_after)
         if statuses is not None:
             wanted = list(statuses)
             if not wanted:
@@ -452,6 +459,26 @@ class SqlReads(Store):
     async def seeks_of_room(self, room: str) -> list[SeekRow]:
         rows = await self._fetch(
             f"SELECT {SEEK_COLUMNS} FROM seeks WHERE room = ? ORDER BY created, id", (room,)
+        )
+        return [seek_from_row(r) for r in rows]
+
+    async def orphan_seek_rooms(self, before: float, since: float | None = None) -> list[str]:
+        sql = (
+            "SELECT DISTINCT s.room FROM seeks s WHERE s.status = 'matched' "
+            "AND s.room IS NOT NULL AND s.updated < ? "
+        )
+        params: list[Any] = [before]
+        if since is not None:
+            sql += "AND s.updated >= ? "
+            params.append(since)
+        sql += "AND NOT EXISTS (SELECT 1 FROM games g WHERE g.id = s.room) ORDER BY s.room"
+        return [str(r[0]) for r in await self._fetch(sql, params)]
+
+    async def seeks_changed(self, since: float) -> list[SeekRow]:
+        rows = await self._fetch(
+            f"SELECT {SEEK_COLUMNS} FROM seeks WHERE updated >= ? AND ladder = ? "
+            "ORDER BY created, id",
+            (since, False),
         )
         return [seek_from_row(r) for r in rows]
 

@@ -620,10 +620,12 @@ class SeekCancelledFrame(Reply, tag="seek_cancelled"):
 
 class SeeksFrame(Reply, tag="seeks"):
     """The open seeks, oldest first (answer to ``seeks``, and pushed to a connection
-    that asked for them whenever they change); ``game`` is the filter asked for."""
+    that asked for them whenever they change); ``game`` is the filter asked for. At most
+    the newest 100 of each game; ``total`` counts every open seek of the filter."""
 
     game: str | None
     seeks: list[SeekInfo]
+    total: int = 0
 
 
 class TournamentEntrantInfo(Part):

@@ -29,6 +29,12 @@ class TokenBucket:
             return True
         return False
 
+    def spend(self, extra: float) -> None:
+        """Charge a costly message ``extra`` tokens more than the one :meth:`take` spent
+        (down to none left: the next messages wait for the refill)."""
+        if self.tokens >= 0:
+            self.tokens = max(0.0, self.tokens - extra)
+
 
 @dataclass(slots=True)
 class Strikes:

@@ -395,6 +395,8 @@ class StoreContract:
         assert await ids([]) == []
         assert [row.id for row in await store.games(["waiting", "playing"])] == ["a", "b2"]
         assert [row async for row in store.iter_games(["aborted"])] == [rows[4]]
+        assert await ids(created_after=3.0) == ["c", "d"]
+        assert await ids(["waiting", "playing"], created_after=2.0) == ["b2"]
 
     async def test_iter_games_pages_through_more_rows_than_a_page(
         self, store: Store, harness: StoreHarness
@@ -956,6 +958,23 @@ class StoreContract:
         assert [s.id for s in await store.seeks()] == ["s2", "s3"]
         assert await store.reopen_seeks("room1", 9.0) == ["s0", "s1"]
         assert [s.id for s in await store.seeks()] == ["s0", "s1", "s2", "s3"]
+
+    async def test_orphaned_claims_and_changed_seeks_in_one_query_each(self, store: Store) -> None:
+        for n in range(6):
+            await store.add_seek(seek_row(f"s{n}", f"p{n}", created=float(n)))
+        await store.add_seek(seek_row("l1", "p9", created=1.0, ladder=True))
+        assert await store.claim_seeks(["s0", "s1"], "made", 10.0)
+        assert await store.claim_seeks(["s2", "s3"], "ghost", 11.0)
+        assert await store.claim_seeks(["s4"], "late", 20.0)
+        await store.save_game(game_row("made", created=10.0))
+        assert await store.orphan_seek_rooms(15.0) == ["ghost"]
+        assert await store.orphan_seek_rooms(100.0) == ["ghost", "late"]
+        assert await store.orphan_seek_rooms(100.0, since=12.0) == ["late"]
+        assert await store.orphan_seek_rooms(11.0) == []
+        assert await store.cancel_seeks(["s5"], 21.0) == ["s5"]
+        changed = await store.seeks_changed(20.0)
+        assert [(s.id, s.status) for s in changed] == [("s4", "matched"), ("s5", "cancelled")]
+        assert [s.id for s in await store.seeks_changed(0.0)] == [f"s{n}" for n in range(6)]
 
     async def test_concurrent_claims_of_one_seek_by_two_stores(self, harness: StoreHarness) -> None:
         """Two stores on one database (two nodes) claim overlapping tables at once,

@@ -26,6 +26,7 @@ def seek(
     range: tuple[float, float] | None = None,
     fill_after: float | None = None,
     rated: bool = False,
+    owner: str | None = None,
 ) -> Seek:
     options = KS if game == "kriegspiel" else {"seats": seats}
     return Seek(
@@ -39,6 +40,7 @@ def seek(
         rating=rating,
         range=range,
         fill_after=fill_after,
+        owner=owner,
     )
 
 
@@ -227,3 +229,15 @@ def test_pairing_is_deterministic_and_sync_agrees(script: list[Op]) -> None:
     again = other.sync(p.open(), now)
     assert all(len(m.seeks) + m.house == m.seeks[0].seats for m in again)
     assert all(m.seeks[0].seats > 2 for m in again)  # (2 seats: nothing left to pair)
+
+
+def test_a_rated_seek_never_pairs_two_players_of_one_owner() -> None:
+    p = Pairing()
+    assert p.add(seek("a", "bot1", rated=True, owner="ana"), now=0) == []
+    assert p.add(seek("b", "bot2", rated=True, owner="ana"), now=0) == []  # same owner
+    assert p.add(seek("c", "ana", rated=True), now=0) == []  # the owner herself
+    [match] = p.add(seek("d", "bob", rated=True), now=0)
+    assert ids(match) == ["d", "a"]
+    casual = Pairing()
+    casual.add(seek("a", "bot1", owner="ana"), now=0)
+    assert len(casual.add(seek("b", "bot2", owner="ana"), now=0)) == 1  # casual: fine

@@ -158,3 +158,20 @@ async def test_a_waiting_match_survives_a_restart(make_server: Any, db_path: str
     await eventually(lambda: ended == ["finished"])
     for client in again:
         await client.close()
+
+
+async def test_seek_and_rematch_matches_count_against_the_room_limit(
+    server: UmpireServer, connect: Any
+) -> None:
+    _ana, ana_p = await seated_player(server, connect, "ana")
+    server.lobby.max_rooms_per_player = 2
+    for source in ("seek", "tournament"):
+        await server.lobby.open_match("perudo", {}, [ana_p, HouseSeat("autopilot")], source=source)
+    for source in ("seek", "rematch"):
+        with pytest.raises(ClientError) as error:
+            await server.lobby.open_match(
+                "perudo", {}, [ana_p, HouseSeat("autopilot")], source=source
+            )
+        assert error.value.code == "too_many_rooms"
+    # (tournaments and the ladder keep caps of their own)
+    await server.lobby.open_match("perudo", {}, [ana_p, HouseSeat("autopilot")], source="ladder")

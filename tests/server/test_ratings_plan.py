@@ -158,3 +158,12 @@ def test_an_account_is_never_rated_against_its_own_bot_accounts() -> None:
     assert decide("kriegspiel", {}, [ALICE, own], True) is None
     assert decide("perudo", {"seats": 3}, [BOB, own, ALICE], None) is None
     assert decide("kriegspiel", {}, [BOB, own], None) is not None  # another's bot: rated
+
+
+def test_two_bots_of_one_owner_are_never_rated_against_each_other() -> None:
+    one = Holder("p-one", "bot", "1", owner=ALICE.id)
+    two = Holder("p-two", "bot", "1", owner=ALICE.id)
+    other = Holder("p-other", "bot", "1", owner=BOB.id)
+    assert decide("kriegspiel", {}, [one, two], True) is None
+    assert decide("perudo", {"seats": 3}, [BOB, one, two], None) is None
+    assert decide("kriegspiel", {}, [one, other], True) is not None

@@ -30,12 +30,17 @@ from tests.server.roomcore_harness import (
 NO_SHOW = 30.0
 
 
-def match_core(game: str, seats: list[Player], options: dict[str, Any] | None = None) -> Harness:
+def match_core(
+    game: str,
+    seats: list[Player],
+    options: dict[str, Any] | None = None,
+    source: str = "seek",
+) -> Harness:
     """A match room whose seats are given to ``seats`` (no host), as open_match makes it;
     the Relaunch the lobby posts arms the no-show deadline."""
     eng = engine(game)
     config = eng.make_config(options or ({"seats": len(seats)} if game == "perudo" else {}))
-    settings = Settings(match="seek", match_ref="s1", no_show=NO_SHOW)
+    settings = Settings(match=source, match_ref="s1", no_show=NO_SHOW)
     row = new_row(ROOM, eng, config, settings, None, 0.0, None)
     row.seats = [p.id for p in seats]
     players = {p.id: p for p in seats}
@@ -109,6 +114,20 @@ def test_a_perudo_table_goes_on_without_its_no_show() -> None:
     assert game.outcome.ranks[2] == max(game.outcome.ranks)  # the no-show came last
 
 
+@pytest.mark.parametrize("source", ["seek", "rematch"])
+def test_a_seek_or_rematch_whose_humans_never_came_is_aborted(source: str) -> None:
+    h = match_core("perudo", [ANA, BOB, AUTOPILOT], source=source)
+    h.run_until(NO_SHOW)  # (only the autopilot is there: no game of house bots alone)
+    assert h.core.state == "aborted"
+    assert h.log.row is not None and h.log.row.reason == "no_show"
+
+
+def test_a_tournament_match_keeps_the_forfeit_rule() -> None:
+    h = match_core("perudo", [ANA, BOB, AUTOPILOT], source="tournament")
+    h.run_until(NO_SHOW)
+    assert h.core.state in ("playing", "finished")  # (the two no-shows forfeit)
+
+
 def test_a_house_seat_of_the_autopilot_is_there_at_once() -> None:
     h = match_core("perudo", [ANA, AUTOPILOT])
     ana = Conn(ANA)
@@ -172,3 +191,25 @@ def test_no_rematch_before_the_end() -> None:
     with pytest.raises(ClientError) as error:
         h.request(m.Rematch(Conn(ANA)), at=1.0)
     assert error.value.code == "bad_state"
+
+
+@pytest.mark.parametrize("source", ["ladder", "tournament"])
+def test_house_bots_decline_a_rematch_of_a_ladder_or_tournament_game(source: str) -> None:
+    h = match_core("perudo", [ANA, AUTOPILOT], source=source)
+    ana = Conn(ANA)
+    h.request(m.Resume(ana, since=0), at=1.0)
+    play_to_the_end(h, [ana, None])
+    assert h.core.state == "finished"
+    with pytest.raises(ClientError) as error:
+        h.request(m.Rematch(ana), at=100.0)
+    assert error.value.code == "bad_state" and "house" in error.value.message
+    assert not any(isinstance(e, m.OpenRematch) for e in h.effects)
+
+
+def test_house_bots_accept_a_rematch_of_a_seek_game() -> None:
+    h = match_core("perudo", [ANA, AUTOPILOT])
+    ana = Conn(ANA)
+    h.request(m.Resume(ana, since=0), at=1.0)
+    play_to_the_end(h, [ana, None])
+    h.request(m.Rematch(ana), at=100.0)
+    assert sum(isinstance(e, m.OpenRematch) for e in h.effects) == 1

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import time
 
 import pytest
 
@@ -59,11 +60,15 @@ async def test_two_nodes_never_pair_one_seek_twice(nodes: list[UmpireServer]) ->
         await store.add_player(PlayerRow(pid, f"player{n}", False, 1.0), f"hash-{pid}")
     options = {"rules": "wild16", "auto_fifty_moves": True, "auto_threefold": True}
     pool = pool_key("kriegspiel", options, False, 2, None)
-    # written straight to the store: both nodes find them on their next read, together
+    # written straight to the store (stamped now, as a node writes them): both nodes find
+    # them on their next read of what changed, together
+    now = time.time()
     await asyncio.gather(
         *(
             store.add_seek(
-                SeekRow(f"s{n:02}", pid, "kriegspiel", options, False, 2, float(n), pool)
+                SeekRow(
+                    f"s{n:02}", pid, "kriegspiel", options, False, 2, float(n), pool, updated=now
+                )
             )
             for n, pid in enumerate(players)
         )
