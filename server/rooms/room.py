@@ -370,6 +370,11 @@ class Room:
                     ClientError("aborted", f"room {self.id} failed and its game was aborted")
                 )
 
+    async def abort(self, reason: str) -> None:
+        """End the game at once as aborted (``reason`` says why): its opener no longer
+        wants it (a tournament game decided before its room opened)."""
+        await self._fail(reason)
+
     async def _fail(self, reason: str) -> None:
         loop = asyncio.get_running_loop()
         try:

@@ -107,12 +107,18 @@ class TournamentCore:
 
     def __init__(self, state: State) -> None:
         self.state = state
+        #: changed since the director last stored it (set by every input that changes
+        #: something, cleared by the director after a successful save; a failed save
+        #: leaves it set, so the next tick saves again)
+        self.dirty = False
 
     @classmethod
     def create(cls, tid: str, spec: Spec, now: float) -> TournamentCore:
         """A new tournament open for registration."""
         check_spec(spec)
-        return cls(State(id=tid, spec=spec, created=now))
+        core = cls(State(id=tid, spec=spec, created=now))
+        core.dirty = True
+        return core
 
     # -- reading --------------------------------------------------------------------
 
@@ -161,8 +167,10 @@ class TournamentCore:
         if known is not None:
             if known.withdrawn and s.status == RUNNING and self.fmt == ARENA:
                 known.withdrawn = False
+                self.dirty = True
                 self._pair_arena(now)
             return
+        self.dirty = True
         s.entrants.append(Entrant(player=player, name=name, rating=rating, joined=now, house=house))
         if s.status == RUNNING:
             self._pair_arena(now)
@@ -174,6 +182,7 @@ class TournamentCore:
         e = self.entrant(player)
         if e is None or s.status in (FINISHED, CANCELLED):
             return
+        self.dirty = True
         if s.status == CREATED:
             s.entrants.remove(e)
             return
@@ -191,6 +200,7 @@ class TournamentCore:
         if len(s.entrants) < 2:
             raise TournamentError("a tournament needs at least 2 entrants", "bad_state")
         s.entrants.sort(key=lambda e: (-e.rating, e.joined))
+        self.dirty = True
         s.status = RUNNING
         s.started = now
         n = len(s.entrants)
@@ -209,12 +219,14 @@ class TournamentCore:
         """The director opened ``game``'s room."""
         game.room = room
         game.started = now
+        self.dirty = True
 
     def result(self, room: str, scores: Sequence[float], forfeit: bool, now: float) -> bool:
         """A room ended with each seat's score; False if it is no game of this one."""
         g = self.game_of(room)
         if g is None or g.over:
             return False
+        self.dirty = True
         g.scores = list(scores)
         g.forfeit = forfeit
         g.ended = now
@@ -223,6 +235,7 @@ class TournamentCore:
 
     def void(self, game: Game, now: float) -> None:
         """A game whose room could not be opened: a double forfeit (0 to both)."""
+        self.dirty = True
         game.scores = [0.0] * len(game.players)
         game.forfeit = True
         game.ended = now
@@ -231,6 +244,7 @@ class TournamentCore:
     def tick(self, now: float) -> None:
         """The time passed: start at ``starts_at``, end an arena whose time is up."""
         s = self.state
+        before = (s.status, s.round, len(s.games))
         if s.status == CREATED and s.spec.starts_at is not None and now >= s.spec.starts_at:
             if len(s.entrants) >= 2:
                 self.start(now)
@@ -238,6 +252,8 @@ class TournamentCore:
                 s.status = CANCELLED
                 s.finished = now
         self._advance(now)
+        if (s.status, s.round, len(s.games)) != before:
+            self.dirty = True
 
     def cancel(self, now: float) -> None:
         """The host cancels a tournament that has not started."""
@@ -245,6 +261,7 @@ class TournamentCore:
             raise TournamentError("only a tournament not yet started can be cancelled", "bad_state")
         self.state.status = CANCELLED
         self.state.finished = now
+        self.dirty = True
 
     # -- inside ---------------------------------------------------------------------
 

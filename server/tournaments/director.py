@@ -329,24 +329,33 @@ class Director:
                     await self._tick_one(tid)
                 except ClientError:
                     pass  # (let go: _save logged why)
+                except (OSError, StoreError) as exc:
+                    # (still dirty: the next tick saves it again)
+                    log.warning("tournament %s: could not be stored: %s", tid, exc)
                 except Exception:
                     log.exception("tournament %s: tick failed", tid)
 
     async def _tick_one(self, tid: str) -> None:
-        core = self.cores[tid]
-        now = self.clock()
-        before = msgspec.json.encode(core.state)
-        if self.online is not None and core.state.status == RUNNING:
-            for e in core.state.entrants:
-                if e.house is not None or e.withdrawn:
-                    continue
-                key = (tid, e.player)
-                if self.online(e.player):
-                    self._away.pop(key, None)
-                elif now - self._away.setdefault(key, now) >= self.grace:
-                    core.leave(e.player, now)
-        core.tick(now)
-        if msgspec.json.encode(core.state) != before or core.to_open():
+        """Withdraw entrants gone for ``grace``, pass the time, and store the tournament
+        if anything changed or a save failed before (its core is still dirty)."""
+        core = self.cores.get(tid)
+        if core is None:
+            return
+        async with self._lock(tid):  # (not while _commit is opening its rooms)
+            now = self.clock()
+            if self.online is not None and core.state.status == RUNNING:
+                for e in core.state.entrants:
+                    if e.house is not None or e.withdrawn:
+                        continue
+                    key = (tid, e.player)
+                    if self.online(e.player):
+                        self._away.pop(key, None)
+                    elif now - self._away.setdefault(key, now) >= self.grace:
+                        core.leave(e.player, now)
+                        self._away.pop(key, None)
+            core.tick(now)
+            due = core.dirty or bool(core.to_open())
+        if due:
             await self._commit(tid)
 
     # -- requests -------------------------------------------------------------------------
@@ -482,11 +491,10 @@ class Director:
             if core is None:
                 return
             await self._save(core)
-            opened = False
             for g in core.to_open():
-                if await self._open(core, g):
-                    opened = True
-            if opened:
+                if not g.over:  # (an earlier game's _open may have withdrawn a player)
+                    await self._open(core, g)
+            if core.dirty:
                 await self._save(core)
             if core.state.status in (FINISHED, CANCELLED):
                 self.cores.pop(tid, None)
@@ -509,8 +517,11 @@ class Director:
             self._versions.pop(s.id, None)
             raise ClientError("bad_state", f"tournament {s.id} changed meanwhile; ask again")
         self._versions[s.id] = row.version
+        core.dirty = False
 
-    async def _open(self, core: TournamentCore, g: Game) -> bool:
+    async def _open(self, core: TournamentCore, g: Game) -> None:
+        """Open ``g``'s room (called under the tournament's lock). A game that is over
+        by the time the awaits return gets no room, and a room opened for it is aborted."""
         spec = core.state.spec
         seats: list[MatchSeat] = []
         for pid in g.players:
@@ -522,8 +533,10 @@ class Director:
                 player = await self.lobby.identities.get(pid)
                 if player is None:
                     core.leave(pid, self.clock())
-                    return True
+                    return
                 seats.append(player)
+        if g.over:
+            return
         try:
             room = await self.lobby.open_match(
                 spec.game,
@@ -536,10 +549,16 @@ class Director:
             )
         except ClientError as exc:
             log.warning("tournament %s: a room could not open: %s", core.state.id, exc)
-            core.void(g, self.clock())
-            return True
+            if not g.over:
+                core.void(g, self.clock())
+            return
+        if g.over:
+            log.warning(
+                "tournament %s: room %s opened for a game already over", core.state.id, room.id
+            )
+            await room.abort("its tournament game was decided before the room opened")
+            return
         core.opened(g, room.id, self.clock())
-        return True
 
     def _room_ended(self, room_id: str, row: GameRow) -> None:
         tid = row.settings.get("match_ref") if isinstance(row.settings, dict) else None
@@ -561,5 +580,10 @@ class Director:
         async with self._lock(tid):
             changed = core.result(room_id, scores, forfeit, row.finished or self.clock())
         if changed:
-            with contextlib.suppress(ClientError):  # (let go: _save logged why)
+            try:
                 await self._commit(tid)
+            except ClientError:
+                pass  # (let go: _save logged why)
+            except (OSError, StoreError) as exc:
+                # (the core stays dirty: the next tick stores it and pushes the change)
+                log.warning("tournament %s: could not be stored: %s", tid, exc)
