@@ -329,6 +329,8 @@ class TournamentCore:
             if g.bye:
                 byes[g.players[0]] = byes.get(g.players[0], 0) + 1
                 continue
+            if g.void:  # (a double forfeit is no meeting: they may still meet)
+                continue
             a, b = g.players
             met.setdefault(a, set()).add(b)
             met.setdefault(b, set()).add(a)

@@ -128,3 +128,36 @@ def test_a_withdrawn_entrants_bye_scores_nothing() -> None:
         _play(core, 2.0)
     row = next(r for r in core.table() if r.player == "p1")
     assert row.byes == 1 and row.points == 0 and row.losses == 2
+
+
+def test_a_double_forfeit_is_no_meeting() -> None:
+    """Two entrants whose game nobody played (no room, nobody came) may meet again in a
+    Swiss, and the void game counts for neither Buchholz nor Sonneborn-Berger."""
+    core = TournamentCore.create("t", Spec(game="g", format="swiss", rounds=2), 0.0)
+    core.join("a", "A", 1600.0, 0.0)
+    core.join("b", "B", 1500.0, 0.0)
+    core.start(1.0)
+    (g,) = core.to_open()
+    core.void(g, 2.0)
+    assert core.state.round == 2
+    (again,) = core.to_open()
+    assert sorted(again.players) == ["a", "b"]
+    core.opened(again, "r2", 3.0)
+    core.result("r2", [1.0, 0.0], False, 4.0)
+    rows = {r.player: r for r in core.table()}
+    winner, loser = again.players
+    assert rows[winner].points == 1.0 and rows[loser].points == 0.0
+    assert rows[loser].buchholz == 1.0  # the played game only, once
+    assert rows[winner].buchholz == 0.0 and rows[winner].games == 2
+
+
+def test_a_void_game_counts_for_no_tie_break() -> None:
+    games = [
+        Game(round=1, board=1, players=["a", "b"], scores=[0.0, 0.0], forfeit=True, ended=1),
+        Game(round=1, board=2, players=["c", "d"], scores=[1.0, 0.0], ended=1),
+        Game(round=2, board=1, players=["a", "c"], scores=[0.0, 1.0], ended=2),
+        Game(round=2, board=2, players=["b", "d"], scores=[1.0, 0.0], ended=2),
+    ]
+    rows = {r.player: r for r in standings("swiss", [(p, p) for p in "abcd"], games)}
+    assert rows["a"].buchholz == 2.0  # c only, not b
+    assert rows["b"].buchholz == 0.0  # d only
