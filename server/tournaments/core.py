@@ -70,6 +70,8 @@ class Entrant(msgspec.Struct, kw_only=True):
     withdrawn: bool = False
     #: a house bot's kind (its seat is a house seat), None for a connected player
     house: str | None = None
+    #: a bot account's owner (an account's id), None for anyone else
+    owner: str | None = None
 
 
 class State(msgspec.Struct, kw_only=True):
@@ -156,9 +158,17 @@ class TournamentCore:
     # -- inputs ---------------------------------------------------------------------
 
     def join(
-        self, player: str, name: str, rating: float, now: float, house: str | None = None
+        self,
+        player: str,
+        name: str,
+        rating: float,
+        now: float,
+        house: str | None = None,
+        owner: str | None = None,
     ) -> None:
-        """Register ``player``: before the start, or in a running arena."""
+        """Register ``player``: before the start, or in a running arena. A rated
+        tournament takes no two bots of one owner, nor an account and its own bot (they
+        would be rated against each other: docs/ratings.md)."""
         s = self.state
         open_ = s.status == CREATED or (s.status == RUNNING and self.fmt == ARENA)
         if not open_:
@@ -170,8 +180,12 @@ class TournamentCore:
                 self.dirty = True
                 self._pair_arena(now)
             return
+        if s.spec.rated:
+            self._check_owner(player, owner)
         self.dirty = True
-        s.entrants.append(Entrant(player=player, name=name, rating=rating, joined=now, house=house))
+        s.entrants.append(
+            Entrant(player=player, name=name, rating=rating, joined=now, house=house, owner=owner)
+        )
         if s.status == RUNNING:
             self._pair_arena(now)
 
@@ -264,6 +278,27 @@ class TournamentCore:
         self.dirty = True
 
     # -- inside ---------------------------------------------------------------------
+
+    def _check_owner(self, player: str, owner: str | None) -> None:
+        for e in self.state.entrants:
+            if owner is not None and e.owner == owner:
+                raise TournamentError(
+                    f"a rated tournament takes one bot per owner: {e.name} has the same"
+                    " owner and is already entered",
+                    "same_owner",
+                )
+            if owner is not None and e.player == owner:
+                raise TournamentError(
+                    f"a rated tournament never pairs a bot with its owner: {e.name} owns"
+                    " this bot and is already entered",
+                    "same_owner",
+                )
+            if e.owner is not None and e.owner == player:
+                raise TournamentError(
+                    f"a rated tournament never pairs an account with its own bot: {e.name}"
+                    " is your bot and is already entered",
+                    "same_owner",
+                )
 
     def _forfeit(self, g: Game, now: float) -> None:
         gone = {e.player for e in self.state.entrants if e.withdrawn}

@@ -403,7 +403,10 @@ class Director:
                 "account_required", "a rated tournament is for accounts and bot accounts"
             )
         rating = await self._seed_rating(tid, player.id)
-        await self._do(tid, lambda c: c.join(player.id, player.name, rating, self.clock(), house))
+        owner = player.owner if player.kind == "bot" else None
+        await self._do(
+            tid, lambda c: c.join(player.id, player.name, rating, self.clock(), house, owner)
+        )
         return self.view(tid)
 
     async def _seed_rating(self, tid: str, player: str) -> float:

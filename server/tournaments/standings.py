@@ -102,8 +102,9 @@ def standings(
 
     Points: round robin and Swiss score 1 a win, 0.5 a draw, 1 a bye; the arena scores
     :func:`arena_points`. Buchholz is the sum of the points of every opponent met (a
-    forfeited game counts, a bye or a double forfeit (:attr:`Game.void`) does not); Sonneborn-Berger the sum, over games, of the
-    player's score times that opponent's points. Order: points, Buchholz,
+    forfeited game counts, a bye or a double forfeit (:attr:`Game.void`) does not);
+    Sonneborn-Berger the sum, over games, of the player's score times that opponent's
+    points. Order: points, Buchholz,
     Sonneborn-Berger (all descending), then seed.
     """
     order = [p for p, _ in entrants]

@@ -161,3 +161,22 @@ def test_a_void_game_counts_for_no_tie_break() -> None:
     rows = {r.player: r for r in standings("swiss", [(p, p) for p in "abcd"], games)}
     assert rows["a"].buchholz == 2.0  # c only, not b
     assert rows["b"].buchholz == 0.0  # d only
+
+
+def test_a_rated_tournament_takes_one_bot_per_owner() -> None:
+    core = TournamentCore.create("t", Spec(game="g", format="swiss", rated=True), 0.0)
+    core.join("bot-a", "BotA", 1500.0, 0.0, owner="kim")
+    with pytest.raises(TournamentError, match="one bot per owner") as refused:
+        core.join("bot-b", "BotB", 1500.0, 1.0, owner="kim")
+    assert refused.value.code == "same_owner"
+    with pytest.raises(TournamentError, match="its own bot"):
+        core.join("kim", "Kim", 1500.0, 1.0)
+    core.join("lea", "Lea", 1500.0, 1.0)
+    with pytest.raises(TournamentError, match="with its owner"):
+        core.join("bot-c", "LeaBot", 1500.0, 2.0, owner="lea")
+    assert [e.player for e in core.state.entrants] == ["bot-a", "lea"]
+    casual = TournamentCore.create("c", Spec(game="g", format="swiss"), 0.0)
+    casual.join("bot-a", "BotA", 1500.0, 0.0, owner="kim")
+    casual.join("bot-b", "BotB", 1500.0, 0.0, owner="kim")
+    casual.join("kim", "Kim", 1500.0, 0.0)
+    assert len(casual.state.entrants) == 3
