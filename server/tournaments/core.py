@@ -36,6 +36,12 @@ CANCELLED = "cancelled"
 MAX_ROUNDS = 64
 MAX_DURATION = 7 * 24 * 3600.0
 
+#: Most entrants of one tournament.
+MAX_ENTRANTS = 256
+
+#: Seconds after which a tournament without ``starts_at`` that nobody started is cancelled.
+EXPIRE_AFTER = 24 * 3600.0
+
 
 class TournamentError(Exception):
     """An input the tournament refuses, with the reason (sent to the client as is)."""
@@ -180,6 +186,10 @@ class TournamentCore:
                 self.dirty = True
                 self._pair_arena(now)
             return
+        if len(s.entrants) >= MAX_ENTRANTS:
+            raise TournamentError(
+                f"the tournament is full ({MAX_ENTRANTS} entrants)", "tournament_full"
+            )
         if s.spec.rated:
             self._check_owner(player, owner)
         self.dirty = True
@@ -256,7 +266,8 @@ class TournamentCore:
         self._advance(now)
 
     def tick(self, now: float) -> None:
-        """The time passed: start at ``starts_at``, end an arena whose time is up."""
+        """The time passed: start at ``starts_at``, end an arena whose time is up, cancel
+        a tournament without ``starts_at`` nobody started within :data:`EXPIRE_AFTER`."""
         s = self.state
         before = (s.status, s.round, len(s.games))
         if s.status == CREATED and s.spec.starts_at is not None and now >= s.spec.starts_at:
@@ -265,6 +276,9 @@ class TournamentCore:
             else:
                 s.status = CANCELLED
                 s.finished = now
+        elif s.status == CREATED and s.spec.starts_at is None and now - s.created >= EXPIRE_AFTER:
+            s.status = CANCELLED  # (nobody started it within a day)
+            s.finished = now
         self._advance(now)
         if (s.status, s.round, len(s.games)) != before:
             self.dirty = True

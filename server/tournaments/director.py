@@ -43,7 +43,7 @@ from server.tournaments.core import (
     TournamentCore,
     TournamentError,
 )
-from server.tournaments.standings import Game, Row
+from server.tournaments.standings import ARENA, Game, Row
 from server.wire.frames import (
     StandingInfo,
     TournamentEntrantInfo,
@@ -66,6 +66,34 @@ DEFAULT_RATING = 1500.0
 
 #: Seconds an entrant may be without a connection before being withdrawn.
 GRACE = 120.0
+
+#: Open (created or running) tournaments one host may have, and this node in all.
+MAX_OPEN_PER_HOST = 3
+MAX_OPEN = 1000
+
+#: A pushed arena frame's games: those not over and the latest ARENA_RECENT ended; its
+#: history is paged ARENA_PAGE games a page (``tournament {id, round}``).
+ARENA_RECENT = 50
+ARENA_PAGE = 100
+
+
+def live_games(state: State) -> list[Game]:
+    """The games a pushed ``tournament`` frame carries: the current round's (an arena:
+    those not over and the latest :data:`ARENA_RECENT` ended), so a push stays bounded."""
+    if state.spec.format != ARENA:
+        return [g for g in state.games if g.round == state.round]
+    ended = [g for g in state.games if g.over]
+    recent = {id(g) for g in ended[-ARENA_RECENT:]}
+    return [g for g in state.games if not g.over or id(g) in recent]
+
+
+def round_games(state: State, round_: int) -> list[Game]:
+    """The games of round ``round_`` (an arena: its page ``round_`` of :data:`ARENA_PAGE`
+    games, in pairing order from 1)."""
+    if state.spec.format != ARENA:
+        return [g for g in state.games if g.round == round_]
+    first = (max(round_, 1) - 1) * ARENA_PAGE
+    return state.games[first : first + ARENA_PAGE]
 
 
 def scores_of(row: GameRow, seats: int) -> tuple[list[float], bool]:
@@ -92,8 +120,9 @@ async def forfeited(store: Store, row: GameRow) -> bool:
     return any(a.action in FORFEIT_RECORDS for a in actions)
 
 
-def frame_of(state: State, table: list[Row]) -> TournamentInfo:
-    """A tournament as the ``tournament`` frame's ``tournament`` object."""
+def frame_of(state: State, table: list[Row], games: list[Game] | None = None) -> TournamentInfo:
+    """A tournament as the ``tournament`` frame's ``tournament`` object, with ``games``
+    (default: every game)."""
     spec = state.spec
     return TournamentInfo(
         id=state.id,
@@ -126,7 +155,7 @@ def frame_of(state: State, table: list[Row]) -> TournamentInfo:
                 scores=g.scores,
                 forfeit=g.forfeit,
             )
-            for g in state.games
+            for g in (state.games if games is None else games)
         ],
         standings=[msgspec.convert(msgspec.to_builtins(r), StandingInfo) for r in table],
     )
@@ -185,6 +214,8 @@ class Director:
         #: whether a player has a live connection (the app's); None: never withdraw
         self.online: Callable[[str], bool] | None = None
         self._away: dict[tuple[str, str], float] = {}
+        self.max_open_per_host = MAX_OPEN_PER_HOST
+        self.max_open = MAX_OPEN
         lobby.match_ended["tournament"] = self._room_ended
 
     # -- lifecycle ------------------------------------------------------------------------
@@ -363,6 +394,15 @@ class Director:
     async def create(self, host: Player, spec: Spec) -> TournamentInfo:
         """A new tournament hosted by ``host``: validated, stored, open for entries."""
         spec.host = host.id
+        hosted = sum(c.state.spec.host == host.id for c in self.cores.values())
+        if hosted >= self.max_open_per_host:
+            raise ClientError(
+                "bad_state",
+                f"you host {hosted} tournaments not over, as many as a host may:"
+                " wait for one to end, or cancel one",
+            )
+        if len(self.cores) >= self.max_open:
+            raise ClientError("bad_state", "this server runs as many tournaments as it may")
         try:
             eng = find_engine(spec.game)
             config = eng.make_config(dict(spec.options))
@@ -441,9 +481,9 @@ class Director:
         return self._core(tid).state.spec.host
 
     def view(self, tid: str) -> TournamentInfo:
-        """The tournament's frame object (state and standings)."""
+        """The tournament's frame object (state, standings, the current round's games)."""
         core = self._core(tid)
-        return frame_of(core.state, core.table())
+        return frame_of(core.state, core.table(), live_games(core.state))
 
     async def listing(self) -> list[TournamentSummary]:
         """Every tournament, newest first: a summary each."""
@@ -454,15 +494,18 @@ class Director:
             out.append(summary_of(state))
         return out
 
-    async def fetch(self, tid: str) -> TournamentInfo:
-        """One tournament, also a finished one (read from the store)."""
-        if tid in self.cores:
-            return self.view(tid)
-        row = await self.store.tournament(tid)
-        if row is None:
-            raise ClientError("no_such_tournament", f"no tournament {tid!r}")
-        state = msgspec.json.decode(row.state, type=State)
-        return frame_of(state, TournamentCore(state).table())
+    async def fetch(self, tid: str, round_: int | None = None) -> TournamentInfo:
+        """One tournament, also a finished one (read from the store): every game, or
+        only round ``round_``'s (an arena's page)."""
+        core = self.cores.get(tid)
+        if core is None:
+            row = await self.store.tournament(tid)
+            if row is None:
+                raise ClientError("no_such_tournament", f"no tournament {tid!r}")
+            core = TournamentCore(msgspec.json.decode(row.state, type=State))
+        state = core.state
+        games = None if round_ is None else round_games(state, round_)
+        return frame_of(state, core.table(), games)
 
     # -- inside ---------------------------------------------------------------------------
 
@@ -503,7 +546,7 @@ class Director:
                 self.cores.pop(tid, None)
         if self.changed is not None:
             state = core.state
-            self.changed(tid, frame_of(state, core.table()))
+            self.changed(tid, frame_of(state, core.table(), live_games(state)))
 
     async def _save(self, core: TournamentCore) -> None:
         s = core.state
@@ -555,7 +598,7 @@ class Director:
             if not g.over:
                 core.void(g, self.clock())
             return
-        if g.over:
+        if g.scores is not None:  # (over meanwhile: g.over, unnarrowed)
             log.warning(
                 "tournament %s: room %s opened for a game already over", core.state.id, room.id
             )

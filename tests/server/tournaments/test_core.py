@@ -180,3 +180,46 @@ def test_a_rated_tournament_takes_one_bot_per_owner() -> None:
     casual.join("bot-b", "BotB", 1500.0, 0.0, owner="kim")
     casual.join("kim", "Kim", 1500.0, 0.0)
     assert len(casual.state.entrants) == 3
+
+
+def test_caps_and_expiry() -> None:
+    from server.tournaments.core import EXPIRE_AFTER, MAX_ENTRANTS
+
+    core = TournamentCore.create("t", Spec(game="g", format="swiss"), 0.0)
+    for i in range(MAX_ENTRANTS):
+        core.join(f"p{i}", f"P{i}", 1500.0, 0.0)
+    with pytest.raises(TournamentError, match="full"):
+        core.join("late", "Late", 1500.0, 0.0)
+    core.tick(EXPIRE_AFTER - 1)
+    assert core.state.status == "created"
+    core.tick(EXPIRE_AFTER)
+    assert core.state.status == CANCELLED
+    spec = Spec(game="g", format="swiss", starts_at=2 * EXPIRE_AFTER)
+    timed = TournamentCore.create("u", spec, 0.0)
+    timed.tick(EXPIRE_AFTER)
+    assert timed.state.status == "created"  # (it starts, or is cancelled, at its time)
+
+
+def test_the_dirty_flag_tracks_changes() -> None:
+    core = TournamentCore.create("t", Spec(game="g", format="round_robin"), 0.0)
+    assert core.dirty
+    core.dirty = False
+    core.tick(1.0)
+    assert not core.dirty
+    core.join("a", "A", 1500.0, 2.0)
+    assert core.dirty
+    core.dirty = False
+    core.join("a", "A", 1500.0, 2.0)  # (already in: nothing changes)
+    core.leave("nobody", 3.0)
+    assert not core.dirty
+    core.join("b", "B", 1500.0, 2.0)
+    core.start(4.0)
+    core.dirty = False
+    (g,) = core.to_open()
+    core.opened(g, "r1", 5.0)
+    assert core.dirty
+    core.dirty = False
+    core.tick(6.0)
+    assert not core.dirty
+    core.result("r1", [1.0, 0.0], False, 7.0)
+    assert core.dirty and core.state.status == FINISHED

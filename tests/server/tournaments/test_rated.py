@@ -10,6 +10,7 @@ from tests.eventually import eventually
 
 async def test_a_rated_round_robin_rates_every_game(server: UmpireServer, connect: Any) -> None:
     host = await connect("host")
+    asker = await connect("asker")  # (follows nothing: its replies are replies)
     refused = await host.request(
         "create_tournament",
         "error",
@@ -32,7 +33,7 @@ async def test_a_rated_round_robin_rates_every_game(server: UmpireServer, connec
     await host.request("start_tournament", "tournament", tournament=tid)
 
     async def over() -> dict[str, Any] | None:
-        frame = await host.request("tournament", "tournament", tournament=tid, follow=False)
+        frame = await asker.request("tournament", "tournament", tournament=tid, follow=False)
         result: dict[str, Any] = frame["tournament"]
         return result if result["status"] == "finished" else None
 
