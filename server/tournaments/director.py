@@ -202,6 +202,11 @@ class Director:
         #: ticks between two looks for tournaments of dead nodes, and for the ends of
         #: rooms another node holds
         self.sweep_every = 5
+        #: sweeps between two full looks for orphaned tournaments while the living nodes
+        #: stay the same (a node that came and went between two sweeps)
+        self.rescan_every = 60
+        self._sweeps = 0
+        self._living: set[str] | None = None
         self._ticks = 0
         self.cores: dict[str, TournamentCore] = {}
         self._versions: dict[str, int] = {}
@@ -243,10 +248,16 @@ class Director:
 
     async def _take_over(self) -> None:
         """(Several nodes.) Direct every tournament not over whose node is dead: claimed by
-        compare-and-set on its version, so one living node only takes each."""
+        compare-and-set on its version, so one living node only takes each. The store is
+        read only when the living nodes changed since the last look (a node died or came),
+        and once every :attr:`rescan_every` sweeps: a quiet sweep costs one ``alive``."""
         if self.node is None or self.alive is None:
             return
         living = await self.alive()
+        self._sweeps += 1
+        if living == self._living and self._sweeps % self.rescan_every:
+            return  # (no node went away since the last look: nothing to take over)
+        self._living = set(living)
         for row in await self.store.tournaments([CREATED, RUNNING], limit=100_000):
             if row.id in self.cores:
                 continue

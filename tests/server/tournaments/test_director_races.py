@@ -112,3 +112,32 @@ async def test_a_failed_save_is_retried_and_the_end_is_stored(
     await eventually(stored, equals="finished", timeout=60)
     assert failed == [tid] and ends == [tid]
     assert tid not in director.cores
+
+
+async def test_a_quiet_sweep_reads_no_tournaments(server: UmpireServer) -> None:
+    director = server.tournaments
+    await _stop_ticker(server)
+    living = {"n1", "n2"}
+
+    async def alive() -> set[str]:
+        return set(living)
+
+    director.node, director.alive = "n1", alive
+    reads: list[int] = []
+    real = server.store.tournaments
+
+    async def counted(statuses: Any = (), limit: int = 200) -> list[TournamentRow]:
+        reads.append(limit)
+        return await real(statuses, limit)
+
+    server.store.tournaments = counted  # type: ignore[method-assign]
+    for _ in range(5):
+        await director._take_over()
+    assert len(reads) == 1  # the first look only: the living nodes stayed the same
+    living.discard("n2")  # a node died: look again
+    await director._take_over()
+    await director._take_over()
+    assert len(reads) == 2
+    director.rescan_every = 1
+    await director._take_over()
+    assert len(reads) == 3
