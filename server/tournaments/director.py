@@ -455,10 +455,9 @@ class Director:
             )
         rating = await self._seed_rating(tid, player.id)
         owner = player.owner if player.kind == "bot" else None
-        await self._do(
+        return await self._do(
             tid, lambda c: c.join(player.id, player.name, rating, self.clock(), house, owner)
         )
-        return self.view(tid)
 
     async def _seed_rating(self, tid: str, player: str) -> float:
         """The player's rating under the tournament's rule set (its best version's, for a
@@ -476,16 +475,14 @@ class Director:
 
     async def leave(self, tid: str, player: str) -> TournamentInfo:
         """Unregister or withdraw ``player``."""
-        await self._do(tid, lambda c: c.leave(player, self.clock()))
-        return self.view(tid)
+        return await self._do(tid, lambda c: c.leave(player, self.clock()))
 
     async def begin(self, tid: str, player: str) -> TournamentInfo:
         """Start now (the host only)."""
         core = self._core(tid)
         if core.state.spec.host != player:
             raise ClientError("not_host", "only the tournament's host starts it")
-        await self._do(tid, lambda c: c.start(self.clock()))
-        return self.view(tid)
+        return await self._do(tid, lambda c: c.start(self.clock()))
 
     def host_of(self, tid: str) -> str:
         """The host of an open tournament."""
@@ -529,7 +526,9 @@ class Director:
             )
         return core
 
-    async def _do(self, tid: str, change: Callable[[TournamentCore], None]) -> None:
+    async def _do(self, tid: str, change: Callable[[TournamentCore], None]) -> TournamentInfo:
+        """Apply ``change`` under the lock, store and tell; the frame object after it (also
+        when the change ended the tournament)."""
         core = self._core(tid)
         async with self._lock(tid):
             try:
@@ -537,6 +536,7 @@ class Director:
             except TournamentError as exc:
                 raise ClientError(ERROR_OF.get(exc.code, "bad_state"), exc.reason) from None
         await self._commit(tid)
+        return frame_of(core.state, core.table(), live_games(core.state))
 
     def _lock(self, tid: str) -> asyncio.Lock:
         return self._locks.setdefault(tid, asyncio.Lock())

@@ -141,3 +141,38 @@ async def test_a_quiet_sweep_reads_no_tournaments(server: UmpireServer) -> None:
     director.rescan_every = 1
     await director._take_over()
     assert len(reads) == 3
+
+
+async def test_a_room_opened_for_a_game_already_over_is_aborted(
+    server: UmpireServer, connect: Any
+) -> None:
+    director = server.tournaments
+    await _stop_ticker(server)
+    host = await connect("host")
+    t = await host.request(
+        "create_tournament",
+        "tournament",
+        game="perudo",
+        options={"dice_per_player": 1},
+        format="round_robin",
+    )
+    tid = t["tournament"]["id"]
+    for kind in ("perudo-random", "perudo-simple"):
+        await host.request("join_tournament", "tournament", tournament=tid, bot=kind)
+    real_open = server.lobby.open_match
+    opened: list[str] = []
+
+    async def open_then_decided(*args: Any, **kwargs: Any) -> Any:
+        room = await real_open(*args, **kwargs)
+        opened.append(room.id)
+        core = director.cores[tid]
+        (g,) = core.to_open()
+        core.void(g, 0.0)  # (decided meanwhile, as a withdrawal would)
+        return room
+
+    server.lobby.open_match = open_then_decided  # type: ignore[method-assign]
+    await director.begin(tid, host.player["id"])
+    (room_id,) = opened
+    assert server.lobby.rooms[room_id].state == "aborted"
+    row = await server.store.tournament(tid)
+    assert row is not None and row.status == "finished"
