@@ -1,7 +1,8 @@
 """One tournament as a synchronous state machine: inputs and the time in, rooms to open out.
 
 :class:`TournamentCore` holds a :class:`State` (a msgspec struct the director stores
-whole after every change, so a restarted server rebuilds the tournament from the store)
+after every change, its ended games appended to their own table, so a restarted server
+rebuilds the tournament from the store)
 and takes the inputs of docs/tournaments.md: ``join``, ``leave``, ``start``, ``opened``
 (the director opened a game's room), ``result`` (a room ended) and ``tick`` (the time
 passed: a start time reached, an arena's end). It never reads a clock or does I/O; the
@@ -81,7 +82,7 @@ class Entrant(msgspec.Struct, kw_only=True):
 
 
 class State(msgspec.Struct, kw_only=True):
-    """Everything a tournament is: stored whole (JSON) after every change."""
+    """Everything a tournament is: stored (JSON, its ended games apart) after every change."""
 
     id: str
     spec: Spec
@@ -96,6 +97,10 @@ class State(msgspec.Struct, kw_only=True):
     rounds: int = 0
     entrants: list[Entrant] = []
     games: list[Game] = []
+    #: (as stored) how many of the first games are in the append-only table
+    #: ``tournament_games`` instead of this state: the stored ``games`` are those after
+    #: them (server.tournaments.director.load_state puts them back together)
+    archived: int = 0
 
 
 def check_spec(spec: Spec) -> None:

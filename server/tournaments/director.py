@@ -1,7 +1,9 @@
 """The tournament director: the asyncio actor around the tournament cores.
 
-It keeps every tournament in the store (:meth:`Store.save_tournament`, the whole state
-after every change, compare-and-set on its version), opens each paired game's room with
+It keeps every tournament in the store (:meth:`Store.save_tournament` after every change:
+the state without its ended games, which go once each to the append-only
+``tournament_games`` table (:func:`stored_form`, :func:`load_state`), compare-and-set on
+its version), opens each paired game's room with
 :meth:`Lobby.open_match` (``source="tournament"``, ``ref`` the tournament's id), hears
 each room's end through ``Lobby.match_ended["tournament"]`` and ticks once a second (start
 times, an arena's end). After a restart (a SIGKILL included) :meth:`Director.start`
@@ -120,6 +122,31 @@ async def forfeited(store: Store, row: GameRow) -> bool:
     return any(a.action in FORFEIT_RECORDS for a in actions)
 
 
+async def load_state(store: Store, row: TournamentRow) -> State:
+    """A stored tournament's whole state: its row's state, preceded by its archived games
+    (the append-only ``tournament_games`` table)."""
+    state = msgspec.json.decode(row.state, type=State)
+    if state.archived:
+        rows = await store.tournament_games(row.id)
+        done = [msgspec.json.decode(text, type=Game) for text in rows[: state.archived]]
+        state.games = done + state.games
+    return state
+
+
+def stored_form(state: State) -> tuple[str, list[tuple[int, str]], int]:
+    """What to store of ``state``: its JSON without the leading games that are over (the
+    longest such prefix), those games not yet archived as ``(seq, JSON)`` rows, and the
+    new archived count. So each save writes the games that ended once, and the state row
+    stays as small as the games still open (a round, or an arena's games in progress)."""
+    games = state.games
+    upto = state.archived
+    while upto < len(games) and games[upto].over:
+        upto += 1
+    rows = [(i, msgspec.json.encode(games[i]).decode()) for i in range(state.archived, upto)]
+    kept = msgspec.structs.replace(state, games=games[upto:], archived=upto)
+    return msgspec.json.encode(kept).decode(), rows, upto
+
+
 def frame_of(state: State, table: list[Row], games: list[Game] | None = None) -> TournamentInfo:
     """A tournament as the ``tournament`` frame's ``tournament`` object, with ``games``
     (default: every game)."""
@@ -229,7 +256,7 @@ class Director:
         """Reload every tournament not over and start ticking."""
         if self.node is None:
             for row in await self.store.tournaments([CREATED, RUNNING], limit=100_000):
-                self.cores[row.id] = TournamentCore(msgspec.json.decode(row.state, type=State))
+                self.cores[row.id] = TournamentCore(await load_state(self.store, row))
                 self._versions[row.id] = row.version
             for tid in list(self.cores):
                 await self._recover(tid)
@@ -265,7 +292,9 @@ class Director:
             if state.node in living and state.node != self.node:
                 continue
             state.node = self.node
-            text = msgspec.json.encode(state).decode()
+            text = msgspec.json.encode(state).decode()  # (its archived games stay archived)
+            state = await load_state(self.store, row)
+            state.node = self.node
             mine = TournamentRow(
                 row.id, row.status, text, row.version + 1, row.created, row.updated
             )
@@ -510,7 +539,7 @@ class Director:
             row = await self.store.tournament(tid)
             if row is None:
                 raise ClientError("no_such_tournament", f"no tournament {tid!r}")
-            core = TournamentCore(msgspec.json.decode(row.state, type=State))
+            core = TournamentCore(await load_state(self.store, row))
         state = core.state
         games = None if round_ is None else round_games(state, round_)
         return frame_of(state, core.table(), games)
@@ -563,10 +592,9 @@ class Director:
         s = core.state
         version = self._versions.get(s.id)
         now = self.clock()
-        row = TournamentRow(
-            s.id, s.status, msgspec.json.encode(s).decode(), (version or 0) + 1, s.created, now
-        )
-        if not await self.store.save_tournament(row, version):
+        text, games, archived = stored_form(s)
+        row = TournamentRow(s.id, s.status, text, (version or 0) + 1, s.created, now)
+        if not await self.store.save_tournament(row, version, games):
             # Another writer advanced it (a second node directing it by mistake): the
             # stored state wins; this node forgets its own and stops directing it.
             log.warning("tournament %s: changed by another writer; this node lets go", s.id)
@@ -574,6 +602,7 @@ class Director:
             self._versions.pop(s.id, None)
             raise ClientError("bad_state", f"tournament {s.id} changed meanwhile; ask again")
         self._versions[s.id] = row.version
+        s.archived = archived
         core.dirty = False
 
     async def _open(self, core: TournamentCore, g: Game) -> None:

@@ -223,3 +223,32 @@ def test_the_dirty_flag_tracks_changes() -> None:
     assert not core.dirty
     core.result("r1", [1.0, 0.0], False, 7.0)
     assert core.dirty and core.state.status == FINISHED
+
+
+async def test_the_stored_state_keeps_only_the_games_not_over() -> None:
+    """The ended prefix of the games goes to the append-only table once: the state row
+    holds the open round only, and loading puts them back together."""
+    from server.store.contract import TournamentRow
+    from server.tournaments.director import load_state, stored_form
+
+    core = TournamentCore.create("t", Spec(game="g", format="round_robin"), 0.0)
+    for i in range(4):
+        core.join(f"p{i}", f"P{i}", 1500.0, float(i))
+    core.start(1.0)
+    table: list[tuple[int, str]] = []
+    for _ in range(2):
+        _play(core, 2.0)
+        text, rows, archived = stored_form(core.state)
+        table.extend(rows)
+        core.state.archived = archived
+    stored = msgspec.json.decode(text, type=State)
+    assert stored.archived == 4 and [g.round for g in stored.games] == [3, 3]
+    assert [seq for seq, _ in table] == [0, 1, 2, 3]  # each ended game once
+
+    class Games:
+        async def tournament_games(self, tid: str) -> list[str]:
+            return [game for _, game in table]
+
+    row = TournamentRow("t", "running", text, 1, 0.0, 0.0)
+    loaded = await load_state(Games(), row)  # type: ignore[arg-type]
+    assert loaded.games == core.state.games

@@ -86,11 +86,11 @@ async def test_a_failed_save_is_retried_and_the_end_is_stored(
     real_save = server.store.save_tournament
     failed: list[str] = []
 
-    async def flaky_save(row: TournamentRow, expect: int | None) -> bool:
+    async def flaky_save(row: TournamentRow, expect: int | None, games: Any = ()) -> bool:
         if row.status == "finished" and not failed:
             failed.append(row.id)
             raise StoreError("the store is away for a moment")
-        return await real_save(row, expect)
+        return await real_save(row, expect, games)
 
     server.store.save_tournament = flaky_save  # type: ignore[method-assign]
     ends: list[str] = []

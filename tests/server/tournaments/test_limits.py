@@ -64,9 +64,9 @@ async def test_an_idle_tick_stores_nothing(server: UmpireServer, connect: Any) -
     saves: list[str] = []
     real_save = server.store.save_tournament
 
-    async def counted(row: TournamentRow, expect: int | None) -> bool:
+    async def counted(row: TournamentRow, expect: int | None, games: Any = ()) -> bool:
         saves.append(row.id)
-        return await real_save(row, expect)
+        return await real_save(row, expect, games)
 
     server.store.save_tournament = counted  # type: ignore[method-assign]
     for _ in range(3):
