@@ -417,16 +417,14 @@ async def _export_ids(store: Store, args: argparse.Namespace) -> list[str] | Non
     """The games ``--game`` and ``--tournament`` name (None: every game)."""
     if not args.tournament:
         return list(args.game) if args.game else None
-    import msgspec
-
-    from server.tournaments.core import State
+    from server.tournaments.director import load_state
 
     ids = list(args.game or [])
     for tid in args.tournament:
         row = await store.tournament(tid)
         if row is None:
             raise OSError(f"no tournament {tid!r} in {args.db}")
-        state = msgspec.json.decode(row.state, type=State)
+        state = await load_state(store, row)
         ids.extend(g.room for g in state.games if g.room is not None)
     return ids
 

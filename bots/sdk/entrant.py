@@ -150,7 +150,7 @@ async def host_tournament(
 ) -> dict[str, Any]:
     """Create a hosted tournament (``create``: the ``create_tournament`` fields), enter
     one :class:`TournamentEntrant` per (name, factory), start it and return its final
-    state (the last ``tournament`` frame's tournament)."""
+    state (the ``tournament`` reply once it is over: every game)."""
     core = ClientCore("tournament-host", bot=True)
     host = Client(url, core, retry=0.2, retries=10, max_size=1 << 22)
     running = asyncio.create_task(host.run())
@@ -164,13 +164,13 @@ async def host_tournament(
             joined = [asyncio.create_task(p.joined.wait()) for p in players]
             await asyncio.wait_for(asyncio.gather(*joined), timeout=60)
             await host.request({"type": "start_tournament", "tournament": tid}, timeout=30)
-            finals = await asyncio.gather(*tasks)
+            await asyncio.gather(*tasks)
         finally:
             for task in tasks:
                 task.cancel()
-        final = next((f for f in finals if f is not None), None)
-        if final is None:
-            final = (await host.request({"type": "tournament", "tournament": tid}))["tournament"]
+        # (asked, not the last push: a push carries the current round's games only)
+        ask = {"type": "tournament", "tournament": tid, "follow": False}
+        final: dict[str, Any] = (await host.request(ask))["tournament"]
         return final
     finally:
         await host.close()

@@ -794,9 +794,9 @@ class UmpireServer:
             info = await director.begin(message.tournament, player.id)
         else:
             assert isinstance(message, GetTournament)
-            info = await director.fetch(message.tournament)
-            if message.follow:
-                self._follow(client, info.id)
+            info = await director.fetch(message.tournament, message.round)
+            if message.follow and info.status not in ("finished", "cancelled"):
+                self._follow(client, info.id)  # (an ended one never changes again)
         return frames.TournamentFrame(tournament=info)
 
     def _follow(self, client: Client, tournament: str) -> None:

@@ -61,6 +61,8 @@ class _Job:
     message: m.Input | None = None
     call: Callable[[], Any] | None = None
     log: tuple[list[ActionRow], list[EventRow]] | None = None
+    #: abort the game for this reason (``Room.abort``)
+    abort: str | None = None
     done: asyncio.Future[Any] | None = None
 
 
@@ -331,6 +333,11 @@ class Room:
     async def _do(self, job: _Job) -> None:
         done = job.done
         try:
+            if job.abort is not None:
+                await self._fail(job.abort)
+                if done is not None and not done.done():
+                    done.set_result(None)
+                return
             if job.call is not None:
                 result = job.call()
                 if done is not None and not done.done():
@@ -369,6 +376,15 @@ class Room:
                 done.set_exception(
                     ClientError("aborted", f"room {self.id} failed and its game was aborted")
                 )
+
+    async def abort(self, reason: str) -> None:
+        """End the game as aborted (``reason`` says why), in the room's task: its opener
+        no longer wants it (a tournament game decided before its room opened)."""
+        if self._closed:
+            return
+        done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait(_Job(abort=reason, done=done))
+        await done
 
     async def _fail(self, reason: str) -> None:
         loop = asyncio.get_running_loop()

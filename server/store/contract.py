@@ -42,8 +42,11 @@ Schema (``PRAGMA user_version`` counts the migrations applied)::
                   pool (server.matchmaking.seeks.pool_key), ladder, max_concurrent,
                   status (open|matched|cancelled), room (once matched), updated
                   (docs/matchmaking.md)               [migration 6; PostgreSQL's 4]
-    tournaments   id, status, state (the whole server.tournaments.core.State as JSON),
-                  version (compare and set), created, updated   [SQLite 7, PostgreSQL 5]
+    tournaments   id, status, state (server.tournaments.core.State as JSON, without its
+                  first ``archived`` games), version (compare and set), created,
+                  updated                                       [SQLite 7, PostgreSQL 5]
+    tournament_games  tournament, seq, game (JSON): a tournament's games once over,
+                  append-only (server.tournaments.director.load_state)  [same migration]
 
 Migration 5 (PostgreSQL's migration 3: its numbering started anew) moves every
 ``players.token_hash`` into ``sessions`` as a ``session`` token (created and last used
@@ -578,12 +581,16 @@ class Store(ABC):
     # -- tournaments ----------------------------------------------------------------------
 
     @abstractmethod
-    async def save_tournament(self, row: TournamentRow, expect: int | None) -> bool:
-        """Store a tournament's whole state as ``row`` (whose ``version`` is ``expect + 1``).
+    async def save_tournament(
+        self, row: TournamentRow, expect: int | None, games: Sequence[tuple[int, str]] = ()
+    ) -> bool:
+        """Store a tournament's state as ``row`` (whose ``version`` is ``expect + 1``), and
+        in the same transaction append ``games`` (``(seq, game JSON)``, games over, an
+        append-only table: a seq already stored is left as it is).
 
         ``expect`` None inserts a new tournament; otherwise the row is replaced only if
         its stored version is ``expect`` (compare and set: two nodes never both advance
-        one tournament). Return whether the row was written."""
+        one tournament). Return whether the row was written (nothing is, else)."""
 
     @abstractmethod
     async def tournament(self, tournament_id: str) -> TournamentRow | None:
@@ -594,6 +601,10 @@ class Store(ABC):
         self, statuses: Iterable[str] = (), limit: int = 200
     ) -> list[TournamentRow]:
         """Tournaments (all, or those in ``statuses``), newest first."""
+
+    @abstractmethod
+    async def tournament_games(self, tournament_id: str) -> list[str]:
+        """A tournament's stored games (JSON), in ``seq`` order."""
 
 
 #: the columns of ``games``, in the order :func:`game_from_row` reads them

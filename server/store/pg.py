@@ -287,6 +287,13 @@ MIGRATIONS: tuple[str, ...] = (
         updated DOUBLE PRECISION NOT NULL
     );
     CREATE INDEX tournaments_status ON tournaments (status, created);
+    -- its games once over, append-only: the state holds only those after them
+    CREATE TABLE tournament_games (
+        tournament TEXT COLLATE "C" NOT NULL,
+        seq INTEGER NOT NULL,
+        game TEXT NOT NULL,
+        PRIMARY KEY (tournament, seq)
+    );
     """,
 )
 
@@ -709,7 +716,9 @@ class PgStore(SqlReads):
 
     # -- tournaments ----------------------------------------------------------------------
 
-    async def save_tournament(self, row: TournamentRow, expect: int | None) -> bool:
+    async def save_tournament(
+        self, row: TournamentRow, expect: int | None, games: Sequence[tuple[int, str]] = ()
+    ) -> bool:
         async def save(db: asyncpg.Connection) -> bool:
             if expect is None:
                 status = await db.execute(
@@ -733,7 +742,15 @@ class PgStore(SqlReads):
                     row.id,
                     expect,
                 )
-            return bool(status.endswith(" 1"))
+            if not status.endswith(" 1"):
+                return False
+            if games:
+                await db.executemany(
+                    "INSERT INTO tournament_games (tournament, seq, game) VALUES ($1, $2, $3) "
+                    "ON CONFLICT DO NOTHING",
+                    [(row.id, seq, game) for seq, game in games],
+                )
+            return True
 
         written: bool = await self._submit(None, [], hook=save)
         return written

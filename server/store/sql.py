@@ -502,6 +502,13 @@ class SqlReads(Store):
         )
         return [TournamentRow(*r) for r in rows]
 
+    async def tournament_games(self, tournament_id: str) -> list[str]:
+        rows = await self._fetch(
+            "SELECT game FROM tournament_games WHERE tournament = ? ORDER BY seq",
+            (tournament_id,),
+        )
+        return [str(r[0]) for r in rows]
+
 
 #: a new seek
 INSERT_SEEK = f"INSERT INTO seeks ({SEEK_COLUMNS}) VALUES ({', '.join('?' * 17)})"

@@ -258,6 +258,13 @@ MIGRATIONS: tuple[str, ...] = (
         updated REAL NOT NULL
     );
     CREATE INDEX tournaments_status ON tournaments (status, created);
+    -- its games once over, append-only: the state holds only those after them
+    CREATE TABLE tournament_games (
+        tournament TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        game TEXT NOT NULL,
+        PRIMARY KEY (tournament, seq)
+    );
     """,
 )
 
@@ -726,7 +733,9 @@ class SqliteStore(SqlReads):
 
     # -- tournaments ----------------------------------------------------------------------
 
-    async def save_tournament(self, row: TournamentRow, expect: int | None) -> bool:
+    async def save_tournament(
+        self, row: TournamentRow, expect: int | None, games: Sequence[tuple[int, str]] = ()
+    ) -> bool:
         values = (row.id, row.status, row.state, row.version, row.created, row.updated)
 
         def save(db: sqlite3.Connection) -> bool:
@@ -742,7 +751,13 @@ class SqliteStore(SqlReads):
                     "WHERE id = ? AND version = ?",
                     (row.status, row.state, row.version, row.updated, row.id, expect),
                 )
-            return cur.rowcount == 1
+            if cur.rowcount != 1:
+                return False
+            db.executemany(
+                "INSERT OR IGNORE INTO tournament_games (tournament, seq, game) VALUES (?,?,?)",
+                [(row.id, seq, game) for seq, game in games],
+            )
+            return True
 
         written: bool = await self._submit([], hook=save)
         return written

@@ -1,7 +1,8 @@
 """One tournament as a synchronous state machine: inputs and the time in, rooms to open out.
 
 :class:`TournamentCore` holds a :class:`State` (a msgspec struct the director stores
-whole after every change, so a restarted server rebuilds the tournament from the store)
+after every change, its ended games appended to their own table, so a restarted server
+rebuilds the tournament from the store)
 and takes the inputs of docs/tournaments.md: ``join``, ``leave``, ``start``, ``opened``
 (the director opened a game's room), ``result`` (a room ended) and ``tick`` (the time
 passed: a start time reached, an arena's end). It never reads a clock or does I/O; the
@@ -35,6 +36,12 @@ CANCELLED = "cancelled"
 #: Most rounds a Swiss may ask for, and the longest arena (seconds).
 MAX_ROUNDS = 64
 MAX_DURATION = 7 * 24 * 3600.0
+
+#: Most entrants of one tournament.
+MAX_ENTRANTS = 256
+
+#: Seconds after which a tournament without ``starts_at`` that nobody started is cancelled.
+EXPIRE_AFTER = 24 * 3600.0
 
 
 class TournamentError(Exception):
@@ -70,10 +77,12 @@ class Entrant(msgspec.Struct, kw_only=True):
     withdrawn: bool = False
     #: a house bot's kind (its seat is a house seat), None for a connected player
     house: str | None = None
+    #: a bot account's owner (an account's id), None for anyone else
+    owner: str | None = None
 
 
 class State(msgspec.Struct, kw_only=True):
-    """Everything a tournament is: stored whole (JSON) after every change."""
+    """Everything a tournament is: stored (JSON, its ended games apart) after every change."""
 
     id: str
     spec: Spec
@@ -88,6 +97,10 @@ class State(msgspec.Struct, kw_only=True):
     rounds: int = 0
     entrants: list[Entrant] = []
     games: list[Game] = []
+    #: (as stored) how many of the first games are in the append-only table
+    #: ``tournament_games`` instead of this state: the stored ``games`` are those after
+    #: them (server.tournaments.director.load_state puts them back together)
+    archived: int = 0
 
 
 def check_spec(spec: Spec) -> None:
@@ -107,12 +120,18 @@ class TournamentCore:
 
     def __init__(self, state: State) -> None:
         self.state = state
+        #: changed since the director last stored it (set by every input that changes
+        #: something, cleared by the director after a successful save; a failed save
+        #: leaves it set, so the next tick saves again)
+        self.dirty = False
 
     @classmethod
     def create(cls, tid: str, spec: Spec, now: float) -> TournamentCore:
         """A new tournament open for registration."""
         check_spec(spec)
-        return cls(State(id=tid, spec=spec, created=now))
+        core = cls(State(id=tid, spec=spec, created=now))
+        core.dirty = True
+        return core
 
     # -- reading --------------------------------------------------------------------
 
@@ -150,9 +169,17 @@ class TournamentCore:
     # -- inputs ---------------------------------------------------------------------
 
     def join(
-        self, player: str, name: str, rating: float, now: float, house: str | None = None
+        self,
+        player: str,
+        name: str,
+        rating: float,
+        now: float,
+        house: str | None = None,
+        owner: str | None = None,
     ) -> None:
-        """Register ``player``: before the start, or in a running arena."""
+        """Register ``player``: before the start, or in a running arena. A rated
+        tournament takes no two bots of one owner, nor an account and its own bot (they
+        would be rated against each other: docs/ratings.md)."""
         s = self.state
         open_ = s.status == CREATED or (s.status == RUNNING and self.fmt == ARENA)
         if not open_:
@@ -161,9 +188,19 @@ class TournamentCore:
         if known is not None:
             if known.withdrawn and s.status == RUNNING and self.fmt == ARENA:
                 known.withdrawn = False
+                self.dirty = True
                 self._pair_arena(now)
             return
-        s.entrants.append(Entrant(player=player, name=name, rating=rating, joined=now, house=house))
+        if len(s.entrants) >= MAX_ENTRANTS:
+            raise TournamentError(
+                f"the tournament is full ({MAX_ENTRANTS} entrants)", "tournament_full"
+            )
+        if s.spec.rated:
+            self._check_owner(player, owner)
+        self.dirty = True
+        s.entrants.append(
+            Entrant(player=player, name=name, rating=rating, joined=now, house=house, owner=owner)
+        )
         if s.status == RUNNING:
             self._pair_arena(now)
 
@@ -174,6 +211,7 @@ class TournamentCore:
         e = self.entrant(player)
         if e is None or s.status in (FINISHED, CANCELLED):
             return
+        self.dirty = True
         if s.status == CREATED:
             s.entrants.remove(e)
             return
@@ -191,6 +229,7 @@ class TournamentCore:
         if len(s.entrants) < 2:
             raise TournamentError("a tournament needs at least 2 entrants", "bad_state")
         s.entrants.sort(key=lambda e: (-e.rating, e.joined))
+        self.dirty = True
         s.status = RUNNING
         s.started = now
         n = len(s.entrants)
@@ -209,12 +248,14 @@ class TournamentCore:
         """The director opened ``game``'s room."""
         game.room = room
         game.started = now
+        self.dirty = True
 
     def result(self, room: str, scores: Sequence[float], forfeit: bool, now: float) -> bool:
         """A room ended with each seat's score; False if it is no game of this one."""
         g = self.game_of(room)
         if g is None or g.over:
             return False
+        self.dirty = True
         g.scores = list(scores)
         g.forfeit = forfeit
         g.ended = now
@@ -223,21 +264,29 @@ class TournamentCore:
 
     def void(self, game: Game, now: float) -> None:
         """A game whose room could not be opened: a double forfeit (0 to both)."""
+        self.dirty = True
         game.scores = [0.0] * len(game.players)
         game.forfeit = True
         game.ended = now
         self._advance(now)
 
     def tick(self, now: float) -> None:
-        """The time passed: start at ``starts_at``, end an arena whose time is up."""
+        """The time passed: start at ``starts_at``, end an arena whose time is up, cancel
+        a tournament without ``starts_at`` nobody started within :data:`EXPIRE_AFTER`."""
         s = self.state
+        before = (s.status, s.round, len(s.games))
         if s.status == CREATED and s.spec.starts_at is not None and now >= s.spec.starts_at:
             if len(s.entrants) >= 2:
                 self.start(now)
             else:
                 s.status = CANCELLED
                 s.finished = now
+        elif s.status == CREATED and s.spec.starts_at is None and now - s.created >= EXPIRE_AFTER:
+            s.status = CANCELLED  # (nobody started it within a day)
+            s.finished = now
         self._advance(now)
+        if (s.status, s.round, len(s.games)) != before:
+            self.dirty = True
 
     def cancel(self, now: float) -> None:
         """The host cancels a tournament that has not started."""
@@ -245,8 +294,30 @@ class TournamentCore:
             raise TournamentError("only a tournament not yet started can be cancelled", "bad_state")
         self.state.status = CANCELLED
         self.state.finished = now
+        self.dirty = True
 
     # -- inside ---------------------------------------------------------------------
+
+    def _check_owner(self, player: str, owner: str | None) -> None:
+        for e in self.state.entrants:
+            if owner is not None and e.owner == owner:
+                raise TournamentError(
+                    f"a rated tournament takes one bot per owner: {e.name} has the same"
+                    " owner and is already entered",
+                    "same_owner",
+                )
+            if owner is not None and e.player == owner:
+                raise TournamentError(
+                    f"a rated tournament never pairs a bot with its owner: {e.name} owns"
+                    " this bot and is already entered",
+                    "same_owner",
+                )
+            if e.owner is not None and e.owner == player:
+                raise TournamentError(
+                    f"a rated tournament never pairs an account with its own bot: {e.name}"
+                    " is your bot and is already entered",
+                    "same_owner",
+                )
 
     def _forfeit(self, g: Game, now: float) -> None:
         gone = {e.player for e in self.state.entrants if e.withdrawn}
@@ -311,6 +382,8 @@ class TournamentCore:
         for g in s.games:
             if g.bye:
                 byes[g.players[0]] = byes.get(g.players[0], 0) + 1
+                continue
+            if g.void:  # (a double forfeit is no meeting: they may still meet)
                 continue
             a, b = g.players
             met.setdefault(a, set()).add(b)

@@ -1,7 +1,9 @@
 """The tournament director: the asyncio actor around the tournament cores.
 
-It keeps every tournament in the store (:meth:`Store.save_tournament`, the whole state
-after every change, compare-and-set on its version), opens each paired game's room with
+It keeps every tournament in the store (:meth:`Store.save_tournament` after every change:
+the state without its ended games, which go once each to the append-only
+``tournament_games`` table (:func:`stored_form`, :func:`load_state`), compare-and-set on
+its version), opens each paired game's room with
 :meth:`Lobby.open_match` (``source="tournament"``, ``ref`` the tournament's id), hears
 each room's end through ``Lobby.match_ended["tournament"]`` and ticks once a second (start
 times, an arena's end). After a restart (a SIGKILL included) :meth:`Director.start`
@@ -43,7 +45,7 @@ from server.tournaments.core import (
     TournamentCore,
     TournamentError,
 )
-from server.tournaments.standings import Game, Row
+from server.tournaments.standings import ARENA, Game, Row
 from server.wire.frames import (
     StandingInfo,
     TournamentEntrantInfo,
@@ -66,6 +68,34 @@ DEFAULT_RATING = 1500.0
 
 #: Seconds an entrant may be without a connection before being withdrawn.
 GRACE = 120.0
+
+#: Open (created or running) tournaments one host may have, and this node in all.
+MAX_OPEN_PER_HOST = 3
+MAX_OPEN = 1000
+
+#: A pushed arena frame's games: those not over and the latest ARENA_RECENT ended; its
+#: history is paged ARENA_PAGE games a page (``tournament {id, round}``).
+ARENA_RECENT = 50
+ARENA_PAGE = 100
+
+
+def live_games(state: State) -> list[Game]:
+    """The games a pushed ``tournament`` frame carries: the current round's (an arena:
+    those not over and the latest :data:`ARENA_RECENT` ended), so a push stays bounded."""
+    if state.spec.format != ARENA:
+        return [g for g in state.games if g.round == state.round]
+    ended = [g for g in state.games if g.over]
+    recent = {id(g) for g in ended[-ARENA_RECENT:]}
+    return [g for g in state.games if not g.over or id(g) in recent]
+
+
+def round_games(state: State, round_: int) -> list[Game]:
+    """The games of round ``round_`` (an arena: its page ``round_`` of :data:`ARENA_PAGE`
+    games, in pairing order from 1)."""
+    if state.spec.format != ARENA:
+        return [g for g in state.games if g.round == round_]
+    first = (max(round_, 1) - 1) * ARENA_PAGE
+    return state.games[first : first + ARENA_PAGE]
 
 
 def scores_of(row: GameRow, seats: int) -> tuple[list[float], bool]:
@@ -92,8 +122,34 @@ async def forfeited(store: Store, row: GameRow) -> bool:
     return any(a.action in FORFEIT_RECORDS for a in actions)
 
 
-def frame_of(state: State, table: list[Row]) -> TournamentInfo:
-    """A tournament as the ``tournament`` frame's ``tournament`` object."""
+async def load_state(store: Store, row: TournamentRow) -> State:
+    """A stored tournament's whole state: its row's state, preceded by its archived games
+    (the append-only ``tournament_games`` table)."""
+    state = msgspec.json.decode(row.state, type=State)
+    if state.archived:
+        rows = await store.tournament_games(row.id)
+        done = [msgspec.json.decode(text, type=Game) for text in rows[: state.archived]]
+        state.games = done + state.games
+    return state
+
+
+def stored_form(state: State) -> tuple[str, list[tuple[int, str]], int]:
+    """What to store of ``state``: its JSON without the leading games that are over (the
+    longest such prefix), those games not yet archived as ``(seq, JSON)`` rows, and the
+    new archived count. So each save writes the games that ended once, and the state row
+    stays as small as the games still open (a round, or an arena's games in progress)."""
+    games = state.games
+    upto = state.archived
+    while upto < len(games) and games[upto].over:
+        upto += 1
+    rows = [(i, msgspec.json.encode(games[i]).decode()) for i in range(state.archived, upto)]
+    kept = msgspec.structs.replace(state, games=games[upto:], archived=upto)
+    return msgspec.json.encode(kept).decode(), rows, upto
+
+
+def frame_of(state: State, table: list[Row], games: list[Game] | None = None) -> TournamentInfo:
+    """A tournament as the ``tournament`` frame's ``tournament`` object, with ``games``
+    (default: every game)."""
     spec = state.spec
     return TournamentInfo(
         id=state.id,
@@ -126,7 +182,7 @@ def frame_of(state: State, table: list[Row]) -> TournamentInfo:
                 scores=g.scores,
                 forfeit=g.forfeit,
             )
-            for g in state.games
+            for g in (state.games if games is None else games)
         ],
         standings=[msgspec.convert(msgspec.to_builtins(r), StandingInfo) for r in table],
     )
@@ -173,6 +229,11 @@ class Director:
         #: ticks between two looks for tournaments of dead nodes, and for the ends of
         #: rooms another node holds
         self.sweep_every = 5
+        #: sweeps between two full looks for orphaned tournaments while the living nodes
+        #: stay the same (a node that came and went between two sweeps)
+        self.rescan_every = 60
+        self._sweeps = 0
+        self._living: set[str] | None = None
         self._ticks = 0
         self.cores: dict[str, TournamentCore] = {}
         self._versions: dict[str, int] = {}
@@ -185,6 +246,8 @@ class Director:
         #: whether a player has a live connection (the app's); None: never withdraw
         self.online: Callable[[str], bool] | None = None
         self._away: dict[tuple[str, str], float] = {}
+        self.max_open_per_host = MAX_OPEN_PER_HOST
+        self.max_open = MAX_OPEN
         lobby.match_ended["tournament"] = self._room_ended
 
     # -- lifecycle ------------------------------------------------------------------------
@@ -193,7 +256,7 @@ class Director:
         """Reload every tournament not over and start ticking."""
         if self.node is None:
             for row in await self.store.tournaments([CREATED, RUNNING], limit=100_000):
-                self.cores[row.id] = TournamentCore(msgspec.json.decode(row.state, type=State))
+                self.cores[row.id] = TournamentCore(await load_state(self.store, row))
                 self._versions[row.id] = row.version
             for tid in list(self.cores):
                 await self._recover(tid)
@@ -212,10 +275,16 @@ class Director:
 
     async def _take_over(self) -> None:
         """(Several nodes.) Direct every tournament not over whose node is dead: claimed by
-        compare-and-set on its version, so one living node only takes each."""
+        compare-and-set on its version, so one living node only takes each. The store is
+        read only when the living nodes changed since the last look (a node died or came),
+        and once every :attr:`rescan_every` sweeps: a quiet sweep costs one ``alive``."""
         if self.node is None or self.alive is None:
             return
         living = await self.alive()
+        self._sweeps += 1
+        if living == self._living and self._sweeps % self.rescan_every:
+            return  # (no node went away since the last look: nothing to take over)
+        self._living = set(living)
         for row in await self.store.tournaments([CREATED, RUNNING], limit=100_000):
             if row.id in self.cores:
                 continue
@@ -223,7 +292,9 @@ class Director:
             if state.node in living and state.node != self.node:
                 continue
             state.node = self.node
-            text = msgspec.json.encode(state).decode()
+            text = msgspec.json.encode(state).decode()  # (its archived games stay archived)
+            state = await load_state(self.store, row)
+            state.node = self.node
             mine = TournamentRow(
                 row.id, row.status, text, row.version + 1, row.created, row.updated
             )
@@ -329,24 +400,33 @@ class Director:
                     await self._tick_one(tid)
                 except ClientError:
                     pass  # (let go: _save logged why)
+                except (OSError, StoreError) as exc:
+                    # (still dirty: the next tick saves it again)
+                    log.warning("tournament %s: could not be stored: %s", tid, exc)
                 except Exception:
                     log.exception("tournament %s: tick failed", tid)
 
     async def _tick_one(self, tid: str) -> None:
-        core = self.cores[tid]
-        now = self.clock()
-        before = msgspec.json.encode(core.state)
-        if self.online is not None and core.state.status == RUNNING:
-            for e in core.state.entrants:
-                if e.house is not None or e.withdrawn:
-                    continue
-                key = (tid, e.player)
-                if self.online(e.player):
-                    self._away.pop(key, None)
-                elif now - self._away.setdefault(key, now) >= self.grace:
-                    core.leave(e.player, now)
-        core.tick(now)
-        if msgspec.json.encode(core.state) != before or core.to_open():
+        """Withdraw entrants gone for ``grace``, pass the time, and store the tournament
+        if anything changed or a save failed before (its core is still dirty)."""
+        core = self.cores.get(tid)
+        if core is None:
+            return
+        async with self._lock(tid):  # (not while _commit is opening its rooms)
+            now = self.clock()
+            if self.online is not None and core.state.status == RUNNING:
+                for e in core.state.entrants:
+                    if e.house is not None or e.withdrawn:
+                        continue
+                    key = (tid, e.player)
+                    if self.online(e.player):
+                        self._away.pop(key, None)
+                    elif now - self._away.setdefault(key, now) >= self.grace:
+                        core.leave(e.player, now)
+                        self._away.pop(key, None)
+            core.tick(now)
+            due = core.dirty or bool(core.to_open())
+        if due:
             await self._commit(tid)
 
     # -- requests -------------------------------------------------------------------------
@@ -354,6 +434,15 @@ class Director:
     async def create(self, host: Player, spec: Spec) -> TournamentInfo:
         """A new tournament hosted by ``host``: validated, stored, open for entries."""
         spec.host = host.id
+        hosted = sum(c.state.spec.host == host.id for c in self.cores.values())
+        if hosted >= self.max_open_per_host:
+            raise ClientError(
+                "bad_state",
+                f"you host {hosted} tournaments not over, as many as a host may:"
+                " wait for one to end, or cancel one",
+            )
+        if len(self.cores) >= self.max_open:
+            raise ClientError("bad_state", "this server runs as many tournaments as it may")
         try:
             eng = find_engine(spec.game)
             config = eng.make_config(dict(spec.options))
@@ -394,8 +483,10 @@ class Director:
                 "account_required", "a rated tournament is for accounts and bot accounts"
             )
         rating = await self._seed_rating(tid, player.id)
-        await self._do(tid, lambda c: c.join(player.id, player.name, rating, self.clock(), house))
-        return self.view(tid)
+        owner = player.owner if player.kind == "bot" else None
+        return await self._do(
+            tid, lambda c: c.join(player.id, player.name, rating, self.clock(), house, owner)
+        )
 
     async def _seed_rating(self, tid: str, player: str) -> float:
         """The player's rating under the tournament's rule set (its best version's, for a
@@ -413,25 +504,23 @@ class Director:
 
     async def leave(self, tid: str, player: str) -> TournamentInfo:
         """Unregister or withdraw ``player``."""
-        await self._do(tid, lambda c: c.leave(player, self.clock()))
-        return self.view(tid)
+        return await self._do(tid, lambda c: c.leave(player, self.clock()))
 
     async def begin(self, tid: str, player: str) -> TournamentInfo:
         """Start now (the host only)."""
         core = self._core(tid)
         if core.state.spec.host != player:
             raise ClientError("not_host", "only the tournament's host starts it")
-        await self._do(tid, lambda c: c.start(self.clock()))
-        return self.view(tid)
+        return await self._do(tid, lambda c: c.start(self.clock()))
 
     def host_of(self, tid: str) -> str:
         """The host of an open tournament."""
         return self._core(tid).state.spec.host
 
     def view(self, tid: str) -> TournamentInfo:
-        """The tournament's frame object (state and standings)."""
+        """The tournament's frame object (state, standings, the current round's games)."""
         core = self._core(tid)
-        return frame_of(core.state, core.table())
+        return frame_of(core.state, core.table(), live_games(core.state))
 
     async def listing(self) -> list[TournamentSummary]:
         """Every tournament, newest first: a summary each."""
@@ -442,15 +531,18 @@ class Director:
             out.append(summary_of(state))
         return out
 
-    async def fetch(self, tid: str) -> TournamentInfo:
-        """One tournament, also a finished one (read from the store)."""
-        if tid in self.cores:
-            return self.view(tid)
-        row = await self.store.tournament(tid)
-        if row is None:
-            raise ClientError("no_such_tournament", f"no tournament {tid!r}")
-        state = msgspec.json.decode(row.state, type=State)
-        return frame_of(state, TournamentCore(state).table())
+    async def fetch(self, tid: str, round_: int | None = None) -> TournamentInfo:
+        """One tournament, also a finished one (read from the store): every game, or
+        only round ``round_``'s (an arena's page)."""
+        core = self.cores.get(tid)
+        if core is None:
+            row = await self.store.tournament(tid)
+            if row is None:
+                raise ClientError("no_such_tournament", f"no tournament {tid!r}")
+            core = TournamentCore(await load_state(self.store, row))
+        state = core.state
+        games = None if round_ is None else round_games(state, round_)
+        return frame_of(state, core.table(), games)
 
     # -- inside ---------------------------------------------------------------------------
 
@@ -463,7 +555,9 @@ class Director:
             )
         return core
 
-    async def _do(self, tid: str, change: Callable[[TournamentCore], None]) -> None:
+    async def _do(self, tid: str, change: Callable[[TournamentCore], None]) -> TournamentInfo:
+        """Apply ``change`` under the lock, store and tell; the frame object after it (also
+        when the change ended the tournament)."""
         core = self._core(tid)
         async with self._lock(tid):
             try:
@@ -471,6 +565,7 @@ class Director:
             except TournamentError as exc:
                 raise ClientError(ERROR_OF.get(exc.code, "bad_state"), exc.reason) from None
         await self._commit(tid)
+        return frame_of(core.state, core.table(), live_games(core.state))
 
     def _lock(self, tid: str) -> asyncio.Lock:
         return self._locks.setdefault(tid, asyncio.Lock())
@@ -482,26 +577,24 @@ class Director:
             if core is None:
                 return
             await self._save(core)
-            opened = False
             for g in core.to_open():
-                if await self._open(core, g):
-                    opened = True
-            if opened:
+                if not g.over:  # (an earlier game's _open may have withdrawn a player)
+                    await self._open(core, g)
+            if core.dirty:
                 await self._save(core)
             if core.state.status in (FINISHED, CANCELLED):
                 self.cores.pop(tid, None)
         if self.changed is not None:
             state = core.state
-            self.changed(tid, frame_of(state, core.table()))
+            self.changed(tid, frame_of(state, core.table(), live_games(state)))
 
     async def _save(self, core: TournamentCore) -> None:
         s = core.state
         version = self._versions.get(s.id)
         now = self.clock()
-        row = TournamentRow(
-            s.id, s.status, msgspec.json.encode(s).decode(), (version or 0) + 1, s.created, now
-        )
-        if not await self.store.save_tournament(row, version):
+        text, games, archived = stored_form(s)
+        row = TournamentRow(s.id, s.status, text, (version or 0) + 1, s.created, now)
+        if not await self.store.save_tournament(row, version, games):
             # Another writer advanced it (a second node directing it by mistake): the
             # stored state wins; this node forgets its own and stops directing it.
             log.warning("tournament %s: changed by another writer; this node lets go", s.id)
@@ -509,8 +602,12 @@ class Director:
             self._versions.pop(s.id, None)
             raise ClientError("bad_state", f"tournament {s.id} changed meanwhile; ask again")
         self._versions[s.id] = row.version
+        s.archived = archived
+        core.dirty = False
 
-    async def _open(self, core: TournamentCore, g: Game) -> bool:
+    async def _open(self, core: TournamentCore, g: Game) -> None:
+        """Open ``g``'s room (called under the tournament's lock). A game that is over
+        by the time the awaits return gets no room, and a room opened for it is aborted."""
         spec = core.state.spec
         seats: list[MatchSeat] = []
         for pid in g.players:
@@ -522,8 +619,10 @@ class Director:
                 player = await self.lobby.identities.get(pid)
                 if player is None:
                     core.leave(pid, self.clock())
-                    return True
+                    return
                 seats.append(player)
+        if g.over:
+            return
         try:
             room = await self.lobby.open_match(
                 spec.game,
@@ -536,10 +635,16 @@ class Director:
             )
         except ClientError as exc:
             log.warning("tournament %s: a room could not open: %s", core.state.id, exc)
-            core.void(g, self.clock())
-            return True
+            if not g.over:
+                core.void(g, self.clock())
+            return
+        if g.scores is not None:  # (over meanwhile: g.over, unnarrowed)
+            log.warning(
+                "tournament %s: room %s opened for a game already over", core.state.id, room.id
+            )
+            await room.abort("its tournament game was decided before the room opened")
+            return
         core.opened(g, room.id, self.clock())
-        return True
 
     def _room_ended(self, room_id: str, row: GameRow) -> None:
         tid = row.settings.get("match_ref") if isinstance(row.settings, dict) else None
@@ -561,5 +666,10 @@ class Director:
         async with self._lock(tid):
             changed = core.result(room_id, scores, forfeit, row.finished or self.clock())
         if changed:
-            with contextlib.suppress(ClientError):  # (let go: _save logged why)
+            try:
                 await self._commit(tid)
+            except ClientError:
+                pass  # (let go: _save logged why)
+            except (OSError, StoreError) as exc:
+                # (the core stays dirty: the next tick stores it and pushes the change)
+                log.warning("tournament %s: could not be stored: %s", tid, exc)

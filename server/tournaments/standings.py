@@ -41,6 +41,18 @@ class Game(msgspec.Struct, kw_only=True):
         return len(self.players) == 1
 
     @property
+    def void(self) -> bool:
+        """Whether this game was never played by either side: a double forfeit (nobody
+        came, or no room could be opened), 0 to both. It is no meeting: it counts for
+        neither Buchholz nor Sonneborn-Berger, and the two may still be paired."""
+        return (
+            self.forfeit
+            and len(self.players) > 1
+            and self.scores is not None
+            and not any(self.scores)
+        )
+
+    @property
     def over(self) -> bool:
         """Whether the game has a result (a bye always has)."""
         return self.scores is not None
@@ -90,8 +102,9 @@ def standings(
 
     Points: round robin and Swiss score 1 a win, 0.5 a draw, 1 a bye; the arena scores
     :func:`arena_points`. Buchholz is the sum of the points of every opponent met (a
-    forfeited game counts, a bye does not); Sonneborn-Berger the sum, over games, of the
-    player's score times that opponent's points. Order: points, Buchholz,
+    forfeited game counts, a bye or a double forfeit (:attr:`Game.void`) does not);
+    Sonneborn-Berger the sum, over games, of the player's score times that opponent's
+    points. Order: points, Buchholz,
     Sonneborn-Berger (all descending), then seed.
     """
     order = [p for p, _ in entrants]
@@ -114,7 +127,8 @@ def standings(
         for seat, player in enumerate(g.players):
             score = g.scores[seat]
             results[player].append(score)
-            meetings[player].append((g.players[1 - seat], score))
+            if not g.void:
+                meetings[player].append((g.players[1 - seat], score))
     for p in order:
         points[p] += sum(arena_points(results[p])) if fmt == ARENA else sum(results[p])
     rows = []

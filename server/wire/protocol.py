@@ -436,6 +436,8 @@ class GetTournament(Inbound, tag="tournament"):
 
     tournament: TournamentId
     follow: bool = True
+    #: only this round's games (an arena: this page of 100 games); every game without
+    round: Annotated[int, msgspec.Meta(ge=1, le=1_000_000)] | None = None
 
 
 class LadderMessage(Inbound, tag="ladder"):

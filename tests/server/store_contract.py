@@ -1034,3 +1034,16 @@ def seek_row(seek_id: str, player: str, **fields: Any) -> SeekRow:
         assert [t.id for t in await store.tournaments()] == ["t2", "t1"]
         assert [t.id for t in await store.tournaments(["running"])] == ["t1"]
         assert await store.tournament("nope") is None
+
+    async def test_tournament_games_are_appended_with_their_state(self, store: Store) -> None:
+        row = TournamentRow("t1", "running", "{}", 1, 5.0, 5.0)
+        assert await store.save_tournament(row, None, [(0, '{"g": 0}'), (1, '{"g": 1}')])
+        nxt = dataclasses.replace(row, version=2)
+        # a seq already stored stays as it was (append-only); new ones follow in order
+        assert await store.save_tournament(nxt, 1, [(2, '{"g": 2}'), (1, '{"g": "x"}')])
+        assert await store.tournament_games("t1") == ['{"g": 0}', '{"g": 1}', '{"g": 2}']
+        # a refused compare-and-set appends nothing
+        stale = dataclasses.replace(row, version=3)
+        assert not await store.save_tournament(stale, 1, [(3, '{"g": 3}')])
+        assert len(await store.tournament_games("t1")) == 3
+        assert await store.tournament_games("nope") == []

@@ -196,6 +196,13 @@ function applyMatchFrame(state, frame) {
     case "tournament": {
       const t = tournamentOf(frame);
       if (!t.id) return true;
+      // a push carries only the current round's games (protocol.md): keep the earlier ones
+      const known = state.tournament[t.id];
+      if (known && Array.isArray(known.games) && Array.isArray(t.games)) {
+        const key = (g) => `${g.round}/${g.board}`;
+        const fresh = new Set(t.games.map(key));
+        t.games = [...known.games.filter((g) => !fresh.has(key(g))), ...t.games];
+      }
       state.tournament[t.id] = t;
       if (state.tournaments) {
         // the list is newest first: a known one changes in place, a new one goes on top

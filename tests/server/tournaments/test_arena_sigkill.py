@@ -40,6 +40,15 @@ async def follow_until(port: int, tid: str, done: Any, timeout: float = 90) -> d
             frame = await client.request("tournament", "tournament", tournament=tid)
             while not done(frame["tournament"]):
                 frame = await client.expect("tournament", timeout=timeout)
+            # (a push carries the latest games only: the reply, to a connection that
+            # follows nothing, has them all)
+            asker = await WsClient.open(port)
+            try:
+                await asker.hello("asker")
+                ask = {"tournament": tid, "follow": False}
+                frame = await asker.request("tournament", "tournament", **ask)
+            finally:
+                await asker.close()
             result: dict[str, Any] = frame["tournament"]
             return result
         finally:

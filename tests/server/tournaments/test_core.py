@@ -128,3 +128,127 @@ def test_a_withdrawn_entrants_bye_scores_nothing() -> None:
         _play(core, 2.0)
     row = next(r for r in core.table() if r.player == "p1")
     assert row.byes == 1 and row.points == 0 and row.losses == 2
+
+
+def test_a_double_forfeit_is_no_meeting() -> None:
+    """Two entrants whose game nobody played (no room, nobody came) may meet again in a
+    Swiss, and the void game counts for neither Buchholz nor Sonneborn-Berger."""
+    core = TournamentCore.create("t", Spec(game="g", format="swiss", rounds=2), 0.0)
+    core.join("a", "A", 1600.0, 0.0)
+    core.join("b", "B", 1500.0, 0.0)
+    core.start(1.0)
+    (g,) = core.to_open()
+    core.void(g, 2.0)
+    assert core.state.round == 2
+    (again,) = core.to_open()
+    assert sorted(again.players) == ["a", "b"]
+    core.opened(again, "r2", 3.0)
+    core.result("r2", [1.0, 0.0], False, 4.0)
+    rows = {r.player: r for r in core.table()}
+    winner, loser = again.players
+    assert rows[winner].points == 1.0 and rows[loser].points == 0.0
+    assert rows[loser].buchholz == 1.0  # the played game only, once
+    assert rows[winner].buchholz == 0.0 and rows[winner].games == 2
+
+
+def test_a_void_game_counts_for_no_tie_break() -> None:
+    games = [
+        Game(round=1, board=1, players=["a", "b"], scores=[0.0, 0.0], forfeit=True, ended=1),
+        Game(round=1, board=2, players=["c", "d"], scores=[1.0, 0.0], ended=1),
+        Game(round=2, board=1, players=["a", "c"], scores=[0.0, 1.0], ended=2),
+        Game(round=2, board=2, players=["b", "d"], scores=[1.0, 0.0], ended=2),
+    ]
+    rows = {r.player: r for r in standings("swiss", [(p, p) for p in "abcd"], games)}
+    assert rows["a"].buchholz == 2.0  # c only, not b
+    assert rows["b"].buchholz == 0.0  # d only
+
+
+def test_a_rated_tournament_takes_one_bot_per_owner() -> None:
+    core = TournamentCore.create("t", Spec(game="g", format="swiss", rated=True), 0.0)
+    core.join("bot-a", "BotA", 1500.0, 0.0, owner="kim")
+    with pytest.raises(TournamentError, match="one bot per owner") as refused:
+        core.join("bot-b", "BotB", 1500.0, 1.0, owner="kim")
+    assert refused.value.code == "same_owner"
+    with pytest.raises(TournamentError, match="its own bot"):
+        core.join("kim", "Kim", 1500.0, 1.0)
+    core.join("lea", "Lea", 1500.0, 1.0)
+    with pytest.raises(TournamentError, match="with its owner"):
+        core.join("bot-c", "LeaBot", 1500.0, 2.0, owner="lea")
+    assert [e.player for e in core.state.entrants] == ["bot-a", "lea"]
+    casual = TournamentCore.create("c", Spec(game="g", format="swiss"), 0.0)
+    casual.join("bot-a", "BotA", 1500.0, 0.0, owner="kim")
+    casual.join("bot-b", "BotB", 1500.0, 0.0, owner="kim")
+    casual.join("kim", "Kim", 1500.0, 0.0)
+    assert len(casual.state.entrants) == 3
+
+
+def test_caps_and_expiry() -> None:
+    from server.tournaments.core import EXPIRE_AFTER, MAX_ENTRANTS
+
+    core = TournamentCore.create("t", Spec(game="g", format="swiss"), 0.0)
+    for i in range(MAX_ENTRANTS):
+        core.join(f"p{i}", f"P{i}", 1500.0, 0.0)
+    with pytest.raises(TournamentError, match="full"):
+        core.join("late", "Late", 1500.0, 0.0)
+    core.tick(EXPIRE_AFTER - 1)
+    assert core.state.status == "created"
+    core.tick(EXPIRE_AFTER)
+    assert core.state.status == CANCELLED
+    spec = Spec(game="g", format="swiss", starts_at=2 * EXPIRE_AFTER)
+    timed = TournamentCore.create("u", spec, 0.0)
+    timed.tick(EXPIRE_AFTER)
+    assert timed.state.status == "created"  # (it starts, or is cancelled, at its time)
+
+
+def test_the_dirty_flag_tracks_changes() -> None:
+    core = TournamentCore.create("t", Spec(game="g", format="round_robin"), 0.0)
+    assert core.dirty
+    core.dirty = False
+    core.tick(1.0)
+    assert not core.dirty
+    core.join("a", "A", 1500.0, 2.0)
+    assert core.dirty
+    core.dirty = False
+    core.join("a", "A", 1500.0, 2.0)  # (already in: nothing changes)
+    core.leave("nobody", 3.0)
+    assert not core.dirty
+    core.join("b", "B", 1500.0, 2.0)
+    core.start(4.0)
+    core.dirty = False
+    (g,) = core.to_open()
+    core.opened(g, "r1", 5.0)
+    assert core.dirty
+    core.dirty = False
+    core.tick(6.0)
+    assert not core.dirty
+    core.result("r1", [1.0, 0.0], False, 7.0)
+    assert core.dirty and core.state.status == FINISHED
+
+
+async def test_the_stored_state_keeps_only_the_games_not_over() -> None:
+    """The ended prefix of the games goes to the append-only table once: the state row
+    holds the open round only, and loading puts them back together."""
+    from server.store.contract import TournamentRow
+    from server.tournaments.director import load_state, stored_form
+
+    core = TournamentCore.create("t", Spec(game="g", format="round_robin"), 0.0)
+    for i in range(4):
+        core.join(f"p{i}", f"P{i}", 1500.0, float(i))
+    core.start(1.0)
+    table: list[tuple[int, str]] = []
+    for _ in range(2):
+        _play(core, 2.0)
+        text, rows, archived = stored_form(core.state)
+        table.extend(rows)
+        core.state.archived = archived
+    stored = msgspec.json.decode(text, type=State)
+    assert stored.archived == 4 and [g.round for g in stored.games] == [3, 3]
+    assert [seq for seq, _ in table] == [0, 1, 2, 3]  # each ended game once
+
+    class Games:
+        async def tournament_games(self, tid: str) -> list[str]:
+            return [game for _, game in table]
+
+    row = TournamentRow("t", "running", text, 1, 0.0, 0.0)
+    loaded = await load_state(Games(), row)  # type: ignore[arg-type]
+    assert loaded.games == core.state.games

@@ -21,6 +21,7 @@ async def test_no_shows_forfeit_and_leavers_are_withdrawn(
     server.tournaments.grace = 0.5
     server.tournaments.tick = 0.1
     host = await connect("host", port=server.port)
+    asker = await connect("asker", port=server.port)  # (follows nothing: its replies are replies)
     t = await host.request(
         "create_tournament",
         "tournament",
@@ -41,7 +42,7 @@ async def test_no_shows_forfeit_and_leavers_are_withdrawn(
     await host.request("start_tournament", "tournament", tournament=tid)
 
     async def final() -> dict[str, Any] | None:
-        frame = await host.request("tournament", "tournament", tournament=tid, follow=False)
+        frame = await asker.request("tournament", "tournament", tournament=tid, follow=False)
         result: dict[str, Any] = frame["tournament"]
         return result if result["status"] == "finished" else None
 
@@ -60,6 +61,7 @@ async def test_no_shows_forfeit_and_leavers_are_withdrawn(
 async def test_a_tournament_starts_at_its_time(server: Any, connect: Any) -> None:
     server.tournaments.tick = 0.05
     host = await connect("host")
+    asker = await connect("asker")  # (follows nothing: its replies are replies)
     t = await host.request(
         "create_tournament",
         "tournament",
@@ -75,7 +77,7 @@ async def test_a_tournament_starts_at_its_time(server: Any, connect: Any) -> Non
         await host.request("join_tournament", "tournament", tournament=tid, bot=kind)
 
     async def over() -> dict[str, Any] | None:
-        frame = await host.request("tournament", "tournament", tournament=tid, follow=False)
+        frame = await asker.request("tournament", "tournament", tournament=tid, follow=False)
         result: dict[str, Any] = frame["tournament"]
         return result if result["status"] == "finished" else None
 

@@ -10,6 +10,7 @@ from tests.eventually import eventually
 
 async def test_a_rated_round_robin_rates_every_game(server: UmpireServer, connect: Any) -> None:
     host = await connect("host")
+    asker = await connect("asker")  # (follows nothing: its replies are replies)
     refused = await host.request(
         "create_tournament",
         "error",
@@ -32,7 +33,7 @@ async def test_a_rated_round_robin_rates_every_game(server: UmpireServer, connec
     await host.request("start_tournament", "tournament", tournament=tid)
 
     async def over() -> dict[str, Any] | None:
-        frame = await host.request("tournament", "tournament", tournament=tid, follow=False)
+        frame = await asker.request("tournament", "tournament", tournament=tid, follow=False)
         result: dict[str, Any] = frame["tournament"]
         return result if result["status"] == "finished" else None
 
@@ -41,3 +42,26 @@ async def test_a_rated_round_robin_rates_every_game(server: UmpireServer, connec
     assert len(rooms) == 3
     for room in rooms:
         assert len(await server.store.rating_changes(room)) == 2
+
+
+async def test_a_rated_tournament_refuses_a_second_bot_of_one_owner(
+    server: UmpireServer, connect: Any
+) -> None:
+    owner = await connect("kim")
+    await owner.request("register", "account", password="correct horse battery")
+    t = await owner.request(
+        "create_tournament", "tournament", game="perudo", format="swiss", rated=True
+    )
+    tid = t["tournament"]["id"]
+    bots = []
+    for name in ("KimBotA", "KimBotB"):
+        made = await owner.request("create_bot", "bot_account", name=name)
+        bot = await connect()
+        await bot.send(type="hello", v=1, token=made["token"], bot=True)
+        await bot.expect("welcome")
+        bots.append(bot)
+    await bots[0].request("join_tournament", "tournament", tournament=tid)
+    refused = await bots[1].request("join_tournament", "error", tournament=tid)
+    assert refused["code"] == "bad_state" and "one bot per owner" in refused["message"]
+    refused = await owner.request("join_tournament", "error", tournament=tid)
+    assert refused["code"] == "bad_state" and "own bot" in refused["message"]

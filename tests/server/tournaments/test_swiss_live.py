@@ -74,6 +74,7 @@ def independent_standings(
 
 async def test_a_swiss_of_eight_plays_three_rounds(server: UmpireServer, connect: Any) -> None:
     host = await connect("host")
+    asker = await connect("asker")  # (follows nothing: its replies are replies)
     created = await host.request(
         "create_tournament",
         "tournament",
@@ -100,7 +101,10 @@ async def test_a_swiss_of_eight_plays_three_rounds(server: UmpireServer, connect
     await eventually(entrants, equals=8, timeout=10)
     await host.request("start_tournament", "tournament", tournament=tid)
     finals = await asyncio.wait_for(asyncio.gather(*bots), timeout=120)
-    final = finals[0]
+    assert all(f["status"] == "finished" and f["round"] == 3 for f in finals)
+    # (a push carries the current round's games: the reply to `tournament` has them all)
+    asked = await asker.request("tournament", "tournament", tournament=tid, follow=False)
+    final = asked["tournament"]
     assert final["status"] == "finished" and final["round"] == 3
     # the logged results: each game's room row in the knowledge base
     games = []
