@@ -245,6 +245,8 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX seeks_open ON seeks (status, created, id);
     CREATE INDEX seeks_player ON seeks (player_id, status);
     CREATE INDEX seeks_room ON seeks (room) WHERE room IS NOT NULL;
+    -- a cluster's poll reads the seeks changed since the last one (server.matchmaking)
+    CREATE INDEX seeks_updated ON seeks (updated);
     """,
     # 7: hosted tournaments (issue 28, server.tournaments; docs/tournaments.md).
     # One row per tournament, holding its whole state.
