@@ -15,7 +15,9 @@ bot holds when it connects (``welcome.seats``: this program was restarted in the
 of games) are played too, each by a new instance that receives its game from the start.
 A refused ``ladder`` (a guest's token, a game never rated) ends :meth:`LadderPlayer.run`
 with :class:`~bots.sdk.bot.BotError`. :meth:`LadderPlayer.stop`
-says ``max_concurrent: 0`` (leave), lets the games in progress end and closes.
+says ``max_concurrent: 0`` (leave), plays the games the server paired before it read the
+leave (their ``match`` frames come before its ``ladder_joined`` answer: an opponent waits
+for each), lets the games in progress end and closes.
 """
 
 from __future__ import annotations
@@ -85,6 +87,10 @@ class LadderPlayer:
         self._client: Client | None = None
         self._done = asyncio.Event()
         self._leaving = False
+        #: a leave was sent and the server has not yet answered it: pairings it made
+        #: before reading the leave may still come (their ``match`` frames come first),
+        #: and an opponent waits for each, so they are played too
+        self._unanswered = False
         #: why the server refused ``ladder`` (the run then ends with :class:`BotError`)
         self.refused: str | None = None
 
@@ -166,8 +172,13 @@ class LadderPlayer:
                     self._play(room, count=False)
         if kind == "welcome" and not self._leaving:
             client.send(self._ladder_message(self.max_concurrent))
+        elif kind == "welcome" and self._unanswered:
+            client.send(self._ladder_message(0))  # (the leave was lost with a connection)
         elif kind == "ladder_joined":
             self.stats.joined.append(frame)
+            if self._leaving and frame.get("max_concurrent") == 0:
+                self._unanswered = False
+                self._settle()
         elif kind == "error" and output.request is not None:
             if output.request.get("type") == "ladder":
                 self.refused = f"{frame.get('code')}: {frame.get('message')}"
@@ -205,8 +216,12 @@ class LadderPlayer:
             log.warning("%s: ladder game %s failed: %s", self.name, room, exc)
         finally:
             self.playing.pop(room, None)
-            if self._leaving and not self.playing:
-                self._done.set()
+            self._settle()
+
+    def _settle(self) -> None:
+        """Done once leaving, with no game in progress and the leave answered."""
+        if self._leaving and not self.playing and not self._unanswered:
+            self._done.set()
 
     def stop(self) -> None:
         """Leave the ladder: no new games; the ones in progress are played to the end."""
@@ -216,8 +231,8 @@ class LadderPlayer:
         client = self._client
         if client is not None and client.core.ready:
             client.send(self._ladder_message(0))
-        if not self.playing:
-            self._done.set()
+            self._unanswered = True
+        self._settle()
 
     async def _finish(self, client: Client, running: asyncio.Task[None]) -> None:
         if self.playing:

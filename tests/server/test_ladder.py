@@ -324,3 +324,46 @@ async def test_the_ladder_connection_outlives_the_idle_timeout(make_server: Serv
     assert player._client is not None and player._client.connections == 1
     player.stop()
     await asyncio.wait_for(running, 10)
+
+
+class HeldLeave(LadderPlayer):
+    """A bot whose leave reaches the server late: :meth:`stop` holds the message back
+    until the test lets it go (``release``), as a slow network would."""
+
+    held: list[dict[str, Any]]
+
+    def stop(self) -> None:
+        client = self._client
+        assert client is not None
+        send, self.held = client.send, []
+        client.send = self.held.append  # type: ignore[method-assign]
+        try:
+            super().stop()
+        finally:
+            client.send = send  # type: ignore[method-assign]
+
+    def release(self) -> None:
+        assert self._client is not None
+        for message in self.held:
+            self._client.send(message)
+
+
+async def test_a_bot_that_leaves_plays_the_games_paired_before_the_server_read_its_leave(
+    make_server: ServerFactory,
+) -> None:
+    server: UmpireServer = await make_server(ladder_house=False)
+    (_, first), (_, second) = await bot_tokens(server, owners=2, per_owner=1)
+    url = f"ws://127.0.0.1:{server.port}"
+    leaving = HeldLeave(url, Versioned, token=first, game="perudo", name="leaving")
+    staying = LadderPlayer(url, Versioned, token=second, game="perudo", name="staying", games=1)
+    leaving_run = asyncio.create_task(leaving.run())
+    await eventually(lambda: bool(leaving.stats.joined), timeout=30)
+    leaving.stop()  # (its leave is held back: the server still counts it in)
+    staying_run = asyncio.create_task(staying.run())
+    await eventually(lambda: staying.stats.started == 1, timeout=30)  # paired together
+    leaving.release()
+    stats = await asyncio.wait_for(leaving_run, 30)
+    other = await asyncio.wait_for(staying_run, 30)
+    # the game paired before the server read the leave was played by both, to its end
+    assert len(stats.results) == 1 and len(other.results) == 1
+    assert await server.store.games(["waiting", "playing"]) == []
