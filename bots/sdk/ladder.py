@@ -29,10 +29,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bots.client.core import ClientCore, Received
+from bots.client.core import Received
 from bots.client.driver import Client, ConnectionFailed
 from bots.sdk.bot import Bot, BotError, GameResult
-from bots.sdk.remote import RemotePlayer, Target
+from bots.sdk.remote import RemotePlayer, Target, match_listener
 
 log = logging.getLogger(__name__)
 
@@ -108,20 +108,13 @@ class LadderPlayer:
 
     async def run(self) -> LadderStats:
         """Join the ladder and play until stopped; return what happened."""
-        core = ClientCore(
-            self.name,
-            token=self.token,
-            bot=True,
-            forget_bad_token=False,
-            bot_version=self.factory().version,
-        )
-        client = self._client = Client(
+        client = self._client = match_listener(
             self.url,
-            core,
-            retry=0.2,
+            self.factory,
+            name=self.name,
+            token=self.token,
             retries=self.retries,
-            max_size=1 << 22,
-            additional_headers=self.headers,
+            headers=self.headers,
         )
         outputs = client.outputs()
         running = asyncio.create_task(client.run())

@@ -317,3 +317,32 @@ async def play_remote(
     """Play ``games`` games on the server at ``url`` with bots made by ``factory``."""
     player = RemotePlayer(url, factory, name=name, target=target, token=token)
     return await player.play(games)
+
+
+def match_listener(
+    url: str,
+    factory: Callable[[], Bot],
+    *,
+    name: str,
+    token: str | None,
+    retries: int | None,
+    headers: dict[str, str] | None = None,
+) -> Client:
+    """The connection a bot account keeps open to hear its ``match`` frames (the ladder,
+    a hosted tournament: bots.sdk.ladder, bots.sdk.entrant); each match is then played
+    on a connection of its own by a :class:`RemotePlayer`. It says the bot's version."""
+    core = ClientCore(
+        name,
+        token=token,
+        bot=True,
+        forget_bad_token=False,
+        bot_version=factory().version,
+    )
+    return Client(
+        url,
+        core,
+        retry=0.2,
+        retries=retries,
+        max_size=1 << 22,
+        additional_headers=headers or {},
+    )
