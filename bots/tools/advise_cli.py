@@ -6,36 +6,30 @@ loses (or wins back) a die, who starts the next round and when a Palifico round 
 whenever it is your turn it suggests your move with the expert's explanation
 (:mod:`bots.perudo.expert`). With ``--lang it`` everything it says is in Italian.
 
-Commands (one per line; seats are numbered from 0, clockwise)::
-
-    dice 3 4 4 1 6      a new round: your dice
-    3 5x4               seat 3 bids five 4s (also: bid 3 5x4)
-    2 dudo 7            seat 2 calls Dudo on the last bid; 7 dice counted for it
-    2 dudo              the same, and tell the count afterwards: count 7
-    2 calza 5           seat 2 calls calza (a table playing calza); 5 dice counted
-    lost 2              seat 2 lost a die (gained 2: won one back), without a count
-    start 2             seat 2 opens this round (normally worked out for you)
-    palifico 1          this round is Palifico, declared by seat 1 (normally automatic)
-    counts 5 5 4 3      every seat's dice count at once
-    hint                the suggestion now (also: ?)
-    show                the table as the advisor sees it
-    help, quit
+Every line the table cannot take is refused with a one-line reason and changes nothing;
+``undo`` takes back the last line that changed the table. The commands:
+:data:`bots.tools.advise_text.HELP` (``help`` prints them, in Italian with ``--lang it``,
+which also accepts Italian commands: ``dadi``, ``dubito``, ``annulla``, ``aiuto``...).
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from typing import TextIO
 
 from bots.perudo.expert import TableView, Thresholds, advise
 from bots.perudo.expert.levels import level_named
 from bots.perudo.expert.words import bid_en, bid_it, pct
-from bots.tools.advise_table import Challenge, PhysicalTable, TableError
+from bots.tools.advise_table import Challenge, PhysicalTable, TableError, TableState
+from bots.tools.advise_text import ALIASES, help_text, say
 from bots.tools.advise_text import dice as dice_words
-from bots.tools.advise_text import say
-from server.games.base import ConfigError
+from server.games.base import ConfigError, IllegalAction
 from server.games.perudo_actions import Bid
+
+#: a bid as typed: quantity x face, ASCII digits (checked further by ``_parse_bid``)
+_BID = re.compile(r"([0-9]{1,9})[xX*]([0-9]{1,9})")
 
 
 class Supporter(PhysicalTable):
@@ -67,6 +61,8 @@ class Supporter(PhysicalTable):
         )
         self.level = level
         self.thresholds = thresholds
+        #: the lines that changed the table, each with the state before it (for ``undo``)
+        self.history: list[tuple[str, TableState]] = []
 
     def view(self) -> TableView:
         """The advisor's view of the table: the player's :class:`PerudoTable`, read as
@@ -88,25 +84,55 @@ class Supporter(PhysicalTable):
         return f"{bid} ({bid_en(bid) if self.lang == 'en' else bid_it(bid)})"
 
     def command(self, line: str) -> str | None:
-        """Apply one command; return what to print (``None`` to quit)."""
+        """Apply one command; return what to print (``None`` to quit).
+
+        A line the table cannot take raises :class:`TableError` with the reason, and the
+        table is exactly as it was before the line.
+        """
         words = line.split()
         if not words:
             return ""
-        head, rest = words[0].lower(), words[1:]
-        if head in ("quit", "exit"):
+        head = words[0].lower()
+        head = ALIASES.get(head, head)
+        if head == "quit":
             return None
         if head == "help":
-            return __doc__.split("Commands", 1)[1].split("\n", 1)[1].rstrip() if __doc__ else ""
-        if head in ("hint", "?"):
+            return help_text(self.lang)
+        if head == "hint":
             return self.suggestion()
         if head == "show":
             return self.show()
+        if head == "undo":
+            return self.undo()
+        before = self.state()
+        try:
+            reply = self._change(head, words[1:], line)
+        except (TableError, IllegalAction, ValueError) as exc:
+            self.restore(before)
+            reason = exc.reason if isinstance(exc, IllegalAction) else str(exc)
+            raise TableError(reason) from None
+        except Exception:
+            self.restore(before)
+            raise
+        self.history.append((" ".join(words), before))
+        return reply
+
+    def undo(self) -> str:
+        """Take back the last line that changed the table."""
+        if not self.history:
+            raise TableError(say(self.lang, "nothing_to_undo"))
+        line, before = self.history.pop()
+        self.restore(before)
+        return say(self.lang, "undone", line=line)
+
+    def _change(self, head: str, rest: list[str], line: str) -> str:
+        """A command that changes the table (it may fail half way: ``command`` restores)."""
         if head == "dice":
             return self._lines(self.new_round(self._numbers(rest, "bad_dice")))
         if head in ("lost", "gained"):
             return self._lines(self.change(self._seat(rest), -1 if head == "lost" else 1))
         if head == "count":
-            if len(rest) != 1 or not rest[0].isdigit():
+            if len(rest) != 1 or not rest[0].isdecimal():
                 raise TableError(say(self.lang, "bad_count", most=sum(self.counts)))
             return self._lines(self.count(int(rest[0])))
         if head == "counts":
@@ -116,32 +142,47 @@ class Supporter(PhysicalTable):
             return self._lines(self.declare_palifico(self._seat(rest)))
         if head == "start":
             return self._lines(self.set_starter(self._seat(rest)))
-        if head == "bid":
-            words = rest
-        if len(words) in (2, 3) and words[0].isdigit():
-            return self._seat_action(int(words[0]), words[1].lower(), words[2:])
-        raise TableError(say(self.lang, "unknown", line=line.strip()))
+        words = rest if head == "bid" else [head, *rest]
+        if len(words) in (2, 3) and words[0].isdecimal():
+            what = words[1].lower()
+            return self._seat_action(int(words[0]), ALIASES.get(what, what), words[2:])
+        raise TableError(say(self.lang, "unknown", line=line.strip()[:40]))
 
     def _seat_action(self, seat: int, what: str, rest: list[str]) -> str:
         self._seat([str(seat)])
         if what in ("dudo", "calza"):
             count = None
             if rest:
-                if not rest[0].isdigit():
+                if not rest[0].isdecimal():
                     raise TableError(say(self.lang, "bad_count", most=sum(self.counts)))
                 count = int(rest[0])
             return self._lines(self.challenge(Challenge(seat, what), count))
         if rest:
             raise TableError(say(self.lang, "unknown", line=f"{seat} {what} {' '.join(rest)}"))
-        try:
-            bid = Bid.parse(what)
-        except ValueError:
-            raise TableError(say(self.lang, "bad_bid", text=what[:40])) from None
+        bid = self._parse_bid(what)
         lines = [say(self.lang, "bid", seat=seat, bid=self._bid_words(bid))]
         self.bid(seat, bid)
         if self.next_seat(seat) == self.seat and self.dice:
             lines.append(self.suggestion())
         return "\n".join(lines)
+
+    def _parse_bid(self, text: str) -> Bid:
+        """``text`` as a bid, or a refusal that says what is wrong with it."""
+        match = _BID.fullmatch(text)
+        if match is None:
+            raise TableError(say(self.lang, "bad_bid", text=text[:40]))
+        quantity, face = int(match[1]), int(match[2])
+        if not 1 <= face <= 6:
+            raise TableError(say(self.lang, "bad_face", text=text))
+        if quantity < 1:
+            raise TableError(say(self.lang, "bad_quantity", text=text))
+        cap = self.players * self.dice_per_player
+        if quantity > cap:
+            raise TableError(say(self.lang, "too_high", bid=text, cap=cap))
+        try:
+            return Bid.parse(text)
+        except IllegalAction:
+            raise TableError(say(self.lang, "bad_bid", text=text[:40])) from None
 
     def _lines(self, lines: list[str]) -> str:
         """The table's report, then a suggestion when it is now our move."""
@@ -150,7 +191,7 @@ class Supporter(PhysicalTable):
         return "\n".join(lines)
 
     def _numbers(self, rest: list[str], error: str) -> list[int]:
-        if not rest or not all(w.isdigit() for w in rest):
+        if not rest or not all(w.isdecimal() for w in rest):
             raise TableError(
                 say(
                     self.lang,
@@ -162,7 +203,7 @@ class Supporter(PhysicalTable):
         return [int(w) for w in rest]
 
     def _seat(self, rest: list[str]) -> int:
-        if len(rest) != 1 or not rest[0].isdigit() or not 0 <= int(rest[0]) < self.players:
+        if len(rest) != 1 or not rest[0].isdecimal() or not 0 <= int(rest[0]) < self.players:
             raise TableError(say(self.lang, "bad_seat", last=self.players - 1))
         return int(rest[0])
 
@@ -184,6 +225,15 @@ class Supporter(PhysicalTable):
             palifico=palifico,
             bids=bids,
         )
+
+
+#: ``umpire advise --help``: plain text, no reST.
+DESCRIPTION = (
+    "The Perudo expert as a supporter at a physical table, no server. Tell it the table\n"
+    "(players, your seat), then as the game goes your dice, each bid and each challenge\n"
+    "with how many dice counted; it works out who loses a die, who starts next and when a\n"
+    "Palifico round comes, and suggests your move when it is your turn.\n\n" + help_text("en")
+)
 
 
 def run(supporter: Supporter, lines: TextIO, out: TextIO, prompt: bool) -> int:
@@ -211,7 +261,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "advise",
         help="the Perudo expert as a supporter at a physical table (no server)",
-        description=__doc__,
+        description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--players", type=int, required=True, help="players at the table (2..8)")

@@ -22,6 +22,7 @@ and when a Palifico round comes.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -30,7 +31,7 @@ from bots.tools.advise_text import dice as dice_words
 from bots.tools.advise_text import say
 from server.games.base import ConfigError
 from server.games.perudo import PerudoConfig
-from server.games.perudo_actions import ACE, BIDS, Bid, ordinary_raises, raises
+from server.games.perudo_actions import ACE, BIDS, Bid, count_matching, ordinary_raises, raises
 
 
 class TableError(ValueError):
@@ -43,6 +44,18 @@ class Challenge:
 
     seat: int
     kind: Literal["dudo", "calza"] | str
+
+
+@dataclass(frozen=True, slots=True)
+class TableState:
+    """Everything a :class:`PhysicalTable` knows, copied: what ``undo`` and a refused
+    line restore (equal states compare equal)."""
+
+    table: PerudoTable
+    pending: Challenge | None
+    palifico_used: frozenset[int]
+    keep_palifico: bool
+    announced: bool
 
 
 class PhysicalTable:
@@ -94,6 +107,26 @@ class PhysicalTable:
         self.palifico_used: set[int] = set()
         self._keep_palifico = False  #: the Palifico seat set holds for the coming round
         self._announced = False  #: a round is announced; the player's dice are not told yet
+
+    # -- the whole state, to take back a refused line or an ``undo`` -----------------------
+
+    def state(self) -> TableState:
+        """A copy of everything the table knows."""
+        return TableState(
+            copy.deepcopy(self.table),
+            self.pending,
+            frozenset(self.palifico_used),
+            self._keep_palifico,
+            self._announced,
+        )
+
+    def restore(self, state: TableState) -> None:
+        """Put the table back as it was when ``state`` was taken."""
+        self.table = copy.deepcopy(state.table)
+        self.pending = state.pending
+        self.palifico_used = set(state.palifico_used)
+        self._keep_palifico = state.keep_palifico
+        self._announced = state.announced
 
     # -- what the player knows (kept in ``table``) ---------------------------------------
 
@@ -157,6 +190,11 @@ class PhysicalTable:
         if seat is not None and self.counts[seat] == 0:
             raise TableError(say(self.lang, "seat_out", seat=seat))
 
+    def _check_turn(self, seat: int) -> None:
+        turn = self.to_move()
+        if turn is not None and seat != turn:
+            raise TableError(say(self.lang, "not_turn", seat=seat, turn=turn))
+
     # -- a round -------------------------------------------------------------------------
 
     def new_round(self, dice: list[int]) -> list[str]:
@@ -164,9 +202,11 @@ class PhysicalTable:
         self._check_playing()
         if not dice or any(not 1 <= d <= 6 for d in dice):
             raise TableError(say(self.lang, "bad_dice"))
-        if len(dice) > self.dice_per_player:
-            most = dice_words(self.dice_per_player, self.lang)
-            raise TableError(say(self.lang, "too_many_dice", dice=most))
+        if self.counts[self.seat] == 0:
+            raise TableError(say(self.lang, "seat_out", seat=self.seat))
+        if len(dice) != self.counts[self.seat]:
+            held = dice_words(self.counts[self.seat], self.lang)
+            raise TableError(say(self.lang, "wrong_dice", held=held, told=len(dice)))
         palifico = self.palifico if self._keep_palifico else None
         self._announce(
             {
@@ -200,6 +240,11 @@ class PhysicalTable:
     def declare_palifico(self, seat: int) -> list[str]:
         """This round (or, before its dice are known, the coming one) is ``seat``'s Palifico."""
         self._check_playing(seat)
+        if self.counts[seat] != 1:
+            held = dice_words(self.counts[seat], self.lang)
+            raise TableError(say(self.lang, "palifico_one_die", seat=seat, held=held))
+        if self.bids:
+            raise TableError(say(self.lang, "palifico_late"))
         self.table.palifico = seat  # a correction to the round's announcement
         self.table.aces_wild = False
         self._keep_palifico = not self.dice
@@ -231,6 +276,7 @@ class PhysicalTable:
     def bid(self, seat: int, bid: Bid) -> None:
         """Record ``seat``'s ``bid``; refuse one the rules do not allow."""
         self._check_playing(seat)
+        self._check_turn(seat)
         allowed = self.allowed(seat)
         if bid in allowed:
             self._announce(
@@ -261,6 +307,7 @@ class PhysicalTable:
         bidder, bid = self.bids[-1]
         if bidder == challenge.seat:
             raise TableError(say(self.lang, "own_bid", seat=bidder))
+        self._check_turn(challenge.seat)
         if challenge.kind == "calza" and not self.calza:
             raise TableError(say(self.lang, "no_calza"))
         if count is not None:
@@ -289,8 +336,20 @@ class PhysicalTable:
         return self._resolve(challenge, count)
 
     def _check_count(self, count: int) -> None:
+        """A count fits the table: at most every die in play, and when the player's dice
+        are known, at least those of theirs that count and at most those plus every other
+        die."""
         if not 0 <= count <= sum(self.counts):
             raise TableError(say(self.lang, "bad_count", most=sum(self.counts)))
+        if not self.dice or not self.bids:
+            return
+        bid = self.bids[-1][1]
+        mine = count_matching(self.dice, bid, self.table.aces_wild)
+        most = mine + sum(self.counts) - len(self.dice)
+        if not mine <= count <= most:
+            raise TableError(
+                say(self.lang, "count_vs_dice", count=count, least=mine, most=most, bid=bid)
+            )
 
     def _resolve(self, challenge: Challenge, count: int) -> list[str]:
         bidder, bid = self.bids[-1]

@@ -89,10 +89,28 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "none": ("none", "nessuna"),
     # errors
     "bad_dice": ("dice are 1 to 6: dice 3 4 4 1 6", "i dadi vanno da 1 a 6: dice 3 4 4 1 6"),
-    "too_many_dice": (
-        "you cannot hold more than {dice}",
-        "non puoi avere più di {dice}",
+    "wrong_dice": (
+        "you hold {held}, not {told}: if that is wrong, correct it with counts first",
+        "hai {held}, non {told}: se è sbagliato, correggi prima con counts",
     ),
+    "not_turn": (
+        "it is seat {turn}'s turn, not seat {seat}'s",
+        "tocca al posto {turn}, non al posto {seat}",
+    ),
+    "count_vs_dice": (
+        "a count of {count} for {bid} cannot be: your own dice make it {least} to {most}",
+        "un conto di {count} per {bid} è impossibile: con i tuoi dadi va da {least} a {most}",
+    ),
+    "palifico_one_die": (
+        "only a seat holding one die starts a Palifico round; seat {seat} holds {held}",
+        "solo chi ha un dado apre un turno di Palifico; il posto {seat} ha {held}",
+    ),
+    "palifico_late": (
+        "a Palifico round is declared before its first bid",
+        "il Palifico si dichiara prima della prima dichiarazione del turno",
+    ),
+    "nothing_to_undo": ("nothing to undo", "niente da annullare"),
+    "undone": ("Undone: {line}", "Annullato: {line}"),
     "bad_counts": (
         "give {players} counts of 0 to {most}",
         "scrivi {players} numeri di dadi, da 0 a {most}",
@@ -102,6 +120,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "bad_bid": (
         "{text!r} is not a bid: write quantity x face, e.g. 5x4",
         "{text!r} non è una dichiarazione: scrivi quantità x numero, per esempio 5x4",
+    ),
+    "bad_face": (
+        "{text}: a face is 1 to 6 (aces are 1)",
+        "{text}: un numero va da 1 a 6 (le Teste di Lama sono 1)",
+    ),
+    "bad_quantity": (
+        "{text}: a bid names at least 1 die",
+        "{text}: una dichiarazione chiede almeno 1 dado",
     ),
     "no_aces_opening": (
         "a round may not be opened on aces, except in a Palifico round",
@@ -150,3 +176,67 @@ def say(lang: str, key: str, **values: Any) -> str:
     """The message ``key`` in ``lang`` ("en" or "it") with ``values`` filled in."""
     en, it = MESSAGES[key]
     return (en if lang == "en" else it).format(**values)
+
+
+#: The commands, as ``help`` (and ``umpire advise --help``) lists them: plain text.
+HELP: tuple[str, str] = (
+    """Commands, one a line; seats are numbered from 0, clockwise:
+    dice 3 4 4 1 6      a new round: your dice
+    3 5x4               seat 3 bids five 4s (also: bid 3 5x4)
+    2 dudo 7            seat 2 calls Dudo on the last bid; 7 dice counted for it
+    2 dudo              the same, and tell the count afterwards: count 7
+    2 calza 5           seat 2 calls calza (a table playing calza); 5 dice counted
+    lost 2              seat 2 lost a die (gained 2: won one back), without a count
+    start 2             seat 2 opens this round (normally worked out for you)
+    palifico 1          this round is Palifico, declared by seat 1 (normally automatic)
+    counts 5 5 4 3      every seat's dice count at once
+    undo                take back the last entry that changed the table
+    hint                the suggestion now (also: ?)
+    show                the table as the advisor sees it
+    help, quit
+A line that does not fit the table is refused with the reason and changes nothing.""",
+    """Comandi, uno per riga; i posti si contano da 0, in senso orario:
+    dadi 3 4 4 1 6      un nuovo turno: i tuoi dadi (anche: dice)
+    3 5x4               il posto 3 dichiara cinque 4 (anche: dichiara 3 5x4)
+    2 dubito 7          il posto 2 dice Dudo sull'ultima dichiarazione; contavano 7 dadi
+                        (anche: 2 dudo 7)
+    2 dubito            lo stesso, e il conto dopo: conto 7
+    2 calza 5           il posto 2 dice calza (se al tavolo si gioca); contavano 5 dadi
+    perde 2             il posto 2 perde un dado (riprende 2: ne riprende uno), senza conto
+    apre 2              il posto 2 apre questo turno (di solito lo calcolo io)
+    palifico 1          questo turno è di Palifico, dichiarato dal posto 1 (di solito automatico)
+    conti 5 5 4 3       i dadi di ogni posto, tutti insieme
+    annulla             annulla l'ultima riga che ha cambiato il tavolo
+    consiglio           il suggerimento ora (anche: ?)
+    mostra              il tavolo come lo vedo io
+    aiuto, esci
+Una riga che non torna con il tavolo è rifiutata con il motivo e non cambia nulla.""",
+)
+
+#: Italian (and other) words for the commands, to the English command they stand for.
+ALIASES: dict[str, str] = {
+    "aiuto": "help",
+    "esci": "quit",
+    "fine": "quit",
+    "exit": "quit",
+    "?": "hint",
+    "consiglio": "hint",
+    "suggerimento": "hint",
+    "mostra": "show",
+    "tavolo": "show",
+    "dadi": "dice",
+    "perde": "lost",
+    "perso": "lost",
+    "riprende": "gained",
+    "conto": "count",
+    "conti": "counts",
+    "apre": "start",
+    "dichiara": "bid",
+    "annulla": "undo",
+    "dubito": "dudo",
+}
+
+
+def help_text(lang: str) -> str:
+    """The command list in ``lang``."""
+    return HELP[0] if lang == "en" else HELP[1]

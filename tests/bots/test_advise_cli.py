@@ -46,8 +46,8 @@ def test_bad_input_is_explained_and_changes_nothing() -> None:
 
 def test_losses_end_the_round_and_palifico_is_tracked() -> None:
     supporter = Supporter(3, 0)
-    session(supporter, "dice 1 2 3 4 5\nlost 2\npalifico 2\n")
-    assert supporter.counts == [5, 5, 4] and supporter.dice == []
+    session(supporter, "dice 1 2 3 4 5\nlost 2\ncounts 5 5 1\npalifico 2\n")
+    assert supporter.counts == [5, 5, 1] and supporter.dice == []
     assert supporter.palifico == 2
     assert "dice first" in session(supporter, "hint\n")
 
@@ -77,7 +77,7 @@ def test_a_dudo_and_its_count_settle_the_round() -> None:
 
 def test_when_you_open_the_round_you_get_advice_at_once() -> None:
     supporter = Supporter(2, 0)
-    text = session(supporter, "dice 1 1 1 1 1\n1 3x4\n0 dudo 9\ndice 2 2 3 4 6\n")
+    text = session(supporter, "dice 1 1 1 1 1\n1 3x4\n0 dudo 9\ndice 2 2 3 4\n")
     assert "Seat 0 loses a die." in text and "You start the next round." in text
     assert text.count(">>") == 2  # after seat 1's bid, and when you open the new round
     assert "You open this round." in text
@@ -97,7 +97,7 @@ def test_challenges_are_checked() -> None:
 def test_calza_wins_a_die_back_and_its_caller_starts() -> None:
     supporter = Supporter(3, 0, calza=True)
     session(supporter, "counts 5 3 5\n")
-    text = session(supporter, "dice 2 2 3 4 5\n2 4x4\n1 calza 4\n")
+    text = session(supporter, "dice 2 2 3 4 5\n0 4x4\n1 calza 4\n")
     assert "Exactly right: seat 1 wins a die back.\nSeat 1 now holds 4 dice." in text
     assert "Seat 1 starts the next round." in text and supporter.counts == [5, 4, 5]
     text = session(supporter, "dice 2 2 3 4 5\n1 4x4\n2 calza 5\n")
@@ -109,7 +109,7 @@ def test_calza_wins_a_die_back_and_its_caller_starts() -> None:
 
 def test_down_to_one_die_makes_the_next_round_palifico() -> None:
     supporter = Supporter(3, 0)
-    text = session(supporter, "counts 5 2 5\ndice 1 2 3 4 5\n1 3x3\n2 dudo 0\n")
+    text = session(supporter, "counts 5 2 5\ndice 1 2 3 4 5\n1 3x3\n2 dudo 2\n")
     assert "Seat 1 is down to one die: the next round is a Palifico round." in text
     text = session(supporter, "dice 2 3 4 5 6\n1 2x3\n2 2x4\n2 3x3\n")
     assert "Palifico round, declared by seat 1: aces are not wild." in text
@@ -117,12 +117,12 @@ def test_down_to_one_die_makes_the_next_round_palifico() -> None:
     assert supporter.palifico == 1 and ">> " in text  # your turn after seat 2
     # once per player: seat 1 wins a die back and loses it again, no second palifico
     supporter.counts = [5, 2, 5]
-    text = session(supporter, "dice 2 3 4 5 6\n1 3x3\n2 dudo 0\n")
+    text = session(supporter, "dice 2 3 4 5 6\n1 3x3\n2 dudo 1\n")
     assert "Palifico" not in text and supporter.starter == 1
 
 
 def test_palifico_aces_option() -> None:
-    script = "counts 5 5 1\npalifico 1\ndice 1 2 3 4 5\n1 2x5\n2 1x1\n"
+    script = "counts 5 5 1\npalifico 2\ndice 1 2 3 4 5\n1 2x5\n2 1x1\n"
     ordinary = session(Supporter(3, 0), script)
     assert "!! 1x1 does not raise 2x5" in ordinary  # aces are the lowest, ordinary face
     converted = session(Supporter(3, 0, palifico_aces="wild_conversion"), script)
@@ -140,7 +140,7 @@ def test_the_last_player_standing_wins() -> None:
 def test_an_italian_session_is_wholly_italian() -> None:
     supporter = Supporter(3, 0, lang="it", calza=True)
     script = (
-        "counts 5 2 5\ndice 1 2 3 4 5\n1 3x3\n2 dudo 0\ndice 2 3 4 5 6\n1 2x3\n2 2x4\n"
+        "counts 5 2 5\ndice 1 2 3 4 5\n1 3x3\n2 dudo 2\ndice 2 3 4 5 6\n1 2x3\n2 2x4\n"
         "2 3x3\n0 4x3\n1 calza 4\nshow\nfrob\n3 4x4\n2 dudo\n"
     )
     text = session(supporter, script)
@@ -150,7 +150,7 @@ def test_an_italian_session_is_wholly_italian() -> None:
         "Nuovo turno: i tuoi dadi [1, 2, 3, 4, 5]; 12 dadi in gioco.",
         "Il posto 1 dichiara 3x3 (almeno 3 volte 3).",
         "Il posto 2 dice Dudo su 3x3.",
-        "Risultato del conto: 0.",
+        "Risultato del conto: 2.",
         "La dichiarazione era falsa.",
         "Il posto 1 perde un dado.",
         "Ora il posto 1 ha 1 dado.",
@@ -192,10 +192,10 @@ def test_the_umpire_command_reads_what_the_user_types(
 ) -> None:
     from server.cli import main
 
-    monkeypatch.setattr("sys.stdin", io.StringIO("dice 3 4 4 1 6\n2 5x4\n1 dudo 4\nquit\n"))
+    monkeypatch.setattr("sys.stdin", io.StringIO("dice 3 4 4 1 6\n1 5x4\n2 dudo 4\nquit\n"))
     assert main(["advise", "--players", "3", "--seat", "0", "--palifico-aces", "ordinary"]) == 0
     out = capsys.readouterr().out
-    assert ">> " in out and "Seat 1 calls Dudo on 5x4." in out
-    assert "Seat 2 loses a die." in out and "Seat 2 starts the next round." in out
+    assert "Seat 2 calls Dudo on 5x4." in out
+    assert "Seat 1 loses a die." in out and "Seat 1 starts the next round." in out
     assert main(["advise", "--players", "3", "--seat", "5"]) == 2
     assert "your seat is 0 to 2" in capsys.readouterr().err
