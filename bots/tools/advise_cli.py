@@ -249,6 +249,8 @@ def run(supporter: Supporter, lines: TextIO, out: TextIO, prompt: bool) -> int:
             reply = supporter.command(line)
         except (TableError, ValueError) as exc:
             reply = f"!! {exc}"
+        except Exception as exc:  # a bug: the table is restored, the session goes on
+            reply = "!! " + say(supporter.lang, "internal", error=f"{type(exc).__name__}: {exc}")
         if reply is None:
             return 0
         if reply:

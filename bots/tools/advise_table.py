@@ -232,6 +232,8 @@ class PhysicalTable:
     def set_starter(self, seat: int) -> list[str]:
         """``seat`` opens this round."""
         self._check_playing(seat)
+        if self.bids:
+            raise TableError(say(self.lang, "start_late"))
         self.table.starter = seat  # a correction to the round's announcement
         if not self.bids:
             self.table.to_move = seat
@@ -384,6 +386,8 @@ class PhysicalTable:
         the next one's starter and Palifico follow (docs/perudo.md)."""
         self._check_playing(seat if delta < 0 else None)
         before = self.counts[seat]
+        if delta > 0 and reason == "reported" and before >= self.dice_per_player:
+            raise TableError(say(self.lang, "full", seat=seat))
         after = max(0, min(self.dice_per_player, before + delta))
         changed: dict[str, Any] = {
             "type": "dice_changed",

@@ -16,7 +16,7 @@ from bots.perudo.expert.words import plural
 MESSAGES: dict[str, tuple[str, str]] = {
     "hello": (
         "Perudo supporter: you are seat {seat} of {players}. Type help.",
-        "Assistente per il Perudo: sei al posto {seat} su {players}. Scrivi help.",
+        "Assistente per il Perudo: sei al posto {seat} su {players}. Scrivi aiuto.",
     ),
     "round": (
         "New round: your dice {dice}; {in_play} in play.",
@@ -36,7 +36,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "ask_count": (
         "How many dice counted for it? Type: count 7",
-        "Quanti dadi contavano? Scrivi: count 7",
+        "Quanti dadi contavano? Scrivi: conto 7",
     ),
     "counted": ("Counted: {count}.", "Risultato del conto: {count}."),
     "bid_true": ("The bid was true.", "La dichiarazione era vera."),
@@ -69,7 +69,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "you_win": ("You win the game!", "Hai vinto la partita!"),
     "need_dice": (
         "Tell me your dice first: dice 3 4 4 1 6",
-        "Prima dimmi i tuoi dadi: dice 3 4 4 1 6",
+        "Prima dimmi i tuoi dadi: dadi 3 4 4 1 6",
     ),
     "suggest_bid": ("bid {action}", "dichiara {action}"),
     "suggestion": (">> {what}  (probability {pct})", ">> {what}  (probabilità {pct})"),
@@ -88,10 +88,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "show_normal": ("normal round", "turno normale"),
     "none": ("none", "nessuna"),
     # errors
-    "bad_dice": ("dice are 1 to 6: dice 3 4 4 1 6", "i dadi vanno da 1 a 6: dice 3 4 4 1 6"),
+    "bad_dice": ("dice are 1 to 6: dice 3 4 4 1 6", "i dadi vanno da 1 a 6: dadi 3 4 4 1 6"),
     "wrong_dice": (
         "you hold {held}, not {told}: if that is wrong, correct it with counts first",
-        "hai {held}, non {told}: se è sbagliato, correggi prima con counts",
+        "hai {held}, non {told}: se è sbagliato, correggi prima con conti",
     ),
     "not_turn": (
         "it is seat {turn}'s turn, not seat {seat}'s",
@@ -108,6 +108,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "palifico_late": (
         "a Palifico round is declared before its first bid",
         "il Palifico si dichiara prima della prima dichiarazione del turno",
+    ),
+    "start_late": (
+        "this round's first bid is made: undo it to change who opened",
+        "il turno è già aperto da una dichiarazione: annullala per cambiare chi apre",
+    ),
+    "full": (
+        "seat {seat} already holds the most dice allowed",
+        "il posto {seat} ha già il massimo dei dadi",
+    ),
+    "internal": (
+        "the supporter failed on that line ({error}); the table is as before",
+        "l'assistente ha sbagliato su questa riga ({error}); il tavolo è come prima",
     ),
     "nothing_to_undo": ("nothing to undo", "niente da annullare"),
     "undone": ("Undone: {line}", "Annullato: {line}"),
@@ -155,14 +167,17 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "no_challenge": (
         "no challenge is waiting for its count: first 2 dudo",
-        "nessuna sfida attende il conto: prima 2 dudo",
+        "nessuna sfida attende il conto: prima 2 dubito",
     ),
     "pending": (
         "first tell me the count of the challenge: count 7",
-        "prima dimmi il conto della sfida: count 7",
+        "prima dimmi il conto della sfida: conto 7",
     ),
     "bad_count": ("a count is 0 to {most}", "il conto va da 0 a {most}"),
-    "unknown": ("unknown command {line!r}: type help", "comando sconosciuto {line!r}: scrivi help"),
+    "unknown": (
+        "unknown command {line!r}: type help",
+        "comando sconosciuto {line!r}: scrivi aiuto",
+    ),
     "game_over": ("the game is over", "la partita è finita"),
 }
 

@@ -170,7 +170,7 @@ def test_an_italian_session_is_wholly_italian() -> None:
         "Il prossimo turno lo apre il posto 1.",
         "Sei al posto 0; i tuoi dadi ?; dadi per posto [5, 2, 5] (12 dadi in gioco); "
         "turno normale; dichiarazioni: nessuna.",
-        "!! comando sconosciuto 'frob': scrivi help",
+        "!! comando sconosciuto 'frob': scrivi aiuto",
         "!! indica un posto da 0 a 2",
         "!! non c'è ancora nessuna dichiarazione da sfidare",
     ]

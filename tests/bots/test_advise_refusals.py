@@ -85,6 +85,13 @@ def test_palifico_needs_a_seat_with_one_die_and_no_bid_yet() -> None:
     assert refused(supporter, "palifico 2") == "a Palifico round is declared before its first bid"
 
 
+def test_start_after_a_bid_and_a_die_won_at_full_dice_are_refused() -> None:
+    supporter = Supporter(3, 0)
+    session(supporter, "dice 1 2 3 4 5\n1 3x3\n")
+    assert refused(supporter, "start 2").startswith("this round's first bid is made")
+    assert refused(supporter, "gained 2") == "seat 2 already holds the most dice allowed"
+
+
 def test_undo_takes_back_the_last_entry() -> None:
     supporter = Supporter(3, 0)
     session(supporter, "dice 3 4 4 1 6\n1 4x4\n")
@@ -107,6 +114,23 @@ def test_italian_help_commands_and_aliases() -> None:
     text = session(supporter, "2 dubito\nconto 3\n")
     assert "Il posto 1 perde un dado." in text
     assert "Commands" not in session(supporter, "help\n")
+
+
+def test_a_bug_on_one_line_keeps_the_table_and_the_session(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    supporter = Supporter(3, 0)
+    session(supporter, "dice 1 2 3 4 5\n")
+    before = supporter.state()
+
+    def broken(seat: int, bid: object) -> None:
+        supporter.table.bids.append((seat, bid))  # type: ignore[arg-type]
+        raise KeyError("oops")
+
+    monkeypatch.setattr(supporter, "bid", broken)
+    text = session(supporter, "1 3x3\nshow\n")
+    assert text.startswith("!! the supporter failed on that line (KeyError: 'oops')")
+    assert supporter.state() == before and "bids: none" in text
 
 
 def test_advise_help_shows_no_rest_markup(capsys: pytest.CaptureFixture[str]) -> None:
