@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
+import sqlite3
 import sys
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
@@ -36,8 +38,14 @@ async def open_recorder(db: str) -> AsyncIterator[Recorder]:
     from server.store.contract import open_store
     from server.store.selfplay_log import SelfplayLog
 
+    problem = db_folder_problem(db)
+    if problem:
+        raise OSError(problem)
     store = open_store(db, synchronous="NORMAL")
-    await store.open()
+    try:
+        await store.open()
+    except sqlite3.DatabaseError as exc:  # a file that is not a knowledge base
+        raise OSError(f"--db {db} is not a knowledge base: {exc}") from None
     try:
         book = SelfplayLog(store)
 
@@ -87,6 +95,27 @@ def _positive_days(text: str) -> float:
     return days
 
 
+def _port(text: str) -> int:
+    """A TCP port, 0 to 65535 (0: any free port)."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 0 to 65535, not {port}")
+    return port
+
+
+def db_folder_problem(db: str) -> str | None:
+    """Why the knowledge base ``db`` cannot be created (its folder is missing), or None."""
+    if "://" in db:
+        return None
+    folder = os.path.dirname(os.path.abspath(db))
+    if not os.path.isdir(folder):
+        return f"--db {db}: no folder {folder}"
+    return None
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand."""
     parser = argparse.ArgumentParser(
@@ -121,7 +150,7 @@ def build_parser() -> argparse.ArgumentParser:
 def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     serve = sub.add_parser("serve", help="run the game server (websockets + SQLite or PostgreSQL)")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on")
-    serve.add_argument("--port", type=int, default=8765, help="port (0: any free port)")
+    serve.add_argument("--port", type=_port, default=8765, help="port (0: any free port)")
     serve.add_argument(
         "--db", default="umpire.db", help="SQLite file (created if missing) or postgresql:// URL"
     )
@@ -268,6 +297,10 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     from server.rooms.room import Timing
     from server.root import build_server
 
+    problem = db_folder_problem(args.db)
+    if problem:
+        print(f"umpire serve: {problem}", file=sys.stderr)
+        return 1
     logs.configure(args.log_level, args.log_format)
     config = ServerConfig(
         host=args.host,
@@ -381,7 +414,10 @@ def _add_data(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument(
         "--db", required=True, help="the knowledge base to read: SQLite file or postgresql:// URL"
     )
-    p.add_argument("game_id", nargs="+", metavar="GAME_ID")
+    p.add_argument(
+        "game_id", nargs="*", metavar="GAME_ID", help="the games to check (default: --all)"
+    )
+    p.add_argument("--all", action="store_true", help="check every finished game (the default)")
     p.set_defaults(func=_cmd_verify)
 
     ratings = sub.add_parser("ratings", help="ratings kept from the log (docs/ratings.md)")
@@ -409,7 +445,12 @@ async def _open_existing(path: str) -> Store:
     if "://" not in path and not os.path.exists(path):
         raise FileNotFoundError(f"no knowledge base at {path}")
     store = open_store(path)
-    await store.open()
+    try:
+        await store.open()
+    except sqlite3.DatabaseError as exc:  # a file that is not a knowledge base
+        with contextlib.suppress(Exception):
+            await store.close()
+        raise OSError(f"{path} is not a knowledge base: {exc}") from None
     return store
 
 
@@ -504,15 +545,32 @@ def _export_parquet(args: argparse.Namespace) -> int:
     return 0
 
 
+#: What ``umpire verify`` checked, per game: the seed replays the whole game.
+CHECKED = {
+    "perudo": "every die included",
+    "kriegspiel": "every move, referee answer and the colours drawn included",
+}
+
+
 def _cmd_verify(args: argparse.Namespace) -> int:
     """``umpire verify``: exit 0 when every game checks out, 1 otherwise."""
     from server.errors import StoreError
-    from server.export.reader import verify_game
+    from server.export.reader import logs, verify_game, verify_log
 
-    async def run() -> dict[str, list[str]]:
+    if args.all and args.game_id:
+        print("umpire verify: give GAME_IDs or --all, not both", file=sys.stderr)
+        return 2
+
+    async def run() -> list[tuple[str, str, list[str]]]:
         store = await _open_existing(args.db)
         try:
-            return {game_id: await verify_game(store, game_id) for game_id in args.game_id}
+            ids = list(dict.fromkeys(args.game_id)) or None
+            found = [(log.row.id, log.row.game, verify_log(log)) async for log in logs(store, ids)]
+            known = {gid for gid, _, _ in found}
+            for gid in ids or []:
+                if gid not in known:
+                    found.append((gid, "", await verify_game(store, gid)))
+            return found
         finally:
             await store.close()
 
@@ -521,17 +579,20 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     except (OSError, StoreError) as exc:
         print(f"umpire verify: {exc}", file=sys.stderr)
         return 1
+    if not reports:
+        print("umpire verify: no finished games to verify", file=sys.stderr)
     honest = True
-    for game_id, problems in reports.items():
+    for game_id, game, problems in reports:
         if problems:
             honest = False
             print(f"{game_id}: NOT verified")
             for problem in problems:
                 print(f"  - {problem}")
         else:
+            checked = CHECKED.get(game, "every step included")
             print(
-                f"{game_id}: verified: the seed matches its commitment and the whole game, "
-                "every die included, replays from it exactly as logged"
+                f"{game_id}: verified: the seed matches its commitment and the whole {game} "
+                f"game, {checked}, replays from it exactly as logged"
             )
     return 0 if honest else 1
 
@@ -589,6 +650,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.func(args))
     except KeyboardInterrupt:
         return 130
+    except Exception as exc:  # the last line of defence: one line, never a traceback
+        command = getattr(args, "command", None) or "umpire"
+        print(f"umpire {command}: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

@@ -206,6 +206,15 @@ def register(
     )
     p.add_argument("--name", help="display name (default: the bot's name)")
     p.add_argument("--token", help="a token from an earlier run, to keep the same identity")
+    p.add_argument(
+        "--retries",
+        type=int,
+        default=4,
+        metavar="N",
+        help="connection attempts in a row that may fail before the bot gives up (default 4: "
+        "waits of about 0.2, 0.4, 0.8 and 1.6 s, so an unreachable server ends it in "
+        "about 3 s)",
+    )
     ladder = p.add_argument_group('the ranked ladder (docs/bots.md, "The ladder")')
     ladder.add_argument(
         "--ladder",
@@ -240,6 +249,19 @@ def register(
     p.set_defaults(func=cmd_selfplay, services=services)
 
 
+def check_bot(spec: str, game: str | None) -> Any:
+    """Make one bot from ``spec`` (raise :class:`BotError` naming it if it cannot be
+    made, e.g. an unknown level, or if it does not play ``game``); return it."""
+    try:
+        bot = load_bot(spec)[1]()
+    except (ValueError, TypeError) as exc:
+        raise BotError(f"bot {spec!r}: {exc}") from None
+    games = list(getattr(type(bot), "games", ()) or ())
+    if game is not None and games and game not in games:
+        raise BotError(f"bot {spec!r} plays {', '.join(games)}, not {game}")
+    return bot
+
+
 def lineup(args: argparse.Namespace) -> tuple[list[str], dict[str, Any], int]:
     """The bots, validated game options and seat count of a tournament or self-play run;
     raise :class:`BotError` or :class:`ConfigError` with what is wrong."""
@@ -247,7 +269,7 @@ def lineup(args: argparse.Namespace) -> tuple[list[str], dict[str, Any], int]:
     if not names:
         raise BotError("--bots needs at least one bot")
     for name in names:
-        load_bot(name)
+        check_bot(name, args.game)
     budget = getattr(args, "budget", None)
     if budget is not None:
         for name in names:
@@ -422,14 +444,20 @@ def cmd_bot(args: argparse.Namespace) -> int:
 
     try:
         name, factory = load_bot(args.spec)
+        games = type(check_bot(args.spec, args.game)).games
         if not (args.room or args.invite or args.game):
-            games = type(factory()).games
             if len(games) != 1:
                 raise BotError("say --room, --invite or --game")
             args.game = games[0]
         options = parse_options(args.option)
+        if args.game and not (args.room or args.invite):
+            game_options(args.game, None, args.option)  # refuse bad options before connecting
         if args.games is not None and args.games < 1:
-            raise ConfigError("--games must be at least 1")
+            raise ConfigError(f"--games must be at least 1, not {args.games}")
+        if args.seat is not None and args.seat < 0:
+            raise ConfigError(f"--seat must be 0 or more, not {args.seat}")
+        if args.retries < 0:
+            raise ConfigError(f"--retries must be 0 or more, not {args.retries}")
     except (BotError, ConfigError) as exc:
         print(f"umpire bot: {exc}", file=sys.stderr)
         return 2
@@ -447,6 +475,7 @@ def cmd_bot(args: argparse.Namespace) -> int:
                 target=target,
                 games=args.games or 1,
                 token=args.token,
+                retries=args.retries,
             )
         )
     except BotError as exc:
@@ -523,7 +552,11 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
         async with open_recorder(args.db) as record:
             return await play_and_record(specs, args.parallel, record, settings)
 
-    results = asyncio.run(run())
+    try:
+        results = asyncio.run(run())
+    except (BotError, OSError) as exc:
+        print(f"umpire selfplay: {exc}", file=sys.stderr)
+        return 1
     elapsed = time.monotonic() - started
     print(
         f"{len(results)} {args.game} games logged to {args.db} in {elapsed:.1f} s "
