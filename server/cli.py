@@ -106,6 +106,28 @@ def _port(text: str) -> int:
     return port
 
 
+def _count(text: str) -> int:
+    """A whole number, 0 or more (a serve limit or count)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, not {value}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    """A finite number, 0 or more (seconds, a rate)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0 <= value < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a number 0 or more, not {text}")
+    return value
+
+
 def db_folder_problem(db: str) -> str | None:
     """Why the knowledge base ``db`` cannot be created (its folder is missing), or None."""
     if "://" in db:
@@ -161,55 +183,59 @@ def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="SQLite durability: FULL survives power loss, NORMAL a process crash",
     )
     limits = serve.add_argument_group("limits")
-    limits.add_argument("--max-frame", type=int, default=16 * 1024, help="bytes per frame")
-    limits.add_argument("--rate", type=float, default=20.0, help="messages/s per connection")
-    limits.add_argument("--burst", type=float, default=40.0, help="message burst per connection")
-    limits.add_argument("--max-conn-per-ip", type=int, default=64, help="connections per address")
-    limits.add_argument("--ping-interval", type=float, default=20.0, help="seconds; 0: off")
-    limits.add_argument("--ping-timeout", type=float, default=20.0, help="seconds; 0: off")
-    limits.add_argument("--idle-timeout", type=float, default=600.0, help="seconds; 0: off")
-    limits.add_argument("--abuse-limit", type=float, default=10.0, help="bad frames before 1008")
-    limits.add_argument("--max-rooms", type=int, default=10_000, help="rooms on this server")
-    limits.add_argument("--max-rooms-per-player", type=int, default=20, help="rooms a player hosts")
+    limits.add_argument("--max-frame", type=_count, default=16 * 1024, help="bytes per frame")
+    limits.add_argument("--rate", type=_seconds, default=20.0, help="messages/s per connection")
+    limits.add_argument("--burst", type=_seconds, default=40.0, help="message burst per connection")
+    limits.add_argument(
+        "--max-conn-per-ip", type=_count, default=64, help="connections per address"
+    )
+    limits.add_argument("--ping-interval", type=_seconds, default=20.0, help="seconds; 0: off")
+    limits.add_argument("--ping-timeout", type=_seconds, default=20.0, help="seconds; 0: off")
+    limits.add_argument("--idle-timeout", type=_seconds, default=600.0, help="seconds; 0: off")
+    limits.add_argument("--abuse-limit", type=_seconds, default=10.0, help="bad frames before 1008")
+    limits.add_argument("--max-rooms", type=_count, default=10_000, help="rooms on this server")
+    limits.add_argument(
+        "--max-rooms-per-player", type=_count, default=20, help="rooms a player hosts"
+    )
     timing = serve.add_argument_group("time")
     timing.add_argument(
-        "--grace", type=float, default=60.0, help="seconds a seat waits for its player"
+        "--grace", type=_seconds, default=60.0, help="seconds a seat waits for its player"
     )
     timing.add_argument(
-        "--autopilot-delay", type=float, default=1.0, help="seconds before it moves"
+        "--autopilot-delay", type=_seconds, default=1.0, help="seconds before it moves"
     )
     timing.add_argument(
-        "--finished-ttl", type=float, default=600.0, help="seconds to keep ended rooms"
+        "--finished-ttl", type=_seconds, default=600.0, help="seconds to keep ended rooms"
     )
     timing.add_argument(
         "--no-show",
-        type=float,
+        type=_seconds,
         default=60.0,
         help="seconds a match's players have to come (docs/matchmaking.md)",
     )
     timing.add_argument(
         "--seek-grace",
-        type=float,
+        type=_seconds,
         default=60.0,
         help="seconds a player's seeks outlive its last connection",
     )
     feed = serve.add_argument_group("public feed (docs/mqtt.md)")
     feed.add_argument("--mqtt", metavar="URL", help="publish to mqtt://HOST:PORT[/PREFIX]")
     feed.add_argument(
-        "--feed-delay-moves", type=int, default=0, help="hold each event until N newer ones"
+        "--feed-delay-moves", type=_count, default=0, help="hold each event until N newer ones"
     )
     feed.add_argument(
-        "--feed-delay-seconds", type=float, default=0.0, help="hold each event T seconds"
+        "--feed-delay-seconds", type=_seconds, default=0.0, help="hold each event T seconds"
     )
     feed.add_argument(
-        "--mqtt-buffer", type=int, default=10_000, help="messages kept while the broker is away"
+        "--mqtt-buffer", type=_count, default=10_000, help="messages kept while the broker is away"
     )
     serve.add_argument(
-        "--house-procs", type=int, default=1, help="processes in which the house bots play"
+        "--house-procs", type=_count, default=1, help="processes in which the house bots play"
     )
     serve.add_argument(
         "--leaderboard-min-games",
-        type=int,
+        type=_count,
         default=5,
         metavar="N",
         help="rated games a player needs to appear on a leaderboard (docs/ratings.md)",
@@ -229,28 +255,28 @@ def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     ladder.add_argument(
         "--ladder-grace",
-        type=float,
+        type=_seconds,
         default=60.0,
         metavar="SECONDS",
         help="how long a disconnected bot stays on the ladder",
     )
     ladder.add_argument(
         "--ladder-per-bot",
-        type=int,
+        type=_count,
         default=8,
         metavar="N",
         help="ladder games one bot account plays at once",
     )
     ladder.add_argument(
         "--ladder-per-owner",
-        type=int,
+        type=_count,
         default=16,
         metavar="N",
         help="ladder games the bot accounts of one account play at once",
     )
     ladder.add_argument(
         "--ladder-per-house",
-        type=int,
+        type=_count,
         default=4,
         metavar="N",
         help="ladder games each house bot plays at once",
@@ -261,7 +287,7 @@ def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "--advertise", default="", metavar="URL", help="where other nodes reach this one (ws://)"
     )
     nodes.add_argument(
-        "--lease-ttl", type=float, default=5.0, help="seconds before a dead node's rooms move"
+        "--lease-ttl", type=_seconds, default=5.0, help="seconds before a dead node's rooms move"
     )
     serve.add_argument(
         "--allow-origin",
@@ -270,7 +296,13 @@ def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         metavar="ORIGIN",
         help="a web origin (https://example.org) whose pages may connect; repeat; *: any",
     )
-    serve.add_argument("--log-level", default="INFO", help="DEBUG, INFO, WARNING or ERROR")
+    serve.add_argument(
+        "--log-level",
+        default="INFO",
+        type=str.upper,
+        choices=["DEBUG", "INFO", "WARNING", "ERROR"],
+        help="DEBUG, INFO, WARNING or ERROR",
+    )
     serve.add_argument(
         "--log-format", default="text", choices=["text", "json"], help="json: one object a line"
     )

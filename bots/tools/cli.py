@@ -111,6 +111,13 @@ def game_options(game: str, seats: int | None, pairs: list[str]) -> tuple[dict[s
     return config.to_options(), config.seats
 
 
+def ws_url(text: str) -> str:
+    """A server's websocket URL (``ws://`` or ``wss://``), for ``--server``."""
+    if not text.startswith(("ws://", "wss://")) or len(text.split("://", 1)[1]) == 0:
+        raise argparse.ArgumentTypeError(f"not a websocket URL (ws://HOST:PORT): {text!r}")
+    return text
+
+
 def register(
     sub: argparse._SubParsersAction[argparse.ArgumentParser], services: Services | None = None
 ) -> None:
@@ -130,7 +137,9 @@ def register(
     p.add_argument("--parallel", type=int, default=1, help="worker processes (default 1)")
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--local", action="store_true", help="play in-process (the default)")
-    mode.add_argument("--server", metavar="URL", help="play through a server (ws://...)")
+    mode.add_argument(
+        "--server", type=ws_url, metavar="URL", help="play through a server (ws://...)"
+    )
     p.add_argument(
         "--db", help="write every game to this knowledge base (SQLite file or postgresql://...)"
     )
@@ -170,6 +179,14 @@ def register(
     hosted.add_argument("--rounds", type=int, help="Swiss rounds (default: ceil(log2 bots))")
     hosted.add_argument("--duration", type=float, help="an arena's length in seconds")
     hosted.add_argument("--rated", action="store_true", help="rate every game")
+    hosted.add_argument(
+        "--retries",
+        type=int,
+        default=4,
+        metavar="N",
+        help="connection attempts in a row that may fail before giving up (default 4: "
+        "about 3 s against an unreachable server)",
+    )
     p.set_defaults(func=cmd_tournament, services=services)
 
     p = sub.add_parser(
@@ -182,7 +199,9 @@ def register(
     p.add_argument(
         "spec", metavar="BOT", help="a built-in name (perudo-expert:hard) or module:Class"
     )
-    p.add_argument("--server", default="ws://127.0.0.1:8765", help="the server's websocket URL")
+    p.add_argument(
+        "--server", type=ws_url, default="ws://127.0.0.1:8765", help="the server's websocket URL"
+    )
     p.add_argument("--room", help="the room id to join")
     p.add_argument("--invite", help="a private room's invite code")
     p.add_argument("--seat", type=int, help="the seat to take (default: the first free one)")
@@ -209,11 +228,10 @@ def register(
     p.add_argument(
         "--retries",
         type=int,
-        default=4,
         metavar="N",
         help="connection attempts in a row that may fail before the bot gives up (default 4: "
-        "waits of about 0.2, 0.4, 0.8 and 1.6 s, so an unreachable server ends it in "
-        "about 3 s)",
+        "waits of about 0.2, 0.4, 0.8 and 1.6 s, so an unreachable server ends it in about "
+        "3 s; with --ladder 20, about 3 minutes, to outlast a server restart)",
     )
     ladder = p.add_argument_group('the ranked ladder (docs/bots.md, "The ladder")')
     ladder.add_argument(
@@ -279,8 +297,16 @@ def lineup(args: argparse.Namespace) -> tuple[list[str], dict[str, Any], int]:
                 pass
             except ValueError as exc:
                 raise ConfigError(f"--budget: {exc}") from exc
-    if args.games < 1 or args.parallel < 1:
-        raise ConfigError("--games and --parallel must be at least 1")
+    for option in ("games", "parallel", "rounds"):
+        value = getattr(args, option, None)
+        if value is not None and value < 1:
+            raise ConfigError(f"--{option} must be at least 1, not {value}")
+    retries = getattr(args, "retries", None)
+    if retries is not None and retries < 0:
+        raise ConfigError(f"--retries must be 0 or more, not {retries}")
+    duration = getattr(args, "duration", None)
+    if duration is not None and not 0 < duration < float("inf"):
+        raise ConfigError(f"--duration must be a number of seconds above 0, not {duration}")
     seats = args.seats
     if seats is None:  # one seat per bot, within the game's range
         eng = engine(args.game)
@@ -377,7 +403,7 @@ def hosted_tournament(args: argparse.Namespace, names: list[str], options: dict[
     ]
     started = time.monotonic()
     try:
-        final = asyncio.run(host_tournament(args.server, create, entrants))
+        final = asyncio.run(host_tournament(args.server, create, entrants, retries=args.retries))
     except (BotError, OSError, ConnectionFailed) as exc:
         print(f"umpire tournament: {exc}", file=sys.stderr)
         return 1
@@ -456,6 +482,10 @@ def cmd_bot(args: argparse.Namespace) -> int:
             raise ConfigError(f"--games must be at least 1, not {args.games}")
         if args.seat is not None and args.seat < 0:
             raise ConfigError(f"--seat must be 0 or more, not {args.seat}")
+        if args.max_concurrent < 1:
+            raise ConfigError(f"--max-concurrent must be at least 1, not {args.max_concurrent}")
+        if args.retries is None:
+            args.retries = 20 if args.ladder else 4
         if args.retries < 0:
             raise ConfigError(f"--retries must be 0 or more, not {args.retries}")
     except (BotError, ConfigError) as exc:
@@ -509,6 +539,7 @@ def _ladder(args: argparse.Namespace, name: str, factory: Callable[[], Any]) -> 
         rules=args.rules,
         max_concurrent=args.max_concurrent,
         games=args.games,
+        retries=args.retries,
     )
 
     async def run() -> Any:
