@@ -20,7 +20,7 @@ import sqlite3
 import sys
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from server import __version__
 from server.games.spec import LANGS
@@ -138,9 +138,18 @@ def db_folder_problem(db: str) -> str | None:
     return None
 
 
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line on stderr, exit status 2 (the
+    full usage is a ``--help`` away); its subcommands' parsers are of this class too."""
+
+    def error(self, message: str) -> NoReturn:
+        """Print ``PROG: error: MESSAGE (PROG --help: usage)`` and exit with status 2."""
+        self.exit(2, f"{self.prog}: error: {message} ({self.prog} --help: usage)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="umpire",
         description="A server for games of hidden information: Perudo and Kriegspiel.",
     )
@@ -593,6 +602,8 @@ def _cmd_verify(args: argparse.Namespace) -> int:
         print("umpire verify: give GAME_IDs or --all, not both", file=sys.stderr)
         return 2
 
+    missing: list[str] = []  # the ids with no finished game, as problems
+
     async def run() -> list[tuple[str, str, list[str]]]:
         store = await _open_existing(args.db)
         try:
@@ -601,7 +612,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
             known = {gid for gid, _, _ in found}
             for gid in ids or []:
                 if gid not in known:
-                    found.append((gid, "", await verify_game(store, gid)))
+                    missing.extend(await verify_game(store, gid))
             return found
         finally:
             await store.close()
@@ -611,9 +622,11 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     except (OSError, StoreError) as exc:
         print(f"umpire verify: {exc}", file=sys.stderr)
         return 1
-    if not reports:
+    if missing:
+        print(f"umpire verify: {'; '.join(missing)}", file=sys.stderr)
+    elif not reports:
         print("umpire verify: no finished games to verify", file=sys.stderr)
-    honest = True
+    honest = not missing
     for game_id, game, problems in reports:
         if problems:
             honest = False

@@ -24,6 +24,7 @@ from typing import Any, Protocol, TextIO
 from bots.client.driver import ConnectionFailed
 from bots.registry import builtin_names, load_bot
 from bots.sdk.bot import BotError
+from bots.sdk.budget import parse_budget
 from bots.sdk.entrant import host_tournament
 from bots.tools.arena import (
     GameSpec,
@@ -290,6 +291,10 @@ def lineup(args: argparse.Namespace) -> tuple[list[str], dict[str, Any], int]:
         check_bot(name, args.game)
     budget = getattr(args, "budget", None)
     if budget is not None:
+        try:
+            parse_budget(budget)  # even if no bot here searches
+        except ValueError as exc:
+            raise ConfigError(f"--budget: {exc}") from exc
         for name in names:
             try:
                 load_bot(name, budget=budget)[1]()
