@@ -240,7 +240,7 @@ def test_every_subcommand_refuses_hostile_arguments(
         argv += extra
         needles += [v for v in (option.lstrip("-"), value) if v]
     code, _, err = run(argv)
-    assert_refused(code, err, {1, 2}, needles + ["token"])
+    assert_refused(code, err, {1, 2}, [*needles, "token"])
 
 
 def test_verify_all_is_the_default_and_says_what_it_checked(files: dict[str, str]) -> None:
