@@ -20,7 +20,7 @@ import sqlite3
 import sys
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
-from typing import TYPE_CHECKING, Any, NoReturn, TextIO
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO, cast
 
 from server import __version__
 from server.games.spec import LANGS
@@ -154,7 +154,11 @@ def build_parser() -> argparse.ArgumentParser:
         description="A server for games of hidden information: Perudo and Kriegspiel.",
     )
     parser.add_argument("--version", action="version", version=f"umpire {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    # (the subcommands' parsers are Parsers too; the registering functions take any kind)
+    sub = cast(
+        "argparse._SubParsersAction[argparse.ArgumentParser]",
+        parser.add_subparsers(dest="command", metavar="COMMAND"),
+    )
     rules = sub.add_parser("rules", help="list the games, their presets, options and house bots")
     rules.add_argument("game", nargs="?", help="one game's options (default: all)")
     rules.add_argument("--lang", choices=LANGS, default="en", help="the texts' language")
