@@ -593,7 +593,7 @@ def _export_parquet(args: argparse.Namespace) -> int:
 #: What ``umpire verify`` checked, per game: the seed replays the whole game.
 CHECKED = {
     "perudo": "every die included",
-    "kriegspiel": "every move, referee answer and the colours drawn included",
+    "kriegspiel": "every move and every umpire announcement included",
 }
 
 
