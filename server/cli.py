@@ -128,6 +128,17 @@ def _seconds(text: str) -> float:
     return value
 
 
+def mqtt_url(text: str) -> str:
+    """``--mqtt``: a broker URL the public feed can publish to (checked, returned as is)."""
+    from server.feed.bus import MqttTarget
+
+    try:
+        MqttTarget.parse(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
+
+
 def db_folder_problem(db: str) -> str | None:
     """Why the knowledge base ``db`` cannot be created (its folder is missing), or None."""
     if "://" in db:
@@ -233,7 +244,9 @@ def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="seconds a player's seeks outlive its last connection",
     )
     feed = serve.add_argument_group("public feed (docs/mqtt.md)")
-    feed.add_argument("--mqtt", metavar="URL", help="publish to mqtt://HOST:PORT[/PREFIX]")
+    feed.add_argument(
+        "--mqtt", type=mqtt_url, metavar="URL", help="publish to mqtt://HOST:PORT[/PREFIX]"
+    )
     feed.add_argument(
         "--feed-delay-moves", type=_count, default=0, help="hold each event until N newer ones"
     )

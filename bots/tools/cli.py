@@ -119,6 +119,21 @@ def ws_url(text: str) -> str:
     return text
 
 
+def mqtt_url(text: str) -> str:
+    """A broker URL, ``mqtt://HOST[:PORT][/PREFIX]`` or ``mqtts://...``, for ``--mqtt``."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(text)
+        ok = parts.scheme in ("mqtt", "mqtts") and bool(parts.hostname)
+        _ = parts.port  # raises on a port that is not a number or out of range
+    except ValueError:
+        ok = False
+    if not ok:
+        raise argparse.ArgumentTypeError(f"not an MQTT URL (mqtt://HOST:PORT/PREFIX): {text!r}")
+    return text
+
+
 def register(
     sub: argparse._SubParsersAction[argparse.ArgumentParser], services: Services | None = None
 ) -> None:
@@ -156,6 +171,7 @@ def register(
     p.add_argument("--json", action="store_true", help="print the table as JSON")
     p.add_argument(
         "--mqtt",
+        type=mqtt_url,
         metavar="URL",
         help="publish the standings after each game to mqtt://HOST:PORT[/PREFIX]",
     )

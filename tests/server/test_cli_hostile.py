@@ -209,6 +209,8 @@ HOSTILE: dict[str, tuple[list[str], list[tuple[str, str]]]] = {
             ("--log-level", "LOUD"),
             ("--loop", "trio"),
             ("--synchronous", "OFF"),
+            ("--mqtt", "http://broker"),
+            ("--mqtt", "mqtt://h/a+b"),
         ],
     ),
     "rules": (["rules"], [("", "chess"), ("--lang", "xx")]),
