@@ -39,7 +39,7 @@ def _import(path: str) -> type[Bot]:
     try:
         module = importlib.import_module(module_name)
     except ImportError as exc:
-        raise BotError(f"cannot import {module_name!r}: {exc}") from exc
+        raise BotError(f"bot {path!r}: cannot import {module_name!r}: {exc}") from exc
     cls = getattr(module, class_name, None)
     if not (isinstance(cls, type) and issubclass(cls, Bot)):
         raise BotError(f"{path!r} is not a Bot subclass")

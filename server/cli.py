@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
+import sqlite3
 import sys
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO, cast
 
 from server import __version__
 from server.games.spec import LANGS
@@ -36,8 +38,14 @@ async def open_recorder(db: str) -> AsyncIterator[Recorder]:
     from server.store.contract import open_store
     from server.store.selfplay_log import SelfplayLog
 
+    problem = db_folder_problem(db)
+    if problem:
+        raise OSError(problem)
     store = open_store(db, synchronous="NORMAL")
-    await store.open()
+    try:
+        await store.open()
+    except sqlite3.DatabaseError as exc:  # a file that is not a knowledge base
+        raise OSError(f"--db {db} is not a knowledge base: {exc}") from None
     try:
         book = SelfplayLog(store)
 
@@ -87,14 +95,81 @@ def _positive_days(text: str) -> float:
     return days
 
 
+def _port(text: str) -> int:
+    """A TCP port, 0 to 65535 (0: any free port)."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 0 to 65535, not {port}")
+    return port
+
+
+def _count(text: str) -> int:
+    """A whole number, 0 or more (a serve limit or count)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, not {value}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    """A finite number, 0 or more (seconds, a rate)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0 <= value < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a number 0 or more, not {text}")
+    return value
+
+
+def mqtt_url(text: str) -> str:
+    """``--mqtt``: a broker URL the public feed can publish to (checked, returned as is)."""
+    from server.feed.bus import MqttTarget
+
+    try:
+        MqttTarget.parse(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
+
+
+def db_folder_problem(db: str) -> str | None:
+    """Why the knowledge base ``db`` cannot be created (its folder is missing), or None."""
+    if "://" in db:
+        return None
+    folder = os.path.dirname(os.path.abspath(db))
+    if not os.path.isdir(folder):
+        return f"--db {db}: no folder {folder}"
+    return None
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line on stderr, exit status 2 (the
+    full usage is a ``--help`` away); its subcommands' parsers are of this class too."""
+
+    def error(self, message: str) -> NoReturn:
+        """Print ``PROG: error: MESSAGE (PROG --help: usage)`` and exit with status 2."""
+        self.exit(2, f"{self.prog}: error: {message} ({self.prog} --help: usage)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="umpire",
         description="A server for games of hidden information: Perudo and Kriegspiel.",
     )
     parser.add_argument("--version", action="version", version=f"umpire {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    # (the subcommands' parsers are Parsers too; the registering functions take any kind)
+    sub = cast(
+        "argparse._SubParsersAction[argparse.ArgumentParser]",
+        parser.add_subparsers(dest="command", metavar="COMMAND"),
+    )
     rules = sub.add_parser("rules", help="list the games, their presets, options and house bots")
     rules.add_argument("game", nargs="?", help="one game's options (default: all)")
     rules.add_argument("--lang", choices=LANGS, default="en", help="the texts' language")
@@ -121,7 +196,7 @@ def build_parser() -> argparse.ArgumentParser:
 def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     serve = sub.add_parser("serve", help="run the game server (websockets + SQLite or PostgreSQL)")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on")
-    serve.add_argument("--port", type=int, default=8765, help="port (0: any free port)")
+    serve.add_argument("--port", type=_port, default=8765, help="port (0: any free port)")
     serve.add_argument(
         "--db", default="umpire.db", help="SQLite file (created if missing) or postgresql:// URL"
     )
@@ -132,55 +207,61 @@ def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="SQLite durability: FULL survives power loss, NORMAL a process crash",
     )
     limits = serve.add_argument_group("limits")
-    limits.add_argument("--max-frame", type=int, default=16 * 1024, help="bytes per frame")
-    limits.add_argument("--rate", type=float, default=20.0, help="messages/s per connection")
-    limits.add_argument("--burst", type=float, default=40.0, help="message burst per connection")
-    limits.add_argument("--max-conn-per-ip", type=int, default=64, help="connections per address")
-    limits.add_argument("--ping-interval", type=float, default=20.0, help="seconds; 0: off")
-    limits.add_argument("--ping-timeout", type=float, default=20.0, help="seconds; 0: off")
-    limits.add_argument("--idle-timeout", type=float, default=600.0, help="seconds; 0: off")
-    limits.add_argument("--abuse-limit", type=float, default=10.0, help="bad frames before 1008")
-    limits.add_argument("--max-rooms", type=int, default=10_000, help="rooms on this server")
-    limits.add_argument("--max-rooms-per-player", type=int, default=20, help="rooms a player hosts")
+    limits.add_argument("--max-frame", type=_count, default=16 * 1024, help="bytes per frame")
+    limits.add_argument("--rate", type=_seconds, default=20.0, help="messages/s per connection")
+    limits.add_argument("--burst", type=_seconds, default=40.0, help="message burst per connection")
+    limits.add_argument(
+        "--max-conn-per-ip", type=_count, default=64, help="connections per address"
+    )
+    limits.add_argument("--ping-interval", type=_seconds, default=20.0, help="seconds; 0: off")
+    limits.add_argument("--ping-timeout", type=_seconds, default=20.0, help="seconds; 0: off")
+    limits.add_argument("--idle-timeout", type=_seconds, default=600.0, help="seconds; 0: off")
+    limits.add_argument("--abuse-limit", type=_seconds, default=10.0, help="bad frames before 1008")
+    limits.add_argument("--max-rooms", type=_count, default=10_000, help="rooms on this server")
+    limits.add_argument(
+        "--max-rooms-per-player", type=_count, default=20, help="rooms a player hosts"
+    )
     timing = serve.add_argument_group("time")
     timing.add_argument(
-        "--grace", type=float, default=60.0, help="seconds a seat waits for its player"
+        "--grace", type=_seconds, default=60.0, help="seconds a seat waits for its player"
     )
     timing.add_argument(
-        "--autopilot-delay", type=float, default=1.0, help="seconds before it moves"
+        "--autopilot-delay", type=_seconds, default=1.0, help="seconds before it moves"
     )
     timing.add_argument(
-        "--finished-ttl", type=float, default=600.0, help="seconds to keep ended rooms"
+        "--finished-ttl", type=_seconds, default=600.0, help="seconds to keep ended rooms"
     )
     timing.add_argument(
         "--no-show",
-        type=float,
+        type=_seconds,
         default=60.0,
         help="seconds a match's players have to come (docs/matchmaking.md)",
     )
     timing.add_argument(
         "--seek-grace",
-        type=float,
+        type=_seconds,
         default=60.0,
         help="seconds a player's seeks outlive its last connection",
     )
     feed = serve.add_argument_group("public feed (docs/mqtt.md)")
-    feed.add_argument("--mqtt", metavar="URL", help="publish to mqtt://HOST:PORT[/PREFIX]")
     feed.add_argument(
-        "--feed-delay-moves", type=int, default=0, help="hold each event until N newer ones"
+        "--mqtt", type=mqtt_url, metavar="URL", help="publish to mqtt://HOST:PORT[/PREFIX]"
     )
     feed.add_argument(
-        "--feed-delay-seconds", type=float, default=0.0, help="hold each event T seconds"
+        "--feed-delay-moves", type=_count, default=0, help="hold each event until N newer ones"
     )
     feed.add_argument(
-        "--mqtt-buffer", type=int, default=10_000, help="messages kept while the broker is away"
+        "--feed-delay-seconds", type=_seconds, default=0.0, help="hold each event T seconds"
+    )
+    feed.add_argument(
+        "--mqtt-buffer", type=_count, default=10_000, help="messages kept while the broker is away"
     )
     serve.add_argument(
-        "--house-procs", type=int, default=1, help="processes in which the house bots play"
+        "--house-procs", type=_count, default=1, help="processes in which the house bots play"
     )
     serve.add_argument(
         "--leaderboard-min-games",
-        type=int,
+        type=_count,
         default=5,
         metavar="N",
         help="rated games a player needs to appear on a leaderboard (docs/ratings.md)",
@@ -200,28 +281,28 @@ def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     ladder.add_argument(
         "--ladder-grace",
-        type=float,
+        type=_seconds,
         default=60.0,
         metavar="SECONDS",
         help="how long a disconnected bot stays on the ladder",
     )
     ladder.add_argument(
         "--ladder-per-bot",
-        type=int,
+        type=_count,
         default=8,
         metavar="N",
         help="ladder games one bot account plays at once",
     )
     ladder.add_argument(
         "--ladder-per-owner",
-        type=int,
+        type=_count,
         default=16,
         metavar="N",
         help="ladder games the bot accounts of one account play at once",
     )
     ladder.add_argument(
         "--ladder-per-house",
-        type=int,
+        type=_count,
         default=4,
         metavar="N",
         help="ladder games each house bot plays at once",
@@ -232,7 +313,7 @@ def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "--advertise", default="", metavar="URL", help="where other nodes reach this one (ws://)"
     )
     nodes.add_argument(
-        "--lease-ttl", type=float, default=5.0, help="seconds before a dead node's rooms move"
+        "--lease-ttl", type=_seconds, default=5.0, help="seconds before a dead node's rooms move"
     )
     serve.add_argument(
         "--allow-origin",
@@ -241,7 +322,13 @@ def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         metavar="ORIGIN",
         help="a web origin (https://example.org) whose pages may connect; repeat; *: any",
     )
-    serve.add_argument("--log-level", default="INFO", help="DEBUG, INFO, WARNING or ERROR")
+    serve.add_argument(
+        "--log-level",
+        default="INFO",
+        type=str.upper,
+        choices=["DEBUG", "INFO", "WARNING", "ERROR"],
+        help="DEBUG, INFO, WARNING or ERROR",
+    )
     serve.add_argument(
         "--log-format", default="text", choices=["text", "json"], help="json: one object a line"
     )
@@ -268,6 +355,10 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     from server.rooms.room import Timing
     from server.root import build_server
 
+    problem = db_folder_problem(args.db)
+    if problem:
+        print(f"umpire serve: {problem}", file=sys.stderr)
+        return 1
     logs.configure(args.log_level, args.log_format)
     config = ServerConfig(
         host=args.host,
@@ -381,7 +472,10 @@ def _add_data(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument(
         "--db", required=True, help="the knowledge base to read: SQLite file or postgresql:// URL"
     )
-    p.add_argument("game_id", nargs="+", metavar="GAME_ID")
+    p.add_argument(
+        "game_id", nargs="*", metavar="GAME_ID", help="the games to check (default: --all)"
+    )
+    p.add_argument("--all", action="store_true", help="check every finished game (the default)")
     p.set_defaults(func=_cmd_verify)
 
     ratings = sub.add_parser("ratings", help="ratings kept from the log (docs/ratings.md)")
@@ -409,7 +503,12 @@ async def _open_existing(path: str) -> Store:
     if "://" not in path and not os.path.exists(path):
         raise FileNotFoundError(f"no knowledge base at {path}")
     store = open_store(path)
-    await store.open()
+    try:
+        await store.open()
+    except sqlite3.DatabaseError as exc:  # a file that is not a knowledge base
+        with contextlib.suppress(Exception):
+            await store.close()
+        raise OSError(f"{path} is not a knowledge base: {exc}") from None
     return store
 
 
@@ -504,15 +603,34 @@ def _export_parquet(args: argparse.Namespace) -> int:
     return 0
 
 
+#: What ``umpire verify`` checked, per game: the seed replays the whole game.
+CHECKED = {
+    "perudo": "every die included",
+    "kriegspiel": "every move and every umpire announcement included",
+}
+
+
 def _cmd_verify(args: argparse.Namespace) -> int:
     """``umpire verify``: exit 0 when every game checks out, 1 otherwise."""
     from server.errors import StoreError
-    from server.export.reader import verify_game
+    from server.export.reader import logs, verify_game, verify_log
 
-    async def run() -> dict[str, list[str]]:
+    if args.all and args.game_id:
+        print("umpire verify: give GAME_IDs or --all, not both", file=sys.stderr)
+        return 2
+
+    missing: list[str] = []  # the ids with no finished game, as problems
+
+    async def run() -> list[tuple[str, str, list[str]]]:
         store = await _open_existing(args.db)
         try:
-            return {game_id: await verify_game(store, game_id) for game_id in args.game_id}
+            ids = list(dict.fromkeys(args.game_id)) or None
+            found = [(log.row.id, log.row.game, verify_log(log)) async for log in logs(store, ids)]
+            known = {gid for gid, _, _ in found}
+            for gid in ids or []:
+                if gid not in known:
+                    missing.extend(await verify_game(store, gid))
+            return found
         finally:
             await store.close()
 
@@ -521,17 +639,22 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     except (OSError, StoreError) as exc:
         print(f"umpire verify: {exc}", file=sys.stderr)
         return 1
-    honest = True
-    for game_id, problems in reports.items():
+    if missing:
+        print(f"umpire verify: {'; '.join(missing)}", file=sys.stderr)
+    elif not reports:
+        print("umpire verify: no finished games to verify", file=sys.stderr)
+    honest = not missing
+    for game_id, game, problems in reports:
         if problems:
             honest = False
             print(f"{game_id}: NOT verified")
             for problem in problems:
                 print(f"  - {problem}")
         else:
+            checked = CHECKED.get(game, "every step included")
             print(
-                f"{game_id}: verified: the seed matches its commitment and the whole game, "
-                "every die included, replays from it exactly as logged"
+                f"{game_id}: verified: the seed matches its commitment and the whole {game} "
+                f"game, {checked}, replays from it exactly as logged"
             )
     return 0 if honest else 1
 
@@ -589,6 +712,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.func(args))
     except KeyboardInterrupt:
         return 130
+    except Exception as exc:  # the last line of defence: one line, never a traceback
+        command = getattr(args, "command", None) or "umpire"
+        print(f"umpire {command}: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

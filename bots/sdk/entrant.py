@@ -140,18 +140,23 @@ async def host_tournament(
     url: str,
     create: dict[str, Any],
     entrants: Sequence[tuple[str, Callable[[], Bot]]],
+    retries: int = 10,
 ) -> dict[str, Any]:
     """Create a hosted tournament (``create``: the ``create_tournament`` fields), enter
     one :class:`TournamentEntrant` per (name, factory), start it and return its final
-    state (the ``tournament`` reply once it is over: every game)."""
+    state (the ``tournament`` reply once it is over: every game). It gives up
+    (:class:`BotError`) after ``retries`` failed connection attempts in a row."""
     core = ClientCore("tournament-host", bot=True)
-    host = Client(url, core, retry=0.2, retries=10, max_size=1 << 22)
+    host = Client(url, core, retry=0.2, retries=retries, max_size=1 << 22)
     running = asyncio.create_task(host.run())
     try:
         await _welcomed(host, running)
         reply = await host.request({"type": "create_tournament", **create}, timeout=30)
         tid = str(reply["tournament"]["id"])
-        players = [TournamentEntrant(url, factory, tid, name=name) for name, factory in entrants]
+        players = [
+            TournamentEntrant(url, factory, tid, name=name, retries=retries)
+            for name, factory in entrants
+        ]
         tasks = [asyncio.create_task(p.run()) for p in players]
         try:
             joined = [asyncio.create_task(p.joined.wait()) for p in players]

@@ -313,9 +313,13 @@ async def play_remote(
     target: Target,
     games: int = 1,
     token: str | None = None,
+    retries: int = 10,
 ) -> list[GameResult]:
-    """Play ``games`` games on the server at ``url`` with bots made by ``factory``."""
-    player = RemotePlayer(url, factory, name=name, target=target, token=token)
+    """Play ``games`` games on the server at ``url`` with bots made by ``factory``; give up
+    (:class:`BotError`) after ``retries`` failed connection attempts in a row."""
+    player = RemotePlayer(
+        url, factory, name=name, target=target, token=token, max_reconnects=retries
+    )
     return await player.play(games)
 
 

@@ -24,6 +24,7 @@ from typing import Any, Protocol, TextIO
 from bots.client.driver import ConnectionFailed
 from bots.registry import builtin_names, load_bot
 from bots.sdk.bot import BotError
+from bots.sdk.budget import parse_budget
 from bots.sdk.entrant import host_tournament
 from bots.tools.arena import (
     GameSpec,
@@ -111,6 +112,28 @@ def game_options(game: str, seats: int | None, pairs: list[str]) -> tuple[dict[s
     return config.to_options(), config.seats
 
 
+def ws_url(text: str) -> str:
+    """A server's websocket URL (``ws://`` or ``wss://``), for ``--server``."""
+    if not text.startswith(("ws://", "wss://")) or len(text.split("://", 1)[1]) == 0:
+        raise argparse.ArgumentTypeError(f"not a websocket URL (ws://HOST:PORT): {text!r}")
+    return text
+
+
+def mqtt_url(text: str) -> str:
+    """A broker URL, ``mqtt://HOST[:PORT][/PREFIX]`` or ``mqtts://...``, for ``--mqtt``."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(text)
+        ok = parts.scheme in ("mqtt", "mqtts") and bool(parts.hostname)
+        _ = parts.port  # raises on a port that is not a number or out of range
+    except ValueError:
+        ok = False
+    if not ok:
+        raise argparse.ArgumentTypeError(f"not an MQTT URL (mqtt://HOST:PORT/PREFIX): {text!r}")
+    return text
+
+
 def register(
     sub: argparse._SubParsersAction[argparse.ArgumentParser], services: Services | None = None
 ) -> None:
@@ -130,7 +153,9 @@ def register(
     p.add_argument("--parallel", type=int, default=1, help="worker processes (default 1)")
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--local", action="store_true", help="play in-process (the default)")
-    mode.add_argument("--server", metavar="URL", help="play through a server (ws://...)")
+    mode.add_argument(
+        "--server", type=ws_url, metavar="URL", help="play through a server (ws://...)"
+    )
     p.add_argument(
         "--db", help="write every game to this knowledge base (SQLite file or postgresql://...)"
     )
@@ -146,6 +171,7 @@ def register(
     p.add_argument("--json", action="store_true", help="print the table as JSON")
     p.add_argument(
         "--mqtt",
+        type=mqtt_url,
         metavar="URL",
         help="publish the standings after each game to mqtt://HOST:PORT[/PREFIX]",
     )
@@ -170,6 +196,14 @@ def register(
     hosted.add_argument("--rounds", type=int, help="Swiss rounds (default: ceil(log2 bots))")
     hosted.add_argument("--duration", type=float, help="an arena's length in seconds")
     hosted.add_argument("--rated", action="store_true", help="rate every game")
+    hosted.add_argument(
+        "--retries",
+        type=int,
+        default=4,
+        metavar="N",
+        help="connection attempts in a row that may fail before giving up (default 4: "
+        "about 3 s against an unreachable server)",
+    )
     p.set_defaults(func=cmd_tournament, services=services)
 
     p = sub.add_parser(
@@ -182,7 +216,9 @@ def register(
     p.add_argument(
         "spec", metavar="BOT", help="a built-in name (perudo-expert:hard) or module:Class"
     )
-    p.add_argument("--server", default="ws://127.0.0.1:8765", help="the server's websocket URL")
+    p.add_argument(
+        "--server", type=ws_url, default="ws://127.0.0.1:8765", help="the server's websocket URL"
+    )
     p.add_argument("--room", help="the room id to join")
     p.add_argument("--invite", help="a private room's invite code")
     p.add_argument("--seat", type=int, help="the seat to take (default: the first free one)")
@@ -206,6 +242,14 @@ def register(
     )
     p.add_argument("--name", help="display name (default: the bot's name)")
     p.add_argument("--token", help="a token from an earlier run, to keep the same identity")
+    p.add_argument(
+        "--retries",
+        type=int,
+        metavar="N",
+        help="connection attempts in a row that may fail before the bot gives up (default 4: "
+        "waits of about 0.2, 0.4, 0.8 and 1.6 s, so an unreachable server ends it in about "
+        "3 s; with --ladder 20, about 3 minutes, to outlast a server restart)",
+    )
     ladder = p.add_argument_group('the ranked ladder (docs/bots.md, "The ladder")')
     ladder.add_argument(
         "--ladder",
@@ -240,6 +284,19 @@ def register(
     p.set_defaults(func=cmd_selfplay, services=services)
 
 
+def check_bot(spec: str, game: str | None) -> Any:
+    """Make one bot from ``spec`` (raise :class:`BotError` naming it if it cannot be
+    made, e.g. an unknown level, or if it does not play ``game``); return it."""
+    try:
+        bot = load_bot(spec)[1]()
+    except (ValueError, TypeError) as exc:
+        raise BotError(f"bot {spec!r}: {exc}") from None
+    games = list(getattr(type(bot), "games", ()) or ())
+    if game is not None and games and game not in games:
+        raise BotError(f"bot {spec!r} plays {', '.join(games)}, not {game}")
+    return bot
+
+
 def lineup(args: argparse.Namespace) -> tuple[list[str], dict[str, Any], int]:
     """The bots, validated game options and seat count of a tournament or self-play run;
     raise :class:`BotError` or :class:`ConfigError` with what is wrong."""
@@ -247,9 +304,13 @@ def lineup(args: argparse.Namespace) -> tuple[list[str], dict[str, Any], int]:
     if not names:
         raise BotError("--bots needs at least one bot")
     for name in names:
-        load_bot(name)
+        check_bot(name, args.game)
     budget = getattr(args, "budget", None)
     if budget is not None:
+        try:
+            parse_budget(budget)  # even if no bot here searches
+        except ValueError as exc:
+            raise ConfigError(f"--budget: {exc}") from exc
         for name in names:
             try:
                 load_bot(name, budget=budget)[1]()
@@ -257,8 +318,16 @@ def lineup(args: argparse.Namespace) -> tuple[list[str], dict[str, Any], int]:
                 pass
             except ValueError as exc:
                 raise ConfigError(f"--budget: {exc}") from exc
-    if args.games < 1 or args.parallel < 1:
-        raise ConfigError("--games and --parallel must be at least 1")
+    for option in ("games", "parallel", "rounds"):
+        value = getattr(args, option, None)
+        if value is not None and value < 1:
+            raise ConfigError(f"--{option} must be at least 1, not {value}")
+    retries = getattr(args, "retries", None)
+    if retries is not None and retries < 0:
+        raise ConfigError(f"--retries must be 0 or more, not {retries}")
+    duration = getattr(args, "duration", None)
+    if duration is not None and not 0 < duration < float("inf"):
+        raise ConfigError(f"--duration must be a number of seconds above 0, not {duration}")
     seats = args.seats
     if seats is None:  # one seat per bot, within the game's range
         eng = engine(args.game)
@@ -355,7 +424,7 @@ def hosted_tournament(args: argparse.Namespace, names: list[str], options: dict[
     ]
     started = time.monotonic()
     try:
-        final = asyncio.run(host_tournament(args.server, create, entrants))
+        final = asyncio.run(host_tournament(args.server, create, entrants, retries=args.retries))
     except (BotError, OSError, ConnectionFailed) as exc:
         print(f"umpire tournament: {exc}", file=sys.stderr)
         return 1
@@ -422,14 +491,24 @@ def cmd_bot(args: argparse.Namespace) -> int:
 
     try:
         name, factory = load_bot(args.spec)
+        games = type(check_bot(args.spec, args.game)).games
         if not (args.room or args.invite or args.game):
-            games = type(factory()).games
             if len(games) != 1:
                 raise BotError("say --room, --invite or --game")
             args.game = games[0]
         options = parse_options(args.option)
+        if args.game and not (args.room or args.invite):
+            game_options(args.game, None, args.option)  # refuse bad options before connecting
         if args.games is not None and args.games < 1:
-            raise ConfigError("--games must be at least 1")
+            raise ConfigError(f"--games must be at least 1, not {args.games}")
+        if args.seat is not None and args.seat < 0:
+            raise ConfigError(f"--seat must be 0 or more, not {args.seat}")
+        if args.max_concurrent < 1:
+            raise ConfigError(f"--max-concurrent must be at least 1, not {args.max_concurrent}")
+        if args.retries is None:
+            args.retries = 20 if args.ladder else 4
+        if args.retries < 0:
+            raise ConfigError(f"--retries must be 0 or more, not {args.retries}")
     except (BotError, ConfigError) as exc:
         print(f"umpire bot: {exc}", file=sys.stderr)
         return 2
@@ -447,6 +526,7 @@ def cmd_bot(args: argparse.Namespace) -> int:
                 target=target,
                 games=args.games or 1,
                 token=args.token,
+                retries=args.retries,
             )
         )
     except BotError as exc:
@@ -480,6 +560,7 @@ def _ladder(args: argparse.Namespace, name: str, factory: Callable[[], Any]) -> 
         rules=args.rules,
         max_concurrent=args.max_concurrent,
         games=args.games,
+        retries=args.retries,
     )
 
     async def run() -> Any:
@@ -523,7 +604,11 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
         async with open_recorder(args.db) as record:
             return await play_and_record(specs, args.parallel, record, settings)
 
-    results = asyncio.run(run())
+    try:
+        results = asyncio.run(run())
+    except (BotError, OSError) as exc:
+        print(f"umpire selfplay: {exc}", file=sys.stderr)
+        return 1
     elapsed = time.monotonic() - started
     print(
         f"{len(results)} {args.game} games logged to {args.db} in {elapsed:.1f} s "
