@@ -10,6 +10,7 @@ from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Footer, Header, Input, RichLog, Select, Static
 
+from client_cli import commands
 from client_cli.games.perudo.model import PerudoModel
 from client_cli.games.perudo.text import model_of
 from client_cli.screens.common import CommandLine, RoomScreen, message_log
@@ -165,9 +166,11 @@ class PerudoScreen(RoomScreen):
         if not text:
             self.client.say(self.model.words("type_a_bid"))
             return
+        move = commands.parse(text, self.client.session.state).message
         if await self.client.run_line(text):
             box.value = ""
-            self.focus_table()
+            if move is not None and move.get("type") == "act":
+                self.focus_table()  # after a bid the keys play; after ``say`` typing goes on
 
     def focus_table(self) -> None:
         """Put the focus on the log after an action, so the single-letter keys work again."""
