@@ -292,6 +292,8 @@ def check_action(action: str, state: ClientState) -> str | None:
         return "the game has not started"
     if room.seat is None:
         return "spectators cannot play"
+    if room.offline:
+        return room.OFFLINE
     module = games.game(room.game)
     if action in module.ANYTIME:
         return None

@@ -131,8 +131,7 @@ class Session:
 
     def _on_output(self, output: Output) -> None:
         if isinstance(output, Disconnected):
-            for room in self.state.rooms.values():
-                room.turn = None  # the server sends it again after resume
+            self.state.disconnected()
             if not self.closing:
                 self._notify({"type": "_disconnected"}, ["Connection lost; retrying."])
         elif isinstance(output, HelloRefused):

@@ -154,6 +154,10 @@ class KriegspielScreen(RoomScreen):
     #status { height: auto; padding: 0 1; }
     """
 
+    def __init__(self, room_id: str) -> None:
+        super().__init__(room_id)
+        self._board_given = False  #: the board took the focus when the game began
+
     @property
     def model(self) -> KriegBoard:
         """The room's board."""
@@ -186,8 +190,6 @@ class KriegspielScreen(RoomScreen):
     def on_mount(self) -> None:
         self.show_first(self.model.log)
         self.set_interval(0.5, self._tick)
-        if self.room.state == "playing" and self.room.seat is not None:
-            self.query_one("#board", BoardView).focus()  # else the command line has it
 
     def _tick(self) -> None:
         if self.room.clock is not None and not self.room.over:
@@ -210,6 +212,11 @@ class KriegspielScreen(RoomScreen):
         board.model = self.model
         board.marking = self.room.state == "playing"
         board.refresh()
+        if board.marking and self.room.seat is not None and not self._board_given:
+            self._board_given = True  # the game began: the board takes the typing, once
+            line = self.query_one("#command", CommandLine)
+            if self.focused is None or (self.focused is line and not line.value):
+                board.focus()
         self._status()
         self.show_waiting()
         self.refresh_bindings()

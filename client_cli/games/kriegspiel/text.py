@@ -84,6 +84,8 @@ def status_lines(room: RoomState, *, short: bool = False) -> list[str]:
     if room.over:
         lines.append(outcome_line(room) + (words("replay_key") if short else ""))
         lines += room.own_rating_lines if short else room.rating_lines
+    elif room.offline:
+        lines.append(room.OFFLINE)
     elif room.turn is not None:
         moves = ", ".join(board.refused)
         if short:

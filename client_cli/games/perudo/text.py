@@ -61,6 +61,8 @@ def perudo_lines(room: RoomState) -> list[str]:
     if room.over:
         lines.append(outcome_line(room))
         lines += room.rating_lines
+    elif room.offline:
+        lines.append(room.OFFLINE)
     elif room.turn is not None:
         calls = "".join(f", {call}" for call in ("dudo", "calza") if call in room.legal)
         lines.append(words("your_turn", example=_example_bid(room), more=calls))
