@@ -38,8 +38,9 @@ class PerudoScreen(RoomScreen):
     DEFAULT_CSS = """
     #side { width: 1fr; }
     #hint { height: auto; max-height: 8; overflow-y: auto; color: $warning; }
-    #bid { width: 14; }
-    #quantity, #face { width: 12; }
+    #bid { width: 19; }
+    #quantity, #face { width: 11; }
+    #controls Button { min-width: 6; width: auto; }
     """
 
     def __init__(self, room_id: str) -> None:
@@ -87,6 +88,7 @@ class PerudoScreen(RoomScreen):
         self.query_one("#controls").display = room.state != "waiting" and room.seat is not None
         self.query_one("#dudo", Button).disabled = "dudo" not in legal
         self.query_one("#calza", Button).disabled = "calza" not in legal
+        self.query_one("#calza", Button).display = self.model.table.calza_allowed
         self.query_one("#bid_button", Button).disabled = not legal
         self.query_one("#hint_button", Button).display = self.hints()
         if room.turn is not self._picker_turn:
@@ -171,6 +173,12 @@ class PerudoScreen(RoomScreen):
             box.value = ""
             if move is not None and move.get("type") == "act":
                 self.focus_table()  # after a bid the keys play; after ``say`` typing goes on
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """As for every room, and calza only where the room's rules have it."""
+        if action == "calza" and not self.model.table.calza_allowed:
+            return False
+        return super().check_action(action, parameters)
 
     def focus_table(self) -> None:
         """Put the focus on the log after an action, so the single-letter keys work again."""
