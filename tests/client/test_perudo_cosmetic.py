@@ -42,3 +42,20 @@ async def test_at_80x24_calza_hides_and_hint_and_the_placeholder_fit(
         box = screen.query_one("#bid", Input)
         assert box.content_region.width >= len(box.placeholder)
         await session.close()
+
+
+def test_a_bid_of_one_die_reads_as_one() -> None:
+    from client_cli.games.perudo.model import PerudoModel
+
+    assert PerudoModel().bid_words("1x6") == "1x6 (one 6)"
+    assert PerudoModel().bid_words("2x6") == "2x6 (2 6s)"
+
+
+def test_the_replay_before_the_first_round_says_so() -> None:
+    from client_cli.games.perudo.replay import perudo_replay
+
+    room = frames(["1x2"], [])
+    model = model_of(room)
+    event = {"type": "game_started", "seq": 1, "seats": 2, "options": {"dice_per_player": 2}}
+    replay = perudo_replay(room, [event], model.words)
+    assert replay.steps[0].panel[0] == "Before the first round"
