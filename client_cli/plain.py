@@ -25,6 +25,7 @@ from typing import Any, TextIO
 from client_cli import accounts, commands, games
 from client_cli.controller import fetch_replay, run_account, send_command
 from client_cli.help import commands_help, rules_text
+from client_cli.render import outcome_line
 from client_cli.session import Session, SessionError
 
 Json = dict[str, Any]
@@ -63,6 +64,12 @@ class PlainClient:
         if frame.get("type") == "error" and isinstance(frame.get("ref"), int):
             lines = []  # the command's own error is explained by the controller
         self.say(*lines)
+        room_id = frame.get("room")
+        followed = self.session.state.rooms.get(room_id) if isinstance(room_id, str) else None
+        if frame.get("type") == "room" and followed is not None and followed.over:
+            if not followed.outcome_told and followed.seat is not None:
+                followed.outcome_told = True  # (the final room frame may come again)
+                self.say(outcome_line(followed))
         if frame.get("type") == "turn" and frame.get("room") == self.session.state.current:
             room = self.session.state.current_room
             if room is not None:

@@ -49,6 +49,8 @@ class RoomState:
     rated_told: bool = False
     #: the rematch sentence last told (told again only when it changes)
     rematch_told: tuple[str, ...] = ()
+    #: the result and placing were told (plain mode tells them once, at the end)
+    outcome_told: bool = False
     #: the connection is down: the turn (if any) comes back with the server's next welcome
     offline: bool = False
 
