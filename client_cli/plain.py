@@ -66,10 +66,10 @@ class PlainClient:
         self.say(*lines)
         room_id = frame.get("room")
         followed = self.session.state.rooms.get(room_id) if isinstance(room_id, str) else None
-        if frame.get("type") == "room" and followed is not None and followed.over:
-            if not followed.outcome_told and followed.seat is not None:
-                followed.outcome_told = True  # (the final room frame may come again)
-                self.say(outcome_line(followed))
+        told = followed is None or followed.outcome_told or followed.seat is None
+        if frame.get("type") == "room" and not told and followed is not None and followed.over:
+            followed.outcome_told = True  # (the final room frame may come again)
+            self.say(outcome_line(followed))
         if frame.get("type") == "turn" and frame.get("room") == self.session.state.current:
             room = self.session.state.current_room
             if room is not None:
