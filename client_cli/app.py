@@ -48,6 +48,8 @@ ProfileScreen #log, LeaderboardScreen #log { height: 8; }
 SeeksScreen #log, TournamentScreen #log { height: 8; }
 #board_title, #recent_title { padding: 0 1; text-style: bold; }
 #confirm { width: 60; height: auto; border: thick $error; padding: 1 2; background: $surface; }
+#confirm Label { width: 1fr; }
+#confirm Horizontal { height: auto; }
 #caption { padding: 1 1; text-style: bold; }
 #panel { padding: 0 2; height: auto; }
 #notes { padding: 1 1; color: $success; }
