@@ -48,6 +48,8 @@ ProfileScreen #log, LeaderboardScreen #log { height: 8; }
 SeeksScreen #log, TournamentScreen #log { height: 8; }
 #board_title, #recent_title { padding: 0 1; text-style: bold; }
 #confirm { width: 60; height: auto; border: thick $error; padding: 1 2; background: $surface; }
+#confirm Label { width: 1fr; }
+#confirm Horizontal { height: auto; }
 #caption { padding: 1 1; text-style: bold; }
 #panel { padding: 0 2; height: auto; }
 #notes { padding: 1 1; color: $success; }
@@ -75,6 +77,7 @@ class UmpireApp(App[None]):
         self.session = session
         self.messages: list[str] = []
         self._player_id: str | None = None
+        self._offline_ticks = 0  #: seconds (ticks) without a live connection
 
     def on_mount(self) -> None:
         self.session.listeners.append(self._on_frame)
@@ -82,6 +85,25 @@ class UmpireApp(App[None]):
         self.run_worker(self.session.run(), name="session", exit_on_error=False)
         self.run_worker(self._first_listing(), name="lobby")
         self.set_interval(LobbyScreen.REFRESH_EVERY, self._refresh_lobby)
+        self.set_interval(self.CONNECTION_TICK, self._watch_connection)
+
+    #: seconds between looks at the connection; after OFFLINE_TICKS of them down, say so
+    CONNECTION_TICK: float = 1.0
+    OFFLINE_TICKS: int = 3
+
+    def _watch_connection(self) -> None:
+        """Say once when the server cannot be reached (the lobby's title shows it too)."""
+        if self.session.ready.is_set():
+            self._offline_ticks = 0
+            return
+        self._offline_ticks += 1
+        if self._offline_ticks == self.OFFLINE_TICKS and not self.session.closing:
+            line = f"Cannot reach {self.session.url}: retrying (is the server running?)"
+            self.say(line)
+            self.notify(line, severity="error", timeout=6)
+        screen = self.screen
+        if isinstance(screen, ClientScreen):
+            screen.safe_refresh()
 
     def _refresh_lobby(self) -> None:
         if isinstance(self.screen, LobbyScreen):

@@ -58,6 +58,10 @@ def run(args: argparse.Namespace) -> int:
     from client_cli.session import Session
     from client_cli.state import ClientState
 
+    problem = url_problem(args.server)
+    if problem is not None:
+        print(f"umpire play: {problem}", file=sys.stderr)
+        return 2
     password: str | None = None
     if args.login is not None:
         name = args.login.strip()
@@ -84,6 +88,19 @@ def run(args: argparse.Namespace) -> int:
     app = UmpireApp(Session(args.server, name, state=state, password=password))
     app.run()
     return 0
+
+
+def url_problem(url: str) -> str | None:
+    """Why ``url`` is not a websocket address a client can connect to (None when it is)."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url)
+        ok = parts.scheme in ("ws", "wss") and bool(parts.hostname)
+        parts.port  # noqa: B018  (raises on a port that is not a number or out of range)
+    except ValueError:
+        ok = False
+    return None if ok else f"--server must be a ws:// or wss:// address, not {url!r}"
 
 
 def ask_password(name: str, server: str) -> str | None:

@@ -104,8 +104,16 @@ def _unknown_option(game: GameInfo, key: str, catalogue: Catalogue) -> str:
 
 def _seat(args: list[str], index: int) -> Json:
     if len(args) > index:
-        return {"seat": int(args[index])}
+        return {"seat": seat_number(args[index])}
     return {}
+
+
+def seat_number(raw: str) -> int:
+    """A seat typed as a whole number, or a ValueError that names ``raw``."""
+    try:
+        return int(raw)
+    except ValueError:
+        raise ValueError(f"a seat is a whole number, not {raw!r}") from None
 
 
 def parse(line: str, state: ClientState) -> Command:
@@ -174,10 +182,12 @@ def _room_command(line: str, head: str, args: list[str], state: ClientState) -> 
     if head == "bot":
         msg: Json = {"type": "add_bot", "room": current}
         rest = list(args)
-        if rest and not rest[0].isdigit():
+        if rest and not rest[0].lstrip("-").isdigit():
             msg["bot"] = rest.pop(0)
+        if len(rest) > 1:
+            return Command(error="bot [NAME] [SEAT]")
         if rest:
-            msg["seat"] = int(rest[0])
+            msg["seat"] = seat_number(rest[0])
         return Command(message=msg)
     if head == "hint":
         return Command(message=hint_message(current, args, state.lang))
@@ -252,12 +262,23 @@ def hint_message(room: str, args: list[str], lang: str) -> Json:
     for word in args:
         key, _, raw = word.partition("=")
         if key in ("bluff", "reliability"):
-            msg[key] = float(raw)
+            msg[key] = _fraction(key, raw)
         elif key in ("lang", "level"):
             msg[key] = raw
         else:
             raise ValueError("hint [bluff=0..1] [reliability=0..1] [lang=en|it] [level=...]")
     return msg
+
+
+def _fraction(key: str, raw: str) -> float:
+    """A number from 0 to 1 for ``key``, or a ValueError that names ``raw``."""
+    try:
+        value = float(raw)
+    except ValueError:
+        value = -1.0
+    if not 0.0 <= value <= 1.0:  # also refuses nan
+        raise ValueError(f"{key} is a number from 0 to 1, not {raw!r}")
+    return value
 
 
 def check_action(action: str, state: ClientState) -> str | None:
@@ -271,6 +292,8 @@ def check_action(action: str, state: ClientState) -> str | None:
         return "the game has not started"
     if room.seat is None:
         return "spectators cannot play"
+    if room.offline:
+        return room.OFFLINE
     module = games.game(room.game)
     if action in module.ANYTIME:
         return None

@@ -169,7 +169,7 @@ async def fetch_replay(session: Session, room_id: str) -> Replay:
         resume: Json = {"type": "resume", "room": room_id, "since": 0}
         if room.invite and room.seat is None:
             resume["invite"] = room.invite
-        await session.request(resume)
+        await session.request_from_start(resume)
         session.state.current = current or room_id
     assert room is not None
     events = [room.history[seq] for seq in sorted(room.history)]

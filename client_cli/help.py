@@ -80,6 +80,8 @@ def option_lines(catalogue: Catalogue | None) -> list[str]:
         lines.append(f"create {game.name}  (seats {seats}) {options}".rstrip())
         for preset in game.presets:
             lines.append(f"    preset={preset.name}: {preset.help}".rstrip(": "))
+        if game.bots:
+            lines.append(f"    bots: {', '.join(bot.name for bot in game.bots)}")
     rooms = " ".join(option.describe() for option in catalogue.room_options)
     lines.append(f"every room (where its game takes them): {rooms} private noautostart")
     return lines

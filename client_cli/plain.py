@@ -25,6 +25,7 @@ from typing import Any, TextIO
 from client_cli import accounts, commands, games
 from client_cli.controller import fetch_replay, run_account, send_command
 from client_cli.help import commands_help, rules_text
+from client_cli.render import outcome_line
 from client_cli.session import Session, SessionError
 
 Json = dict[str, Any]
@@ -33,10 +34,20 @@ Json = dict[str, Any]
 class PlainClient:
     """Reads commands, prints what happens; the same :class:`Session` as the TUI."""
 
-    def __init__(self, session: Session, out: TextIO, wait_timeout: float = 600.0) -> None:
+    #: seconds to wait for the server's welcome (retrying the connection) before giving up
+    CONNECT_TIMEOUT = 10.0
+
+    def __init__(
+        self,
+        session: Session,
+        out: TextIO,
+        wait_timeout: float = 600.0,
+        connect_timeout: float = CONNECT_TIMEOUT,
+    ) -> None:
         self.session = session
         self.out = out
         self.wait_timeout = wait_timeout
+        self.connect_timeout = connect_timeout
         #: the input being run (a password is read from its next line, not its command)
         self.lines: AsyncIterator[str] | None = None
         #: ``match`` frames already waited for (``wait match`` returns at the next one)
@@ -53,6 +64,12 @@ class PlainClient:
         if frame.get("type") == "error" and isinstance(frame.get("ref"), int):
             lines = []  # the command's own error is explained by the controller
         self.say(*lines)
+        room_id = frame.get("room")
+        followed = self.session.state.rooms.get(room_id) if isinstance(room_id, str) else None
+        told = followed is None or followed.outcome_told or followed.seat is None
+        if frame.get("type") == "room" and not told and followed is not None and followed.over:
+            followed.outcome_told = True  # (the final room frame may come again)
+            self.say(outcome_line(followed))
         if frame.get("type") == "turn" and frame.get("room") == self.session.state.current:
             room = self.session.state.current_room
             if room is not None:
@@ -62,10 +79,14 @@ class PlainClient:
         """Execute each line until ``quit`` or the end of input; return an exit status."""
         runner = asyncio.create_task(self.session.run())
         try:
-            await asyncio.wait_for(self._connected(), 30)
+            await asyncio.wait_for(self._connected(), self.connect_timeout)
             await asyncio.wait_for(self.session.catalogued.wait(), 30)  # the games, for create
         except TimeoutError:
-            self.say(f"Cannot reach {self.session.url}.")
+            print(
+                f"umpire play: cannot reach {self.session.url} (no welcome in"
+                f" {self.connect_timeout:g} s: is the server running?)",
+                file=sys.stderr,
+            )
             await self._stop(runner)
             return 1
         except ConnectionError:  # refused (a wrong password...): the reason was said

@@ -131,8 +131,7 @@ class Session:
 
     def _on_output(self, output: Output) -> None:
         if isinstance(output, Disconnected):
-            for room in self.state.rooms.values():
-                room.turn = None  # the server sends it again after resume
+            self.state.disconnected()
             if not self.closing:
                 self._notify({"type": "_disconnected"}, ["Connection lost; retrying."])
         elif isinstance(output, HelloRefused):
@@ -208,6 +207,15 @@ class Session:
         self._check_open()
         await self.ready.wait()
         return await self.client.request(message, timeout)
+
+    async def request_from_start(self, resume: Json, timeout: float = 10.0) -> Json:
+        """Send a ``resume`` of its room from ``since`` on, taking every event it sends
+        again (the stream forgets the events a ``watch`` snapshot already counted: a fresh
+        client fetches a finished game's whole log this way, for its replay)."""
+        self._check_open()
+        await self.ready.wait()
+        self.core.follow(str(resume["room"])).seq = int(resume.get("since", 0))
+        return await self.client.request(resume, timeout)
 
     def _check_open(self) -> None:
         """Refuse at once while no connection will come (after a logout or a refusal)."""

@@ -24,6 +24,9 @@ Json = dict[str, Any]
 class RoomState:
     """One room this client follows (seated or watching)."""
 
+    #: what the player on turn (and a move typed) is told while the connection is down
+    OFFLINE = "Connection lost: reconnecting to the server (your turn comes back with it)."
+
     room: str
     #: the player's language (the game's sentences are told in it)
     lang: str = "en"
@@ -46,6 +49,10 @@ class RoomState:
     rated_told: bool = False
     #: the rematch sentence last told (told again only when it changes)
     rematch_told: tuple[str, ...] = ()
+    #: the result and placing were told (plain mode tells them once, at the end)
+    outcome_told: bool = False
+    #: the connection is down: the turn (if any) comes back with the server's next welcome
+    offline: bool = False
 
     def __post_init__(self) -> None:
         if self.game and isinstance(self.model, EventLog):
@@ -210,6 +217,15 @@ class ClientState:
     tournaments: list[Json] = field(default_factory=list)
     #: the last ``tournament`` frame of each tournament (asked for, or pushed live)
     tournament: dict[str, Json] = field(default_factory=dict)
+    #: whether the server welcomed this client on a live connection (shown on screen)
+    connected: bool = False
+
+    def disconnected(self) -> None:
+        """The connection dropped: no turn is ours until the server resumes the rooms."""
+        self.connected = False
+        for room in self.rooms.values():
+            room.turn = None  # the server sends it again after resume
+            room.offline = True
 
     def room(self, room_id: str) -> RoomState:
         """The state of ``room_id`` (created on first use)."""
@@ -238,6 +254,9 @@ class ClientState:
                 self.forget_rooms()  # logged in as another player: the server left its rooms
             self.player = frame["player"]
             self.token = frame["token"]
+            self.connected = True
+            for room in self.rooms.values():
+                room.offline = False
             self.pending_seats = list(frame.get("seats", []))
             for seat in self.pending_seats:  # the game is known before the room frame comes
                 self.room(str(seat["room"])).set_game(str(seat.get("game") or ""))

@@ -130,6 +130,9 @@ class RoomScreen(ClientScreen):
         ("m", "rematch", "Rematch"),
     ]
 
+    #: a new room screen (after ``create``, a join, ``room``) types into its command line
+    AUTO_FOCUS = "#command"
+
     #: actions (keys) that make sense only while this client plays the running game
     PLAY_ACTIONS: ClassVar[frozenset[str]] = frozenset()
 
@@ -158,7 +161,8 @@ class RoomScreen(ClientScreen):
         if action == "rematch":
             return room.over and room.seat is not None
         if action in self.PLAY_ACTIONS:
-            return room.state == "playing" and room.seat is not None
+            # a letter typed while no widget has the focus never plays a move
+            return room.state == "playing" and room.seat is not None and self.focused is not None
         return True
 
     @property

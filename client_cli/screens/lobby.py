@@ -67,6 +67,7 @@ class LobbyScreen(ClientScreen):
         self.title = "umpire"
         self.sub_title = "lobby"
         self.query_one("#rooms", DataTable).focus()
+        self.safe_refresh()  # (says "not connected" until the welcome)
 
     def list_rooms_again(self) -> None:
         """List the rooms again (the app calls this every REFRESH_EVERY seconds)."""
@@ -106,7 +107,9 @@ class LobbyScreen(ClientScreen):
         if selected is not None and selected in table.rows:
             table.move_cursor(row=table.get_row_index(selected))
         player = self.client.session.state.player
-        if player:
+        if not self.client.session.ready.is_set():
+            self.sub_title = f"lobby · not connected to {self.client.session.url}"
+        elif player:
             kind = player.get("kind", "guest")
             self.sub_title = f"lobby · {player['name']}" + ("" if kind == "guest" else f" ({kind})")
 

@@ -29,9 +29,10 @@ class ReplayScreen(ClientScreen):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        yield Static(id="caption")
-        yield Static(id="panel")
-        yield Static("\n".join(self.replay.notes), id="notes")
+        # plain text, not markup: a caption's SAN is in brackets (``[f3]``)
+        yield Static(id="caption", markup=False)
+        yield Static(id="panel", markup=False)
+        yield Static("\n".join(self.replay.notes), id="notes", markup=False)
         yield Footer()
 
     def on_mount(self) -> None:

@@ -92,7 +92,8 @@ async def test_a_whole_goofspiel_game_with_real_keys(
         opponent = asyncio.create_task(lowest_card_always(bob, screen.room_id))
         await until(pilot, lambda: room.state == "playing")
         await pilot.pause()
-        assert not isinstance(app.focused, Input)  # the keys work: no box holds the focus
+        # issue 29: after the screen change the typing lands in the command line
+        assert app.focused is screen.query_one("#command", Input)
 
         # a card not in the hand is refused before sending; the command line takes a bid
         await until(pilot, lambda: room.turn is not None)

@@ -29,7 +29,6 @@ class BoardView(Widget, can_focus=True):
         Binding("left", "cursor(-1, 0)", "Left", show=False),
         Binding("right", "cursor(1, 0)", "Right", show=False),
         Binding("space,enter", "choose", "Choose square"),
-        Binding("p,n,b,r,q,k", "noop", "Mark", show=False),
         Binding("x", "unmark", "Clear mark"),
     ]
 
@@ -45,6 +44,8 @@ class BoardView(Widget, can_focus=True):
         self.model = model
         self.cursor = chess.E2 if model.color != "black" else chess.E7
         self.selected: int | None = None
+        #: whether p n b r q k place markers (during the game: before it, ``b`` adds a bot)
+        self.marking = False
 
     @property
     def white_bottom(self) -> bool:
@@ -125,14 +126,13 @@ class BoardView(Widget, can_focus=True):
 
     def on_key(self, event: events.Key) -> None:
         """p n b r q k: mark a suspected enemy piece under the cursor."""
+        if not self.marking:
+            return
         if event.character and event.character in "pnbrqk" and len(event.character) == 1:
             if self.model.board.piece_at(self.cursor) is None:
                 self.model.mark(chess.square_name(self.cursor), event.character)
                 self.refresh()
             event.stop()
-
-    def action_noop(self) -> None:
-        """Marking is handled in :meth:`on_key`."""
 
     def action_unmark(self) -> None:
         """Clear the marker under the cursor."""
@@ -153,6 +153,10 @@ class KriegspielScreen(RoomScreen):
     #board { height: 11; width: 36; padding: 0 1; }
     #status { height: auto; padding: 0 1; }
     """
+
+    def __init__(self, room_id: str) -> None:
+        super().__init__(room_id)
+        self._board_given = False  #: the board took the focus when the game began
 
     @property
     def model(self) -> KriegBoard:
@@ -186,7 +190,6 @@ class KriegspielScreen(RoomScreen):
     def on_mount(self) -> None:
         self.show_first(self.model.log)
         self.set_interval(0.5, self._tick)
-        self.query_one("#board", BoardView).focus()
 
     def _tick(self) -> None:
         if self.room.clock is not None and not self.room.over:
@@ -207,7 +210,13 @@ class KriegspielScreen(RoomScreen):
         """Redraw the board and the status from the room state."""
         board = self.query_one("#board", BoardView)
         board.model = self.model
+        board.marking = self.room.state == "playing"
         board.refresh()
+        if board.marking and self.room.seat is not None and not self._board_given:
+            self._board_given = True  # the game began: the board takes the typing, once
+            line = self.query_one("#command", CommandLine)
+            if self.focused is None or (self.focused is line and not line.value):
+                board.focus()
         self._status()
         self.show_waiting()
         self.refresh_bindings()

@@ -55,6 +55,24 @@ def board_lines(
     return lines
 
 
+def piece_lines(board: KriegBoard) -> list[str]:
+    """Your pieces as a list by kind (``Your pieces: king e1; rooks a1, h1; ...``) and
+    your markers: what plain ``show`` prints, for screen readers, instead of a grid."""
+    words = board.words
+    own = chess.WHITE if board.color != "black" else chess.BLACK
+    kinds = []
+    for symbol in "kqrbnp":
+        squares = sorted(board.board.pieces(chess.Piece.from_symbol(symbol).piece_type, own))
+        if squares:
+            name = words(("piece_" if len(squares) == 1 else "pieces_") + symbol)
+            kinds.append(f"{name} {', '.join(chess.square_name(s) for s in squares)}")
+    marks = ", ".join(f"{chess.square_name(s)}={p}" for s, p in sorted(board.markers.items()))
+    return [
+        words("your_pieces", pieces="; ".join(kinds) or "-"),
+        words("markers", marks=marks or words("no_marks")),
+    ]
+
+
 def clocks_line(room: RoomState) -> str:
     """Both clocks (``White 4:47  Black 5:00 *``, the star on the running one)."""
     words = model_of(room).words
@@ -84,6 +102,8 @@ def status_lines(room: RoomState, *, short: bool = False) -> list[str]:
     if room.over:
         lines.append(outcome_line(room) + (words("replay_key") if short else ""))
         lines += room.own_rating_lines if short else room.rating_lines
+    elif room.offline:
+        lines.append(room.OFFLINE)
     elif room.turn is not None:
         moves = ", ".join(board.refused)
         if short:
@@ -105,7 +125,7 @@ def kriegspiel_lines(room: RoomState, *, log_lines: int = 8) -> list[str]:
     words = board.words
     color = board.color_name(board.color)
     lines = [words("header", room=room.room, rules=board.rules, color=color)]
-    lines += board_lines(board.board, white_bottom=board.color != "black", markers=board.markers)
+    lines += piece_lines(board)  # a list, not a grid: plain mode is read aloud too
     lines += status_lines(room)
     lines.append(words("umpire"))
     lines += ["  " + line for line in board.log[-log_lines:]]

@@ -76,7 +76,8 @@ def _panel(model: PerudoModel, counts: list[int], cups: list[list[int]]) -> list
     """The round, every cup (or ``out``) and the round's bids."""
     table, words = model.table, model.words
     palifico = words("palifico_mark") if table.palifico is not None else ""
-    panel = [words("round", round=table.round) + palifico]
+    heading = words("round", round=table.round) if table.round else words("no_round_yet")
+    panel = [heading + palifico]
     for seat in range(table.seats):
         if seat < len(counts) and counts[seat] == 0 and seat in table.out:
             panel.append(words("cup_out", name=table.name(seat)))

@@ -10,6 +10,7 @@ from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Footer, Header, Input, RichLog, Select, Static
 
+from client_cli import commands
 from client_cli.games.perudo.model import PerudoModel
 from client_cli.games.perudo.text import model_of
 from client_cli.screens.common import CommandLine, RoomScreen, message_log
@@ -37,8 +38,9 @@ class PerudoScreen(RoomScreen):
     DEFAULT_CSS = """
     #side { width: 1fr; }
     #hint { height: auto; max-height: 8; overflow-y: auto; color: $warning; }
-    #bid { width: 14; }
-    #quantity, #face { width: 12; }
+    #bid { width: 19; }
+    #quantity, #face { width: 11; }
+    #controls Button { min-width: 6; width: auto; }
     """
 
     def __init__(self, room_id: str) -> None:
@@ -86,6 +88,7 @@ class PerudoScreen(RoomScreen):
         self.query_one("#controls").display = room.state != "waiting" and room.seat is not None
         self.query_one("#dudo", Button).disabled = "dudo" not in legal
         self.query_one("#calza", Button).disabled = "calza" not in legal
+        self.query_one("#calza", Button).display = self.model.table.calza_allowed
         self.query_one("#bid_button", Button).disabled = not legal
         self.query_one("#hint_button", Button).display = self.hints()
         if room.turn is not self._picker_turn:
@@ -165,9 +168,17 @@ class PerudoScreen(RoomScreen):
         if not text:
             self.client.say(self.model.words("type_a_bid"))
             return
+        move = commands.parse(text, self.client.session.state).message
         if await self.client.run_line(text):
             box.value = ""
-            self.focus_table()
+            if move is not None and move.get("type") == "act":
+                self.focus_table()  # after a bid the keys play; after ``say`` typing goes on
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """As for every room, and calza only where the room's rules have it."""
+        if action == "calza" and not self.model.table.calza_allowed:
+            return False
+        return super().check_action(action, parameters)
 
     def focus_table(self) -> None:
         """Put the focus on the log after an action, so the single-letter keys work again."""

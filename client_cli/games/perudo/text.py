@@ -38,7 +38,7 @@ def perudo_lines(room: RoomState) -> list[str]:
         else:
             dice = words("unknown_dice") if count is None else words("dice", count=count)
         lines.append(f" {marker} {seat} {table.name(seat)}{you}: {dice}")
-    if table.seat is not None:
+    if table.seat is not None and table.seat not in table.out:  # (none once out)
         lines.append(words("your_dice", dice=" ".join(str(d) for d in table.dice) or "-"))
     if table.bids:
         bids = ", ".join(f"{table.name(s)} {b}" for s, b in table.bids)
@@ -61,6 +61,8 @@ def perudo_lines(room: RoomState) -> list[str]:
     if room.over:
         lines.append(outcome_line(room))
         lines += room.rating_lines
+    elif room.offline:
+        lines.append(room.OFFLINE)
     elif room.turn is not None:
         calls = "".join(f", {call}" for call in ("dudo", "calza") if call in room.legal)
         lines.append(words("your_turn", example=_example_bid(room), more=calls))
