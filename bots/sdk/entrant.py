@@ -22,7 +22,7 @@ from typing import Any
 from bots.client.core import ClientCore, Received
 from bots.client.driver import Client, ConnectionFailed
 from bots.sdk.bot import Bot, BotError, GameResult
-from bots.sdk.remote import RemotePlayer, Target, match_listener
+from bots.sdk.remote import RemotePlayer, Target, listen_for_matches, match_listener
 
 log = logging.getLogger(__name__)
 
@@ -70,28 +70,9 @@ class TournamentEntrant:
             retries=self.retries,
             headers=self.headers,
         )
-        outputs = client.outputs()
-        running = asyncio.create_task(client.run())
-
-        async def read() -> None:
-            async for output in outputs:
-                if isinstance(output, Received):
-                    self._received(client, output)
-
-        reading = asyncio.create_task(read())
-        done = asyncio.create_task(self._done.wait())
-        try:
-            await asyncio.wait({done, running}, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            done.cancel()
-            if self.playing:
-                await asyncio.gather(*self.playing.values(), return_exceptions=True)
-            await client.close()
-            with contextlib.suppress(ConnectionFailed, asyncio.CancelledError):
-                await running
-            reading.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await reading
+        await listen_for_matches(
+            client, lambda output: self._received(client, output), self._done, self.playing
+        )
         if client.failure is not None and self.final is None:
             raise BotError(str(client.failure))
         return self.final

@@ -23,7 +23,6 @@ for each), lets the games in progress end and closes.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -32,7 +31,7 @@ from typing import Any
 from bots.client.core import Received
 from bots.client.driver import Client, ConnectionFailed
 from bots.sdk.bot import Bot, BotError, GameResult
-from bots.sdk.remote import RemotePlayer, Target, match_listener
+from bots.sdk.remote import RemotePlayer, Target, listen_for_matches, match_listener
 
 log = logging.getLogger(__name__)
 
@@ -116,37 +115,13 @@ class LadderPlayer:
             retries=self.retries,
             headers=self.headers,
         )
-        outputs = client.outputs()
-        running = asyncio.create_task(client.run())
-
-        async def read() -> None:
-            async for output in outputs:
-                if isinstance(output, Received):
-                    self._received(client, output)
-
-        async def keepalive() -> None:
-            # the ladder connection sends nothing else for hours: a ping now and then
-            # keeps the server's idle timeout (welcome.limits.idle_timeout) away
-            while True:
-                await client.ready.wait()
-                limits = (client.core.welcome or {}).get("limits") or {}
-                idle = limits.get("idle_timeout") or 0
-                await asyncio.sleep(min(60.0, idle / 3) if idle else 60.0)
-                if client.core.ready:
-                    client.send({"type": "ping"})
-
-        reading = asyncio.create_task(read())
-        pinging = asyncio.create_task(keepalive())
-        done = asyncio.create_task(self._done.wait())
-        try:
-            await asyncio.wait({done, running}, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            done.cancel()
-            pinging.cancel()
-            await self._finish(client, running)
-            reading.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await reading
+        await listen_for_matches(
+            client,
+            lambda output: self._received(client, output),
+            self._done,
+            self.playing,
+            keepalive=True,  # (the ladder connection sends nothing else for hours)
+        )
         if self.refused is not None:
             raise BotError(f"the server refused the ladder: {self.refused}")
         if client.failure is not None and not self._leaving:
@@ -226,10 +201,3 @@ class LadderPlayer:
             client.send(self._ladder_message(0))
             self._unanswered = True
         self._settle()
-
-    async def _finish(self, client: Client, running: asyncio.Task[None]) -> None:
-        if self.playing:
-            await asyncio.gather(*self.playing.values(), return_exceptions=True)
-        await client.close()
-        with contextlib.suppress(ConnectionFailed, asyncio.CancelledError):
-            await running

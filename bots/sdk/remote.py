@@ -24,7 +24,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -350,3 +350,51 @@ def match_listener(
         max_size=1 << 22,
         additional_headers=headers or {},
     )
+
+
+async def listen_for_matches(
+    client: Client,
+    on_received: Callable[[Received], None],
+    done: asyncio.Event,
+    playing: Mapping[str, asyncio.Task[None]],
+    *,
+    keepalive: bool = False,
+) -> None:
+    """Run a :func:`match_listener` connection: hand every frame to ``on_received`` until
+    ``done`` is set or the connection gives up, then let the games in ``playing`` end and
+    close. ``keepalive``: ping now and then, for a connection that otherwise sends nothing
+    for hours (the server's ``welcome.limits.idle_timeout`` would close it)."""
+    outputs = client.outputs()
+    running = asyncio.create_task(client.run())
+
+    async def read() -> None:
+        async for output in outputs:
+            if isinstance(output, Received):
+                on_received(output)
+
+    async def ping() -> None:
+        while True:
+            await client.ready.wait()
+            limits = (client.core.welcome or {}).get("limits") or {}
+            idle = limits.get("idle_timeout") or 0
+            await asyncio.sleep(min(60.0, idle / 3) if idle else 60.0)
+            if client.core.ready:
+                client.send({"type": "ping"})
+
+    reading = asyncio.create_task(read())
+    pinging = asyncio.create_task(ping()) if keepalive else None
+    waiting = asyncio.create_task(done.wait())
+    try:
+        await asyncio.wait({waiting, running}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        waiting.cancel()
+        if pinging is not None:
+            pinging.cancel()
+        if playing:
+            await asyncio.gather(*playing.values(), return_exceptions=True)
+        await client.close()
+        with contextlib.suppress(ConnectionFailed, asyncio.CancelledError):
+            await running
+        reading.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await reading
