@@ -12,6 +12,7 @@ from typing import Any
 
 from bots.baseline import KriegspielRandom, PerudoRandom, PerudoSimple
 from bots.perudo.expert.hint import perudo_hint
+from bots.sdk.bot import Decision
 from bots.sdk.remote import RemotePlayer, Target, play_remote
 from server.net.app import UmpireServer
 from server.rooms.room import Timing
@@ -271,6 +272,25 @@ class RecordingRandom(PerudoRandom):
         self.seen.append(event)
 
 
+class HeldRandom(RecordingRandom):
+    """A recording random bot that holds its second decision until released: while it
+    thinks, the game waits for it, so the test drops its connection at a known point
+    (mid-game, its seat connected) however fast or slow the machine is."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.decisions = 0
+        self.holding = asyncio.Event()
+        self.release = asyncio.Event()
+
+    async def decide(self, decision: Decision) -> str:
+        self.decisions += 1
+        if self.decisions == 2:
+            self.holding.set()
+            await self.release.wait()
+        return await super().decide(decision)
+
+
 async def test_a_remote_bot_reconnects_and_resumes_after_a_dropped_connection(
     server: UmpireServer, connect: Any
 ) -> None:
@@ -279,15 +299,17 @@ async def test_a_remote_bot_reconnects_and_resumes_after_a_dropped_connection(
         await host.request("create_room", "created", game="perudo", options={"seats": 2}, sit=False)
     )["room"]
     await host.request("add_bot", "bot_added", room=room_id, bot="perudo-random", seat=0)
-    bot = RecordingRandom(seed=2)
+    bot = HeldRandom(seed=2)
     url = f"ws://127.0.0.1:{server.port}"
     task = asyncio.create_task(
         play_remote(url, lambda: bot, name="fragile", target=Target(room=room_id, seat=1))
     )
     room = server.lobby.rooms[room_id]
-    await eventually(lambda: room.game and len(room.game.history) >= 3, what="three moves")
+    await asyncio.wait_for(bot.holding.wait(), 30)  # mid-game, and the game waits for it
+    assert room.game is not None and room.game.history and room.state == "playing"
     victim = next(c for c, s in room.viewers.items() if s == 1 and c.player.name == "fragile")
     victim.ws.transport.abort()  # the network drops: no close frame
+    bot.release.set()
     results = await asyncio.wait_for(task, 30)
     assert results[0].seat == 1 and room.state == "finished"
     stream = [e.view(1) for e in room.log if e.view(1) is not None]
