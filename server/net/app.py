@@ -288,8 +288,10 @@ class UmpireServer:
         return port
 
     async def start(self) -> None:
-        """Open the store, restore unfinished rooms, start listening."""
+        """Open the store (refusing one it cannot write), restore unfinished rooms,
+        start listening."""
         await self.store.open()
+        await self.store.check_writable()
         await self.bus.start()
         self.metrics.start()
         if self.store.shared:
@@ -377,7 +379,8 @@ class UmpireServer:
         await self.metrics.close()
         await self.bus.close()
         await self.store.close()
-        log.info("umpire stopped")
+        if self._server is not None:  # (a start that failed has its own one-line say)
+            log.info("umpire stopped")
 
     # -- connections --------------------------------------------------------------------
 
