@@ -391,7 +391,7 @@ def explain(path: str, exc: sqlite3.Error) -> str:
     if "malformed" in low or code == sqlite3.SQLITE_CORRUPT:
         return (
             f"{path} is damaged ({said}): stop every server using it and restore it "
-            "from a backup (docs/server.md, 'Backups')"
+            "from a backup (deploy/README.md, \"Backups\")"
         )
     if "readonly" in low or "read-only" in low or code == sqlite3.SQLITE_READONLY:
         return (
