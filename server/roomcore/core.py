@@ -287,8 +287,9 @@ class RoomCore:
         for conn in self.viewers:
             self._send(conn, frame)
         self._out.append(m.PublishLobby())
-        self._send_clock()
-        self._send_turn()
+        if self._hold is None:  # (a held house move shows its change, clocks and turn)
+            self._send_clock()
+            self._send_turn()
         kept, self._paused_inputs = self._paused_inputs, []
         for message in kept:
             if self._hold is not None:

@@ -513,9 +513,10 @@ class Room:
         except LeaseLost:
             raise
         except StoreError as exc:
-            log.debug("room %s: still cannot store its game: %s", self.id, exc)
-            self._retry_later()
-            return
+            if not await self._stored_after_all(first.entry):
+                log.debug("room %s: still cannot store its game: %s", self.id, exc)
+                self._retry_later()
+                return
         entry = first.entry
         rated = pending.rated or (isinstance(entry, journal.Finish) and entry.plan is not None)
         self._pending = None
@@ -528,6 +529,21 @@ class Room:
         deferred, self._deferred = self._deferred, []
         for job in deferred:
             self._queue.put_nowait(job)
+
+    async def _stored_after_all(self, entry: journal.Entry) -> bool:
+        """Whether the entry whose write failed is stored after all (its first write
+        reached the disk although it reported an error): then it is never written again.
+        A rated game's end found so is shown with its stored rating changes."""
+        try:
+            if not await journal.stored(self.store, entry):
+                return False
+        except StoreError:
+            return False
+        log.warning("room %s: a write reported failed was stored after all", self.id)
+        pending = self._pending
+        if pending is not None and isinstance(entry, journal.Finish) and entry.plan is not None:
+            pending.changes += await self.store.rating_changes(self.id)
+        return True
 
     def _drop_pending(self) -> None:
         """The room stops while paused (a shutdown): what waited was never stored, so it

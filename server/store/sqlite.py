@@ -374,7 +374,7 @@ WAL_SIZE_LIMIT = 16 * 1024 * 1024
 #: seconds between two checkpoints the writer makes itself (besides SQLite's automatic
 #: ones every WAL_CHECKPOINT_PAGES pages): the WAL holds at most about this many
 #: seconds of writes, or WAL_CHECKPOINT_PAGES pages, whichever is less
-CHECKPOINT_INTERVAL = 5.0
+CHECKPOINT_INTERVAL = 1.0
 
 
 def explain(path: str, exc: sqlite3.Error) -> str:
@@ -391,7 +391,7 @@ def explain(path: str, exc: sqlite3.Error) -> str:
     if "malformed" in low or code == sqlite3.SQLITE_CORRUPT:
         return (
             f"{path} is damaged ({said}): stop every server using it and restore it "
-            "from a backup (deploy/README.md, \"Backups\")"
+            'from a backup (deploy/README.md, "Backups")'
         )
     if "readonly" in low or "read-only" in low or code == sqlite3.SQLITE_READONLY:
         return (
@@ -629,7 +629,10 @@ class SqliteStore(SqlReads):
             await asyncio.sleep(CHECKPOINT_INTERVAL)
             mode = "TRUNCATE" if self.failing else "PASSIVE"
             try:
-                await self.checkpoint(mode)
+                result = await self.checkpoint(mode)
+                log.debug(
+                    "store %s: checkpoint (%s): busy, pages, copied = %s", self.path, mode, result
+                )
             except (sqlite3.Error, StoreError) as exc:
                 log.debug("store %s: checkpoint (%s) failed: %s", self.path, mode, exc)
 

@@ -179,7 +179,16 @@ async def test_injected_disk_full_pauses_and_resumes(make_server: Any, db_path: 
         assert not [f for f in drained if f.get("type") in ("ack", "event", "room")], drained
         assert len(client.events(room)) == events[client]
 
+    # a player coming back during the pause: welcomed (no write needed), and its resume
+    # waits for the end of the pause, told why at once
+    back = await WsClient.open(server.port)
+    await back.hello("wes", token=wes.token)
+    await back.send(type="resume", room=room, since=0, ref=5)
+    await back.expect("paused", room=room, paused=True)
+
     full.full = False  # space is freed: the room goes on by itself
+    await back.expect("resumed", room=room, ref=5)
+    await back.close()
     ack = await acked(mover, room, 1)
     for client in (ana, bob, wes):
         await client.expect("paused", room=room, paused=False)
@@ -373,3 +382,35 @@ async def test_a_real_full_disk_pauses_the_game_until_space_is_freed(
     code, err = await small_disk.stop()
     assert code == 0, err
     assert "Traceback" not in err, err
+
+
+async def test_a_write_reported_failed_but_stored_is_not_written_twice(
+    make_server: Any,
+) -> None:
+    """An I/O error after the commit reached the disk: the write reports a failure but is
+    stored. The room pauses, its retry finds the rows there (writing them again would fail
+    for ever on their keys) and the game goes on, the move acknowledged once."""
+    from server.errors import StoreError
+
+    server: UmpireServer = await make_server()
+    room, ana, bob, wes = await players(server.port, **KRIEGSPIEL)
+    mover, turn = await turn_of(room, ana, bob)
+    real = server.store.append
+    lies = [True]
+
+    async def append(*args: Any, **kwargs: Any) -> None:
+        await real(*args, **kwargs)
+        if lies and lies.pop():
+            raise StoreError("write failed: disk I/O error (after the commit)")
+
+    server.store.append = append  # type: ignore[method-assign]
+    await mover.send(type="act", room=room, action=turn["legal"][0], ref=1)
+    await mover.expect("paused", room=room, paused=True)
+    await mover.expect("paused", room=room, paused=False)
+    await acked(mover, room, 1)
+    assert len([f for f in mover.frames if f.get("type") == "ack"]) == 1
+    nxt, turn = await turn_of(room, ana, bob)
+    await nxt.send(type="act", room=room, action=turn["legal"][0], ref=2)
+    await acked(nxt, room, 2)
+    for client in (ana, bob, wes):
+        await client.close()
