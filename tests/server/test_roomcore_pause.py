@@ -197,3 +197,36 @@ def test_attaching_during_a_pause_waits_for_its_end() -> None:
     room.recover(at=30.0)
     assert h.answers[token] is not None and wes.of("room") and wes.of("snapshot")
     assert wes.of("room")[-1]["seq"] == h.core.viewer_seq(None)
+
+
+def test_a_paced_house_move_whose_write_fails_keeps_its_pace() -> None:
+    """A house bot's move is held for its pace; its write fails: after the pause the move
+    is shown at its pace (counted without the pause), the human's turn only after it."""
+    from server.roomcore.settings import Timing
+    from tests.server.roomcore_harness import PERUDO_BOT, make_core
+
+    timing = Timing(grace=30.0, autopilot_delay=2.0, finished_ttl=60.0)
+    h = Harness(make_core("perudo", {"seats": 2, "dice_per_player": 2}, timing=timing))
+    ana = Conn(ANA)
+    h.request(m.Join(ana))
+    h.request(m.AddBot(ana, bot=PERUDO_BOT, name="perudo-random"))
+    bot = Conn(PERUDO_BOT)
+    h.request(m.Join(bot, ticket=h.launches()[-1].ticket))
+    room = Failing(h)
+    t = 0.0
+    while h.core.game is not None and h.core.game.to_move != 1:
+        t += 0.1
+        h.request(m.Act(ana, action=h.legal(0)[0]), at=t)
+    turns = len(ana.of("turn"))
+    events = len(ana.events())
+    room.failing = True
+    room.ask(m.Act(bot, action=h.legal(1)[0]), at=t + 0.5)  # held until t + 2 (its pace)
+    assert h.core.paused and not h.timers
+    room.recover(at=t + 100.0)  # the pause: 99.5 s
+    assert bot.of("ack")  # the bot hears at once; ana only at the pace
+    assert len(ana.events()) == events and len(ana.of("turn")) == turns
+    assert "hold" in h.timers and h.timers["hold"].at == t + 2.0 + 99.5
+    h.run_until(t + 101.4)
+    assert len(ana.events()) == events
+    h.run_until(t + 101.6)
+    assert len(ana.events()) > events and len(ana.of("turn")) == turns + 1
