@@ -429,6 +429,10 @@ class Room:
         await done
 
     async def _fail(self, reason: str) -> None:
+        if self.core.paused:  # (an abort is a write: it could not be stored either, and
+            # what waits for the store must be written first)
+            log.error("room %s: %s while paused: the game is not aborted", self.id, reason)
+            return
         loop = asyncio.get_running_loop()
         try:
             await self._perform(self.core.abort(reason, loop.time(), time.time()))
