@@ -294,6 +294,8 @@ def check_action(action: str, state: ClientState) -> str | None:
         return "spectators cannot play"
     if room.offline:
         return room.OFFLINE
+    if room.paused:
+        return room.paused_text
     module = games.game(room.game)
     if action in module.ANYTIME:
         return None

@@ -20,6 +20,19 @@ from client_cli.games.base import EventLog, GameModel
 Json = dict[str, Any]
 
 
+#: What a paused room says (the server cannot save its game), and its end, by language.
+PAUSED = {
+    "en": "The server cannot save: paused. The game goes on by itself when it can save "
+    "again; no clock runs meanwhile.",
+    "it": "Il server non riesce a salvare: partita in pausa. Riprende da sola quando potrà "
+    "salvare di nuovo; intanto nessun orologio scorre.",
+}
+RESUMED = {
+    "en": "The server can save again: the game goes on.",
+    "it": "Il server salva di nuovo: la partita riprende.",
+}
+
+
 @dataclass
 class RoomState:
     """One room this client follows (seated or watching)."""
@@ -53,6 +66,9 @@ class RoomState:
     outcome_told: bool = False
     #: the connection is down: the turn (if any) comes back with the server's next welcome
     offline: bool = False
+    #: the server cannot save the game: it is paused (no move, no clock) until it can
+    paused: bool = False
+    paused_at: float = 0.0
 
     def __post_init__(self) -> None:
         if self.game and isinstance(self.model, EventLog):
@@ -72,6 +88,11 @@ class RoomState:
     def _sit(self, seat: int | None) -> None:
         self.seat = seat
         self.model.sit(seat)
+
+    @property
+    def paused_text(self) -> str:
+        """What a paused room tells its player, in the player's language."""
+        return PAUSED.get(self.lang, PAUSED["en"])
 
     @property
     def state(self) -> str:
@@ -118,7 +139,10 @@ class RoomState:
         remaining = [float(r) for r in self.clock["remaining"]]
         mover = self.clock.get("to_move")
         if mover is not None and not self.over:
-            elapsed = (time.monotonic() if now is None else now) - self.clock_at
+            at = time.monotonic() if now is None else now
+            if self.paused:  # (no clock runs while the room is paused)
+                at = min(at, self.paused_at)
+            elapsed = at - self.clock_at
             remaining[mover] = max(0.0, remaining[mover] - elapsed)
         return remaining
 
@@ -168,6 +192,14 @@ class RoomState:
         elif kind == "clock":
             self.clock = frame
             self.clock_at = time.monotonic()
+        elif kind == "paused":
+            paused = bool(frame.get("paused"))
+            if paused != self.paused:
+                self.paused = paused
+                self.paused_at = time.monotonic()
+                line = self.paused_text if paused else RESUMED.get(self.lang, RESUMED["en"])
+                self.log.append(line)
+                lines.append(line)
         elif kind == "chat":
             n = int(frame.get("n", 0))
             if n not in self.chat_seen:

@@ -145,7 +145,7 @@ def db_folder_problem(db: str) -> str | None:
         return None
     folder = os.path.dirname(os.path.abspath(db))
     if not os.path.isdir(folder):
-        return f"--db {db}: no folder {folder}"
+        return f"--db {db}: no folder {folder}; create it, or give another --db"
     return None
 
 
@@ -342,6 +342,32 @@ def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
+    from server.errors import StoreError
+    from server.store.lock import ServerLock
+
+    problem = db_folder_problem(args.db)
+    if problem:
+        print(f"umpire serve: {problem}", file=sys.stderr)
+        return 1
+    lock: ServerLock | None = None
+    if "://" not in args.db:
+        # (before anything opens the file: a second server on it migrates and restores
+        # nothing; the lock is held until this process ends)
+        try:
+            lock = ServerLock.acquire(args.db, what="umpire serve", port=args.port)
+        except StoreError as exc:
+            print(f"umpire serve: {exc}", file=sys.stderr)
+            return 1
+    try:
+        return _serve(args, lock)
+    finally:
+        if lock is not None:
+            lock.release()
+
+
+def _serve(args: argparse.Namespace, lock: Any) -> int:
+    """``umpire serve`` once its database's lock is held (``lock``: the
+    :class:`~server.store.lock.ServerLock`, ``None`` for PostgreSQL)."""
     import asyncio
     import signal
 
@@ -355,10 +381,6 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     from server.rooms.room import Timing
     from server.root import build_server
 
-    problem = db_folder_problem(args.db)
-    if problem:
-        print(f"umpire serve: {problem}", file=sys.stderr)
-        return 1
     logs.configure(args.log_level, args.log_format)
     config = ServerConfig(
         host=args.host,
@@ -418,10 +440,12 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             reason = exc.strerror or str(exc)
             print(f"umpire: cannot listen on {args.host}:{args.port}: {reason}", file=sys.stderr)
             return 1
-        except StoreError as exc:  # e.g. the PostgreSQL server cannot be reached
+        except StoreError as exc:  # a database it cannot use, PostgreSQL unreachable...
             await server.close()
-            print(f"umpire: {exc}", file=sys.stderr)
+            print(f"umpire serve: {exc}", file=sys.stderr)
             return 1
+        if lock is not None:
+            lock.update(port=server.port)
         print(f"umpire listening on ws://{args.host}:{server.port}", flush=True)
         print(f"play in a browser: http://{args.host}:{server.port}/", flush=True)
         try:

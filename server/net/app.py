@@ -27,7 +27,7 @@ from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
 from server import __version__
-from server.errors import ClientError
+from server.errors import ClientError, LeaseLost, NameTaken, StoreError
 from server.feed.bus import NO_BUS, Bus
 from server.games import ConfigError
 from server.games import engine as find_engine
@@ -288,8 +288,10 @@ class UmpireServer:
         return port
 
     async def start(self) -> None:
-        """Open the store, restore unfinished rooms, start listening."""
+        """Open the store (refusing one it cannot write), restore unfinished rooms,
+        start listening."""
         await self.store.open()
+        await self.store.check_writable()
         await self.bus.start()
         self.metrics.start()
         if self.store.shared:
@@ -362,6 +364,9 @@ class UmpireServer:
         await asyncio.shield(self._closing)
 
     async def _close(self) -> None:
+        for room in list(self.lobby.rooms.values()):
+            if room.paused:  # (its connections wait for answers it can never store)
+                await room.stop()
         self.ladder.close()
         await self.matchmaker.close()  # (before the connections close: seeks stay)
         await self.tournaments.close()
@@ -377,7 +382,8 @@ class UmpireServer:
         await self.metrics.close()
         await self.bus.close()
         await self.store.close()
-        log.info("umpire stopped")
+        if self._server is not None:  # (a start that failed has its own one-line say)
+            log.info("umpire stopped")
 
     # -- connections --------------------------------------------------------------------
 
@@ -483,7 +489,8 @@ class UmpireServer:
                     reply = await self._dispatch(client, message)
                     if reply:
                         client.send_frame(frames.with_ref(reply, message.ref))
-                except ClientError as exc:
+                except (ClientError, StoreError) as failed:
+                    exc = failed if isinstance(failed, ClientError) else _unavailable(failed)
                     ref = message.ref if message is not None else ref_of(frame)
                     room = getattr(message, "room", None)
                     client.send_frame(frames.error(exc.code, exc.message, ref=ref, room=room))
@@ -1044,6 +1051,17 @@ class _IdleTimer:
 
     def cancel(self) -> None:
         self.handle.cancel()
+
+
+def _unavailable(exc: StoreError) -> ClientError:
+    """A request the store could not carry out (a full or failing disk): the client is
+    told to try again later; a :class:`LeaseLost` or a bug is not that, and is raised."""
+    if isinstance(exc, LeaseLost | NameTaken):
+        raise exc
+    log.warning("a request failed in the store: %s", exc)
+    return ClientError(
+        "unavailable", "the server cannot save anything now: nothing was done; try again later"
+    )
 
 
 async def _close_discarding(ws: ServerConnection, code: int, reason: str) -> None:

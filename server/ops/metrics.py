@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import math
 import time
 from collections import Counter as Tally
@@ -146,6 +147,7 @@ class Metrics:
         self._rate = _Rate()
         self.registry.register(_ServerCollector(self))
         self.registry.register(_LagCollector(self.lag))
+        quiet_probes()
 
     def start(self) -> None:
         """Start measuring the event loop's lag (call from the running loop)."""
@@ -182,14 +184,22 @@ class Metrics:
         return generate_latest(self.registry)
 
     def health(self) -> tuple[bool, dict[str, object]]:
-        """Whether the server is serving, and a few facts for humans."""
+        """Whether the server is serving and can save, and a few facts for humans: a
+        store whose newest write failed, or a room paused because it cannot save, makes
+        the server unhealthy (``cannot_save``) until writes succeed again."""
         server = self.server
-        ok = server._closing is None and server._server is not None
+        serving = server._closing is None and server._server is not None
+        failing = server.store.failing
+        paused = paused_rooms(server)
+        ok = serving and not failing and not paused
+        status = "stopping" if not serving else "cannot_save" if not ok else "ok"
         return ok, {
-            "status": "ok" if ok else "stopping",
+            "status": status,
             "version": __version__,
             "connections": connections(server),
             "rooms": len(server.lobby.rooms),
+            "paused_rooms": paused,
+            "store_failing": failing,
             "mqtt": None if server.bus is NO_BUS else server.bus.connected,
         }
 
@@ -212,6 +222,35 @@ class Metrics:
 def connections(server: UmpireServer) -> int:
     """The server's open websocket connections (house bots included)."""
     return sum(server._per_address.values())
+
+
+def paused_rooms(server: UmpireServer) -> int:
+    """The rooms paused because the store cannot write their games."""
+    return sum(1 for room in server.lobby.rooms.values() if room.paused)
+
+
+class QuietProbes(logging.Filter):
+    """websockets logs two INFO lines for every plain HTTP request it answers ("HTTP
+    response sent", "connection closed"): for a health check or a scrape, every few
+    seconds, that is noise. Those records are made DEBUG (and dropped unless the logger
+    shows DEBUG). Installed on the ``websockets.server`` logger by :class:`Metrics`."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno != logging.INFO:
+            return True
+        request = getattr(getattr(record, "websocket", None), "request", None)
+        path = str(getattr(request, "path", "") or "").split("?", 1)[0]
+        if path not in (HEALTH_PATH, METRICS_PATH):
+            return True
+        record.levelno, record.levelname = logging.DEBUG, "DEBUG"
+        return logging.getLogger(record.name).isEnabledFor(logging.DEBUG)
+
+
+def quiet_probes() -> None:
+    """Install :class:`QuietProbes` on websockets' server logger (once)."""
+    logger = logging.getLogger("websockets.server")
+    if not any(isinstance(f, QuietProbes) for f in logger.filters):
+        logger.addFilter(QuietProbes())
 
 
 def _set_header(response: Response, name: str, value: str) -> None:
@@ -237,6 +276,21 @@ class _ServerCollector(Collector):
         for state in ("waiting", "playing", "finished", "aborted"):
             games.add_metric([state], tally.get(state, 0))
         yield games
+        yield CounterMetricFamily(
+            "umpire_store_write_failures",
+            "Writes the store could not make (a full disk, an I/O error)",
+            value=server.store.write_failures,
+        )
+        yield GaugeMetricFamily(
+            "umpire_store_failing",
+            "1 while the store's newest write failed",
+            value=float(server.store.failing),
+        )
+        yield GaugeMetricFamily(
+            "umpire_rooms_paused",
+            "Rooms paused because the store cannot write their games",
+            value=paused_rooms(server),
+        )
         yield GaugeMetricFamily(
             "umpire_actions_per_second",
             "Accepted actions per second over the last 10 seconds",

@@ -31,13 +31,14 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import hashlib
+import logging
 import secrets
 import time
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from server.errors import ClientError, NameTaken
+from server.errors import ClientError, LeaseLost, NameTaken, StoreError
 from server.ids import opaque
 from server.players.accounts import (
     MAX_BOTS,
@@ -49,6 +50,8 @@ from server.players.passwords import Passwords
 from server.players.throttle import LoginThrottle
 from server.store.contract import PlayerRow, SessionRow, Store
 from server.wire.frames import PlayerInfo
+
+log = logging.getLogger(__name__)
 
 MAX_NAME = 32
 #: a login session expires after this many idle days by default (``--session-idle-days``)
@@ -207,7 +210,12 @@ class Identities:
             await self.store.drop_session(token_hash)
             raise ClientError("bad_token", "this session expired: log in again")
         if now - session.last_used >= TOUCH_EVERY:
-            await self.store.touch_session(token_hash, now)
+            try:
+                await self.store.touch_session(token_hash, now)
+            except StoreError as exc:  # (a full disk: a returning player still comes back)
+                if isinstance(exc, LeaseLost):
+                    raise
+                log.warning("session of %s: its last use is not stored: %s", row.id, exc)
         if row.kind == "guest" and name is not None:
             name = check_name(name)
             # A guest keeps its stored name even when an account claimed its key since:

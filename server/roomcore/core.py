@@ -34,6 +34,8 @@ import secrets
 from collections.abc import Callable, Iterable
 from typing import Any, cast
 
+import msgspec
+
 from server import __version__
 from server.errors import ClientError
 from server.games import Engine
@@ -53,6 +55,9 @@ from server.wire.limits import TokenBucket
 
 #: Seconds a stand-in bot has to act before the engine's fallback policy moves instead.
 STANDIN_FALLBACK = 3.0
+#: What the ``paused`` frame says (clients show their own words, in their language).
+PAUSED_TEXT = "the server cannot save: paused (the game goes on when it can save again)"
+RESUMED_TEXT = "the server can save again: the game goes on"
 
 _Job = Callable[..., None]
 
@@ -118,6 +123,13 @@ class RoomCore:
         self._declined: int | None = None
         self._next_room: str | None = None
         self._opening = False
+        #: while the store cannot write (the actor says so with ``StoreFailed``): when
+        #: the pause began, the timers it stopped (name -> due time), the inputs kept for
+        #: after it, and the room as its stored log has it (what the lobby lists)
+        self.paused_since: float | None = None
+        self._paused_timers: dict[str, float] = {}
+        self._paused_inputs: list[m.Input] = []
+        self._paused_view: frames.RoomInfo | None = None
         self._out: list[m.Effect] = []
         self._now = 0.0
         self._wall = 0.0
@@ -130,11 +142,16 @@ class RoomCore:
         self._out = []
         self._now = now
         self._wall = now if wall is None else wall
-        if self._hold is not None and not (isinstance(message, m.Tick) and message.name == "hold"):
+        if self.paused_since is not None or isinstance(message, m.StoreFailed | m.StoreRecovered):
+            self._while_paused(message)
+        elif self._hold is not None and not (
+            isinstance(message, m.Tick) and message.name == "hold"
+        ):
             self._held_inputs.append(message)  # processed when the held move is shown
             return []
-        self._dispatch(message)
-        while self._hold is None and self._held_inputs:
+        else:
+            self._dispatch(message)
+        while self.paused_since is None and self._hold is None and self._held_inputs:
             self._dispatch(self._held_inputs.pop(0))
         out, self._out = self._out, []
         return out
@@ -154,6 +171,9 @@ class RoomCore:
             return
         if isinstance(message, m.Rematched):
             self._rematched(message.room)
+            return
+        if isinstance(message, m.StoreFailed | m.StoreRecovered):
+            self._while_paused(message)
             return
         handler = _HANDLERS[type(message)]
         try:
@@ -179,14 +199,126 @@ class RoomCore:
 
     def drop_held(self, error: ClientError) -> list[m.Effect]:
         """Refuse with ``error`` every request held back behind a house seat's paced move
-        (the room fails or stops before showing it); return the effects."""
+        or kept for after a pause (the room fails or stops first); return the effects."""
         refused: list[m.Effect] = [
             m.Refuse(held.token, error)
-            for held in self._held_inputs
+            for held in [*self._held_inputs, *self._paused_inputs]
             if isinstance(held, m.Request) and held.token is not None
         ]
         self._held_inputs.clear()
+        self._paused_inputs.clear()
         return refused
+
+    # -- a pause: the store cannot write ------------------------------------------------
+
+    @property
+    def paused(self) -> bool:
+        """Whether the room is paused because the store cannot write."""
+        return self.paused_since is not None
+
+    def _while_paused(self, message: m.Input) -> None:
+        """An input while the room is paused (or the one that pauses or resumes it).
+
+        Nothing is played and no timer runs: a game request is refused with ``paused``;
+        attaching (join, watch, resume), a closed connection and the actor's own inputs
+        wait for the end of the pause (an attaching connection is told of the pause at
+        once); ticks are stale (their timers stopped with the pause)."""
+        if isinstance(message, m.StoreFailed):
+            if self.paused_since is None:
+                self._pause(message)
+        elif isinstance(message, m.StoreRecovered):
+            if self.paused_since is not None:
+                self._unpause()
+        elif isinstance(message, m.Tick):
+            return
+        elif isinstance(message, m.Join | m.Watch | m.Resume):
+            self._paused_inputs.append(message)
+            self._send(message.conn, self._paused_frame(True))
+        elif isinstance(message, m.Detach | m.Relaunch | m.Rated | m.Rematched):
+            self._paused_inputs.append(message)
+        else:
+            assert isinstance(message, m.Request)
+            error = ClientError(
+                "paused",
+                f"the server cannot save: room {self.id} is paused and goes on by itself "
+                "when it can save again; nothing was done (act again then)",
+            )
+            self._out.append(m.Refuse(message.token, error))
+
+    def _paused_frame(self, paused: bool) -> bytes:
+        text = PAUSED_TEXT if paused else RESUMED_TEXT
+        return frames.encode(frames.PausedFrame(room=self.id, paused=paused, message=text))
+
+    def _pause(self, failed: m.StoreFailed) -> None:
+        """The store could not write ``failed.entry``: stop every timer and clock and tell
+        every viewer. What the room shows meanwhile is its stored log's (the lobby lists
+        the room as it was before the entry that failed)."""
+        self._paused_view = self._stored_summary(failed.entry)
+        self.paused_since = self._now
+        self._paused_timers = self.timers.pending()
+        self._out.extend(self.timers.cancel_all())  # (their jobs wait in self._jobs)
+        why = f" ({failed.reason})" if failed.reason else ""
+        self._out.append(m.Note(f"the store cannot write{why}: the room is paused"))
+        frame = self._paused_frame(True)
+        for conn in self.viewers:
+            self._send(conn, frame)
+        self._out.append(m.PublishLobby())
+
+    def _unpause(self) -> None:
+        """The entry that failed is stored: restart the clocks and timers where they
+        stopped (the pause is charged to nobody), tell every viewer, and handle the
+        inputs kept for now."""
+        assert self.paused_since is not None
+        pause = max(0.0, self._now - self.paused_since)
+        self.paused_since = None
+        self._paused_view = None
+        clocks = self.clocks
+        if clocks is not None and clocks.running is not None:
+            clocks.since += pause
+        self._turn_since += pause
+        for seat in self.seats:
+            if seat.away_since is not None:
+                seat.away_since += pause
+        for name, at in self._paused_timers.items():
+            self._out.append(self.timers.set(name, at + pause))
+        self._paused_timers = {}
+        self._out.append(m.Note(f"the store writes again: the room goes on after {pause:.1f} s"))
+        frame = self._paused_frame(False)
+        for conn in self.viewers:
+            self._send(conn, frame)
+        self._out.append(m.PublishLobby())
+        if self._hold is None:  # (a held house move shows its change, clocks and turn)
+            self._send_clock()
+            self._send_turn()
+        kept, self._paused_inputs = self._paused_inputs, []
+        for message in kept:
+            if self._hold is not None:
+                self._held_inputs.append(message)
+            else:
+                self._dispatch(message)
+
+    def _stored_summary(self, entry: journal.Entry) -> frames.RoomInfo:
+        """The room's summary as its stored log has it when ``entry`` (and all after
+        it) is not stored: before a start, a step or an end that failed, nothing of them
+        shows (no new state, event count, outcome or revealed seed)."""
+        view = self.summary()
+        if isinstance(entry, journal.Start):
+            state, base = WAITING, 0
+        elif isinstance(entry, journal.Step | journal.Finish):
+            state = WAITING if self.game is None else PLAYING
+            base = entry.events[0].seq - 1 if entry.events else len(self.streams.log)
+        else:
+            return msgspec.structs.replace(view, paused=True)
+        return msgspec.structs.replace(
+            view,
+            state=cast(frames.RoomState, state),
+            seq=self.streams.seq_before(None, base),
+            seed=None,
+            outcome=None,
+            reason=None,
+            ratings=None,
+            paused=True,
+        )
 
     # -- small effects ------------------------------------------------------------------
 
@@ -249,7 +381,10 @@ class RoomCore:
         )
 
     def summary(self) -> frames.RoomInfo:
-        """The public description of the room (the lobby's listing and ``room`` frames)."""
+        """The public description of the room (the lobby's listing and ``room`` frames);
+        while the room is paused, as its stored log has it."""
+        if self._paused_view is not None:
+            return self._paused_view
         outcome = self.game.outcome if self.game is not None else None
         revealed = self.state in (FINISHED, ABORTED) and self.game is not None
         settings = self.settings
@@ -795,6 +930,8 @@ class RoomCore:
             raise ClientError("not_seated", f"you hold no seat in room {self.id}")
         if self.state != PLAYING or self.game is None:
             raise ClientError("bad_state", f"the game in room {self.id} is not being played")
+        if self.paused_since is not None:
+            raise ClientError("paused", f"the server cannot save: room {self.id} is paused")
         return held
 
     def knowledge(self, seat: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:

@@ -147,7 +147,23 @@ class Rated:
     changes: tuple[RatingChange, ...]
 
 
-Input = Request | Tick | Relaunch | Rated | Rematched
+@dataclass(slots=True)
+class StoreFailed:
+    """The store could not write ``entry`` (a full disk, an I/O error): the room pauses.
+    ``entry`` and every effect after it are not carried out yet (the actor retries the
+    write); nothing of them may be shown while the room is paused."""
+
+    entry: Entry
+    reason: str = ""
+
+
+@dataclass(slots=True)
+class StoreRecovered:
+    """The entry that failed is stored now, and the effects after it carried out: the
+    room goes on (its clocks and timers restart where they stopped)."""
+
+
+Input = Request | Tick | Relaunch | Rated | Rematched | StoreFailed | StoreRecovered
 
 
 # -- effects -----------------------------------------------------------------------------

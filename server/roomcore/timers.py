@@ -49,5 +49,9 @@ class Timers:
         pending = self._pending.get(name)
         return None if pending is None else pending[0]
 
+    def pending(self) -> dict[str, float]:
+        """Every armed timer's due time, by name."""
+        return {name: at for name, (at, _) in self._pending.items()}
+
     def __contains__(self, name: object) -> bool:
         return name in self._pending

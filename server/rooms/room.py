@@ -9,7 +9,13 @@ each connection in one socket write per job (gathered per connection while the j
 runs, handed over when it ends); timers
 become ``loop.call_at`` handles that feed ticks back into the queue.
 
-If the core or the store fails, the room logs it and aborts its game; the server goes on.
+If the store cannot write (a full disk, an I/O error: any :class:`StoreError` but
+:class:`LeaseLost`), the room *pauses*: the entry that failed and every effect after it
+wait, nothing of them is acknowledged or shown, the core stops its clocks and timers and
+tells every viewer (``StoreFailed``); the room retries the write with backoff
+(:data:`RETRY_FIRST` doubling to :data:`RETRY_MOST` seconds) and, once it is stored,
+carries out the rest and goes on (``StoreRecovered``). If the core itself fails, the room
+logs it and aborts its game; the server goes on.
 """
 
 from __future__ import annotations
@@ -22,7 +28,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from server.errors import ClientError, LeaseLost
+from server.errors import ClientError, LeaseLost, StoreError
 from server.feed.bus import NO_BUS, Bus
 from server.games import Engine
 from server.games.base import Event, Game
@@ -42,6 +48,9 @@ log = logging.getLogger(__name__)
 
 #: the close code of a connection whose room moved to another node ("service restart")
 MOVED = 1012
+#: seconds before the first retry of a write that failed, and the most between two
+RETRY_FIRST = 0.1
+RETRY_MOST = 2.0
 
 #: Starts a house bot client: (room id, seat, bot name, ticket).
 Launcher = Callable[[str, int, str, str], None]
@@ -63,7 +72,24 @@ class _Job:
     log: tuple[list[ActionRow], list[EventRow]] | None = None
     #: abort the game for this reason (``Room.abort``)
     abort: str | None = None
+    #: write the entry that failed again (the room is paused)
+    retry: bool = False
     done: asyncio.Future[Any] | None = None
+
+
+@dataclass(slots=True)
+class _Pending:
+    """What waits while the room is paused: the effects from the persist that failed
+    (``effects[0]``) on, and the rating changes and flag ``_perform`` had gathered."""
+
+    effects: list[m.Effect]
+    changes: list[RatingChange]
+    rated: bool
+    retries: int = 0
+
+
+#: the name of the handle of the next retry of a write that failed
+_RETRY = "store-retry"
 
 
 class _Mailbox:
@@ -125,6 +151,10 @@ class Room:
         self._closed = False
         #: the frames of the job running, per connection: written when it ends
         self._frames: dict[Client, list[bytes]] = {}
+        #: while paused: the effects waiting for the write that failed, and the abort
+        #: jobs that wait for the end of the pause
+        self._pending: _Pending | None = None
+        self._deferred: list[_Job] = []
 
     @classmethod
     def new(
@@ -212,6 +242,11 @@ class Room:
     def last_seq(self) -> int:
         """How many events the room has logged (0 before the game starts)."""
         return len(self.core.streams.log)
+
+    @property
+    def paused(self) -> bool:
+        """Whether the room is paused because the store cannot write its game."""
+        return self.core.paused
 
     def connected(self, seat: int) -> bool:
         """Whether the seat's own player (or house bot) has a connection attached."""
@@ -321,6 +356,7 @@ class Room:
                 closed = ClientError("no_such_room", f"room {self.id} is closed")
                 for effect in self.core.drop_held(closed):
                     self._effect(effect)
+                self._drop_pending()
                 return
             try:
                 await self._do(job)
@@ -333,6 +369,12 @@ class Room:
     async def _do(self, job: _Job) -> None:
         done = job.done
         try:
+            if job.retry:
+                await self._retry()
+                return
+            if job.abort is not None and self.core.paused:
+                self._deferred.append(job)  # (an abort is a write: after the pause)
+                return
             if job.abort is not None:
                 await self._fail(job.abort)
                 if done is not None and not done.done():
@@ -387,21 +429,31 @@ class Room:
         await done
 
     async def _fail(self, reason: str) -> None:
+        if self.core.paused:  # (an abort is a write: it could not be stored either, and
+            # what waits for the store must be written first)
+            log.error("room %s: %s while paused: the game is not aborted", self.id, reason)
+            return
         loop = asyncio.get_running_loop()
         try:
             await self._perform(self.core.abort(reason, loop.time(), time.time()))
         except Exception:
             log.exception("room %s: could not record the abort", self.id)
 
-    async def _perform(self, effects: list[m.Effect]) -> None:
-        """Carry out the core's effects in order (a persist is durable before the next).
+    async def _perform(
+        self,
+        effects: list[m.Effect],
+        changes: list[RatingChange] | None = None,
+        rated: bool = False,
+    ) -> bool:
+        """Carry out the core's effects in order (a persist is durable before the next);
+        return False if a write failed and the room paused (the rest waits for it).
 
         A rated game's end comes back from the store with its rating changes: they are
         handed to the core (:class:`~server.roomcore.messages.Rated`) once the effects
         of the end are carried out, and the core shows them."""
-        changes: list[RatingChange] = []
-        rated = False
-        for effect in effects:
+        if changes is None:
+            changes = []
+        for index, effect in enumerate(effects):
             if isinstance(effect, m.Send):  # (most effects: about six per action)
                 conn = effect.conn
                 assert isinstance(conn, Client)
@@ -412,14 +464,107 @@ class Room:
                     held.extend(effect.frames)
             elif isinstance(effect, m.Persist):
                 entry = effect.entry
-                changes += await journal.commit(self.store, entry)
+                try:
+                    changes += await journal.commit(self.store, entry)
+                except LeaseLost:
+                    raise
+                except StoreError as exc:
+                    await self._pause(_Pending(effects[index:], changes, rated), exc)
+                    return False
                 rated = rated or (isinstance(entry, journal.Finish) and entry.plan is not None)
             else:
                 self._effect(effect)
         if rated:
             loop = asyncio.get_running_loop()
             message = m.Rated(tuple(changes))
-            await self._perform(self.core.handle(message, loop.time(), time.time()))
+            return await self._perform(self.core.handle(message, loop.time(), time.time()))
+        return True
+
+    # -- a pause: the store cannot write --------------------------------------------------
+
+    async def _pause(self, pending: _Pending, exc: StoreError) -> None:
+        """A write failed: keep what waits for it, pause the core (once) and retry later."""
+        self._pending = pending
+        if not self.core.paused:
+            log.warning("room %s: cannot store its game (%s): paused until it can", self.id, exc)
+            first = pending.effects[0]
+            assert isinstance(first, m.Persist)
+            loop = asyncio.get_running_loop()
+            failed = m.StoreFailed(first.entry, str(exc))
+            await self._perform(self.core.handle(failed, loop.time(), time.time()))
+        self._retry_later()
+
+    def _retry_later(self) -> None:
+        pending = self._pending
+        if pending is None or self._closed:
+            return
+        delay = min(RETRY_MOST, RETRY_FIRST * 2**pending.retries)
+        pending.retries += 1
+        loop = asyncio.get_running_loop()
+        self._handles[_RETRY] = loop.call_later(delay, self._queue.put_nowait, _Job(retry=True))
+
+    async def _retry(self) -> None:
+        """Write the entry that failed again; once it is stored, carry out what waited
+        for it and let the core go on."""
+        pending = self._pending
+        self._handles.pop(_RETRY, None)
+        if pending is None:
+            return
+        first = pending.effects[0]
+        assert isinstance(first, m.Persist)
+        try:
+            pending.changes += await journal.commit(self.store, first.entry)
+        except LeaseLost:
+            raise
+        except StoreError as exc:
+            if not await self._stored_after_all(first.entry):
+                log.debug("room %s: still cannot store its game: %s", self.id, exc)
+                self._retry_later()
+                return
+        entry = first.entry
+        rated = pending.rated or (isinstance(entry, journal.Finish) and entry.plan is not None)
+        self._pending = None
+        if not await self._perform(pending.effects[1:], pending.changes, rated):
+            return  # a later write failed: still paused
+        log.warning("room %s: its game is stored again: the room goes on", self.id)
+        loop = asyncio.get_running_loop()
+        if not await self._perform(self.core.handle(m.StoreRecovered(), loop.time(), time.time())):
+            return
+        deferred, self._deferred = self._deferred, []
+        for job in deferred:
+            self._queue.put_nowait(job)
+
+    async def _stored_after_all(self, entry: journal.Entry) -> bool:
+        """Whether the entry whose write failed is stored after all (its first write
+        reached the disk although it reported an error): then it is never written again.
+        A rated game's end found so is shown with its stored rating changes."""
+        try:
+            if not await journal.stored(self.store, entry):
+                return False
+        except StoreError:
+            return False
+        log.warning("room %s: a write reported failed was stored after all", self.id)
+        pending = self._pending
+        if pending is not None and isinstance(entry, journal.Finish) and entry.plan is not None:
+            pending.changes += await self.store.rating_changes(self.id)
+        return True
+
+    def _drop_pending(self) -> None:
+        """The room stops while paused (a shutdown): what waited was never stored, so it
+        is never shown; its requests are answered ``paused``, nothing is recorded."""
+        pending, self._pending = self._pending, None
+        deferred, self._deferred = self._deferred, []
+        error = ClientError(
+            "paused", f"the server stopped before it could save this in room {self.id}"
+        )
+        for effect in pending.effects if pending is not None else ():
+            if isinstance(effect, m.Reply | m.Refuse):
+                done = effect.token
+                if isinstance(done, asyncio.Future) and not done.done():
+                    done.set_exception(error)
+        for job in deferred:
+            if job.done is not None and not job.done.done():
+                job.done.set_result(None)
 
     def _effect(self, effect: m.Effect) -> None:
         """Carry out one effect that needs no waiting (all but a persist)."""

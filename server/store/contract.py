@@ -86,7 +86,7 @@ from typing import Any
 
 import msgspec
 
-from server.errors import StoreError
+from server.errors import NameTaken, StoreError
 
 #: What a player is: a ``guest`` (a name and a token, nothing more), an ``account`` (a
 #: name claimed with a password), a ``bot`` account (made by an account, with API tokens)
@@ -325,11 +325,30 @@ class Store(ABC):
     #: ``fail_commits``): awaited inside every write transaction just before its COMMIT;
     #: raising from it rolls the transaction back
     before_commit: Callable[[], Awaitable[None]] | None = None
+    #: writes that failed (a full disk, an I/O error, a bug; never a refusal such as
+    #: :class:`~server.errors.NameTaken`), and whether the newest write failed: true from
+    #: a failed write until the next commit succeeds (``/healthz`` reads it)
+    write_failures: int = 0
+    failing: bool = False
 
     def _committed(self, seconds: float, writes: int) -> None:
         """A group commit of ``writes`` writes took ``seconds``: tell :attr:`on_commit`."""
+        self.failing = False
         if self.on_commit is not None:
             self.on_commit(seconds, writes)
+
+    def _write_failed(self, exc: BaseException) -> None:
+        """A write failed with ``exc``: count it (a refusal such as ``NameTaken`` is an
+        answer, not a failure)."""
+        if not isinstance(exc, NameTaken):
+            self.write_failures += 1
+            self.failing = True
+
+    async def check_writable(self) -> None:
+        """Raise :class:`StoreError` (one line naming the database and what to do) if the
+        store cannot be written now; ``umpire serve`` calls it once at its start, so a
+        read-only database is refused rather than served. Default: nothing to check."""
+        return None
 
     @abstractmethod
     async def open(self) -> None:

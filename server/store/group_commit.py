@@ -108,6 +108,7 @@ async def commit_in_groups(
                     if not item.done.done():
                         fail(item, exc)
                 else:
+                    committed(time.perf_counter() - started, 1)
                     _succeed(item)
             continue
         committed(time.perf_counter() - started, len(batch))

@@ -276,6 +276,22 @@ async def commit(store: Store, entry: Entry) -> list[RatingChange]:
     return []
 
 
+async def stored(store: Store, entry: Entry) -> bool:
+    """Whether ``entry`` is in the store already: a write reported failed may still have
+    been committed (an I/O error after the commit reached the disk), and writing it again
+    would then fail for ever on its own rows. Read only (reads work on a full disk)."""
+    if isinstance(entry, Step):
+        return any(a.n == entry.action.n for a in await store.actions(entry.game_id))
+    if isinstance(entry, Said):
+        return any(line.n == entry.line.n for line in await store.chat(entry.game_id))
+    row = await store.game(entry.row.id)
+    if isinstance(entry, Finish):
+        return row is not None and row.status == entry.row.status
+    if isinstance(entry, Start):
+        return row is not None and row.status != "waiting" and row.seed == entry.row.seed
+    return False  # (a Save is written again as it is: no row of its own can clash)
+
+
 async def record_finished(store: Store, entries: Sequence[Entry]) -> None:
     """Write a whole game's entries (from :func:`finished_game`) durably.
 

@@ -505,6 +505,7 @@ class PgStore(SqlReads):
             log.warning("store %s: %s", self.name, exc)
             item.done.set_exception(exc)
         else:
+            self._write_failed(exc)
             write_failed(self.name, item.done, exc)
 
     async def _writer_connection(self) -> asyncpg.Connection:

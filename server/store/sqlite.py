@@ -369,6 +369,43 @@ def _rate(db: sqlite3.Connection, row: GameRow, plan: RatingPlan) -> list[Rating
 WRITER_CACHE_KIB = 65536
 #: WAL pages between automatic checkpoints (SQLite's default: 1,000)
 WAL_CHECKPOINT_PAGES = 10000
+#: bytes the WAL file is cut back to once a checkpoint has emptied it
+WAL_SIZE_LIMIT = 16 * 1024 * 1024
+#: seconds between two checkpoints the writer makes itself (besides SQLite's automatic
+#: ones every WAL_CHECKPOINT_PAGES pages): the WAL holds at most about this many
+#: seconds of writes, or WAL_CHECKPOINT_PAGES pages, whichever is less
+CHECKPOINT_INTERVAL = 1.0
+
+
+def explain(path: str, exc: sqlite3.Error) -> str:
+    """One line naming the database ``path``, what is wrong with it (SQLite's own
+    words in brackets) and what to do."""
+    said = str(exc) or type(exc).__name__
+    code = getattr(exc, "sqlite_errorcode", None)
+    low = said.lower()
+    if "not a database" in low or code == sqlite3.SQLITE_NOTADB:
+        return (
+            f"{path} is not an umpire database ({said}): give another --db, "
+            "or move it away and restore the database from a backup"
+        )
+    if "malformed" in low or code == sqlite3.SQLITE_CORRUPT:
+        return (
+            f"{path} is damaged ({said}): stop every server using it and restore it "
+            'from a backup (deploy/README.md, "Backups")'
+        )
+    if "readonly" in low or "read-only" in low or code == sqlite3.SQLITE_READONLY:
+        return (
+            f"{path} cannot be written ({said}): the server writes every move there; "
+            "make the file and its folder writable by the server, or give another --db"
+        )
+    if "disk is full" in low or code == sqlite3.SQLITE_FULL:
+        return f"{path}: the disk is full ({said}): free some space and start again"
+    if "unable to open" in low or code == sqlite3.SQLITE_CANTOPEN:
+        return (
+            f"{path} cannot be opened ({said}): check that its folder exists and the "
+            "server may read and write there"
+        )
+    return f"{path}: SQLite cannot use it ({said}): check the file, or restore it from a backup"
 
 
 class SqliteStore(SqlReads):
@@ -426,10 +463,13 @@ class SqliteStore(SqlReads):
         # every statement, COMMIT) is one call there, one hand-off from the event loop.
         thread = Worker("store-writer")
         try:
-            await thread.run(self._connect_writer)
-            reader = await aiosqlite.connect(self.path, isolation_level=None)
-            await reader.execute("PRAGMA busy_timeout=5000")
-            await reader.execute("PRAGMA query_only=1")
+            try:
+                await thread.run(self._connect_writer)
+                reader = await aiosqlite.connect(self.path, isolation_level=None)
+                await reader.execute("PRAGMA busy_timeout=5000")
+                await reader.execute("PRAGMA query_only=1")
+            except sqlite3.Error as exc:
+                raise StoreError(explain(self.path, exc)) from exc
         except BaseException:
             await thread.run(self._close_writer)
             thread.stop()
@@ -456,6 +496,10 @@ class SqliteStore(SqlReads):
         # back to the database once instead of many times. Durability is the WAL's own
         # (a commit is durable once its frames are synced), so this changes nothing there.
         db.execute(f"PRAGMA wal_autocheckpoint={WAL_CHECKPOINT_PAGES}")
+        # Once a checkpoint has copied the whole WAL back, the next write starts the WAL
+        # over from its beginning; the file is then cut back to this size (SQLite would
+        # otherwise keep it at its largest for ever).
+        db.execute(f"PRAGMA journal_size_limit={WAL_SIZE_LIMIT}")
         version = int(db.execute("PRAGMA user_version").fetchone()[0])
         if version > len(MIGRATIONS):
             raise StoreError(
@@ -474,6 +518,53 @@ class SqliteStore(SqlReads):
                 db.execute("ROLLBACK")
                 raise
             log.info("store %s: migrated to schema version %d", self.path, number)
+
+    async def check_writable(self) -> None:
+        """Write the database's header once (its schema version, unchanged): raise
+        :class:`StoreError` naming the file and what to do when that fails (a read-only
+        file or file system, a full disk)."""
+        thread = self._thread
+        if thread is None:
+            raise StoreError("the store is not open")
+        try:
+            await thread.run(self._probe)
+        except sqlite3.Error as exc:
+            raise StoreError(explain(self.path, exc)) from exc
+
+    def _probe(self) -> None:
+        """(In the writer thread.) One real write, rolled forward: the schema version
+        written again as it is."""
+        db = self._db
+        if db is None:
+            raise StoreError("the store is not open")
+        version = int(db.execute("PRAGMA user_version").fetchone()[0])
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            db.execute(f"PRAGMA user_version={version}")
+            db.execute("COMMIT")
+        except BaseException:
+            with contextlib.suppress(sqlite3.Error):
+                db.execute("ROLLBACK")
+            raise
+
+    def _checkpoint(self, mode: str) -> tuple[int, int, int]:
+        """(In the writer thread.) ``PRAGMA wal_checkpoint(mode)``: (busy, WAL pages,
+        pages copied back)."""
+        db = self._db
+        if db is None:
+            raise StoreError("the store is not open")
+        busy, pages, copied = db.execute(f"PRAGMA wal_checkpoint({mode})").fetchone()
+        return int(busy), int(pages), int(copied)
+
+    async def checkpoint(self, mode: str = "PASSIVE") -> tuple[int, int, int]:
+        """Copy the WAL back into the database now (``PASSIVE``: never waits for a
+        reader; ``TRUNCATE``: also empties the WAL file, waiting for readers up to the
+        busy timeout). The writer task calls it every :data:`CHECKPOINT_INTERVAL`
+        seconds, and after a failed write (a full disk: a truncated WAL frees space)."""
+        thread = self._thread
+        if thread is None:
+            raise StoreError("the store is not open")
+        return await thread.run(self._checkpoint, mode)
 
     def _close_writer(self) -> None:
         """(In the writer thread.) Close the writer's connection."""
@@ -515,13 +606,35 @@ class SqliteStore(SqlReads):
         return item.result
 
     async def _write_loop(self) -> None:
-        await commit_in_groups(
-            self._queue,
-            self.max_batch,
-            self._transaction,
-            lambda item, exc: write_failed(self.path, item.done, exc),
-            self._committed,
-        )
+        checkpoints = asyncio.create_task(self._checkpoints(), name="store-checkpoints")
+        try:
+            await commit_in_groups(
+                self._queue, self.max_batch, self._transaction, self._fail, self._committed
+            )
+        finally:
+            checkpoints.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await checkpoints
+
+    def _fail(self, item: _Write, exc: Exception) -> None:
+        self._write_failed(exc)
+        write_failed(self.path, item.done, exc)
+
+    async def _checkpoints(self) -> None:
+        """Checkpoint the WAL every :data:`CHECKPOINT_INTERVAL` seconds (PASSIVE: it
+        never waits), and empty it (TRUNCATE) while writes fail: on a full disk the
+        WAL's space is what there is to free. Queued on the writer's thread between
+        group commits, so it never runs inside a transaction."""
+        while True:
+            await asyncio.sleep(CHECKPOINT_INTERVAL)
+            mode = "TRUNCATE" if self.failing else "PASSIVE"
+            try:
+                result = await self.checkpoint(mode)
+                log.debug(
+                    "store %s: checkpoint (%s): busy, pages, copied = %s", self.path, mode, result
+                )
+            except (sqlite3.Error, StoreError) as exc:
+                log.debug("store %s: checkpoint (%s) failed: %s", self.path, mode, exc)
 
     async def _transaction(self, batch: list[_Write]) -> None:
         thread = self._thread
@@ -770,7 +883,7 @@ class SqliteStore(SqlReads):
         try:
             return list(await self.reader.execute_fetchall(sql, params))
         except sqlite3.Error as exc:
-            raise StoreError(f"read failed: {exc}") from exc
+            raise StoreError(f"a read failed: {explain(self.path, exc)}") from exc
 
     # -- seeks --------------------------------------------------------------------------
 

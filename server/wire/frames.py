@@ -69,6 +69,8 @@ ErrorCode = Literal[
     "internal",
     "too_many_connections",
     "no_such_tournament",
+    "paused",
+    "unavailable",
 ]
 
 RoomState = Literal["waiting", "playing", "finished", "aborted"]
@@ -213,6 +215,9 @@ class RoomFields(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     match: str | None = None
     #: after the end: the rematch offered (who accepted, who declined, its room)
     rematch: RematchInfo | None = None
+    #: the server cannot save the room's game now: it is paused (no move, no clock)
+    #: until it can again (the ``paused`` frame)
+    paused: bool = False
 
 
 class RoomInfo(RoomFields):
@@ -416,6 +421,16 @@ class ClockFrame(OutFrame, tag="clock"):
     to_move: int | None
     remaining: list[float] | None
     turn_time: float | None
+
+
+class PausedFrame(OutFrame, tag="paused"):
+    """The room is paused (``paused`` true) because the server cannot save its game, or
+    goes on again (``paused`` false): while paused nothing is played, no clock runs and
+    ``act`` is refused with ``paused``; ``message`` says it in words."""
+
+    room: str
+    paused: bool
+    message: str
 
 
 class ErrorFrame(Reply, tag="error"):
@@ -736,6 +751,7 @@ Frame = (
     | TurnFrame
     | AckFrame
     | ClockFrame
+    | PausedFrame
     | ErrorFrame
     | PongFrame
     | ProfileFrame
@@ -776,6 +792,7 @@ FRAME_TYPES: dict[str, type[OutFrame]] = {
         TurnFrame,
         AckFrame,
         ClockFrame,
+        PausedFrame,
         ErrorFrame,
         PongFrame,
         ProfileFrame,

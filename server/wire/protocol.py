@@ -67,6 +67,10 @@ ERROR_CODES: dict[str, str] = {
     "aborted": "the room's game was aborted after an internal error",
     "internal": "the server failed to handle the message (it keeps serving)",
     "too_many_connections": "too many connections from this address",
+    "paused": "the server cannot save this room's game now: it is paused (a `paused` "
+    "frame said so) and goes on by itself when it can save again; act again then",
+    "unavailable": "the server cannot save anything now (its disk is full or failing): "
+    "nothing was done; try again in a while",
 }
 
 #: The bot ``add_bot`` names by default: the room's own stand-in policy plays the seat

@@ -179,3 +179,30 @@ def test_cli_serve_json_logs_and_mqtt(broker: Broker, tmp_path: Path) -> None:
     records = [json.loads(text) for text in err.decode().splitlines() if text.startswith("{")]
     assert records and all({"ts", "level", "conn", "room", "msg"} <= set(r) for r in records)
     assert any("mqtt feed: connected" in r["msg"] for r in records), records
+
+
+async def test_health_checks_are_quiet_at_info(make_feed_server: Any) -> None:
+    """A probe every few seconds must not write two INFO lines each (issue 32): they are
+    DEBUG records, shown only when the log level is DEBUG."""
+    handler = _Records()
+    root = logging.getLogger()
+    old_level = root.level
+    root.addHandler(handler)
+    root.setLevel(logging.INFO)
+    try:
+        server: UmpireServer = await make_feed_server()
+        for path in ("/healthz", "/metrics", "/healthz?probe=1"):
+            status, _, _ = await asyncio.to_thread(http_get, server.port, path)
+            assert status == 200
+        await asyncio.to_thread(http_get, server.port, "/")  # the web client: still logged
+        await eventually(
+            lambda: any("HTTP response" in r.getMessage() for r in handler.records),
+            what="the web page's log line",
+        )
+    finally:
+        root.removeHandler(handler)
+        root.setLevel(old_level)
+    answered = [r for r in handler.records if r.name == "websockets.server"]
+    paths = [getattr(getattr(r, "websocket", None), "request", None) for r in answered]
+    assert all(p is None or p.path == "/" for p in paths), [r.getMessage() for r in answered]
+    assert len([r for r in answered if "HTTP response" in r.getMessage()]) == 1

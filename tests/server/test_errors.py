@@ -437,6 +437,32 @@ async def test_tournament_errors(connect: Any) -> None:
     await expect_error(ana, "unsupported")
 
 
+async def test_store_errors(server: UmpireServer, connect: Any) -> None:
+    """(tests/server/test_disk_full.py tests a full disk in depth.)"""
+    from tests.server.test_disk_full import DiskFull
+
+    ana, bob = await connect("ana"), await connect("bob")
+    room = await new_room(ana)
+    await ana.request("join", "joined", room=room)
+    await bob.request("join", "joined", room=room)
+    first = await mover(room, ana, bob)
+    full = DiskFull()
+    server.store.before_commit = full
+    full.full = True
+    await first.send(type="say", room=room, text="hello")
+    await first.expect("paused", room=room)
+    other = bob if first is ana else ana  # (the first one's line waits for its write)
+    await other.expect("paused", room=room)
+    await other.send(type="say", room=room, text="again")
+    await expect_error(other, "paused", room=room)
+    zoe = await connect(None)
+    zoe.core.name = "zoe"
+    await zoe.send(**zoe.core.hello_message())
+    await expect_error(zoe, "unavailable")
+    full.full = False
+    await first.expect("paused", room=room, paused=False)
+
+
 def test_every_error_code_is_tested() -> None:
     """Runs last in this module: every documented code was seen on the wire."""
     untested = set(ERROR_CODES) - TESTED

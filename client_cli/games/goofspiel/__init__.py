@@ -144,6 +144,8 @@ class GoofspielGame(ClientGame):
             lines += room.rating_lines
         elif room.offline:
             lines.append(room.OFFLINE)
+        elif room.paused:
+            lines.append(room.paused_text)
         elif room.turn is not None:
             lines.append(words("your_turn", example=room.legal[-1] if room.legal else "1"))
         elif model.to_move is not None:

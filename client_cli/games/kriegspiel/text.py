@@ -104,6 +104,8 @@ def status_lines(room: RoomState, *, short: bool = False) -> list[str]:
         lines += room.own_rating_lines if short else room.rating_lines
     elif room.offline:
         lines.append(room.OFFLINE)
+    elif room.paused:
+        lines.append(room.paused_text)
     elif room.turn is not None:
         moves = ", ".join(board.refused)
         if short:

@@ -63,6 +63,8 @@ def perudo_lines(room: RoomState) -> list[str]:
         lines += room.rating_lines
     elif room.offline:
         lines.append(room.OFFLINE)
+    elif room.paused:
+        lines.append(room.paused_text)
     elif room.turn is not None:
         calls = "".join(f", {call}" for call in ("dudo", "calza") if call in room.legal)
         lines.append(words("your_turn", example=_example_bid(room), more=calls))

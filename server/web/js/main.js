@@ -186,6 +186,7 @@ function onFrame(frame) {
   }
   if (frame.type === "hint") ui.hintAt = frame.seq; // the position it was worked out for: shown while the room is still there
   if (frame.type === "clock" && state.rooms[frame.room]) state.rooms[frame.room].clockAt = Date.now();
+  if (frame.type === "paused" && frame.paused && state.rooms[frame.room]) state.rooms[frame.room].pausedAt = Date.now();
   if (frame.type === "account") {
     store.setItem("umpire.kind", frame.player.kind);
     store.setItem("umpire.name", frame.player.name);

@@ -70,8 +70,9 @@ export function roomView(ui, room) {
   const table = waiting || !room.table
     ? h("p", { class: "muted" }, t("waitingPlayers"))
     : [timeLine(ui, room, module.seatLabel ? (seat) => module.seatLabel(ui, seat) : null), module.table(ui, room), rematchView(ui, room), ratingsView(ui, room), hintView(ui, room), seedView(ui, room)];
+  const paused = room.paused ? h("p", { class: "paused", role: "status", "aria-live": "polite" }, t("pausedNotice")) : null;
   return h("div", { class: "room" },
-    h("section", { class: "card head" }, header, invite, seats, h("div", { class: "actions" }, actions)),
+    h("section", { class: "card head" }, header, paused, invite, seats, h("div", { class: "actions" }, actions)),
     h("section", { class: "card table" }, table),
     replayView(ui, room),
     h("div", { class: "side" }, logView(ui, room), chatView(ui, room)));

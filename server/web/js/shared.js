@@ -19,8 +19,15 @@ export function placings(outcome) {
   return outcome.ranks.map((rank, seat) => ({ seat, rank })).sort((a, b) => a.rank - b.rank || a.seat - b.seat);
 }
 
+/** The time the clocks show: while the room is paused (the server cannot save), the
+ * moment the pause began; the server sends the clocks again when it goes on. */
+function stoppedAt(room, now) {
+  return room.paused && room.pausedAt ? Math.min(now, room.pausedAt) : now;
+}
+
 /** Each seat's clock now, counting down the running one, or null. */
 export function clockNow(room, now) {
+  now = stoppedAt(room, now);
   const clock = room.clock;
   if (!clock || !clock.remaining) return null;
   const left = clock.remaining.map(Number);
@@ -33,6 +40,7 @@ export function clockNow(room, now) {
 
 /** Whole seconds left in a timed turn (the room has a turn_time). */
 export function turnLeft(room, now) {
+  now = stoppedAt(room, now);
   return Math.max(0, Math.ceil(room.clock.turn_time - (now - room.clockAt) / 1000));
 }
 

@@ -58,6 +58,7 @@ export function roomState(id) {
     turn: null,
     clock: null,
     clockAt: 0,
+    paused: false, // the server cannot save: the game waits (a paused frame said so)
     log: [], // [{key, args, seq}]
     events: {}, // seq -> event (this viewer's projection)
     chat: [], // [{channel, seat, name, text}]
@@ -279,6 +280,7 @@ function applyRoomFrame(room, frame) {
     case "room": {
       const { type, ...rest } = frame;
       room.frame = rest;
+      room.paused = Boolean(frame.paused);
       setGame(room, frame.game);
       if (frame.invite) room.invite = frame.invite;
       if (frame.state === "finished" || frame.state === "aborted") room.turn = null;
@@ -308,6 +310,10 @@ function applyRoomFrame(room, frame) {
       break;
     case "clock":
       room.clock = frame;
+      break;
+    case "paused":
+      // the server cannot save the game now: nothing is played, no clock runs
+      room.paused = Boolean(frame.paused);
       break;
     case "ack":
       room.turn = null; // a new turn frame follows when the game still waits for us

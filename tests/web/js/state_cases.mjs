@@ -12,6 +12,7 @@ import { applyOwnMove, attemptsFrom, kriegReplay, parsePlacement } from "../../.
 import { fromFen, pgn, play, san } from "../../../server/web/js/games/san.js";
 import { commitment, seedKey } from "../../../server/web/js/seed.js";
 import sanGames from "./san_cases.mjs";
+import { clockNow } from "../../../server/web/js/shared.js";
 import { entrantsOf, registered, roundsOf } from "../../../server/web/js/tournaments.js";
 
 const canon = (value) => JSON.stringify(value, (key, v) =>
@@ -28,6 +29,26 @@ const seats = (names) => names.map((name, seat) => ({ seat, player: name ? `p${s
 const feed = (state, frames) => frames.reduce(applyFrame, state);
 
 export const cases = [
+  ["a paused room: the notice comes and goes, the clocks stand still meanwhile", () => {
+    const s = feed(initialState(), [
+      { type: "watching", room: ROOM, seat: null },
+      { type: "room", room: ROOM, game: "kriegspiel", state: "playing", seats: seats(["ana", "bob"]) },
+      { type: "clock", room: ROOM, to_move: 0, remaining: [60, 60], turn_time: null },
+      { type: "paused", room: ROOM, paused: true, message: "the server cannot save: paused" },
+    ]);
+    const room = s.rooms[ROOM];
+    eq(room.paused, true);
+    room.clockAt = 1000;
+    room.pausedAt = 3000;
+    eq(clockNow(room, 3000), [58, 60], "at the pause");
+    eq(clockNow(room, 60000), [58, 60], "a minute into the pause");
+    applyFrame(s, { type: "paused", room: ROOM, paused: false, message: "goes on" });
+    eq(room.paused, false);
+    applyFrame(s, { type: "room", room: ROOM, game: "kriegspiel", state: "playing", seats: seats(["ana", "bob"]), paused: true });
+    eq(room.paused, true, "a listing's room frame");
+    eq(translate("it", "pausedNotice").includes("pausa"), true);
+    eq(translate("en", "pausedNotice").startsWith("The server cannot save"), true);
+  }],
   ["welcome keeps the player, token and seats to resume", () => {
     const s = applyFrame(initialState(), { type: "welcome", player: { id: "p0", name: "ana" }, token: "t", seats: [{ room: ROOM, seq: 4 }] });
     eq(s.token, "t");
