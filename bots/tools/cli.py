@@ -496,10 +496,17 @@ async def play_and_record(
     """
     with contextlib.ExitStack() as stack:
         if ray_address is not None:
-            from bots.tools.ray_games import ray_session, stream_ray
+            from bots.tools.ray_games import batch_size, ray_session, stream_ray, worker_slots
 
             ray = stack.enter_context(ray_session(ray_address, parallel))
-            games = stream_ray(specs, ray)
+            slots = worker_slots(ray)
+            batch = batch_size(len(specs), slots)
+            print(
+                f"Ray {'at ' + ray_address if ray_address else '(local)'}: {slots} CPUs, "
+                f"{len(specs)} games in tasks of {batch}",
+                file=sys.stderr,
+            )
+            games = stream_ray(specs, ray, batch)
         elif server:
             games = stream_remote(specs, server, parallel)
         else:
