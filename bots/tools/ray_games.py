@@ -23,6 +23,7 @@ import asyncio
 import logging
 import math
 import os
+import socket
 from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -39,6 +40,11 @@ LOCAL_OBJECT_STORE = 100 * 1024 * 1024
 #: The most games one task plays: enough to pay for Ray's scheduling (about a millisecond
 #: a task here, docs/benchmarks.md), few enough to spread a short run over every worker.
 MAX_BATCH = 32
+
+#: Seconds to wait for a cluster's head to accept a connection before giving up.
+CONNECT_TIMEOUT = 5.0
+
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 
 INSTALL_HINT = (
     "--ray needs Ray: the ray extra of umpire-games (pip install -e '.[ray]' in its source folder)"
@@ -69,10 +75,17 @@ def ray_session(address: str | None, workers: int) -> Iterator[Any]:
     Ray's usage statistics are never sent (``RAY_USAGE_STATS_ENABLED=0``).
     """
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
-    if not address:
+    where = head(address) if address else None
+    if not address or (where is not None and where[0] in LOOPBACK_HOSTS):
         # Ray resolves 127.0.0.1 to the machine's outside address unless told that this is
-        # a one-machine Ray: a local run stays on loopback.
+        # a one-machine Ray: a local run, or a cluster on loopback, stays on loopback.
         os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
+    if where is not None:
+        # ray.init waits for ever on an address where nothing listens: say so at once.
+        try:
+            socket.create_connection(where, timeout=CONNECT_TIMEOUT).close()
+        except OSError as exc:
+            raise BotError(f"cannot reach the Ray cluster at {address}: {exc}") from None
     try:
         import ray
     except ImportError:
@@ -97,6 +110,16 @@ def ray_session(address: str | None, workers: int) -> Iterator[Any]:
         yield ray
     finally:
         ray.shutdown()
+
+
+def head(address: str) -> tuple[str, int] | None:
+    """The host and port of a Ray address (``host:port``, ``ray://host:port``, ``[::1]:port``),
+    or None when it names none (``auto``: Ray finds the cluster itself)."""
+    text = address.removeprefix("ray://")
+    host, sep, port = text.rpartition(":")
+    if not sep or not port.isdigit() or not host:
+        return None
+    return host.strip("[]"), int(port)
 
 
 def worker_slots(ray: Any) -> int:

@@ -226,3 +226,17 @@ async def test_a_repeated_selfplay_run_logs_each_scheduled_game_once(tmp_path: P
     conn.close()
     assert [json.loads(s)["index"] for _, s in rows] == [0, 1, 2, 3, 4]
     assert len({game_id for game_id, _ in rows}) == 5
+
+
+def test_ray_at_an_address_where_nothing_listens_fails_at_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import socket
+
+    with socket.socket() as probe:  # a port that was free a moment ago: nothing listens
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    argv = ["selfplay", "--game", "perudo", "--bots", "perudo-random", "--games", "1"]
+    argv += ["--db", str(tmp_path / "kb.db"), "--ray", f"127.0.0.1:{port}"]
+    assert main(argv) == 1  # Ray itself would wait for ever
+    assert f"cannot reach the Ray cluster at 127.0.0.1:{port}" in capsys.readouterr().err
