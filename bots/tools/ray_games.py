@@ -104,8 +104,8 @@ def ray_session(address: str | None, workers: int) -> Iterator[Any]:
                 logging_level=logging.WARNING,
             )
     except (ConnectionError, ValueError, RuntimeError) as exc:
-        where = f"the Ray cluster at {address}" if address else "a local Ray"
-        raise BotError(f"cannot start or reach {where}: {exc}") from None
+        what = f"the Ray cluster at {address}" if address else "a local Ray"
+        raise BotError(f"cannot start or reach {what}: {exc}") from None
     try:
         yield ray
     finally:

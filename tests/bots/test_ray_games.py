@@ -48,7 +48,9 @@ def cluster() -> Iterator[str]:
         local.shutdown()
 
 
-def export(db: Path, out: Path) -> tuple[list[dict[str, Any]], dict[str, list[dict[str, Any]]]]:
+def export(
+    db: Path | str, out: Path
+) -> tuple[list[dict[str, Any]], dict[str, list[dict[str, Any]]]]:
     """The knowledge base's JSONL games and Parquet rows, without wall-clock times."""
     assert main(["export", "--db", str(db), "--out", str(out / "games.jsonl")]) == 0
     games = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
@@ -63,7 +65,7 @@ def export(db: Path, out: Path) -> tuple[list[dict[str, Any]], dict[str, list[di
     return games, tables
 
 
-def selfplay(db: Path, *extra: str) -> None:
+def selfplay(db: Path | str, *extra: str) -> None:
     argv = ["selfplay", "--game", "perudo", "--bots", "perudo-random,perudo-simple"]
     argv += ["--seats", "3", "--games", "6", "--seed", "ray", "--db", str(db), *extra]
     assert main(argv) == 0
@@ -127,3 +129,14 @@ def test_a_worker_killed_mid_run_has_its_games_played_again_and_logged_once(
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
     assert export(db, tmp_path / "a") == export(expected, tmp_path / "b")
+
+
+def test_selfplay_on_ray_into_postgresql_equals_the_same_seed_without_ray(
+    cluster: str, pg_dsn: str, tmp_path: Path
+) -> None:
+    (tmp_path / "local").mkdir()
+    (tmp_path / "pg").mkdir()
+    selfplay(tmp_path / "local.db")
+    selfplay(pg_dsn, "--ray", cluster)
+    selfplay(pg_dsn, "--ray", cluster)  # again: nothing is logged twice
+    assert export(pg_dsn, tmp_path / "pg") == export(tmp_path / "local.db", tmp_path / "local")
