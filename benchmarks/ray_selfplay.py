@@ -26,7 +26,7 @@ from typing import Any
 
 from benchmarks.common import arguments, machine
 from bots.tools.arena import GameSpec, PlayedGame, schedule, stream_local
-from bots.tools.cli import _play_and_record
+from bots.tools.cli import record_games
 from bots.tools.ray_games import batch_size, ray_session, stream_ray, worker_slots
 from server.cli import open_recorder
 
@@ -52,7 +52,7 @@ def timed(
             return
         with tempfile.TemporaryDirectory() as folder:
             async with open_recorder(str(Path(folder) / "bench.db")) as record:
-                await _play_and_record(list(todo), games, record, {"source": "benchmark"}, None)
+                await record_games(list(todo), games, record, {"source": "benchmark"}, None)
 
     start, cpu = time.perf_counter(), time.process_time()
     asyncio.run(run())

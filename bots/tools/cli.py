@@ -511,16 +511,18 @@ async def play_and_record(
             games = stream_remote(specs, server, parallel)
         else:
             games = stream_local(specs, parallel)
-        return await _play_and_record(specs, games, record, settings, feed)
+        return await record_games(specs, games, record, settings, feed)
 
 
-async def _play_and_record(
+async def record_games(
     specs: list[GameSpec],
     games: AsyncIterator[PlayedGame],
     record: Recorder | None,
     settings: dict[str, Any],
     feed: tuple[str, list[str], Feed] | None,
 ) -> list[PlayedGame]:
+    """Consume ``games`` (the stream of ``specs`` played anywhere) as
+    :func:`play_and_record` describes."""
     bar = Progress(len(specs))
     results: list[PlayedGame] = []
     async for played in games:
