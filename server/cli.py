@@ -36,7 +36,7 @@ async def open_recorder(db: str) -> AsyncIterator[Recorder]:
     """Open the knowledge base ``db`` and yield a recorder that logs each locally played
     game there through the journal (``umpire selfplay``, ``tournament --db``)."""
     from server.store.contract import open_store
-    from server.store.selfplay_log import SelfplayLog
+    from server.store.selfplay_log import SelfplayLog, scheduled_key
 
     problem = db_folder_problem(db)
     if problem:
@@ -53,9 +53,10 @@ async def open_recorder(db: str) -> AsyncIterator[Recorder]:
             local = played.local
             if local is None:
                 raise ValueError("only games played in this process carry their events")
+            options = local.config.to_options()
             await book.record(
                 game=local.game_name,
-                options=local.config.to_options(),
+                options=options,
                 seed=local.seed,
                 bots=played.spec.bots,
                 events=local.events,
@@ -63,6 +64,7 @@ async def open_recorder(db: str) -> AsyncIterator[Recorder]:
                 history=local.game.history,
                 outcome=local.outcome,
                 settings=settings,
+                key=scheduled_key(local.game_name, options, played.spec.bots, local.seed),
             )
 
         yield record
@@ -336,7 +338,8 @@ def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "--loop",
         default="asyncio",
         choices=["asyncio", "uvloop", "auto"],
-        help="event loop: asyncio's own, uvloop (umpire[uvloop]), or auto (uvloop if installed)",
+        help="event loop: asyncio's own, uvloop (the uvloop extra of umpire-games), "
+        "or auto (uvloop if installed)",
     )
     serve.set_defaults(func=_cmd_serve)
 
@@ -597,7 +600,11 @@ def _export_parquet(args: argparse.Namespace) -> int:
     try:
         from server.export.parquet import export_parquet
     except ImportError as exc:
-        print(f"umpire export: {exc.name} is missing: pip install 'umpire[learn]'", file=sys.stderr)
+        print(
+            f"umpire export: {exc.name} is missing: the learn extra of umpire-games "
+            "(pip install -e '.[learn]' in its source folder)",
+            file=sys.stderr,
+        )
         return 1
     shown = [time.monotonic()]
     tty = sys.stderr.isatty()

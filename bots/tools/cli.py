@@ -16,7 +16,7 @@ import secrets
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Any, Protocol, TextIO
@@ -134,6 +134,19 @@ def mqtt_url(text: str) -> str:
     return text
 
 
+def add_ray_option(group: argparse._ActionsContainer) -> None:
+    """``--ray [ADDRESS]``: play the games as Ray tasks (bots/tools/ray_games.py)."""
+    group.add_argument(
+        "--ray",
+        nargs="?",
+        const="",
+        metavar="ADDRESS",
+        help="play the games as Ray tasks: on the Ray cluster at ADDRESS (host:port of its "
+        "head, or ray://host:port), or without ADDRESS on a local Ray started for the run "
+        "with --parallel CPUs; the same seed gives the same games (the ray extra)",
+    )
+
+
 def register(
     sub: argparse._SubParsersAction[argparse.ArgumentParser], services: Services | None = None
 ) -> None:
@@ -150,12 +163,18 @@ def register(
     p.add_argument("--bots", required=True, help="comma-separated bot specs (A,B,...)")
     p.add_argument("--games", type=int, default=100, help="how many games (default 100)")
     p.add_argument("--seats", type=int, help="seats per game (default: one per bot)")
-    p.add_argument("--parallel", type=int, default=1, help="worker processes (default 1)")
+    p.add_argument(
+        "--parallel",
+        type=int,
+        default=1,
+        help="worker processes (default 1; with --ray: the local Ray's CPUs)",
+    )
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--local", action="store_true", help="play in-process (the default)")
     mode.add_argument(
         "--server", type=ws_url, metavar="URL", help="play through a server (ws://...)"
     )
+    add_ray_option(mode)
     p.add_argument(
         "--db", help="write every game to this knowledge base (SQLite file or postgresql://...)"
     )
@@ -275,7 +294,13 @@ def register(
     p.add_argument("--bots", required=True, help="comma-separated bot specs")
     p.add_argument("--games", type=int, default=100)
     p.add_argument("--seats", type=int, help="seats per game (default: one per bot)")
-    p.add_argument("--parallel", type=int, default=1, help="worker processes (default 1)")
+    p.add_argument(
+        "--parallel",
+        type=int,
+        default=1,
+        help="worker processes (default 1; with --ray: the local Ray's CPUs)",
+    )
+    add_ray_option(p)
     p.add_argument(
         "--db", required=True, help="the knowledge base to write (SQLite file or postgresql://...)"
     )
@@ -368,7 +393,13 @@ def cmd_tournament(args: argparse.Namespace) -> int:
                 bus = await stack.enter_async_context(services.open_feed(args.mqtt))
                 feed = (args.name or f"{args.game}-{seed}", list(dict.fromkeys(names)), bus)
             return await play_and_record(
-                specs, args.parallel, record, settings, server=args.server, feed=feed
+                specs,
+                args.parallel,
+                record,
+                settings,
+                server=args.server,
+                feed=feed,
+                ray_address=args.ray,
             )
 
     try:
@@ -453,17 +484,47 @@ async def play_and_record(
     settings: dict[str, Any],
     server: str | None = None,
     feed: tuple[str, list[str], Feed] | None = None,
+    ray_address: str | None = None,
 ) -> list[PlayedGame]:
-    """Play ``specs`` (locally, or on ``server``) with a progress bar; ``record`` each local
-    game as it finishes (a server logs its own games); publish the standings after each
-    game on ``feed`` (the tournament's name, its bots, the feed) if given.
+    """Play ``specs`` (locally, on ``server``, or as Ray tasks when ``ray_address`` is
+    given: ``""`` starts a local Ray of ``parallel`` CPUs) with a progress bar; ``record``
+    each local game as it finishes (a server logs its own games); publish the standings
+    after each game on ``feed`` (the tournament's name, its bots, the feed) if given.
 
     Returns the games in schedule order, without their full event lists (those are
     recorded as each game finishes, then dropped to keep memory flat).
     """
+    with contextlib.ExitStack() as stack:
+        if ray_address is not None:
+            from bots.tools.ray_games import batch_size, ray_session, stream_ray, worker_slots
+
+            ray = stack.enter_context(ray_session(ray_address, parallel))
+            slots = worker_slots(ray)
+            batch = batch_size(len(specs), slots)
+            print(
+                f"Ray {'at ' + ray_address if ray_address else '(local)'}: {slots} CPUs, "
+                f"{len(specs)} games in tasks of {batch}",
+                file=sys.stderr,
+            )
+            games = stream_ray(specs, ray, batch)
+        elif server:
+            games = stream_remote(specs, server, parallel)
+        else:
+            games = stream_local(specs, parallel)
+        return await record_games(specs, games, record, settings, feed)
+
+
+async def record_games(
+    specs: list[GameSpec],
+    games: AsyncIterator[PlayedGame],
+    record: Recorder | None,
+    settings: dict[str, Any],
+    feed: tuple[str, list[str], Feed] | None,
+) -> list[PlayedGame]:
+    """Consume ``games`` (the stream of ``specs`` played anywhere) as
+    :func:`play_and_record` describes."""
     bar = Progress(len(specs))
     results: list[PlayedGame] = []
-    games = stream_remote(specs, server, parallel) if server else stream_local(specs, parallel)
     async for played in games:
         if record is not None:
             await record(played, {**settings, "index": played.spec.index})
@@ -602,7 +663,9 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
 
     async def run() -> list[PlayedGame]:
         async with open_recorder(args.db) as record:
-            return await play_and_record(specs, args.parallel, record, settings)
+            return await play_and_record(
+                specs, args.parallel, record, settings, ray_address=args.ray
+            )
 
     try:
         results = asyncio.run(run())

@@ -1,7 +1,8 @@
 """Which asyncio event loop runs the server: asyncio's own (the default) or uvloop.
 
-uvloop (libuv under asyncio's API, ``pip install 'umpire[uvloop]'``) runs the same server
-with the same behaviour. Measured on this project's load (``docs/benchmarks.md``,
+uvloop (libuv under asyncio's API; the ``uvloop`` extra of umpire-games:
+``pip install -e '.[uvloop]'`` in the source folder) runs the same server with the same
+behaviour. Measured on this project's load (``docs/benchmarks.md``,
 ``server_load --loop uvloop``; the runs: ``docs/benchmarks-history.md``, "Speed, round 3"),
 it executes 12% fewer instructions on the event loop but spends about the same CPU per
 action and gives a worse saturated p99 (larger group commits), so it is an option, not the
@@ -32,7 +33,10 @@ def loop_factory(choice: str) -> Callable[[], asyncio.AbstractEventLoop] | None:
         return None
     if importlib.util.find_spec("uvloop") is None:
         if choice == "uvloop":
-            raise RuntimeError("--loop uvloop needs the uvloop package (pip install uvloop)")
+            raise RuntimeError(
+                "--loop uvloop needs the uvloop package: the uvloop extra of umpire-games "
+                "(pip install -e '.[uvloop]' in its source folder)"
+            )
         return None
     import uvloop
 

@@ -796,7 +796,8 @@ def open_store(location: str, *, synchronous: str = "FULL") -> Store:
             from server.store.pg import PgStore
         except ImportError as exc:  # asyncpg is the optional extra "postgres"
             raise StoreError(
-                f"a PostgreSQL store needs asyncpg: pip install 'umpire[postgres]' ({exc})"
+                f"a PostgreSQL store needs asyncpg: the postgres extra of umpire-games "
+                f"(pip install -e '.[postgres]' in its source folder) ({exc})"
             ) from None
         return PgStore(location)
     if "://" in location:

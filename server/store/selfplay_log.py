@@ -11,6 +11,9 @@ hands the arena a recorder built on it.
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import json
 import secrets
 import time
 from collections.abc import Iterable, Mapping, Sequence
@@ -26,9 +29,20 @@ def bot_player_id(name: str) -> str:
     return "bot-" + name
 
 
-def game_id() -> str:
-    """A fresh id for a self-play game (server rooms use shorter ids without the prefix)."""
-    return "sp-" + secrets.token_urlsafe(9)
+def game_id(key: str | None = None) -> str:
+    """The id of a self-play game (server rooms use shorter ids without the prefix): fresh
+    without ``key``, else derived from it (:func:`scheduled_key`), the same on every run."""
+    if key is None:
+        return "sp-" + secrets.token_urlsafe(9)
+    digest = hashlib.sha256(f"umpire-selfplay/{key}".encode()).digest()
+    return "sp-" + base64.urlsafe_b64encode(digest[:9]).decode()
+
+
+def scheduled_key(game: str, options: Mapping[str, Any], bots: Sequence[str], seed: bytes) -> str:
+    """What a scheduled game is: its engine, options, bots in seat order and seed (which
+    the arena derives from the run's seed and the game's index). Two runs with the same
+    seed give their games the same keys, so the same ids, whoever plays them."""
+    return json.dumps([game, dict(options), list(bots), seed.hex()], sort_keys=True)
 
 
 class SelfplayLog:
@@ -62,13 +76,24 @@ class SelfplayLog:
         history: Sequence[Record],
         outcome: Outcome,
         settings: Mapping[str, Any],
+        key: str | None = None,
     ) -> str:
-        """Write one finished game (``bots[i]`` played seat ``i``); return its id."""
+        """Write one finished game (``bots[i]`` played seat ``i``); return its id.
+
+        With a ``key`` (:func:`scheduled_key`) the id is derived from it and the write is
+        idempotent: a game already finished under that id is left as it is, so a run
+        repeated or resumed with the same seed (or a game a lost worker played twice)
+        is logged once."""
+        row_id = game_id(key)
+        if key is not None:
+            existing = await self.store.game(row_id)
+            if existing is not None and existing.status == "finished":
+                return row_id
         await self.ensure_players(bots)
         now = time.time()
         seats: list[str | None] = [bot_player_id(name) for name in bots]
         row = GameRow(
-            id=game_id(),
+            id=row_id,
             game=game,
             options=dict(options),
             settings=dict(settings),

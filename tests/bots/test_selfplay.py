@@ -199,3 +199,44 @@ def test_bots_without_a_store_refuse_db_clearly(capsys: pytest.CaptureFixture[st
         ["selfplay", "--game", "perudo", "--bots", "perudo-random", "--db", "x"]
     )
     assert args.func(args) == 2
+
+
+def test_ray_without_ray_installed_says_what_to_install(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "ray", None)  # as if the ray extra were not installed
+    argv = ["--game", "perudo", "--bots", "perudo-random", "--games", "1", "--ray"]
+    assert main(["selfplay", *argv, "--db", str(tmp_path / "kb.db")]) == 1
+    assert "the ray extra of umpire-games (pip install -e '.[ray]'" in capsys.readouterr().err
+    assert main(["tournament", *argv]) == 1
+    assert "--ray needs Ray" in capsys.readouterr().err
+    with pytest.raises(SystemExit):  # a tournament is played here, on a server or on Ray
+        main(["tournament", *argv, "--server", "ws://127.0.0.1:1"])
+    assert "not allowed with argument" in capsys.readouterr().err
+
+
+async def test_a_repeated_selfplay_run_logs_each_scheduled_game_once(tmp_path: Path) -> None:
+    db = tmp_path / "kb.db"
+    await selfplay(db, "perudo", ["perudo-random"], 2, 3)
+    await selfplay(db, "perudo", ["perudo-random"], 2, 5)  # the same seed: 3 known, 2 new
+    with sqlite3.connect(db) as conn:
+        rows = conn.execute("SELECT id, settings FROM games ORDER BY created").fetchall()
+    conn.close()
+    assert [json.loads(s)["index"] for _, s in rows] == [0, 1, 2, 3, 4]
+    assert len({game_id for game_id, _ in rows}) == 5
+
+
+def test_ray_at_an_address_where_nothing_listens_fails_at_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import socket
+
+    with socket.socket() as probe:  # a port that was free a moment ago: nothing listens
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    argv = ["selfplay", "--game", "perudo", "--bots", "perudo-random", "--games", "1"]
+    argv += ["--db", str(tmp_path / "kb.db"), "--ray", f"127.0.0.1:{port}"]
+    assert main(argv) == 1  # Ray itself would wait for ever
+    assert f"cannot reach the Ray cluster at 127.0.0.1:{port}" in capsys.readouterr().err

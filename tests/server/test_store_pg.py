@@ -185,7 +185,9 @@ def test_without_asyncpg_a_postgresql_url_says_what_to_install(
 ) -> None:
     monkeypatch.setitem(sys.modules, "asyncpg", None)  # as if the extra were not installed
     monkeypatch.delitem(sys.modules, "server.store.pg")
-    with pytest.raises(StoreError, match=r"umpire\[postgres\]"):
+    with pytest.raises(
+        StoreError, match=r"the postgres extra of umpire-games \(pip install -e '\.\[postgres\]'"
+    ):
         open_store("postgresql://u@127.0.0.1:1/db")
     assert isinstance(open_store("x.db"), Store)  # SQLite needs nothing more
 
