@@ -10,6 +10,7 @@ import subprocess
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import asyncpg
 import pytest
@@ -44,6 +45,15 @@ class PgHarness(StoreHarness):
 
     def new(self) -> Store:
         return PgStore(self.dsn, page_size=self.page_size, pool_size=2)
+
+    async def sql(self, statement: str, *params: Any) -> list[tuple[Any, ...]]:
+        parts = statement.split("?")
+        numbered = parts[0] + "".join(f"${i}{part}" for i, part in enumerate(parts[1:], 1))
+        conn = await asyncpg.connect(self.dsn)
+        try:
+            return [tuple(r) for r in await conn.fetch(numbered, *params)]
+        finally:
+            await conn.close()
 
 
 class TestPgStore(StoreContract):

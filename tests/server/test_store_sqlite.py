@@ -9,6 +9,7 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -35,6 +36,14 @@ class SqliteHarness(StoreHarness):
 
     def new(self) -> Store:
         return SqliteStore(self.path, synchronous="NORMAL", page_size=self.page_size)
+
+    async def sql(self, statement: str, *params: Any) -> list[tuple[Any, ...]]:
+        conn = sqlite3.connect(self.path)
+        try:
+            with conn:
+                return list(conn.execute(statement, params).fetchall())
+        finally:
+            conn.close()
 
 
 class TestSqliteStore(StoreContract):
