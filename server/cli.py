@@ -209,6 +209,14 @@ def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "--db", default="umpire.db", help="SQLite file (created if missing) or postgresql:// URL"
     )
     serve.add_argument(
+        "--signing-key",
+        default="",
+        metavar="PATH",
+        help="the Ed25519 key file finished games are signed with (created, mode 0600, if "
+        "missing; default: beside a SQLite --db, DB.key; a cluster's nodes all get the one "
+        "file; docs/server.md)",
+    )
+    serve.add_argument(
         "--synchronous",
         default="FULL",
         choices=["FULL", "NORMAL"],
@@ -372,6 +380,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         host=args.host,
         port=args.port,
         db=args.db,
+        signing_key=args.signing_key,
         synchronous=args.synchronous,
         limits=Limits(
             max_frame=args.max_frame,

@@ -291,6 +291,9 @@ class RoomCore:
             ratings=self.ratings,
             match=settings.match,
             rematch=self._rematch_info(),
+            final_hash=self.row.final_hash,
+            signature=self.row.signature,
+            key_id=self.row.key_id,
         )
 
     def _is_rated(self) -> bool:

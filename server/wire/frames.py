@@ -213,6 +213,12 @@ class RoomFields(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     match: str | None = None
     #: after the end: the rematch offered (who accepted, who declined, its room)
     rematch: RematchInfo | None = None
+    #: once the game is over: its log's final hash (the last link of its hash chain,
+    #: docs/data.md), the server's Ed25519 signature of it and the signing key's id
+    #: (``GET /api/signing-keys``); null before, and for a game logged before the chain
+    final_hash: str | None = None
+    signature: str | None = None
+    key_id: str | None = None
 
 
 class RoomInfo(RoomFields):
@@ -297,8 +303,20 @@ class CatalogueGame(Part):
 # -- frames ----------------------------------------------------------------------------
 
 
+class SigningKeyInfo(Part):
+    """A public key the server signs games' final hashes with (docs/data.md)."""
+
+    id: str
+    #: the raw 32-byte Ed25519 public key, hex
+    public: str
+    algorithm: str = "ed25519"
+    #: the key this server signs with now (the others: before a rotation)
+    current: bool = True
+
+
 class WelcomeFrame(Reply, tag="welcome"):
-    """The answer to ``hello``: who you are, your token, your seats, the limits."""
+    """The answer to ``hello``: who you are, your token, your seats, the limits, and the
+    key the server signs finished games with."""
 
     v: int
     server: str
@@ -306,6 +324,13 @@ class WelcomeFrame(Reply, tag="welcome"):
     token: str
     seats: list[HeldSeat]
     limits: LimitsInfo
+    signing_key: SigningKeyInfo | None = None
+
+
+class SigningKeysFrame(Reply, tag="signing_keys"):
+    """``GET /api/signing-keys``: every key the server has signed games with."""
+
+    keys: list[SigningKeyInfo]
 
 
 class RoomsFrame(Reply, tag="rooms"):
