@@ -780,6 +780,7 @@ Frame = (
     | RematchFrame
     | TournamentFrame
     | TournamentsFrame
+    | SigningKeysFrame
 )
 
 #: The outbound frame types by their ``"type"`` tag.
@@ -820,6 +821,7 @@ FRAME_TYPES: dict[str, type[OutFrame]] = {
         RematchFrame,
         TournamentFrame,
         TournamentsFrame,
+        SigningKeysFrame,
     )
 }
 
