@@ -694,19 +694,15 @@ class UmpireServer:
     async def _open_signer(self) -> Signer:
         """The key finished games are signed with: ``--signing-key``, else the file beside
         a SQLite store (both made on first use); its public half kept in the store."""
-        path = self.config.signing_key
+        path: str | None = self.config.signing_key
         if not path and isinstance(self.store, SqliteStore):
             path = signing.default_path(self.store.path)
-        if path:
-            return await signing.open_signer(self.store, path)
-        signer = signing.Signer.generate()
-        log.warning(
-            "no --signing-key: games are signed with a key of this process only (key id "
-            "%s); give every node the one key file (docs/server.md)",
-            signer.key_id,
-        )
-        await self.store.add_signing_key(signer.key_id, signer.public, time.time())
-        return signer
+        if not path:
+            log.warning(
+                "no --signing-key: games are signed with a key of this process only; "
+                "give every node the one key file (docs/server.md, the signing key)"
+            )
+        return await signing.open_signer(self.store, path or None)
 
     async def signing_keys(self) -> frames.SigningKeysFrame:
         """Every key games were signed with (``GET /api/signing-keys``), this one first."""

@@ -78,12 +78,12 @@ def verify(public: str, game_id: str, final_hash: str, signature: str) -> bool:
     return True
 
 
-def default_path(db: str) -> str:
-    """The key file beside a SQLite database (``umpire.db`` -> ``umpire.db.key``); for a
-    PostgreSQL URL, ``umpire.key`` in the working directory (a cluster's nodes are each
-    given the one key file with ``--signing-key``)."""
+def default_path(db: str) -> str | None:
+    """The key file beside a SQLite database (``umpire.db`` -> ``umpire.db.key``); none
+    for a PostgreSQL URL (a cluster's nodes are each given the one key file with
+    ``--signing-key``: there is no "beside" a shared database)."""
     if db.startswith(("postgresql://", "postgres://")):
-        return "umpire.key"
+        return None
     return db + ".key"
 
 
@@ -133,9 +133,14 @@ def _create(where: Path) -> Signer:
     return signer
 
 
-async def open_signer(store: Store, path: str | os.PathLike[str]) -> Signer:
+async def open_signer(store: Store, path: str | os.PathLike[str] | None) -> Signer:
     """The key in the key file ``path`` (made there on first use), its public half kept
-    in ``store`` (``signing_keys``) so that every game it signs can be verified."""
-    signer = load(path)
+    in ``store`` (``signing_keys``) so that every game it signs can be verified. Without a
+    path, a key of this process only (never written anywhere; its public half kept)."""
+    if path is None:
+        signer = Signer.generate()
+        log.info("signing with a key of this process only (key id %s)", signer.key_id)
+    else:
+        signer = load(path)
     await store.add_signing_key(signer.key_id, signer.public, time.time())
     return signer
