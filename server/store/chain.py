@@ -136,18 +136,22 @@ def stamp_events(
     if head is None:
         return tuple(events), None
     out = []
-    for event in events:
-        head = head.then(partial(encode_event, event=event))
-        out.append(replace(event, pos=head.pos, hash=head.hash))
-    return tuple(out), head
+    pos, hashed = head.pos, head.hash
+    for e in events:  # (on the room's event loop, for every action: plain constructors)
+        pos += 1
+        hashed = link(hashed, encode_event(pos, e))
+        out.append(EventRow(e.seq, e.source, e.truth, e.action_n, pos, hashed))
+    return tuple(out), Head(pos, hashed)
 
 
 def stamp_action(head: Head | None, action: ActionRow) -> tuple[ActionRow, Head | None]:
     """``action`` at the next position of the chain, and its head after it."""
     if head is None:
         return action, None
-    head = head.then(lambda pos: encode_action(pos, action))
-    return replace(action, pos=head.pos, hash=head.hash), head
+    pos = head.pos + 1
+    hashed = link(head.hash, encode_action(pos, action))
+    a = action
+    return ActionRow(a.n, a.seat, a.action, a.at, a.clocks, a.by, pos, hashed), Head(pos, hashed)
 
 
 def stamp_chat(head: Head | None, line: ChatRow) -> tuple[ChatRow, Head | None]:

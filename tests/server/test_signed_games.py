@@ -49,3 +49,32 @@ async def test_a_finished_game_is_signed_with_the_published_key(
     conn.close()
     code, out, _ = await asyncio.to_thread(run, ["verify", "--db", db_path])
     assert code == 1 and "chat line 1" in out and "does not match its link" in out
+
+
+def test_verify_says_unchained_and_fails_unless_allowed(tmp_path: Any) -> None:
+    """A game logged before the chain (as migration 8 marks it) is never passed silently:
+    ``UNCHAINED`` and exit 1, or exit 0 with ``--allow-unchained`` (still listed); a
+    chained game whose signature was removed is NOT verified."""
+    db = str(tmp_path / "kb.db")
+    argv = ["selfplay", "--game", "perudo", "--bots", "perudo-random", "--games", "2"]
+    assert run([*argv, "--db", db, "--seed", "u"])[0] == 0
+    with sqlite3.connect(db) as conn:
+        old, unsigned = (r[0] for r in conn.execute("SELECT id FROM games ORDER BY id"))
+        conn.execute(
+            "UPDATE games SET chained = 0, final_hash = NULL, signature = NULL, key_id = NULL "
+            "WHERE id = ?",
+            (old,),
+        )
+        for table in ("actions", "events", "chat"):
+            conn.execute(f"UPDATE {table} SET pos = NULL, hash = NULL WHERE game_id = ?", (old,))
+        conn.execute("UPDATE actions SET decided_by = NULL WHERE game_id = ?", (old,))
+    conn.close()
+    code, out, err = run(["verify", "--db", db, old])
+    assert code == 1 and f"{old}: UNCHAINED" in out and "1 games are unchained" in err
+    code, out, err = run(["verify", "--db", db, old, "--allow-unchained"])
+    assert code == 0 and f"{old}: UNCHAINED" in out and "--allow-unchained" in err
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE games SET signature = NULL WHERE id = ?", (unsigned,))
+    conn.close()
+    code, out, _ = run(["verify", "--db", db, unsigned, "--allow-unchained"])
+    assert code == 1 and "its final hash is not signed" in out
