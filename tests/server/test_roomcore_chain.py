@@ -11,10 +11,14 @@ from server.roomcore import messages as m
 from server.store import chain, signing
 from server.store.signing import Signer
 from tests.server.roomcore_harness import (
+    ANA,
+    PERUDO_BOT,
     STANDIN,
     Conn,
+    Harness,
     Log,
     dudo_or_lowest,
+    make_core,
     play_to_the_end,
     seated,
 )
@@ -104,3 +108,21 @@ def test_a_room_of_a_game_logged_before_the_chain_stays_unchained() -> None:
     row = again.log.row
     assert row is not None and not row.chained and row.final_hash is None
     assert all(a.pos is None and a.hash is None for a in again.log.actions)
+
+
+def test_a_house_bot_s_moves_are_the_house_s() -> None:
+    h = Harness(make_core("perudo", {"seats": 2, "dice_per_player": 2}))
+    h.core.signer = SIGNER
+    ana, bot = Conn(ANA), Conn(PERUDO_BOT)
+    h.request(m.Join(ana))
+    h.request(m.AddBot(ana, bot=PERUDO_BOT, name="perudo-random"))
+    h.request(m.Join(bot, ticket=h.launches()[-1].ticket))
+    while h.core.state == "playing":
+        seat = h.core.game.to_move if h.core.game is not None else None
+        if seat == 0:
+            h.request(m.Act(ana, action=dudo_or_lowest(h.legal(0))), at=h.now + 0.5)
+        else:
+            h.ask(m.Act(bot, action=dudo_or_lowest(h.legal(1))), at=h.now + 0.5)
+            h.run_until(h.now + 1.0)
+    assert {(a.seat, a.by) for a in h.log.actions} == {(0, "player"), (1, "house")}
+    checked(h.log)
