@@ -32,11 +32,15 @@ if TYPE_CHECKING:
 
 
 @asynccontextmanager
-async def open_recorder(db: str) -> AsyncIterator[Recorder]:
+async def open_recorder(db: str, signing_key: str | None = None) -> AsyncIterator[Recorder]:
     """Open the knowledge base ``db`` and yield a recorder that logs each locally played
-    game there through the journal (``umpire selfplay``, ``tournament --db``)."""
+    game there through the journal (``umpire selfplay``, ``tournament --db``), signed
+    with the key in ``signing_key`` (default: the file beside the database, as ``umpire
+    serve``'s; server.store.signing)."""
+    from server.errors import StoreError
     from server.store.contract import open_store
     from server.store.selfplay_log import SelfplayLog, scheduled_key
+    from server.store.signing import default_path, open_signer
 
     problem = db_folder_problem(db)
     if problem:
@@ -47,7 +51,11 @@ async def open_recorder(db: str) -> AsyncIterator[Recorder]:
     except sqlite3.DatabaseError as exc:  # a file that is not a knowledge base
         raise OSError(f"--db {db} is not a knowledge base: {exc}") from None
     try:
-        book = SelfplayLog(store)
+        try:
+            signer = await open_signer(store, signing_key or default_path(db))
+        except StoreError as exc:  # (a key file that cannot be read or made: one line)
+            raise OSError(str(exc)) from None
+        book = SelfplayLog(store, signer)
 
         async def record(played: PlayedGame, settings: dict[str, Any]) -> None:
             local = played.local
@@ -201,6 +209,14 @@ def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     serve.add_argument("--port", type=_port, default=8765, help="port (0: any free port)")
     serve.add_argument(
         "--db", default="umpire.db", help="SQLite file (created if missing) or postgresql:// URL"
+    )
+    serve.add_argument(
+        "--signing-key",
+        default="",
+        metavar="PATH",
+        help="the Ed25519 key file finished games are signed with (created, mode 0600, if "
+        "missing; default: beside a SQLite --db, DB.key; a cluster's nodes all get the one "
+        "file; docs/server.md)",
     )
     serve.add_argument(
         "--synchronous",
@@ -389,6 +405,7 @@ def _serve(args: argparse.Namespace, lock: Any) -> int:
         host=args.host,
         port=args.port,
         db=args.db,
+        signing_key=args.signing_key,
         synchronous=args.synchronous,
         limits=Limits(
             max_frame=args.max_frame,
@@ -503,6 +520,12 @@ def _add_data(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "game_id", nargs="*", metavar="GAME_ID", help="the games to check (default: --all)"
     )
     p.add_argument("--all", action="store_true", help="check every finished game (the default)")
+    p.add_argument(
+        "--allow-unchained",
+        action="store_true",
+        help="exit 0 even if some games were logged before the tamper-evident log (they "
+        "are still listed as UNCHAINED)",
+    )
     p.set_defaults(func=_cmd_verify)
 
     ratings = sub.add_parser("ratings", help="ratings kept from the log (docs/ratings.md)")
@@ -642,9 +665,11 @@ CHECKED = {
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:
-    """``umpire verify``: exit 0 when every game checks out, 1 otherwise."""
+    """``umpire verify``: exit 0 when every game checks out (its replay, its hash chain,
+    its signature), 1 otherwise; an unchained game (logged before the chain) fails too,
+    unless ``--allow-unchained``."""
     from server.errors import StoreError
-    from server.export.reader import logs, verify_game, verify_log
+    from server.export.reader import logs, verify_chain, verify_game, verify_log
 
     if args.all and args.game_id:
         print("umpire verify: give GAME_IDs or --all, not both", file=sys.stderr)
@@ -652,12 +677,27 @@ def _cmd_verify(args: argparse.Namespace) -> int:
 
     missing: list[str] = []  # the ids with no finished game, as problems
 
-    async def run() -> list[tuple[str, str, list[str]]]:
+    async def run() -> list[tuple[str, str, list[str], str]]:
         store = await _open_existing(args.db)
         try:
+            keys = await store.signing_keys()
             ids = list(dict.fromkeys(args.game_id)) or None
-            found = [(log.row.id, log.row.game, verify_log(log)) async for log in logs(store, ids)]
-            known = {gid for gid, _, _ in found}
+            found = []
+            async for log in logs(store, ids):
+                problems = verify_log(log, keys)
+                row = log.row
+                if not row.chained:
+                    note = ""
+                else:
+                    after = verify_chain(log, keys)[1]
+                    note = (
+                        f"; its log chains to the final hash {row.final_hash}, signed by key "
+                        f"{row.key_id}"
+                    )
+                    if after:
+                        note += f" ({after} chat lines said after the end: chained, not signed)"
+                found.append((row.id, row.game, problems, note))
+            known = {gid for gid, _, _, _ in found}
             for gid in ids or []:
                 if gid not in known:
                     missing.extend(await verify_game(store, gid))
@@ -675,18 +715,34 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     elif not reports:
         print("umpire verify: no finished games to verify", file=sys.stderr)
     honest = not missing
-    for game_id, game, problems in reports:
+    unchained = 0
+    for game_id, game, problems, note in reports:
+        checked = CHECKED.get(game, "every step included")
         if problems:
             honest = False
             print(f"{game_id}: NOT verified")
             for problem in problems:
                 print(f"  - {problem}")
+        elif not note:
+            unchained += 1
+            print(
+                f"{game_id}: UNCHAINED: logged before the tamper-evident log (schema 8), so "
+                f"its rows are neither chained nor signed; its seed replays the whole {game} "
+                f"game, {checked}, as logged"
+            )
         else:
-            checked = CHECKED.get(game, "every step included")
             print(
                 f"{game_id}: verified: the seed matches its commitment and the whole {game} "
-                f"game, {checked}, replays from it exactly as logged"
+                f"game, {checked}, replays from it exactly as logged{note}"
             )
+    if unchained:
+        allowed = " (allowed: --allow-unchained)" if args.allow_unchained else ""
+        print(
+            f"umpire verify: {unchained} games are unchained: their logs could have been "
+            f"edited unseen{allowed}",
+            file=sys.stderr,
+        )
+        honest = honest and args.allow_unchained
     return 0 if honest else 1
 
 

@@ -24,6 +24,7 @@ into action texts (:mod:`bots.learn.perudo_obs`, :mod:`bots.learn.kriegspiel_obs
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import secrets
 from collections.abc import Mapping
@@ -80,6 +81,9 @@ class Episode:
     causes: list[int | None]
     history: list[Record]
     outcome: Outcome
+    #: who decided each action (``by`` in the knowledge base, docs/data.md): an agent
+    #: stepping the environment decides every move of its seat, so ``player`` throughout
+    by: list[str] = dataclasses.field(default_factory=list)
 
 
 def seed_bytes(seed: int | None) -> bytes:
@@ -239,6 +243,7 @@ class UmpireEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type informa
             causes=list(self._causes),
             history=list(game.history),
             outcome=game.outcome,
+            by=["player"] * len(game.history),
         )
 
     def render(self) -> str | None:

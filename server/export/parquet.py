@@ -26,8 +26,11 @@ from server.games import engine
 from server.games.base import FORFEIT_PREFIX, GameError, Record
 from server.store.contract import Store
 
-#: One row per decision: a player's accepted action (forfeits the server imposed are not
-#: decisions and have no row).
+#: One row per decision: an accepted action (forfeits the server imposed are not
+#: decisions and have no row). ``by`` says who decided it (``player``, ``house``,
+#: ``standin``: docs/data.md; None for games logged before it was recorded); a stand-in's
+#: move has no ``seconds`` (the time since the last move was the absent player's, not a
+#: decision's).
 DECISIONS = pa.schema(
     [
         ("game_id", pa.string()),
@@ -39,6 +42,7 @@ DECISIONS = pa.schema(
         ("legal", pa.list_(pa.string())),
         ("action", pa.string()),
         ("seconds", pa.float64()),
+        ("by", pa.string()),
         ("rank", pa.int16()),
         ("won", pa.bool_()),
         ("rating", pa.float64()),
@@ -67,6 +71,10 @@ GAMES = pa.schema(
         ("rating_after", pa.list_(pa.float64())),
         ("deviation_before", pa.list_(pa.float64())),
         ("deviation_after", pa.list_(pa.float64())),
+        ("chained", pa.bool_()),
+        ("final_hash", pa.string()),
+        ("signature", pa.string()),
+        ("key_id", pa.string()),
     ]
 )
 
@@ -95,7 +103,8 @@ def decision_rows(log: GameLog) -> list[dict[str, Any]]:
                     "observation": json.dumps(game.view(action.seat), separators=(",", ":")),
                     "legal": game.legal_texts(action.seat),
                     "action": action.action,
-                    "seconds": max(0.0, action.at - previous),
+                    "seconds": None if action.by == "standin" else max(0.0, action.at - previous),
+                    "by": action.by,
                 }
             )
         previous = action.at
@@ -133,6 +142,10 @@ def game_row(log: GameLog, decisions: int) -> dict[str, Any]:
         "started": row.started,
         "finished": row.finished,
         **rating_columns(log),
+        "chained": row.chained,
+        "final_hash": row.final_hash,
+        "signature": row.signature,
+        "key_id": row.key_id,
     }
 
 

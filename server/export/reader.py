@@ -10,7 +10,9 @@ comes out is exactly what happened.
 - :func:`export_records`: games in their engine's text record format (``pgn``: Kriegspiel
   games with every attempt and announcement); :func:`export_pgn` is its PGN case;
 - :func:`verify_game`: recompute a game from its seed and log; list every discrepancy
-  (the generic replay check here, the engine's own fairness checks from its ``verify``).
+  (the generic replay check here, the engine's own fairness checks from its ``verify``)
+  and every break of its tamper-evident log (``server.store.chain``: the hash chain of
+  its rows, the signature of its final hash).
 """
 
 from __future__ import annotations
@@ -22,7 +24,16 @@ from typing import Any, TextIO
 
 from server.games import engine
 from server.games.base import Event, Game, GameError, Record, seed_commitment
-from server.store.contract import ActionRow, EventRow, GameRow, Rating, RatingChange, Store
+from server.store import chain, signing
+from server.store.contract import (
+    ActionRow,
+    ChatRow,
+    EventRow,
+    GameRow,
+    Rating,
+    RatingChange,
+    Store,
+)
 
 #: Statuses whose seed is public.
 REVEALED = ("finished", "aborted")
@@ -39,6 +50,8 @@ class GameLog:
     players: list[dict[str, Any] | None]
     #: a rated game's rating changes by seat (empty: casual)
     ratings: list[RatingChange] = field(default_factory=list)
+    #: its chat lines (part of its hash chain)
+    chat: list[ChatRow] = field(default_factory=list)
 
     def rebuild(self) -> tuple[Game, list[Event]]:
         """Replay the logged actions with the seed; return the game and its events."""
@@ -73,7 +86,14 @@ async def logs(store: Store, game_ids: Iterable[str] | None = None) -> AsyncIter
             continue
         seated = [await player(player_id) for player_id in row.seats]
         rated = await store.rating_changes(row.id) if row.rated else []
-        yield GameLog(row, await store.actions(row.id), await store.events(row.id), seated, rated)
+        yield GameLog(
+            row,
+            await store.actions(row.id),
+            await store.events(row.id),
+            seated,
+            rated,
+            await store.chat(row.id),
+        )
 
 
 async def _rows(store: Store, game_ids: Iterable[str] | None) -> AsyncIterator[GameRow]:
@@ -87,12 +107,39 @@ async def _rows(store: Store, game_ids: Iterable[str] | None) -> AsyncIterator[G
             yield found
 
 
-def verify_log(log: GameLog) -> list[str]:
-    """Every way the log disagrees with its seed and the rules (empty: all is well)."""
+def verify_chain(log: GameLog, keys: dict[str, str]) -> tuple[list[str], int]:
+    """Every break of a chained game's tamper-evident log: its rows' hash chain, and the
+    signature of its final hash by one of ``keys`` (id -> public key, the store's
+    ``signing_keys``); and how many chat lines come after its end (chained, unsigned).
+    An unchained game has nothing to check here (:func:`chain_state` says so)."""
+    row = log.row
+    if not row.chained:
+        return [], 0
+    problems, after = chain.check(row, log.actions, log.events, log.chat)
+    if problems or row.final_hash is None:
+        return problems, after
+    if row.signature is None or row.key_id is None:
+        return ["its final hash is not signed"], after
+    public = keys.get(row.key_id)
+    if public is None:
+        return [f"it is signed by key {row.key_id}, which this knowledge base does not know"], 0
+    if not signing.verify(public, row.id, row.final_hash, row.signature):
+        return [
+            f"the signature of its final hash does not match (key {row.key_id}): the log or "
+            "the game's row was changed after the server signed it"
+        ], after
+    return [], after
+
+
+def verify_log(log: GameLog, keys: dict[str, str] | None = None) -> list[str]:
+    """Every way the log disagrees with its seed and the rules, and (given the store's
+    signing ``keys``) with its hash chain and signature (empty: all is well)."""
     row = log.row
     problems: list[str] = []
     if row.status not in REVEALED or not row.seed_revealed:
         return [f"game {row.id} is {row.status}: its seed is still secret"]
+    if keys is not None:
+        problems.extend(verify_chain(log, keys)[0])
     if seed_commitment(row.seed) != row.seed_sha256:
         problems.append("the revealed seed does not match the commitment published at the start")
     try:
@@ -123,9 +170,11 @@ def verify_log(log: GameLog) -> list[str]:
 
 
 async def verify_game(store: Store, game_id: str) -> list[str]:
-    """Check one stored game; a game that is unknown or still secret is a problem too."""
+    """Check one stored game (its replay, its chain and signature); a game that is
+    unknown or still secret is a problem too."""
+    keys = await store.signing_keys()
     async for log in logs(store, [game_id]):
-        return verify_log(log)
+        return verify_log(log, keys)
     return [f"no finished game {game_id!r} in this knowledge base"]
 
 
@@ -174,9 +223,14 @@ def game_json(log: GameLog) -> dict[str, Any]:
         "started": row.started,
         "finished": row.finished,
         "actions": [[a.seat, a.action] for a in log.actions],
+        "by": [a.by for a in log.actions],
         "events": out_events,
         "rated": row.rated,
         "ratings": ratings_json(log.ratings) if log.ratings else None,
+        "chained": row.chained,
+        "final_hash": row.final_hash,
+        "signature": row.signature,
+        "key_id": row.key_id,
     }
 
 

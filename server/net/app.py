@@ -46,8 +46,10 @@ from server.rooms.connection import Client
 from server.rooms.house import HOUSE_ADDRESS, HOUSE_HEADER, Catalog, HouseBots
 from server.rooms.lobby import Lobby
 from server.rooms.room import Room, Settings, Timing
-from server.store import stats
+from server.store import signing, stats
 from server.store.contract import Store, open_store
+from server.store.signing import Signer
+from server.store.sqlite import SqliteStore
 from server.tournaments.core import Spec
 from server.tournaments.director import Director
 from server.wire import catalogue, frames
@@ -154,6 +156,10 @@ class ServerConfig:
     host: str = "127.0.0.1"
     port: int = 8765
     db: str = "umpire.db"
+    #: the key file finished games are signed with (server.store.signing; "": beside a
+    #: SQLite store's file; a PostgreSQL store without one signs with a key of this
+    #: process only, and says so)
+    signing_key: str = ""
     synchronous: str = "FULL"
     limits: Limits = field(default_factory=Limits)
     timing: Timing = field(default_factory=Timing)
@@ -212,7 +218,10 @@ class UmpireServer:
         self.bus = bus or NO_BUS
         self.metrics = Metrics(self)
         self.web = WebClient(config.allow_origins)
-        self.api = Api(self.leaderboard, self.profile_by_name)  # GET /api/... (ratings)
+        #: signs finished games' final hashes (read from the key file on start)
+        self.signer: Signer | None = None
+        # GET /api/... (ratings, signing keys)
+        self.api = Api(self.leaderboard, self.profile_by_name, self.signing_keys)
         self.bus.set_leaderboards(self._feed_board)
         self.store.on_commit = self.metrics.store_commit
         self.house = HouseBots(
@@ -292,6 +301,8 @@ class UmpireServer:
         start listening."""
         await self.store.open()
         await self.store.check_writable()
+        self.signer = await self._open_signer()
+        self.lobby.signer = self.signer
         await self.bus.start()
         self.metrics.start()
         if self.store.shared:
@@ -687,6 +698,30 @@ class UmpireServer:
             self._rebind_all(signed.player)  # (a guest's hello may rename it)
         return self._welcome(signed)
 
+    async def _open_signer(self) -> Signer:
+        """The key finished games are signed with: ``--signing-key``, else the file beside
+        a SQLite store (both made on first use); its public half kept in the store."""
+        path: str | None = self.config.signing_key
+        if not path and isinstance(self.store, SqliteStore):
+            path = signing.default_path(self.store.path)
+        if not path:
+            log.warning(
+                "no --signing-key: games are signed with a key of this process only; "
+                "give every node the one key file (docs/server.md, the signing key)"
+            )
+        return await signing.open_signer(self.store, path or None)
+
+    async def signing_keys(self) -> frames.SigningKeysFrame:
+        """Every key games were signed with (``GET /api/signing-keys``), this one first."""
+        current = self.signer.key_id if self.signer is not None else None
+        stored = await self.store.signing_keys()
+        keys = [
+            frames.SigningKeyInfo(id=kid, public=public, current=kid == current)
+            for kid, public in stored.items()
+        ]
+        keys.sort(key=lambda k: not k.current)
+        return frames.SigningKeysFrame(keys=keys)
+
     def _welcome(self, signed: Signed) -> frames.WelcomeFrame:
         """The ``welcome`` of a connection that is now ``signed.player``."""
         player = signed.player
@@ -702,6 +737,11 @@ class UmpireServer:
                 rate=limits.rate,
                 burst=limits.burst,
                 idle_timeout=limits.idle_timeout,
+            ),
+            signing_key=(
+                None
+                if self.signer is None
+                else frames.SigningKeyInfo(id=self.signer.key_id, public=self.signer.public)
             ),
         )
 

@@ -198,11 +198,13 @@ class Api:
         self,
         leaderboard: Callable[[BoardQuery], Awaitable[frames.LeaderboardFrame]],
         profile: Callable[[str], Awaitable[frames.ProfileFrame]],
+        keys: Callable[[], Awaitable[frames.SigningKeysFrame]] | None = None,
         rate: Rate = API_RATE,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.leaderboard = leaderboard
         self.profile = profile
+        self.keys = keys
         #: per-address token buckets: the API is unauthenticated and answered before the
         #: per-address connection limit, so it has its own small limit (429 when spent)
         self.buckets = Buckets(rate, API_MAX_ADDRESSES)
@@ -241,6 +243,8 @@ class Api:
     async def _answer(self, path: str, query: str) -> frames.Reply:
         if path == "leaderboard":
             return await self.leaderboard(board_query(query))
+        if path == "signing-keys" and self.keys is not None:
+            return await self.keys()
         if path.startswith("player/"):
             try:
                 name = unquote(path.removeprefix("player/"), errors="strict")

@@ -32,7 +32,7 @@ from __future__ import annotations
 import dataclasses
 import secrets
 from collections.abc import Callable, Iterable
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import msgspec
 
@@ -48,10 +48,13 @@ from server.roomcore.seating import Seat, Seating, seat_from_id
 from server.roomcore.settings import ABORTED, FINISHED, PLAYING, WAITING, Settings, Timing
 from server.roomcore.streams import Streams, Viewer
 from server.roomcore.timers import Timers
-from server.store import journal
+from server.store import chain, journal
 from server.store.contract import ActionRow, ChatRow, EventRow, GameRow, RatingChange
 from server.wire import frames
 from server.wire.limits import TokenBucket
+
+if TYPE_CHECKING:
+    from server.store.signing import Signer
 
 #: Seconds a stand-in bot has to act before the engine's fallback policy moves instead.
 STANDIN_FALLBACK = 3.0
@@ -78,6 +81,7 @@ class RoomCore:
         house_version: rating.HouseVersion | None = None,
         token: Callable[[], str] = lambda: secrets.token_urlsafe(16),
         new_seed: Callable[[], bytes] = lambda: secrets.token_bytes(32),
+        signer: Signer | None = None,
     ) -> None:
         self.id = row.id
         self.row = row
@@ -102,6 +106,11 @@ class RoomCore:
         self._held_inputs: list[m.Input] = []
         #: the room's chat, as stored (server.roomcore.chat), and each speaker's rate
         self.chat = list(chat_lines)
+        #: the head of the game's hash chain (server.store.chain), as logged so far (the
+        #: room's order is the chain's); None: an unchained game, logged before the chain
+        self._head = chain.resume(row, self.chat)
+        #: signs the game's final hash (server.store.signing); None: unsigned
+        self.signer = signer
         self._chat_rate: dict[str, TokenBucket] = {}
         #: a house bot's rating version, by its name (the bots' registry, via the lobby;
         #: the server's own version by default)
@@ -417,6 +426,9 @@ class RoomCore:
             ratings=self.ratings,
             match=settings.match,
             rematch=self._rematch_info(),
+            final_hash=self.row.final_hash,
+            signature=self.row.signature,
+            key_id=self.row.key_id,
         )
 
     def _is_rated(self) -> bool:
@@ -534,15 +546,19 @@ class RoomCore:
 
     # -- the log ------------------------------------------------------------------------
 
-    def _record(self, events: list[Event]) -> int:
-        """Log the newest history record and the ``events`` it caused; return the log
-        index of the first event."""
+    def _record(self, events: list[Event], by: str) -> int:
+        """Log the newest history record, decided ``by`` (``DECIDERS``: the seat's player,
+        its house bot, a stand-in, a forfeit by the clock), and the ``events`` it caused;
+        return the log index of the first event."""
         game = self.game
         assert game is not None
         history = game.history
         clocks = None if self.clocks is None else self.clocks.logged()
         first = len(self.streams.log) + 1
-        entry = journal.step(self.id, len(history), history[-1], self._wall, events, first, clocks)
+        entry = journal.step(
+            self.id, len(history), history[-1], self._wall, events, first, clocks, by, self._head
+        )
+        self._head = entry.head
         self._out.append(m.Persist(entry))
         return self.streams.append(events)
 
@@ -735,7 +751,10 @@ class RoomCore:
         seat = self.viewers[conn]
         text = chat.clean_text(msg.text)
         n, channel = len(self.chat) + 1, chat.channel_of(seat)
-        said = journal.said(self.id, n, self._wall, channel, seat, player.id, player.name, text)
+        said = journal.said(
+            self.id, n, self._wall, channel, seat, player.id, player.name, text, self._head
+        )
+        self._head = said.head
         line = said.line
         self.chat.append(line)
         self._out.append(m.Persist(said))
@@ -887,7 +906,13 @@ class RoomCore:
         if paced and mover == held:
             release = max(self._now, self._turn_since + self.timing.autopilot_delay)
         self._charge_clock(mover, release)
-        base = self._record(events)
+        if standin:
+            by = "standin"
+        elif seat_state.house:
+            by = "house"
+        else:
+            by = "player"
+        base = self._record(events, by)
         last = self.viewer_seq(held)
         seen_by_mover = sum(1 for event in events if event.view(held) is not None)
         ack = frames.AckFrame(
@@ -1020,7 +1045,8 @@ class RoomCore:
                 settings, clock_base=base, clock_increment=increment
             )
             self.row.settings = self.settings.to_json()
-        start = journal.started(self.row, seed, self._wall, events)
+        start = journal.started(self.row, seed, self._wall, events, self._head)
+        self._head = start.head
         self.row = journal.snapshot(start.row)
         self._out.append(m.Persist(start))
         base = self.streams.append(events)
@@ -1115,7 +1141,7 @@ class RoomCore:
         game = self.game
         assert game is not None
         events = self._engine(game.forfeit, seat, reason)
-        base = self._record(events)
+        base = self._record(events, "timeout")
         seen = self._broadcast(base, events)
         self._after_change(seen)
 
@@ -1147,7 +1173,8 @@ class RoomCore:
             self._dismiss_standin(seat)
         events = self._engine(game.apply, seat, action)
         self._charge_clock(seat, self._now)
-        base = self._record(events)
+        # (the engine's policy: for a house seat, the house's own; else a stand-in's)
+        base = self._record(events, "house" if self.seats[seat].house else "standin")
         seen = self._broadcast(base, events)
         self._after_change(seen)
 
@@ -1231,7 +1258,8 @@ class RoomCore:
         ):
             # ended before every seat moved: casual (stored so, so a rebuild agrees)
             self.row.rated = None
-        end = journal.finished(self.row, game.outcome, self._wall, stats)
+        end = journal.finished(self.row, game.outcome, self._wall, stats, self._head, self.signer)
+        self._head = end.head
         end = journal.rated(end, rating.plan(end.row))
         self.row = journal.snapshot(end.row)
         self._out.append(m.Persist(end))
@@ -1271,7 +1299,8 @@ class RoomCore:
             events.append(Event.public(len(self.seats), payload))
         first = len(self.streams.log) + 1
         self.row.house = {}
-        end = journal.aborted(self.row, reason, self._wall, events, first)
+        end = journal.aborted(self.row, reason, self._wall, events, first, self._head, self.signer)
+        self._head = end.head
         self.row = journal.snapshot(end.row)
         self._out.append(m.Persist(end))
         self._broadcast(self.streams.append(events), events)
@@ -1300,6 +1329,7 @@ class RoomCore:
         self._out = []
         self._now = now
         self._wall = now if wall is None else wall
+        self._head = chain.resume(self.row, actions, stored, self.chat)
         game, replayed = replay(
             self.engine.new_game, self.config, self.row.seed, [(a.seat, a.action) for a in actions]
         )

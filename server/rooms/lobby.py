@@ -41,6 +41,7 @@ from server.rooms.room import (
 )
 from server.store import journal
 from server.store.contract import GameRow, Store
+from server.store.signing import Signer
 from server.wire.frames import HeldSeat, MatchFrame, OutFrame, RoomInfo, RoomState
 
 log = logging.getLogger(__name__)
@@ -97,6 +98,9 @@ class Lobby:
         self.advisor: Advisor | None = None
         #: a house bot's rating version by its name (server.rooms.house); set by the app
         self.house_version: HouseVersion | None = None
+        #: signs each game's final hash (server.store.signing); set by the app once it
+        #: has read the key file
+        self.signer: Signer | None = None
         #: several nodes on one database (server.cluster.nodes): ``claim(room, new)`` says
         #: whether this node owns the room (taking its lease) before it is created or
         #: rebuilt here; ``remote_listing(game)`` lists the other nodes' public rooms
@@ -179,6 +183,7 @@ class Lobby:
             self.timing,
             self._forget,
             self.house_version,
+            self.signer,
         )
         await journal.commit(self.store, journal.saved(room.row))
         self._add(room)
@@ -275,7 +280,15 @@ class Lobby:
             for index, seat in enumerate(seats)
             if isinstance(seat, HouseSeat) and seat.kind != "autopilot"
         }
-        core = RoomCore(row, eng, config, self.timing, players, house_version=self.house_version)
+        core = RoomCore(
+            row,
+            eng,
+            config,
+            self.timing,
+            players,
+            house_version=self.house_version,
+            signer=self.signer,
+        )
         room = Room(core, self.store, self._forget)
         await journal.commit(self.store, journal.saved(room.row))
         self._add(room)
@@ -471,6 +484,7 @@ class Lobby:
             chat_lines=chat_lines,
             rating_changes=changes,
             house_version=self.house_version,
+            signer=self.signer,
         )
         room = Room(core, self.store, self._forget)
         self._add(room)

@@ -42,6 +42,7 @@ from server.roomcore.settings import ABORTED, FINISHED, PLAYING, WAITING, Settin
 from server.rooms.connection import Client
 from server.store import journal
 from server.store.contract import ActionRow, EventRow, GameRow, RatingChange, Store
+from server.store.signing import Signer
 from server.wire import frames
 
 log = logging.getLogger(__name__)
@@ -169,11 +170,12 @@ class Room:
         timing: Timing,
         on_close: Callable[[Room], None] | None = None,
         house_version: HouseVersion | None = None,
+        signer: Signer | None = None,
     ) -> Room:
         """A new waiting room (its row is saved by the caller); ``house_version`` gives a
         house bot's rating version by its name (the server's own version by default)."""
         row = new_row(room_id, engine, config, settings, host, time.time(), invite)
-        core = RoomCore(row, engine, config, timing, {}, house_version=house_version)
+        core = RoomCore(row, engine, config, timing, {}, house_version=house_version, signer=signer)
         return cls(core, store, on_close)
 
     # -- what the rest of the server reads ------------------------------------------------

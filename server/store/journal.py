@@ -25,6 +25,14 @@ copy of the row: the room goes on changing its own):
 shows them), nothing for any other entry.
 
 :func:`event_rows` is the one place events become rows.
+
+The log is a hash chain (``server.store.chain``; issue 32): each builder of a log row
+takes the chain's head as the room (or self-play) has it, stamps the rows it makes with
+their positions and links, and keeps the head after them in the entry (``head``), which
+the caller keeps for the next. The end (:func:`finished`, :func:`aborted`) puts the
+final hash in the row and, given a :class:`~server.store.signing.Signer`, its signature.
+A head of ``None`` is an unchained game (logged before the chain): its rows are not
+stamped.
 """
 
 from __future__ import annotations
@@ -33,10 +41,13 @@ import asyncio
 import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from server.games.base import Event, Outcome, Record, seed_commitment
+from server.store import chain
+from server.store.chain import Head
 from server.store.contract import (
+    DECIDERS,
     ActionRow,
     ChatRow,
     EventRow,
@@ -45,6 +56,9 @@ from server.store.contract import (
     RatingPlan,
     Store,
 )
+
+if TYPE_CHECKING:
+    from server.store.signing import Signer
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +74,8 @@ class Start:
 
     row: GameRow
     events: tuple[EventRow, ...] = ()
+    #: the chain's head after the opening events (None: unchained)
+    head: Head | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +85,8 @@ class Step:
     game_id: str
     events: tuple[EventRow, ...]
     action: ActionRow
+    #: the chain's head after them (None: unchained)
+    head: Head | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +99,8 @@ class Finish:
     events: tuple[EventRow, ...] = ()
     stats: Mapping[str, Mapping[str, float]] = dataclasses.field(default_factory=dict)
     plan: RatingPlan | None = None
+    #: the chain's last head: the end's (None: unchained)
+    head: Head | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +109,8 @@ class Said:
 
     game_id: str
     line: ChatRow
+    #: the chain's head after it (None: unchained)
+    head: Head | None = None
 
 
 Entry: TypeAlias = Save | Start | Step | Finish | Said
@@ -137,9 +159,12 @@ def saved(row: GameRow) -> Save:
     return Save(snapshot(row))
 
 
-def started(row: GameRow, seed: bytes, at: float, events: Sequence[Event] = ()) -> Start:
+def started(
+    row: GameRow, seed: bytes, at: float, events: Sequence[Event] = (), head: Head | None = None
+) -> Start:
     """The entry of a game's start at ``at``: a copy of ``row`` marked ``playing`` with
-    ``seed`` (secret until the end; its commitment public), and the opening ``events``."""
+    ``seed`` (secret until the end; its commitment public), and the opening ``events``
+    (chained after ``head``)."""
     opening = snapshot(
         row,
         status="playing",
@@ -151,7 +176,8 @@ def started(row: GameRow, seed: bytes, at: float, events: Sequence[Event] = ()) 
         reason=None,
         finished=None,
     )
-    return Start(opening, event_rows(events, 1))
+    stamped, head = chain.stamp_events(head, event_rows(events, 1))
+    return Start(opening, stamped, head)
 
 
 def step(
@@ -162,11 +188,19 @@ def step(
     events: Sequence[Event],
     first_seq: int,
     clocks: list[float] | None = None,
+    by: str = "player",
+    head: Head | None = None,
 ) -> Step:
-    """The entry of the ``n``-th accepted action (from 1) and the ``events`` it caused,
-    numbered from ``first_seq`` (``clocks``: each seat's clock after it, if timed)."""
-    action = ActionRow(n, record.seat, record.action, at, clocks)
-    return Step(game_id, event_rows(events, first_seq, n), action)
+    """The entry of the ``n``-th accepted action (from 1), decided ``by`` (one of
+    ``DECIDERS``), and the ``events`` it caused, numbered from ``first_seq`` (``clocks``:
+    each seat's clock after it, if timed); chained after ``head``, the action first."""
+    if by not in DECIDERS:
+        raise ValueError(f"an action is decided by one of {DECIDERS}, not {by!r}")
+    action, head = chain.stamp_action(
+        head, ActionRow(n, record.seat, record.action, at, clocks, by)
+    )
+    stamped, head = chain.stamp_events(head, event_rows(events, first_seq, n))
+    return Step(game_id, stamped, action, head)
 
 
 def said(
@@ -178,17 +212,34 @@ def said(
     player_id: str,
     name: str,
     text: str,
+    head: Head | None = None,
 ) -> Said:
     """The entry of the ``n``-th chat line of room ``game_id`` (from 1), said at ``at`` by
-    player ``player_id`` (shown as ``name``, in ``seat`` or watching) to ``channel``."""
-    return Said(game_id, ChatRow(n, at, channel, seat, player_id, name, text))
+    player ``player_id`` (shown as ``name``, in ``seat`` or watching) to ``channel``;
+    chained after ``head``."""
+    line, head = chain.stamp_chat(head, ChatRow(n, at, channel, seat, player_id, name, text))
+    return Said(game_id, line, head)
+
+
+def _end(row: GameRow, head: Head | None, signer: Signer | None) -> tuple[GameRow, Head | None]:
+    """The end's row with its final hash (chained after ``head``) and its signature."""
+    row, head = chain.stamp_end(head, row)
+    if head is not None and signer is not None:
+        signature = signer.sign(row.id, head.hash)
+        row = dataclasses.replace(row, signature=signature, key_id=signer.key_id)
+    return row, head
 
 
 def finished(
-    row: GameRow, outcome: Outcome, at: float, stats: Mapping[str, Mapping[str, float]]
+    row: GameRow,
+    outcome: Outcome,
+    at: float,
+    stats: Mapping[str, Mapping[str, float]],
+    head: Head | None = None,
+    signer: Signer | None = None,
 ) -> Finish:
     """The entry of a game's end: a copy of ``row`` marked finished with ``outcome``,
-    its seed revealed; ``stats`` to add."""
+    its seed revealed; ``stats`` to add. Chained after ``head``, signed by ``signer``."""
     final = snapshot(
         row,
         status="finished",
@@ -197,7 +248,8 @@ def finished(
         seed_revealed=True,
         finished=at,
     )
-    return Finish(final, (), stats)
+    final, head = _end(final, head, signer)
+    return Finish(final, (), stats, head=head)
 
 
 def rated(end: Finish, plan: RatingPlan | None) -> Finish:
@@ -208,13 +260,22 @@ def rated(end: Finish, plan: RatingPlan | None) -> Finish:
 
 
 def aborted(
-    row: GameRow, reason: str, at: float, events: Sequence[Event] = (), first_seq: int = 1
+    row: GameRow,
+    reason: str,
+    at: float,
+    events: Sequence[Event] = (),
+    first_seq: int = 1,
+    head: Head | None = None,
+    signer: Signer | None = None,
 ) -> Finish:
     """The entry of a game that cannot go on (an engine or server fault): a copy of
     ``row`` marked aborted for ``reason``, its seed revealed, with the room's own
-    ``events`` (logged from ``first_seq``); no statistics count."""
+    ``events`` (logged from ``first_seq``); no statistics count. Chained after ``head``
+    (the events, then the end), signed by ``signer``."""
     final = snapshot(row, status="aborted", reason=reason, seed_revealed=True, finished=at)
-    return Finish(final, event_rows(events, first_seq, source="room"), {})
+    stamped, head = chain.stamp_events(head, event_rows(events, first_seq, source="room"))
+    final, head = _end(final, head, signer)
+    return Finish(final, stamped, {}, head=head)
 
 
 def finished_game(
@@ -224,9 +285,13 @@ def finished_game(
     history: Sequence[Record],
     outcome: Outcome,
     stats: Mapping[str, Mapping[str, float]],
+    signer: Signer | None = None,
+    by: Sequence[str] | None = None,
 ) -> list[Entry]:
     """Every entry of a whole game played elsewhere (self-play): its start, each action
-    with the events it caused, and its end, all stamped with ``row.started``.
+    with the events it caused, and its end, all stamped with ``row.started``, chained in
+    that order (unless ``row.chained`` is false) and signed by ``signer``. ``by[i]``
+    decided action ``i + 1`` (default: every one its seat's player).
 
     ``row`` is the game's row (id, game, options, seats, seed, ...); its status, result
     and finish time are set here. ``causes[i]`` is the 1-based action that caused
@@ -250,12 +315,19 @@ def finished_game(
     opening = caused.get(None, [])
     if opening and first[None] != 1:
         raise ValueError("the opening events do not come first")
-    entries: list[Entry] = [started(row, row.seed, at, opening)]
-    entries.extend(
-        step(row.id, n, record, at, caused.get(n, []), first.get(n, 0))
-        for n, record in enumerate(history, 1)
-    )
-    entries.append(finished(row, outcome, at, stats))
+    deciders = list(by) if by is not None else ["player"] * len(history)
+    if len(deciders) != len(history):
+        raise ValueError(f"{len(deciders)} deciders for {len(history)} actions")
+    start = started(row, row.seed, at, opening, chain.start(row.id) if row.chained else None)
+    entries: list[Entry] = [start]
+    head = start.head
+    for n, record in enumerate(history, 1):
+        entry = step(
+            row.id, n, record, at, caused.get(n, []), first.get(n, 0), None, deciders[n - 1], head
+        )
+        head = entry.head
+        entries.append(entry)
+    entries.append(finished(row, outcome, at, stats, head, signer))
     return entries
 
 

@@ -17,6 +17,7 @@ from typing import Any, Protocol
 from server.games.base import Event, Outcome, Record
 from server.store.contract import Store, open_store
 from server.store.selfplay_log import SelfplayLog
+from server.store.signing import Signer, default_path, open_signer
 
 
 class EpisodeLike(Protocol):
@@ -80,6 +81,7 @@ async def record_episode(
         history=episode.history,
         outcome=episode.outcome,
         settings=dict(settings) if settings is not None else {"source": "learn"},
+        by=getattr(episode, "by", None) or None,
     )
 
 
@@ -88,9 +90,12 @@ async def record_episodes(
     episodes: Iterable[EpisodeLike],
     agents: Sequence[str],
     settings: Mapping[str, Any] | None = None,
+    signer: Signer | None = None,
 ) -> list[str]:
-    """Write several finished episodes to an open ``store``; return their ids."""
-    book = SelfplayLog(store)
+    """Write several finished episodes to an open ``store``, each signed by ``signer``
+    (``server.store.signing.open_signer``; unsigned games fail ``umpire verify``); return
+    their ids. Every action is the seat's agent's own (``by`` = ``player``)."""
+    book = SelfplayLog(store, signer)
     return [await record_episode(book, e, agents, settings) for e in episodes]
 
 
@@ -99,15 +104,18 @@ def save_episodes(
     episodes: Iterable[EpisodeLike],
     agents: Sequence[str],
     settings: Mapping[str, Any] | None = None,
+    signing_key: str | None = None,
 ) -> list[str]:
-    """Open the knowledge base ``db`` (created if missing), write the episodes, close it;
-    return their ids. For synchronous training loops (runs its own event loop)."""
+    """Open the knowledge base ``db`` (created if missing), write the episodes signed with
+    the key in ``signing_key`` (default: the file beside ``db``, as ``umpire serve``'s),
+    close it; return their ids. For synchronous training loops (runs its own event loop)."""
 
     async def run() -> list[str]:
         store = open_store(db, synchronous="NORMAL")
         await store.open()
         try:
-            return await record_episodes(store, episodes, agents, settings)
+            signer = await open_signer(store, signing_key or default_path(db))
+            return await record_episodes(store, episodes, agents, settings, signer)
         finally:
             await store.close()
 

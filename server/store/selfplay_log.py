@@ -17,11 +17,14 @@ import json
 import secrets
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from server.games.base import Event, Outcome, Record, seed_commitment
 from server.store import journal, stats
 from server.store.contract import GameRow, PlayerRow, Store
+
+if TYPE_CHECKING:
+    from server.store.signing import Signer
 
 
 def bot_player_id(name: str) -> str:
@@ -48,8 +51,10 @@ def scheduled_key(game: str, options: Mapping[str, Any], bots: Sequence[str], se
 class SelfplayLog:
     """Writes locally played games to ``store``; creates the bots' players on first use."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, signer: Signer | None = None) -> None:
         self.store = store
+        #: signs each game's final hash (server.store.signing); None: unsigned
+        self.signer = signer
         self._known: set[str] = set()
 
     async def ensure_players(self, names: Iterable[str]) -> None:
@@ -77,8 +82,10 @@ class SelfplayLog:
         outcome: Outcome,
         settings: Mapping[str, Any],
         key: str | None = None,
+        by: Sequence[str] | None = None,
     ) -> str:
-        """Write one finished game (``bots[i]`` played seat ``i``); return its id.
+        """Write one finished game (``bots[i]`` played seat ``i``; ``by[i]`` decided
+        action ``i + 1``, by default each seat's own bot, ``player``); return its id.
 
         With a ``key`` (:func:`scheduled_key`) the id is derived from it and the write is
         idempotent: a game already finished under that id is left as it is, so a run
@@ -109,7 +116,14 @@ class SelfplayLog:
         )
         per_seat = stats.compute(game, events, outcome, len(seats))
         entries = journal.finished_game(
-            row, events, causes, history, outcome, journal.seat_stats(seats, per_seat)
+            row,
+            events,
+            causes,
+            history,
+            outcome,
+            journal.seat_stats(seats, per_seat),
+            self.signer,
+            by,
         )
         await journal.record_finished(self.store, entries)
         return row.id

@@ -218,6 +218,12 @@ class RoomFields(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     #: the server cannot save the room's game now: it is paused (no move, no clock)
     #: until it can again (the ``paused`` frame)
     paused: bool = False
+    #: once the game is over: its log's final hash (the last link of its hash chain,
+    #: docs/data.md), the server's Ed25519 signature of it and the signing key's id
+    #: (``GET /api/signing-keys``); null before, and for a game logged before the chain
+    final_hash: str | None = None
+    signature: str | None = None
+    key_id: str | None = None
 
 
 class RoomInfo(RoomFields):
@@ -302,8 +308,20 @@ class CatalogueGame(Part):
 # -- frames ----------------------------------------------------------------------------
 
 
+class SigningKeyInfo(Part):
+    """A public key the server signs games' final hashes with (docs/data.md)."""
+
+    id: str
+    #: the raw 32-byte Ed25519 public key, hex
+    public: str
+    algorithm: str = "ed25519"
+    #: the key this server signs with now (the others: before a rotation)
+    current: bool = True
+
+
 class WelcomeFrame(Reply, tag="welcome"):
-    """The answer to ``hello``: who you are, your token, your seats, the limits."""
+    """The answer to ``hello``: who you are, your token, your seats, the limits, and the
+    key the server signs finished games with."""
 
     v: int
     server: str
@@ -311,6 +329,13 @@ class WelcomeFrame(Reply, tag="welcome"):
     token: str
     seats: list[HeldSeat]
     limits: LimitsInfo
+    signing_key: SigningKeyInfo | None = None
+
+
+class SigningKeysFrame(Reply, tag="signing_keys"):
+    """``GET /api/signing-keys``: every key the server has signed games with."""
+
+    keys: list[SigningKeyInfo]
 
 
 class RoomsFrame(Reply, tag="rooms"):
@@ -771,6 +796,7 @@ Frame = (
     | RematchFrame
     | TournamentFrame
     | TournamentsFrame
+    | SigningKeysFrame
 )
 
 #: The outbound frame types by their ``"type"`` tag.
@@ -812,6 +838,7 @@ FRAME_TYPES: dict[str, type[OutFrame]] = {
         RematchFrame,
         TournamentFrame,
         TournamentsFrame,
+        SigningKeysFrame,
     )
 }
 

@@ -15,6 +15,7 @@ import pytest
 from server.feed.bus import FeedDelay
 from server.net.app import UmpireServer
 from server.rooms.room import Room, Timing
+from server.store import signing
 from tests.eventually import eventually
 from tests.games.kriegspiel_leakcheck import squares_named
 from tests.ops.conftest import (
@@ -74,6 +75,10 @@ async def test_bot_game_lobby_events_result(
     assert result.json()["state"] == "finished"
     assert result.json()["outcome"] == room.game.outcome.to_json()  # type: ignore[union-attr]
     assert result.json()["seed"] == room.row.seed.hex()  # revealed at the end
+    # the log's final hash, signed (issue 32): checked with the server's public key
+    signed = result.json()
+    assert signed["final_hash"] == room.row.final_hash and signed["key_id"] == server.signer.key_id
+    assert signing.verify(server.signer.public, room_id, signed["final_hash"], signed["signature"])
 
     def lobby_shows_finished() -> bool:
         lobby = subscriber.on("lobby")

@@ -32,10 +32,10 @@ from typing import Any
 import pytest
 
 from server.errors import NameTaken, StoreError
-from server.export.reader import export_jsonl, verify_game
+from server.export.reader import export_jsonl, logs, verify_chain, verify_game, verify_log
 from server.games import engine
 from server.games.base import Event, Record, seed_commitment
-from server.store import journal
+from server.store import chain, journal
 from server.store.contract import (
     NEW_GLICKO2,
     ActionRow,
@@ -54,6 +54,7 @@ from server.store.contract import (
     Store,
     TournamentRow,
 )
+from server.store.signing import Signer
 
 
 class CommitGate:
@@ -122,6 +123,11 @@ class StoreHarness(ABC):
         finally:
             store.before_commit = None
 
+    @abstractmethod
+    async def sql(self, statement: str, *params: Any) -> list[tuple[Any, ...]]:
+        """Run one statement (``?`` placeholders) straight on the database, as someone
+        who can edit it would (the tamper tests); return its rows."""
+
     async def close_all(self) -> None:
         """Close every store opened here (teardown)."""
         for store in self.opened:
@@ -163,14 +169,19 @@ def event(seq: int, action_n: int | None = None, **truth: Any) -> EventRow:
 
 
 async def play_random_game(
-    game_id: str, seed: bytes, game_name: str = "perudo", options: dict[str, Any] | None = None
+    game_id: str,
+    seed: bytes,
+    game_name: str = "perudo",
+    options: dict[str, Any] | None = None,
+    choices: int | None = None,
 ) -> tuple[GameRow, list[Event], list[int | None], list[Record], Any]:
-    """A real game played to the end by random legal moves (for export and verify)."""
+    """A real game played to the end by random legal moves (for export and verify),
+    chosen by a generator seeded with ``choices`` (default: the game's seed)."""
     eng = engine(game_name)
     config = eng.make_config(options or {"seats": 2})
     game, events = eng.new_game(config, seed)
     causes: list[int | None] = [None] * len(events)
-    rng = random.Random(seed)
+    rng = random.Random(seed if choices is None else choices)
     while game.outcome is None:
         seat = game.to_move
         assert seat is not None
@@ -193,6 +204,88 @@ async def play_random_game(
         started=5.0,
     )
     return row, events, causes, list(game.history), game.outcome
+
+
+def _split(
+    events: list[Event], causes: list[int | None]
+) -> tuple[list[Event], dict[int, list[Event]], dict[int, int]]:
+    """A game's opening events, each action's events and the seq of its first."""
+    opening = [e for e, c in zip(events, causes, strict=True) if c is None]
+    caused: dict[int, list[Event]] = {}
+    first: dict[int, int] = {}
+    for seq, (e, c) in enumerate(zip(events, causes, strict=True), 1):
+        if c is not None:
+            caused.setdefault(c, []).append(e)
+            first.setdefault(c, seq)
+    return opening, caused, first
+
+
+def chained_entries(
+    row: GameRow,
+    events: list[Event],
+    causes: list[int | None],
+    history: list[Record],
+    outcome: Any,
+    signer: Signer | None,
+    chat: bool = True,
+) -> list[journal.Entry]:
+    """A whole game's entries as a room logs them, its chain in the room's order: a chat
+    line before the start, the opening events, each action (one stand-in's, a chat line
+    after the first), the end."""
+    head: chain.Head | None = chain.start(row.id)
+    entries: list[journal.Entry] = []
+    if chat:
+        said = journal.said(row.id, 1, 5.0, "players", 0, "p1", "Ana", "good luck", head)
+        entries.append(said)
+        head = said.head
+    opening, caused, first = _split(events, causes)
+    start = journal.started(row, row.seed, 5.0, opening, head)
+    entries.append(start)
+    head = start.head
+    for n, record in enumerate(history, 1):
+        by = "standin" if n == 2 else "player"
+        step = journal.step(
+            row.id, n, record, 5.0 + n, caused.get(n, []), first.get(n, 0), None, by, head
+        )
+        entries.append(step)
+        head = step.head
+        if chat and n == 1:
+            said = journal.said(row.id, 2, 6.5, "spectators", None, "p3", "Cy", "nice", head)
+            entries.append(said)
+            head = said.head
+    entries.append(journal.finished(row, outcome, 99.0, {}, head, signer))
+    return entries
+
+
+async def record_chained(store: Store, game_id: str, seed: bytes, signer: Signer) -> GameRow:
+    """Play a random game and log it, chained and signed, as a room does."""
+    row, events, causes, history, outcome = await play_random_game(game_id, seed)
+    entries = chained_entries(row, events, causes, history, outcome, signer)
+    for entry in entries:
+        await journal.commit(store, entry)
+    end = entries[-1]
+    assert isinstance(end, journal.Finish)
+    return end.row
+
+
+async def forge_game(store: Store, harness: StoreHarness, game_id: str, seed: bytes) -> GameRow:
+    """Rewrite a logged game as another legal game from its seed, every row and its chain
+    recomputed consistently, the stored signature kept: what someone who can edit the
+    database but has no key can do at best."""
+    stored = await store.game(game_id)
+    assert stored is not None
+    row, events, causes, history, outcome = await play_random_game(game_id, seed, choices=7)
+    row.created = stored.created
+    entries = chained_entries(row, events, causes, history, outcome, None)
+    for table in ("actions", "events", "chat"):
+        await harness.sql(f"DELETE FROM {table} WHERE game_id = ?", game_id)
+    end = entries[-1]
+    assert isinstance(end, journal.Finish)
+    for entry in entries[:-1]:
+        await journal.commit(store, entry)
+    forged = dataclasses.replace(end.row, signature=stored.signature, key_id=stored.key_id)
+    await store.save_game(forged)
+    return forged
 
 
 class CountingPlan:
@@ -347,6 +440,42 @@ class StoreContract:
             ActionRow(3, 0, "forfeit:abandoned", 3.5),
         ]
         assert await store.events("other") == [] and await store.actions("other") == []
+
+    async def test_the_chain_and_who_decided_round_trip(self, store: Store) -> None:
+        """Issue 32: each log row's place in the game's chain and its link, who decided
+        each action, and the game's signed end come back as written."""
+        row = game_row("g1")
+        opening = [dataclasses.replace(event(1), pos=1, hash="a1")]
+        await store.save_game(row, opening)
+        await store.add_chat("g1", ChatRow(1, 1.2, "players", 0, "p1", "Ana", "hi", 2, "c2"))
+        steps = [
+            ActionRow(1, 0, "2x3", 1.5, None, "player", 3, "b3"),
+            ActionRow(2, 1, "dudo", 2.5, [1.0, 2.0], "standin", 5, "b5"),
+            ActionRow(3, 0, "forfeit:time", 3.5, None, "timeout", 6, "b6"),
+            ActionRow(4, 1, "3x3", 4.5, None, "house", 7, "b7"),
+        ]
+        caused = dataclasses.replace(event(2, 1), pos=4, hash="a4")
+        await store.append("g1", [caused], steps[0])
+        for action in steps[1:]:
+            await store.append("g1", [], action)
+        assert await store.actions("g1") == steps
+        assert await store.events("g1") == [*opening, caused]
+        assert (await store.chat("g1"))[0].pos == 2 and (await store.chat("g1"))[0].hash == "c2"
+        end = dataclasses.replace(
+            row, status="finished", final_hash="f8", signature="5e", key_id="k1", chained=True
+        )
+        await store.finish_game(end, [], {})
+        assert await store.game("g1") == end
+        old = dataclasses.replace(game_row("g2"), chained=False)
+        await store.save_game(old)
+        assert (await store.game("g2")) == old
+
+    async def test_signing_keys_are_kept_once_each(self, store: Store) -> None:
+        assert await store.signing_keys() == {}
+        await store.add_signing_key("k1", "aa" * 32, 1.0)
+        await store.add_signing_key("k2", "bb" * 32, 2.0)
+        await store.add_signing_key("k1", "cc" * 32, 3.0)  # (every node adds it: kept once)
+        assert await store.signing_keys() == {"k1": "aa" * 32, "k2": "bb" * 32}
 
     async def test_a_logged_seq_or_action_is_refused_whole_and_others_still_commit(
         self, store: Store
@@ -613,6 +742,79 @@ class StoreContract:
         other = await harness.open()
         assert len(await other.events("g1")) == 11
 
+    # -- the tamper-evident log (issue 32) ---------------------------------------------------
+
+    async def test_every_tamper_is_caught(self, harness: StoreHarness, store: Store) -> None:
+        """The tamper suite: edit one die (the seed), rewrite the actions with their
+        events (legal, consistent, the chain recomputed: only the signature stops it), edit
+        one chat line, delete a row, reorder two rows, swap a seed; an untouched game and
+        one signed before a key rotation still verify."""
+        old, key = Signer.generate(), Signer.generate()
+        for signer in (old, key):
+            await store.add_signing_key(signer.key_id, signer.public, 1.0)
+        seed = b"tamper seed"
+        ids = ("ok", "rotated", "die", "rewrite", "chat", "delete", "reorder", "swap1", "swap2")
+        for gid in ids:
+            other = b"another seed" if gid == "swap2" else seed
+            await record_chained(store, gid, other, old if gid == "rotated" else key)
+        for gid in ids:
+            assert await verify_game(store, gid) == [], gid
+
+        # one die: a die of the opening roll, with the seed and its commitment made to match
+        # it (here: another seed), the chain left as it was
+        forged = b"forged seed"
+        await harness.sql(
+            "UPDATE games SET seed = ?, seed_sha256 = ? WHERE id = ?",
+            forged,
+            seed_commitment(forged),
+            "die",
+        )
+        # the actions rewritten with their events: another legal game from the same seed,
+        # its chain recomputed by whoever edits the database (who has no key)
+        forged_row = await forge_game(store, harness, "rewrite", seed)
+        assert forged_row.final_hash != (await store.game("ok") or forged_row).final_hash
+        # one chat line
+        await harness.sql("UPDATE chat SET text = ? WHERE game_id = ? AND n = 2", "gg", "chat")
+        # a row deleted
+        await harness.sql("DELETE FROM events WHERE game_id = ? AND seq = 3", "delete")
+        # two rows reordered: the chat line said after the first action and that action
+        (said_at,) = (
+            await harness.sql("SELECT pos FROM chat WHERE game_id = ? AND n = 2", "reorder")
+        )[0]
+        (acted_at,) = (
+            await harness.sql("SELECT pos FROM actions WHERE game_id = ? AND n = 1", "reorder")
+        )[0]
+        await harness.sql(
+            "UPDATE chat SET pos = ? WHERE game_id = ? AND n = 2", acted_at, "reorder"
+        )
+        await harness.sql(
+            "UPDATE actions SET pos = ? WHERE game_id = ? AND n = 1", said_at, "reorder"
+        )
+        # two games' seeds swapped (with their commitments)
+        one, two = await store.game("swap1"), await store.game("swap2")
+        assert one is not None and two is not None
+        for gid, row in (("swap1", two), ("swap2", one)):
+            await harness.sql(
+                "UPDATE games SET seed = ?, seed_sha256 = ? WHERE id = ?",
+                row.seed,
+                row.seed_sha256,
+                gid,
+            )
+
+        keys = await store.signing_keys()
+        for gid in ("ok", "rotated"):
+            assert await verify_game(store, gid) == [], gid
+        for gid in ids[2:]:
+            [log] = [log async for log in logs(store, [gid])]
+            assert verify_chain(log, keys)[0], f"{gid}: the chain did not catch it"
+            assert await verify_game(store, gid), gid
+        [log] = [log async for log in logs(store, ["rewrite"])]
+        assert verify_log(log) == []  # (what passed before issue 32: the replay alone)
+        assert verify_chain(log, keys)[0] == [
+            f"the signature of its final hash does not match (key {key.key_id}): the log or "
+            "the game's row was changed after the server signed it"
+        ]
+
     # -- house seats -----------------------------------------------------------------------
 
     async def test_house_tickets_are_kept_but_never_exported(self, store: Store) -> None:
@@ -620,7 +822,10 @@ class StoreContract:
         row, events, causes, history, outcome = await play_random_game("h1", b"contract seed")
         row.house = {"1": ticket}
         await store.add_player(PlayerRow("p1", "One", False, 1.0), "t1")
-        entries = journal.finished_game(row, events, causes, history, outcome, {"p1": {"games": 1}})
+        signer = Signer.generate()
+        await store.add_signing_key(signer.key_id, signer.public, 1.0)
+        stats = {"p1": {"games": 1}}
+        entries = journal.finished_game(row, events, causes, history, outcome, stats, signer)
         await journal.record_finished(store, entries)
         stored = await store.game("h1")
         assert stored is not None and stored.house == {"1": ticket}
