@@ -282,6 +282,7 @@ class RoomCore:
             ratings=self.ratings,
             match=settings.match,
             rematch=self._rematch_info(),
+            started=self.row.started if self.state != WAITING else None,
         )
 
     def _is_rated(self) -> bool:

@@ -213,6 +213,8 @@ class RoomFields(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     match: str | None = None
     #: after the end: the rematch offered (who accepted, who declined, its room)
     rematch: RematchInfo | None = None
+    #: when the game started (seconds since the epoch, UTC); ``None`` before the start
+    started: float | None = None
 
 
 class RoomInfo(RoomFields):
