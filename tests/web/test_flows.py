@@ -121,29 +121,12 @@ def test_bot_pickers_keep_their_choice_the_lobby_names_and_leaving_then_coming_b
     ana.click("[data-key=add-bot-2]")
     ana.wait_for_selector(".seat[data-seat='2']:not(.free)")
     assert [m["bot"] for m in wire.sent_of("add_bot")] == ["perudo-random", "perudo-random"]
-    # on a phone, the lobby names the bots as the room does, and the names do not wrap
-    # into a narrow column; the create form fits its card
-    bob = new_page(**PHONE)
+    # the lobby names the bots as the room does
+    bob = new_page()
     enter(bob, server.url, "bob")
-    card = bob.locator(f".room-card[data-room='{room}']")
-    card.wait_for()
-    names = card.locator(".names")
+    names = bob.locator(f".room-card[data-room='{room}'] .names")
+    names.wait_for()
     assert names.inner_text() == "ana, perudo-random#1, perudo-random#2"
-    box = names.bounding_box()
-    assert box is not None and box["width"] >= 200, box
-    assert box["height"] < 2.5 * 20, box  # one line (two at most), not a column
-    overflow = bob.evaluate(
-        """() => {
-          const card = document.querySelector('#create').getBoundingClientRect();
-          return [...document.querySelectorAll('#create *')]
-            .filter((el) => el.getClientRects().length)
-            .filter((el) => el.getBoundingClientRect().right > card.right + 0.5)
-            .map((el) => el.outerHTML.slice(0, 80));
-        }"""
-    )
-    assert overflow == []
-    width = bob.evaluate("document.documentElement.scrollWidth")
-    assert width <= 375, width
     # the game starts with the last bot; ana leaves it and comes back to it
     ana.click("[data-key=add-bot-3]")
     ana.wait_for_selector(".log-lines li")
@@ -159,6 +142,39 @@ def test_bot_pickers_keep_their_choice_the_lobby_names_and_leaving_then_coming_b
     after = ana.locator(".log-lines li").all_inner_texts()
     assert after[: len(before)] == before
     assert [m for m in wire.sent_of("resume") if m["room"] == room and m.get("since", 0) > 0]
+
+
+FITS = """() => {
+  const card = document.querySelector('#create').getBoundingClientRect();
+  return [...document.querySelectorAll('#create *')]
+    .filter((el) => el.getClientRects().length)
+    .filter((el) => el.getBoundingClientRect().right > card.right + 0.5)
+    .map((el) => el.outerHTML.slice(0, 80));
+}"""
+
+
+def test_on_a_phone_the_create_form_fits_and_lobby_names_keep_their_width(
+    server: Served, new_page: Any
+) -> None:
+    ana = new_page()
+    enter(ana, server.url, "ana")
+    create_perudo(ana, seats=4, dice=1)
+    room = room_id(ana)
+    add_bots(ana, range(1, 3), "perudo-expert:normal")
+    bob = new_page(**PHONE)
+    enter(bob, server.url, "bob")
+    names = bob.locator(f".room-card[data-room='{room}'] .names")
+    names.wait_for()
+    assert names.inner_text() == "ana, perudo-expert:normal#1, perudo-expert:normal#2"
+    box = names.bounding_box()
+    line = float(bob.evaluate("parseFloat(getComputedStyle(document.body).lineHeight) || 20"))
+    assert box is not None and box["width"] >= 200, box  # not a narrow column
+    assert box["height"] <= 2.5 * line, box  # two lines at most
+    for game in ("perudo", "kriegspiel"):
+        bob.select_option("#f-game", game)
+        assert bob.evaluate(FITS) == [], game
+        width = bob.evaluate("document.documentElement.scrollWidth")
+        assert width <= 375, width
 
 
 def _rank(bid: str) -> float:
@@ -247,7 +263,8 @@ def test_an_eliminated_player_is_told_reasons_in_italian_and_the_end_screen(
     final = [m for m in wire.received_of("room") if m.get("seed")][-1]
     assert ana.locator("#seed-value").inner_text() == final["seed"]
     assert ana.locator("#hash-value").inner_text() == final["seed_sha256"]
-    assert ana.evaluate("getComputedStyle(document.querySelector('.seed')).wordBreak") != "break-all"
+    style = "getComputedStyle(document.querySelector('.seed')).wordBreak"
+    assert ana.evaluate(style) != "break-all"  # never broken inside words
     ana.click("#copy-seed")
     ana.wait_for_selector("#copy-seed:has-text('Copiato')")
     assert ana.evaluate("navigator.clipboard.readText()") == final["seed"]
