@@ -366,8 +366,12 @@ export function fullLog(room) {
   if (!(first > 1)) return room.log; // from the start (or a game that logged its own past)
   const events = fullHistory(room);
   if (!events) return room.log;
-  const earlier = Object.values(captions(room, events.slice(0, first - 1))).filter((e) => e.seq < first);
-  return [...earlier, ...room.log];
+  // the earlier lines never change: worked out once per room (not at every render)
+  if (!room.earlier || room.earlier.first !== first) {
+    const lines = Object.values(captions(room, events.slice(0, first - 1))).filter((e) => e.seq < first);
+    room.earlier = { first, lines };
+  }
+  return [...room.earlier.lines, ...room.log];
 }
 
 /** The room's events in order, or null while some are missing (resume from 0 then). */
