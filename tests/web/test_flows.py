@@ -83,6 +83,9 @@ def test_a_private_room_can_be_watched_by_its_invite_and_its_address(
     invite = link.rsplit("/", 1)[1]
     assert {"type": "watch", "invite": invite, "ref": "invite-watch"} in wire.sent_of("watch")
     assert bob.locator(".my-dice").count() == 0
+    # the log has the lines from before he came (the whole stream, asked with the invite)
+    bob.wait_for_selector(".log-lines li:has-text('The game starts: 2 players, 3 dice each.')")
+    assert [m for m in wire.sent_of("resume") if m.get("since") == 0 and m.get("invite") == invite]
     # the room's address, reloaded, watches it again with the invite kept in the browser
     bob.reload()
     bob.wait_for_selector(".cups")
