@@ -338,9 +338,9 @@ def test_kriegspiel_draw_offers_answers_in_italian_and_a_pgn_chess_programs_read
     assert game.headers["Result"] == "0-1"
 
 
-def _perudo_duel(page: Any, url: str, name: str) -> None:
+def _perudo_duel(page: Any, url: str, name: str, dice: int = 3) -> None:
     enter(page, url, name)
-    create_perudo(page, seats=2, dice=3)
+    create_perudo(page, seats=2, dice=dice)
     add_bots(page, range(1, 2), "perudo-simple")
     page.wait_for_selector(".my-dice svg.die")
 
@@ -403,7 +403,7 @@ def test_the_keyboard_alone_plays_a_bid_and_focus_stays_on_the_table(
 ) -> None:
     page = new_page()
     wire = Wire(page)
-    _perudo_duel(page, server.url, "ana")
+    _perudo_duel(page, server.url, "ana", dice=5)  # 10 dice: room for two more
     page.wait_for_selector("#bid")
     focused = "document.activeElement && document.activeElement.dataset.key"
     # the faces are one radio group: the chosen face is the group's one Tab stop, and
@@ -419,6 +419,7 @@ def test_the_keyboard_alone_plays_a_bid_and_focus_stays_on_the_table(
     assert page.evaluate(focused) == second
     # Tab and Enter alone reach a higher quantity: the "+" button
     lowest = int(page.input_value("#quantity"))
+    assert page.locator("#quantity option").count() >= 3
     for key in ("Tab", "Tab"):  # the quantity, then "+" ("−" is disabled at the lowest)
         page.keyboard.press(key)
     assert page.evaluate(focused) == "quantity-more"

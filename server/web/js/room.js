@@ -217,7 +217,7 @@ export function logLine(ui, entry, game) {
 
 function logView(ui, room) {
   const t = ui.t;
-  const lines = fullLog(room).slice(-40);
+  const lines = fullLog(room).slice(-200); // the list scrolls: the newest in view
   return h("section", { class: "card log", "aria-label": t("log") },
     h("h2", {}, t("log")),
     h("ol", { class: "log-lines", "aria-live": "polite" }, lines.map((entry) => h("li", {}, logLine(ui, entry, room.game)))));
