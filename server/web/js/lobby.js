@@ -36,7 +36,7 @@ function roomCard(ui, r) {
     h("span", { class: `state ${r.state}` }, t(`state_${r.state}`)), " ",
     h("span", { class: "fill" }, `${taken}/${r.seats.length}`), " ",
     r.rated ? [h("span", { class: "state rated" }, t("rated")), " "] : null,
-    // the names as the room shows them ("perudo-expert#1, perudo-expert#2")
+    // the names as the room shows them (a repeated name with its seat: "name#1, name#2")
     h("span", { class: "names" }, seatNames({ frame: r }).filter((n) => n).join(", ")), " ",
     r.state === "waiting" && free ? h("button", { type: "button", onclick: () => ui.send({ type: "join", room: r.room }), "aria-label": `${t("join")} ${r.room}` }, t("join")) : null,
     r.spectators === "live" || (r.spectators === "after" && r.state === "finished")
