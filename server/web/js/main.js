@@ -435,7 +435,7 @@ function header() {
  * reconnected resumes them from welcome.seats (its seat is then taken, and the game may
  * start) but stays where it was: this says where the game is. */
 function matchWaiting() {
-  const waiting = Object.values(ui.state.rooms).filter((r) => r.frame.match && ["waiting", "playing"].includes(r.frame.state) && r.seat !== null && r.seat !== undefined);
+  const waiting = Object.values(ui.state.rooms).filter((r) => !r.left && r.frame.match && ["waiting", "playing"].includes(r.frame.state) && r.seat !== null && r.seat !== undefined);
   if (!waiting.length) return null;
   return h("ul", { class: "match-waiting", role: "status" }, waiting.map((r) => h("li", {},
     ui.t(r.frame.state === "playing" ? "matchPlaying" : "matchWaiting"), " ", h("a", { href: `#/room/${encodeURIComponent(r.id)}`, "data-room": r.id }, ui.t("matchGo", { room: r.id })))));
