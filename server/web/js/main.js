@@ -211,6 +211,7 @@ function onFrame(frame) {
     ui.send({ type: "watch", invite: ui.inviteTried, ref: "invite-watch" });
     return;
   }
+  if (frame.type === "error" && (frame.ref === "invite" || frame.ref === "invite-watch")) ui.inviteTried = null; // a bad invite
   if (frame.type === "error" && frame.ref === AUTO) {
     // a request the page made by itself (resume, lobby refresh) failed: a room that is
     // gone after a restart, say; forget it instead of showing an error
@@ -223,6 +224,9 @@ function onFrame(frame) {
   const pending = ui.pendingAct;
   if ((frame.type === "ack" || frame.type === "error") && pending && frame.ref === pending.ref) ui.pendingAct = null;
   if ((frame.type === "ack" || frame.type === "error") && ui.acting === frame.room && !(ui.pendingAct && ui.pendingAct.room === frame.room)) ui.acting = null;
+  if (frame.type === "welcome" && ui.pendingAct && !(ui.conn && ui.conn.queue.some((m) => m.ref === ui.pendingAct.ref))) {
+    ui.pendingAct = null; // sent before the loss: its answer went with the old connection
+  }
   if (frame.type === "welcome" && !ui.pendingAct) ui.acting = null; // an action still queued goes out now
   if ((frame.type === "watching" || frame.type === "joined" || frame.type === "created") && ui.inviteTried) {
     if (state.rooms[frame.room] && !state.rooms[frame.room].invite) state.rooms[frame.room].invite = ui.inviteTried;
