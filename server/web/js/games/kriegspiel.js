@@ -356,9 +356,9 @@ export function table(ui, room) {
   if (k.tries) info.push(h("p", { class: "tries" }, t("pawnTries", { text: k.tries })));
   if (k.draw && !(k.draw.state === "accepted")) {
     // a draw offer: offered, then declined or lapsed (the other side moved instead)
-    const mine = k.draw.color === k.color;
+    const whose = !k.color ? "watch" : k.draw.color === k.color ? "mine" : "theirs"; // a spectator, or a player
     info.push(h("p", { class: "draw-state", id: "draw-state", role: "status", "data-state": k.draw.state },
-      t(`draw_${k.draw.state}_${mine ? "mine" : "theirs"}`, { who: t(k.draw.color === "white" ? "White" : "Black") })));
+      t(`draw_${k.draw.state}_${whose}`, { who: t(k.draw.color === "white" ? "White" : "Black") })));
   }
   parts.push(h("div", { class: "krieg-info" }, info));
   if (room.seat !== null && room.frame.state === "playing") parts.push(controls(ui, room, legal));
@@ -500,6 +500,9 @@ export const words = {
     draw_declined_theirs: "You declined the draw.",
     draw_lapsed_mine: "Your draw offer lapsed: a move was made instead.",
     draw_lapsed_theirs: "The draw offer lapsed.",
+    draw_offered_watch: "{who} offers a draw.",
+    draw_declined_watch: "{who}'s draw offer was declined.",
+    draw_lapsed_watch: "{who}'s draw offer lapsed.",
     yesWord: "yes",
     noWord: "no",
     White: "White",
@@ -583,6 +586,9 @@ export const words = {
     draw_declined_theirs: "Hai rifiutato la patta.",
     draw_lapsed_mine: "La tua proposta di patta è decaduta: è stata giocata una mossa.",
     draw_lapsed_theirs: "La proposta di patta è decaduta.",
+    draw_offered_watch: "{who} propone la patta.",
+    draw_declined_watch: "La proposta di patta è stata rifiutata ({who} l'aveva fatta).",
+    draw_lapsed_watch: "La proposta di patta è decaduta ({who} l'aveva fatta).",
     yesWord: "sì",
     noWord: "no",
     White: "Il bianco",
