@@ -429,6 +429,7 @@ class RoomCore:
             final_hash=self.row.final_hash,
             signature=self.row.signature,
             key_id=self.row.key_id,
+            started=self.row.started if self.state != WAITING else None,
         )
 
     def _is_rated(self) -> bool:

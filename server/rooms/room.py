@@ -413,9 +413,9 @@ class Room:
             self._moved()
             if done is not None and not done.done():
                 done.set_exception(ClientError("no_such_room", f"room {self.id} moved"))
-        except Exception as exc:
+        except Exception:
             log.exception("room %s: internal error", self.id)
-            await self._fail(f"internal error ({type(exc).__name__})")
+            await self._fail("internal_error")  # a code: the log above names the exception
             if done is not None and not done.done():
                 done.set_exception(
                     ClientError("aborted", f"room {self.id} failed and its game was aborted")

@@ -642,7 +642,7 @@ class Director:
             log.warning(
                 "tournament %s: room %s opened for a game already over", core.state.id, room.id
             )
-            await room.abort("its tournament game was decided before the room opened")
+            await room.abort("decided_before_open")
             return
         core.opened(g, room.id, self.clock())
 

@@ -224,6 +224,8 @@ class RoomFields(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     final_hash: str | None = None
     signature: str | None = None
     key_id: str | None = None
+    #: when the game started (seconds since the epoch, UTC); ``None`` before the start
+    started: float | None = None
 
 
 class RoomInfo(RoomFields):

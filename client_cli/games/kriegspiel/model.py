@@ -227,9 +227,13 @@ class KriegBoard(GameModel):
         self.to_move = None
         self.result = event.get("result")
         self.outcome = dict(event)
-        reason = str(event.get("reason", "")).replace("_", " ")
-        return self.words("game_over", result=event.get("result"), reason=reason)
+        return self.words("game_over", result=event.get("result"), reason=self._reason(event))
 
     def _on_aborted(self, event: Json) -> str:
         self.to_move = None
-        return self.words("aborted", reason=event.get("reason"))
+        return self.words("aborted", reason=self._reason(event))
+
+    def _reason(self, event: Json) -> str:
+        """A reason code in the player's words (a code without words: as its words)."""
+        code = str(event.get("reason", ""))
+        return self.words.get(f"reason_{code}", code.replace("_", " "))

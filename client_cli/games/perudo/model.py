@@ -35,6 +35,7 @@ class PerudoModel(GameModel):
     def __init__(self, words: Words | None = None, table: PerudoTable | None = None) -> None:
         self.words = words if words is not None else Words(WORDS)
         self.table = table if table is not None else PerudoTable()
+        self._bidder: int | None = None  # the last challenged bid's bidder
 
     def sit(self, seat: int | None) -> None:
         """This viewer's seat."""
@@ -57,8 +58,14 @@ class PerudoModel(GameModel):
         return self.words(key, bid=bid, count=parsed.quantity, face=parsed.face)
 
     def reason(self, event: Json) -> str:
-        """An event's reason in words (``lost_challenge`` -> ``lost challenge``)."""
-        return str(event.get("reason", "")).replace("_", " ")
+        """An event's reason code in the player's words (``last_player_standing`` ->
+        "last player standing"; a code without words is said as its words). A lost
+        Dudo is the bidder's when the bid was false: said so."""
+        code = str(event.get("reason", ""))
+        if code == "lost_dudo" and event.get("seat") == self._bidder:
+            code = "bid_false"
+        key = f"reason_{code}"
+        return self.words(key) if self.words.has(key) else code.replace("_", " ")
 
     def apply_event(self, event: Json) -> str:
         """Apply one event to the table; return a sentence describing it."""
@@ -76,6 +83,8 @@ class PerudoModel(GameModel):
         if kind == "bid":
             return words("bids", name=name(event["seat"]), bid=self.bid_words(str(event["bid"])))
         if kind == "challenge":
+            caller, bidder = event.get("seat"), event.get("bidder")
+            self._bidder = int(bidder) if bidder is not None and caller != bidder else None
             return words(
                 "calls",
                 name=name(event["seat"]),
@@ -88,12 +97,12 @@ class PerudoModel(GameModel):
         if kind == "dice_changed":
             return self._dice_changed(event)
         if kind == "forfeit":
-            return words("forfeits", name=name(int(event["seat"])), reason=event.get("reason"))
+            return words("forfeits", name=name(int(event["seat"])), reason=self.reason(event))
         if kind == "game_over":
             winners = ", ".join(name(s) for s in event.get("winners", []))
             return words("game_over", names=winners, reason=self.reason(event))
         if kind == "aborted":
-            return words("aborted", reason=event.get("reason"))
+            return words("aborted", reason=self.reason(event))
         return f"({kind})"
 
     def cups(self) -> str:

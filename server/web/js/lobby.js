@@ -5,6 +5,7 @@
 import { h } from "./dom.js";
 import { hasWord } from "./i18n.js";
 import { gameTitle } from "./room.js";
+import { seatNames } from "./shared.js";
 import { seekExtras, seekMessage, seeksView } from "./seeks.js";
 
 export function lobbyView(ui) {
@@ -17,7 +18,7 @@ export function lobbyView(ui) {
       h("h1", {}, t("lobby")),
       mine.length
         ? h("nav", { class: "my-rooms", "aria-label": t("myRooms") }, h("h2", {}, t("myRooms")),
-            h("ul", {}, mine.map((r) => h("li", {}, h("a", { href: `#/room/${encodeURIComponent(r.id)}` }, `${gameTitle(ui, r.game)} ${r.id}`), " ", h("span", { class: `state ${r.frame.state}` }, t(`state_${r.frame.state}`))))))
+            h("ul", {}, mine.map((r) => h("li", {}, h("a", { href: `#/room/${encodeURIComponent(r.id)}` }, `${gameTitle(ui, r.game)} ${r.id}`), " ", h("span", { class: `state ${r.frame.state}` }, t(`state_${r.frame.state}`)), r.left ? [" ", h("span", { class: "muted left-mark" }, t("youLeft"))] : null))))
         : null,
       rooms.length
         ? h("ul", { class: "rooms" }, rooms.map((r) => roomCard(ui, r)))
@@ -35,10 +36,11 @@ function roomCard(ui, r) {
     h("span", { class: `state ${r.state}` }, t(`state_${r.state}`)), " ",
     h("span", { class: "fill" }, `${taken}/${r.seats.length}`), " ",
     r.rated ? [h("span", { class: "state rated" }, t("rated")), " "] : null,
-    h("span", { class: "names" }, r.seats.filter((s) => s.name).map((s) => s.name).join(", ")), " ",
+    // the names as the room shows them (a repeated name with its seat: "name#1, name#2")
+    h("span", { class: "names" }, seatNames({ frame: r }).filter((n) => n).join(", ")), " ",
     r.state === "waiting" && free ? h("button", { type: "button", onclick: () => ui.send({ type: "join", room: r.room }), "aria-label": `${t("join")} ${r.room}` }, t("join")) : null,
     r.spectators === "live" || (r.spectators === "after" && r.state === "finished")
-      ? h("button", { type: "button", onclick: () => ui.send({ type: "watch", room: r.room }), "aria-label": `${t(r.state === "finished" ? "replay" : "watch")} ${r.room}` }, t(r.state === "finished" ? "replay" : "watch"))
+      ? h("button", { type: "button", onclick: () => ui.watch(r.room), "aria-label": `${t(r.state === "finished" ? "replay" : "watch")} ${r.room}` }, t(r.state === "finished" ? "replay" : "watch"))
       : null);
 }
 

@@ -50,10 +50,15 @@ ui.lang = store.getItem("umpire.lang") || ((navigator.language || "en").startsWi
 ui.t = (key, args, game) => translate(ui.lang, key, args, game);
 ui.send = (message) => ui.conn && ui.conn.send(message);
 ui.sendAuto = (message) => ui.send({ ...message, ref: AUTO });
+let actions = 0;
 ui.act = (room, action) => {
   ui.acting = room.id; // hide the controls until the ack (or the error)
   ui.state.error = null;
-  ui.send({ type: "act", room: room.id, action });
+  // shown as "pending" until the server acknowledges it (queued while disconnected)
+  actions += 1;
+  ui.pendingAct = { room: room.id, action, ref: `act-${actions}` };
+  ui.focusAfter = true; // the button goes away: focus lands on the table, not <body>
+  ui.send({ type: "act", room: room.id, action, ref: ui.pendingAct.ref });
   render();
 };
 ui.request = (message) => {
@@ -104,11 +109,44 @@ function signedOut(notice, error = null) {
   render();
 }
 
-/** The page's words for an error code, else the server's message. */
+/** The page's words for an error code (a code the page does not know yet is said in
+ * general words; the server's English message is never shown). */
 function errorText(error) {
   const key = `err_${error.code}`;
-  return hasWord(key) ? ui.t(key) : `${error.code}: ${error.message}`;
+  return hasWord(key) ? ui.t(key) : ui.t("err_unknown", { code: error.code });
 }
+ui.errorText = errorText;
+
+/** Invite codes by room, kept in this browser: a private room's page (`#/room/ID`),
+ * opened again or reloaded, watches it with its invite. */
+function invites() {
+  try {
+    return JSON.parse(store.getItem("umpire.invites") || "{}") || {};
+  } catch {
+    return {};
+  }
+}
+function keepInvite(room, invite) {
+  if (!room || !invite) return;
+  const all = invites();
+  if (all[room] === invite) return;
+  all[room] = invite;
+  const rooms = Object.keys(all);
+  if (rooms.length > 100) delete all[rooms[0]]; // the oldest go first
+  store.setItem("umpire.invites", JSON.stringify(all));
+}
+
+/** Watch room `id` (with its invite when this browser knows it), or resume it from where
+ * this page left it (a room the player left and comes back to: its log is kept). */
+ui.watch = (id) => {
+  const room = ui.state.rooms[id];
+  const invite = (room && room.invite) || invites()[id];
+  if (room && room.seq) {
+    ui.send({ type: "resume", room: id, since: room.seq, ...(invite ? { invite } : {}) });
+    const hash = `#/room/${encodeURIComponent(id)}`;
+    if (location.hash !== hash) location.hash = hash;
+  } else ui.send({ type: "watch", ...(invite ? { invite } : { room: id }) });
+};
 
 /** The frames of accounts: true when `frame` was handled here. */
 function onAccountFrame(frame) {
@@ -168,6 +206,12 @@ function onFrame(frame) {
     ui.routed = false;
   }
   const state = ui.state;
+  if (frame.type === "error" && frame.ref === "invite" && ["bad_state", "room_full"].includes(frame.code) && ui.inviteTried) {
+    // the invite's room has started (or is full): watch it instead, with the same invite
+    ui.send({ type: "watch", invite: ui.inviteTried, ref: "invite-watch" });
+    return;
+  }
+  if (frame.type === "error" && (frame.ref === "invite" || frame.ref === "invite-watch")) ui.inviteTried = null; // a bad invite
   if (frame.type === "error" && frame.ref === AUTO) {
     // a request the page made by itself (resume, lobby refresh) failed: a room that is
     // gone after a restart, say; forget it instead of showing an error
@@ -177,8 +221,30 @@ function onFrame(frame) {
   }
   if (frame.type === "rooms" && !state.current && JSON.stringify(frame.rooms) === JSON.stringify(state.lobby)) return;
   applyFrame(state, frame);
-  if ((frame.type === "ack" || frame.type === "error") && ui.acting === frame.room) ui.acting = null;
-  if (frame.type === "welcome") ui.acting = null;
+  const pending = ui.pendingAct;
+  if ((frame.type === "ack" || frame.type === "error") && pending && frame.ref === pending.ref) ui.pendingAct = null;
+  if ((frame.type === "ack" || frame.type === "error") && ui.acting === frame.room && !(ui.pendingAct && ui.pendingAct.room === frame.room)) ui.acting = null;
+  if (frame.type === "welcome" && ui.pendingAct && !(ui.conn && ui.conn.queue.some((m) => m.ref === ui.pendingAct.ref))) {
+    ui.pendingAct = null; // sent before the loss: its answer went with the old connection
+  }
+  if (frame.type === "welcome" && !ui.pendingAct) ui.acting = null; // an action still queued goes out now
+  if ((frame.type === "watching" || frame.type === "joined" || frame.type === "created") && ui.inviteTried) {
+    if (state.rooms[frame.room] && !state.rooms[frame.room].invite) state.rooms[frame.room].invite = ui.inviteTried;
+    keepInvite(frame.room, ui.inviteTried);
+    ui.inviteTried = null;
+  }
+  const attached = typeof frame.room === "string" && state.rooms[frame.room];
+  if (attached && attached.invite) keepInvite(frame.room, attached.invite);
+  else if (attached && invites()[frame.room]) attached.invite = invites()[frame.room]; // watched with it
+  if (frame.type === "watching" || frame.type === "resumed") {
+    // attached after its start: ask once for the whole stream, so that the log has the
+    // lines from before (state.fullLog)
+    const room = state.rooms[frame.room];
+    if (room && !ui.replayAsked[room.id] && room.seq > 0 && (!room.log.length || room.log[0].seq > 1)) {
+      ui.replayAsked[room.id] = true;
+      ui.sendAuto({ type: "resume", room: room.id, since: 0, ...(room.invite ? { invite: room.invite } : {}) });
+    }
+  }
   const followed = typeof frame.room === "string" && state.rooms[frame.room];
   if (followed && followed.table) {
     const module = gameOf(followed.game);
@@ -287,11 +353,13 @@ function route() {
     ui.tournamentMissing = null;
     ui.send({ type: "tournament", tournament: ui.tournamentId });
   } else if (kind === "invite" && arg) {
-    ui.send({ type: "join", invite: decodeURIComponent(arg) });
+    ui.inviteTried = decodeURIComponent(arg);
+    ui.send({ type: "join", invite: ui.inviteTried, ref: "invite" });
   } else if (kind === "room" && arg) {
     const id = decodeURIComponent(arg);
     state.current = id;
-    if (!state.rooms[id] && !state.pendingSeats.some((s) => s.room === id)) ui.send({ type: "watch", room: id });
+    const known = state.rooms[id];
+    if ((!known || known.left) && !state.pendingSeats.some((s) => s.room === id)) ui.watch(id);
   } else {
     state.current = null;
     ui.send({ type: "list_rooms" });
@@ -329,10 +397,15 @@ function render() {
   if (!ui.name || ui.login) mount(app, entryForm(ui));
   else mount(app, errorLine(), ui.page === "room" ? null : matchWaiting(), page());
   for (const list of app.querySelectorAll(".log-lines, .chat-lines")) list.scrollTop = list.scrollHeight; // newest in view
-  if (focused) {
-    const again = app.querySelector(`[data-key="${CSS.escape(focused)}"]`);
-    if (again) again.focus();
+  const again = focused && app.querySelector(`[data-key="${CSS.escape(focused)}"]`);
+  if (again) again.focus();
+  else if (focused || ui.focusAfter) {
+    // the control that had the focus is gone (an action was sent, a turn ended): the
+    // table takes it, never <body>, so that the next Tab reaches the table's controls
+    const landing = app.querySelector("[data-focus-landing]");
+    if (landing) landing.focus();
   }
+  ui.focusAfter = false;
 }
 
 /** The page the address names. */
@@ -367,7 +440,7 @@ function header() {
  * reconnected resumes them from welcome.seats (its seat is then taken, and the game may
  * start) but stays where it was: this says where the game is. */
 function matchWaiting() {
-  const waiting = Object.values(ui.state.rooms).filter((r) => r.frame.match && ["waiting", "playing"].includes(r.frame.state) && r.seat !== null && r.seat !== undefined);
+  const waiting = Object.values(ui.state.rooms).filter((r) => !r.left && r.frame.match && ["waiting", "playing"].includes(r.frame.state) && r.seat !== null && r.seat !== undefined);
   if (!waiting.length) return null;
   return h("ul", { class: "match-waiting", role: "status" }, waiting.map((r) => h("li", {},
     ui.t(r.frame.state === "playing" ? "matchPlaying" : "matchWaiting"), " ", h("a", { href: `#/room/${encodeURIComponent(r.id)}`, "data-room": r.id }, ui.t("matchGo", { room: r.id })))));

@@ -16,7 +16,7 @@ function load(ui, room, replay) {
     // what the module still waits for comes with the final snapshot (its onFrame asks)
     if (!events && !ui.replayAsked[room.id]) {
       ui.replayAsked[room.id] = true;
-      ui.sendAuto({ type: "resume", room: room.id, since: 0 });
+      ui.sendAuto({ type: "resume", room: room.id, since: 0, ...(room.invite ? { invite: room.invite } : {}) });
     }
     return { status: "loading" };
   }

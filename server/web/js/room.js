@@ -4,9 +4,36 @@
 
 import { h } from "./dom.js";
 import { gameOf } from "./games/index.js";
+import { hasWord } from "./i18n.js";
 import { timeLine } from "./parts.js";
 import { replayView } from "./replay_view.js";
-import { catalogueGame, ratingDelta, rematchOf, seatNames } from "./state.js";
+import { words as spaced } from "./shared.js";
+import { catalogueGame, fullLog, ratingDelta, rematchOf, seatNames } from "./state.js";
+
+/** Copy `text` to the clipboard (the clipboard API on secure pages, else the selection
+ * of the field `fallback`), then say so on the button: `ui.copiedKey` = `key`. */
+export function copyText(ui, key, text, fallback = null) {
+  const done = () => {
+    ui.copiedKey = key;
+    ui.render();
+  };
+  if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(text).then(done, done);
+  else {
+    const field = fallback && document.getElementById(fallback);
+    if (field) {
+      field.select();
+      document.execCommand("copy");
+    }
+    done();
+  }
+}
+
+/** A "Copy" button that says "Copied" once it has copied. */
+function copyButton(ui, key, text, label, fallback = null) {
+  const copied = ui.copiedKey === key;
+  return h("button", { type: "button", class: "small copy", id: `copy-${key}`, "data-key": `copy-${key}`, "aria-label": label, onclick: () => copyText(ui, key, text, fallback) },
+    copied ? ui.t("copied") : ui.t("copy"), copied ? h("span", { class: "visually-hidden", role: "status" }, ui.t("copied")) : null);
+}
 
 /** The title of game `name` from the catalogue (its name until the catalogue is here). */
 export function gameTitle(ui, name) {
@@ -37,10 +64,11 @@ export function roomView(ui, room) {
     h("h1", {}, t("room", { room: room.id }), " ", h("span", { class: "muted" }, `${gameTitle(ui, room.game)} · `, h("span", { class: "room-state", "data-state": frame.state || "" }, frame.state ? t(`state_${frame.state}`) : "…"),
       frame.state ? [" · ", h("span", { class: "rated", "data-rated": frame.rated ? "true" : "false" }, t(frame.rated ? "rated" : "casual"))] : null)),
     h("a", { href: "#/", class: "back", onclick: () => { ui.send({ type: "list_rooms" }); } }, t("back")));
+  const link = `${location.origin}/#/invite/${room.invite}`;
   const invite = room.invite
     ? h("p", { class: "invite" }, h("label", { for: "invite-link" }, t("invite")), " ",
-        h("input", { id: "invite-link", readonly: true, value: `${location.origin}/#/invite/${room.invite}` }),
-        h("button", { type: "button", class: "small", onclick: () => navigator.clipboard && navigator.clipboard.writeText(`${location.origin}/#/invite/${room.invite}`) }, t("copy")))
+        h("input", { id: "invite-link", readonly: true, value: link }),
+        copyButton(ui, "invite", link, t("copyInvite"), "invite-link"))
     : null;
   const bots = botChoices(ui, room.game);
   const seats = h("ul", { class: "seats" }, (frame.seats || []).map((s, i) => {
@@ -48,10 +76,14 @@ export function roomView(ui, room) {
     if (s.player && s.player === (me && me.id)) badges.push(t("you"));
     if (s.player && s.player === frame.host) badges.push(t("host"));
     if (s.bot) badges.push(t("bot"));
-    if (s.player && !s.connected) badges.push(t("away"));
+    if (s.player && !s.connected && !s.house) badges.push(t("away")); // a house bot is the server's own
     if (s.autopilot && !s.house) badges.push(t("autopilot"));
+    // each picker keeps its choice across re-renders (a seat taken elsewhere re-renders all)
+    const picks = (ui.botPicks ||= {});
+    const pickKey = `${room.id}/${i}`;
     const add = isHost && waiting && !s.player && bots.length
-      ? [h("select", { id: `bot-kind-${i}`, "aria-label": t("botKind", { seat: i }), "data-key": `bot-kind-${i}` }, bots.map((b) => h("option", { value: b.value }, b.label))),
+      ? [h("select", { id: `bot-kind-${i}`, "aria-label": t("botKind", { seat: i }), "data-key": `bot-kind-${i}`, onchange: (e) => { picks[pickKey] = e.target.value; } },
+           bots.map((b) => h("option", { value: b.value, selected: picks[pickKey] === b.value }, b.label))),
          h("button", { type: "button", class: "small", "data-key": `add-bot-${i}`, "aria-label": t("addBotTo", { seat: i }), onclick: () => ui.send({ type: "add_bot", room: room.id, seat: i, bot: document.getElementById(`bot-kind-${i}`).value }) }, t("addBot"))]
       : [];
     return h("li", { class: `seat${s.player ? "" : " free"}`, "data-seat": i },
@@ -69,13 +101,23 @@ export function roomView(ui, room) {
   if (room.seat === null && !waiting) actions.push(h("span", { class: "muted" }, t("spectating")));
   const table = waiting || !room.table
     ? h("p", { class: "muted" }, t("waitingPlayers"))
-    : [timeLine(ui, room, module.seatLabel ? (seat) => module.seatLabel(ui, seat) : null), module.table(ui, room), rematchView(ui, room), ratingsView(ui, room), hintView(ui, room), seedView(ui, room)];
+    : [timeLine(ui, room, module.seatLabel ? (seat) => module.seatLabel(ui, seat) : null), pendingView(ui, room), module.table(ui, room), rematchView(ui, room), ratingsView(ui, room), hintView(ui, room), seedView(ui, room)];
   const paused = room.paused ? h("p", { class: "paused", role: "status", "aria-live": "polite" }, t("pausedNotice")) : null;
   return h("div", { class: "room" },
     h("section", { class: "card head" }, header, paused, invite, seats, h("div", { class: "actions" }, actions)),
-    h("section", { class: "card table" }, table),
+    // where the focus lands when the control that had it goes away (main.js)
+    h("section", { class: "card table", tabindex: "-1", "data-focus-landing": "", "data-key": "table-landing", "aria-label": t("table") }, table),
     replayView(ui, room),
     h("div", { class: "side" }, logView(ui, room), chatView(ui, room)));
+}
+
+/** An action sent and not yet acknowledged: "pending" (and, while the connection is
+ * down, that it goes out once the page is connected again). */
+function pendingView(ui, room) {
+  const pending = ui.pendingAct;
+  if (!pending || pending.room !== room.id) return null;
+  return h("p", { class: "pending", id: "pending", role: "status", "data-action": pending.action },
+    ui.t(ui.connected ? "pendingSending" : "pendingOffline", { action: pending.action }));
 }
 
 /** At a game's end, a player may offer a rematch (`rematch`), accept one offered (the
@@ -138,6 +180,8 @@ function hintView(ui, room) {
   const t = ui.t;
   const entry = catalogueGame(ui.state, room.game);
   if (!entry || !entry.hints || room.seat === null || room.frame.state !== "playing") return null;
+  const module = gameOf(room.game);
+  if (module.seatOut && module.seatOut(room)) return null; // out of the game: nothing to hint
   const out = [h("button", { type: "button", class: "small", id: "hint", onclick: () => ui.send({ type: "hint", room: room.id, lang: ui.lang }) }, t("hint"))];
   const hint = ui.state.hint;
   if (hint && hint.room === room.id && ui.hintAt === room.seq) {
@@ -153,23 +197,28 @@ function hintView(ui, room) {
 /** A finished game's seed, checked in the page against the commitment published at the
  * start. */
 function seedView(ui, room) {
+  const t = ui.t;
   const { seed, seed_sha256: hash } = room.frame;
   if (room.frame.state !== "finished" || !seed || !hash) return null;
-  return h("p", { class: "seed" }, ui.t("seedCheck", { seed: `${seed.slice(0, 16)}…`, hash: `${String(hash).slice(0, 16)}…` }), " ",
-    h("span", { id: "seed-check" }, ui.seedCheck(seed, hash)));
+  // whole, so that a player can check them by hand (sha256 of the seed's bytes)
+  return h("div", { class: "seed seed-facts" },
+    h("p", {}, h("span", {}, t("seedLabel")), " ", h("code", { id: "seed-value" }, seed), " ", copyButton(ui, "seed", seed, t("copySeed"))),
+    h("p", {}, h("span", {}, t("hashLabel")), " ", h("code", { id: "hash-value" }, String(hash)), " ", copyButton(ui, "hash", String(hash), t("copyHash"))),
+    h("p", { id: "seed-check" }, ui.seedCheck(seed, hash)));
 }
 
 export function logLine(ui, entry, game) {
   const t = (key, args) => ui.t(key, args, game);
   if (entry.parts) return entry.parts.map((part) => logLine(ui, part, game)).join(" ");
   const args = { ...entry.args };
-  for (const key of entry.tr || []) args[key] = t(args[key]);
+  // a word to translate; a reason code the page has no words for is said as its words
+  for (const key of entry.tr || []) args[key] = hasWord(args[key], game) ? t(args[key]) : spaced(String(args[key]).replace(/^reason_/, ""));
   return t(entry.key, args);
 }
 
 function logView(ui, room) {
   const t = ui.t;
-  const lines = room.log.slice(-40);
+  const lines = fullLog(room).slice(-200); // the list scrolls: the newest in view
   return h("section", { class: "card log", "aria-label": t("log") },
     h("h2", {}, t("log")),
     h("ol", { class: "log-lines", "aria-live": "polite" }, lines.map((entry) => h("li", {}, logLine(ui, entry, room.game)))));

@@ -102,7 +102,12 @@ export function applyFrame(state, frame) {
   const id = frame.room;
   if (typeof id !== "string") return state;
   if (kind === "left") {
-    delete state.rooms[id];
+    // the room stays in "Your rooms" (with its log): coming back resumes it from here
+    const left = state.rooms[id];
+    if (left) {
+      left.left = true;
+      left.turn = null;
+    }
     if (state.current === id) state.current = null;
     return state;
   }
@@ -333,6 +338,7 @@ function applyRoomFrame(room, frame) {
     case "joined":
     case "watching":
     case "resumed":
+      room.left = false;
       setSeat(room, frame.seat);
       if (frame.invite) room.invite = frame.invite;
       break;
@@ -348,9 +354,30 @@ function applyView(room, view) {
 }
 
 function applyEvent(room, event) {
-  if (event.type === "aborted") return { key: "ev_aborted", args: { reason: event.reason } };
+  if (event.type === "aborted") return { key: "ev_aborted", args: { reason: reasonKey(event.reason) }, tr: ["reason"] };
   if (!room.table) return null;
   return gameOf(room.game).applyEvent(room, event);
+}
+
+/** The words key of a reason code ("lost_dudo" -> "reason_lost_dudo"): the page words
+ * it in its language (logLine falls back to the code's words for an unknown one). */
+export function reasonKey(code) {
+  return `reason_${code || "none"}`;
+}
+
+/** The room's log with the lines it missed before it attached (a spectator who came in
+ * late, a player who came back), once the whole stream is here (`fullHistory`). */
+export function fullLog(room) {
+  const first = room.log.length ? room.log[0].seq : room.seq + 1;
+  if (!(first > 1)) return room.log; // from the start (or a game that logged its own past)
+  const events = fullHistory(room);
+  if (!events) return room.log;
+  // the earlier lines never change: worked out once per room (not at every render)
+  if (!room.earlier || room.earlier.first !== first) {
+    const lines = Object.values(captions(room, events.slice(0, first - 1))).filter((e) => e.seq < first);
+    room.earlier = { first, lines };
+  }
+  return [...room.earlier.lines, ...room.log];
 }
 
 /** The room's events in order, or null while some are missing (resume from 0 then). */
@@ -387,6 +414,7 @@ export function resumePlan(state) {
   const plan = new Map();
   for (const seat of state.pendingSeats || []) plan.set(seat.room, { room: seat.room, since: 0 });
   for (const room of Object.values(state.rooms)) {
+    if (room.left) continue; // left on purpose: resumed only when the player comes back
     const entry = { room: room.id, since: room.seq };
     if (room.invite && room.seat === null) entry.invite = room.invite;
     plan.set(room.id, entry);

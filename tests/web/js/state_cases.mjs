@@ -130,7 +130,11 @@ export const cases = [
     eq(k.board, { e6: "K" });
     eq(k.toMove, "white");
     eq(k.refused, []);
-    eq(translate("en", s.rooms[ROOM].log[1].key, s.rooms[ROOM].log[1].args, "kriegspiel"), "You tried e6e7: illegal.");
+    const refused = s.rooms[ROOM].log[1];
+    eq(refused.tr, ["answer"]); // the answer is a code, worded in the page's language
+    const answer = (lang) => translate(lang, refused.args.answer, {}, "kriegspiel");
+    eq(translate("en", refused.key, { ...refused.args, answer: answer("en") }, "kriegspiel"), "You tried e6e7: illegal.");
+    eq(translate("it", refused.key, { ...refused.args, answer: answer("it") }, "kriegspiel"), "Hai provato e6e7: illegale.");
   }],
   ["kriegspiel: English en passant is shown with its square, and the right pawn leaves", () => {
     const s = feed(initialState(), [
@@ -198,10 +202,13 @@ export const cases = [
     eq(room.table.outcome.winners, [0]);
     eq(captions(room, fullHistory(room))[5].key, "goof_won");
   }],
-  ["leaving forgets the room", () => {
+  ["leaving keeps the room (marked left, never resumed by itself) until the player comes back", () => {
     const s = feed(initialState(), [{ type: "joined", room: ROOM, seat: 1 }, { type: "left", room: ROOM }]);
-    eq(s.rooms, {});
+    eq(s.rooms[ROOM].left, true);
     eq(s.current, null);
+    eq(resumePlan(s), []);
+    applyFrame(s, { type: "resumed", room: ROOM, seat: 1, seq: 0 });
+    eq(s.rooms[ROOM].left, false);
   }],
   ["seeks: the list, one added, one cancelled, and the ones a match took", () => {
     const a = { id: "s1", game: "kriegspiel", player: { id: "p1", name: "ana" }, options: {}, rated: false };

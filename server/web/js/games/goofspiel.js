@@ -4,7 +4,7 @@
 
 import { h } from "../dom.js";
 import { placingsView } from "../parts.js";
-import { nameOf, seatNames, words as spaced } from "../shared.js";
+import { nameOf, seatNames } from "../shared.js";
 
 export const NAME = "goofspiel";
 
@@ -67,13 +67,13 @@ export function applyEvent(room, e) {
       return { key: "goof_won", args: { bids, name: name(e.winner), card: e.prize } };
     }
     case "forfeit":
-      return { key: "goof_forfeit", args: { name: name(e.seat), reason: spaced(e.reason) } };
+      return { key: "goof_forfeit", args: { name: name(e.seat), reason: `reason_${e.reason}` }, tr: ["reason"] };
     case "game_over":
       g.toMove = null;
       g.prize = null;
       g.scores = [...(e.scores || g.scores)];
       g.outcome = { ranks: e.ranks, winners: e.winners, reason: e.reason };
-      return { key: "goof_over", args: { names: (e.winners || []).map(name).join(", "), reason: spaced(e.reason) } };
+      return { key: "goof_over", args: { names: (e.winners || []).map(name).join(", "), reason: `reason_${e.reason}` }, tr: ["reason"] };
     default:
       return null;
   }

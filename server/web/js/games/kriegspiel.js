@@ -4,7 +4,7 @@
 // game's words.
 
 import { h } from "../dom.js";
-import { seatNames, words as spaced } from "../shared.js";
+import { seatNames } from "../shared.js";
 import { FILES, pgn } from "./san.js";
 
 export const NAME = "kriegspiel";
@@ -17,6 +17,7 @@ export function newTable() {
   return {
     color: null, rules: "", toMove: "white", board: {}, refused: [], tries: null,
     drawOffer: null, outcome: null, revealed: null, mustTryPawnCapture: false,
+    draw: null, // the last draw offer: {color, state: offered | declined | lapsed | accepted}
   };
 }
 
@@ -118,24 +119,30 @@ function announce(room, e, replayOnly) {
       if (e.capture && e.en_passant_at) { // English rules: the square the capturing pawn lands on
         parts.push({ key: "ev_capture_en_passant", args: { square: e.en_passant_at, pawn: e.capture } });
       } else if (e.capture) {
-        parts.push({ key: "ev_capture", args: { square: e.capture, what: e.captured ? ` (${e.captured})` : "" } });
+        parts.push({ key: "ev_capture", args: { square: e.capture, what: `captured_${e.captured || "none"}` }, tr: ["what"] });
       }
       if (e.capture && e.color !== k.color && k.color && !replayOnly) delete k.board[e.capture];
-      if (e.check && e.check.length) parts.push({ key: "ev_check", args: { dirs: e.check.map(spaced).join(", ") } });
+      if (e.check && e.check.length) {
+        const [a, b] = e.check.map((d) => `dir_${d}`);
+        parts.push(b ? { key: "ev_check_two", args: { a, b }, tr: ["a", "b"] } : { key: "ev_check", args: { dirs: a }, tr: ["dirs"] });
+      }
       if (e.promotion) parts.push({ key: "ev_promotion", args: {} });
       k.toMove = e.color === "white" ? "black" : "white";
       k.refused = [];
       k.tries = null;
       k.mustTryPawnCapture = false;
-      if (k.drawOffer && k.drawOffer !== e.color) k.drawOffer = null;
+      if (k.drawOffer && k.drawOffer !== e.color) {
+        k.drawOffer = null;
+        if (k.draw && k.draw.state === "offered") k.draw = { ...k.draw, state: "lapsed" }; // moved instead of answering
+      }
       return { parts };
     }
     case "illegal":
       if (e.move) {
         if (!k.refused.includes(e.move)) k.refused.push(e.move);
-        return { key: "ev_illegal_own", args: { move: e.move, answer: e.answer || "illegal" } };
+        return { key: "ev_illegal_own", args: { move: e.move, answer: `answer_${e.answer || "illegal"}` }, tr: ["answer"] };
       }
-      return { key: "ev_illegal", args: { who: who(e.color), answer: e.answer || "illegal" }, tr: ["who"] };
+      return { key: "ev_illegal", args: { who: who(e.color), answer: `answer_${e.answer || "illegal"}` }, tr: ["who", "answer"] };
     case "pawn_tries": {
       let text = "";
       if (e.squares) text = e.squares.join(", ") || "0";
@@ -150,14 +157,17 @@ function announce(room, e, replayOnly) {
       return { key: "ev_any", args: { who: who(e.color), answer: e.answer ? "yesWord" : "noWord" }, tr: ["who", "answer"] };
     case "draw_offered":
       k.drawOffer = e.color;
+      k.draw = { color: e.color, state: "offered" };
       return { key: "ev_draw_offered", args: { who: who(e.color) }, tr: ["who"] };
     case "draw_declined":
       k.drawOffer = null;
+      if (k.draw) k.draw = { ...k.draw, state: "declined" };
       return { key: "ev_draw_declined", args: { who: who(e.color) }, tr: ["who"] };
     case "game_over":
       k.toMove = null;
       k.outcome = { ...e };
-      return { key: "ev_krieg_over", args: { result: e.result || "", reason: spaced(e.reason) } };
+      if (k.draw && k.draw.state === "offered") k.draw = { ...k.draw, state: e.reason === "agreed_draw" ? "accepted" : "lapsed" };
+      return { key: "ev_krieg_over", args: { result: e.result || "", reason: `reason_${e.reason}` }, tr: ["reason"] };
     default:
       return null;
   }
@@ -340,10 +350,16 @@ export function table(ui, room) {
       options.map((choice) => h("button", { type: "button", "data-promote": choice[4], "aria-label": t(PIECE_KEY[choice[4]]), onclick: () => attempt(ui, room, [choice]) }, GLYPHS[k.color === "white" ? choice[4].toUpperCase() : choice[4]]))));
   }
   const info = [];
-  if (k.outcome) info.push(h("p", { class: "game-over", role: "status" }, t("gameOver", { result: k.outcome.result || "", reason: spaced(k.outcome.reason) })));
+  if (k.outcome) info.push(h("p", { class: "game-over", role: "status" }, ui.logLine({ key: "gameOver", args: { result: k.outcome.result || "", reason: `reason_${k.outcome.reason}` }, tr: ["reason"] }, NAME)));
   else if (room.frame.state === "playing") info.push(h("p", { class: "turn-of" }, room.turn ? t("yourTurn") : t("turnOf", { name: t(k.toMove || "white") })));
   if (k.refused.length) info.push(h("p", { class: "refused" }, t("refused", { moves: k.refused.join(", ") })));
   if (k.tries) info.push(h("p", { class: "tries" }, t("pawnTries", { text: k.tries })));
+  if (k.draw && !(k.draw.state === "accepted")) {
+    // a draw offer: offered, then declined or lapsed (the other side moved instead)
+    const whose = !k.color ? "watch" : k.draw.color === k.color ? "mine" : "theirs"; // a spectator, or a player
+    info.push(h("p", { class: "draw-state", id: "draw-state", role: "status", "data-state": k.draw.state },
+      t(`draw_${k.draw.state}_${whose}`, { who: t(k.draw.color === "white" ? "White" : "Black") })));
+  }
   parts.push(h("div", { class: "krieg-info" }, info));
   if (room.seat !== null && room.frame.state === "playing") parts.push(controls(ui, room, legal));
   return h("div", { class: "krieg" }, parts);
@@ -361,8 +377,11 @@ function controls(ui, room, legal) {
   ];
   const button = (id, action, key) => h("button", { type: "button", id, onclick: () => act(ui, room, action) }, t(key));
   if (legal.includes("any")) out.push(button("any", "any", "any"));
-  if (legal.includes("accept_draw")) out.push(button("accept-draw", "accept_draw", "acceptDraw"));
-  if (legal.includes("decline_draw")) out.push(button("decline-draw", "decline_draw", "declineDraw"));
+  // the other side's offer may be answered out of turn too (no turn frame comes then)
+  const k = room.table;
+  const answer = k.drawOffer && k.color && k.drawOffer !== k.color && ui.acting !== room.id;
+  if (legal.includes("accept_draw") || answer) out.push(button("accept-draw", "accept_draw", "acceptDraw"));
+  if (legal.includes("decline_draw") || answer) out.push(button("decline-draw", "decline_draw", "declineDraw"));
   if (legal.includes("offer_draw")) out.push(button("offer-draw", "offer_draw", "offerDraw"));
   out.push(ui.confirmButton("resign", t("resign"), t("resignConfirm"), () => act(ui, room, "resign")));
   return h("div", { class: "controls" }, out);
@@ -377,7 +396,10 @@ export function gamePgn(room, names) {
   const ranks = outcome.ranks || [];
   const fromRanks = ranks.length === 2 ? (ranks[0] === ranks[1] ? "1/2-1/2" : ranks[0] < ranks[1] ? "1-0" : "0-1") : "*";
   const result = outcome.result || fromRanks;
-  return pgn({ startFen: k.revealed.start_fen, moves: k.revealed.moves, white: names[0] || "?", black: names[1] || "?", result, event: `umpire Kriegspiel ${room.id}` });
+  // the date the game started (the room frame's `started`, seconds since the epoch, UTC)
+  const started = room.frame.started ? new Date(room.frame.started * 1000) : null;
+  const date = started ? started.toISOString().slice(0, 10).replaceAll("-", ".") : undefined;
+  return pgn({ startFen: k.revealed.start_fen, moves: k.revealed.moves, white: names[0] || "?", black: names[1] || "?", result, date, event: `umpire Kriegspiel ${room.id}`, rules: k.rules });
 }
 
 function downloadPgn(room, names) {
@@ -449,6 +471,38 @@ export const words = {
     ev_draw_offered: "{who} offered a draw.",
     ev_draw_declined: "{who} declined the draw.",
     ev_krieg_over: "Game over: {result} ({reason}).",
+    ev_check_two: "Check: {a} and {b}.",
+    captured_pawn: " (a pawn)",
+    captured_piece: " (a piece)",
+    captured_none: "",
+    answer_illegal: "illegal",
+    answer_impossible: "impossible",
+    dir_rank: "on the rank",
+    dir_file: "on the file",
+    dir_long_diagonal: "on the long diagonal",
+    dir_short_diagonal: "on the short diagonal",
+    dir_knight: "by a knight",
+    reason_checkmate: "checkmate",
+    reason_stalemate: "stalemate",
+    reason_insufficient_material: "insufficient material",
+    reason_fifty_moves: "the 50-move rule",
+    reason_seventyfive_moves: "the 75-move rule",
+    reason_threefold_repetition: "threefold repetition",
+    reason_fivefold_repetition: "fivefold repetition",
+    reason_resignation: "resignation",
+    reason_agreed_draw: "draw agreed",
+    reason_time: "time ran out",
+    reason_time_forfeit: "time ran out",
+    reason_flag: "time ran out",
+    draw_offered_mine: "You offered a draw: waiting for the answer.",
+    draw_offered_theirs: "{who} offers a draw.",
+    draw_declined_mine: "Your draw offer was declined.",
+    draw_declined_theirs: "You declined the draw.",
+    draw_lapsed_mine: "Your draw offer lapsed: a move was made instead.",
+    draw_lapsed_theirs: "The draw offer lapsed.",
+    draw_offered_watch: "{who} offers a draw.",
+    draw_declined_watch: "{who}'s draw offer was declined.",
+    draw_lapsed_watch: "{who}'s draw offer lapsed.",
     yesWord: "yes",
     noWord: "no",
     White: "White",
@@ -503,6 +557,38 @@ export const words = {
     ev_draw_offered: "{who} propone la patta.",
     ev_draw_declined: "{who} rifiuta la patta.",
     ev_krieg_over: "Partita finita: {result} ({reason}).",
+    ev_check_two: "Scacco: {a} e {b}.",
+    captured_pawn: " (un pedone)",
+    captured_piece: " (un pezzo)",
+    captured_none: "",
+    answer_illegal: "illegale",
+    answer_impossible: "impossibile",
+    dir_rank: "sulla traversa",
+    dir_file: "sulla colonna",
+    dir_long_diagonal: "sulla diagonale lunga",
+    dir_short_diagonal: "sulla diagonale corta",
+    dir_knight: "di cavallo",
+    reason_checkmate: "scacco matto",
+    reason_stalemate: "stallo",
+    reason_insufficient_material: "materiale insufficiente",
+    reason_fifty_moves: "regola delle 50 mosse",
+    reason_seventyfive_moves: "regola delle 75 mosse",
+    reason_threefold_repetition: "triplice ripetizione",
+    reason_fivefold_repetition: "quintuplice ripetizione",
+    reason_resignation: "abbandono",
+    reason_agreed_draw: "patta concordata",
+    reason_time: "tempo scaduto",
+    reason_time_forfeit: "tempo scaduto",
+    reason_flag: "tempo scaduto",
+    draw_offered_mine: "Hai proposto la patta: in attesa della risposta.",
+    draw_offered_theirs: "{who} propone la patta.",
+    draw_declined_mine: "La tua proposta di patta è stata rifiutata.",
+    draw_declined_theirs: "Hai rifiutato la patta.",
+    draw_lapsed_mine: "La tua proposta di patta è decaduta: è stata giocata una mossa.",
+    draw_lapsed_theirs: "La proposta di patta è decaduta.",
+    draw_offered_watch: "{who} propone la patta.",
+    draw_declined_watch: "La proposta di patta è stata rifiutata ({who} l'aveva fatta).",
+    draw_lapsed_watch: "La proposta di patta è decaduta ({who} l'aveva fatta).",
     yesWord: "sì",
     noWord: "no",
     White: "Il bianco",

@@ -5,7 +5,7 @@
 import { h } from "../dom.js";
 import { placingsView } from "../parts.js";
 import { canDraw, draw, seedKey, commitment } from "../seed.js";
-import { nameOf, seatNames, words as spaced } from "../shared.js";
+import { nameOf, seatNames } from "../shared.js";
 
 export const NAME = "perudo";
 
@@ -91,20 +91,36 @@ export function applyEvent(room, e) {
         p.diceLeft = e.dice_left ?? Math.max(0, (p.diceLeft ?? 0) + change);
       }
       if (e.out && !p.out.includes(e.seat)) p.out.push(e.seat);
-      p.changes.push({ seat: e.seat, change, reason: e.reason, out: Boolean(e.out) });
+      const reason = changeReason(p, e);
+      p.changes.push({ seat: e.seat, change, reason, out: Boolean(e.out) });
       const key = change < 0 ? "ev_lost" : change > 0 ? "ev_gained" : "ev_kept";
-      return { key, args: { name: name(e.seat), reason: spaced(e.reason) } };
+      const line = { key, args: { name: name(e.seat), reason }, tr: ["reason"] };
+      // who is out, said on a line of its own
+      return e.out ? { parts: [line, { key: "ev_out", args: { name: name(e.seat) } }] } : line;
     }
     case "forfeit":
       if (!p.out.includes(e.seat)) p.out.push(e.seat);
-      return { key: "ev_forfeit", args: { name: name(e.seat), reason: e.reason } };
+      return { key: "ev_forfeit", args: { name: name(e.seat), reason: `reason_${e.reason}` }, tr: ["reason"] };
     case "game_over":
       p.toMove = null;
       p.outcome = { ranks: e.ranks, winners: e.winners, reason: e.reason };
-      return { key: "ev_game_over", args: { names: (e.winners || []).map(name).join(", "), reason: spaced(e.reason) } };
+      return { key: "ev_game_over", args: { names: (e.winners || []).map(name).join(", "), reason: `reason_${e.reason}` }, tr: ["reason"] };
     default:
       return null;
   }
+}
+
+/** The words key of a dice change's reason. A lost Dudo is the bidder's when the bid was
+ * false (the server's `lost_dudo` names the Dudo, not who lost it): said so. */
+function changeReason(p, e) {
+  if (e.reason === "lost_dudo" && p.reveal && p.reveal.bidder === e.seat && p.reveal.caller !== e.seat) return "reason_bid_false";
+  return `reason_${e.reason}`;
+}
+
+/** Whether this page's seat is out of the game (no dice left) while it goes on. */
+export function seatOut(room) {
+  const p = room.table;
+  return Boolean(p) && room.seat !== null && room.seat !== undefined && p.out.includes(room.seat) && !p.outcome;
 }
 
 /** "5x4" -> {quantity: 5, face: 4}; anything else -> null. */
@@ -159,7 +175,7 @@ function pick(ui) {
 
 /** The page's reaction to a frame of a Perudo room: each turn starts at the lowest bid. */
 export function onFrame(ui, room, frame) {
-  if (frame.type === "turn") ui.games[NAME] = { face: null, quantity: null };
+  if (frame.type === "turn") Object.assign(pick(ui), { face: null, quantity: null });
 }
 
 /** The whole table for `room` (a room state) in the page `ui`. */
@@ -169,6 +185,7 @@ export function table(ui, room) {
   const names = seatNames(room);
   const seats = room.frame.seats || [];
   const parts = [];
+  if (seatOut(room) && !pick(ui).watchOn) parts.push(outView(ui, room));
   if (p.palifico !== null && p.palifico !== undefined && !p.outcome) {
     parts.push(h("p", { class: "palifico", role: "status" }, t("palificoBanner", { name: names[p.palifico] || "?" })));
   }
@@ -186,7 +203,9 @@ export function table(ui, room) {
     const out = p.out.includes(seat);
     const count = p.counts ? p.counts[seat] : null;
     let dice;
-    if (count !== null && !out) dice = Array.from({ length: count }, () => die(null, { label: t("diceUnknown"), size: 30 }));
+    const won = p.outcome && (p.outcome.winners || []).includes(seat);
+    if (won) dice = [h("span", { class: "winner-mark" }, t("winnerCup"))]; // its dice are never shown
+    else if (count !== null && !out) dice = Array.from({ length: count }, () => die(null, { label: t("diceUnknown"), size: 30 }));
     else dice = out ? [] : [h("span", { class: "muted" }, t("diceUnknown"))];
     cups.push(
       h("li", { class: `cup${p.toMove === seat ? " to-move" : ""}${out ? " out" : ""}`, "data-seat": seat, "aria-label": t("cup", { name: names[seat] || "?" }) },
@@ -213,6 +232,15 @@ export function table(ui, room) {
   return h("div", { class: "perudo" }, parts);
 }
 
+/** Out of the game: say so, and offer to leave or to watch the others play on. */
+function outView(ui, room) {
+  const t = (key, args) => ui.t(key, args, NAME);
+  return h("section", { class: "out-notice", role: "alert", id: "out-notice" },
+    h("p", {}, t("youAreOut")), " ",
+    h("button", { type: "button", id: "out-leave", "data-key": "out-leave", onclick: () => { ui.send({ type: "leave", room: room.id }); location.hash = "#/"; } }, ui.t("leave")), " ",
+    h("button", { type: "button", id: "out-watch", class: "primary", "data-key": "out-watch", onclick: () => { pick(ui).watchOn = true; ui.focusAfter = true; ui.render(); } }, t("watchOn")));
+}
+
 function revealView(ui, room, reveal, names) {
   const t = (key, args) => ui.t(key, args, NAME);
   const bidFace = (parseBid(reveal.bid) || {}).face;
@@ -222,7 +250,7 @@ function revealView(ui, room, reveal, names) {
       h("li", { class: "cup", "data-seat": r.seat },
         h("span", { class: "who" }, r.seat === room.seat ? t("you") : names[r.seat] || "?"),
         h("span", { class: "dice" }, r.dice.map((f) => die(f, { label: String(f), hot: matches(f, bidFace, reveal.acesWild), size: 30 })))))),
-    h("ul", { class: "changes" }, room.table.changes.map((c) => h("li", { class: c.change < 0 ? "lost" : "gained" }, t(c.change < 0 ? "ev_lost" : c.change > 0 ? "ev_gained" : "ev_kept", { name: names[c.seat] || "?", reason: spaced(c.reason) })))),
+    h("ul", { class: "changes" }, room.table.changes.map((c) => h("li", { class: c.change < 0 ? "lost" : "gained" }, t(c.change < 0 ? "ev_lost" : c.change > 0 ? "ev_gained" : "ev_kept", { name: names[c.seat] || "?", reason: ui.logLine({ key: "{reason}", args: { reason: c.reason }, tr: ["reason"] }, NAME) })))),
   );
 }
 
@@ -236,24 +264,42 @@ function bidPicker(ui, room) {
   const quantities = face ? byFace[face] : [];
   const quantity = quantities.includes(chosen.quantity) ? chosen.quantity : quantities[0] ?? null;
   Object.assign(chosen, { face, quantity });
-  const choose = (next) => {
+  const choose = (next, focus = null) => {
     Object.assign(chosen, next);
     ui.render();
+    if (focus) {
+      const el = document.querySelector(`[data-key="${focus}"]`);
+      if (el) el.focus();
+    }
   };
+  // the faces are one radio group: one Tab stop (the chosen face), arrows move the choice
+  const step = (e) => {
+    const forward = e.key === "ArrowRight" || e.key === "ArrowDown";
+    if (!forward && e.key !== "ArrowLeft" && e.key !== "ArrowUp") return;
+    e.preventDefault();
+    const at = faces.indexOf(face);
+    const next = faces[(at + (forward ? 1 : faces.length - 1)) % faces.length];
+    choose({ face: next, quantity }, `face-${next}`);
+  };
+  const at = quantities.indexOf(quantity);
   const bid = face && quantity ? `${quantity}x${face}` : null;
   return h("section", { class: "picker", "aria-label": t("yourTurn") },
     faces.length
-      ? h("div", { class: "faces", role: "radiogroup", "aria-label": t("face") },
+      ? h("div", { class: "faces", role: "radiogroup", "aria-label": t("face"), onkeydown: step },
           [1, 2, 3, 4, 5, 6].map((f) =>
-            h("button", { type: "button", class: `face${f === face ? " chosen" : ""}`, role: "radio", "aria-checked": f === face ? "true" : "false", "aria-label": `${t("face")} ${f}`, disabled: !faces.includes(f), "data-key": `face-${f}`, onclick: () => choose({ face: f, quantity }) }, die(f, { label: String(f), size: 34 })),
+            h("button", { type: "button", class: `face${f === face ? " chosen" : ""}`, role: "radio", "aria-checked": f === face ? "true" : "false", "aria-label": `${t("face")} ${f}`, tabindex: f === face ? "0" : "-1", disabled: !faces.includes(f), "data-key": `face-${f}`, onclick: () => choose({ face: f, quantity }) }, die(f, { label: String(f), size: 34 })),
           ),
         )
       : null,
     faces.length
-      ? h("label", {}, t("quantity"), " ",
-          h("select", { id: "quantity", "data-key": "quantity", onchange: (e) => choose({ face, quantity: Number(e.target.value) }) },
-            quantities.map((q) => h("option", { value: q, selected: q === quantity }, String(q))),
-          ),
+      ? h("span", { class: "quantity" },
+          h("label", {}, t("quantity"), " ",
+            h("select", { id: "quantity", "data-key": "quantity", onchange: (e) => choose({ face, quantity: Number(e.target.value) }) },
+              quantities.map((q) => h("option", { value: q, selected: q === quantity }, String(q))),
+            )),
+          // buttons too: Tab and Enter alone reach every quantity
+          h("button", { type: "button", class: "small", id: "quantity-less", "data-key": "quantity-less", "aria-label": t("quantityLess"), disabled: at <= 0, onclick: () => choose({ face, quantity: quantities[at - 1] }, "quantity-less") }, "−"),
+          h("button", { type: "button", class: "small", id: "quantity-more", "data-key": "quantity-more", "aria-label": t("quantityMore"), disabled: at >= quantities.length - 1, onclick: () => choose({ face, quantity: quantities[at + 1] }, "quantity-more") }, "+"),
         )
       : null,
     bid ? h("button", { type: "button", id: "bid", class: "primary", "data-key": "bid", onclick: () => ui.act(room, bid) }, t("bidButton", { bid })) : null,
@@ -365,6 +411,16 @@ export const words = {
     ev_gained: "{name} gains a die ({reason}).",
     ev_kept: "{name} keeps all dice ({reason}).",
     ev_out: "{name} is out.",
+    reason_lost_dudo: "wrong Dudo",
+    reason_bid_false: "the bid was false",
+    reason_won_calza: "right Calza",
+    reason_lost_calza: "wrong Calza",
+    reason_last_player_standing: "last player standing",
+    youAreOut: "You are out: you have no dice left. The others play on.",
+    watchOn: "Watch on",
+    winnerCup: "🏆 winner",
+    quantityLess: "One fewer",
+    quantityMore: "One more",
     ev_forfeit: "{name} forfeits ({reason}).",
     ev_game_over: "Game over: {names} wins ({reason}).",
     opt_seats: "Players",
@@ -412,6 +468,16 @@ export const words = {
     ev_gained: "{name} guadagna un dado ({reason}).",
     ev_kept: "{name} tiene tutti i dadi ({reason}).",
     ev_out: "{name} è fuori.",
+    reason_lost_dudo: "Dudo sbagliato",
+    reason_bid_false: "la puntata era falsa",
+    reason_won_calza: "Calza giusta",
+    reason_lost_calza: "Calza sbagliata",
+    reason_last_player_standing: "ultimo rimasto in gioco",
+    youAreOut: "Sei fuori: non hai più dadi. Gli altri continuano.",
+    watchOn: "Continua a guardare",
+    winnerCup: "🏆 vincitore",
+    quantityLess: "Uno in meno",
+    quantityMore: "Uno in più",
     ev_forfeit: "{name} abbandona ({reason}).",
     ev_game_over: "Partita finita: vince {names} ({reason}).",
     opt_seats: "Giocatori",

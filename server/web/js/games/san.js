@@ -167,8 +167,11 @@ export function san(pos, uci) {
   return text;
 }
 
-/** A PGN of the real game: `moves` in UCI from `startFen`, with the seven-tag roster. */
-export function pgn({ startFen, moves, white = "?", black = "?", result = "*", date = "????.??.??", event = "umpire Kriegspiel" }) {
+/** A PGN of the real game: `moves` in UCI from `startFen`, with the seven-tag roster.
+ * It is a chess game as far as chess programs go: no `Variant` tag (python-chess and the
+ * common GUIs refuse a variant they do not know); its Kriegspiel nature is in the tags
+ * `UmpireVariant` and `Rules`, which they ignore. */
+export function pgn({ startFen, moves, white = "?", black = "?", result = "*", date = "????.??.??", event = "umpire Kriegspiel", rules = "" }) {
   const standard = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
   const fen = startFen || standard;
   let pos = fromFen(fen);
@@ -183,7 +186,8 @@ export function pgn({ startFen, moves, white = "?", black = "?", result = "*", d
   });
   tokens.push(result);
   const quote = (v) => String(v).replaceAll("\\", "\\\\").replaceAll('"', '\\"');
-  const tags = [["Event", event], ["Site", "?"], ["Date", date], ["Round", "-"], ["White", white], ["Black", black], ["Result", result], ["Variant", "Kriegspiel"]];
+  const tags = [["Event", event], ["Site", "?"], ["Date", date], ["Round", "-"], ["White", white], ["Black", black], ["Result", result], ["UmpireVariant", "Kriegspiel"]];
+  if (rules) tags.push(["Rules", rules]);
   if (fen !== standard) tags.push(["SetUp", "1"], ["FEN", fen]);
   const lines = [];
   let line = "";
