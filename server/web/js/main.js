@@ -80,12 +80,12 @@ ui.seedCheck = (seed, hash) => {
     ui.seeds[key] = "…";
     if (canDraw()) {
       commitment(seed).then((hex) => {
-        ui.seeds[key] = hex === hash ? ui.t("seedOk") : ui.t("seedBad");
+        ui.seeds[key] = hex === hash ? "seedOk" : "seedBad"; // worded at each render: the language may change
         render();
       });
     }
   }
-  return ui.seeds[key];
+  return ui.seeds[key] === "…" ? "…" : ui.t(ui.seeds[key]);
 };
 
 // -- connection ---------------------------------------------------------------------
