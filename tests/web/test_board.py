@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.conftest import Served, serving
+from tests.web.conftest import Served, serving, shot
 from tests.web.test_browser import add_bots, choose_game, create_perudo, enter
 
 #: counts the oscillators a page starts (WebAudio), before any of the page's scripts run
@@ -42,10 +42,6 @@ LUMINANCE = """(sq) => {
 }"""
 
 
-SHOTS = Path("/tmp/umpire-board-shots")
-SHOTS.mkdir(exist_ok=True)
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     yield from serving(tmp_path_factory.mktemp("board"))
@@ -55,7 +51,9 @@ def square(page: Any, sq: str) -> Any:
     return page.locator(f".krieg .sq[data-square={sq}]")
 
 
-def test_kriegspiel_board_turn_signals_and_final_position(server: Served, new_page: Any) -> None:
+def test_kriegspiel_board_turn_signals_and_final_position(
+    server: Served, new_page: Any, tmp_path: Path
+) -> None:
     ana = new_page(viewport={"width": 1280, "height": 900})
     ana.add_init_script(COUNT_TONES)
     bob = new_page(viewport={"width": 375, "height": 667})
@@ -111,7 +109,7 @@ def test_kriegspiel_board_turn_signals_and_final_position(server: Served, new_pa
         assert "you can try a move here" in (square(ana, target).get_attribute("aria-label") or "")
     # the pawn's attempts: two pushes and two tries to capture (on squares that look empty)
     assert ana.locator(".krieg .target-mark").count() == 4
-    ana.screenshot(path=str(SHOTS / "board-targets.png"))
+    shot(ana, "kriegspiel-targets", tmp_path)
     square(ana, "e4").click()
 
     # the last move is marked on the mover's board; the turn passes
@@ -133,7 +131,7 @@ def test_kriegspiel_board_turn_signals_and_final_position(server: Served, new_pa
     square(ana, "h5").click()
     # bob's king is in check: marked on his board and said
     bob.wait_for_selector(".krieg .sq[data-square=e8].check")
-    bob.screenshot(path=str(SHOTS / "board-check.png"))
+    shot(bob, "kriegspiel-check-phone", tmp_path)
     assert bob.locator(".in-check").inner_text() == "Il tuo re è sotto scacco."
     assert "sotto scacco" in (square(bob, "e8").get_attribute("aria-label") or "")
     ana.wait_for_selector(".turn-of:has-text('Black to play')")
@@ -151,7 +149,6 @@ def test_kriegspiel_board_turn_signals_and_final_position(server: Served, new_pa
         assert page.locator(".krieg .sq[data-square=h5] img.piece[data-piece=Q]").count() == 1
         assert page.locator(".krieg .board img.piece").count() == 32
         assert page.locator(".krieg .tries").count() == 0
-        page.screenshot(path=str(SHOTS / f"board-end-{id(page)}.png"))
     ana.wait_for_function("document.title === 'umpire'")
     # the sound setting is kept across a reload
     ana.reload()
@@ -159,7 +156,9 @@ def test_kriegspiel_board_turn_signals_and_final_position(server: Served, new_pa
     assert ana.locator("#sound").get_attribute("aria-pressed") == "true"
 
 
-def test_perudo_round_history_stays_after_each_reveal(server: Served, new_page: Any) -> None:
+def test_perudo_round_history_stays_after_each_reveal(
+    server: Served, new_page: Any, tmp_path: Path
+) -> None:
     page = new_page(viewport={"width": 1280, "height": 900})
     enter(page, server.url, "ana")
     create_perudo(page, seats=3, dice=2, counts=True)
@@ -189,3 +188,4 @@ def test_perudo_round_history_stays_after_each_reveal(server: Served, new_page: 
     assert rounds == sorted(rounds, reverse=True) and rounds[-1] == 1
     overflow = page.locator(".history-rounds").evaluate("el => getComputedStyle(el).overflowY")
     assert overflow == "auto"
+    shot(page, "perudo-history", tmp_path)
