@@ -42,6 +42,14 @@ LUMINANCE = """(sq) => {
 }"""
 
 
+#: a target's ring: its width, height and border width (one call: the page re-renders)
+RING_SIZE = """(sq) => {
+  const ring = document.querySelector(`.krieg .sq[data-square=${sq}] .target-mark`);
+  const box = ring.getBoundingClientRect();
+  return [box.width, box.height, getComputedStyle(ring).borderTopWidth];
+}"""
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     yield from serving(tmp_path_factory.mktemp("board"))
@@ -94,20 +102,26 @@ def test_kriegspiel_board_turn_signals_and_final_position(
     )
     assert loaded
     assert square(ana, "e1").locator("img.piece[data-piece=K]").count() == 1
+    # each colour has an outline of the other: white pieces stand out on light squares
+    outline = "sel => getComputedStyle(document.querySelector(sel)).filter"
+    assert "drop-shadow(rgb(0, 0, 0)" in ana.evaluate(outline, ".krieg img.piece.white")
+    assert "drop-shadow(rgba(255, 255, 255" in bob.evaluate(outline, ".krieg img.piece.black")
     assert bob.locator(".krieg .sq[data-square=e8] img.piece[data-piece=k]").count() == 1
     # coordinates: the ranks on the left, the files along the bottom
     assert square(ana, "a1").locator(".coord").inner_text() == "1"
     assert square(ana, "a8").locator(".coord").inner_text() == "8"
-    file_mark = "el => getComputedStyle(el, '::after').content"
-    assert square(ana, "h1").evaluate(file_mark) == '"h"'
-    assert bob.locator(".krieg .sq[data-square=a8]").evaluate(file_mark) == '"a"'  # flipped
+    file_mark = (
+        "sq => getComputedStyle("
+        "document.querySelector(`.krieg .sq[data-square=${sq}]`), '::after').content"
+    )
+    assert ana.evaluate(file_mark, "h1") == '"h"'
+    assert bob.evaluate(file_mark, "a8") == '"a"'  # black's board is turned
 
     # the legal targets are marked by a shape (a ring), and named
     square(ana, "e2").click()
     for target in ("e3", "e4"):
-        mark = square(ana, target).locator(".target-mark")
-        box = mark.bounding_box()
-        assert box is not None and box["width"] > 10 and box["height"] > 10
+        size = ana.evaluate(RING_SIZE, target)
+        assert size[0] > 10 and size[1] > 10 and size[2] != "0px"
         assert "you can try a move here" in (square(ana, target).get_attribute("aria-label") or "")
     # the pawn's attempts: two pushes and two tries to capture (on squares that look empty)
     assert ana.locator(".krieg .target-mark").count() == 4
