@@ -203,8 +203,8 @@ def test_every_screen_in_both_languages_and_sizes(
     bob.click(f".room-card[data-room='{room}'] button:has-text('Join')")
     for page in (ana, bob):
         page.wait_for_selector(".my-dice svg.die")
-    first = ana if ana.locator("#bid").count() else bob
-    first.wait_for_selector("#bid")
+    first = next_mover(ana, bob)
+    assert first is not None
     other = bob if first is ana else ana
     first.click("#bid")
     other.wait_for_selector("#dudo")
@@ -229,6 +229,10 @@ def test_every_screen_in_both_languages_and_sizes(
     ana.click("[data-key=add-bot-1]")
     ana.wait_for_selector(".krieg .sq[data-square=e2] .piece")
     ana.wait_for_selector("#resign")
+    # a refused attempt (a pawn's capture onto an empty square): the umpire's answer
+    ana.click(".krieg .sq[data-square=e2]")
+    ana.click(".krieg .sq[data-square=d3]")
+    ana.wait_for_selector(".refused")
     check.screen(ana, "kriegspiel-start", ".krieg .board")
     ana.click("#resign")
     ana.click("#resign-yes")
