@@ -205,3 +205,7 @@ def test_perudo_round_history_stays_after_each_reveal(
     overflow = page.locator(".history-rounds").evaluate("el => getComputedStyle(el).overflowY")
     assert overflow == "auto"
     shot(page, "perudo-history", tmp_path)
+    # a reload rebuilds it from the room's events
+    page.reload()
+    page.wait_for_selector(".history-round[data-round='1'] .history-cups svg.die")
+    assert page.locator(".history-round[data-round='1'] .history-cups .cup").count() == 3
