@@ -88,9 +88,10 @@ ENGLISH_ON_PAGE = """([words, phrases]) => {
     for (const m of text.matchAll(/[\\p{L}\\p{N}_-]+(?:['’][\\p{L}]+)*/gu)) {
       if (set.has(m[0].toLowerCase())) seen(m[0], text, m.index);
     }
-    const lower = text.toLowerCase();
-    for (const phrase of phrases) {
-      if (lower.includes(phrase)) seen(phrase, text, lower.indexOf(phrase));
+    for (const phrase of phrases) {  // whole words: "illegal" is not in "illegale"
+      const quoted = phrase.replace(/[.*+?^${}()|[\\]\\\\]/g, "\\\\$&");
+      const m = new RegExp("(?<![\\\\p{L}_])" + quoted + "(?![\\\\p{L}_])", "iu").exec(text);
+      if (m) seen(phrase, text, m.index);
     }
   }
   return [...found].map(([word, where]) => `${word} in “${where.replace(/\\s+/g, " ")}”`).sort();
