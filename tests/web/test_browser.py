@@ -233,7 +233,7 @@ def test_kriegspiel_illegal_attempts_promotion_and_resignation(
     # a7-a8 by drag and drop offers the promotion picker
     page.drag_and_drop(".sq[data-square=a7]", ".sq[data-square=a8]")
     page.click(".promotion [data-promote=q]")
-    page.wait_for_selector(".sq[data-square=a8] .piece:has-text('♕')")
+    page.wait_for_selector(".sq[data-square=a8] .piece[data-piece=Q]")
     assert "You moved a7a8q." in page.locator(".log-lines").inner_text()
     page.wait_for_selector(".turn-of:has-text('Your turn')")
     assert_named(page)

@@ -1,6 +1,7 @@
 // The page: connects, keeps the state (state.js) and renders it. Every render rebuilds
 // #app from the state; the focused control is found again by its data-key.
 
+import { attend, setupSound } from "./attention.js";
 import { h, mount } from "./dom.js";
 import { gameOf } from "./games/index.js";
 import { hasWord, translate } from "./i18n.js";
@@ -84,12 +85,12 @@ ui.seedCheck = (seed, hash) => {
     ui.seeds[key] = "…";
     if (canDraw()) {
       commitment(seed).then((hex) => {
-        ui.seeds[key] = hex === hash ? ui.t("seedOk") : ui.t("seedBad");
+        ui.seeds[key] = hex === hash ? "seedOk" : "seedBad"; // worded at each render: the language may change
         render();
       });
     }
   }
-  return ui.seeds[key];
+  return ui.seeds[key] === "…" ? "…" : ui.t(ui.seeds[key]);
 };
 
 // -- connection ---------------------------------------------------------------------
@@ -392,6 +393,7 @@ function render() {
   langButton.textContent = t("language");
   langButton.setAttribute("aria-label", t("languageLabel"));
   header();
+  attend(ui); // "your turn": the title, the icon, the optional sound
   const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.key : null;
   const app = document.getElementById("app");
   if (!ui.name || ui.login) mount(app, entryForm(ui));
@@ -478,6 +480,7 @@ ui.logOut = (everywhere) => {
   ui.send({ type: "logout", everywhere });
 };
 
+setupSound(ui);
 document.getElementById("lang").addEventListener("click", () => {
   ui.lang = ui.lang === "en" ? "it" : "en";
   store.setItem("umpire.lang", ui.lang);

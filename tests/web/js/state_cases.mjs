@@ -8,7 +8,8 @@ import {
 import { GAME_WORDS, STRINGS, translate } from "../../../server/web/js/i18n.js";
 import { GAMES, gameOf } from "../../../server/web/js/games/index.js";
 import { legalBids, matches, parseBid, perudoReplay, rollDice } from "../../../server/web/js/games/perudo.js";
-import { applyOwnMove, attemptsFrom, kriegReplay, parsePlacement } from "../../../server/web/js/games/kriegspiel.js";
+import { applyOwnMove, attemptsFrom, isDark, kriegReplay, parsePlacement } from "../../../server/web/js/games/kriegspiel.js";
+import { waitingRooms } from "../../../server/web/js/attention.js";
 import { fromFen, pgn, play, san } from "../../../server/web/js/games/san.js";
 import { commitment, seedKey } from "../../../server/web/js/seed.js";
 import sanGames from "./san_cases.mjs";
@@ -79,6 +80,55 @@ export const cases = [
     eq(translate("it", room.log[2].key, room.log[2].args, "perudo"), "bob punta 2x4.");
     applyFrame(s, { type: "event", room: ROOM, seq: 7, event: { type: "game_over", ranks: [2, 1, 3], winners: [1], reason: "last_player_standing", seed: "ab" } });
     eq(placings(room.table.outcome).map((p) => p.seat), [1, 0, 2]);
+  }],
+  ["perudo: each round's bids, call, cups and changes stay in the history", () => {
+    const s = feed(initialState(), [
+      { type: "room", room: ROOM, game: "perudo", state: "playing", seats: seats(["ana", "bob"]) },
+      { type: "event", room: ROOM, seq: 1, event: { type: "game_started", seats: 2, options: { dice_per_player: 2 }, seed_sha256: "h" } },
+      { type: "event", room: ROOM, seq: 2, event: { type: "round_started", round: 1, starter: 0, aces_wild: true } },
+      { type: "event", room: ROOM, seq: 3, event: { type: "bid", seat: 0, bid: "2x4", next: 1 } },
+      { type: "event", room: ROOM, seq: 4, event: { type: "challenge", kind: "dudo", seat: 1, bidder: 0, bid: "2x4" } },
+      { type: "event", room: ROOM, seq: 5, event: { type: "reveal", bid: "2x4", revealed: [{ seat: 0, dice: [1, 4] }, { seat: 1, dice: [2, 3] }], count: 2, bid_true: true } },
+      { type: "event", room: ROOM, seq: 6, event: { type: "dice_changed", seat: 1, change: -1, reason: "lost_dudo" } },
+      { type: "event", room: ROOM, seq: 7, event: { type: "round_started", round: 2, starter: 1, aces_wild: true } },
+      { type: "event", room: ROOM, seq: 8, event: { type: "bid", seat: 1, bid: "1x5", next: 0 } },
+    ]);
+    const p = s.rooms[ROOM].table;
+    eq(p.reveal, null, "the table's reveal is gone:");
+    eq(p.history.length, 1);
+    const [first] = p.history;
+    eq([first.round, first.bids, first.reveal.caller, first.reveal.count, first.reveal.revealed.length], [1, [{ seat: 0, bid: "2x4" }], 1, 2, 2]);
+    eq(first.changes.map((c) => [c.seat, c.change]), [[1, -1]]);
+  }],
+  ["kriegspiel: a1 dark; your last move, a check against you, whose pawn tries", () => {
+    eq([isDark("a1"), isDark("h1"), isDark("a8"), isDark("h8"), isDark("e4")], [true, false, false, true, false]);
+    const s = feed(initialState(), [
+      { type: "room", room: ROOM, game: "kriegspiel", state: "playing", seats: seats(["ana", "bob"]) },
+      { type: "event", room: ROOM, seq: 1, event: { type: "game_started", rules: "wild16", to_move: "white", color: "black", board: "4k3/5ppp/8/8/8/8/8/8" } },
+      { type: "event", room: ROOM, seq: 2, event: { type: "move", color: "white", capture: null, check: [] } },
+      { type: "event", room: ROOM, seq: 3, event: { type: "pawn_tries", color: "black", count: 1 } },
+    ]);
+    const k = s.rooms[ROOM].table;
+    eq([k.triesOf, k.tries, k.lastMove, k.checked], ["you", "1", null, false]);
+    applyFrame(s, { type: "event", room: ROOM, seq: 4, event: { type: "move", color: "black", move: "f7f6", capture: null, check: [] } });
+    applyFrame(s, { type: "event", room: ROOM, seq: 5, event: { type: "pawn_tries", color: "white", count: 0 } });
+    eq([k.triesOf, k.lastMove], ["white", "f7f6"]);
+    eq(translate("en", "pawnTriesWhite", { text: "0" }, "kriegspiel"), "White's pawn tries: 0");
+    applyFrame(s, { type: "event", room: ROOM, seq: 6, event: { type: "move", color: "white", capture: null, check: ["short diagonal"] } });
+    eq([k.checked, k.lastMove], [true, "f7f6"], "the enemy's move: the check is yours, your last move stays:");
+    applyFrame(s, { type: "event", room: ROOM, seq: 7, event: { type: "move", color: "black", move: "g7g6", capture: null, check: [] } });
+    eq([k.checked, k.lastMove], [false, "g7g6"]);
+    eq([translate("en", "toPlayBlack", {}, "kriegspiel"), translate("it", "toPlayWhite", {}, "kriegspiel")], ["Black to play", "Tocca al Bianco"]);
+  }],
+  ["attention: only the running rooms whose turn frame waits for you", () => {
+    const state = { rooms: {
+      a: { id: "a", seat: 0, turn: { legal: ["x"] }, frame: { state: "playing" } },
+      b: { id: "b", seat: 1, turn: null, frame: { state: "playing" } },
+      c: { id: "c", seat: 0, turn: { legal: ["x"] }, frame: { state: "finished" } },
+      d: { id: "d", seat: null, turn: null, frame: { state: "playing" } },
+    } };
+    eq(waitingRooms(state), ["a"]);
+    eq(waitingRooms({ rooms: {} }), []);
   }],
   ["a turn frame offers the legal bids by face; an event after it ends the turn", () => {
     const s = feed(initialState(), [

@@ -18,6 +18,7 @@ export function newTable() {
     color: null, rules: "", toMove: "white", board: {}, refused: [], tries: null,
     drawOffer: null, outcome: null, revealed: null, mustTryPawnCapture: false,
     draw: null, // the last draw offer: {color, state: offered | declined | lapsed | accepted}
+    triesOf: null, lastMove: null, checked: false,
   };
 }
 
@@ -112,8 +113,10 @@ function announce(room, e, replayOnly) {
         : { key: "ev_game_started_krieg_spectator", args: { rules: k.rules } };
     case "move": {
       const parts = [];
+      k.checked = false; // your own move got out of check (the enemy's may give it again)
       if (e.move) {
         if (!replayOnly) applyOwnMove(k.board, e.move);
+        k.lastMove = e.move.slice(0, 4);
         parts.push({ key: "ev_move_own", args: { move: e.move } });
       } else parts.push({ key: "ev_move", args: { who: who(e.color) }, tr: ["who"] });
       if (e.capture && e.en_passant_at) { // English rules: the square the capturing pawn lands on
@@ -122,6 +125,8 @@ function announce(room, e, replayOnly) {
         parts.push({ key: "ev_capture", args: { square: e.capture, what: `captured_${e.captured || "none"}` }, tr: ["what"] });
       }
       if (e.capture && e.color !== k.color && k.color && !replayOnly) delete k.board[e.capture];
+      // the enemy's move gave check: your own king is attacked
+      if (e.check && e.check.length && k.color && e.color !== k.color) k.checked = true;
       if (e.check && e.check.length) {
         const [a, b] = e.check.map((d) => `dir_${d}`);
         parts.push(b ? { key: "ev_check_two", args: { a, b }, tr: ["a", "b"] } : { key: "ev_check", args: { dirs: a }, tr: ["dirs"] });
@@ -150,6 +155,7 @@ function announce(room, e, replayOnly) {
       else if ("pawns" in e) text = String(e.pawns);
       else if ("any" in e) text = e.any ? "✓" : "0";
       k.tries = text;
+      k.triesOf = e.color && e.color === k.color ? "you" : e.color || null;
       return { key: "ev_pawn_tries", args: { who: who(e.color), text }, tr: ["who"] };
     }
     case "any":
@@ -203,7 +209,21 @@ export function kriegReplay(events, revealed) {
 
 // -- the page ----------------------------------------------------------------------------
 
-const GLYPHS = { K: "♔", Q: "♕", R: "♖", B: "♗", N: "♘", P: "♙", k: "♚", q: "♛", r: "♜", b: "♝", n: "♞", p: "♟" };
+const PIECE_SET = "/pieces/kosal"; // CC BY 4.0, see pieces/kosal/LICENSE.txt
+
+/** A piece's picture: the SVG of letter `piece` ("Q" white queen, "n" black knight). */
+export function pieceImage(piece, cls = "piece") {
+  const white = piece === piece.toUpperCase();
+  return h("img", {
+    class: `${cls} ${white ? "white" : "black"}`, src: `${PIECE_SET}/${white ? "w" : "b"}${piece.toUpperCase()}.svg`,
+    alt: "", "aria-hidden": "true", draggable: "false", "data-piece": piece,
+  });
+}
+
+/** Whether `sq` ("a1") is a dark square: a1 is dark, h1 light. */
+export function isDark(sq) {
+  return (FILES.indexOf(sq[0]) + Number(sq[1])) % 2 === 1;
+}
 const PIECE_KEY = { k: "piece_k", q: "piece_q", r: "piece_r", b: "piece_b", n: "piece_n", p: "piece_p" };
 
 /** This page's own state of the board: selection, flip, marker tool, promotion. */
@@ -278,32 +298,42 @@ function squares(flipped) {
 }
 
 /** The board grid: 64 buttons; `pieces` {square: letter}; `options` for interaction. */
-export function boardGrid(ui, pieces, { flipped = false, selected = null, targets = [], marks = {}, onSquare = null, onDrop = null, label = "" } = {}) {
+export function boardGrid(ui, pieces, { flipped = false, selected = null, targets = [], marks = {}, onSquare = null, onDrop = null, label = "", lastMove = null, checked = null, own = true, markerColor = "black" } = {}) {
   const t = say(ui);
+  const last = lastMove ? [lastMove.slice(0, 2), lastMove.slice(2, 4)] : [];
   return h("div", { class: "board", role: "group", "aria-label": label || t("board") },
     squares(flipped).map((sq, index) => {
       const coords = `${index >= 56 ? " coord-file" : ""}${index % 8 === 0 ? " coord-rank" : ""}`;
       const piece = pieces[sq];
-      const dark = (FILES.indexOf(sq[0]) + Number(sq[1])) % 2 === 0;
+      const dark = isDark(sq);
       const marker = marks[sq];
+      const target = targets.includes(sq);
       const color = piece ? (piece === piece.toUpperCase() ? "white" : "black") : null;
-      const name = piece ? t("squareWith", { square: sq, color: t(color), piece: t(PIECE_KEY[piece.toLowerCase()]) }) : sq;
+      let name = piece ? t(own ? "squareWith" : "squareWithAny", { square: sq, color: t(color), piece: t(PIECE_KEY[piece.toLowerCase()]) }) : sq;
+      if (marker) name += ` (${t("marker")}: ${t(PIECE_KEY[marker])})`;
+      if (last.includes(sq)) name += ` (${t("lastMoveSquare")})`;
+      if (sq === checked) name += ` (${t("inCheck")})`;
+      if (target) name += ` (${t("canMoveHere")})`;
+      const flags = `${sq === selected ? " selected" : ""}${target ? " target" : ""}${last.includes(sq) ? " last-move" : ""}${sq === checked ? " check" : ""}`;
       return h("button", {
         type: "button",
-        class: `sq ${dark ? "dark" : "light"}${coords}${sq === selected ? " selected" : ""}${targets.includes(sq) ? " target" : ""}`,
+        class: `sq ${dark ? "dark" : "light"}${coords}${flags}`,
         "data-square": sq,
         "data-file": sq[0],
         "data-rank": sq[1],
         "data-key": `sq-${sq}`,
-        "aria-label": marker ? `${name} (${t("marker")}: ${t(PIECE_KEY[marker])})` : name,
+        "aria-label": name,
         draggable: piece && onDrop ? "true" : null,
         onclick: onSquare ? () => onSquare(sq) : null,
         ondragstart: onDrop ? (e) => { e.dataTransfer.setData("text/plain", sq); } : null,
         ondragover: onDrop ? (e) => e.preventDefault() : null,
         ondrop: onDrop ? (e) => { e.preventDefault(); onDrop(e.dataTransfer.getData("text/plain"), sq); } : null,
       },
-        piece ? h("span", { class: `piece ${color}`, "aria-hidden": "true" }, GLYPHS[piece]) : null,
-        !piece && marker ? h("span", { class: "marker", "aria-hidden": "true" }, GLYPHS[marker]) : null,
+        piece ? pieceImage(piece) : null,
+        !piece && marker ? pieceImage(markerColor === "white" ? marker.toUpperCase() : marker, "marker") : null,
+        // a legal target: a ring (an empty square's dot), a shape and not a colour alone
+        target ? h("span", { class: "target-mark", "aria-hidden": "true" }) : null,
+        index % 8 === 0 ? h("span", { class: "coord", "aria-hidden": "true" }, sq[1]) : null,
       );
     }),
   );
@@ -340,20 +370,29 @@ export function table(ui, room) {
   };
   const parts = [];
   if (room.seat === null && !k.revealed) parts.push(h("p", { class: "muted" }, t("kriegSpectator")));
-  if (room.seat !== null) {
-    parts.push(boardGrid(ui, k.board, { flipped, selected: sel, targets: Object.keys(moves), marks, onSquare, onDrop: legal.length ? onDrop : null }));
+  if (k.revealed && k.revealed.fen) {
+    // the end: the real final position, both sides, on the table itself
+    parts.push(h("p", { class: "muted final-caption" }, t("finalPosition")));
+    parts.push(boardGrid(ui, parsePlacement(k.revealed.fen), { flipped, own: false, label: t("finalPosition"), lastMove: lastReal(k.revealed) }));
+  } else if (room.seat !== null) {
+    const king = Object.keys(k.board).find((sq) => k.board[sq] === (k.color === "white" ? "K" : "k"));
+    parts.push(boardGrid(ui, k.board, {
+      flipped, selected: sel, targets: Object.keys(moves), marks, onSquare, onDrop: legal.length ? onDrop : null,
+      lastMove: k.lastMove, checked: k.checked ? king : null, markerColor: k.color === "white" ? "black" : "white",
+    }));
   }
   if (mine.promotion && mine.promotion.room === room.id) {
     const options = mine.promotion.options;
     parts.push(h("div", { class: "promotion", role: "group", "aria-label": t("promoteTo") },
       h("span", {}, t("promoteTo")),
-      options.map((choice) => h("button", { type: "button", "data-promote": choice[4], "aria-label": t(PIECE_KEY[choice[4]]), onclick: () => attempt(ui, room, [choice]) }, GLYPHS[k.color === "white" ? choice[4].toUpperCase() : choice[4]]))));
+      options.map((choice) => h("button", { type: "button", "data-promote": choice[4], "aria-label": t(PIECE_KEY[choice[4]]), onclick: () => attempt(ui, room, [choice]) }, pieceImage(k.color === "white" ? choice[4].toUpperCase() : choice[4])))));
   }
   const info = [];
   if (k.outcome) info.push(h("p", { class: "game-over", role: "status" }, ui.logLine({ key: "gameOver", args: { result: k.outcome.result || "", reason: `reason_${k.outcome.reason}` }, tr: ["reason"] }, NAME)));
-  else if (room.frame.state === "playing") info.push(h("p", { class: "turn-of" }, room.turn ? t("yourTurn") : t("turnOf", { name: t(k.toMove || "white") })));
+  else if (room.frame.state === "playing") info.push(h("p", { class: "turn-of" }, room.turn ? t("yourTurn") : t(k.toMove === "black" ? "toPlayBlack" : "toPlayWhite")));
+  if (k.checked && !k.outcome) info.push(h("p", { class: "in-check", role: "status" }, t("youAreInCheck")));
   if (k.refused.length) info.push(h("p", { class: "refused" }, t("refused", { moves: k.refused.join(", ") })));
-  if (k.tries) info.push(h("p", { class: "tries" }, t("pawnTries", { text: k.tries })));
+  if (k.tries && !k.outcome) info.push(h("p", { class: "tries" }, t(k.triesOf === "you" ? "pawnTriesYou" : k.triesOf === "black" ? "pawnTriesBlack" : "pawnTriesWhite", { text: k.tries })));
   if (k.draw && !(k.draw.state === "accepted")) {
     // a draw offer: offered, then declined or lapsed (the other side moved instead)
     const whose = !k.color ? "watch" : k.draw.color === k.color ? "mine" : "theirs"; // a spectator, or a player
@@ -385,6 +424,12 @@ function controls(ui, room, legal) {
   if (legal.includes("offer_draw")) out.push(button("offer-draw", "offer_draw", "offerDraw"));
   out.push(ui.confirmButton("resign", t("resign"), t("resignConfirm"), () => act(ui, room, "resign")));
   return h("div", { class: "controls" }, out);
+}
+
+/** The last real move of a finished game (UCI, its squares only), or null. */
+function lastReal(revealed) {
+  const moves = revealed.moves || [];
+  return moves.length ? moves[moves.length - 1].slice(0, 4) : null;
 }
 
 // -- the replay: the real moves, and the real game's PGN ---------------------------------
@@ -420,7 +465,7 @@ export const replay = {
     const t = say(ui);
     const names = seatNames(room);
     return h("div", { class: "replay-board" },
-      boardGrid(ui, step.board, { flipped: room.table.color === "black", label: ui.t("replay") }),
+      boardGrid(ui, step.board, { flipped: room.table.color === "black", label: ui.t("replay"), own: false, lastMove: step.move }),
       step.move ? h("p", { class: "moves" }, t("realMove", { move: step.move })) : null,
       h("button", { type: "button", id: "pgn", onclick: () => downloadPgn(room, names) }, t("downloadPgn")));
   },
@@ -448,8 +493,18 @@ export const words = {
     white: "white",
     black: "black",
     refused: "Refused this turn: {moves}",
-    pawnTries: "Pawn tries: {text}",
+    pawnTriesYou: "Your pawn tries: {text}",
+    pawnTriesWhite: "White's pawn tries: {text}",
+    pawnTriesBlack: "Black's pawn tries: {text}",
+    toPlayWhite: "White to play",
+    toPlayBlack: "Black to play",
     squareWith: "{square}, your {color} {piece}",
+    squareWithAny: "{square}, {color} {piece}",
+    lastMoveSquare: "last move",
+    inCheck: "in check",
+    youAreInCheck: "Your king is in check.",
+    canMoveHere: "you can try a move here",
+    finalPosition: "The final position, every piece shown",
     marker: "Marker",
     markerNone: "no marker",
     gameOver: "Game over: {result} ({reason})",
@@ -534,8 +589,18 @@ export const words = {
     white: "bianco",
     black: "nero",
     refused: "Rifiutate in questo turno: {moves}",
-    pawnTries: "Tentativi di pedone: {text}",
+    pawnTriesYou: "I tuoi tentativi di pedone: {text}",
+    pawnTriesWhite: "Tentativi di pedone del Bianco: {text}",
+    pawnTriesBlack: "Tentativi di pedone del Nero: {text}",
+    toPlayWhite: "Tocca al Bianco",
+    toPlayBlack: "Tocca al Nero",
     squareWith: "{square}, il tuo {piece} {color}",
+    squareWithAny: "{square}, {piece} {color}",
+    lastMoveSquare: "ultima mossa",
+    inCheck: "sotto scacco",
+    youAreInCheck: "Il tuo re è sotto scacco.",
+    canMoveHere: "qui puoi tentare una mossa",
+    finalPosition: "La posizione finale, con tutti i pezzi",
     marker: "Segnaposto",
     markerNone: "nessun segnaposto",
     gameOver: "Partita finita: {result} ({reason})",

@@ -16,7 +16,7 @@ export function newTable() {
   return {
     seats: 0, options: {}, round: 0, starter: null, palifico: null, acesWild: true,
     toMove: null, bids: [], out: [], dice: [], diceLeft: null, counts: null,
-    reveal: null, changes: [], outcome: null,
+    reveal: null, changes: [], outcome: null, history: [],
   };
 }
 
@@ -75,9 +75,14 @@ export function applyEvent(room, e) {
       p.toMove = null;
       p.changes = [];
       p.reveal = { kind: e.kind, caller: e.seat, bidder: e.bidder, bid: e.bid, revealed: [], count: null, bidTrue: null };
+      // the round's record: its bids, the challenge, then the cups and the dice won or lost
+      (p.history ||= []).push({ round: p.round, bids: p.bids.map((b) => ({ ...b })), reveal: p.reveal, changes: p.changes });
       return { key: "ev_challenge", args: { name: name(e.seat), kind: String(e.kind).toUpperCase(), bidder: name(e.bidder), bid: e.bid } };
     case "reveal":
-      if (!p.reveal) p.reveal = { kind: "dudo", caller: null, bidder: null, bid: e.bid };
+      if (!p.reveal) {
+        p.reveal = { kind: "dudo", caller: null, bidder: null, bid: e.bid };
+        (p.history ||= []).push({ round: p.round, bids: p.bids.map((b) => ({ ...b })), reveal: p.reveal, changes: p.changes });
+      }
       p.reveal.revealed = (e.revealed || []).map((r) => ({ seat: r.seat, dice: [...r.dice] }));
       p.reveal.count = e.count;
       p.reveal.bidTrue = e.bid_true;
@@ -229,6 +234,7 @@ export function table(ui, room) {
   }
   if (room.turn && ui.acting !== room.id) parts.push(bidPicker(ui, room));
   if (p.outcome) parts.push(placingsView(ui, room, p.outcome));
+  if (p.history && p.history.length) parts.push(historyView(ui, room, p.history, names));
   return h("div", { class: "perudo" }, parts);
 }
 
@@ -239,6 +245,33 @@ function outView(ui, room) {
     h("p", {}, t("youAreOut")), " ",
     h("button", { type: "button", id: "out-leave", "data-key": "out-leave", onclick: () => { ui.send({ type: "leave", room: room.id }); location.hash = "#/"; } }, ui.t("leave")), " ",
     h("button", { type: "button", id: "out-watch", class: "primary", "data-key": "out-watch", onclick: () => { pick(ui).watchOn = true; ui.focusAfter = true; ui.render(); } }, t("watchOn")));
+}
+
+/** Every finished round, newest first, in a box that scrolls: its bids, who challenged,
+ * every cup shown (the dice that counted marked) and who lost or gained a die. */
+function historyView(ui, room, history, names) {
+  const t = (key, args) => ui.t(key, args, NAME);
+  const who = (seat) => (seat === room.seat ? t("you") : names[seat] || "?");
+  return h("section", { class: "history", "aria-label": t("history") },
+    h("h3", {}, t("history")),
+    h("ol", { class: "history-rounds", reversed: true, tabindex: "0", "aria-label": t("history") }, [...history].reverse().map((r) => {
+      const bidFace = (parseBid(r.reveal.bid) || {}).face;
+      return h("li", { class: "history-round", "data-round": r.round },
+        h("h4", {}, t("roundN", { round: r.round })),
+        h("p", { class: "history-bids" }, r.bids.length ? r.bids.map((b) => `${who(b.seat)}: ${b.bid}`).join(" · ") : t("noBids")),
+        r.reveal.caller !== null && r.reveal.caller !== undefined
+          ? h("p", { class: "history-call" }, t("historyCall", { name: who(r.reveal.caller), kind: String(r.reveal.kind || "dudo").toUpperCase(), bid: r.reveal.bid }))
+          : null,
+        r.reveal.count !== null && r.reveal.count !== undefined
+          ? h("p", { class: "history-verdict" }, t("revealTitle", { count: r.reveal.count, bid: r.reveal.bid, verdict: t(r.reveal.bidTrue ? "bidTrue" : "bidFalse") }))
+          : null,
+        h("ul", { class: "cups history-cups" }, (r.reveal.revealed || []).map((c) =>
+          h("li", { class: "cup", "data-seat": c.seat },
+            h("span", { class: "who" }, who(c.seat)),
+            h("span", { class: "dice" }, c.dice.map((f) => die(f, { label: String(f), hot: matches(f, bidFace, r.reveal.acesWild), size: 22 })))))),
+        h("ul", { class: "changes" }, r.changes.map((c) => h("li", { class: c.change < 0 ? "lost" : "gained" },
+          t(c.change < 0 ? "ev_lost" : c.change > 0 ? "ev_gained" : "ev_kept", { name: names[c.seat] || "?", reason: spaced(c.reason) })))));
+    })));
 }
 
 function revealView(ui, room, reveal, names) {
@@ -397,6 +430,8 @@ export const words = {
     bidTrue: "true",
     bidFalse: "false",
     roundN: "Round {round}",
+    history: "Earlier rounds",
+    historyCall: "{name} called {kind} on {bid}",
     replayFair: "Every cup recomputed from the revealed seed; the seed matches its commitment and every reveal ✓",
     replayUnfair: "WARNING: the seed does not match ({n} cups differ, or the commitment is wrong)",
     needsSecure: "The replay recomputes the dice with the browser's WebCrypto, which needs https (or localhost).",
@@ -454,6 +489,8 @@ export const words = {
     bidTrue: "vera",
     bidFalse: "falsa",
     roundN: "Giro {round}",
+    history: "I giri precedenti",
+    historyCall: "{name} dice {kind} su {bid}",
     replayFair: "Ogni bicchiere ricalcolato dal seme rivelato; il seme corrisponde all'impegno e a ogni rivelazione ✓",
     replayUnfair: "ATTENZIONE: il seme non corrisponde ({n} bicchieri diversi, o impegno sbagliato)",
     needsSecure: "La rivista ricalcola i dadi con WebCrypto del browser, che richiede https (o localhost).",
