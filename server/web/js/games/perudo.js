@@ -270,7 +270,7 @@ function historyView(ui, room, history, names) {
             h("span", { class: "who" }, who(c.seat)),
             h("span", { class: "dice" }, c.dice.map((f) => die(f, { label: String(f), hot: matches(f, bidFace, r.reveal.acesWild), size: 22 })))))),
         h("ul", { class: "changes" }, r.changes.map((c) => h("li", { class: c.change < 0 ? "lost" : "gained" },
-          t(c.change < 0 ? "ev_lost" : c.change > 0 ? "ev_gained" : "ev_kept", { name: names[c.seat] || "?", reason: spaced(c.reason) })))));
+          t(c.change < 0 ? "ev_lost" : c.change > 0 ? "ev_gained" : "ev_kept", { name: names[c.seat] || "?", reason: ui.logLine({ key: "{reason}", args: { reason: c.reason }, tr: ["reason"] }, NAME) })))));
     })));
 }
 
