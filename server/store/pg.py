@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import json
 import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -83,6 +84,9 @@ log = logging.getLogger(__name__)
 
 #: an arbitrary constant naming the advisory lock that serializes migrations
 _MIGRATION_LOCK = 0x756D_7069_7265
+#: the ``cluster`` row ``umpire migrate`` (server.store.migrate) keeps while it copies a
+#: SQLite knowledge base into this database: nothing else opens it until the copy is done
+COPY_MARK = "copy_from_sqlite"
 
 MIGRATIONS: tuple[str, ...] = (
     """
@@ -356,6 +360,18 @@ class _Write:
     locks: tuple[tuple[RatingKey, str], ...] = ()
 
 
+def _problem(name: str, exc: BaseException) -> str:
+    """One line on a failure to open or read the database; for a missing privilege, the
+    privileges each use needs."""
+    if isinstance(exc, asyncpg.InsufficientPrivilegeError):
+        return (
+            f"{name}: {exc}: umpire serve needs the role that owns the database's tables "
+            '(deploy/README.md, "PostgreSQL"); umpire export and verify need SELECT on '
+            "every table (GRANT SELECT ON ALL TABLES IN SCHEMA public TO the role)"
+        )
+    return f"{name}: {exc}"
+
+
 def _redact(dsn: str) -> str:
     """The DSN without its password, for messages."""
     if "@" not in dsn or "://" not in dsn:
@@ -394,6 +410,8 @@ class PgStore(SqlReads):
         #: with several nodes (set by server.cluster.nodes): a room's write without a lease
         #: of this node on the room is refused at once
         self.fence_all = False
+        #: (umpire migrate) open the database even while a copy into it is unfinished
+        self.copying = False
         self.commits = 0  # transactions committed (for benchmarks and tests)
 
     # -- connections -------------------------------------------------------------------
@@ -419,6 +437,9 @@ class PgStore(SqlReads):
         try:
             await self._migrate(db)
             self._pool = await asyncpg.create_pool(self.dsn, min_size=1, max_size=self.pool_size)
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+            await db.close()
+            raise StoreError(_problem(self.name, exc)) from None
         except BaseException:
             await db.close()
             raise
@@ -429,22 +450,35 @@ class PgStore(SqlReads):
     async def _migrate(self, db: asyncpg.Connection) -> None:
         async with db.transaction():
             await db.execute("SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK)
-            await db.execute(
-                "CREATE TABLE IF NOT EXISTS schema_migrations ("
-                "version INTEGER PRIMARY KEY, applied TIMESTAMPTZ NOT NULL DEFAULT now())"
-            )
-            version = int(
-                await db.fetchval("SELECT coalesce(max(version), 0) FROM schema_migrations")
-            )
+            # An up-to-date database is only read here: a role that may only read it
+            # (umpire export, verify) opens it too.
+            version = 0
+            if await db.fetchval("SELECT to_regclass('schema_migrations')") is not None:
+                version = int(
+                    await db.fetchval("SELECT coalesce(max(version), 0) FROM schema_migrations")
+                )
             if version > len(MIGRATIONS):
                 raise StoreError(
                     f"{self.name} has schema version {version}; this server knows "
                     f"{len(MIGRATIONS)}: upgrade the server"
                 )
+            if version < len(MIGRATIONS):
+                await db.execute(
+                    "CREATE TABLE IF NOT EXISTS schema_migrations ("
+                    "version INTEGER PRIMARY KEY, applied TIMESTAMPTZ NOT NULL DEFAULT now())"
+                )
             for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
                 await db.execute(script)
                 await db.execute("INSERT INTO schema_migrations (version) VALUES ($1)", number)
                 log.info("store %s: migrated to schema version %d", self.name, number)
+            if not self.copying:
+                mark = await db.fetchval("SELECT value FROM cluster WHERE key = $1", COPY_MARK)
+                if mark is not None:
+                    source = json.loads(mark).get("from", "a SQLite file")
+                    raise StoreError(
+                        f"{self.name}: the copy from {source} (umpire migrate) has not "
+                        "finished; run it again to finish it before using this database"
+                    )
 
     async def close(self) -> None:
         writer, self._writer = self._writer, None
@@ -762,6 +796,8 @@ class PgStore(SqlReads):
     async def _fetch(self, sql: str, params: Sequence[Any] = ()) -> Sequence[Sequence[Any]]:
         try:
             rows: list[asyncpg.Record] = await self.pool.fetch(_numbered(sql), *params)
+        except asyncpg.InsufficientPrivilegeError as exc:
+            raise StoreError(_problem(self.name, exc)) from None
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
             raise StoreError(f"read failed: {exc}") from exc
         return rows

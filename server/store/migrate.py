@@ -1,0 +1,474 @@
+"""``umpire migrate``: copy a SQLite knowledge base into PostgreSQL, row for row.
+
+Everything the copy knows is :data:`TABLES`: each table of the store, its key and its
+columns. The copy is driven by that list alone, and it refuses to start (one line) when
+the source has a table or a column the list does not name, so nothing is ever left
+behind silently: a migration that adds a table or a column must add it here too (the
+tests fail until it does).
+
+The copy is
+
+- **faithful**: every column is copied as stored (a SQLite integer flag becomes a
+  PostgreSQL boolean, nothing else changes), so both stores read and export the same
+  rows byte for byte, and players keep their tokens (``sessions`` holds their hashes);
+- **idempotent**: a row whose key the target holds already with the same values is
+  skipped; a second run copies nothing and says so;
+- **resumable**: it commits every ``batch`` rows; killed midway, a rerun skips what
+  arrived and copies the rest;
+- **careful**: a target that holds *different* values for one of the source's keys is
+  refused (one line naming the table and key), and so is a target some node uses (a
+  living row in ``nodes``, checked before every batch). While the copy is unfinished the
+  target carries a mark (``cluster`` row :data:`server.store.pg.COPY_MARK`) that makes
+  every server, export and verify on it refuse to open it until a rerun finishes.
+
+The SQLite source is locked (:class:`server.store.lock.ServerLock`) for the whole copy:
+a server cannot start on it meanwhile, and the copy refuses a source a server uses.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import sqlite3
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import asyncpg
+
+from server.errors import StoreError
+from server.store.contract import GAME_COLUMNS, SEEK_COLUMNS
+from server.store.lock import ServerLock
+from server.store.pg import COPY_MARK, PgStore
+from server.store.sql import CHANGE_COLUMNS, RATING_COLUMNS, TOURNAMENT_COLUMNS
+from server.store.sqlite import MIGRATIONS as SQLITE_MIGRATIONS
+from server.store.sqlite import SqliteStore
+
+__all__ = ["TABLES", "CopyRefused", "Report", "Table", "copy_store"]
+
+#: an arbitrary constant naming the advisory lock one copy into a database holds
+_COPY_LOCK = 0x756D_7069_7265_0C
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """One table the copy carries: its name, its key (the columns that identify a row:
+    the primary key in both stores) and every column, in the order copied."""
+
+    name: str
+    key: tuple[str, ...]
+    columns: tuple[str, ...]
+
+    @classmethod
+    def of(cls, name: str, key: str, columns: str) -> Table:
+        return cls(name, tuple(key.split(", ")), tuple(columns.split(", ")))
+
+
+#: Every table of the knowledge base, with every column, in the order they are copied.
+#: The one list the copy knows (a table or column missing here stops it: see the module).
+TABLES: tuple[Table, ...] = (
+    Table.of("players", "id", "id, name, bot, created, kind, owner, account, password"),
+    Table.of("sessions", "token_hash", "token_hash, player_id, kind, created, last_used"),
+    Table.of("games", "id", GAME_COLUMNS),
+    Table.of("game_players", "game_id, seat", "game_id, seat, player_id"),
+    Table.of("actions", "game_id, n", "game_id, n, seat, action, at, clocks"),
+    Table.of("events", "game_id, seq", "game_id, seq, source, action_n, truth"),
+    Table.of("chat", "game_id, n", "game_id, n, at, channel, seat, player_id, name, text"),
+    Table.of("player_stats", "player_id, game, key", "player_id, game, key, value"),
+    Table.of("ratings", "player_id, version, game, rules", RATING_COLUMNS),
+    Table.of("rating_changes", "n", CHANGE_COLUMNS),
+    Table.of("seeks", "id", SEEK_COLUMNS),
+    Table.of("tournaments", "id", TOURNAMENT_COLUMNS),
+    Table.of("tournament_games", "tournament, seq", "tournament, seq, game"),
+)
+
+
+class CopyRefused(StoreError):
+    """The copy cannot be made (or go on) as asked; the message says why, in one line."""
+
+
+@dataclass(slots=True)
+class Counts:
+    """One table's rows: copied now, and found in the target already (identical)."""
+
+    copied: int = 0
+    present: int = 0
+
+
+@dataclass(slots=True)
+class Report:
+    """What a copy did, table by table."""
+
+    source: str
+    target: str
+    tables: dict[str, Counts] = field(default_factory=dict)
+
+    @property
+    def copied(self) -> int:
+        return sum(c.copied for c in self.tables.values())
+
+    @property
+    def present(self) -> int:
+        return sum(c.present for c in self.tables.values())
+
+    def lines(self) -> list[str]:
+        """The report as a person reads it: one line per table, then a summary."""
+        out = [
+            f"{name}: {c.copied} rows copied, {c.present} there already"
+            for name, c in self.tables.items()
+        ]
+        if self.copied == 0:
+            out.append(
+                f"nothing to copy: the {self.present} rows of {self.source} are all in "
+                f"{self.target} already"
+            )
+        else:
+            out.append(
+                f"copied {self.copied} rows from {self.source} to {self.target} "
+                f"({self.present} were there already)"
+            )
+        return out
+
+
+# -- the source --------------------------------------------------------------------------
+
+
+def _q(name: str) -> str:
+    """An identifier, quoted (``key``, ``at`` and ``by`` are words of SQL)."""
+    return '"' + name.replace('"', '""') + '"'
+
+
+def check_source(db: sqlite3.Connection, path: str, tables: Sequence[Table] = TABLES) -> None:
+    """Raise :class:`CopyRefused` (one line) when the SQLite database has a table or a
+    column that ``tables`` does not name, or lacks one it names."""
+    known = {t.name: t for t in tables}
+    found = [
+        str(r[0])
+        for r in db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
+            "ORDER BY name"
+        )
+    ]
+    unknown = [name for name in found if name not in known]
+    if unknown:
+        raise CopyRefused(
+            f"{path} has tables this copy does not know: {', '.join(unknown)}; "
+            "nothing was copied (server.store.migrate.TABLES must list them)"
+        )
+    for table in tables:
+        if table.name not in found:
+            raise CopyRefused(f"{path} has no table {table.name}: it is not a knowledge base")
+        columns = [str(r[1]) for r in db.execute(f"PRAGMA table_info({_q(table.name)})")]
+        extra = [c for c in columns if c not in table.columns]
+        if extra:
+            raise CopyRefused(
+                f"{path}: table {table.name} has columns this copy does not know: "
+                f"{', '.join(extra)}; nothing was copied (server.store.migrate.TABLES "
+                "must list them)"
+            )
+        missing = [c for c in table.columns if c not in columns]
+        if missing:
+            raise CopyRefused(
+                f"{path}: table {table.name} lacks the columns {', '.join(missing)}: "
+                "it is not a knowledge base of this version"
+            )
+
+
+def _source_rows(
+    db: sqlite3.Connection, table: Table, batch: int
+) -> Iterator[list[tuple[Any, ...]]]:
+    """The table's rows in key order, ``batch`` at a time (keyset paging)."""
+    columns = ", ".join(_q(c) for c in table.columns)
+    keys = ", ".join(_q(c) for c in table.key)
+    width = len(table.key)
+    where = ""
+    after: tuple[Any, ...] = ()
+    while True:
+        rows = db.execute(
+            f"SELECT {columns} FROM {_q(table.name)} {where} ORDER BY {keys} LIMIT ?",
+            (*after, batch),
+        ).fetchall()
+        if not rows:
+            return
+        yield rows
+        if len(rows) < batch:
+            return
+        after = tuple(rows[-1][:width])  # (the key columns come first: see TABLES)
+        where = f"WHERE ({keys}) > ({', '.join('?' * width)})"
+
+
+# -- the target ---------------------------------------------------------------------------
+
+
+def _converter(pg_type: str) -> Callable[[Any], Any]:
+    """How a SQLite value becomes a value of the PostgreSQL column type ``pg_type``."""
+    if pg_type == "boolean":
+        return bool
+    if pg_type in ("double precision", "real", "numeric"):
+        return float
+    if pg_type in ("integer", "bigint", "smallint"):
+        return int
+    if pg_type == "bytea":
+        return bytes
+    if pg_type in ("text", "character varying"):
+        return str
+    return lambda value: value
+
+
+async def _target_types(conn: asyncpg.Connection, table: Table, target: str) -> list[str]:
+    """The PostgreSQL types of ``table``'s columns, in its order; :class:`CopyRefused`
+    when the target lacks one (its schema is not this version's)."""
+    rows = await conn.fetch(
+        "SELECT column_name, data_type FROM information_schema.columns "
+        "WHERE table_schema = current_schema() AND table_name = $1",
+        table.name,
+    )
+    types = {r[0]: r[1] for r in rows}
+    missing = [c for c in table.columns if c not in types]
+    if missing:
+        raise CopyRefused(
+            f"{target}: table {table.name} lacks the columns {', '.join(missing)}: "
+            "its schema is not this version's"
+        )
+    return [types[c] for c in table.columns]
+
+
+async def _live_nodes(conn: asyncpg.Connection, target: str) -> None:
+    """Raise :class:`CopyRefused` when a server node uses the target (a living row in
+    ``nodes``: every server on PostgreSQL registers one, ``server.cluster.lease``)."""
+    rows = await conn.fetch(
+        "SELECT id, url FROM nodes WHERE expires > clock_timestamp() ORDER BY id"
+    )
+    if rows:
+        names = ", ".join(f"{r[0]} ({r[1] or 'starting'})" for r in rows)
+        raise CopyRefused(
+            f"{target} is in use by umpire serve: node {names}; stop every node first "
+            "(a node killed without stopping counts as alive for --lease-ttl seconds)"
+        )
+
+
+def _key_match(table: Table, count: int, start: int = 1) -> str:
+    """A WHERE clause matching ``count`` keys of ``table``, placeholders from ``start``."""
+    width = len(table.key)
+    keys = ", ".join(_q(c) for c in table.key)
+    tuples = ", ".join(
+        "(" + ", ".join(f"${start + i * width + j}" for j in range(width)) + ")"
+        for i in range(count)
+    )
+    return f"({keys}) IN ({tuples})"
+
+
+def _show_key(table: Table, row: Sequence[Any]) -> str:
+    return ", ".join(f"{c}={v!r}" for c, v in zip(table.key, row, strict=False))
+
+
+async def _copy_batch(
+    conn: asyncpg.Connection,
+    table: Table,
+    rows: list[tuple[Any, ...]],
+    target: str,
+) -> Counts:
+    """(In a transaction.) Insert the rows the target lacks; skip those it holds with
+    the same values; refuse (:class:`CopyRefused`) one it holds with other values."""
+    width = len(table.key)
+    columns = ", ".join(_q(c) for c in table.columns)
+    params = [v for row in rows for v in row[:width]]
+    there = await conn.fetch(
+        f"SELECT {columns} FROM {_q(table.name)} WHERE {_key_match(table, len(rows))}",
+        *params,
+    )
+    held = {tuple(r[:width]): tuple(r) for r in there}
+    new: list[tuple[Any, ...]] = []
+    counts = Counts()
+    for row in rows:
+        found = held.get(row[:width])
+        if found is None:
+            new.append(row)
+        elif found == row:
+            counts.present += 1
+        else:
+            differ = [c for c, a, b in zip(table.columns, row, found, strict=True) if a != b]
+            raise CopyRefused(
+                f"{target} already holds different data for {table.name} "
+                f"{_show_key(table, row)} (column {', '.join(differ)}); nothing of this "
+                "batch was copied: copy into an empty database"
+            )
+    if new:
+        try:
+            await conn.copy_records_to_table(table.name, records=new, columns=table.columns)
+        except asyncpg.UniqueViolationError as exc:
+            raise CopyRefused(
+                f"{target} already holds different data for {table.name}: "
+                f"{exc.detail or exc}; copy into an empty database"
+            ) from None
+        counts.copied = len(new)
+    return counts
+
+
+# -- the copy -------------------------------------------------------------------------------
+
+
+def _open_source(path: str) -> sqlite3.Connection:
+    """The source read-only, after bringing its schema up to this version (the server
+    does the same when it starts on it); the caller holds its lock."""
+    if not os.path.isfile(path):
+        raise CopyRefused(f"no knowledge base at {path}")
+    try:
+        probe = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            version = int(probe.execute("PRAGMA user_version").fetchone()[0])
+        finally:
+            probe.close()
+    except sqlite3.DatabaseError as exc:
+        raise CopyRefused(f"{path} is not a knowledge base: {exc}") from None
+    if version > len(SQLITE_MIGRATIONS):
+        raise CopyRefused(
+            f"{path} has schema version {version}; this umpire knows "
+            f"{len(SQLITE_MIGRATIONS)}: upgrade umpire"
+        )
+    return sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None)
+
+
+async def _upgrade_source(path: str) -> None:
+    """Apply the SQLite migrations the source lacks (as ``umpire serve`` would)."""
+    store = SqliteStore(path)
+    try:
+        await store.open()
+    except sqlite3.DatabaseError as exc:
+        raise CopyRefused(f"{path} is not a knowledge base: {exc}") from None
+    finally:
+        await store.close()
+
+
+async def _prepare_target(target: str) -> None:
+    """Create (or bring up to this version) the target's schema."""
+    store = PgStore(target, pool_size=1)
+    store.copying = True
+    await store.open()
+    await store.close()
+
+
+async def copy_store(
+    source: str,
+    target: str,
+    *,
+    batch: int = 500,
+    say: Callable[[str], None] = lambda line: None,
+    after_batch: Callable[[str, int], None] | None = None,
+    tables: Sequence[Table] = TABLES,
+) -> Report:
+    """Copy the SQLite knowledge base at ``source`` into the PostgreSQL database at
+    ``target`` (a ``postgresql://`` URL); see the module. ``say`` gets a line as each
+    table is done; ``after_batch(table, rows)`` is called after each committed batch
+    (tests inject failures there). Raises :class:`CopyRefused` or another
+    :class:`StoreError` (one line each)."""
+    if batch < 1:
+        raise ValueError("batch must be at least 1")
+    shown = PgStore(target).name  # (the URL without its password)
+    if not os.path.isfile(source):
+        raise CopyRefused(f"no knowledge base at {source}")
+    lock = ServerLock.acquire(source, what="umpire migrate", to=shown)
+    try:
+        src = _open_source(source)
+        try:
+            version = int(src.execute("PRAGMA user_version").fetchone()[0])
+        finally:
+            src.close()
+        if version < len(SQLITE_MIGRATIONS):
+            await _upgrade_source(source)
+        src = _open_source(source)
+        try:
+            check_source(src, source, tables)
+            return await _copy(src, source, target, shown, batch, say, after_batch, tables)
+        finally:
+            src.close()
+    finally:
+        lock.release()
+
+
+async def _connect(target: str, shown: str) -> asyncpg.Connection:
+    try:
+        conn: asyncpg.Connection = await asyncpg.connect(target)
+    except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+        raise StoreError(f"cannot connect to {shown}: {exc}") from exc
+    return conn
+
+
+async def _copy(
+    src: sqlite3.Connection,
+    source: str,
+    target: str,
+    shown: str,
+    batch: int,
+    say: Callable[[str], None],
+    after_batch: Callable[[str, int], None] | None,
+    tables: Sequence[Table],
+) -> Report:
+    conn = await _connect(target, shown)
+    try:
+        if not await conn.fetchval("SELECT pg_try_advisory_lock($1)", _COPY_LOCK):
+            raise CopyRefused(f"another umpire migrate is copying into {shown}")
+        # the schema, and a check that no node uses the target, before the mark goes in
+        await _prepare_target(target)
+        await _live_nodes(conn, shown)
+        mark = {
+            "from": os.path.abspath(source),
+            "pid": os.getpid(),
+            "host": socket.gethostname(),
+            "since": time.time(),
+        }
+        await conn.execute(
+            "INSERT INTO cluster (key, value) VALUES ($1, $2) "
+            "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            COPY_MARK,
+            json.dumps(mark, sort_keys=True),
+        )
+        report = Report(source, shown)
+        src.execute("BEGIN")  # one snapshot of the source (locked anyway)
+        try:
+            for table in tables:
+                convert = [_converter(t) for t in await _target_types(conn, table, shown)]
+                counts = report.tables.setdefault(table.name, Counts())
+                for rows in _source_rows(src, table, batch):
+                    values = [_convert(table, row, convert, source) for row in rows]
+                    async with conn.transaction():
+                        await _live_nodes(conn, shown)
+                        done = await _copy_batch(conn, table, values, shown)
+                    counts.copied += done.copied
+                    counts.present += done.present
+                    if after_batch is not None:
+                        after_batch(table.name, len(rows))
+                if table.name == "rating_changes":
+                    # the numbering goes on after the last change copied
+                    await conn.execute(
+                        "SELECT setval(pg_get_serial_sequence('rating_changes', 'n'), "
+                        "coalesce(max(n), 0) + 1, false) FROM rating_changes"
+                    )
+                say(f"{table.name}: {counts.copied} rows copied, {counts.present} there already")
+        finally:
+            src.execute("COMMIT")
+        await conn.execute("DELETE FROM cluster WHERE key = $1", COPY_MARK)
+        return report
+    except asyncpg.InsufficientPrivilegeError as exc:
+        raise StoreError(
+            f"{shown}: {exc}; umpire migrate needs the role that owns the database "
+            "(the umpire role of deploy/README.md)"
+        ) from None
+    except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+        raise StoreError(f"copy into {shown} failed: {exc}") from exc
+    finally:
+        await conn.close()
+
+
+def _convert(
+    table: Table, row: Sequence[Any], convert: Sequence[Callable[[Any], Any]], source: str
+) -> tuple[Any, ...]:
+    try:
+        return tuple(None if v is None else f(v) for v, f in zip(row, convert, strict=True))
+    except (TypeError, ValueError) as exc:
+        raise CopyRefused(
+            f"{source}: {table.name} {_show_key(table, row)} holds a value of the wrong "
+            f"type ({exc}); nothing of it was copied"
+        ) from None
