@@ -47,6 +47,16 @@ Schema (``PRAGMA user_version`` counts the migrations applied)::
                   updated                                       [SQLite 7, PostgreSQL 5]
     tournament_games  tournament, seq, game (JSON): a tournament's games once over,
                   append-only (server.tournaments.director.load_state)  [same migration]
+    actions.decided_by, actions/events/chat pos and hash, games chained, final_hash,
+                  signature, key_id: the tamper-evident log (server.store.chain): each
+                  log row's place in its game's one order and its link (sha256 of the
+                  link before and of the row's canonical encoding, hex); the end's link
+                  is ``final_hash``, signed (Ed25519) by the key ``key_id``. Games logged
+                  before are ``chained = 0`` ("unchained"); ``decided_by`` (who decided
+                  an action: DECIDERS) is NULL for their actions  [SQLite 8, PostgreSQL 6]
+    signing_keys  id, public (Ed25519, raw, hex), created: every key the server has
+                  signed with, so games signed before a rotation still verify; the
+                  private key is never in the database        [same migration]
 
 Migration 5 (PostgreSQL's migration 3: its numbering started anew) moves every
 ``players.token_hash`` into ``sessions`` as a ``session`` token (created and last used
@@ -97,6 +107,10 @@ PLAYER_KINDS = ("guest", "account", "bot", "house")
 SESSION_KINDS = ("session", "api")
 #: Rating pools: humans and bots are ranked apart.
 POOLS = ("human", "bot")
+#: who decided an action (``ActionRow.by``, docs/data.md): the seat's own player (a person,
+#: or a bot connected for itself), the room's house bot sitting there, the server's
+#: stand-in playing for a player gone past the grace period, or the clock (a forfeit)
+DECIDERS = ("player", "house", "standin", "timeout")
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,6 +241,15 @@ class GameRow:
     #: how the game is rated (server.ratings.plan: rules, each seat's version and pool),
     #: fixed when it starts; None: a casual game
     rated: dict[str, Any] | None = None
+    #: its log rows form a hash chain (server.store.chain); False: logged before the
+    #: chain existed (SQLite migration 8, PostgreSQL 6), "unchained" to ``umpire verify``
+    chained: bool = True
+    #: the chain's last link, its end's hash (hex), once the game is over
+    final_hash: str | None = None
+    #: the server's Ed25519 signature of ``final_hash`` (hex) and the id of its key
+    #: (``signing_keys``; server.store.chain)
+    signature: str | None = None
+    key_id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,6 +261,12 @@ class ActionRow:
     action: str
     at: float
     clocks: list[float] | None = None
+    #: who decided it (one of DECIDERS: the seat's player, its house bot, the stand-in
+    #: after the grace period, a timeout's forfeit); None: logged before migration 8
+    by: str | None = "player"
+    #: its place in the game's hash chain and its link (server.store.chain); None: unchained
+    pos: int | None = None
+    hash: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,6 +277,9 @@ class EventRow:
     source: str
     truth: dict[str, Any]
     action_n: int | None = None
+    #: its place in the game's hash chain and its link (server.store.chain); None: unchained
+    pos: int | None = None
+    hash: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,6 +293,9 @@ class ChatRow:
     player: str
     name: str
     text: str
+    #: its place in the game's hash chain and its link (server.store.chain); None: unchained
+    pos: int | None = None
+    hash: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -606,11 +641,23 @@ class Store(ABC):
     async def tournament_games(self, tournament_id: str) -> list[str]:
         """A tournament's stored games (JSON), in ``seq`` order."""
 
+    # -- signing keys (server.store.chain) -------------------------------------------------
+
+    @abstractmethod
+    async def add_signing_key(self, key_id: str, public: str, created: float) -> None:
+        """Keep a public signing key (hex) under its id; an id already kept is left as it
+        is (every node of a cluster adds the cluster's key on start)."""
+
+    @abstractmethod
+    async def signing_keys(self) -> dict[str, str]:
+        """Every public signing key ever kept: id -> public key (hex)."""
+
 
 #: the columns of ``games``, in the order :func:`game_from_row` reads them
 GAME_COLUMNS = (
     "id, game, options, settings, host, invite, public, seats, status, seed, seed_sha256, "
-    "seed_revealed, result, reason, created, started, finished, house, rated"
+    "seed_revealed, result, reason, created, started, finished, house, rated, chained, "
+    "final_hash, signature, key_id"
 )
 
 _ENCODER = msgspec.json.Encoder()
@@ -643,6 +690,10 @@ def game_from_row(r: Sequence[Any]) -> GameRow:
         finished=r[16],
         house=json.loads(r[17]),
         rated=None if r[18] is None else json.loads(r[18]),
+        chained=bool(r[19]),
+        final_hash=r[20],
+        signature=r[21],
+        key_id=r[22],
     )
 
 
@@ -669,6 +720,10 @@ def game_values(game: GameRow) -> tuple[Any, ...]:
         game.finished,
         dumps(game.house),
         None if game.rated is None else dumps(game.rated),
+        game.chained,
+        game.final_hash,
+        game.signature,
+        game.key_id,
     )
 
 
@@ -680,20 +735,51 @@ def seat_rows(game: GameRow) -> list[tuple[Any, ...]]:
     return [(game.id, seat, player) for seat, player in enumerate(game.seats) if player is not None]
 
 
+#: the columns of ``events`` that :func:`event_values` fills, in its order
+EVENT_COLUMNS = "game_id, seq, source, action_n, truth, pos, hash"
+#: the columns of ``actions`` that :func:`action_values` fills, in its order (``by`` is a
+#: keyword of SQL: its column is ``decided_by``)
+ACTION_COLUMNS = "game_id, n, seat, action, at, clocks, decided_by, pos, hash"
+#: the columns of ``chat`` that :func:`chat_values` fills, in its order
+CHAT_COLUMNS = "game_id, n, at, channel, seat, player_id, name, text, pos, hash"
+
+
 def event_values(game_id: str, event: EventRow) -> tuple[Any, ...]:
-    """An ``events`` row: game, seq, source, action_n, truth."""
-    return (game_id, event.seq, event.source, event.action_n, dumps(event.truth))
+    """An ``events`` row (:data:`EVENT_COLUMNS`)."""
+    truth = dumps(event.truth)
+    return (game_id, event.seq, event.source, event.action_n, truth, event.pos, event.hash)
 
 
 def action_values(game_id: str, action: ActionRow) -> tuple[Any, ...]:
-    """An ``actions`` row: game, n, seat, action, at, clocks."""
+    """An ``actions`` row (:data:`ACTION_COLUMNS`)."""
     clocks = None if action.clocks is None else dumps(action.clocks)
-    return (game_id, action.n, action.seat, action.action, action.at, clocks)
+    return (
+        game_id,
+        action.n,
+        action.seat,
+        action.action,
+        action.at,
+        clocks,
+        action.by,
+        action.pos,
+        action.hash,
+    )
 
 
 def chat_values(game_id: str, line: ChatRow) -> tuple[Any, ...]:
-    """A ``chat`` row: game, n, at, channel, seat, player, name, text."""
-    return (game_id, line.n, line.at, line.channel, line.seat, line.player, line.name, line.text)
+    """A ``chat`` row (:data:`CHAT_COLUMNS`)."""
+    return (
+        game_id,
+        line.n,
+        line.at,
+        line.channel,
+        line.seat,
+        line.player,
+        line.name,
+        line.text,
+        line.pos,
+        line.hash,
+    )
 
 
 def stat_rows(game: str, stats: Mapping[str, Mapping[str, float]]) -> list[tuple[Any, ...]]:

@@ -37,6 +37,9 @@ import asyncpg
 
 from server.errors import LeaseLost, NameTaken, StoreError
 from server.store.contract import (
+    ACTION_COLUMNS,
+    CHAT_COLUMNS,
+    EVENT_COLUMNS,
     GAME_COLUMNS,
     ActionRow,
     ChatRow,
@@ -301,6 +304,24 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (tournament, seq)
     );
     """,
+    # 6 (SQLite's migration 8): the tamper-evident log (issue 32, server.store.chain;
+    # docs/data.md). Games logged before are unchained (a room still waiting, with
+    # nothing logged yet, is chained from now on).
+    """
+    ALTER TABLE actions ADD COLUMN decided_by TEXT,
+        ADD COLUMN pos INTEGER, ADD COLUMN hash TEXT;
+    ALTER TABLE events ADD COLUMN pos INTEGER, ADD COLUMN hash TEXT;
+    ALTER TABLE chat ADD COLUMN pos INTEGER, ADD COLUMN hash TEXT;
+    ALTER TABLE games ADD COLUMN chained BOOLEAN NOT NULL DEFAULT FALSE,
+        ADD COLUMN final_hash TEXT, ADD COLUMN signature TEXT, ADD COLUMN key_id TEXT;
+    UPDATE games SET chained = TRUE WHERE status = 'waiting'
+        AND NOT EXISTS (SELECT 1 FROM chat c WHERE c.game_id = games.id);
+    CREATE TABLE signing_keys (
+        id TEXT COLLATE "C" PRIMARY KEY,
+        public TEXT NOT NULL,
+        created DOUBLE PRECISION NOT NULL
+    );
+    """,
 )
 
 
@@ -319,16 +340,13 @@ _SAVE_SEATS = (
     "INSERT INTO game_players (game_id, seat, player_id) VALUES ($1,$2,$3) "
     "ON CONFLICT (game_id, seat) DO UPDATE SET player_id = excluded.player_id"
 )
-_INSERT_EVENT = (
-    "INSERT INTO events (game_id, seq, source, action_n, truth, token) VALUES ($1,$2,$3,$4,$5,$6)"
-)
+_INSERT_EVENT = f"INSERT INTO events ({EVENT_COLUMNS}, token) VALUES ($1,$2,$3,$4,$5,$6,$7,$8)"
 _INSERT_ACTION = (
-    "INSERT INTO actions (game_id, n, seat, action, at, clocks, token) "
-    "VALUES ($1,$2,$3,$4,$5,$6,$7)"
+    f"INSERT INTO actions ({ACTION_COLUMNS}, token) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10)"
 )
-_INSERT_CHAT = (
-    "INSERT INTO chat (game_id, n, at, channel, seat, player_id, name, text) "
-    "VALUES ($1,$2,$3,$4,$5,$6,$7,$8)"
+_INSERT_CHAT = f"INSERT INTO chat ({CHAT_COLUMNS}) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10)"
+_ADD_SIGNING_KEY = (
+    "INSERT INTO signing_keys (id, public, created) VALUES ($1,$2,$3) ON CONFLICT (id) DO NOTHING"
 )
 _ADD_STAT = (
     "INSERT INTO player_stats (player_id, game, key, value) VALUES ($1,$2,$3,$4) "
@@ -749,6 +767,11 @@ class PgStore(SqlReads):
         rows = stat_rows(game, stats)
         if rows:
             await self._submit(None, [(_ADD_STAT, rows)])
+
+    # -- signing keys ---------------------------------------------------------------------
+
+    async def add_signing_key(self, key_id: str, public: str, created: float) -> None:
+        await self._submit(None, [(_ADD_SIGNING_KEY, [(key_id, public, created)])])
 
     # -- tournaments ----------------------------------------------------------------------
 

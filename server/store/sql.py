@@ -81,6 +81,10 @@ INSERT_PLAYER = (
     "INSERT INTO players (id, name, bot, created, kind, owner, account, password) "
     "VALUES (?,?,?,?,?,?,?,?)"
 )
+#: keep a public signing key (``?``: id, public, created); one kept already stays
+ADD_SIGNING_KEY = (
+    "INSERT INTO signing_keys (id, public, created) VALUES (?,?,?) ON CONFLICT (id) DO NOTHING"
+)
 #: a new session (``?``: token_hash, player, kind, created, last_used)
 INSERT_SESSION = (
     "INSERT INTO sessions (token_hash, player_id, kind, created, last_used) VALUES (?,?,?,?,?)"
@@ -228,11 +232,11 @@ class SqlReads(Store):
 
     async def chat(self, game_id: str) -> list[ChatRow]:
         rows = await self._fetch(
-            "SELECT n, at, channel, seat, player_id, name, text FROM chat "
+            "SELECT n, at, channel, seat, player_id, name, text, pos, hash FROM chat "
             "WHERE game_id = ? ORDER BY n",
             (game_id,),
         )
-        return [ChatRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6]) for r in rows]
+        return [ChatRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8]) for r in rows]
 
     async def player(self, player_id: str) -> PlayerRow | None:
         r = await self._one(f"SELECT {PLAYER_COLUMNS} FROM players WHERE id = ?", (player_id,))
@@ -385,20 +389,28 @@ class SqlReads(Store):
 
     async def actions(self, game_id: str) -> list[ActionRow]:
         rows = await self._fetch(
-            "SELECT n, seat, action, at, clocks FROM actions WHERE game_id = ? ORDER BY n",
+            "SELECT n, seat, action, at, clocks, decided_by, pos, hash FROM actions "
+            "WHERE game_id = ? ORDER BY n",
             (game_id,),
         )
         return [
-            ActionRow(r[0], r[1], r[2], r[3], None if r[4] is None else json.loads(r[4]))
+            ActionRow(
+                r[0], r[1], r[2], r[3], None if r[4] is None else json.loads(r[4]), r[5], r[6], r[7]
+            )
             for r in rows
         ]
 
     async def events(self, game_id: str) -> list[EventRow]:
         rows = await self._fetch(
-            "SELECT seq, source, truth, action_n FROM events WHERE game_id = ? ORDER BY seq",
+            "SELECT seq, source, truth, action_n, pos, hash FROM events "
+            "WHERE game_id = ? ORDER BY seq",
             (game_id,),
         )
-        return [EventRow(r[0], r[1], json.loads(r[2]), r[3]) for r in rows]
+        return [EventRow(r[0], r[1], json.loads(r[2]), r[3], r[4], r[5]) for r in rows]
+
+    async def signing_keys(self) -> dict[str, str]:
+        rows = await self._fetch("SELECT id, public FROM signing_keys ORDER BY created, id")
+        return {str(r[0]): str(r[1]) for r in rows}
 
     async def history(self, player_id: str, limit: int = 20) -> list[dict[str, Any]]:
         rows = await self._fetch(

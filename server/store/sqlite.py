@@ -22,6 +22,9 @@ import aiosqlite
 
 from server.errors import NameTaken, StoreError
 from server.store.contract import (
+    ACTION_COLUMNS,
+    CHAT_COLUMNS,
+    EVENT_COLUMNS,
     GAME_COLUMNS,
     ActionRow,
     ChatRow,
@@ -43,6 +46,7 @@ from server.store.contract import (
 )
 from server.store.group_commit import WriteQueue, commit_in_groups, write_failed
 from server.store.sql import (
+    ADD_SIGNING_KEY,
     CURRENT_RATING,
     GAME_CHANGES,
     INSERT_CHANGE,
@@ -268,6 +272,30 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (tournament, seq)
     );
     """,
+    # 8: the tamper-evident log (issue 32, server.store.chain; docs/data.md): each log
+    # row's place in its game's chain and its link, who decided each action, the end's
+    # link signed, and the public keys that signed. Games logged before are unchained
+    # (a room still waiting, with nothing logged yet, is chained from now on).
+    """
+    ALTER TABLE actions ADD COLUMN decided_by TEXT;
+    ALTER TABLE actions ADD COLUMN pos INTEGER;
+    ALTER TABLE actions ADD COLUMN hash TEXT;
+    ALTER TABLE events ADD COLUMN pos INTEGER;
+    ALTER TABLE events ADD COLUMN hash TEXT;
+    ALTER TABLE chat ADD COLUMN pos INTEGER;
+    ALTER TABLE chat ADD COLUMN hash TEXT;
+    ALTER TABLE games ADD COLUMN chained INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE games ADD COLUMN final_hash TEXT;
+    ALTER TABLE games ADD COLUMN signature TEXT;
+    ALTER TABLE games ADD COLUMN key_id TEXT;
+    UPDATE games SET chained = 1 WHERE status = 'waiting'
+        AND NOT EXISTS (SELECT 1 FROM chat c WHERE c.game_id = games.id);
+    CREATE TABLE signing_keys (
+        id TEXT PRIMARY KEY,
+        public TEXT NOT NULL,
+        created REAL NOT NULL
+    );
+    """,
 )
 
 
@@ -296,12 +324,9 @@ def _settle(batch: list[_Write]) -> None:
             item.done.set_result(None)
 
 
-_INSERT_CHAT = (
-    "INSERT INTO chat (game_id, n, at, channel, seat, player_id, name, text) "
-    "VALUES (?,?,?,?,?,?,?,?)"
-)
-_ACTIONS_INTO = "INSERT INTO actions (game_id, n, seat, action, at, clocks) VALUES "
-_EVENTS_INTO = "INSERT INTO events (game_id, seq, source, action_n, truth) VALUES "
+_INSERT_CHAT = f"INSERT INTO chat ({CHAT_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?)"
+_ACTIONS_INTO = f"INSERT INTO actions ({ACTION_COLUMNS}) VALUES "
+_EVENTS_INTO = f"INSERT INTO events ({EVENT_COLUMNS}) VALUES "
 #: bound parameters per statement (SQLite's limit before 3.32 is 999)
 _MAX_PARAMETERS = 999
 
@@ -561,9 +586,9 @@ class SqliteStore(SqlReads):
                 for item in batch
                 if (action := item.action) is not None
             ]
-            _insert_rows(db, _ACTIONS_INTO, 6, actions)
+            _insert_rows(db, _ACTIONS_INTO, 9, actions)
             events = [event_values(item.game_id, event) for item in batch for event in item.events]
-            _insert_rows(db, _EVENTS_INTO, 5, events)
+            _insert_rows(db, _EVENTS_INTO, 7, events)
             if commit:
                 db.execute("COMMIT")
         except BaseException:
@@ -763,6 +788,11 @@ class SqliteStore(SqlReads):
 
         written: bool = await self._submit([], hook=save)
         return written
+
+    # -- signing keys ---------------------------------------------------------------------
+
+    async def add_signing_key(self, key_id: str, public: str, created: float) -> None:
+        await self._submit([(ADD_SIGNING_KEY, [(key_id, public, created)])])
 
     # -- reads (on the reader connection: committed rows only; queries in SqlReads) ------
 

@@ -348,6 +348,42 @@ class StoreContract:
         ]
         assert await store.events("other") == [] and await store.actions("other") == []
 
+    async def test_the_chain_and_who_decided_round_trip(self, store: Store) -> None:
+        """Issue 32: each log row's place in the game's chain and its link, who decided
+        each action, and the game's signed end come back as written."""
+        row = game_row("g1")
+        opening = [dataclasses.replace(event(1), pos=1, hash="a1")]
+        await store.save_game(row, opening)
+        await store.add_chat("g1", ChatRow(1, 1.2, "players", 0, "p1", "Ana", "hi", 2, "c2"))
+        steps = [
+            ActionRow(1, 0, "2x3", 1.5, None, "player", 3, "b3"),
+            ActionRow(2, 1, "dudo", 2.5, [1.0, 2.0], "standin", 5, "b5"),
+            ActionRow(3, 0, "forfeit:time", 3.5, None, "timeout", 6, "b6"),
+            ActionRow(4, 1, "3x3", 4.5, None, "house", 7, "b7"),
+        ]
+        caused = dataclasses.replace(event(2, 1), pos=4, hash="a4")
+        await store.append("g1", [caused], steps[0])
+        for action in steps[1:]:
+            await store.append("g1", [], action)
+        assert await store.actions("g1") == steps
+        assert await store.events("g1") == [*opening, caused]
+        assert (await store.chat("g1"))[0].pos == 2 and (await store.chat("g1"))[0].hash == "c2"
+        end = dataclasses.replace(
+            row, status="finished", final_hash="f8", signature="5e", key_id="k1", chained=True
+        )
+        await store.finish_game(end, [], {})
+        assert await store.game("g1") == end
+        old = dataclasses.replace(game_row("g2"), chained=False)
+        await store.save_game(old)
+        assert (await store.game("g2")) == old
+
+    async def test_signing_keys_are_kept_once_each(self, store: Store) -> None:
+        assert await store.signing_keys() == {}
+        await store.add_signing_key("k1", "aa" * 32, 1.0)
+        await store.add_signing_key("k2", "bb" * 32, 2.0)
+        await store.add_signing_key("k1", "cc" * 32, 3.0)  # (every node adds it: kept once)
+        assert await store.signing_keys() == {"k1": "aa" * 32, "k2": "bb" * 32}
+
     async def test_a_logged_seq_or_action_is_refused_whole_and_others_still_commit(
         self, store: Store
     ) -> None:

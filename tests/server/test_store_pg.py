@@ -384,3 +384,41 @@ async def test_a_version_4_database_gains_tournaments(pg_dsn: str) -> None:
         assert await store.tournament("t1") == row
     finally:
         await store.close()
+
+
+async def test_a_version_5_database_marks_its_games_unchained(pg_dsn: str) -> None:
+    """Migration 6 (SQLite's 8: the tamper-evident log, issue 32) on a database the
+    previous schema made: its games are unchained, their actions' decider unknown; a
+    waiting room with nothing logged yet is chained from now on."""
+    conn = await asyncpg.connect(pg_dsn)
+    try:
+        await conn.execute(
+            "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, "
+            "applied TIMESTAMPTZ NOT NULL DEFAULT now())"
+        )
+        for number, script in enumerate(MIGRATIONS[:5], start=1):
+            await conn.execute(script)
+            await conn.execute("INSERT INTO schema_migrations (version) VALUES ($1)", number)
+        for gid, status in (("old1", "finished"), ("wait1", "waiting")):
+            await conn.execute(
+                "INSERT INTO games (id, game, options, settings, public, seats, status, seed, "
+                "seed_sha256, created) VALUES ($1, 'perudo', '{}', '{}', TRUE, '[\"p1\"]', "
+                "$2, '\\x00', 'x', 1.0)",
+                gid,
+                status,
+            )
+        await conn.execute("INSERT INTO actions VALUES ('old1', 1, 0, 'dudo', 1.0, NULL, NULL)")
+    finally:
+        await conn.close()
+    store = PgStore(pg_dsn, pool_size=1)
+    await store.open()
+    try:
+        old = await store.game("old1")
+        assert old is not None and not old.chained and old.final_hash is None
+        assert await store.actions("old1") == [ActionRow(1, 0, "dudo", 1.0, None, None)]
+        waiting = await store.game("wait1")
+        assert waiting is not None and waiting.chained
+        await store.add_signing_key("k1", "aa" * 32, 1.0)
+        assert await store.signing_keys() == {"k1": "aa" * 32}
+    finally:
+        await store.close()

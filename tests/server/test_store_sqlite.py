@@ -86,7 +86,7 @@ async def test_a_version_1_file_is_upgraded_in_place(tmp_path: Path) -> None:
     finally:
         await store.close()
     with sqlite3.connect(path) as conn:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS) == 7
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
         assert conn.execute("SELECT house FROM games WHERE id = 'new1'").fetchone()[0] == (
             '{"0":"t"}'
         )
@@ -348,5 +348,37 @@ async def test_a_version_6_file_gains_tournaments(tmp_path: Path) -> None:
     finally:
         await store.close()
     with sqlite3.connect(path) as conn:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS) == 7
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
+    conn.close()
+
+
+async def test_a_version_7_file_marks_its_games_unchained(tmp_path: Path) -> None:
+    """Migration 8 (the tamper-evident log, issue 32) on a database the previous schema
+    made: its games are unchained (never passed as if they were chained), their actions'
+    decider unknown; a waiting room with nothing logged yet is chained from now on."""
+    path = tmp_path / "v7.db"
+    with sqlite3.connect(path) as conn:
+        for script in MIGRATIONS[:7]:
+            conn.executescript(script)
+        conn.execute("PRAGMA user_version=7")
+        holes = ",".join("?" * len(V1_ROW))
+        conn.execute(f"INSERT INTO games VALUES ({holes}, '{{}}', NULL)", V1_ROW)
+        waiting = ("wait1", *V1_ROW[1:8], "waiting", *V1_ROW[9:])
+        conn.execute(f"INSERT INTO games VALUES ({holes}, '{{}}', NULL)", waiting)
+        conn.execute("INSERT INTO actions VALUES ('old1', 1, 0, 'dudo', 1.0, NULL)")
+    conn.close()
+    store = SqliteStore(str(path))
+    await store.open()
+    try:
+        old = await store.game("old1")
+        assert old is not None and not old.chained and old.final_hash is None
+        assert await store.actions("old1") == [ActionRow(1, 0, "dudo", 1.0, None, None)]
+        waiting_row = await store.game("wait1")
+        assert waiting_row is not None and waiting_row.chained
+        await store.add_signing_key("k1", "aa" * 32, 1.0)
+        assert await store.signing_keys() == {"k1": "aa" * 32}
+    finally:
+        await store.close()
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS) == 8
     conn.close()
