@@ -39,7 +39,13 @@ from typing import Any
 import asyncpg
 
 from server.errors import StoreError
-from server.store.contract import GAME_COLUMNS, SEEK_COLUMNS
+from server.store.contract import (
+    ACTION_COLUMNS,
+    CHAT_COLUMNS,
+    EVENT_COLUMNS,
+    GAME_COLUMNS,
+    SEEK_COLUMNS,
+)
 from server.store.lock import ServerLock
 from server.store.pg import COPY_MARK, PgStore
 from server.store.sql import CHANGE_COLUMNS, RATING_COLUMNS, TOURNAMENT_COLUMNS
@@ -73,15 +79,16 @@ TABLES: tuple[Table, ...] = (
     Table.of("sessions", "token_hash", "token_hash, player_id, kind, created, last_used"),
     Table.of("games", "id", GAME_COLUMNS),
     Table.of("game_players", "game_id, seat", "game_id, seat, player_id"),
-    Table.of("actions", "game_id, n", "game_id, n, seat, action, at, clocks"),
-    Table.of("events", "game_id, seq", "game_id, seq, source, action_n, truth"),
-    Table.of("chat", "game_id, n", "game_id, n, at, channel, seat, player_id, name, text"),
+    Table.of("actions", "game_id, n", ACTION_COLUMNS),
+    Table.of("events", "game_id, seq", EVENT_COLUMNS),
+    Table.of("chat", "game_id, n", CHAT_COLUMNS),
     Table.of("player_stats", "player_id, game, key", "player_id, game, key, value"),
     Table.of("ratings", "player_id, version, game, rules", RATING_COLUMNS),
     Table.of("rating_changes", "n", CHANGE_COLUMNS),
     Table.of("seeks", "id", SEEK_COLUMNS),
     Table.of("tournaments", "id", TOURNAMENT_COLUMNS),
     Table.of("tournament_games", "tournament, seq", "tournament, seq, game"),
+    Table.of("signing_keys", "id", "id, public, created"),
 )
 
 

@@ -163,7 +163,12 @@ def source(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Source]:
     made = Source(tmp_path_factory.mktemp("migrate") / "source.db")
     assert run([*SELFPLAY, "--games", "2", "--db", str(made.path), "--seed", "mig"])[0] == 0
     asyncio.run(_build(made))
-    with sqlite3.connect(made.path) as db:
+    with contextlib.closing(sqlite3.connect(made.path)) as db, db:
+        # (a public signing key, as a signing server keeps one: copied like any row)
+        db.execute(
+            "INSERT OR IGNORE INTO signing_keys (id, public, created) VALUES (?, ?, ?)",
+            ("k-test", "MCowBQYDK2VwAyEA" + "A" * 44, 1_700_000_000.5),
+        )
         statuses = {r[0] for r in db.execute("SELECT DISTINCT status FROM games")}
         counted = {
             t.name: db.execute(f"SELECT count(*) FROM {t.name}").fetchone()[0] for t in TABLES
