@@ -209,19 +209,52 @@ def _source_rows(
 # -- the target ---------------------------------------------------------------------------
 
 
+def _flag(value: Any) -> bool:
+    if isinstance(value, int) and value in (0, 1):
+        return bool(value)
+    raise ValueError(f"{value!r} is not a flag (0 or 1)")
+
+
+def _real(value: Any) -> float:
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value)
+    raise ValueError(f"{value!r} is not a number")
+
+
+def _whole(value: Any) -> int:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    raise ValueError(f"{value!r} is not a whole number")
+
+
+def _blob(value: Any) -> bytes:
+    if isinstance(value, bytes):
+        return value
+    raise ValueError(f"{value!r} is not bytes")
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    raise ValueError(f"{value!r} is not text")
+
+
 def _converter(pg_type: str) -> Callable[[Any], Any]:
-    """How a SQLite value becomes a value of the PostgreSQL column type ``pg_type``."""
-    if pg_type == "boolean":
-        return bool
-    if pg_type in ("double precision", "real", "numeric"):
-        return float
-    if pg_type in ("integer", "bigint", "smallint"):
-        return int
-    if pg_type == "bytea":
-        return bytes
-    if pg_type in ("text", "character varying"):
-        return str
-    return lambda value: value
+    """How a SQLite value becomes a value of the PostgreSQL column type ``pg_type``
+    (strictly: a value that would change on the way is refused, never bent)."""
+    return {
+        "boolean": _flag,
+        "double precision": _real,
+        "real": _real,
+        "integer": _whole,
+        "bigint": _whole,
+        "smallint": _whole,
+        "bytea": _blob,
+        "text": _text,
+        "character varying": _text,
+    }.get(pg_type, lambda value: value)
 
 
 async def _target_types(conn: asyncpg.Connection, table: Table, target: str) -> list[str]:

@@ -90,8 +90,9 @@ async def _admin(dsn: str, *statements: str) -> None:
 
 
 def _one_line(err: str) -> str:
+    """The one line of ``err`` (an INFO log line of ``serve`` aside), no traceback."""
     assert "Traceback" not in err
-    lines = err.strip().splitlines()
+    lines = [line for line in err.strip().splitlines() if " INFO " not in line]
     assert len(lines) == 1, err
     return lines[0]
 
@@ -163,7 +164,7 @@ def test_postgresql_restore_runs_as_the_application_role_and_export_on_a_read_on
         [*restore, f"--dbname={_as_role(pg_admin_dsn, _user(pg_admin_dsn), foreign)}", str(dump)],
         check=True,
     )
-    for command in (["verify"], ["export"]):
+    for command in (["verify"], ["export"], ["serve", "--port", "0"]):
         assert main([*command, "--db", _as_role(pg_admin_dsn, app, foreign)]) == 1
         line = _one_line(capsys.readouterr().err)
         assert "permission denied" in line and "owns the database" in line

@@ -402,3 +402,29 @@ async def test_a_single_node_server_on_postgresql_registers_as_a_live_node(
         assert alive == 1
     finally:
         await server.close()
+
+
+async def test_a_value_that_would_change_on_the_way_is_refused(
+    source: Source, pg_dsn: str, tmp_path: Path
+) -> None:
+    db = source.clone(tmp_path)
+    with contextlib.closing(sqlite3.connect(db)) as conn, conn:
+        conn.execute("UPDATE games SET public = 2 WHERE id = ?", (source.ids["rated"],))
+    code, _, err = await asyncio.to_thread(run, ["migrate", "--from", db, "--to", pg_dsn])
+    line = one_line(err)
+    assert code == 1 and "wrong type" in line and source.ids["rated"] in line
+
+
+async def test_two_copies_into_one_database_at_once_are_refused(
+    source: Source, pg_dsn: str, tmp_path: Path
+) -> None:
+    from server.store import migrate
+
+    db = source.clone(tmp_path)
+    conn = await asyncpg.connect(pg_dsn)
+    try:  # (the lock the other copy would hold)
+        assert await conn.fetchval("SELECT pg_try_advisory_lock($1)", migrate._COPY_LOCK)
+        code, _, err = await asyncio.to_thread(run, ["migrate", "--from", db, "--to", pg_dsn])
+    finally:
+        await conn.close()
+    assert code == 1 and "another umpire migrate is copying into" in one_line(err)
