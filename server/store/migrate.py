@@ -351,10 +351,8 @@ async def _copy_batch(
 
 
 def _open_source(path: str) -> sqlite3.Connection:
-    """The source read-only, after bringing its schema up to this version (the server
-    does the same when it starts on it); the caller holds its lock."""
-    if not os.path.isfile(path):
-        raise CopyRefused(f"no knowledge base at {path}")
+    """The source, read-only (the caller holds its lock); :class:`CopyRefused` for a
+    file that is no knowledge base, or one of a newer umpire."""
     try:
         probe = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
         try:
@@ -450,21 +448,31 @@ async def _copy(
     try:
         if not await conn.fetchval("SELECT pg_try_advisory_lock($1)", _COPY_LOCK):
             raise CopyRefused(f"another umpire migrate is copying into {shown}")
-        # the schema, and a check that no node uses the target, before the mark goes in
+        if await conn.fetchval("SELECT to_regclass('nodes')") is not None:
+            await _live_nodes(conn, shown)  # (before the schema is touched)
         await _prepare_target(target)
-        await _live_nodes(conn, shown)
+        # The mark first (from now on no server opens the target), then the nodes
+        # again: one that opened it just before registers in a moment, and the check
+        # before every batch stops the copy then.
         mark = {
             "from": os.path.abspath(source),
             "pid": os.getpid(),
             "host": socket.gethostname(),
             "since": time.time(),
         }
-        await conn.execute(
+        fresh = await conn.fetchval(
             "INSERT INTO cluster (key, value) VALUES ($1, $2) "
-            "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            "ON CONFLICT (key) DO UPDATE SET value = excluded.value "
+            "RETURNING xmax = 0",
             COPY_MARK,
             json.dumps(mark, sort_keys=True),
         )
+        try:
+            await _live_nodes(conn, shown)
+        except CopyRefused:
+            if fresh:  # nothing was copied: the target is as it was
+                await conn.execute("DELETE FROM cluster WHERE key = $1", COPY_MARK)
+            raise
         report = Report(source, shown)
         src.execute("BEGIN")  # one snapshot of the source (locked anyway)
         try:

@@ -34,7 +34,7 @@ from server.rooms.room import Timing
 from server.root import build_server
 from server.store.lock import ServerLock
 from server.store.migrate import TABLES, CopyRefused, copy_store
-from server.store.pg import PgStore
+from server.store.pg import COPY_MARK, PgStore
 from server.store.sqlite import MIGRATIONS
 from tests.server.serve import ROOT
 from tests.server.wsclient import WsClient
@@ -260,6 +260,13 @@ async def test_the_copy_is_faithful_idempotent_and_the_old_tokens_log_in(
         # while that server runs, the copy refuses the target, naming the node
         code, _, err = await asyncio.to_thread(run, ["migrate", "--from", db, "--to", pg_dsn])
         assert code == 1 and "in use by umpire serve: node " in one_line(err)
+        conn = await asyncpg.connect(pg_dsn)
+        try:  # and leaves the target as it was
+            assert (
+                await conn.fetchval("SELECT count(*) FROM cluster WHERE key = $1", COPY_MARK) == 0
+            )
+        finally:
+            await conn.close()
     finally:
         for client in clients:
             await client.close()
