@@ -131,9 +131,8 @@ def test_postgresql_restore_runs_as_the_application_role_and_export_on_a_read_on
     assert main([*SELFPLAY, "--games", "3", "--db", src_dsn, "--seed", "r"]) == 0
     before = export(src_dsn, tmp_path / "before.jsonl", capsys)
     dump = tmp_path / "umpire.dump"
-    # the nightly dump, as the database server's superuser (the README's cron line)
-    admin_src = _as_role(pg_admin_dsn, _user(pg_admin_dsn), src)
-    subprocess.run([str(pg_dump), "--format=custom", f"--file={dump}", admin_src], check=True)
+    # the nightly dump, as the application role (the README's cron line)
+    subprocess.run([str(pg_dump), "--format=custom", f"--file={dump}", src_dsn], check=True)
     # the recipe: a new database owned by the application role, restored as that role
     asyncio.run(_admin(pg_admin_dsn, f'CREATE DATABASE "{restored}" OWNER "{app}"'))
     target = _as_role(pg_admin_dsn, app, restored)
