@@ -501,6 +501,13 @@ def _add_data(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument(
         "--batch", type=_positive, default=500, metavar="ROWS", help="rows per transaction"
     )
+    p.add_argument(
+        "--progress",
+        type=_positive,
+        default=100_000,
+        metavar="ROWS",
+        help="a line each time a table's copy passes a multiple of ROWS rows (default 100000)",
+    )
     p.set_defaults(func=_cmd_migrate)
 
     ratings = sub.add_parser("ratings", help="ratings kept from the log (docs/ratings.md)")
@@ -710,10 +717,19 @@ def _cmd_migrate(args: argparse.Namespace) -> int:
         print(line, flush=True)
 
     try:
-        report = asyncio.run(copy_store(args.source, args.target, batch=args.batch, say=say))
+        report = asyncio.run(
+            copy_store(args.source, args.target, batch=args.batch, progress=args.progress, say=say)
+        )
     except StoreError as exc:
         print(f"umpire migrate: {exc}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        print(
+            "umpire migrate: interrupted: what was copied stays, and the target is marked "
+            "unfinished (no server opens it): run the same command again to finish the copy",
+            file=sys.stderr,
+        )
+        return 130
     print(report.lines()[-1])
     return 0
 

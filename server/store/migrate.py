@@ -47,7 +47,8 @@ from server.store.contract import (
     SEEK_COLUMNS,
 )
 from server.store.lock import ServerLock
-from server.store.pg import COPY_MARK, PgStore
+from server.store.pg import COPY_MARK, USE_LOCK, PgStore, one_line
+from server.store.pg import connect as pg_connect
 from server.store.sql import CHANGE_COLUMNS, RATING_COLUMNS, TOURNAMENT_COLUMNS
 from server.store.sqlite import MIGRATIONS as SQLITE_MIGRATIONS
 from server.store.sqlite import SqliteStore
@@ -66,6 +67,10 @@ class Table:
     name: str
     key: tuple[str, ...]
     columns: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        if self.columns[: len(self.key)] != self.key:  # (the copy pages by the first ones)
+            raise ValueError(f"table {self.name}: the key columns must come first")
 
     @classmethod
     def of(cls, name: str, key: str, columns: str) -> Table:
@@ -289,15 +294,13 @@ async def _live_nodes(conn: asyncpg.Connection, target: str) -> None:
         )
 
 
-def _key_match(table: Table, count: int, start: int = 1) -> str:
-    """A WHERE clause matching ``count`` keys of ``table``, placeholders from ``start``."""
-    width = len(table.key)
+def _key_match(table: Table, types: Sequence[str]) -> str:
+    """A WHERE clause matching the keys of ``table`` given as one array per key column
+    (``$1`` ...; ``types`` are the key columns' PostgreSQL types): a batch of any size is
+    one statement of ``len(table.key)`` values."""
     keys = ", ".join(_q(c) for c in table.key)
-    tuples = ", ".join(
-        "(" + ", ".join(f"${start + i * width + j}" for j in range(width)) + ")"
-        for i in range(count)
-    )
-    return f"({keys}) IN ({tuples})"
+    arrays = ", ".join(f"${i + 1}::{t}[]" for i, t in enumerate(types[: len(table.key)]))
+    return f"({keys}) IN (SELECT * FROM unnest({arrays}))"
 
 
 def _show_key(table: Table, row: Sequence[Any]) -> str:
@@ -308,16 +311,16 @@ async def _copy_batch(
     conn: asyncpg.Connection,
     table: Table,
     rows: list[tuple[Any, ...]],
+    types: Sequence[str],
     target: str,
 ) -> Counts:
     """(In a transaction.) Insert the rows the target lacks; skip those it holds with
     the same values; refuse (:class:`CopyRefused`) one it holds with other values."""
     width = len(table.key)
     columns = ", ".join(_q(c) for c in table.columns)
-    params = [v for row in rows for v in row[:width]]
+    params = [[row[i] for row in rows] for i in range(width)]
     there = await conn.fetch(
-        f"SELECT {columns} FROM {_q(table.name)} WHERE {_key_match(table, len(rows))}",
-        *params,
+        f"SELECT {columns} FROM {_q(table.name)} WHERE {_key_match(table, types)}", *params
     )
     held = {tuple(r[:width]): tuple(r) for r in there}
     new: list[tuple[Any, ...]] = []
@@ -393,14 +396,16 @@ async def copy_store(
     target: str,
     *,
     batch: int = 500,
+    progress: int = 100_000,
     say: Callable[[str], None] = lambda line: None,
     after_batch: Callable[[str, int], None] | None = None,
     tables: Sequence[Table] = TABLES,
 ) -> Report:
     """Copy the SQLite knowledge base at ``source`` into the PostgreSQL database at
     ``target`` (a ``postgresql://`` URL); see the module. ``say`` gets a line as each
-    table is done; ``after_batch(table, rows)`` is called after each committed batch
-    (tests inject failures there). Raises :class:`CopyRefused` or another
+    table is done, and one each time a table's copy passes a multiple of ``progress``
+    rows (``0``: never); ``after_batch(table, rows)`` is called after each committed
+    batch (tests inject failures there). Raises :class:`CopyRefused` or another
     :class:`StoreError` (one line each)."""
     if batch < 1:
         raise ValueError("batch must be at least 1")
@@ -414,100 +419,130 @@ async def copy_store(
             version = int(src.execute("PRAGMA user_version").fetchone()[0])
         finally:
             src.close()
-        if version < len(SQLITE_MIGRATIONS):
-            await _upgrade_source(source)
-        src = _open_source(source)
+        # the target is reached (and claimed) before the source is changed in any way
+        conn = await pg_connect(target, shown)
         try:
-            check_source(src, source, tables)
-            return await _copy(src, source, target, shown, batch, say, after_batch, tables)
+            await _claim(conn, shown)
+            if version < len(SQLITE_MIGRATIONS):
+                await _upgrade_source(source)
+            src = _open_source(source)
+            try:
+                check_source(src, source, tables)
+                return await _copy(
+                    conn, src, source, target, shown, batch, progress, say, after_batch, tables
+                )
+            except sqlite3.Error as exc:
+                raise CopyRefused(f"cannot read {source}: {exc}") from None
+            finally:
+                src.close()
+        except asyncpg.InsufficientPrivilegeError as exc:
+            raise StoreError(
+                f"{shown}: {one_line(exc)}; umpire migrate needs the role that owns the "
+                "database (the umpire role of deploy/README.md)"
+            ) from None
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+            raise StoreError(f"copy into {shown} failed: {one_line(exc)}") from None
         finally:
-            src.close()
+            await conn.close()
     finally:
         lock.release()
 
 
-async def _connect(target: str, shown: str) -> asyncpg.Connection:
-    try:
-        conn: asyncpg.Connection = await asyncpg.connect(target)
-    except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
-        raise StoreError(f"cannot connect to {shown}: {exc}") from exc
-    return conn
+async def _claim(conn: asyncpg.Connection, shown: str) -> None:
+    """Hold, on ``conn`` for its life, the lock against a second copy and
+    :data:`~server.store.pg.USE_LOCK` alone (no store has the target open, none opens it
+    from now on); :class:`CopyRefused` when either is held elsewhere."""
+    if not await conn.fetchval("SELECT pg_try_advisory_lock($1)", _COPY_LOCK):
+        raise CopyRefused(f"another umpire migrate is copying into {shown}")
+    if not await conn.fetchval("SELECT pg_try_advisory_lock($1)", USE_LOCK):
+        if await conn.fetchval("SELECT to_regclass('nodes')") is not None:
+            await _live_nodes(conn, shown)  # (a server: named by its node)
+        holders = await conn.fetchval(
+            "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted "
+            "AND classid = $1 AND objid = $2 AND objsubid = 1",
+            USE_LOCK >> 32,
+            USE_LOCK & 0xFFFF_FFFF,
+        )
+        raise CopyRefused(
+            f"{shown} is open in another umpire (serve, export, verify or ratings: "
+            f"{holders} connection(s) hold it); stop it first"
+        )
 
 
 async def _copy(
+    conn: asyncpg.Connection,
     src: sqlite3.Connection,
     source: str,
     target: str,
     shown: str,
     batch: int,
+    progress: int,
     say: Callable[[str], None],
     after_batch: Callable[[str, int], None] | None,
     tables: Sequence[Table],
 ) -> Report:
-    conn = await _connect(target, shown)
+    if await conn.fetchval("SELECT to_regclass('nodes')") is not None:
+        await _live_nodes(conn, shown)  # (before the schema is touched)
+    await _prepare_target(target)
+    # The mark first (from now on no server opens the target, even after this copy
+    # dies), then the nodes again (a node killed without stopping still has a living
+    # row for --lease-ttl seconds: the copy waits for it to expire).
+    mark = {
+        "from": os.path.abspath(source),
+        "pid": os.getpid(),
+        "host": socket.gethostname(),
+        "since": time.time(),
+    }
+    fresh = await conn.fetchval(
+        "INSERT INTO cluster (key, value) VALUES ($1, $2) "
+        "ON CONFLICT (key) DO UPDATE SET value = excluded.value "
+        "RETURNING xmax = 0",
+        COPY_MARK,
+        json.dumps(mark, sort_keys=True),
+    )
     try:
-        if not await conn.fetchval("SELECT pg_try_advisory_lock($1)", _COPY_LOCK):
-            raise CopyRefused(f"another umpire migrate is copying into {shown}")
-        if await conn.fetchval("SELECT to_regclass('nodes')") is not None:
-            await _live_nodes(conn, shown)  # (before the schema is touched)
-        await _prepare_target(target)
-        # The mark first (from now on no server opens the target), then the nodes
-        # again: one that opened it just before registers in a moment, and the check
-        # before every batch stops the copy then.
-        mark = {
-            "from": os.path.abspath(source),
-            "pid": os.getpid(),
-            "host": socket.gethostname(),
-            "since": time.time(),
-        }
-        fresh = await conn.fetchval(
-            "INSERT INTO cluster (key, value) VALUES ($1, $2) "
-            "ON CONFLICT (key) DO UPDATE SET value = excluded.value "
-            "RETURNING xmax = 0",
-            COPY_MARK,
-            json.dumps(mark, sort_keys=True),
-        )
-        try:
-            await _live_nodes(conn, shown)
-        except CopyRefused:
-            if fresh:  # nothing was copied: the target is as it was
-                await conn.execute("DELETE FROM cluster WHERE key = $1", COPY_MARK)
-            raise
-        report = Report(source, shown)
-        src.execute("BEGIN")  # one snapshot of the source (locked anyway)
-        try:
-            for table in tables:
-                convert = [_converter(t) for t in await _target_types(conn, table, shown)]
-                counts = report.tables.setdefault(table.name, Counts())
-                for rows in _source_rows(src, table, batch):
-                    values = [_convert(table, row, convert, source) for row in rows]
-                    async with conn.transaction():
-                        await _live_nodes(conn, shown)
-                        done = await _copy_batch(conn, table, values, shown)
-                    counts.copied += done.copied
-                    counts.present += done.present
-                    if after_batch is not None:
-                        after_batch(table.name, len(rows))
-                if table.name == "rating_changes":
-                    # the numbering goes on after the last change copied
-                    await conn.execute(
-                        "SELECT setval(pg_get_serial_sequence('rating_changes', 'n'), "
-                        "coalesce(max(n), 0) + 1, false) FROM rating_changes"
-                    )
-                say(f"{table.name}: {counts.copied} rows copied, {counts.present} there already")
-        finally:
-            src.execute("COMMIT")
-        await conn.execute("DELETE FROM cluster WHERE key = $1", COPY_MARK)
-        return report
-    except asyncpg.InsufficientPrivilegeError as exc:
-        raise StoreError(
-            f"{shown}: {exc}; umpire migrate needs the role that owns the database "
-            "(the umpire role of deploy/README.md)"
-        ) from None
-    except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
-        raise StoreError(f"copy into {shown} failed: {exc}") from exc
+        await _live_nodes(conn, shown)
+    except CopyRefused:
+        if fresh:  # nothing was copied: the target is as it was
+            await conn.execute("DELETE FROM cluster WHERE key = $1", COPY_MARK)
+        raise
+    report = Report(source, shown)
+    src.execute("BEGIN")  # one snapshot of the source (locked anyway)
+    try:
+        for table in tables:
+            types = await _target_types(conn, table, shown)
+            convert = [_converter(t) for t in types]
+            counts = report.tables.setdefault(table.name, Counts())
+            total = (
+                int(src.execute(f"SELECT count(*) FROM {_q(table.name)}").fetchone()[0])
+                if progress > 0
+                else 0
+            )
+            done = 0
+            for rows in _source_rows(src, table, batch):
+                values = [_convert(table, row, convert, source) for row in rows]
+                async with conn.transaction():
+                    await _live_nodes(conn, shown)
+                    now = await _copy_batch(conn, table, values, types, shown)
+                counts.copied += now.copied
+                counts.present += now.present
+                if progress > 0 and (done + len(rows)) // progress > done // progress:
+                    n = done + len(rows)
+                    say(f"{table.name}: {n} of {total} rows ({100 * n // max(total, 1)}%)")
+                done += len(rows)
+                if after_batch is not None:
+                    after_batch(table.name, len(rows))
+            if table.name == "rating_changes":
+                # the numbering goes on after the last change copied
+                await conn.execute(
+                    "SELECT setval(pg_get_serial_sequence('rating_changes', 'n'), "
+                    "coalesce(max(n), 0) + 1, false) FROM rating_changes"
+                )
+            say(f"{table.name}: {counts.copied} rows copied, {counts.present} there already")
     finally:
-        await conn.close()
+        src.execute("COMMIT")
+    await conn.execute("DELETE FROM cluster WHERE key = $1", COPY_MARK)
+    return report
 
 
 def _convert(

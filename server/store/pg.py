@@ -90,6 +90,12 @@ _MIGRATION_LOCK = 0x756D_7069_7265
 #: the ``cluster`` row ``umpire migrate`` (server.store.migrate) keeps while it copies a
 #: SQLite knowledge base into this database: nothing else opens it until the copy is done
 COPY_MARK = "copy_from_sqlite"
+#: an advisory lock every open store (serve, export, verify...) holds *shared* on its
+#: writer connection for as long as it is open, and ``umpire migrate`` holds *alone* for
+#: its whole copy: a copy never starts into a database a store has open (even one that
+#: opened before the copy's mark was written and has not registered its node yet), and
+#: no store opens one a copy is filling (even before its mark is written)
+USE_LOCK = 0x756D_7069_7265_0D
 
 MIGRATIONS: tuple[str, ...] = (
     """
@@ -378,6 +384,12 @@ class _Write:
     locks: tuple[tuple[RatingKey, str], ...] = ()
 
 
+def one_line(exc: BaseException) -> str:
+    """An exception's message on one line (PostgreSQL adds its DETAIL and HINT on lines
+    of their own)."""
+    return "; ".join(line.strip() for line in str(exc).splitlines() if line.strip())
+
+
 def _problem(name: str, exc: BaseException) -> str:
     """One line on a failure to open or read the database; for a missing privilege, the
     privileges each use needs."""
@@ -387,7 +399,7 @@ def _problem(name: str, exc: BaseException) -> str:
             '(deploy/README.md, "PostgreSQL"); umpire export and verify need SELECT on '
             "every table (GRANT SELECT ON ALL TABLES IN SCHEMA public TO the role)"
         )
-    return f"{name}: {exc}"
+    return f"{name}: {one_line(exc)}"
 
 
 def _redact(dsn: str) -> str:
@@ -397,6 +409,22 @@ def _redact(dsn: str) -> str:
     scheme, rest = dsn.split("://", 1)
     credentials, host = rest.rsplit("@", 1)
     return f"{scheme}://{credentials.split(':', 1)[0]}@{host}"
+
+
+async def connect(dsn: str, name: str) -> asyncpg.Connection:
+    """A connection to ``dsn``; :class:`StoreError` (one line, naming ``name``, the URL
+    without its password) when it cannot be made, a bad URL included."""
+    try:
+        conn: asyncpg.Connection = await asyncpg.connect(dsn)
+    except (
+        OSError,
+        ValueError,
+        OverflowError,
+        asyncpg.PostgresError,
+        asyncpg.InterfaceError,
+    ) as exc:  # (ValueError, OverflowError: a URL it cannot use, e.g. [::zz] or port 99999)
+        raise StoreError(f"cannot connect to {name}: {one_line(exc)}") from None
+    return conn
 
 
 class PgStore(SqlReads):
@@ -442,11 +470,7 @@ class PgStore(SqlReads):
         return self._pool
 
     async def _connect(self) -> asyncpg.Connection:
-        try:
-            conn: asyncpg.Connection = await asyncpg.connect(self.dsn)
-        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
-            raise StoreError(f"cannot connect to {self.name}: {exc}") from exc
-        return conn
+        return await connect(self.dsn, self.name)
 
     async def open(self) -> None:
         if self._db is not None:
@@ -468,6 +492,8 @@ class PgStore(SqlReads):
     async def _migrate(self, db: asyncpg.Connection) -> None:
         async with db.transaction():
             await db.execute("SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK)
+            if not self.copying:
+                await self._hold_use_lock(db)  # (before anything is read or migrated)
             # An up-to-date database is only read here: a role that may only read it
             # (umpire export, verify) opens it too.
             version = 0
@@ -497,6 +523,15 @@ class PgStore(SqlReads):
                         f"{self.name}: the copy from {source} (umpire migrate) has not "
                         "finished; run it again to finish it before using this database"
                     )
+
+    async def _hold_use_lock(self, db: asyncpg.Connection) -> None:
+        """Take :data:`USE_LOCK` shared on ``db`` (for its life); :class:`StoreError` while
+        ``umpire migrate`` holds it."""
+        if not await db.fetchval("SELECT pg_try_advisory_lock_shared($1)", USE_LOCK):
+            raise StoreError(
+                f"{self.name}: umpire migrate is copying into it; wait for the copy to "
+                "finish before using this database"
+            )
 
     async def close(self) -> None:
         writer, self._writer = self._writer, None
@@ -562,8 +597,15 @@ class PgStore(SqlReads):
     async def _writer_connection(self) -> asyncpg.Connection:
         if self._db is None or self._db.is_closed():
             # The server restarted or the connection broke: the failed batch was rolled
-            # back; reconnect for the next one.
-            self._db = await self._connect()
+            # back; reconnect for the next one (holding the use lock again).
+            db = await self._connect()
+            try:
+                if not self.copying:
+                    await self._hold_use_lock(db)
+            except BaseException:
+                await db.close()
+                raise
+            self._db = db
         return self._db
 
     async def _transaction(self, batch: list[_Write]) -> None:

@@ -435,3 +435,102 @@ async def test_two_copies_into_one_database_at_once_are_refused(
     finally:
         await conn.close()
     assert code == 1 and "another umpire migrate is copying into" in one_line(err)
+
+
+@pytest.mark.parametrize(
+    "url, said",
+    [
+        ("postgresql://u@127.0.0.1:99999/db", "port must be 0-65535"),
+        ("postgresql://u@[::zz]/db", "'::zz' does not appear to be an IPv4 or IPv6"),
+    ],
+)
+def test_a_target_url_that_cannot_be_used_is_one_line(
+    source: Source, tmp_path: Path, url: str, said: str
+) -> None:
+    db = source.clone(tmp_path)
+    code, _, err = run(["migrate", "--from", db, "--to", url])
+    line = one_line(err)
+    assert code == 1 and line.startswith("umpire migrate: cannot connect to postgresql://u@")
+    assert said in line and "Error" not in line
+
+
+async def test_ctrl_c_says_so_in_one_line_and_the_target_stays_marked(
+    source: Source, pg_dsn: str, tmp_path: Path
+) -> None:
+    db = source.clone(tmp_path)
+    argv = [sys.executable, "-m", "server.cli", "migrate", "--from", db, "--to", pg_dsn]
+    proc = await asyncio.create_subprocess_exec(
+        *argv, "--batch", "1", cwd=ROOT, stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    assert proc.stdout is not None and proc.stderr is not None
+    first = await asyncio.wait_for(proc.stdout.readline(), 60)
+    assert first.startswith(b"players: ")
+    proc.send_signal(signal.SIGINT)
+    _, err = await asyncio.wait_for(proc.communicate(), 60)
+    assert proc.returncode == 130
+    line = one_line(err.decode())
+    assert "interrupted" in line and "run the same command again" in line
+    with pytest.raises(StoreError, match="has not finished; run it again"):
+        await PgStore(pg_dsn).open()
+    # (the rerun that finishes it: test_a_killed_copy_is_finished_by_a_rerun)
+
+
+async def test_a_large_batch_is_copied_and_a_big_table_shows_its_progress(
+    source: Source, pg_dsn: str, tmp_path: Path
+) -> None:
+    db = source.clone(tmp_path)
+    bulk = [("p-bulk", "perudo", f"k{i:05}", float(i)) for i in range(12_000)]
+    with contextlib.closing(sqlite3.connect(db)) as conn, conn:
+        conn.executemany("INSERT INTO player_stats VALUES (?, ?, ?, ?)", bulk)
+    total = len(read_sqlite(db)["player_stats"])
+    said: list[str] = []
+    # (12,000 keys of three columns in one batch: more than a statement's 32,767 values)
+    report = await copy_store(db, pg_dsn, batch=20_000, say=said.append, progress=5_000)
+    assert report.tables["player_stats"].copied == total
+    same_rows(read_sqlite(db), await read_pg(pg_dsn))
+    progress = [line for line in said if line.startswith("player_stats: ") and " of " in line]
+    assert progress == [f"player_stats: {total} of {total} rows (100%)"]
+    said.clear()
+    report = await copy_store(db, pg_dsn, batch=2_000, say=said.append, progress=5_000)
+    progress = [line for line in said if line.startswith("player_stats: ") and " of " in line]
+    assert progress == [
+        f"player_stats: {n} of {total} rows ({100 * n // total}%)" for n in (6_000, 10_000)
+    ]
+
+
+async def test_a_store_open_on_the_target_stops_the_copy_before_it_marks_anything(
+    source: Source, pg_dsn: str, tmp_path: Path
+) -> None:
+    """The race a node check alone leaves: a server that opened the target (no mark yet)
+    but has not registered its node when the copy looks. Every open store holds a shared
+    lock on the database; the copy wants it alone."""
+    db = source.clone(tmp_path)
+    store = PgStore(pg_dsn)  # as umpire serve, export or verify: open, no node (yet)
+    await store.open()
+    try:
+        code, _, err = await asyncio.to_thread(run, ["migrate", "--from", db, "--to", pg_dsn])
+    finally:
+        await store.close()
+    line = one_line(err)
+    assert code == 1 and "is open in another umpire" in line and "stop it first" in line
+    conn = await asyncpg.connect(pg_dsn)
+    try:  # nothing was copied, and the target carries no mark
+        assert await conn.fetchval("SELECT count(*) FROM players") == 0
+        assert await conn.fetchval("SELECT count(*) FROM cluster WHERE key = $1", COPY_MARK) == 0
+    finally:
+        await conn.close()
+
+
+async def test_no_store_opens_a_target_a_copy_holds_even_before_its_mark(pg_dsn: str) -> None:
+    from server.store import pg
+
+    await (store := PgStore(pg_dsn)).open()
+    await store.close()
+    conn = await asyncpg.connect(pg_dsn)
+    try:  # (what a copy holds from its start, before it writes its mark)
+        assert await conn.fetchval("SELECT pg_try_advisory_lock($1)", pg.USE_LOCK)
+        with pytest.raises(StoreError, match="umpire migrate is copying into it"):
+            await PgStore(pg_dsn).open()
+    finally:
+        await conn.close()
