@@ -13,13 +13,20 @@ The copy is
   rows byte for byte, and players keep their tokens (``sessions`` holds their hashes);
 - **idempotent**: a row whose key the target holds already with the same values is
   skipped; a second run copies nothing and says so;
-- **resumable**: it commits every ``batch`` rows; killed midway, a rerun skips what
-  arrived and copies the rest;
-- **careful**: a target that holds *different* values for one of the source's keys is
-  refused (one line naming the table and key), and so is a target some node uses (a
-  living row in ``nodes``, checked before every batch). While the copy is unfinished the
-  target carries a mark (``cluster`` row :data:`server.store.pg.COPY_MARK`) that makes
-  every server, export and verify on it refuse to open it until a rerun finishes.
+- **resumable**: it commits every ``batch`` rows; killed midway, a rerun (from the same
+  file) skips what arrived and copies the rest;
+- **careful**: it starts only into an empty database or one holding its own unfinished
+  copy. A target with knowledge and no unfinished copy (a finished copy a server may have
+  used since, or a server's own data) is only compared, never written: a rerun that
+  finds every row says so, and one that finds a row missing or different refuses (one
+  line) and leaves it as it was. While the copy is unfinished the target carries a mark
+  (``cluster`` row :data:`server.store.pg.COPY_MARK`) that makes every server, export and
+  verify refuse to open it until a rerun finishes.
+- **alone**: it holds :data:`server.store.pg.USE_LOCK` alone for its whole run, a lock
+  every open store holds shared: it refuses a target some store has open (serve, export,
+  verify, ratings), and no store opens the target meanwhile, with or without the mark.
+  A node killed without stopping keeps a living row in ``nodes`` for its lease's time;
+  that is refused too (checked before every batch).
 
 The SQLite source is locked (:class:`server.store.lock.ServerLock`) for the whole copy:
 a server cannot start on it meanwhile, and the copy refuses a source a server uses.
@@ -107,6 +114,9 @@ class Counts:
 
     copied: int = 0
     present: int = 0
+    #: (checking a finished target) rows of the source it lacks, and the first one's key
+    missing: int = 0
+    first_missing: str = ""
 
 
 @dataclass(slots=True)
@@ -313,9 +323,13 @@ async def _copy_batch(
     rows: list[tuple[Any, ...]],
     types: Sequence[str],
     target: str,
+    *,
+    write: bool = True,
+    hint: str = "copy into an empty database",
 ) -> Counts:
-    """(In a transaction.) Insert the rows the target lacks; skip those it holds with
-    the same values; refuse (:class:`CopyRefused`) one it holds with other values."""
+    """(In a transaction.) Insert the rows the target lacks (only count them unless
+    ``write``); skip those it holds with the same values; refuse (:class:`CopyRefused`,
+    ending with ``hint``) one it holds with other values."""
     width = len(table.key)
     columns = ", ".join(_q(c) for c in table.columns)
     params = [[row[i] for row in rows] for i in range(width)]
@@ -335,19 +349,44 @@ async def _copy_batch(
             differ = [c for c, a, b in zip(table.columns, row, found, strict=True) if a != b]
             raise CopyRefused(
                 f"{target} already holds different data for {table.name} "
-                f"{_show_key(table, row)} (column {', '.join(differ)}); nothing of this "
-                "batch was copied: copy into an empty database"
+                f"{_show_key(table, row)} (column {', '.join(differ)}); {hint}"
             )
-    if new:
+    if new and not write:
+        counts.missing = len(new)
+        counts.first_missing = f"{table.name} {_show_key(table, new[0])}"
+    elif new:
         try:
             await conn.copy_records_to_table(table.name, records=new, columns=table.columns)
         except asyncpg.UniqueViolationError as exc:
             raise CopyRefused(
-                f"{target} already holds different data for {table.name}: "
-                f"{exc.detail or exc}; copy into an empty database"
+                f"{target} already holds different data for {table.name}: {one_line(exc)}; {hint}"
             ) from None
         counts.copied = len(new)
     return counts
+
+
+async def _finished(
+    conn: asyncpg.Connection, source: str, shown: str, tables: Sequence[Table]
+) -> bool:
+    """Whether the target holds knowledge but no unfinished copy (a finished copy, or a
+    server's data): then the copy only checks it, and writes nothing. An unfinished copy
+    from another file than ``source`` is refused (:class:`CopyRefused`)."""
+    if await conn.fetchval("SELECT to_regclass('cluster')") is not None:
+        mark = await conn.fetchval("SELECT value FROM cluster WHERE key = $1", COPY_MARK)
+        if mark is not None:
+            began = str(json.loads(mark).get("from"))
+            if began != os.path.abspath(source):
+                raise CopyRefused(
+                    f"{shown} holds an unfinished copy from {began}: finish it with --from "
+                    f"{began}, or drop the database, create it empty and copy again"
+                )
+            return False
+    for table in tables:
+        if await conn.fetchval("SELECT to_regclass($1)", table.name) is not None and (
+            await conn.fetchval(f"SELECT EXISTS (SELECT 1 FROM {_q(table.name)})")
+        ):
+            return True
+    return False
 
 
 # -- the copy -------------------------------------------------------------------------------
@@ -483,6 +522,12 @@ async def _copy(
 ) -> Report:
     if await conn.fetchval("SELECT to_regclass('nodes')") is not None:
         await _live_nodes(conn, shown)  # (before the schema is touched)
+    if await _finished(conn, source, shown, tables):
+        # A target with knowledge and no unfinished copy (a finished copy a server may
+        # have used since, or a server's own data) is only compared: nothing is merged
+        # into it, no mark is set, and it is left as it was.
+        await _prepare_target(target)
+        return await _check(conn, src, source, shown, batch, progress, say, tables)
     await _prepare_target(target)
     # The mark first (from now on no server opens the target, even after this copy
     # dies), then the nodes again (a node killed without stopping still has a living
@@ -506,7 +551,30 @@ async def _copy(
         if fresh:  # nothing was copied: the target is as it was
             await conn.execute("DELETE FROM cluster WHERE key = $1", COPY_MARK)
         raise
+    report = await _walk(
+        conn, src, source, shown, batch, progress, say, after_batch, tables, write=True
+    )
+    await conn.execute("DELETE FROM cluster WHERE key = $1", COPY_MARK)
+    return report
+
+
+async def _walk(
+    conn: asyncpg.Connection,
+    src: sqlite3.Connection,
+    source: str,
+    shown: str,
+    batch: int,
+    progress: int,
+    say: Callable[[str], None],
+    after_batch: Callable[[str, int], None] | None,
+    tables: Sequence[Table],
+    *,
+    write: bool,
+) -> Report:
+    """Every row of the source, table by table, batch by batch: copied where the target
+    lacks it (``write``) or only counted (a finished target: see :func:`_check`)."""
     report = Report(source, shown)
+    hint = _CHANGED if write else "nothing was copied: copy into an empty database"
     src.execute("BEGIN")  # one snapshot of the source (locked anyway)
     try:
         for table in tables:
@@ -523,16 +591,20 @@ async def _copy(
                 values = [_convert(table, row, convert, source) for row in rows]
                 async with conn.transaction():
                     await _live_nodes(conn, shown)
-                    now = await _copy_batch(conn, table, values, types, shown)
+                    now = await _copy_batch(
+                        conn, table, values, types, shown, write=write, hint=hint
+                    )
                 counts.copied += now.copied
                 counts.present += now.present
+                counts.missing += now.missing
+                counts.first_missing = counts.first_missing or now.first_missing
                 if progress > 0 and (done + len(rows)) // progress > done // progress:
                     n = done + len(rows)
                     say(f"{table.name}: {n} of {total} rows ({100 * n // max(total, 1)}%)")
                 done += len(rows)
                 if after_batch is not None:
                     after_batch(table.name, len(rows))
-            if table.name == "rating_changes":
+            if write and table.name == "rating_changes":
                 # the numbering goes on after the last change copied
                 await conn.execute(
                     "SELECT setval(pg_get_serial_sequence('rating_changes', 'n'), "
@@ -541,7 +613,38 @@ async def _copy(
             say(f"{table.name}: {counts.copied} rows copied, {counts.present} there already")
     finally:
         src.execute("COMMIT")
-    await conn.execute("DELETE FROM cluster WHERE key = $1", COPY_MARK)
+    return report
+
+
+#: what to do when a half-copied target holds different data than the source
+_CHANGED = (
+    "the source changed since the copy began (a server ran on it), or the target was "
+    "changed: drop the target database, create it empty and copy again"
+)
+
+
+async def _check(
+    conn: asyncpg.Connection,
+    src: sqlite3.Connection,
+    source: str,
+    shown: str,
+    batch: int,
+    progress: int,
+    say: Callable[[str], None],
+    tables: Sequence[Table],
+) -> Report:
+    """Compare every row of the source with a finished target, writing nothing:
+    :class:`CopyRefused` (one line) when one differs or is missing."""
+    report = await _walk(conn, src, source, shown, batch, progress, say, None, tables, write=False)
+    missing = sum(c.missing for c in report.tables.values())
+    if missing:
+        first = next(c.first_missing for c in report.tables.values() if c.missing)
+        raise CopyRefused(
+            f"{shown} holds a finished copy or other data, and lacks {missing} "
+            f"row{'' if missing == 1 else 's'} of {source} (first: {first}): the source "
+            "changed since it was copied, or the target holds another knowledge base; "
+            "nothing was copied: copy into an empty database"
+        )
     return report
 
 

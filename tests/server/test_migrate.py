@@ -338,6 +338,47 @@ async def test_a_target_holding_other_data_under_the_same_ids_is_refused(
     line = one_line(err)
     assert code == 1 and "already holds different data for games" in line
     assert source.ids["rated"] in line and "reason" in line
+    # the target (a finished copy a server may have used since) is left as it was: usable
+    await (store := PgStore(pg_dsn)).open()
+    await store.close()
+
+
+async def test_a_finished_target_lacking_rows_of_the_source_is_refused_untouched(
+    source: Source, pg_dsn: str, tmp_path: Path
+) -> None:
+    """Rows added to the source after a finished copy (the SQLite server ran again) are
+    not merged into a target that may have lived on since: refused, nothing written."""
+    db = source.clone(tmp_path)
+    await copy_store(db, pg_dsn)
+    with contextlib.closing(sqlite3.connect(db)) as conn, conn:
+        conn.execute("INSERT INTO player_stats VALUES ('p-late', 'perudo', 'games', 1.0)")
+    before = await read_pg(pg_dsn)
+    code, _, err = await asyncio.to_thread(run, ["migrate", "--from", db, "--to", pg_dsn])
+    line = one_line(err)
+    assert code == 1 and "holds a finished copy or other data" in line
+    assert "1 row of" in line and "player_stats player_id='p-late'" in line
+    assert await read_pg(pg_dsn) == before
+    await (store := PgStore(pg_dsn)).open()  # (no mark was left)
+    await store.close()
+
+
+async def test_an_unfinished_copy_is_finished_from_its_own_source_only(
+    source: Source, pg_dsn: str, tmp_path: Path
+) -> None:
+    db = source.clone(tmp_path)
+    (tmp_path / "other").mkdir()
+    other = source.clone(tmp_path / "other")
+
+    def fail(table: str, rows: int) -> None:
+        if table == "games":
+            raise RuntimeError("injected")
+
+    with pytest.raises(RuntimeError, match="injected"):
+        await copy_store(db, pg_dsn, batch=5, after_batch=fail)
+    code, _, err = await asyncio.to_thread(run, ["migrate", "--from", other, "--to", pg_dsn])
+    line = one_line(err)
+    assert code == 1 and f"unfinished copy from {db}" in line and "--from" in line
+    assert (await copy_store(db, pg_dsn)).copied > 0
 
 
 async def test_a_store_in_use_is_refused(source: Source, pg_dsn: str, tmp_path: Path) -> None:
