@@ -403,6 +403,8 @@ def _open_source(path: str) -> sqlite3.Connection:
             probe.close()
     except sqlite3.DatabaseError as exc:
         raise CopyRefused(f"{path} is not a knowledge base: {exc}") from None
+    if version == 0:  # (empty, or another program's database: never given our schema)
+        raise CopyRefused(f"{path} is not a knowledge base: it has no umpire schema")
     if version > len(SQLITE_MIGRATIONS):
         raise CopyRefused(
             f"{path} has schema version {version}; this umpire knows "
@@ -451,6 +453,7 @@ async def copy_store(
     shown = PgStore(target).name  # (the URL without its password)
     if not os.path.isfile(source):
         raise CopyRefused(f"no knowledge base at {source}")
+    _open_source(source).close()  # (a file that is no knowledge base gets no lock file)
     lock = ServerLock.acquire(source, what="umpire migrate", to=shown)
     try:
         src = _open_source(source)

@@ -575,3 +575,18 @@ async def test_no_store_opens_a_target_a_copy_holds_even_before_its_mark(pg_dsn:
             await PgStore(pg_dsn).open()
     finally:
         await conn.close()
+
+
+@pytest.mark.parametrize("script", ["", "CREATE TABLE notes (x TEXT)"])
+def test_a_sqlite_file_that_is_no_knowledge_base_is_refused_unchanged(
+    pg_dsn: str, tmp_path: Path, script: str
+) -> None:
+    db = tmp_path / "other.db"
+    with contextlib.closing(sqlite3.connect(db)) as conn, conn:
+        if script:
+            conn.execute(script)
+    before = db.read_bytes()
+    code, _, err = run(["migrate", "--from", str(db), "--to", pg_dsn])
+    assert code == 1 and f"{db} is not a knowledge base" in one_line(err)
+    assert db.read_bytes() == before  # (no umpire schema was added to someone else's file)
+    assert not (tmp_path / "other.db.lock").exists()  # (nor a lock file beside it)
