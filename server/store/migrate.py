@@ -244,6 +244,19 @@ def _whole(value: Any) -> int:
     raise ValueError(f"{value!r} is not a whole number")
 
 
+def _bounded(bits: int) -> Callable[[Any], int]:
+    """A whole number that fits a signed ``bits``-bit column."""
+    limit = 1 << (bits - 1)
+
+    def whole(value: Any) -> int:
+        number = _whole(value)
+        if not -limit <= number < limit:
+            raise ValueError(f"{number} does not fit a {bits}-bit integer column")
+        return number
+
+    return whole
+
+
 def _blob(value: Any) -> bytes:
     if isinstance(value, bytes):
         return value
@@ -251,8 +264,10 @@ def _blob(value: Any) -> bytes:
 
 
 def _text(value: Any) -> str:
-    if isinstance(value, str):
+    if isinstance(value, str) and "\x00" not in value:
         return value
+    if isinstance(value, str):
+        raise ValueError(f"{value!r} holds a NUL character (PostgreSQL text cannot)")
     raise ValueError(f"{value!r} is not text")
 
 
@@ -263,9 +278,9 @@ def _converter(pg_type: str) -> Callable[[Any], Any]:
         "boolean": _flag,
         "double precision": _real,
         "real": _real,
-        "integer": _whole,
-        "bigint": _whole,
-        "smallint": _whole,
+        "integer": _bounded(32),
+        "bigint": _bounded(64),
+        "smallint": _bounded(16),
         "bytea": _blob,
         "text": _text,
         "character varying": _text,

@@ -452,12 +452,20 @@ async def test_a_single_node_server_on_postgresql_registers_as_a_live_node(
         await server.close()
 
 
+@pytest.mark.parametrize(
+    "change",
+    [
+        "UPDATE games SET public = 2 WHERE id = ?",  # (a flag)
+        "UPDATE game_players SET seat = 1 << 40 WHERE game_id = ? AND seat = 0",  # (int32)
+        "UPDATE chat SET text = 'a' || char(0) || 'b' WHERE game_id = ?",  # (NUL in text)
+    ],
+)
 async def test_a_value_that_would_change_on_the_way_is_refused(
-    source: Source, pg_dsn: str, tmp_path: Path
+    source: Source, pg_dsn: str, tmp_path: Path, change: str
 ) -> None:
     db = source.clone(tmp_path)
     with contextlib.closing(sqlite3.connect(db)) as conn, conn:
-        conn.execute("UPDATE games SET public = 2 WHERE id = ?", (source.ids["rated"],))
+        assert conn.execute(change, (source.ids["rated"],)).rowcount >= 1
     code, _, err = await asyncio.to_thread(run, ["migrate", "--from", db, "--to", pg_dsn])
     line = one_line(err)
     assert code == 1 and "wrong type" in line and source.ids["rated"] in line
