@@ -492,9 +492,11 @@ def _add_data(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         description="Copies every row of the SQLite knowledge base (players and their "
         "tokens, games and their logs, chat, statistics, ratings, seeks, tournaments) into "
         "a PostgreSQL database. Stop the server first: the copy refuses a store a server "
-        "uses. Run it again after an interruption: it copies what is missing, and a run "
-        "with nothing left to copy says so. A target holding other data under the same ids "
-        "is refused.",
+        "uses, and a PostgreSQL database any umpire has open. Run it again after an "
+        "interruption (Ctrl-C included): it copies what is missing. It writes only into an "
+        "empty database or its own unfinished copy: a finished one is only compared (a "
+        "run with nothing left to copy says so; a missing or different row is refused, "
+        "nothing merged).",
     )
     p.add_argument("--from", dest="source", required=True, metavar="FILE", help="SQLite file")
     p.add_argument("--to", dest="target", required=True, metavar="URL", help="postgresql:// URL")
