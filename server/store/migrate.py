@@ -53,7 +53,7 @@ from server.store.contract import (
     GAME_COLUMNS,
     SEEK_COLUMNS,
 )
-from server.store.lock import ServerLock
+from server.store.lock import ServerLock, StoreInUse, describe
 from server.store.pg import COPY_MARK, USE_LOCK, PgStore, one_line
 from server.store.pg import connect as pg_connect
 from server.store.sql import CHANGE_COLUMNS, RATING_COLUMNS, TOURNAMENT_COLUMNS
@@ -469,7 +469,13 @@ async def copy_store(
     if not os.path.isfile(source):
         raise CopyRefused(f"no knowledge base at {source}")
     _open_source(source).close()  # (a file that is no knowledge base gets no lock file)
-    lock = ServerLock.acquire(source, what="umpire migrate", to=shown)
+    try:
+        lock = ServerLock.acquire(source, what="umpire migrate", to=shown)
+    except StoreInUse as exc:
+        raise CopyRefused(
+            f"{source} is in use by {describe(exc.holder)}; stop it first: the copy needs "
+            "the file alone"
+        ) from None
     try:
         src = _open_source(source)
         try:

@@ -387,6 +387,7 @@ async def test_a_store_in_use_is_refused(source: Source, pg_dsn: str, tmp_path: 
         code, _, err = await asyncio.to_thread(run, ["migrate", "--from", db, "--to", pg_dsn])
     line = one_line(err)
     assert code == 1 and "in use by umpire serve (pid " in line and "port 8765" in line
+    assert line.endswith("stop it first: the copy needs the file alone")  # (no --db here)
     # (a server on the PostgreSQL target: see the first test)
 
 
