@@ -231,6 +231,15 @@ async def test_the_copy_is_faithful_idempotent_and_the_old_tokens_log_in(
     ]
     assert out.splitlines()[-1].startswith("copied ")
     same_rows(read_sqlite(db), await read_pg(pg_dsn))
+    conn = await asyncpg.connect(pg_dsn)
+    try:  # the numbering of rating changes (the only identity column) goes on after them
+        last, following = await conn.fetchrow(
+            "SELECT max(n), nextval(pg_get_serial_sequence('rating_changes', 'n')) "
+            "FROM rating_changes"
+        )
+        assert last >= 1 and following == last + 1
+    finally:
+        await conn.close()
     # the JSONL exports are byte-identical, and every game verifies on the target
     before = await asyncio.to_thread(export, db, tmp_path / "sqlite.jsonl")
     after = await asyncio.to_thread(export, pg_dsn, tmp_path / "pg.jsonl")
