@@ -504,7 +504,11 @@ async def copy_store(
                 "database (the umpire role of deploy/README.md)"
             ) from None
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
-            raise StoreError(f"copy into {shown} failed: {one_line(exc)}") from None
+            lost = "the connection to PostgreSQL was lost: " if conn.is_closed() else ""
+            raise StoreError(
+                f"copy into {shown} failed: {lost}{one_line(exc)}; what was copied stays: "
+                "run the same command again to finish the copy"
+            ) from None
         finally:
             await conn.close()
     finally:

@@ -19,6 +19,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -608,3 +609,36 @@ def test_a_sqlite_file_that_is_no_knowledge_base_is_refused_unchanged(
     assert code == 1 and f"{db} is not a knowledge base" in one_line(err)
     assert db.read_bytes() == before  # (no umpire schema was added to someone else's file)
     assert not (tmp_path / "other.db.lock").exists()  # (nor a lock file beside it)
+
+
+async def test_a_lost_connection_is_one_line_and_a_rerun_finishes(
+    source: Source, pg_dsn: str, tmp_path: Path
+) -> None:
+    db = source.clone(tmp_path)
+
+    async def cut_the_copys_connection() -> None:
+        conn = await asyncpg.connect(pg_dsn)
+        try:
+            await conn.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+        finally:
+            await conn.close()
+
+    cuts: list[str] = []
+
+    def cut_once(table: str, rows: int) -> None:
+        if table == "games" and not cuts:  # (as a restart of PostgreSQL would)
+            cuts.append(table)
+            cutter = threading.Thread(target=asyncio.run, args=(cut_the_copys_connection(),))
+            cutter.start()
+            cutter.join()
+
+    with pytest.raises(StoreError) as refused:
+        await copy_store(db, pg_dsn, batch=5, after_batch=cut_once)
+    line = one_line(str(refused.value))
+    assert "the connection to PostgreSQL was lost" in line
+    assert line.endswith("run the same command again to finish the copy")
+    await copy_store(db, pg_dsn)
+    same_rows(read_sqlite(db), await read_pg(pg_dsn))
