@@ -602,7 +602,7 @@ async def _walk(
     """Every row of the source, table by table, batch by batch: copied where the target
     lacks it (``write``) or only counted (a finished target: see :func:`_check`)."""
     report = Report(source, shown)
-    hint = _CHANGED if write else "nothing was copied: copy into an empty database"
+    hint = _CHANGED if write else _FINISHED
     src.execute("BEGIN")  # one snapshot of the source (locked anyway)
     try:
         for table in tables:
@@ -651,6 +651,13 @@ _CHANGED = (
 )
 
 
+#: what to do when a finished target differs from the source
+_FINISHED = (
+    "nothing was written (a finished copy that servers have used since differs from its "
+    "source: that is expected); to copy again, copy into an empty database"
+)
+
+
 async def _check(
     conn: asyncpg.Connection,
     src: sqlite3.Connection,
@@ -670,8 +677,7 @@ async def _check(
         raise CopyRefused(
             f"{shown} holds a finished copy or other data, and lacks {missing} "
             f"row{'' if missing == 1 else 's'} of {source} (first: {first}): the source "
-            "changed since it was copied, or the target holds another knowledge base; "
-            "nothing was copied: copy into an empty database"
+            f"changed since it was copied, or the target holds another knowledge base; {_FINISHED}"
         )
     return report
 
