@@ -127,6 +127,14 @@ def _count(text: str) -> int:
     return value
 
 
+def _positive(text: str) -> int:
+    """A whole number, 1 or more."""
+    value = _count(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, not {value}")
+    return value
+
+
 def _seconds(text: str) -> float:
     """A finite number, 0 or more (seconds, a rate)."""
     try:
@@ -528,6 +536,32 @@ def _add_data(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.set_defaults(func=_cmd_verify)
 
+    p = sub.add_parser(
+        "migrate",
+        help="copy a SQLite knowledge base into PostgreSQL (docs/scale-out.md)",
+        description="Copies every row of the SQLite knowledge base (players and their "
+        "tokens, games and their logs, chat, statistics, ratings, seeks, tournaments) into "
+        "a PostgreSQL database. Stop the server first: the copy refuses a store a server "
+        "uses, and a PostgreSQL database any umpire has open. Run it again after an "
+        "interruption (Ctrl-C included): it copies what is missing. It writes only into an "
+        "empty database or its own unfinished copy: a finished one is only compared (a "
+        "run with nothing left to copy says so; a missing or different row is refused, "
+        "nothing merged).",
+    )
+    p.add_argument("--from", dest="source", required=True, metavar="FILE", help="SQLite file")
+    p.add_argument("--to", dest="target", required=True, metavar="URL", help="postgresql:// URL")
+    p.add_argument(
+        "--batch", type=_positive, default=500, metavar="ROWS", help="rows per transaction"
+    )
+    p.add_argument(
+        "--progress",
+        type=_positive,
+        default=100_000,
+        metavar="ROWS",
+        help="a line each time a table's copy passes a multiple of ROWS rows (default 100000)",
+    )
+    p.set_defaults(func=_cmd_migrate)
+
     ratings = sub.add_parser("ratings", help="ratings kept from the log (docs/ratings.md)")
     ratings_sub = ratings.add_subparsers(dest="ratings_command", metavar="COMMAND")
     p = ratings_sub.add_parser(
@@ -744,6 +778,49 @@ def _cmd_verify(args: argparse.Namespace) -> int:
         )
         honest = honest and args.allow_unchained
     return 0 if honest else 1
+
+
+def _cmd_migrate(args: argparse.Namespace) -> int:
+    """``umpire migrate``: exit 0 once every row of the source is in the target."""
+    from server.errors import StoreError
+
+    if not args.target.startswith(("postgresql://", "postgres://")):
+        print(
+            f"umpire migrate: --to must be a postgresql:// URL, not {args.target!r}",
+            file=sys.stderr,
+        )
+        return 2
+    if "://" in args.source:
+        print(f"umpire migrate: --from must be a SQLite file, not {args.source!r}", file=sys.stderr)
+        return 2
+    try:
+        from server.store.migrate import copy_store
+    except ImportError as exc:  # asyncpg is the optional extra "postgres"
+        print(
+            f"umpire migrate: {exc.name} is missing: pip install 'umpire[postgres]'",
+            file=sys.stderr,
+        )
+        return 1
+
+    def say(line: str) -> None:
+        print(line, flush=True)
+
+    try:
+        report = asyncio.run(
+            copy_store(args.source, args.target, batch=args.batch, progress=args.progress, say=say)
+        )
+    except StoreError as exc:
+        print(f"umpire migrate: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print(
+            "umpire migrate: interrupted: what was copied stays, and the target is marked "
+            "unfinished (no server opens it): run the same command again to finish the copy",
+            file=sys.stderr,
+        )
+        return 130
+    print(report.lines()[-1])
+    return 0
 
 
 def _usage(parser: argparse.ArgumentParser) -> int:
