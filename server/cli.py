@@ -797,7 +797,8 @@ def _cmd_migrate(args: argparse.Namespace) -> int:
         from server.store.migrate import copy_store
     except ImportError as exc:  # asyncpg is the optional extra "postgres"
         print(
-            f"umpire migrate: {exc.name} is missing: pip install 'umpire[postgres]'",
+            f"umpire migrate: {exc.name} is missing: the postgres extra of umpire-games "
+            "(pip install -e '.[postgres]' in its source folder)",
             file=sys.stderr,
         )
         return 1
