@@ -749,7 +749,12 @@ class RoomCore:
         events = self._engine(game.apply, held, msg.action)
         paced = standin or seat_state.bot is not None
         release = self._now
-        if paced and mover == held:
+        # (an attempt that nobody but its mover hears of, after which the mover is still
+        # to move, is never held: holding it would delay the mover's next turn, and each
+        # such attempt would push the paced release later, telling the opponent through
+        # the timing how many attempts were refused: wild16's illegal attempts)
+        private = game.to_move == held and all(_mover_only(e, held) for e in events)
+        if paced and mover == held and not private:
             release = max(self._now, self._turn_since + self.timing.autopilot_delay)
         self._charge_clock(mover, release)
         base = self._record(events)
@@ -1239,4 +1244,11 @@ def new_row(
         seed=b"",
         seed_sha256="",
         created=wall,
+    )
+
+
+def _mover_only(event: Event, mover: int) -> bool:
+    """Whether nobody but the seat ``mover`` hears anything of ``event``."""
+    return event.spectator is None and all(
+        view is None for seat, view in enumerate(event.seats) if seat != mover
     )
