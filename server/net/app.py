@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
+import math
 import socket
 import time
 from collections.abc import Callable
@@ -41,6 +42,7 @@ from server.ops.metrics import Metrics
 from server.players.accounts import account_key
 from server.players.identity import Identities, Player, Signed, house_id
 from server.ratings import board
+from server.roomcore import messages as m
 from server.roomcore.rating import rated_game
 from server.rooms.connection import Client
 from server.rooms.house import HOUSE_ADDRESS, HOUSE_HEADER, Catalog, HouseBots
@@ -451,6 +453,7 @@ class UmpireServer:
             idle = Idle(limits.idle_timeout, time.monotonic())
             timer = _IdleTimer(idle, lambda: self._idle(client))
         bound: str | None = None  # the room id bound for the logs (server.ops.logs)
+        limited = _Limited()
         recv = ws.recv
         try:
             while True:
@@ -461,12 +464,18 @@ class UmpireServer:
                 message: Inbound | None = None
                 try:
                     if not bucket.take(now):
-                        raise ClientError(
-                            "rate_limited",
-                            f"more than {limits.rate:g} messages per second: message dropped",
-                            abuse=True,
-                        )
+                        if now < limited.until:  # told to wait, and it did not
+                            raise ClientError(
+                                "rate_limited",
+                                f"more than {limits.rate:g} messages per second, and "
+                                "again before retry_after: message dropped",
+                                abuse=True,
+                            )
+                        self._rate_limited(client, limited, bucket.wait(now), now, frame)
+                        continue
                     message = decode(frame)
+                    if type(message) is Act:
+                        limited.rooms.discard(message.room)  # (it acted again by itself)
                     if type(message) is ListSeeks:  # (a long reply: it costs more)
                         bucket.spend(SEEKS_COST - 1)
                     room_id = getattr(message, "room", None)
@@ -495,6 +504,53 @@ class UmpireServer:
         finally:
             if timer is not None:
                 timer.cancel()
+            if limited.handle is not None:
+                limited.handle.cancel()
+
+    def _rate_limited(
+        self, client: Client, limited: _Limited, wait: float, now: float, frame: str | bytes
+    ) -> None:
+        """The first message over the rate limit: drop it and say when the next may come
+        (``retry_after``); that one is no abuse, but any other before then is. When the
+        dropped message was an ``act``, its room sends the ``turn`` again once the window
+        is open (unless the client acted there again by itself meanwhile), so that a bot
+        that acts only on a ``turn`` never stalls (docs/protocol.md, "Limits")."""
+        wait = math.ceil(wait * 1000) / 1000
+        limited.until = now + wait
+        room = None
+        ref = ref_of(frame)
+        with contextlib.suppress(ClientError):  # (decode raises nothing else)
+            message = decode(frame)
+            ref = message.ref
+            if type(message) is Act:
+                room = message.room
+        client.send_frame(
+            frames.error(
+                "rate_limited",
+                f"more than {self.limits.rate:g} messages per second: message dropped; "
+                f"send again in {wait:g} s",
+                ref=ref,
+                room=room,
+                retry_after=wait,
+            )
+        )
+        if room is None or room not in {r.id for r in client.rooms}:
+            return
+        limited.rooms.add(room)
+        if limited.handle is None:
+            loop = asyncio.get_running_loop()
+            limited.handle = loop.call_later(wait, self._turn_again, client, limited)
+
+    def _turn_again(self, client: Client, limited: _Limited) -> None:
+        """The rate limit's window is open again: the rooms whose ``act`` was dropped send
+        the client its ``turn`` again."""
+        limited.handle = None
+        rooms = {room.id: room for room in client.rooms}
+        for room_id in limited.rooms:
+            room = rooms.get(room_id)
+            if room is not None:
+                room.post(m.TurnAgain(client))
+        limited.rooms.clear()
 
     def _idle(self, client: Client) -> None:
         self._release(client)
@@ -1023,6 +1079,16 @@ class UmpireServer:
         if found is None:
             raise ClientError("no_such_player", f"no account named {name!r}")
         return await self._profile(found.id)
+
+
+@dataclass(slots=True)
+class _Limited:
+    """A connection's state past the rate limit: until when it was told to wait, the
+    rooms whose ``act`` was dropped, and the timer that sends their turns again."""
+
+    until: float = 0.0
+    rooms: set[str] = field(default_factory=set)
+    handle: asyncio.TimerHandle | None = None
 
 
 class _IdleTimer:

@@ -149,6 +149,10 @@ class RoomCore:
         if isinstance(message, m.Relaunch):
             self._relaunch()
             return
+        if isinstance(message, m.TurnAgain):
+            if message.conn in self.viewers:
+                self._send_turn(to=message.conn)
+            return
         if isinstance(message, m.Rated):
             self._rated(message.changes)
             return
