@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import ipaddress
 import logging
 import math
 import socket
@@ -41,6 +42,7 @@ from server.ops import logs
 from server.ops.metrics import Metrics
 from server.players.accounts import account_key
 from server.players.identity import Identities, Player, Signed, house_id
+from server.players.throttle import Buckets, Rate
 from server.ratings import board
 from server.roomcore import messages as m
 from server.roomcore.rating import rated_game
@@ -147,6 +149,15 @@ class Limits:
     close_timeout: float = 2.0  # seconds a closing peer has to answer before the TCP drop
     max_rooms: int = 10_000
     max_rooms_per_player: int = 20
+    #: waiting or playing rooms made from one address (an IPv6 address's /64)
+    max_rooms_per_address: int = 50
+    #: waiting rooms on this server (empty ones expire: ``Timing.empty_room``)
+    max_waiting_rooms: int = 2_000
+    #: new guests (``hello`` without a token) from one address: a burst, then one per
+    #: ``every`` seconds
+    new_guests: Rate = field(default_factory=lambda: Rate(burst=30, every=10.0))
+    #: proxies whose ``X-Forwarded-For`` header names the client (``--trusted-proxy``)
+    trusted_proxies: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,6 +237,8 @@ class UmpireServer:
             config.timing,
             max_rooms=config.limits.max_rooms,
             max_rooms_per_player=config.limits.max_rooms_per_player,
+            max_rooms_per_address=config.limits.max_rooms_per_address,
+            max_waiting_rooms=config.limits.max_waiting_rooms,
             bus=self.bus,
         )
         self.lobby.launcher = self.house.launch
@@ -274,6 +287,8 @@ class UmpireServer:
         #: every one of them: the token is revoked)
         self._by_token: dict[str, set[Client]] = {}
         self._closing: asyncio.Task[None] | None = None
+        #: new guests by address key (``Limits.new_guests``)
+        self._new_guests = Buckets(config.limits.new_guests, 100_000)
 
     async def __aenter__(self) -> UmpireServer:
         await self.start()
@@ -386,6 +401,8 @@ class UmpireServer:
     async def _handler(self, ws: ServerConnection) -> None:
         remote = ws.remote_address
         address = str(remote[0]) if remote else "?"
+        if address in self.limits.trusted_proxies and ws.request is not None:
+            address = forwarded_for(ws.request.headers.get("X-Forwarded-For"), address)
         logs.bind(conn=logs.new_conn_id(), room=None)
         house = ws.request is not None and same_secret(
             ws.request.headers.get(HOUSE_HEADER), self.house.secret
@@ -495,7 +512,11 @@ class UmpireServer:
                 except ClientError as exc:
                     ref = message.ref if message is not None else ref_of(frame)
                     room = getattr(message, "room", None)
-                    client.send_frame(frames.error(exc.code, exc.message, ref=ref, room=room))
+                    client.send_frame(
+                        frames.error(
+                            exc.code, exc.message, ref=ref, room=room, retry_after=exc.retry_after
+                        )
+                    )
                     if exc.abuse and strikes.hit(now):
                         client.closing = True
                         self._release(client)  # the slot is free at once
@@ -585,7 +606,9 @@ class UmpireServer:
                     find_engine(message.game)
                 except ConfigError as exc:
                     raise ClientError("bad_options", str(exc)) from None
-            return frames.RoomsFrame(rooms=lobby.listing(message.game))
+            rooms = lobby.listing(message.game)
+            page = rooms[message.offset : message.offset + message.limit]
+            return frames.RoomsFrame(rooms=page, total=len(rooms), offset=message.offset)
         if isinstance(message, Join):
             room = await lobby.find(player, message.room, message.invite, message.ticket)
             return await room.join(client, message.seat, message.ticket)
@@ -728,6 +751,8 @@ class UmpireServer:
                 raise ClientError("bad_name", f"no house bot {name!r}")
             signed = Signed(await self.identities.house_bot(name), "")
         else:
+            if message.token is None:
+                self._new_guest(client.address)
             signed = await self.identities.hello(
                 message.name, message.token, message.bot, message.bot_version
             )
@@ -735,6 +760,29 @@ class UmpireServer:
         if signed.player.kind == "guest":
             self._rebind_all(signed.player)  # (a guest's hello may rename it)
         return self._welcome(signed)
+
+    def _new_guest(self, address: str) -> None:
+        """Count a new guest from ``address``; refuse it past ``Limits.new_guests``
+        (throwaway identities must not fill the server: docs/protocol.md, "Limits")."""
+        if address == self.cluster_peer_address:
+            return  # (counted on the node the client is connected to)
+        key = address_key(address)
+        now = time.monotonic()
+        level = self._new_guests.level(key, now)
+        if level < 1:
+            wait = math.ceil((1 - level) * self.limits.new_guests.every * 1000) / 1000
+            raise ClientError(
+                "rate_limited",
+                "too many new guests from your address: say hello with your token, or "
+                f"try again in {wait:g} s",
+                retry_after=wait,
+            )
+        self._new_guests.take(key, now)
+
+    @property
+    def cluster_peer_address(self) -> str | None:
+        """The address a client relayed by another node has here (none without one)."""
+        return None if self.cluster is None else self.cluster.PEER_ADDRESS
 
     def _welcome(self, signed: Signed) -> frames.WelcomeFrame:
         """The ``welcome`` of a connection that is now ``signed.player``."""
@@ -1022,7 +1070,9 @@ class UmpireServer:
             chat=message.chat,
             rated=message.rated,
         )
-        room = await self.lobby.create(client.player, message.game, message.options, settings)
+        room = await self.lobby.create(
+            client.player, message.game, message.options, settings, address_key(client.address)
+        )
         seat = None
         if message.sit:
             joined = await room.join(client, 0)
@@ -1079,6 +1129,32 @@ class UmpireServer:
         if found is None:
             raise ClientError("no_such_player", f"no account named {name!r}")
         return await self._profile(found.id)
+
+
+def address_key(address: str) -> str:
+    """What the per-address limits count by: the address, or an IPv6 address's /64
+    network (one host is usually given a whole /64)."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
+
+
+def forwarded_for(header: str | None, proxy: str) -> str:
+    """The client's address as a trusted proxy says it: the last ``X-Forwarded-For``
+    entry (the one the proxy itself added); the proxy's own address without one."""
+    if not header:
+        return proxy
+    last = header.rsplit(",", 1)[-1].strip()
+    try:
+        return str(ipaddress.ip_address(last))
+    except ValueError:
+        return proxy
 
 
 @dataclass(slots=True)

@@ -136,8 +136,34 @@ class RoomCore:
         self._dispatch(message)
         while self._hold is None and self._held_inputs:
             self._dispatch(self._held_inputs.pop(0))
+        if self.state == WAITING or "empty" in self._jobs:
+            self._watch_empty()
         out, self._out = self._out, []
         return out
+
+    def _watch_empty(self) -> None:
+        """A waiting room (not a match) with no human seated and connected, nor its host
+        connected, is aborted as ``empty`` after ``timing.empty_room`` seconds: a host
+        that left, or throwaway guests that made rooms, do not hold the server's rooms
+        (any input re-checks)."""
+        if self.state != WAITING or self.settings.reserved or self.timing.empty_room <= 0:
+            self._cancel("empty")
+            return
+        host = self.host
+        here = any(
+            seat.player is not None and not seat.house and self.connected(index)
+            for index, seat in enumerate(self.seats)
+        ) or any(conn.player is not None and conn.player.id == host for conn in self.viewers)
+        if here:
+            if "empty" in self._jobs:
+                self._cancel("empty")
+        elif "empty" not in self._jobs:
+            self._at("empty", self._now + self.timing.empty_room, self._expire)
+
+    def _expire(self) -> None:
+        """The ``empty`` deadline: abort the waiting room if still nobody is here."""
+        self._out.append(m.Note("nobody came to the waiting room: it is closed"))
+        self._abort("empty")
 
     def _dispatch(self, message: m.Input) -> None:
         if isinstance(message, m.Tick):

@@ -309,9 +309,12 @@ class WelcomeFrame(Reply, tag="welcome"):
 
 
 class RoomsFrame(Reply, tag="rooms"):
-    """The public rooms (answer to ``list_rooms``), waiting ones first."""
+    """A page of the public rooms (answer to ``list_rooms``), waiting ones first: the
+    rooms from the ``offset``-th, and how many there are in all (``total``)."""
 
     rooms: list[RoomInfo]
+    total: int
+    offset: int
 
 
 class RoomFrame(RoomFields, OutFrame, tag="room"):
