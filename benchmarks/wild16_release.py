@@ -28,6 +28,7 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from benchmarks.common import arguments, machine
 from server.net.app import Limits, ServerConfig
+from server.players.throttle import Rate
 from server.rooms.room import Timing
 from server.root import build_server
 
@@ -103,7 +104,7 @@ async def run(turns: int, pace: float, seed: int) -> None:
             port=0,
             db=str(Path(tmp) / "umpire.db"),
             synchronous="NORMAL",
-            limits=Limits(rate=1000, burst=1000),
+            limits=Limits(rate=1000, burst=1000, new_guests=Rate(burst=1e6, every=1.0)),
             timing=Timing(autopilot_delay=pace),
         )
         server = build_server(config)
