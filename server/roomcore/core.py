@@ -164,6 +164,8 @@ class RoomCore:
         """The ``empty`` deadline: abort the waiting room if still nobody is here."""
         self._out.append(m.Note("nobody came to the waiting room: it is closed"))
         self._abort("empty")
+        self._cancel("evict")
+        self._evict()  # (at once: nothing to look back at, and it no longer counts)
 
     def _dispatch(self, message: m.Input) -> None:
         if isinstance(message, m.Tick):

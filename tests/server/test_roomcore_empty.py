@@ -17,6 +17,7 @@ def test_a_waiting_room_nobody_sits_in_expires() -> None:
     assert h.core.state == "waiting"
     h.run_until(60.0)
     assert h.core.state == "aborted" and h.core.row.reason == "empty"
+    assert isinstance(h.effects[-1], m.Close) and not h.timers  # out of memory at once
 
 
 def test_a_seated_human_keeps_it_and_leaving_starts_the_countdown() -> None:
