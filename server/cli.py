@@ -247,6 +247,34 @@ def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     limits.add_argument(
         "--max-rooms-per-player", type=_count, default=20, help="rooms a player hosts"
     )
+    limits.add_argument(
+        "--max-rooms-per-ip",
+        type=_count,
+        default=50,
+        help="waiting or live rooms made from one address (IPv6: one /64)",
+    )
+    limits.add_argument(
+        "--max-waiting-rooms", type=_count, default=2_000, help="waiting rooms on this server"
+    )
+    limits.add_argument(
+        "--guests-per-ip",
+        type=_count,
+        default=30,
+        help="new guests (hello without a token) from one address at once",
+    )
+    limits.add_argument(
+        "--guest-every",
+        type=_seconds,
+        default=10.0,
+        help="then one more new guest per address every this many seconds",
+    )
+    limits.add_argument(
+        "--trusted-proxy",
+        action="append",
+        default=[],
+        metavar="ADDRESS",
+        help="a proxy whose X-Forwarded-For names the client's address (repeatable)",
+    )
     timing = serve.add_argument_group("time")
     timing.add_argument(
         "--grace", type=_seconds, default=60.0, help="seconds a seat waits for its player"
@@ -256,6 +284,12 @@ def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     timing.add_argument(
         "--finished-ttl", type=_seconds, default=600.0, help="seconds to keep ended rooms"
+    )
+    timing.add_argument(
+        "--empty-room-ttl",
+        type=_seconds,
+        default=60.0,
+        help="seconds a waiting room lasts with no human seated nor its host; 0: for ever",
     )
     timing.add_argument(
         "--no-show",
@@ -405,6 +439,7 @@ def _serve(args: argparse.Namespace, lock: Any) -> int:
     from server.ops import logs
     from server.ops.event_loop import run_loop
     from server.ops.gc_policy import GcPolicy
+    from server.players.throttle import Rate
     from server.rooms.room import Timing
     from server.root import build_server
 
@@ -426,12 +461,17 @@ def _serve(args: argparse.Namespace, lock: Any) -> int:
             abuse_limit=args.abuse_limit,
             max_rooms=args.max_rooms,
             max_rooms_per_player=args.max_rooms_per_player,
+            max_rooms_per_address=args.max_rooms_per_ip,
+            max_waiting_rooms=args.max_waiting_rooms,
+            new_guests=Rate(burst=args.guests_per_ip, every=args.guest_every),
+            trusted_proxies=tuple(args.trusted_proxy),
         ),
         timing=Timing(
             grace=args.grace,
             autopilot_delay=args.autopilot_delay,
             finished_ttl=args.finished_ttl,
             no_show=args.no_show,
+            empty_room=args.empty_room_ttl,
         ),
         seek_grace=args.seek_grace,
         house_procs=args.house_procs,
