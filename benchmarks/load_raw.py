@@ -33,6 +33,7 @@ import os
 import random
 import struct
 import time
+from collections.abc import Sequence
 from typing import Any
 
 import msgspec
@@ -99,7 +100,7 @@ class Seat(asyncio.Protocol):
         key = base64.b64encode(os.urandom(16)).decode()
         transport.write(
             (
-                f"GET / HTTP/1.1\r\nHost: {self.table.load.host}\r\nUpgrade: websocket\r\n"
+                f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{self.table.port}\r\nUpgrade: websocket\r\n"
                 f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
                 "Sec-WebSocket-Version: 13\r\n\r\n"
             ).encode()
@@ -164,9 +165,10 @@ class Seat(asyncio.Protocol):
 class Table:
     """One room's four (``seats``) connections, game after game."""
 
-    def __init__(self, load: Load, number: int, seats: int) -> None:
+    def __init__(self, load: Load, number: int, seats: int, port: int) -> None:
         self.load = load
         self.number = number
+        self.port = port  #: the node its seats talk to (one of the load's ports)
         self.seats: list[Seat] = []
         self.size = seats
         self.room = ""
@@ -253,14 +255,27 @@ class Table:
         seat.send(text)
 
 
+def node_port(table: int, ports: Sequence[int]) -> int:
+    """The port (node) that table number ``table`` plays on: the tables are dealt over the
+    nodes in turn, so that every node gets its share of the rooms whatever the number of
+    load-generator processes (a room lives on the node where it was created)."""
+    return ports[table % len(ports)]
+
+
 class Load:
-    """Tables of raw seats until the deadline; the latencies and counts they collect."""
+    """Tables of raw seats until the deadline; the latencies and counts they collect.
+
+    ``ports``: one per node; table ``n`` plays on ``node_port(n, ports)``."""
 
     def __init__(
-        self, port: int, think: float, measure_from: float, deadline: float, seed: int
+        self,
+        ports: int | Sequence[int],
+        think: float,
+        measure_from: float,
+        deadline: float,
+        seed: int,
     ) -> None:
-        self.port = port
-        self.host = f"127.0.0.1:{port}"
+        self.ports = [ports] if isinstance(ports, int) else list(ports)
         self.think = think
         self.measure_from = measure_from
         self.deadline = deadline
@@ -294,10 +309,10 @@ class Load:
         self.done = loop.create_future()
         self.pending = len(tables)
         for number in tables:
-            table = Table(self, number, seats)
+            table = Table(self, number, seats, node_port(number, self.ports))
             for index in range(seats):
                 _, seat = await loop.create_connection(
-                    functools.partial(Seat, table, index), "127.0.0.1", self.port
+                    functools.partial(Seat, table, index), "127.0.0.1", table.port
                 )
                 table.seats.append(seat)
             self.tables.append(table)
@@ -322,7 +337,7 @@ class Load:
 
 
 async def raw_worker(
-    port: int,
+    port: int | Sequence[int],
     rooms: range,
     seats: int,
     think: float,
@@ -330,7 +345,8 @@ async def raw_worker(
     deadline: float,
     seed: int,
 ) -> dict[str, Any]:
-    """One load-generator process of raw seats (the shape of ``server_load``'s workers)."""
+    """One load-generator process of raw seats (the shape of ``server_load``'s workers);
+    ``port``: the server's, or one per node (the tables are dealt over them)."""
     load = Load(port, think, measure_from, deadline, seed)
     error = None
     try:

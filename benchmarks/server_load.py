@@ -22,11 +22,13 @@ server (one message in flight per room) as the reference.
     python -m benchmarks.server_load ... --store postgres             # one node, PostgreSQL
     python -m benchmarks.server_load ... --store postgres --nodes 2   # two nodes, one database
 
-``--store postgres`` starts a throwaway PostgreSQL cluster from Debian's binaries (or uses
-``--pg-dsn``); its CPU time (every postgres process) is reported beside the server's.
-With ``--nodes N`` the load-generator processes are spread over the nodes round-robin
-(worker ``w`` talks to node ``w % N``): each room lives on the node its players use, so
-this measures nodes side by side on one database, not the relay.
+``--store postgres`` starts a throwaway PostgreSQL cluster from Debian's binaries (removed
+at exit, also after an error, Ctrl-C or SIGTERM) or uses ``--pg-dsn``; the CPU time of
+every postgres process is reported beside the server's (with ``--pg-dsn`` when that server
+runs on this machine). With ``--nodes N`` the tables are dealt over the nodes in turn
+(table ``n`` plays on node ``n % N``, whatever the number of ``--procs``): each room lives
+on the node its players use, so this measures nodes side by side on one database, not the
+relay.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Coroutine, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from queue import Empty
@@ -61,7 +64,7 @@ from benchmarks.common import (
     scripted_bid,
     start_umpire,
 )
-from benchmarks.load_raw import raw_worker
+from benchmarks.load_raw import node_port, raw_worker
 from benchmarks.server_trace import summary
 from bots.client.core import ClientCore, Received, Turn
 from tests.pgcluster import Cluster, create_database, find_bindir
@@ -194,9 +197,14 @@ class Load:
     """
 
     def __init__(
-        self, port: int, think: float, measure_from: float, deadline: float, rng: random.Random
+        self,
+        ports: list[int],
+        think: float,
+        measure_from: float,
+        deadline: float,
+        rng: random.Random,
     ) -> None:
-        self.url = f"ws://127.0.0.1:{port}"
+        self.ports = ports  #: one per node: table ``n`` plays on ``node_port(n, ports)``
         self.think = think
         self.measure_from = measure_from
         self.deadline = deadline
@@ -225,8 +233,9 @@ class Load:
 
     async def run_table(self, index: int, seats: int) -> None:
         table = Table(seats)
+        url = f"ws://127.0.0.1:{node_port(index, self.ports)}"
         for seat in range(seats):
-            ws = await connect(self.url, compression=None, max_size=None, ping_interval=None)
+            ws = await connect(url, compression=None, max_size=None, ping_interval=None)
             core = ClientCore(f"t{index}s{seat}")
             core.connection_made()
             await ws.send(json.dumps(core.next_frame()))
@@ -337,7 +346,7 @@ class Load:
 
 
 async def umpire_worker(
-    port: int,
+    ports: list[int],
     rooms: range,
     seats: int,
     think: float,
@@ -345,7 +354,7 @@ async def umpire_worker(
     deadline: float,
     seed: int,
 ) -> dict[str, Any]:
-    load = Load(port, think, measure_from, deadline, random.Random(seed))
+    load = Load(ports, think, measure_from, deadline, random.Random(seed))
     error = None
     try:
         await load.run(rooms, seats)
@@ -391,7 +400,13 @@ async def echo_worker(
 
 
 def _worker(kind: str, args: tuple[Any, ...], out: Any) -> None:
-    fn = {"raw": raw_worker, "umpire": umpire_worker, "echo": echo_worker}[kind]
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # (the parent's handler is for it alone)
+    workers: dict[str, Callable[..., Coroutine[Any, Any, dict[str, Any]]]] = {
+        "raw": raw_worker,
+        "umpire": umpire_worker,
+        "echo": echo_worker,
+    }
+    fn = workers[kind]
     try:
         out.put(asyncio.run(fn(*args)))
     except Exception as exc:  # always answer, so that the main process never waits forever
@@ -414,13 +429,86 @@ def thread_cpu(pid: int) -> dict[str, tuple[float, float]]:
 
 def postgres_pids(data: Path) -> list[int]:
     """The postmaster of the cluster in ``data`` and all its children (the backends)."""
-    postmaster = int((data / "postmaster.pid").read_text().split()[0])
+    return postgres_family(int((data / "postmaster.pid").read_text().split()[0]))
+
+
+def postmaster_of(dsn: str) -> int | None:
+    """The postmaster's pid of the PostgreSQL server at ``dsn`` when it runs on this
+    machine (the parent of the backend serving one connection, read from /proc while the
+    connection is open); ``None`` when the server is elsewhere (another machine or
+    container: its backend's pid is not a postgres process here)."""
+    import asyncpg
+
+    async def find() -> int | None:
+        conn = await asyncpg.connect(dsn)
+        try:
+            return parent_postgres(int(await conn.fetchval("SELECT pg_backend_pid()")))
+        finally:
+            await conn.close()
+
+    return asyncio.run(find())
+
+
+def parent_postgres(backend: int) -> int | None:
+    """The parent of process ``backend`` if ``backend`` is a postgres process here."""
+    try:
+        stat = Path(f"/proc/{backend}/stat").read_text()
+    except OSError:
+        return None
+    name = stat[stat.find("(") + 1 : stat.rfind(")")]
+    if not name.startswith("postgres"):
+        return None
+    return int(stat.rsplit(")", 1)[1].split()[1])
+
+
+def postgres_family(postmaster: int) -> list[int]:
+    """``postmaster`` and all its children (the backends and PostgreSQL's own workers)."""
     pids = [postmaster]
     for stat in Path("/proc").glob("[0-9]*/stat"):
         with contextlib.suppress(OSError, IndexError, ValueError):
             if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == postmaster:
                 pids.append(int(stat.parent.name))
     return pids
+
+
+@contextlib.contextmanager
+def throwaway_postgres(cluster: Any, create: Callable[[str], str]) -> Iterator[str]:
+    """Start ``cluster`` (a :class:`tests.pgcluster.Cluster`), make a database on it with
+    ``create(admin_dsn)`` and yield the database's DSN. The cluster is stopped and its
+    folder deleted on the way out whatever ends the run: the end, an error, Ctrl-C, or
+    SIGTERM under :func:`terminate_as_interrupt`, also during its start-up."""
+    try:
+        cluster.start()
+        yield create(cluster.admin_dsn)
+    finally:
+        cluster.stop()
+
+
+@contextlib.contextmanager
+def terminate_as_interrupt() -> Iterator[None]:
+    """Within the block, SIGTERM raises ``KeyboardInterrupt`` (as Ctrl-C does) in the
+    main thread, so that clean-up in ``finally`` blocks and exit stacks runs; the previous
+    handler is restored after it."""
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt(f"signal {signum}")
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def stop_process(proc: subprocess.Popen[bytes], timeout: float) -> None:
+    """Ask ``proc`` to stop (SIGTERM); kill it if it has not within ``timeout`` seconds."""
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
 
 
 def total_cpu(pids: list[int]) -> float:
@@ -443,9 +531,9 @@ def drive(
 
     The measured window is the same for every worker: from ``--warmup`` seconds after the
     start (connections take a moment) for ``--duration`` seconds. With ``server_pid``, the
-    server's CPU time over that window is read from /proc (several ports and pids: worker
-    ``w`` uses port ``w % len(ports)``, the CPU is the nodes' sum); ``db_pids`` likewise
-    for the database's processes."""
+    server's CPU time over that window is read from /proc (several ports and pids: the
+    tables are dealt over the nodes, the CPU is the nodes' sum); ``db_pids`` likewise for
+    the database's processes."""
     ports = port if isinstance(port, list) else [port]
     pids = (
         [] if server_pid is None else server_pid if isinstance(server_pid, list) else [server_pid]
@@ -458,7 +546,7 @@ def drive(
     for w in range(options.procs):
         rooms = range(w * per, min(options.rooms, (w + 1) * per))
         args = (
-            ports[w % len(ports)],
+            ports[0] if kind == "echo" else ports,  # (the tables are dealt over the nodes)
             rooms,
             options.seats,
             options.think,
@@ -609,52 +697,48 @@ def main() -> None:
     if options.nodes > 1 and options.store != "postgres":
         parser.error("--nodes needs --store postgres (nodes share one database)")
 
-    with tempfile.TemporaryDirectory() as tmp:
-        broker = None
+    with terminate_as_interrupt(), contextlib.ExitStack() as stack:
+        tmp = stack.enter_context(tempfile.TemporaryDirectory())
         extra: list[str] = ["--loop", options.loop]
         if options.mosquitto:
             broker, broker_port = start_mosquitto(tmp)
+            stack.callback(stop_process, broker, 5)
             options.mqtt = f"mqtt://127.0.0.1:{broker_port}/bench"
         if options.mqtt:
             extra += ["--mqtt", options.mqtt]
-        cluster = None
         db_pids: list[int] = []
+        postmaster: int | None = None
         db = str(Path(tmp) / "load.db")
         if options.store == "postgres":
-            db = options.pg_dsn or ""
-            if not db:
+            if options.pg_dsn:
+                db = options.pg_dsn
+                postmaster = postmaster_of(db)
+            else:
                 bindir = find_bindir()
                 if bindir is None:
                     raise SystemExit("PostgreSQL is not installed (or give --pg-dsn)")
                 cluster = Cluster(bindir, fsync=True)
-                cluster.start()
-                db = asyncio.run(create_database(cluster.admin_dsn))
-        servers: list[tuple[subprocess.Popen[bytes], int]] = []
+                db = stack.enter_context(
+                    throwaway_postgres(cluster, lambda dsn: asyncio.run(create_database(dsn)))
+                )
+                postmaster = postgres_pids(cluster.data)[0]
         feed: dict[str, float] = {}
-        try:
-            trace = str(Path(options.trace).resolve()) if options.trace else None
-            for _ in range(options.nodes):
-                servers.append(start_node(db, options.synchronous, extra, trace))
-            if cluster is not None:
-                db_pids = postgres_pids(cluster.data)
-            ports = [port for _, port in servers]
-            kind = "raw" if options.raw else "umpire"
-            if options.py_spy:
-                profile(servers[0][0].pid, options)
-            umpire = drive(kind, ports, options, [s.pid for s, _ in servers], db_pids)
-            rss, peak = rss_mb(servers[0][0].pid)
-            if options.mqtt:
-                feed = feed_counters(ports[0])
-        finally:
-            for server, _ in servers:
-                server.send_signal(signal.SIGTERM)
-            for server, _ in servers:
-                server.wait(30)
-            if broker is not None:
-                broker.terminate()
-                broker.wait()
-            if cluster is not None:
-                cluster.stop()
+        trace = str(Path(options.trace).resolve()) if options.trace else None
+        servers: list[tuple[subprocess.Popen[bytes], int]] = []
+        for _ in range(options.nodes):
+            servers.append(start_node(db, options.synchronous, extra, trace))
+            stack.callback(stop_process, servers[-1][0], 30)
+        if postmaster is not None:
+            db_pids = postgres_family(postmaster)
+        ports = [port for _, port in servers]
+        kind = "raw" if options.raw else "umpire"
+        if options.py_spy:
+            profile(servers[0][0].pid, options)
+        umpire = drive(kind, ports, options, [s.pid for s, _ in servers], db_pids)
+        rss, peak = rss_mb(servers[0][0].pid)
+        if options.mqtt:
+            feed = feed_counters(ports[0])
+        stack.close()  # (the servers stop: a trace is written at exit)
         if trace is not None:
             window = umpire["window"]
             traced = summary(trace, window[0], window[1])
@@ -697,8 +781,11 @@ def main() -> None:
     if db_pids:
         print(
             f"  postgres CPU {umpire['db_cpu_s']:.2f} s: "
-            f"{umpire['db_cpu_us_per_action']:.0f} us per action"
+            f"{umpire['db_cpu_us_per_action']:.0f} us per action "
+            f"({len(db_pids)} postgres processes)"
         )
+    elif options.store == "postgres":
+        print("  postgres CPU: not measured (the server of --pg-dsn is not on this machine)")
     if options.mqtt:
         print(
             f"  mqtt feed {options.mqtt}: "
