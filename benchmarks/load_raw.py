@@ -64,9 +64,9 @@ _LARGE = struct.Struct("!Q")
 _ZERO_MASK = b"\x00\x00\x00\x00"
 
 
-def client_frame(text: str, opcode: int = 0x1) -> bytes:
+def client_frame(text: str | bytes, opcode: int = 0x1) -> bytes:
     """``text`` as one masked client frame (the zero mask key: the payload goes as is)."""
-    data = text.encode()
+    data = text.encode() if isinstance(text, str) else text
     size = len(data)
     if size < 126:
         head = bytes((0x80 | opcode, 0x80 | size))
@@ -359,3 +359,107 @@ async def raw_worker(
         "games": load.games,
         "error": error,
     }
+
+
+# -- idle connections -----------------------------------------------------------------------
+
+
+class Idle(asyncio.Protocol):
+    """A connection that says ``hello`` and then nothing (a player in the lobby): it
+    answers the server's pings and notes its ``welcome``."""
+
+    def __init__(self, port: int, name: str, welcomed: asyncio.Future[None]) -> None:
+        self.port = port
+        self.name = name
+        self.welcomed = welcomed
+        self.transport: asyncio.Transport | None = None
+        self.buffer = b""
+        self.upgraded = False
+        self.closed = False
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+        key = base64.b64encode(os.urandom(16)).decode()
+        transport.write(
+            (
+                f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\nUpgrade: websocket\r\n"
+                f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                "Sec-WebSocket-Version: 13\r\n\r\n"
+            ).encode()
+        )
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.closed = True
+        if not self.welcomed.done():
+            self.welcomed.set_exception(LoadError(f"idle {self.name}: closed ({exc})"))
+
+    def data_received(self, data: bytes) -> None:
+        buffer = self.buffer + data
+        if not self.upgraded:
+            end = buffer.find(b"\r\n\r\n")
+            if end < 0:
+                self.buffer = buffer
+                return
+            if b" 101 " not in buffer[: buffer.find(b"\r\n")]:
+                if not self.welcomed.done():
+                    self.welcomed.set_exception(LoadError(f"idle {self.name}: refused"))
+                return
+            self.upgraded = True
+            buffer = buffer[end + 4 :]
+            assert self.transport is not None
+            self.transport.write(client_frame(f'{{"type":"hello","v":1,"name":"{self.name}"}}'))
+        while len(buffer) >= 2:
+            length, start = buffer[1] & 0x7F, 2
+            if length == 126:
+                if len(buffer) < 4:
+                    break
+                length, start = _MEDIUM.unpack_from(buffer, 2)[0], 4
+            elif length == 127:
+                if len(buffer) < 10:
+                    break
+                length, start = _LARGE.unpack_from(buffer, 2)[0], 10
+            if len(buffer) < start + length:
+                break
+            opcode, payload = buffer[0] & 0x0F, buffer[start : start + length]
+            buffer = buffer[start + length :]
+            if opcode == 0x9 and self.transport is not None:  # ping: pong
+                self.transport.write(client_frame(payload, opcode=0xA))
+            elif opcode == 0x1 and not self.welcomed.done():
+                if _decode(payload).type == "welcome":
+                    self.welcomed.set_result(None)
+                else:
+                    self.welcomed.set_exception(LoadError(f"idle {self.name}: {payload!r}"))
+        self.buffer = buffer
+
+
+async def hold_idle(
+    ports: Sequence[int], count: int, until: float, ready: Any, at_once: int = 200
+) -> int:
+    """Open ``count`` idle connections (dealt over ``ports`` like the tables), at most
+    ``at_once`` handshakes at a time; put their number in ``ready`` once every one has its
+    ``welcome``; hold them until ``until`` (time.monotonic()); return how many were still
+    open then."""
+    loop = asyncio.get_running_loop()
+    idle: list[Idle] = []
+    gate = asyncio.Semaphore(at_once)
+
+    async def one(number: int) -> None:
+        async with gate:
+            welcomed: asyncio.Future[None] = loop.create_future()
+            port = node_port(number, ports)
+            _, protocol = await loop.create_connection(
+                lambda: Idle(port, f"idle{number}", welcomed), "127.0.0.1", port
+            )
+            idle.append(protocol)
+            await asyncio.wait_for(welcomed, 60)
+
+    try:
+        await asyncio.gather(*(one(n) for n in range(count)))
+        ready.put(len(idle))
+        await asyncio.sleep(max(0.0, until - time.monotonic()))
+        return sum(1 for connection in idle if not connection.closed)
+    finally:
+        for connection in idle:
+            if connection.transport is not None:
+                connection.transport.close()

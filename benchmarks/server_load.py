@@ -36,6 +36,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import itertools
 import json
 import multiprocessing as mp
 import os
@@ -64,7 +65,7 @@ from benchmarks.common import (
     scripted_bid,
     start_umpire,
 )
-from benchmarks.load_raw import node_port, raw_worker
+from benchmarks.load_raw import hold_idle, node_port, raw_worker
 from benchmarks.server_trace import summary
 from bots.client.core import ClientCore, Received, Turn
 from tests.pgcluster import Cluster, create_database, find_bindir
@@ -399,6 +400,33 @@ async def echo_worker(
     return {"latencies": latencies, "actions": len(latencies), "games": 0, "error": None}
 
 
+def _idle(ports: list[int], count: int, until: float, ready: Any) -> None:
+    """The process of ``--idle`` connections (benchmarks.load_raw.hold_idle)."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    try:
+        asyncio.run(hold_idle(ports, count, until, ready))
+    except Exception as exc:  # always answer, so that the main process never waits forever
+        ready.put(repr(exc))
+
+
+def raise_fd_limit(needed: int) -> int:
+    """Raise this process's limit of open files (which the servers and workers inherit) to
+    at least ``needed`` if it can (the soft limit up to the hard one; as root, the hard one
+    too); return the limit now."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft >= needed:
+        return soft
+    if hard != resource.RLIM_INFINITY and hard < needed:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (needed, needed))
+            return needed
+    target = needed if hard == resource.RLIM_INFINITY else min(needed, hard)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+    return target
+
+
 def _worker(kind: str, args: tuple[Any, ...], out: Any) -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # (the parent's handler is for it alone)
     workers: dict[str, Callable[..., Coroutine[Any, Any, dict[str, Any]]]] = {
@@ -500,6 +528,25 @@ def terminate_as_interrupt() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
+def open_idle(
+    ports: list[int], pids: list[int], options: argparse.Namespace, stack: contextlib.ExitStack
+) -> tuple[int, float, float]:
+    """Open ``--idle`` idle connections in a process of their own (held until the run
+    ends); return how many, and the first node's RSS (MB) before and after them."""
+    before = rss_mb(pids[0])[0]
+    ready: Any = mp.Queue()
+    until = time.monotonic() + 600 + options.warmup + options.duration
+    proc = mp.Process(target=_idle, args=(ports, options.idle, until, ready))
+    proc.start()
+    stack.callback(proc.join)
+    stack.callback(proc.terminate)
+    opened = ready.get(timeout=600)
+    if not isinstance(opened, int):
+        raise SystemExit(f"the idle connections failed: {opened}")
+    time.sleep(2.0)  # (the last welcomes' garbage freed, the server quiet)
+    return opened, before, rss_mb(pids[0])[0]
+
+
 def stop_process(proc: subprocess.Popen[bytes], timeout: float) -> None:
     """Ask ``proc`` to stop (SIGTERM); kill it if it has not within ``timeout`` seconds."""
     if proc.poll() is None:
@@ -509,6 +556,57 @@ def stop_process(proc: subprocess.Popen[bytes], timeout: float) -> None:
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait()
+
+
+@dataclass(frozen=True)
+class Sample:
+    """The servers at one moment of the measured window (``--every``)."""
+
+    at: float  #: time.monotonic()
+    cpu: float  #: CPU seconds of every node so far
+    actions: float  #: accepted actions of every node so far (their /metrics)
+    rss: float  #: the first node's resident memory, MB
+
+
+def metric(port: int, name: str) -> float:
+    """One value of a node's /metrics (``name`` with its labels, as the text shows it)."""
+    import urllib.request
+
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as response:
+        for line in response.read().decode().splitlines():
+            if line.startswith(name + " "):
+                return float(line.rsplit(" ", 1)[1])
+    return 0.0
+
+
+def accepted_actions(port: int) -> float:
+    """A node's accepted actions so far (``umpire_actions_total`` in its /metrics)."""
+    return metric(port, 'umpire_actions_total{result="accepted"}')
+
+
+def sample(pids: list[int], ports: list[int]) -> Sample:
+    """The servers now."""
+    return Sample(
+        time.monotonic(),
+        total_cpu(pids),
+        sum(accepted_actions(port) for port in ports),
+        rss_mb(pids[0])[0],
+    )
+
+
+def over_time(samples: list[Sample], start: float) -> list[str]:
+    """One line per interval between ``samples``: its end (seconds after ``start``), the
+    actions per second, the servers' CPU per action and the first node's RSS."""
+    lines = []
+    for before, after in itertools.pairwise(samples):
+        actions = after.actions - before.actions
+        seconds = after.at - before.at
+        cost = 1e6 * (after.cpu - before.cpu) / actions if actions else float("nan")
+        lines.append(
+            f"    {after.at - start:6.0f} s  {actions / seconds:7.0f} actions/s  "
+            f"{cost:5.0f} us per action  RSS {after.rss:5.0f} MB"
+        )
+    return lines
 
 
 def total_cpu(pids: list[int]) -> float:
@@ -575,6 +673,8 @@ def drive(
         return True
 
     cpu = db_cpu = load_cpu = None
+    connections = 0.0
+    samples: list[Sample] = []
     threads: dict[str, tuple[float, float]] = {}
     commits = (0.0, 0.0)
     ok = collect(measure_from)
@@ -583,7 +683,19 @@ def drive(
         threads_first = thread_cpu(pids[0])
         commits_first = commit_counters(ports[0]) if kind != "echo" else (0.0, 0.0)
         load_first = sum(cpu_seconds(pid) for pid in load_pids)
-        ok = collect(deadline)
+        if kind != "echo":
+            connections = sum(metric(p, "umpire_connections") for p in ports)
+        every = getattr(options, "every", 0.0) if kind != "echo" else 0.0
+        if every:
+            samples.append(sample(pids, ports))
+            at = measure_from + every
+            while ok and at < deadline - every / 2 and len(results) < len(procs):
+                ok = collect(at)
+                samples.append(sample(pids, ports))
+                at += every
+        ok = ok and collect(deadline)
+        if every and ok:
+            samples.append(sample(pids, ports))
         cpu = total_cpu(pids) - first
         if kind != "echo":
             count, seconds = commit_counters(ports[0])
@@ -624,6 +736,8 @@ def drive(
             1e6 * load_cpu / actions if load_cpu is not None and actions else float("nan")
         ),
         "db_cpu_s": db_cpu,
+        "samples": samples,
+        "connections": connections,
         "db_cpu_us_per_action": (
             1e6 * db_cpu / actions if db_cpu is not None and actions else float("nan")
         ),
@@ -662,6 +776,22 @@ def main() -> None:
     parser.add_argument("--synchronous", default="FULL", choices=["FULL", "NORMAL"])
     parser.add_argument("--no-echo", action="store_true", help="skip the echo reference")
     parser.add_argument(
+        "--idle",
+        type=int,
+        default=0,
+        metavar="N",
+        help="first open N more connections that say hello and then nothing (players in "
+        "the lobby), held through the run; prints the server's memory per idle connection",
+    )
+    parser.add_argument(
+        "--every",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="also print the actions/s, the CPU per action and the RSS of each interval "
+        "(to see whether a long run's cost drifts)",
+    )
+    parser.add_argument(
         "--py-spy",
         metavar="FILE",
         help="record the server with py-spy over the measured window (collapsed stacks)",
@@ -694,6 +824,13 @@ def main() -> None:
     parser.add_argument("--nodes", type=int, default=1, help="umpire nodes (postgres only)")
     parser.add_argument("--pg-dsn", help="an existing PostgreSQL database (else a throwaway)")
     options = parser.parse_args()
+    needed = options.idle + options.rooms * options.seats
+    limit = raise_fd_limit(needed + 1000)
+    if limit < needed + 100:
+        parser.error(
+            f"{needed} connections need as many open files in the server, and the limit "
+            f"here is {limit} (ulimit -n; raising it needs root or a higher hard limit)"
+        )
     if options.nodes > 1 and options.store != "postgres":
         parser.error("--nodes needs --store postgres (nodes share one database)")
 
@@ -732,6 +869,9 @@ def main() -> None:
             db_pids = postgres_family(postmaster)
         ports = [port for _, port in servers]
         kind = "raw" if options.raw else "umpire"
+        idle = None
+        if options.idle:
+            idle = open_idle(ports, [s.pid for s, _ in servers], options, stack)
         if options.py_spy:
             profile(servers[0][0].pid, options)
         umpire = drive(kind, ports, options, [s.pid for s, _ in servers], db_pids)
@@ -770,6 +910,17 @@ def main() -> None:
                 if user + system > 0.005 * umpire["cpu_s"]
             )
         )
+    if idle is not None:
+        opened, before, after = idle
+        print(
+            f"  {opened} idle connections (hello, then nothing) held through the run: the "
+            f"server's RSS {before:.0f} -> {after:.0f} MB, "
+            f"{1e3 * (after - before) / opened:.1f} kB per idle connection; "
+            f"{umpire['connections']:.0f} connections open when the measure began"
+        )
+    if umpire["samples"]:
+        print(f"  over time (every {options.every:g} s of the measured window):")
+        print("\n".join(over_time(umpire["samples"], umpire["window"][0])))
     if options.trace:
         print(traced)
     count, seconds = umpire["commits"]

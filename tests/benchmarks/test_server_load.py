@@ -10,7 +10,13 @@ from collections import Counter
 import pytest
 
 from benchmarks.load_raw import node_port
-from benchmarks.server_load import parent_postgres, terminate_as_interrupt, throwaway_postgres
+from benchmarks.server_load import (
+    Sample,
+    over_time,
+    parent_postgres,
+    terminate_as_interrupt,
+    throwaway_postgres,
+)
 
 
 def test_tables_are_dealt_over_every_node_whatever_the_processes() -> None:
@@ -82,3 +88,15 @@ def test_only_a_postgres_process_here_names_a_postmaster() -> None:
     # pid is not a postgres process here runs elsewhere
     assert parent_postgres(os.getpid()) is None
     assert parent_postgres(2**22 + 1) is None  # (above Linux's pid_max default)
+
+
+def test_each_interval_shows_its_own_cost_per_action() -> None:
+    samples = [
+        Sample(at=100.0, cpu=10.0, actions=0.0, rss=100.0),
+        Sample(at=130.0, cpu=17.5, actions=30_000.0, rss=120.0),
+        Sample(at=160.0, cpu=26.5, actions=60_000.0, rss=121.0),
+    ]
+    lines = over_time(samples, start=100.0)
+    assert len(lines) == 2
+    assert lines[0].split() == ["30", "s", "1000", "actions/s", "250", "us"] + lines[0].split()[6:]
+    assert "300 us per action" in lines[1] and "RSS   121 MB" in lines[1]
