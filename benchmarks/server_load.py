@@ -566,6 +566,7 @@ class Sample:
     cpu: float  #: CPU seconds of every node so far
     actions: float  #: accepted actions of every node so far (their /metrics)
     rss: float  #: the first node's resident memory, MB
+    loop: float = 0.0  #: CPU seconds of the first node's event loop (its main thread)
 
 
 def metric(port: int, name: str) -> float:
@@ -586,25 +587,29 @@ def accepted_actions(port: int) -> float:
 
 def sample(pids: list[int], ports: list[int]) -> Sample:
     """The servers now."""
+    loop = thread_cpu(pids[0]).get("event loop", (0.0, 0.0))
     return Sample(
         time.monotonic(),
         total_cpu(pids),
         sum(accepted_actions(port) for port in ports),
         rss_mb(pids[0])[0],
+        loop[0] + loop[1],
     )
 
 
 def over_time(samples: list[Sample], start: float) -> list[str]:
     """One line per interval between ``samples``: its end (seconds after ``start``), the
-    actions per second, the servers' CPU per action and the first node's RSS."""
+    actions per second, the servers' CPU per action (and the event loop's part of it) and
+    the first node's RSS."""
     lines = []
     for before, after in itertools.pairwise(samples):
         actions = after.actions - before.actions
         seconds = after.at - before.at
         cost = 1e6 * (after.cpu - before.cpu) / actions if actions else float("nan")
+        loop = 1e6 * (after.loop - before.loop) / actions if actions else float("nan")
         lines.append(
             f"    {after.at - start:6.0f} s  {actions / seconds:7.0f} actions/s  "
-            f"{cost:5.0f} us per action  RSS {after.rss:5.0f} MB"
+            f"{cost:5.0f} us per action (event loop {loop:3.0f})  RSS {after.rss:5.0f} MB"
         )
     return lines
 
@@ -823,6 +828,12 @@ def main() -> None:
     parser.add_argument("--store", default="sqlite", choices=["sqlite", "postgres"])
     parser.add_argument("--nodes", type=int, default=1, help="umpire nodes (postgres only)")
     parser.add_argument("--pg-dsn", help="an existing PostgreSQL database (else a throwaway)")
+    parser.add_argument(
+        "--db",
+        metavar="FILE",
+        help="the SQLite file (kept; made if missing): a later run on the same file starts "
+        "with the games of the earlier ones, to measure a server with a history",
+    )
     options = parser.parse_args()
     needed = options.idle + options.rooms * options.seats
     limit = raise_fd_limit(needed + 1000)
@@ -845,7 +856,7 @@ def main() -> None:
             extra += ["--mqtt", options.mqtt]
         db_pids: list[int] = []
         postmaster: int | None = None
-        db = str(Path(tmp) / "load.db")
+        db = options.db or str(Path(tmp) / "load.db")
         if options.store == "postgres":
             if options.pg_dsn:
                 db = options.pg_dsn

@@ -92,11 +92,11 @@ def test_only_a_postgres_process_here_names_a_postmaster() -> None:
 
 def test_each_interval_shows_its_own_cost_per_action() -> None:
     samples = [
-        Sample(at=100.0, cpu=10.0, actions=0.0, rss=100.0),
-        Sample(at=130.0, cpu=17.5, actions=30_000.0, rss=120.0),
-        Sample(at=160.0, cpu=26.5, actions=60_000.0, rss=121.0),
+        Sample(at=100.0, cpu=10.0, actions=0.0, rss=100.0, loop=5.0),
+        Sample(at=130.0, cpu=17.5, actions=30_000.0, rss=120.0, loop=11.0),
+        Sample(at=160.0, cpu=26.5, actions=60_000.0, rss=121.0, loop=17.0),
     ]
     lines = over_time(samples, start=100.0)
     assert len(lines) == 2
-    assert lines[0].split() == ["30", "s", "1000", "actions/s", "250", "us"] + lines[0].split()[6:]
-    assert "300 us per action" in lines[1] and "RSS   121 MB" in lines[1]
+    assert lines[0].split()[:6] == ["30", "s", "1000", "actions/s", "250", "us"]
+    assert "300 us per action (event loop 200)" in lines[1] and "RSS   121 MB" in lines[1]
