@@ -682,39 +682,44 @@ def drive(
     samples: list[Sample] = []
     threads: dict[str, tuple[float, float]] = {}
     commits = (0.0, 0.0)
-    ok = collect(measure_from)
-    if ok and pids:
-        first, db_first = total_cpu(pids), total_cpu(db_pids or [])
-        threads_first = thread_cpu(pids[0])
-        commits_first = commit_counters(ports[0]) if kind != "echo" else (0.0, 0.0)
-        load_first = sum(cpu_seconds(pid) for pid in load_pids)
-        if kind != "echo":
-            connections = sum(metric(p, "umpire_connections") for p in ports)
-        every = getattr(options, "every", 0.0) if kind != "echo" else 0.0
-        if every:
-            samples.append(sample(pids, ports))
-            at = measure_from + every
-            while ok and at < deadline - every / 2 and len(results) < len(procs):
-                ok = collect(at)
+    try:
+        ok = collect(measure_from)
+        if ok and pids:
+            first, db_first = total_cpu(pids), total_cpu(db_pids or [])
+            threads_first = thread_cpu(pids[0])
+            commits_first = commit_counters(ports[0]) if kind != "echo" else (0.0, 0.0)
+            load_first = sum(cpu_seconds(pid) for pid in load_pids)
+            if kind != "echo":
+                connections = sum(metric(p, "umpire_connections") for p in ports)
+            every = getattr(options, "every", 0.0) if kind != "echo" else 0.0
+            if every:
                 samples.append(sample(pids, ports))
-                at += every
-        ok = ok and collect(deadline)
-        if every and ok:
-            samples.append(sample(pids, ports))
-        cpu = total_cpu(pids) - first
-        if kind != "echo":
-            count, seconds = commit_counters(ports[0])
-            commits = (count - commits_first[0], seconds - commits_first[1])
-        threads = {
-            name: (
-                user - threads_first.get(name, (0.0, 0.0))[0],
-                system - threads_first.get(name, (0.0, 0.0))[1],
-            )
-            for name, (user, system) in thread_cpu(pids[0]).items()
-        }
-        db_cpu = total_cpu(db_pids or []) - db_first
-        load_cpu = sum(cpu_seconds(pid) for pid in load_pids) - load_first
-    ok = ok and collect(None)
+                at = measure_from + every
+                while ok and at < deadline - every / 2 and len(results) < len(procs):
+                    ok = collect(at)
+                    samples.append(sample(pids, ports))
+                    at += every
+            ok = ok and collect(deadline)
+            if every and ok:
+                samples.append(sample(pids, ports))
+            cpu = total_cpu(pids) - first
+            if kind != "echo":
+                count, seconds = commit_counters(ports[0])
+                commits = (count - commits_first[0], seconds - commits_first[1])
+            threads = {
+                name: (
+                    user - threads_first.get(name, (0.0, 0.0))[0],
+                    system - threads_first.get(name, (0.0, 0.0))[1],
+                )
+                for name, (user, system) in thread_cpu(pids[0]).items()
+            }
+            db_cpu = total_cpu(db_pids or []) - db_first
+            load_cpu = sum(cpu_seconds(pid) for pid in load_pids) - load_first
+        ok = ok and collect(None)
+    except BaseException:  # (Ctrl-C or SIGTERM: the workers must not outlive the run)
+        for proc in procs:
+            proc.terminate()
+        raise
     if not ok:
         for proc in procs:
             proc.terminate()
@@ -887,6 +892,7 @@ def main() -> None:
             profile(servers[0][0].pid, options)
         umpire = drive(kind, ports, options, [s.pid for s, _ in servers], db_pids)
         rss, peak = rss_mb(servers[0][0].pid)
+        by_node = [accepted_actions(port) for port in ports]
         if options.mqtt:
             feed = feed_counters(ports[0])
         stack.close()  # (the servers stop: a trace is written at exit)
@@ -911,6 +917,8 @@ def main() -> None:
         + (f" (sum of {options.nodes} nodes; RSS above: node 1)" if options.nodes > 1 else "")
         + f" (the load generators: {umpire['load_cpu_us_per_action']:.0f} us per action)"
     )
+    if options.nodes > 1:
+        print("  actions accepted by each node: " + " / ".join(f"{n:.0f}" for n in by_node))
     if umpire["threads"] and umpire["actions"]:
         print(
             "  by thread (us per action, user + system): "
