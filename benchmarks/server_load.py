@@ -21,6 +21,8 @@ server (one message in flight per room) as the reference.
     python -m benchmarks.server_load ... --mosquitto     # the same with the MQTT feed on
     python -m benchmarks.server_load ... --store postgres             # one node, PostgreSQL
     python -m benchmarks.server_load ... --store postgres --nodes 2   # two nodes, one database
+    python -m benchmarks.server_load ... --duration 1800 --every 60   # a soak: cost per minute
+    python -m benchmarks.server_load ... --idle 9000   # 9,000 idle lobby connections beside
 
 ``--store postgres`` starts a throwaway PostgreSQL cluster from Debian's binaries (removed
 at exit, also after an error, Ctrl-C or SIGTERM) or uses ``--pg-dsn``; the CPU time of
