@@ -123,7 +123,12 @@ def start_umpire(
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
     assert proc.stdout is not None
-    line = proc.stdout.readline().decode()
+    try:
+        line = proc.stdout.readline().decode()
+    except BaseException:  # (Ctrl-C or SIGTERM while it starts: it must not outlive us)
+        proc.kill()
+        proc.wait()
+        raise
     if "listening on" not in line:
         proc.kill()
         proc.wait()

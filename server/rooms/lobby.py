@@ -23,7 +23,7 @@ from server.errors import ClientError
 from server.feed.bus import NO_BUS, Bus
 from server.games import engine as find_engine
 from server.games.base import ConfigError
-from server.ids import opaque
+from server.ids import opaque, time_ordered
 from server.players.identity import Identities, Player
 from server.roomcore import messages as m
 from server.roomcore.core import RoomCore, new_row
@@ -125,6 +125,9 @@ class Lobby:
         #: rebuilt from the log after a restart: ``match_ended[source](room_id, row)``
         self.match_ended: dict[str, EndHook] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        #: the wall clock new room ids are ordered by (server.ids.time_ordered; tests
+        #: replace it)
+        self.wall: Callable[[], float] = time.time
 
     # -- rooms ----------------------------------------------------------------------------
 
@@ -192,13 +195,7 @@ class Lobby:
                 "bad_options",
                 f"rated: these {eng.name} options are never rated (docs/ratings.md)",
             )
-        room_id = opaque(6)
-        while (
-            room_id in self.rooms
-            or await self.store.game(room_id) is not None
-            or (self.claim is not None and not await self.claim(room_id, True))
-        ):
-            room_id = opaque(6)
+        room_id = await self.new_room_id()
         invite = None if settings.public else opaque(12)
         room = Room.new(
             room_id,
@@ -351,14 +348,15 @@ class Lobby:
         return room
 
     async def new_room_id(self) -> str:
-        """A room id no room has (and, with several nodes, this node's to create)."""
-        room_id = opaque(6)
+        """A room id no room has (and, with several nodes, this node's to create), after
+        every earlier room's in the store's order (:func:`server.ids.time_ordered`)."""
+        room_id = time_ordered(6, self.wall())
         while (
             room_id in self.rooms
             or await self.store.game(room_id) is not None
             or (self.claim is not None and not await self.claim(room_id, True))
         ):
-            room_id = opaque(6)
+            room_id = time_ordered(6, self.wall())
         return room_id
 
     def _rematch(self, room: Room) -> None:
