@@ -78,6 +78,39 @@ def verify(public: str, game_id: str, final_hash: str, signature: str) -> bool:
     return True
 
 
+def trusted_key(spec: str) -> tuple[str, str]:
+    """A public key to trust (``umpire verify --trusted-key``), as its id and public half
+    (hex): ``spec`` is the public key in hex (64 digits, as ``welcome`` and ``GET
+    /api/signing-keys`` give it) or a PEM file holding a key file's private key or a
+    public key. Raise ``StoreError`` (one line naming ``spec``) otherwise."""
+    text = spec.strip().lower()
+    if len(text) == 64 and all(c in "0123456789abcdef" for c in text):
+        raw = bytes.fromhex(text)
+    else:
+        try:
+            data = Path(spec).read_bytes()
+        except OSError as exc:
+            raise StoreError(
+                f"--trusted-key {spec}: neither a public key (64 hex digits) nor a key file "
+                f"({exc.strerror})"
+            ) from None
+        try:
+            if b"PRIVATE KEY" in data:
+                private = serialization.load_pem_private_key(data, password=None)
+                if not isinstance(private, Ed25519PrivateKey):
+                    raise ValueError("not an Ed25519 key")
+                public = private.public_key()
+            else:
+                loaded = serialization.load_pem_public_key(data)
+                if not isinstance(loaded, Ed25519PublicKey):
+                    raise ValueError("not an Ed25519 key")
+                public = loaded
+        except (ValueError, TypeError) as exc:
+            raise StoreError(f"--trusted-key {spec}: not an Ed25519 key (PEM): {exc}") from None
+        raw = public.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+    return key_id(raw), raw.hex()
+
+
 def default_path(db: str) -> str | None:
     """The key file beside a SQLite database (``umpire.db`` -> ``umpire.db.key``); none
     for a PostgreSQL URL (a cluster's nodes are each given the one key file with

@@ -78,3 +78,141 @@ def test_verify_says_unchained_and_fails_unless_allowed(tmp_path: Any) -> None:
     conn.close()
     code, out, _ = run(["verify", "--db", db, unsigned, "--allow-unchained"])
     assert code == 1 and "its final hash is not signed" in out
+
+
+# -- an attacker who can write the database, not the key file (issue 32) -------------------
+
+
+def _selfplay(tmp_path: Any, games: int = 3) -> tuple[str, list[str]]:
+    db = str(tmp_path / "kb.db")
+    argv = ["selfplay", "--game", "perudo", "--bots", "perudo-random", "--games", str(games)]
+    assert run([*argv, "--db", db, "--seed", "t"])[0] == 0
+    with sqlite3.connect(db) as conn:
+        ids = [r[0] for r in conn.execute("SELECT id FROM games ORDER BY id")]
+    conn.close()
+    return db, ids
+
+
+def _rechain(db: str, game_id: str, attacker: signing.Signer | None) -> None:
+    """Recompute ``game_id``'s chain from its stored rows as they are now (the attacker's
+    edits kept), its final hash too, and sign it with ``attacker``'s key if given."""
+    from server.store import chain
+
+    with sqlite3.connect(db) as conn:
+        found = []
+        for table, key in (("actions", "n"), ("events", "seq"), ("chat", "n")):
+            sql = f"SELECT pos, {key} FROM {table} WHERE game_id = ?"
+            found += [(pos, table, key, n) for pos, n in conn.execute(sql, (game_id,))]
+    conn.close()
+
+    async def stored() -> tuple[Any, Any, Any, Any]:
+        from server.store.sqlite import SqliteStore
+
+        store = SqliteStore(db)
+        await store.open()
+        try:
+            got = [await store.game(game_id), await store.actions(game_id)]
+            return (*got, await store.events(game_id), await store.chat(game_id))
+        finally:
+            await store.close()
+
+    row, actions, events, chat = asyncio.run(stored())
+    by_pos = {a.pos: partial_encoding(chain.encode_action, a) for a in actions}
+    by_pos |= {e.pos: partial_encoding(chain.encode_event, e) for e in events}
+    by_pos |= {c.pos: partial_encoding(chain.encode_chat, c) for c in chat}
+    head = chain.start(game_id)
+    with sqlite3.connect(db) as conn:
+        for pos, table, key, n in sorted(found):
+            head = head.then(by_pos[pos])
+            conn.execute(
+                f"UPDATE {table} SET pos = ?, hash = ? WHERE game_id = ? AND {key} = ?",
+                (head.pos, head.hash, game_id, n),
+            )
+        head = head.then(lambda at: chain.encode_end(at, row))
+        conn.execute("UPDATE games SET final_hash = ? WHERE id = ?", (head.hash, game_id))
+        if attacker is not None:
+            conn.execute(
+                "UPDATE games SET signature = ?, key_id = ? WHERE id = ?",
+                (attacker.sign(game_id, head.hash), attacker.key_id, game_id),
+            )
+    conn.close()
+
+
+def partial_encoding(encode: Any, row: Any) -> Any:
+    return lambda pos: encode(pos, row)
+
+
+def test_a_key_the_attacker_adds_to_the_database_is_not_trusted(tmp_path: Any) -> None:
+    """Whoever can write the database, not the key file, rewrites a move's ``by``,
+    recomputes the chain and signs it with a key of their own, added to ``signing_keys``
+    (or put under the server's key id): ``verify`` trusts only the key file beside the
+    database and ``--trusted-key``, so both games are NOT verified; the untouched one is."""
+    db, (added, replaced, untouched) = _selfplay(tmp_path)
+    server_key = signing.load(db + ".key", create=False)
+    attacker = signing.Signer.generate()
+    with sqlite3.connect(db) as conn:
+        conn.execute(
+            "UPDATE actions SET decided_by = 'standin' WHERE game_id IN (?, ?) AND n = 1",
+            (added, replaced),
+        )
+        conn.execute(
+            "INSERT INTO signing_keys (id, public, created) VALUES (?, ?, 1.0)",
+            (attacker.key_id, attacker.public),
+        )
+    conn.close()
+    _rechain(db, added, attacker)
+    _rechain(db, replaced, attacker)
+    with sqlite3.connect(db) as conn:  # the attacker's public key under the server's id
+        conn.execute("UPDATE games SET key_id = ? WHERE id = ?", (server_key.key_id, replaced))
+        conn.execute(
+            "UPDATE signing_keys SET public = ? WHERE id = ?",
+            (attacker.public, server_key.key_id),
+        )
+        conn.execute("DELETE FROM signing_keys WHERE id = ?", (attacker.key_id,))
+        conn.execute(
+            "INSERT INTO signing_keys (id, public, created) VALUES (?, ?, 1.0)",
+            (attacker.key_id, attacker.public),
+        )
+    conn.close()
+    code, out, err = run(["verify", "--db", db])
+    assert code == 1, out
+    assert f"{added}: NOT verified" in out and f"{replaced}: NOT verified" in out
+    assert f"{untouched}: verified" in out
+    assert f"key {attacker.key_id}, which is not a trusted key" in out
+    # the public key alone (as welcome and GET /api/signing-keys give it), no key file
+    os.rename(db + ".key", str(tmp_path / "elsewhere.key"))
+    code, out, err = run(["verify", "--db", db, untouched])
+    assert code == 1 and "not a trusted key" in out and "--trusted-key" in err
+    code, out, err = run(["verify", "--db", db, untouched, "--trusted-key", server_key.public])
+    assert (code, err) == (0, ""), out
+    key_file = str(tmp_path / "elsewhere.key")
+    code, out, _ = run(["verify", "--db", db, "--trusted-key", key_file])
+    assert code == 1 and out.count("NOT verified") == 2
+    # the database's own table, on request only, with what that means
+    code, out, err = run(["verify", "--db", db, added, "--trust-stored-keys"])
+    assert code == 0 and "whoever can write the database" in err
+    code, _, err = run(["verify", "--db", db, "--trusted-key", "nonsense"])
+    assert code == 2 and "nonsense" in err and "Traceback" not in err
+
+
+def test_a_finished_game_hidden_as_in_progress_is_caught(tmp_path: Any) -> None:
+    """A signed game whose status or revealed seed was turned back is NOT verified by
+    ``verify --all`` (it has a final hash: only an ended game has one); a game really in
+    progress is listed on stderr as not checked."""
+    db, (playing, unrevealed, untouched) = _selfplay(tmp_path)
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE games SET status = 'playing' WHERE id = ?", (playing,))
+        conn.execute("UPDATE games SET seed_revealed = 0 WHERE id = ?", (unrevealed,))
+    conn.close()
+    code, out, err = run(["verify", "--db", db])
+    assert code == 1
+    assert f"{playing}: NOT verified" in out and f"{unrevealed}: NOT verified" in out
+    assert "its end is signed" in out and f"{untouched}: verified" in out
+    with sqlite3.connect(db) as conn:  # its end removed too: it looks like a live game
+        conn.execute(
+            "UPDATE games SET final_hash = NULL, signature = NULL, key_id = NULL WHERE id = ?",
+            (playing,),
+        )
+    conn.close()
+    code, out, err = run(["verify", "--db", db])
+    assert f"1 games in progress were not checked: {playing}" in err
