@@ -629,6 +629,7 @@ def main() -> None:
                 cluster = Cluster(bindir, fsync=True)
                 cluster.start()
                 db = asyncio.run(create_database(cluster.admin_dsn))
+            extra += ["--signing-key", str(Path(tmp) / "cluster.key")]  # (the nodes' one key)
         servers: list[tuple[subprocess.Popen[bytes], int]] = []
         feed: dict[str, float] = {}
         try:

@@ -40,11 +40,15 @@ async def open_recorder(db: str, signing_key: str | None = None) -> AsyncIterato
     from server.errors import StoreError
     from server.store.contract import open_store
     from server.store.selfplay_log import SelfplayLog, scheduled_key
-    from server.store.signing import default_path, open_signer
+    from server.store.signing import key_path, open_signer
 
     problem = db_folder_problem(db)
     if problem:
         raise OSError(problem)
+    try:
+        path = key_path(db, signing_key)
+    except StoreError as exc:  # (PostgreSQL and no key file: before connecting)
+        raise OSError(str(exc)) from None
     store = open_store(db, synchronous="NORMAL")
     try:
         await store.open()
@@ -52,7 +56,7 @@ async def open_recorder(db: str, signing_key: str | None = None) -> AsyncIterato
         raise OSError(f"--db {db} is not a knowledge base: {exc}") from None
     try:
         try:
-            signer = await open_signer(store, signing_key or default_path(db))
+            signer = await open_signer(store, path)
         except StoreError as exc:  # (a key file that cannot be read or made: one line)
             raise OSError(str(exc)) from None
         book = SelfplayLog(store, signer)
@@ -363,10 +367,16 @@ def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 def _cmd_serve(args: argparse.Namespace) -> int:
     from server.errors import StoreError
     from server.store.lock import ServerLock
+    from server.store.signing import key_path
 
     problem = db_folder_problem(args.db)
     if problem:
         print(f"umpire serve: {problem}", file=sys.stderr)
+        return 1
+    try:
+        key_path(args.db, args.signing_key)
+    except StoreError as exc:  # (PostgreSQL needs its key file, docs/server.md)
+        print(f"umpire serve: {exc}", file=sys.stderr)
         return 1
     lock: ServerLock | None = None
     if "://" not in args.db:

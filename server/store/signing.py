@@ -166,6 +166,22 @@ def _create(where: Path) -> Signer:
     return signer
 
 
+def key_path(db: str, signing_key: str | None) -> str:
+    """The key file to sign ``db``'s games with: ``signing_key`` (``--signing-key``),
+    else the file beside a SQLite ``db``. A PostgreSQL ``db`` has no such default: raise
+    ``StoreError`` (one line) rather than sign with a key of the process, which dies with
+    it and which no one could trust (``umpire verify`` trusts key files, not the
+    database's ``signing_keys``)."""
+    path = signing_key or default_path(db)
+    if not path:
+        raise StoreError(
+            "a PostgreSQL knowledge base needs --signing-key PATH, the key file its games "
+            "are signed with (created there if missing; every node and self-play run gets "
+            "the same file; docs/server.md, the signing key)"
+        )
+    return path
+
+
 async def open_signer(store: Store, path: str | os.PathLike[str] | None) -> Signer:
     """The key in the key file ``path`` (made there on first use), its public half kept
     in ``store`` (``signing_keys``) so that every game it signs can be verified. Without a

@@ -134,6 +134,9 @@ def test_selfplay_on_ray_into_postgresql_equals_the_same_seed_without_ray(
     (tmp_path / "local").mkdir()
     (tmp_path / "pg").mkdir()
     selfplay(tmp_path / "local.db")
-    selfplay(pg_dsn, "--ray", cluster)
-    selfplay(pg_dsn, "--ray", cluster)  # again: the games are keyed, nothing is logged twice
+    key = str(tmp_path / "pg.key")  # (PostgreSQL needs its key file)
+    selfplay(pg_dsn, "--ray", cluster, "--signing-key", key)
+    selfplay(
+        pg_dsn, "--ray", cluster, "--signing-key", key
+    )  # again: the games are keyed, nothing is logged twice
     assert export(pg_dsn, tmp_path / "pg") == export(tmp_path / "local.db", tmp_path / "local")

@@ -54,7 +54,10 @@ def test_postgresql_dump_and_restore(
     pg_restore = bindir / "pg_restore" if bindir else shutil.which("pg_restore")
     if not pg_dump or not pg_restore:
         pytest.skip("pg_dump and pg_restore are not installed (apt-get install postgresql)")
-    assert main([*SELFPLAY, "--games", "3", "--db", pg_dsn, "--seed", "b"]) == 0
+    key = str(tmp_path / "cluster.key")  # (PostgreSQL needs its key file)
+    assert (
+        main([*SELFPLAY, "--games", "3", "--db", pg_dsn, "--seed", "b", "--signing-key", key]) == 0
+    )
     before = export(pg_dsn, tmp_path / "before.jsonl", capsys)
     dump = tmp_path / "umpire.dump"
     subprocess.run([str(pg_dump), "--format=custom", f"--file={dump}", pg_dsn], check=True)
@@ -65,5 +68,5 @@ def test_postgresql_dump_and_restore(
     )
     assert export(target, tmp_path / "after.jsonl", capsys) == before
     ids = [line.split('"id":"', 1)[1].split('"', 1)[0] for line in before.splitlines()]
-    assert main(["verify", "--db", target, *ids]) == 0
+    assert main(["verify", "--db", target, "--trusted-key", key, *ids]) == 0
     assert capsys.readouterr().out.count("verified:") == 3

@@ -216,3 +216,35 @@ def test_a_finished_game_hidden_as_in_progress_is_caught(tmp_path: Any) -> None:
     conn.close()
     code, out, err = run(["verify", "--db", db])
     assert f"1 games in progress were not checked: {playing}" in err
+
+
+def test_selfplay_and_tournament_sign_with_the_key_file_given(tmp_path: Any) -> None:
+    """``selfplay --signing-key`` (and ``tournament --db --signing-key``) sign with that
+    file (made there, mode 0600), not one beside the database; ``verify`` trusts it when
+    told with ``--trusted-key``."""
+    db, key_file = str(tmp_path / "kb.db"), str(tmp_path / "keys" / "cluster.key")
+    os.mkdir(tmp_path / "keys")
+    argv = ["--game", "perudo", "--bots", "perudo-random", "--games", "2", "--db", db]
+    assert run(["selfplay", *argv, "--seed", "k", "--signing-key", key_file])[0] == 0
+    assert run(["tournament", *argv, "--seed", "l", "--signing-key", key_file])[0] == 0
+    assert not os.path.exists(db + ".key")
+    assert stat.S_IMODE(os.stat(key_file).st_mode) == 0o600
+    key = signing.load(key_file, create=False)
+    with sqlite3.connect(db) as conn:
+        assert {r[0] for r in conn.execute("SELECT key_id FROM games")} == {key.key_id}
+    conn.close()
+    code, out, _ = run(["verify", "--db", db, "--trusted-key", key_file])
+    assert code == 0 and out.count("verified:") == 4
+    assert run(["verify", "--db", db])[0] == 1  # (no key file beside it: nothing trusted)
+
+
+def test_postgresql_without_a_key_file_is_refused_in_one_line() -> None:
+    """On PostgreSQL there is no "beside the database": ``serve``, ``selfplay`` and
+    ``tournament --db`` refuse to start without ``--signing-key`` (a key of the process
+    would be lost with it, and no one could trust its games), before connecting."""
+    dsn = "postgresql://nobody@127.0.0.1:1/none"
+    bots = ["--game", "perudo", "--bots", "perudo-random", "--games", "1", "--db", dsn]
+    for argv in (["serve", "--port", "0", "--db", dsn], ["selfplay", *bots], ["tournament", *bots]):
+        code, _, err = run(argv)
+        assert code == 1 and "Traceback" not in err, (argv, err)
+        assert len(err.strip().splitlines()) == 1 and "--signing-key" in err, (argv, err)
