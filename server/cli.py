@@ -536,9 +536,9 @@ def _add_data(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         default=[],
         metavar="KEY",
         help="a key whose signatures to trust: a key file (PEM), or a public key in hex as "
-        "welcome and GET /api/signing-keys give it (repeatable; default: the key file beside "
-        "a SQLite --db, DB.key). The database's own signing_keys table is not trusted: "
-        "whoever can write the database can add a key there",
+        "welcome and GET /api/signing-keys give it (repeatable; the key file beside a SQLite "
+        "--db, DB.key, is trusted too). The database's own signing_keys table is not "
+        "trusted: whoever can write the database can add a key there",
     )
     p.add_argument(
         "--trust-stored-keys",
@@ -711,7 +711,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     try:
         trusted = dict(signing.trusted_key(spec) for spec in args.trusted_key)
         beside = signing.default_path(args.db)
-        if not args.trusted_key and beside is not None and os.path.exists(beside):
+        if beside is not None and os.path.exists(beside):
             key = signing.load(beside, create=False)
             trusted[key.key_id] = key.public
     except StoreError as exc:

@@ -248,3 +248,63 @@ def test_postgresql_without_a_key_file_is_refused_in_one_line() -> None:
         code, _, err = run(argv)
         assert code == 1 and "Traceback" not in err, (argv, err)
         assert len(err.strip().splitlines()) == 1 and "--signing-key" in err, (argv, err)
+
+
+def test_every_tamper_from_outside_is_caught_in_one_run(tmp_path: Any) -> None:
+    """The tester's tampers, each on its own game of one self-played knowledge base,
+    edited with sqlite3 as someone without the key file would: ``verify`` names every
+    game, and passes the one left alone."""
+    db, ids = _selfplay(tmp_path, games=12)
+    untouched, *games = ids
+    attacker = signing.Signer.generate()
+    tampers: dict[str, list[str]] = {}
+
+    def edit(name: str, *sql: str) -> str:
+        game_id = games[len(tampers)]
+        tampers[name] = [game_id]
+        with sqlite3.connect(db) as conn:
+            for statement in sql:
+                conn.execute(statement.replace("GID", f"'{game_id}'"))
+        conn.close()
+        return game_id
+
+    first = "(SELECT MIN({k}) FROM {t} WHERE game_id = GID)"
+    last = "(SELECT MAX({k}) FROM {t} WHERE game_id = GID)"
+    for which, sub in (("first", first), ("last", last)):
+        for table, key in (("actions", "n"), ("events", "seq")):
+            where = sub.format(k=key, t=table)
+            edit(f"{table} {which}", f"DELETE FROM {table} WHERE game_id = GID AND {key} = {where}")
+    edit("by", "UPDATE actions SET decided_by = 'house' WHERE game_id = GID AND n = 2")
+    truncated = edit(
+        "tail truncated, final hash recomputed",
+        "DELETE FROM events WHERE game_id = GID AND seq = "
+        "(SELECT MAX(seq) FROM events WHERE game_id = GID)",
+    )
+    _rechain(db, truncated, None)
+    resigned = edit(
+        "an action's time, rechained and re-signed",
+        "UPDATE actions SET at = at + 1 WHERE game_id = GID AND n = 1",
+        f"INSERT INTO signing_keys VALUES ('{attacker.key_id}', '{attacker.public}', 1.0)",
+    )
+    _rechain(db, resigned, attacker)
+    one = edit("two whole chains swapped (1)")
+    two = games[len(tampers)]
+    tampers["two whole chains swapped (1)"].append(two)
+    with sqlite3.connect(db) as conn:
+        for table in ("actions", "events", "chat"):
+            conn.execute(f"UPDATE {table} SET game_id = 'x' WHERE game_id = ?", (one,))
+            conn.execute(f"UPDATE {table} SET game_id = ? WHERE game_id = ?", (one, two))
+            conn.execute(f"UPDATE {table} SET game_id = ? WHERE game_id = 'x'", (two,))
+        cols = ["seed", "seed_sha256", "result", "reason", "final_hash", "signature", "key_id"]
+        select = f"SELECT {', '.join(cols)} FROM games WHERE id = ?"
+        rows = [conn.execute(select, (g,)).fetchone() for g in (one, two)]
+        update = f"UPDATE games SET {', '.join(c + ' = ?' for c in cols)} WHERE id = ?"
+        conn.execute(update, (*rows[1], one))
+        conn.execute(update, (*rows[0], two))
+    conn.close()
+    code, out, _ = run(["verify", "--db", db])
+    assert code == 1
+    assert f"{untouched}: verified" in out
+    for name, game_ids in tampers.items():
+        for game_id in game_ids:
+            assert f"{game_id}: NOT verified" in out, name
