@@ -190,6 +190,17 @@ async def open_signer(store: Store, path: str | os.PathLike[str] | None) -> Sign
         signer = Signer.generate()
         log.info("signing with a key of this process only (key id %s)", signer.key_id)
     else:
+        known = await store.signing_keys()
+        missing = not Path(path).exists()
         signer = load(path)
+        if missing and known and signer.key_id not in known:
+            log.warning(
+                "signing key %s was missing and a new one was made (key id %s), but this "
+                "knowledge base's games were signed with %s: if you did not rotate the key, "
+                "the key file was lost or removed (docs/server.md, the signing key)",
+                path,
+                signer.key_id,
+                ", ".join(known),
+            )
     await store.add_signing_key(signer.key_id, signer.public, time.time())
     return signer

@@ -308,3 +308,18 @@ def test_every_tamper_from_outside_is_caught_in_one_run(tmp_path: Any) -> None:
     for name, game_ids in tampers.items():
         for game_id in game_ids:
             assert f"{game_id}: NOT verified" in out, name
+
+
+def test_a_key_file_made_anew_for_a_signed_knowledge_base_is_a_warning(
+    tmp_path: Any, caplog: Any
+) -> None:
+    """The key file gone (lost, or removed by whoever can write its folder): the next run
+    makes a new one, as for a rotation, but says so with a WARNING naming the file and the
+    keys the knowledge base was signed with, instead of one INFO line."""
+    db, _ = _selfplay(tmp_path, games=1)
+    old = signing.load(db + ".key", create=False)
+    os.remove(db + ".key")
+    caplog.set_level("INFO", logger="server.store.signing")
+    _selfplay(tmp_path, games=1)
+    warned = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert len(warned) == 1 and db + ".key" in warned[0] and old.key_id in warned[0], warned
