@@ -131,6 +131,14 @@ def _count(text: str) -> int:
     return value
 
 
+def _positive(text: str) -> int:
+    """A whole number, 1 or more."""
+    value = _count(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, not {value}")
+    return value
+
+
 def _seconds(text: str) -> float:
     """A finite number, 0 or more (seconds, a rate)."""
     try:
@@ -243,6 +251,34 @@ def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     limits.add_argument(
         "--max-rooms-per-player", type=_count, default=20, help="rooms a player hosts"
     )
+    limits.add_argument(
+        "--max-rooms-per-ip",
+        type=_count,
+        default=50,
+        help="waiting or live rooms made from one address (IPv6: one /64)",
+    )
+    limits.add_argument(
+        "--max-waiting-rooms", type=_count, default=2_000, help="waiting rooms on this server"
+    )
+    limits.add_argument(
+        "--guests-per-ip",
+        type=_count,
+        default=30,
+        help="new guests (hello without a token) from one address at once",
+    )
+    limits.add_argument(
+        "--guest-every",
+        type=_seconds,
+        default=10.0,
+        help="then one more new guest per address every this many seconds",
+    )
+    limits.add_argument(
+        "--trusted-proxy",
+        action="append",
+        default=[],
+        metavar="ADDRESS",
+        help="a proxy whose X-Forwarded-For names the client's address (repeatable)",
+    )
     timing = serve.add_argument_group("time")
     timing.add_argument(
         "--grace", type=_seconds, default=60.0, help="seconds a seat waits for its player"
@@ -252,6 +288,12 @@ def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     timing.add_argument(
         "--finished-ttl", type=_seconds, default=600.0, help="seconds to keep ended rooms"
+    )
+    timing.add_argument(
+        "--empty-room-ttl",
+        type=_seconds,
+        default=60.0,
+        help="seconds a waiting room lasts with no human seated nor its host; 0: for ever",
     )
     timing.add_argument(
         "--no-show",
@@ -407,6 +449,7 @@ def _serve(args: argparse.Namespace, lock: Any) -> int:
     from server.ops import logs
     from server.ops.event_loop import run_loop
     from server.ops.gc_policy import GcPolicy
+    from server.players.throttle import Rate
     from server.rooms.room import Timing
     from server.root import build_server
 
@@ -428,12 +471,17 @@ def _serve(args: argparse.Namespace, lock: Any) -> int:
             abuse_limit=args.abuse_limit,
             max_rooms=args.max_rooms,
             max_rooms_per_player=args.max_rooms_per_player,
+            max_rooms_per_address=args.max_rooms_per_ip,
+            max_waiting_rooms=args.max_waiting_rooms,
+            new_guests=Rate(burst=args.guests_per_ip, every=args.guest_every),
+            trusted_proxies=tuple(args.trusted_proxy),
         ),
         timing=Timing(
             grace=args.grace,
             autopilot_delay=args.autopilot_delay,
             finished_ttl=args.finished_ttl,
             no_show=args.no_show,
+            empty_room=args.empty_room_ttl,
         ),
         seek_grace=args.seek_grace,
         house_procs=args.house_procs,
@@ -553,6 +601,32 @@ def _add_data(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "are still listed as UNCHAINED)",
     )
     p.set_defaults(func=_cmd_verify)
+
+    p = sub.add_parser(
+        "migrate",
+        help="copy a SQLite knowledge base into PostgreSQL (docs/scale-out.md)",
+        description="Copies every row of the SQLite knowledge base (players and their "
+        "tokens, games and their logs, chat, statistics, ratings, seeks, tournaments) into "
+        "a PostgreSQL database. Stop the server first: the copy refuses a store a server "
+        "uses, and a PostgreSQL database any umpire has open. Run it again after an "
+        "interruption (Ctrl-C included): it copies what is missing. It writes only into an "
+        "empty database or its own unfinished copy: a finished one is only compared (a "
+        "run with nothing left to copy says so; a missing or different row is refused, "
+        "nothing merged).",
+    )
+    p.add_argument("--from", dest="source", required=True, metavar="FILE", help="SQLite file")
+    p.add_argument("--to", dest="target", required=True, metavar="URL", help="postgresql:// URL")
+    p.add_argument(
+        "--batch", type=_positive, default=500, metavar="ROWS", help="rows per transaction"
+    )
+    p.add_argument(
+        "--progress",
+        type=_positive,
+        default=100_000,
+        metavar="ROWS",
+        help="a line each time a table's copy passes a multiple of ROWS rows (default 100000)",
+    )
+    p.set_defaults(func=_cmd_migrate)
 
     ratings = sub.add_parser("ratings", help="ratings kept from the log (docs/ratings.md)")
     ratings_sub = ratings.add_subparsers(dest="ratings_command", metavar="COMMAND")
@@ -820,6 +894,50 @@ def _cmd_verify(args: argparse.Namespace) -> int:
         )
         honest = honest and args.allow_unchained
     return 0 if honest else 1
+
+
+def _cmd_migrate(args: argparse.Namespace) -> int:
+    """``umpire migrate``: exit 0 once every row of the source is in the target."""
+    from server.errors import StoreError
+
+    if not args.target.startswith(("postgresql://", "postgres://")):
+        print(
+            f"umpire migrate: --to must be a postgresql:// URL, not {args.target!r}",
+            file=sys.stderr,
+        )
+        return 2
+    if "://" in args.source:
+        print(f"umpire migrate: --from must be a SQLite file, not {args.source!r}", file=sys.stderr)
+        return 2
+    try:
+        from server.store.migrate import copy_store
+    except ImportError as exc:  # asyncpg is the optional extra "postgres"
+        print(
+            f"umpire migrate: {exc.name} is missing: the postgres extra of umpire-games "
+            "(pip install -e '.[postgres]' in its source folder)",
+            file=sys.stderr,
+        )
+        return 1
+
+    def say(line: str) -> None:
+        print(line, flush=True)
+
+    try:
+        report = asyncio.run(
+            copy_store(args.source, args.target, batch=args.batch, progress=args.progress, say=say)
+        )
+    except StoreError as exc:
+        print(f"umpire migrate: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print(
+            "umpire migrate: interrupted: what was copied stays, and the target is marked "
+            "unfinished (no server opens it): run the same command again to finish the copy",
+            file=sys.stderr,
+        )
+        return 130
+    print(report.lines()[-1])
+    return 0
 
 
 def _usage(parser: argparse.ArgumentParser) -> int:

@@ -116,10 +116,31 @@ def game_options(game: str, seats: int | None, pairs: list[str]) -> tuple[dict[s
 
 
 def ws_url(text: str) -> str:
-    """A server's websocket URL (``ws://`` or ``wss://``), for ``--server``."""
-    if not text.startswith(("ws://", "wss://")) or len(text.split("://", 1)[1]) == 0:
-        raise argparse.ArgumentTypeError(f"not a websocket URL (ws://HOST:PORT): {text!r}")
+    """A server's websocket URL (``ws://`` or ``wss://``), or several separated by commas
+    (the nodes of a cluster, tried in turn), for ``--server``."""
+    for url in text.split(","):
+        url = url.strip()
+        if not url.startswith(("ws://", "wss://")) or len(url.split("://", 1)[1]) == 0:
+            raise argparse.ArgumentTypeError(f"not a websocket URL (ws://HOST:PORT): {url!r}")
     return text
+
+
+class ServerUrls(argparse.Action):
+    """``--server URL``, repeatable: the URLs joined by commas, in order (the first one
+    given replaces the default). A client connects to the first and moves to the next
+    when one cannot be reached (:class:`bots.client.driver.Client`)."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        given = f"_{self.dest}_given"
+        old = getattr(namespace, self.dest) if getattr(namespace, given, False) else None
+        setattr(namespace, given, True)
+        setattr(namespace, self.dest, f"{old},{values}" if old else values)
 
 
 def mqtt_url(text: str) -> str:
@@ -175,7 +196,11 @@ def register(
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--local", action="store_true", help="play in-process (the default)")
     mode.add_argument(
-        "--server", type=ws_url, metavar="URL", help="play through a server (ws://...)"
+        "--server",
+        type=ws_url,
+        action=ServerUrls,
+        metavar="URL",
+        help="play through a server (ws://...; repeat it or use commas for a cluster's nodes)",
     )
     add_ray_option(mode)
     p.add_argument(
@@ -240,7 +265,11 @@ def register(
         "spec", metavar="BOT", help="a built-in name (perudo-expert:hard) or module:Class"
     )
     p.add_argument(
-        "--server", type=ws_url, default="ws://127.0.0.1:8765", help="the server's websocket URL"
+        "--server",
+        type=ws_url,
+        action=ServerUrls,
+        default="ws://127.0.0.1:8765",
+        help="the server's websocket URL (repeat it or use commas for a cluster's nodes)",
     )
     p.add_argument("--room", help="the room id to join")
     p.add_argument("--invite", help="a private room's invite code")

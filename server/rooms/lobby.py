@@ -78,6 +78,8 @@ class Lobby:
         *,
         max_rooms: int = 10_000,
         max_rooms_per_player: int = 20,
+        max_rooms_per_address: int = 50,
+        max_waiting_rooms: int = 2_000,
         bus: Bus = NO_BUS,
     ) -> None:
         self.store = store
@@ -85,6 +87,11 @@ class Lobby:
         self.timing = timing
         self.max_rooms = max_rooms
         self.max_rooms_per_player = max_rooms_per_player
+        self.max_rooms_per_address = max_rooms_per_address
+        self.max_waiting_rooms = max_waiting_rooms
+        #: the rooms made from each address key (``create``), pruned as they end
+        self._by_address: dict[str, set[str]] = {}
+        self._address_of: dict[str, str] = {}
         self.rooms: dict[str, Room] = {}
         self._invites: dict[str, str] = {}
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
@@ -144,12 +151,33 @@ class Lobby:
             )
 
     async def create(
-        self, host: Player, game: str, options: dict[str, Any], settings: Settings
+        self,
+        host: Player,
+        game: str,
+        options: dict[str, Any],
+        settings: Settings,
+        address: str | None = None,
     ) -> Room:
-        """A new waiting room hosted by ``host``."""
+        """A new waiting room hosted by ``host``, asked from ``address`` (the key the
+        per-address limit counts by; ``None``: not counted)."""
         if len(self.rooms) >= self.max_rooms:
             raise ClientError("too_many_rooms", "the server has as many rooms as it can hold")
         self.check_room_limit(host)
+        if sum(1 for r in self.rooms.values() if r.state == WAITING) >= self.max_waiting_rooms:
+            raise ClientError(
+                "too_many_rooms",
+                f"the server has {self.max_waiting_rooms} rooms waiting for players: join one",
+            )
+        made = self._by_address.get(address) if address is not None else None
+        if made is not None:
+            for room_id in [r for r in made if not self._live(r)]:
+                made.discard(room_id)
+            if len(made) >= self.max_rooms_per_address:
+                raise ClientError(
+                    "too_many_rooms",
+                    f"your address already made {len(made)} open rooms (at most "
+                    f"{self.max_rooms_per_address}); finish some first",
+                )
         try:
             eng = find_engine(game)
             config = eng.make_config(options)
@@ -187,7 +215,15 @@ class Lobby:
         )
         await journal.commit(self.store, journal.saved(room.row))
         self._add(room)
+        if address is not None:
+            self._by_address.setdefault(address, set()).add(room_id)
+            self._address_of[room_id] = address
+        room.post(m.Relaunch())  # (its first input: an empty room's deadline is armed)
         return room
+
+    def _live(self, room_id: str) -> bool:
+        room = self.rooms.get(room_id)
+        return room is not None and not room.closed and room.state in (WAITING, PLAYING)
 
     async def open_match(
         self,
@@ -394,6 +430,12 @@ class Lobby:
     def _forget(self, room: Room) -> None:
         if self.rooms.get(room.id) is room:
             del self.rooms[room.id]
+        address = self._address_of.pop(room.id, None)
+        if address is not None and address in self._by_address:
+            made = self._by_address[address]
+            made.discard(room.id)
+            if not made:
+                del self._by_address[address]
         if room.invite is not None and self._invites.get(room.invite) == room.id:
             del self._invites[room.invite]
         self.bus.lobby_changed()

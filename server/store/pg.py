@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import json
 import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -86,6 +87,15 @@ log = logging.getLogger(__name__)
 
 #: an arbitrary constant naming the advisory lock that serializes migrations
 _MIGRATION_LOCK = 0x756D_7069_7265
+#: the ``cluster`` row ``umpire migrate`` (server.store.migrate) keeps while it copies a
+#: SQLite knowledge base into this database: nothing else opens it until the copy is done
+COPY_MARK = "copy_from_sqlite"
+#: an advisory lock every open store (serve, export, verify...) holds *shared* on its
+#: writer connection for as long as it is open, and ``umpire migrate`` holds *alone* for
+#: its whole copy: a copy never starts into a database a store has open (even one that
+#: opened before the copy's mark was written and has not registered its node yet), and
+#: no store opens one a copy is filling (even before its mark is written)
+USE_LOCK = 0x756D_7069_7265_0D
 
 MIGRATIONS: tuple[str, ...] = (
     """
@@ -374,6 +384,24 @@ class _Write:
     locks: tuple[tuple[RatingKey, str], ...] = ()
 
 
+def one_line(exc: BaseException) -> str:
+    """An exception's message on one line (PostgreSQL adds its DETAIL and HINT on lines
+    of their own)."""
+    return "; ".join(line.strip() for line in str(exc).splitlines() if line.strip())
+
+
+def _problem(name: str, exc: BaseException) -> str:
+    """One line on a failure to open or read the database; for a missing privilege, the
+    privileges each use needs."""
+    if isinstance(exc, asyncpg.InsufficientPrivilegeError):
+        return (
+            f"{name}: {exc}: umpire serve needs the role that owns the database's tables "
+            '(deploy/README.md, "PostgreSQL"); umpire export and verify need SELECT on '
+            "every table (GRANT SELECT ON ALL TABLES IN SCHEMA public TO the role)"
+        )
+    return f"{name}: {one_line(exc)}"
+
+
 def _redact(dsn: str) -> str:
     """The DSN without its password, for messages."""
     if "@" not in dsn or "://" not in dsn:
@@ -381,6 +409,22 @@ def _redact(dsn: str) -> str:
     scheme, rest = dsn.split("://", 1)
     credentials, host = rest.rsplit("@", 1)
     return f"{scheme}://{credentials.split(':', 1)[0]}@{host}"
+
+
+async def connect(dsn: str, name: str) -> asyncpg.Connection:
+    """A connection to ``dsn``; :class:`StoreError` (one line, naming ``name``, the URL
+    without its password) when it cannot be made, a bad URL included."""
+    try:
+        conn: asyncpg.Connection = await asyncpg.connect(dsn)
+    except (
+        OSError,
+        ValueError,
+        OverflowError,
+        asyncpg.PostgresError,
+        asyncpg.InterfaceError,
+    ) as exc:  # (ValueError, OverflowError: a URL it cannot use, e.g. [::zz] or port 99999)
+        raise StoreError(f"cannot connect to {name}: {one_line(exc)}") from None
+    return conn
 
 
 class PgStore(SqlReads):
@@ -412,6 +456,8 @@ class PgStore(SqlReads):
         #: with several nodes (set by server.cluster.nodes): a room's write without a lease
         #: of this node on the room is refused at once
         self.fence_all = False
+        #: (umpire migrate) open the database even while a copy into it is unfinished
+        self.copying = False
         self.commits = 0  # transactions committed (for benchmarks and tests)
 
     # -- connections -------------------------------------------------------------------
@@ -424,11 +470,7 @@ class PgStore(SqlReads):
         return self._pool
 
     async def _connect(self) -> asyncpg.Connection:
-        try:
-            conn: asyncpg.Connection = await asyncpg.connect(self.dsn)
-        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
-            raise StoreError(f"cannot connect to {self.name}: {exc}") from exc
-        return conn
+        return await connect(self.dsn, self.name)
 
     async def open(self) -> None:
         if self._db is not None:
@@ -437,6 +479,9 @@ class PgStore(SqlReads):
         try:
             await self._migrate(db)
             self._pool = await asyncpg.create_pool(self.dsn, min_size=1, max_size=self.pool_size)
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+            await db.close()
+            raise StoreError(_problem(self.name, exc)) from None
         except BaseException:
             await db.close()
             raise
@@ -447,22 +492,46 @@ class PgStore(SqlReads):
     async def _migrate(self, db: asyncpg.Connection) -> None:
         async with db.transaction():
             await db.execute("SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK)
-            await db.execute(
-                "CREATE TABLE IF NOT EXISTS schema_migrations ("
-                "version INTEGER PRIMARY KEY, applied TIMESTAMPTZ NOT NULL DEFAULT now())"
-            )
-            version = int(
-                await db.fetchval("SELECT coalesce(max(version), 0) FROM schema_migrations")
-            )
+            if not self.copying:
+                await self._hold_use_lock(db)  # (before anything is read or migrated)
+            # An up-to-date database is only read here: a role that may only read it
+            # (umpire export, verify) opens it too.
+            version = 0
+            if await db.fetchval("SELECT to_regclass('schema_migrations')") is not None:
+                version = int(
+                    await db.fetchval("SELECT coalesce(max(version), 0) FROM schema_migrations")
+                )
             if version > len(MIGRATIONS):
                 raise StoreError(
                     f"{self.name} has schema version {version}; this server knows "
                     f"{len(MIGRATIONS)}: upgrade the server"
                 )
+            if version < len(MIGRATIONS):
+                await db.execute(
+                    "CREATE TABLE IF NOT EXISTS schema_migrations ("
+                    "version INTEGER PRIMARY KEY, applied TIMESTAMPTZ NOT NULL DEFAULT now())"
+                )
             for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
                 await db.execute(script)
                 await db.execute("INSERT INTO schema_migrations (version) VALUES ($1)", number)
                 log.info("store %s: migrated to schema version %d", self.name, number)
+            if not self.copying:
+                mark = await db.fetchval("SELECT value FROM cluster WHERE key = $1", COPY_MARK)
+                if mark is not None:
+                    source = json.loads(mark).get("from", "a SQLite file")
+                    raise StoreError(
+                        f"{self.name}: the copy from {source} (umpire migrate) has not "
+                        "finished; run it again to finish it before using this database"
+                    )
+
+    async def _hold_use_lock(self, db: asyncpg.Connection) -> None:
+        """Take :data:`USE_LOCK` shared on ``db`` (for its life); :class:`StoreError` while
+        ``umpire migrate`` holds it."""
+        if not await db.fetchval("SELECT pg_try_advisory_lock_shared($1)", USE_LOCK):
+            raise StoreError(
+                f"{self.name}: umpire migrate is copying into it; wait for the copy to "
+                "finish before using this database"
+            )
 
     async def close(self) -> None:
         writer, self._writer = self._writer, None
@@ -529,8 +598,15 @@ class PgStore(SqlReads):
     async def _writer_connection(self) -> asyncpg.Connection:
         if self._db is None or self._db.is_closed():
             # The server restarted or the connection broke: the failed batch was rolled
-            # back; reconnect for the next one.
-            self._db = await self._connect()
+            # back; reconnect for the next one (holding the use lock again).
+            db = await self._connect()
+            try:
+                if not self.copying:
+                    await self._hold_use_lock(db)
+            except BaseException:
+                await db.close()
+                raise
+            self._db = db
         return self._db
 
     async def _transaction(self, batch: list[_Write]) -> None:
@@ -786,6 +862,8 @@ class PgStore(SqlReads):
     async def _fetch(self, sql: str, params: Sequence[Any] = ()) -> Sequence[Sequence[Any]]:
         try:
             rows: list[asyncpg.Record] = await self.pool.fetch(_numbered(sql), *params)
+        except asyncpg.InsufficientPrivilegeError as exc:
+            raise StoreError(_problem(self.name, exc)) from None
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
             raise StoreError(f"read failed: {exc}") from exc
         return rows

@@ -17,6 +17,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 
+#: the per-address caps (docs/protocol.md, "Limits") raised: every test client comes from
+#: 127.0.0.1, and a test may say hello as many guests and make many rooms
+MANY_FROM_LOOPBACK = (
+    "--guests-per-ip",
+    "1000000",
+    "--max-rooms-per-ip",
+    "1000000",
+)
+
+
 async def spawn_serve(
     db: str | Path,
     *,
@@ -55,6 +65,7 @@ async def spawn_serve(
         "1000",
         "--burst",
         "1000",
+        *MANY_FROM_LOOPBACK,
         "--log-level",
         "WARNING",
         *extra,
