@@ -49,6 +49,11 @@ async def test_a_finished_game_is_signed_with_the_published_key(
     conn.close()
     code, out, _ = await asyncio.to_thread(run, ["verify", "--db", db_path])
     assert code == 1 and "chat line 1" in out and "does not match its link" in out
+    with sqlite3.connect(db_path) as conn:  # the chat line deleted: a hole in the chain
+        conn.execute("DELETE FROM chat WHERE game_id = ?", (room_id,))
+    conn.close()
+    code, out, _ = await asyncio.to_thread(run, ["verify", "--db", db_path])
+    assert code == 1 and f"{room_id}: NOT verified" in out and "rows are missing" in out
 
 
 def test_verify_says_unchained_and_fails_unless_allowed(tmp_path: Any) -> None:
