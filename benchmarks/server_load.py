@@ -877,6 +877,7 @@ def main() -> None:
                     throwaway_postgres(cluster, lambda dsn: asyncio.run(create_database(dsn)))
                 )
                 postmaster = postgres_pids(cluster.data)[0]
+            extra += ["--signing-key", str(Path(tmp) / "cluster.key")]  # (the nodes' one key)
         feed: dict[str, float] = {}
         trace = str(Path(options.trace).resolve()) if options.trace else None
         servers: list[tuple[subprocess.Popen[bytes], int]] = []

@@ -40,11 +40,15 @@ async def open_recorder(db: str, signing_key: str | None = None) -> AsyncIterato
     from server.errors import StoreError
     from server.store.contract import open_store
     from server.store.selfplay_log import SelfplayLog, scheduled_key
-    from server.store.signing import default_path, open_signer
+    from server.store.signing import key_path, open_signer
 
     problem = db_folder_problem(db)
     if problem:
         raise OSError(problem)
+    try:
+        path = key_path(db, signing_key)
+    except StoreError as exc:  # (PostgreSQL and no key file: before connecting)
+        raise OSError(str(exc)) from None
     store = open_store(db, synchronous="NORMAL")
     try:
         await store.open()
@@ -52,7 +56,7 @@ async def open_recorder(db: str, signing_key: str | None = None) -> AsyncIterato
         raise OSError(f"--db {db} is not a knowledge base: {exc}") from None
     try:
         try:
-            signer = await open_signer(store, signing_key or default_path(db))
+            signer = await open_signer(store, path)
         except StoreError as exc:  # (a key file that cannot be read or made: one line)
             raise OSError(str(exc)) from None
         book = SelfplayLog(store, signer)
@@ -405,10 +409,16 @@ def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 def _cmd_serve(args: argparse.Namespace) -> int:
     from server.errors import StoreError
     from server.store.lock import ServerLock
+    from server.store.signing import key_path
 
     problem = db_folder_problem(args.db)
     if problem:
         print(f"umpire serve: {problem}", file=sys.stderr)
+        return 1
+    try:
+        key_path(args.db, args.signing_key)
+    except StoreError as exc:  # (PostgreSQL needs its key file, docs/server.md)
+        print(f"umpire serve: {exc}", file=sys.stderr)
         return 1
     lock: ServerLock | None = None
     if "://" not in args.db:
@@ -568,6 +578,22 @@ def _add_data(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "game_id", nargs="*", metavar="GAME_ID", help="the games to check (default: --all)"
     )
     p.add_argument("--all", action="store_true", help="check every finished game (the default)")
+    p.add_argument(
+        "--trusted-key",
+        action="append",
+        default=[],
+        metavar="KEY",
+        help="a key whose signatures to trust: a key file (PEM), or a public key in hex as "
+        "welcome and GET /api/signing-keys give it (repeatable; the key file beside a SQLite "
+        "--db, DB.key, is trusted too). The database's own signing_keys table is not "
+        "trusted: whoever can write the database can add a key there",
+    )
+    p.add_argument(
+        "--trust-stored-keys",
+        action="store_true",
+        help="also trust every key in the database's signing_keys table (only for a copy "
+        "you know was not written by anyone else)",
+    )
     p.add_argument(
         "--allow-unchained",
         action="store_true",
@@ -743,23 +769,46 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     its signature), 1 otherwise; an unchained game (logged before the chain) fails too,
     unless ``--allow-unchained``."""
     from server.errors import StoreError
-    from server.export.reader import logs, verify_chain, verify_game, verify_log
+    from server.export.reader import (
+        REVEALED,
+        hidden_end,
+        logs,
+        verify_chain,
+        verify_game,
+        verify_log,
+    )
+    from server.store import signing
 
     if args.all and args.game_id:
         print("umpire verify: give GAME_IDs or --all, not both", file=sys.stderr)
         return 2
+    try:
+        trusted = dict(signing.trusted_key(spec) for spec in args.trusted_key)
+        beside = signing.default_path(args.db)
+        if beside is not None and os.path.exists(beside):
+            key = signing.load(beside, create=False)
+            trusted[key.key_id] = key.public
+    except StoreError as exc:
+        print(f"umpire verify: {exc}", file=sys.stderr)
+        return 2
 
     missing: list[str] = []  # the ids with no finished game, as problems
+    hidden: list[tuple[str, str, list[str], str]] = []  # ended games stored as not over
+    running: list[str] = []  # games in progress (their seeds secret): not checked
+    untrusted = False
 
     async def run() -> list[tuple[str, str, list[str], str]]:
+        nonlocal untrusted
         store = await _open_existing(args.db)
         try:
-            keys = await store.signing_keys()
+            stored = await store.signing_keys()
+            keys = {**stored, **trusted} if args.trust_stored_keys else trusted
             ids = list(dict.fromkeys(args.game_id)) or None
             found = []
             async for log in logs(store, ids):
-                problems = verify_log(log, keys)
+                problems = verify_log(log, keys, stored)
                 row = log.row
+                untrusted = untrusted or (row.key_id is not None and row.key_id not in keys)
                 if not row.chained:
                     note = ""
                 else:
@@ -774,16 +823,43 @@ def _cmd_verify(args: argparse.Namespace) -> int:
             known = {gid for gid, _, _, _ in found}
             for gid in ids or []:
                 if gid not in known:
-                    missing.extend(await verify_game(store, gid))
+                    missing.extend(await verify_game(store, gid, keys))
+            if ids is None:  # the games not over: in progress, or an ended one hidden
+                async for row in store.iter_games():
+                    if row.status in REVEALED and row.seed_revealed:
+                        continue
+                    if row.final_hash is not None:
+                        hidden.append((row.id, row.game, [hidden_end(row)], ""))
+                    else:
+                        running.append(row.id)
             return found
         finally:
             await store.close()
 
     try:
-        reports = asyncio.run(run())
+        reports = asyncio.run(run()) + hidden
     except (OSError, StoreError) as exc:
         print(f"umpire verify: {exc}", file=sys.stderr)
         return 1
+    if untrusted:
+        print(
+            "umpire verify: some games are signed by a key that is not trusted: give the key "
+            "file or the server's public key with --trusted-key (the database's own "
+            "signing_keys table is not trusted: whoever can write the database can add a key)",
+            file=sys.stderr,
+        )
+    if args.trust_stored_keys:
+        print(
+            "umpire verify: --trust-stored-keys: the keys in the database's signing_keys "
+            "table are trusted, and whoever can write the database can add a key there",
+            file=sys.stderr,
+        )
+    if running:
+        shown = ", ".join(running[:10]) + (", ..." if len(running) > 10 else "")
+        print(
+            f"umpire verify: {len(running)} games in progress were not checked: {shown}",
+            file=sys.stderr,
+        )
     if missing:
         print(f"umpire verify: {'; '.join(missing)}", file=sys.stderr)
     elif not reports:

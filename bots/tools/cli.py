@@ -51,12 +51,15 @@ class Feed(Protocol):
 class Services:
     """What the bots' commands get from the composition root.
 
-    ``open_recorder(db)`` opens the knowledge base ``db`` and yields a :data:`Recorder`
-    for the games played (``--db``); ``open_feed(url)`` yields a :class:`Feed`
+    ``open_recorder(db, signing_key)`` opens the knowledge base ``db`` and yields a
+    :data:`Recorder` for the games played (``--db``), signed with the key file
+    ``signing_key`` (``--signing-key``; None: the default, beside a SQLite ``db``; the
+    recorder refuses, raising ``OSError``, where there is no default: PostgreSQL);
+    ``open_feed(url)`` yields a :class:`Feed`
     (``--mqtt``). Either may be missing: the option then says it is unavailable.
     """
 
-    open_recorder: Callable[[str], AbstractAsyncContextManager[Recorder]] | None = None
+    open_recorder: Callable[[str, str | None], AbstractAsyncContextManager[Recorder]] | None = None
     open_feed: Callable[[str], AbstractAsyncContextManager[Feed]] | None = None
 
 
@@ -203,6 +206,7 @@ def register(
     p.add_argument(
         "--db", help="write every game to this knowledge base (SQLite file or postgresql://...)"
     )
+    add_signing_key_option(p)
     p.add_argument("--seed", help="tournament seed: the same seed plays the same games")
     p.add_argument(
         "--option",
@@ -333,9 +337,21 @@ def register(
     p.add_argument(
         "--db", required=True, help="the knowledge base to write (SQLite file or postgresql://...)"
     )
+    add_signing_key_option(p)
     p.add_argument("--seed", help="the same seed plays the same games")
     p.add_argument("--option", "-o", action="append", default=[], metavar="KEY=VALUE")
     p.set_defaults(func=cmd_selfplay, services=services)
+
+
+def add_signing_key_option(p: argparse.ArgumentParser) -> None:
+    """``--signing-key PATH``: the key file the games written to ``--db`` are signed with."""
+    p.add_argument(
+        "--signing-key",
+        metavar="PATH",
+        help="the Ed25519 key file the games written to --db are signed with (created, mode "
+        "0600, if missing; default: beside a SQLite --db, DB.key; required with PostgreSQL; "
+        "docs/server.md, the signing key)",
+    )
 
 
 def check_bot(spec: str, game: str | None) -> Any:
@@ -417,7 +433,9 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         async with contextlib.AsyncExitStack() as stack:
             record = feed = None
             if args.db and services.open_recorder is not None:
-                record = await stack.enter_async_context(services.open_recorder(args.db))
+                record = await stack.enter_async_context(
+                    services.open_recorder(args.db, args.signing_key)
+                )
             if args.mqtt and services.open_feed is not None:
                 bus = await stack.enter_async_context(services.open_feed(args.mqtt))
                 feed = (args.name or f"{args.game}-{seed}", list(dict.fromkeys(names)), bus)
@@ -691,7 +709,7 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     settings = {"source": "selfplay", "seed": seed}
 
     async def run() -> list[PlayedGame]:
-        async with open_recorder(args.db) as record:
+        async with open_recorder(args.db, args.signing_key) as record:
             return await play_and_record(
                 specs, args.parallel, record, settings, ray_address=args.ray
             )

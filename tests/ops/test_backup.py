@@ -5,6 +5,7 @@ knowledge base exports the same games and verifies."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import shutil
 import subprocess
 import uuid
@@ -56,7 +57,10 @@ def test_postgresql_dump_and_restore(
     pg_restore = bindir / "pg_restore" if bindir else shutil.which("pg_restore")
     if not pg_dump or not pg_restore:
         pytest.skip("pg_dump and pg_restore are not installed (apt-get install postgresql)")
-    assert main([*SELFPLAY, "--games", "3", "--db", pg_dsn, "--seed", "b"]) == 0
+    key = str(tmp_path / "cluster.key")  # (PostgreSQL needs its key file)
+    assert (
+        main([*SELFPLAY, "--games", "3", "--db", pg_dsn, "--seed", "b", "--signing-key", key]) == 0
+    )
     before = export(pg_dsn, tmp_path / "before.jsonl", capsys)
     dump = tmp_path / "umpire.dump"
     subprocess.run([str(pg_dump), "--format=custom", f"--file={dump}", pg_dsn], check=True)
@@ -67,7 +71,7 @@ def test_postgresql_dump_and_restore(
     )
     assert export(target, tmp_path / "after.jsonl", capsys) == before
     ids = [line.split('"id":"', 1)[1].split('"', 1)[0] for line in before.splitlines()]
-    assert main(["verify", "--db", target, *ids]) == 0
+    assert main(["verify", "--db", target, "--trusted-key", key, *ids]) == 0
     assert capsys.readouterr().out.count("verified:") == 3
 
 
@@ -128,7 +132,9 @@ def test_postgresql_restore_runs_as_the_application_role_and_export_on_a_read_on
         )
     )
     src_dsn = _as_role(pg_admin_dsn, app, src)
-    assert main([*SELFPLAY, "--games", "3", "--db", src_dsn, "--seed", "r"]) == 0
+    key = str(tmp_path / "cluster.key")  # (PostgreSQL needs its key file)
+    signed, trusted = ["--signing-key", key], ["--trusted-key", key]
+    assert main([*SELFPLAY, "--games", "3", "--db", src_dsn, "--seed", "r", *signed]) == 0
     before = export(src_dsn, tmp_path / "before.jsonl", capsys)
     dump = tmp_path / "umpire.dump"
     # the nightly dump, as the application role (the README's cron line)
@@ -139,9 +145,9 @@ def test_postgresql_restore_runs_as_the_application_role_and_export_on_a_read_on
     restore = [str(pg_restore), "--no-owner", "--no-privileges", "--exit-on-error"]
     subprocess.run([*restore, f"--dbname={target}", str(dump)], check=True)
     assert export(target, tmp_path / "after.jsonl", capsys) == before
-    assert main(["verify", "--db", target]) == 0
+    assert main(["verify", "--db", target, *trusted]) == 0
     assert capsys.readouterr().out.count("verified:") == 3
-    assert main([*SELFPLAY, "--games", "1", "--db", target, "--seed", "s"]) == 0  # it writes
+    assert main([*SELFPLAY, "--games", "1", "--db", target, "--seed", "s", *signed]) == 0
     assert export(target, tmp_path / "more.jsonl", capsys).count("\n") == 4
     # a read-only role: export and verify work once it may read the tables
     read_only = _as_role(pg_admin_dsn, reader, restored)
@@ -156,7 +162,7 @@ def test_postgresql_restore_runs_as_the_application_role_and_export_on_a_read_on
         )
     )
     assert export(read_only, tmp_path / "read.jsonl", capsys).count("\n") == 4
-    assert main(["verify", "--db", read_only]) == 0
+    assert main(["verify", "--db", read_only, *trusted]) == 0
     capsys.readouterr()
     # the old recipe (restored by a superuser into a database it owns) leaves the
     # application role without its tables: one line says what it needs, no traceback
@@ -165,8 +171,14 @@ def test_postgresql_restore_runs_as_the_application_role_and_export_on_a_read_on
         [*restore, f"--dbname={_as_role(pg_admin_dsn, _user(pg_admin_dsn), foreign)}", str(dump)],
         check=True,
     )
-    for command in (["verify"], ["export"], ["serve", "--port", "0"]):
-        assert main([*command, "--db", _as_role(pg_admin_dsn, app, foreign)]) == 1
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    for command in (["verify"], ["export"], ["serve", "--port", "0", *signed]):
+        try:
+            assert main([*command, "--db", _as_role(pg_admin_dsn, app, foreign)]) == 1
+        finally:  # (serve configured this process's logging: the next tests' is theirs)
+            root.handlers[:] = handlers
+            root.setLevel(level)
         line = _one_line(capsys.readouterr().err)
         assert "permission denied" in line and "owns the database" in line
 

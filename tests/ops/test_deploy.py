@@ -115,6 +115,9 @@ def test_cluster_compose_file() -> None:
         args = build_parser().parse_args(argv)
         assert args.db.startswith("postgresql://") and "@postgres:5432/" in args.db
         assert args.advertise == f"ws://{name}:8765" and args.node_name == name
+        # one key file for the cluster, on a volume every node mounts (issue 32)
+        assert args.signing_key == "/var/lib/umpire/cluster.key"
+        assert "umpire-key:/var/lib/umpire" in services[name]["volumes"]
         assert services[name]["build"]["dockerfile"] == "deploy/Dockerfile"
         assert services[name]["depends_on"]["postgres"]["condition"] == "service_healthy"
     assert '".[postgres]"' in (DEPLOY / "Dockerfile").read_text()

@@ -245,7 +245,8 @@ async def test_the_copy_is_faithful_idempotent_and_the_old_tokens_log_in(
     before = await asyncio.to_thread(export, db, tmp_path / "sqlite.jsonl")
     after = await asyncio.to_thread(export, pg_dsn, tmp_path / "pg.jsonl")
     assert before == after and before.count(b"\n") >= 5
-    code, out, err = await asyncio.to_thread(run, ["verify", "--db", pg_dsn])
+    trusted = ["--trusted-key", str(source.path) + ".key"]  # (the SQLite server's key file)
+    code, out, err = await asyncio.to_thread(run, ["verify", "--db", pg_dsn, *trusted])
     assert code == 0 and "NOT" not in out, out + err
     # a second run copies nothing, and says so
     code, out, err = await asyncio.to_thread(run, ["migrate", "--from", db, "--to", pg_dsn])

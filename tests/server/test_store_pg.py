@@ -169,21 +169,26 @@ async def test_a_stale_fencing_token_refuses_the_write_and_only_it(
 
 
 def test_cli_selfplay_tournament_export_verify_on_postgresql(
-    pg_dsn: str, capsys: pytest.CaptureFixture[str]
+    pg_dsn: str, capsys: pytest.CaptureFixture[str], tmp_path: Any
 ) -> None:
     from server.cli import main
 
+    key = str(tmp_path / "cluster.key")  # (PostgreSQL needs its key file)
     argv = ["--bots", "perudo-random", "--seats", "3", "--games", "3", "--db", pg_dsn]
+    argv += ["--signing-key", key]
     assert main(["selfplay", "--game", "perudo", *argv, "--seed", "x"]) == 0
     assert "3 perudo games logged" in capsys.readouterr().out
     argv = ["--game", "kriegspiel", "--bots", "kriegspiel-random", "--games", "2"]
-    assert main(["tournament", *argv, "--seed", "s", "--db", pg_dsn, "--json"]) == 0
+    argv += ["--db", pg_dsn, "--signing-key", key]
+    assert main(["tournament", *argv, "--seed", "s", "--json"]) == 0
     capsys.readouterr()
     assert main(["export", "--db", pg_dsn]) == 0
     lines = capsys.readouterr().out.splitlines()
     ids = [json.loads(line)["id"] for line in lines]
     assert len(ids) == 5
-    assert main(["verify", "--db", pg_dsn, *ids]) == 0
+    assert main(["verify", "--db", pg_dsn, *ids]) == 1  # (no key trusted: none beside it)
+    capsys.readouterr()
+    assert main(["verify", "--db", pg_dsn, "--trusted-key", key, *ids]) == 0
     assert capsys.readouterr().out.count("verified:") == 5
     assert main(["verify", "--db", pg_dsn, "nope"]) == 1
     assert main(["export", "--db", "postgresql://nobody@127.0.0.1:1/none"]) == 1
