@@ -493,6 +493,16 @@ class Store(ABC):
         stored changes are returned). Without one, return ``[]``."""
 
     @abstractmethod
+    async def discard_unfinished_game(self, game_id: str) -> bool:
+        """Delete game ``game_id`` whole (its row, seats, actions, events and chat) in one
+        transaction if it is ``waiting`` or ``playing``; return whether it did. A
+        finished or aborted game is never touched.
+
+        For a game written elsewhere and stored all at once (self-play,
+        server.store.selfplay_log) whose writer died half-way: nothing refers to a game
+        that never finished, and writing it again from its start needs its id free."""
+
+    @abstractmethod
     async def add_stats(self, game: str, stats: Mapping[str, Mapping[str, float]]) -> None:
         """Add per-player public statistics (player id -> key -> amount)."""
 

@@ -730,6 +730,20 @@ class PgStore(SqlReads):
         row = chat_values(game_id, line)
         await self._submit(game_id, [(_INSERT_CHAT, [row])])
 
+    async def discard_unfinished_game(self, game_id: str) -> bool:
+        async def discard(db: asyncpg.Connection) -> bool:
+            status = await db.execute(
+                "DELETE FROM games WHERE id = $1 AND status IN ('waiting', 'playing')",
+                game_id,
+            )
+            if status != "DELETE 1":
+                return False
+            for table in ("game_players", "actions", "events", "chat"):
+                await db.execute(f"DELETE FROM {table} WHERE game_id = $1", game_id)
+            return True
+
+        return bool(await self._submit(None, [], hook=discard))
+
     async def add_stats(self, game: str, stats: Mapping[str, Mapping[str, float]]) -> None:
         rows = stat_rows(game, stats)
         if rows:

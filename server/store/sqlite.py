@@ -866,6 +866,20 @@ class SqliteStore(SqlReads):
         row = chat_values(game_id, line)
         await self._submit([(_INSERT_CHAT, [row])])
 
+    async def discard_unfinished_game(self, game_id: str) -> bool:
+        def discard(db: sqlite3.Connection) -> bool:
+            done = db.execute(
+                "DELETE FROM games WHERE id = ? AND status IN ('waiting', 'playing')",
+                (game_id,),
+            )
+            if done.rowcount != 1:
+                return False
+            for table in ("game_players", "actions", "events", "chat"):
+                db.execute(f"DELETE FROM {table} WHERE game_id = ?", (game_id,))
+            return True
+
+        return bool(await self._submit([], hook=discard))
+
     async def add_stats(self, game: str, stats: Mapping[str, Mapping[str, float]]) -> None:
         rows = stat_rows(game, stats)
         if rows:
