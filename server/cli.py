@@ -546,13 +546,14 @@ def _add_data(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     ratings.set_defaults(func=lambda args: _usage(ratings))
 
 
-async def _open_existing(path: str) -> Store:
-    """Open a knowledge base that must already exist (never create an empty one)."""
+async def _open_existing(path: str, *, read_only: bool = False) -> Store:
+    """Open a knowledge base that must already exist (never create an empty one);
+    ``read_only``: only to read it (never migrated, never written)."""
     from server.store.contract import open_store
 
     if "://" not in path and not os.path.exists(path):
         raise FileNotFoundError(f"no knowledge base at {path}")
-    store = open_store(path)
+    store = open_store(path, read_only=read_only)
     try:
         await store.open()
     except sqlite3.DatabaseError as exc:  # a file that is not a knowledge base
@@ -588,7 +589,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
         return _export_parquet(args)
 
     async def run(out: TextIO) -> int:
-        store = await _open_existing(args.db)
+        store = await _open_existing(args.db, read_only=True)
         try:
             games = await _export_ids(store, args)
             if args.format == "pgn":
@@ -640,7 +641,7 @@ def _export_parquet(args: argparse.Namespace) -> int:
             print("\r" + line if tty else line, end="" if tty else "\n", file=sys.stderr)
 
     async def run() -> tuple[int, int]:
-        store = await _open_existing(args.db)
+        store = await _open_existing(args.db, read_only=True)
         try:
             games = await _export_ids(store, args)
             return await export_parquet(store, args.out, games, progress=progress)
@@ -678,7 +679,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     missing: list[str] = []  # the ids with no finished game, as problems
 
     async def run() -> list[tuple[str, str, list[str], str]]:
-        store = await _open_existing(args.db)
+        store = await _open_existing(args.db, read_only=True)
         try:
             keys = await store.signing_keys()
             ids = list(dict.fromkeys(args.game_id)) or None
@@ -758,7 +759,7 @@ def _cmd_ratings_rebuild(args: argparse.Namespace) -> int:
     from server.ratings.rebuild import Report, rebuild
 
     async def run() -> Report:
-        store = await _open_existing(args.db)
+        store = await _open_existing(args.db, read_only=args.check)
         try:
             return await rebuild(store, write=not args.check)
         finally:

@@ -880,10 +880,11 @@ def seek_values(seek: SeekRow) -> tuple[Any, ...]:
     )
 
 
-def open_store(location: str, *, synchronous: str = "FULL") -> Store:
+def open_store(location: str, *, synchronous: str = "FULL", read_only: bool = False) -> Store:
     """The store for ``location`` (not yet opened): a ``postgresql://`` URL opens the
     PostgreSQL store (``server.store.pg``, needs the ``postgres`` extra), anything else
-    names a SQLite file.
+    names a SQLite file. ``read_only``: a store that only reads (never migrates, refuses
+    an older schema and every write), for the commands that only read.
 
     The one place that maps a ``--db`` argument to an implementation.
     """
@@ -895,7 +896,7 @@ def open_store(location: str, *, synchronous: str = "FULL") -> Store:
                 f"a PostgreSQL store needs asyncpg: the postgres extra of umpire-games "
                 f"(pip install -e '.[postgres]' in its source folder) ({exc})"
             ) from None
-        return PgStore(location)
+        return PgStore(location, read_only=read_only)
     if "://" in location:
         raise StoreError(
             f"no store implementation for {location!r}: give a SQLite file path "
@@ -903,4 +904,4 @@ def open_store(location: str, *, synchronous: str = "FULL") -> Store:
         )
     from server.store.sqlite import SqliteStore
 
-    return SqliteStore(location, synchronous=synchronous)
+    return SqliteStore(location, synchronous=synchronous, read_only=read_only)

@@ -391,3 +391,25 @@ async def test_a_version_7_file_marks_its_games_unchained(tmp_path: Path) -> Non
     with sqlite3.connect(path) as conn:
         assert conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS) == 8
     conn.close()
+
+
+async def test_a_read_only_store_reads_and_refuses_every_write(tmp_path: Path) -> None:
+    """Issue 34 (``umpire verify``/``export``): only the reader is opened; a write is
+    refused in one line and the file is not touched."""
+    path = tmp_path / "kb.db"
+    writer = SqliteStore(str(path))
+    await writer.open()
+    await writer.save_game(game_row("g1"), [event(1)])
+    await writer.close()
+    before = path.read_bytes()
+    reader = SqliteStore(str(path), read_only=True)
+    await reader.open()
+    try:
+        assert [e.seq for e in await reader.events("g1")] == [1]
+        with pytest.raises(StoreError, match="read-only"):
+            await reader.save_game(game_row("g2"))
+    finally:
+        await reader.close()
+    assert path.read_bytes() == before
+    with pytest.raises(StoreError, match="no knowledge base"):
+        await SqliteStore(str(tmp_path / "none.db"), read_only=True).open()
