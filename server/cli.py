@@ -50,7 +50,13 @@ async def open_recorder(db: str, signing_key: str | None = None) -> AsyncIterato
         await store.open()
     except sqlite3.DatabaseError as exc:  # a file that is not a knowledge base
         raise OSError(f"--db {db} is not a knowledge base: {exc}") from None
+    except StoreError as exc:  # (one line naming the file and what to do)
+        raise OSError(str(exc)) from None
     try:
+        try:  # (a read-only file: said now, not after the games are played)
+            await store.check_writable()
+        except StoreError as exc:
+            raise OSError(str(exc)) from None
         try:
             signer = await open_signer(store, signing_key or default_path(db))
         except StoreError as exc:  # (a key file that cannot be read or made: one line)

@@ -212,3 +212,36 @@ def test_verify_and_export_only_read(tmp_path: Path) -> None:
     assert code == 0 and "no finished games" in err, err
     code, _out, err = results["export ro"]
     assert code == 0 and "exported 0 games" in err, err
+
+
+def test_selfplay_and_tournament_on_an_unusable_database_stop_before_playing(
+    tmp_path: Path,
+) -> None:
+    """Issue 34: ``umpire selfplay --db`` and ``tournament --db`` on a read-only,
+    garbage or damaged file: one line naming it and what to do, exit 1, before any game
+    is played (a read-only file was found only at the first write, after the games)."""
+    good = tmp_path / "good.db"
+    make_db(good)
+    garbage = tmp_path / "garbage.db"
+    garbage.write_bytes(bytes(range(256)) * 40)
+    truncated = tmp_path / "truncated.db"
+    truncated.write_bytes(good.read_bytes()[: good.stat().st_size // 2])
+    ro_file = tmp_path / "rofile" / "ro.db"
+    ro_file.parent.mkdir()
+    shutil.copy(good, ro_file)
+    selfplay = ("selfplay", "--game", "perudo", "--bots", "perudo-random", "--seats", "2")
+    tournament = ("tournament", "--game", "perudo", "--bots", "perudo-random,perudo-random")
+    with read_only_file(ro_file):
+        runs = {
+            "selfplay ro": (umpire(*selfplay, "--games", "2", "--db", str(ro_file)), ro_file),
+            "tournament ro": (umpire(*tournament, "--games", "1", "--db", str(ro_file)), ro_file),
+            "selfplay garbage": (umpire(*selfplay, "--db", str(garbage)), garbage),
+            "tournament damaged": (umpire(*tournament, "--db", str(truncated)), truncated),
+        }
+        results = {name: (finished(proc), str(path)) for name, (proc, path) in runs.items()}
+    for name, (result, path) in results.items():
+        print(name, result[2].strip())
+        assert_one_line(result, path)
+        assert "Error:" not in result[2], result[2]  # (no exception's class name)
+    for name in ("selfplay ro", "tournament ro"):
+        assert "writable" in results[name][0][2]
