@@ -372,12 +372,17 @@ class Store(ABC):
         if self.on_commit is not None:
             self.on_commit(seconds, writes)
 
-    def _write_failed(self, exc: BaseException) -> None:
+    def _write_failed(self, exc: BaseException) -> bool:
         """A write failed with ``exc``: count it (a refusal such as ``NameTaken`` is an
-        answer, not a failure)."""
-        if not isinstance(exc, NameTaken):
-            self.write_failures += 1
-            self.failing = True
+        answer, not a failure); return whether it is the first failure since the last
+        commit that succeeded (the one a store logs as a warning: a paused room retries
+        its write every few seconds while the disk stays full)."""
+        if isinstance(exc, NameTaken):
+            return False
+        first = not self.failing
+        self.write_failures += 1
+        self.failing = True
+        return first
 
     async def check_writable(self) -> None:
         """Raise :class:`StoreError` (one line naming the database and what to do) if the

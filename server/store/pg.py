@@ -569,8 +569,8 @@ class PgStore(SqlReads):
             log.warning("store %s: %s", self.name, exc)
             item.done.set_exception(exc)
         else:
-            self._write_failed(exc)
-            write_failed(self.name, item.done, exc)
+            first = self._write_failed(exc)
+            write_failed(self.name, item.done, exc, first)
 
     async def _writer_connection(self) -> asyncpg.Connection:
         if self._db is None or self._db.is_closed():

@@ -720,8 +720,8 @@ class SqliteStore(SqlReads):
                 await checkpoints
 
     def _fail(self, item: _Write, exc: Exception) -> None:
-        self._write_failed(exc)
-        write_failed(self.path, item.done, exc)
+        first = self._write_failed(exc)
+        write_failed(self.path, item.done, exc, first)
 
     async def _checkpoints(self) -> None:
         """Checkpoint the WAL every :data:`CHECKPOINT_INTERVAL` seconds (PASSIVE: it
