@@ -54,7 +54,13 @@ async def open_recorder(db: str, signing_key: str | None = None) -> AsyncIterato
         await store.open()
     except sqlite3.DatabaseError as exc:  # a file that is not a knowledge base
         raise OSError(f"--db {db} is not a knowledge base: {exc}") from None
+    except StoreError as exc:  # (one line naming the file and what to do)
+        raise OSError(str(exc)) from None
     try:
+        try:  # (a read-only file: said now, not after the games are played)
+            await store.check_writable()
+        except StoreError as exc:
+            raise OSError(str(exc)) from None
         try:
             signer = await open_signer(store, path)
         except StoreError as exc:  # (a key file that cannot be read or made: one line)
@@ -646,13 +652,14 @@ def _add_data(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     ratings.set_defaults(func=lambda args: _usage(ratings))
 
 
-async def _open_existing(path: str) -> Store:
-    """Open a knowledge base that must already exist (never create an empty one)."""
+async def _open_existing(path: str, *, read_only: bool = False) -> Store:
+    """Open a knowledge base that must already exist (never create an empty one);
+    ``read_only``: only to read it (never migrated, never written)."""
     from server.store.contract import open_store
 
     if "://" not in path and not os.path.exists(path):
         raise FileNotFoundError(f"no knowledge base at {path}")
-    store = open_store(path)
+    store = open_store(path, read_only=read_only)
     try:
         await store.open()
     except sqlite3.DatabaseError as exc:  # a file that is not a knowledge base
@@ -688,7 +695,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
         return _export_parquet(args)
 
     async def run(out: TextIO) -> int:
-        store = await _open_existing(args.db)
+        store = await _open_existing(args.db, read_only=True)
         try:
             games = await _export_ids(store, args)
             if args.format == "pgn":
@@ -740,7 +747,7 @@ def _export_parquet(args: argparse.Namespace) -> int:
             print("\r" + line if tty else line, end="" if tty else "\n", file=sys.stderr)
 
     async def run() -> tuple[int, int]:
-        store = await _open_existing(args.db)
+        store = await _open_existing(args.db, read_only=True)
         try:
             games = await _export_ids(store, args)
             return await export_parquet(store, args.out, games, progress=progress)
@@ -799,7 +806,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
 
     async def run() -> list[tuple[str, str, list[str], str]]:
         nonlocal untrusted
-        store = await _open_existing(args.db)
+        store = await _open_existing(args.db, read_only=True)
         try:
             stored = await store.signing_keys()
             keys = {**stored, **trusted} if args.trust_stored_keys else trusted
@@ -952,7 +959,7 @@ def _cmd_ratings_rebuild(args: argparse.Namespace) -> int:
     from server.ratings.rebuild import Report, rebuild
 
     async def run() -> Report:
-        store = await _open_existing(args.db)
+        store = await _open_existing(args.db, read_only=args.check)
         try:
             return await rebuild(store, write=not args.check)
         finally:

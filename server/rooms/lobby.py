@@ -41,6 +41,7 @@ from server.rooms.room import (
 )
 from server.store import journal
 from server.store.contract import GameRow, Store
+from server.store.selfplay_log import is_selfplay
 from server.store.signing import Signer
 from server.wire.frames import HeldSeat, MatchFrame, OutFrame, RoomInfo, RoomState
 
@@ -499,7 +500,10 @@ class Lobby:
             del self._loading[room_id]
 
     async def _load(self, row: GameRow) -> Room | None:
-        """Rebuild one room from its row and log and put it in memory; ``None`` if broken."""
+        """Rebuild one room from its row and log and put it in memory; ``None`` if broken
+        or not a room (a self-play game a killed driver left unfinished)."""
+        if is_selfplay(row.id):
+            return None
         players: dict[str, Player] = {}
         for pid in row.seats:
             if pid is not None:

@@ -433,12 +433,21 @@ class PgStore(SqlReads):
     ``dsn`` is a libpq URL (``postgresql://user:password@host:port/db?host=/run/socket``).
     ``max_batch`` bounds how many writes share a transaction, ``page_size`` how many games
     :meth:`iter_games` holds at a time, ``pool_size`` how many reading connections.
+    ``read_only``: only the readers' pool is opened, its transactions read-only; the
+    schema is never migrated (an older one is refused in one line) and every write
+    raises :class:`StoreError`.
     """
 
     shared = True
 
     def __init__(
-        self, dsn: str, *, max_batch: int = 512, page_size: int = 200, pool_size: int = 4
+        self,
+        dsn: str,
+        *,
+        max_batch: int = 512,
+        page_size: int = 200,
+        pool_size: int = 4,
+        read_only: bool = False,
     ) -> None:
         if page_size < 1 or max_batch < 1 or pool_size < 1:
             raise ValueError("page_size, max_batch and pool_size must be at least 1")
@@ -447,6 +456,7 @@ class PgStore(SqlReads):
         self.max_batch = max_batch
         self.page_size = page_size
         self.pool_size = pool_size
+        self.read_only = read_only
         self._db: asyncpg.Connection | None = None
         self._pool: asyncpg.Pool | None = None
         self._queue: WriteQueue[_Write | None] = WriteQueue()
@@ -465,7 +475,7 @@ class PgStore(SqlReads):
     @property
     def pool(self) -> asyncpg.Pool:
         """The readers' pool; raise :class:`StoreError` when the store is closed."""
-        if self._pool is None or self._writer is None:
+        if self._pool is None or (self._writer is None and not self.read_only):
             raise StoreError("the store is not open")
         return self._pool
 
@@ -473,7 +483,10 @@ class PgStore(SqlReads):
         return await connect(self.dsn, self.name)
 
     async def open(self) -> None:
-        if self._db is not None:
+        if self._db is not None or self._pool is not None:
+            return
+        if self.read_only:
+            await self._open_read_only()
             return
         db = await self._connect()
         try:
@@ -488,6 +501,37 @@ class PgStore(SqlReads):
         self._db = db
         self._queue = WriteQueue()
         self._writer = asyncio.create_task(self._write_loop(), name="store-writer")
+
+    async def _open_read_only(self) -> None:
+        """Check the schema on one connection, then open the readers' pool, every
+        transaction of it read-only."""
+        db = await self._connect()
+        try:
+            known = await db.fetchval("SELECT to_regclass('schema_migrations') IS NOT NULL")
+            version = (
+                int(await db.fetchval("SELECT coalesce(max(version), 0) FROM schema_migrations"))
+                if known
+                else 0
+            )
+        finally:
+            await db.close()
+        if version > len(MIGRATIONS):
+            raise StoreError(
+                f"{self.name} has schema version {version}; this umpire knows "
+                f"{len(MIGRATIONS)}: upgrade umpire"
+            )
+        if version < len(MIGRATIONS):
+            raise StoreError(
+                f"{self.name} has schema version {version}, older than this umpire's "
+                f"{len(MIGRATIONS)}; reading, it never writes, so it does not upgrade it: "
+                "`umpire serve` on it upgrades it when it starts"
+            )
+        self._pool = await asyncpg.create_pool(
+            self.dsn,
+            min_size=1,
+            max_size=self.pool_size,
+            server_settings={"default_transaction_read_only": "on"},
+        )
 
     async def _migrate(self, db: asyncpg.Connection) -> None:
         async with db.transaction():
@@ -566,6 +610,8 @@ class PgStore(SqlReads):
     ) -> Any:
         """Queue a write for the next group commit; return once it is committed, with
         what its ``hook`` returned (``None`` without one)."""
+        if self.read_only:
+            raise StoreError(f"{self.name} is open read-only: nothing is written")
         if self._writer is None:
             raise StoreError("the store is not open")
         token = None if room is None else self._fences.get(room)
@@ -592,8 +638,8 @@ class PgStore(SqlReads):
             log.warning("store %s: %s", self.name, exc)
             item.done.set_exception(exc)
         else:
-            self._write_failed(exc)
-            write_failed(self.name, item.done, exc)
+            first = self._write_failed(exc)
+            write_failed(self.name, item.done, exc, first)
 
     async def _writer_connection(self) -> asyncpg.Connection:
         if self._db is None or self._db.is_closed():
@@ -805,6 +851,20 @@ class PgStore(SqlReads):
     async def add_chat(self, game_id: str, line: ChatRow) -> None:
         row = chat_values(game_id, line)
         await self._submit(game_id, [(_INSERT_CHAT, [row])])
+
+    async def discard_unfinished_game(self, game_id: str) -> bool:
+        async def discard(db: asyncpg.Connection) -> bool:
+            status = await db.execute(
+                "DELETE FROM games WHERE id = $1 AND status IN ('waiting', 'playing')",
+                game_id,
+            )
+            if status != "DELETE 1":
+                return False
+            for table in ("game_players", "actions", "events", "chat"):
+                await db.execute(f"DELETE FROM {table} WHERE game_id = $1", game_id)
+            return True
+
+        return bool(await self._submit(None, [], hook=discard))
 
     async def add_stats(self, game: str, stats: Mapping[str, Mapping[str, float]]) -> None:
         rows = stat_rows(game, stats)

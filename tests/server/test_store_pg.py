@@ -439,3 +439,41 @@ async def test_a_version_5_database_marks_its_games_unchained(pg_dsn: str) -> No
         assert await store.signing_keys() == {"k1": "aa" * 32}
     finally:
         await store.close()
+
+
+async def test_a_read_only_store_never_migrates_or_writes(pg_dsn: str) -> None:
+    """Issue 34: ``umpire verify``/``export`` open the store read-only: an older schema
+    is refused in one line and left as it was; on the current one reads work and every
+    write is refused (by the store, and by PostgreSQL's read-only transactions)."""
+    conn = await asyncpg.connect(pg_dsn)
+    try:
+        await conn.execute(
+            "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, "
+            "applied TIMESTAMPTZ NOT NULL DEFAULT now())"
+        )
+        for number, script in enumerate(MIGRATIONS[:-1], start=1):
+            await conn.execute(script)
+            await conn.execute("INSERT INTO schema_migrations (version) VALUES ($1)", number)
+        with pytest.raises(StoreError, match=r"older than this umpire's.*never writes"):
+            await open_store(pg_dsn, read_only=True).open()
+        versions = await conn.fetchval("SELECT max(version) FROM schema_migrations")
+        assert versions == len(MIGRATIONS) - 1
+        writer = PgStore(pg_dsn, pool_size=1)
+        await writer.open()  # (migrates)
+        await writer.save_game(game_row("g1"), [event(1)])
+        await writer.close()
+        reader = open_store(pg_dsn, read_only=True)
+        await reader.open()
+        try:
+            assert [e.seq for e in await reader.events("g1")] == [1]
+            with pytest.raises(StoreError, match="read-only"):
+                await reader.save_game(game_row("g2"))
+            assert isinstance(reader, PgStore)
+            async with reader.pool.acquire() as db:
+                with pytest.raises(asyncpg.ReadOnlySQLTransactionError):
+                    await db.execute("DELETE FROM games")
+        finally:
+            await reader.close()
+        assert await conn.fetchval("SELECT count(*) FROM games") == 1
+    finally:
+        await conn.close()
