@@ -503,35 +503,54 @@ class PgStore(SqlReads):
         self._writer = asyncio.create_task(self._write_loop(), name="store-writer")
 
     async def _open_read_only(self) -> None:
-        """Check the schema on one connection, then open the readers' pool, every
-        transaction of it read-only."""
+        """Check the schema and that no copy into it is under way or unfinished on one
+        connection, kept for the store's life to hold :data:`USE_LOCK` (so ``umpire
+        migrate`` cannot start meanwhile), then open the readers' pool, every transaction
+        of it read-only."""
         db = await self._connect()
         try:
+            await self._hold_use_lock(db)
             known = await db.fetchval("SELECT to_regclass('schema_migrations') IS NOT NULL")
             version = (
                 int(await db.fetchval("SELECT coalesce(max(version), 0) FROM schema_migrations"))
                 if known
                 else 0
             )
-        finally:
+            if version > len(MIGRATIONS):
+                raise StoreError(
+                    f"{self.name} has schema version {version}; this umpire knows "
+                    f"{len(MIGRATIONS)}: upgrade umpire"
+                )
+            if version < len(MIGRATIONS):
+                raise StoreError(
+                    f"{self.name} has schema version {version}, older than this umpire's "
+                    f"{len(MIGRATIONS)}; reading, it never writes, so it does not upgrade "
+                    "it: `umpire serve` on it upgrades it when it starts"
+                )
+            await self._refuse_unfinished_copy(db)
+            self._pool = await asyncpg.create_pool(
+                self.dsn,
+                min_size=1,
+                max_size=self.pool_size,
+                server_settings={"default_transaction_read_only": "on"},
+            )
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
             await db.close()
-        if version > len(MIGRATIONS):
+            raise StoreError(_problem(self.name, exc)) from None
+        except BaseException:
+            await db.close()
+            raise
+        self._db = db
+
+    async def _refuse_unfinished_copy(self, db: asyncpg.Connection) -> None:
+        """:class:`StoreError` if ``umpire migrate`` left its copy into ``db`` unfinished."""
+        mark = await db.fetchval("SELECT value FROM cluster WHERE key = $1", COPY_MARK)
+        if mark is not None:
+            source = json.loads(mark).get("from", "a SQLite file")
             raise StoreError(
-                f"{self.name} has schema version {version}; this umpire knows "
-                f"{len(MIGRATIONS)}: upgrade umpire"
+                f"{self.name}: the copy from {source} (umpire migrate) has not "
+                "finished; run it again to finish it before using this database"
             )
-        if version < len(MIGRATIONS):
-            raise StoreError(
-                f"{self.name} has schema version {version}, older than this umpire's "
-                f"{len(MIGRATIONS)}; reading, it never writes, so it does not upgrade it: "
-                "`umpire serve` on it upgrades it when it starts"
-            )
-        self._pool = await asyncpg.create_pool(
-            self.dsn,
-            min_size=1,
-            max_size=self.pool_size,
-            server_settings={"default_transaction_read_only": "on"},
-        )
 
     async def _migrate(self, db: asyncpg.Connection) -> None:
         async with db.transaction():
@@ -560,13 +579,7 @@ class PgStore(SqlReads):
                 await db.execute("INSERT INTO schema_migrations (version) VALUES ($1)", number)
                 log.info("store %s: migrated to schema version %d", self.name, number)
             if not self.copying:
-                mark = await db.fetchval("SELECT value FROM cluster WHERE key = $1", COPY_MARK)
-                if mark is not None:
-                    source = json.loads(mark).get("from", "a SQLite file")
-                    raise StoreError(
-                        f"{self.name}: the copy from {source} (umpire migrate) has not "
-                        "finished; run it again to finish it before using this database"
-                    )
+                await self._refuse_unfinished_copy(db)
 
     async def _hold_use_lock(self, db: asyncpg.Connection) -> None:
         """Take :data:`USE_LOCK` shared on ``db`` (for its life); :class:`StoreError` while
