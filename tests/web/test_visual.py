@@ -3,7 +3,8 @@
 One ``umpire serve`` and one Chromium for the module. Each screen is reached once (two
 people play, so nothing moves while it is photographed): the lobby, a Perudo table in
 mid-round, a reveal, the end screen (placings), a Kriegspiel board at its start and at its
-end. Each is then shown in both languages at 1280 × 800 and 375 × 667 and saved as a
+end, and the create form of each game with every option's help open. Each is then shown in
+both languages at 1280 × 800, 375 × 667 and 320 × 568 and saved as a
 screenshot into a temporary folder (``UMPIRE_VISUAL_DIR`` names another), and checked:
 
 - no element overflows the viewport sideways (nothing scrolls horizontally);
@@ -27,7 +28,7 @@ import pytest
 from tests.web.conftest import WAIT_MS, Served, serving
 from tests.web.test_browser import create_perudo, enter
 
-SIZES = {"desktop": (1280, 800), "phone": (375, 667)}
+SIZES = {"desktop": (1280, 800), "phone": (375, 667), "small-phone": (320, 568)}
 
 #: English the server used to send as text (issue 30): never on an Italian page
 SERVER_ENGLISH = [
@@ -41,6 +42,12 @@ SERVER_ENGLISH = [
     "(pawn)",
     "bad_state",
     "no_such_room",
+    # the create form's choices as the protocol spells them (a choice is worded; the
+    # option help may quote a value only as code, which the scan skips)
+    "ordinary",
+    "wild_conversion",
+    "until_proven",
+    "classic",
 ]
 
 #: the English words of the client's strings whose Italian differs (computed in the page)
@@ -69,13 +76,18 @@ ENGLISH_WORDS = """async () => {
 #: accessible names and the title (a token is a run of letters, digits, '-' and '_', so
 #: that a bot's name such as perudo-random is not read as the English "random")
 ENGLISH_ON_PAGE = """([words, phrases]) => {
-  const texts = [document.body.innerText, document.title];
-  // (the catalogue's option help, behind "?", quotes the protocol's values: not scanned)
-  const scanned = {
-    "aria-label": "[aria-label]",
-    title: "[title]:not(.help-toggle):not([data-preset])",
-    placeholder: "[placeholder]",
-  };
+  // a protocol value quoted as code (the option help's `true`, `until_proven`) is not
+  // prose: each <code> is cut out of the visible text, in document order
+  let body = document.body.innerText;
+  let from = 0;
+  for (const code of document.body.querySelectorAll("code")) {
+    const at = body.indexOf(code.innerText, from);
+    if (at < 0 || !code.innerText) continue;
+    body = body.slice(0, at) + " " + body.slice(at + code.innerText.length);
+    from = at + 1;
+  }
+  const texts = [body, document.title];
+  const scanned = { "aria-label": "[aria-label]", title: "[title]", placeholder: "[placeholder]" };
   for (const [name, selector] of Object.entries(scanned)) {
     for (const el of document.querySelectorAll(selector)) texts.push(el.getAttribute(name));
   }
@@ -141,6 +153,9 @@ class Check:
 
     def screen(self, page: Any, name: str, ready: str) -> None:
         start = page.viewport_size
+        closed = page.locator(".help-toggle[aria-expanded=false]")
+        for _ in range(closed.count()):
+            closed.first.click()  # every option's help is shown (and checked) too
         for lang in ("en", "it"):
             if page.evaluate("document.documentElement.lang") != lang:
                 page.click("#lang")
@@ -201,6 +216,9 @@ def test_every_screen_in_both_languages_and_sizes(
     room = create_perudo(ana, seats=2, dice=2, counts=True)
     bob.wait_for_selector(f".room-card[data-room='{room}']")
     check.screen(bob, "lobby", f".room-card[data-room='{room}']")
+    bob.select_option("#f-game", "kriegspiel")
+    check.screen(bob, "create-kriegspiel", "#f-rules")
+    bob.select_option("#f-game", "perudo")
     bob.click(f".room-card[data-room='{room}'] button:has-text('Join')")
     for page in (ana, bob):
         page.wait_for_selector(".my-dice svg.die")
@@ -240,5 +258,5 @@ def test_every_screen_in_both_languages_and_sizes(
     ana.wait_for_selector(".krieg .final-caption", timeout=WAIT_MS)
     check.screen(ana, "kriegspiel-end", ".krieg .final-caption")
 
-    assert check.count == 6 * 4
+    assert check.count == 7 * 2 * len(SIZES)
     assert not check.failures, f"screenshots in {shots_dir}\n" + "\n".join(check.failures)

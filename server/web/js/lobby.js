@@ -51,6 +51,27 @@ function label(ui, name, game) {
   return hasWord(key, game) ? ui.t(key, {}, game) : name.replaceAll("_", " ");
 }
 
+/** The option help as the server words it, with the protocol's values it quotes (`true`,
+ * a choice such as `until_proven`, an option's or a preset's name, a JSON object) shown as
+ * code: values to type or read on the wire, not words of the page's language. */
+function helpText(ui, option, game) {
+  const entry = (ui.state.catalogue?.games || []).find((g) => g.name === game);
+  const names = new Set(["true", "false", "null", "none", ...(option.choices || [])]);
+  if (entry) {
+    for (const o of [...entry.options, ...(ui.state.catalogue.room_options || [])]) if (o.name !== option.name) names.add(o.name);
+    for (const p of entry.presets) names.add(p.name);
+  }
+  const out = [];
+  let at = 0;
+  for (const m of option.help.matchAll(/\{[^{}]*\}|[A-Za-z_][A-Za-z0-9_]*/g)) {
+    if (!(m[0].startsWith("{") || m[0].includes("_") || names.has(m[0]))) continue;
+    out.push(option.help.slice(at, m.index), h("code", {}, m[0]));
+    at = m.index + m[0].length;
+  }
+  out.push(option.help.slice(at));
+  return out;
+}
+
 function choiceLabel(ui, option, choice, game) {
   const key = `choice_${option.name}_${choice}`;
   return hasWord(key, game) ? ui.t(key, {}, game) : choice;
@@ -85,9 +106,9 @@ export function field(ui, option, id, value, set, game) {
   const key = `${game}:${option.name}`;
   const open = Boolean(ui.form.help[key]);
   const toggle = option.help
-    ? h("button", { type: "button", class: "help-toggle", id: `${id}-help`, "aria-expanded": open ? "true" : "false", "aria-label": `${ui.t("help")}: ${name}`, title: option.help, onclick: () => { ui.form.help[key] = !open; ui.render(); } }, "?")
+    ? h("button", { type: "button", class: "help-toggle", id: `${id}-help`, "aria-expanded": open ? "true" : "false", "aria-label": `${ui.t("help")}: ${name}`, onclick: () => { ui.form.help[key] = !open; ui.render(); } }, "?")
     : null;
-  const help = open ? h("p", { class: "help" }, option.help) : null;
+  const help = open ? h("p", { class: "help" }, helpText(ui, option, game)) : null;
   if (option.type === "object" && option.fields) {
     const current = { ...(value || {}) }; // the same object for every member's edits
     const member = (m) => field(ui, { ...m, name: `${option.name}.${m.name}` }, `${id}-${m.name}`, m.name in current ? current[m.name] : m.default, (v) => {
@@ -135,7 +156,7 @@ export function createForm(ui) {
   ];
   if (game.presets.length) {
     fields.push(h("div", { class: "presets", role: "group", "aria-label": t("presets") }, h("span", {}, t("presets")),
-      game.presets.map((p) => h("button", { type: "button", class: "small", "data-preset": p.name, title: p.help, onclick: () => { Object.assign(values, p.values); ui.render(); } }, p.name))));
+      game.presets.map((p) => h("button", { type: "button", class: "small", "data-preset": p.name, title: p.help, onclick: () => { Object.assign(values, p.values); ui.render(); } }, choiceLabel(ui, { name: "preset" }, p.name, game.name)))));
   }
   for (const option of game.options) {
     const value = option.name in values ? values[option.name] : option.default;

@@ -469,6 +469,10 @@ export const words = {
     opt_palifico_aces: "Aces in a Palifico round",
     choice_reveal_until_proven: "cups until the bid is proven",
     choice_reveal_all: "every cup",
+    choice_palifico_aces_ordinary: "an ordinary face",
+    choice_palifico_aces_wild_conversion: "reached by halving, as in other rounds",
+    choice_preset_piatnik: "Piatnik",
+    choice_preset_classic: "classic",
   },
   it: {
     yourDice: "I tuoi dadi",
@@ -528,5 +532,9 @@ export const words = {
     opt_palifico_aces: "I paco in un giro Palifico",
     choice_reveal_until_proven: "i bicchieri fino alla prova",
     choice_reveal_all: "tutti i bicchieri",
+    choice_palifico_aces_ordinary: "una faccia normale",
+    choice_palifico_aces_wild_conversion: "si passa dimezzando, come negli altri giri",
+    choice_preset_piatnik: "Piatnik",
+    choice_preset_classic: "classiche",
   },
 };
