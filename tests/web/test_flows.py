@@ -111,6 +111,15 @@ def test_bot_pickers_keep_their_choice_the_lobby_names_and_leaving_then_coming_b
     enter(ana, server.url, "ana")
     create_perudo(ana, seats=4, dice=1, counts=True)
     room = room_id(ana)
+    # the room is the page now (not the lobby): the lobby link is not the current one, and
+    # the browser's Back returns to the lobby, Forward to the room
+    assert ana.get_attribute("#nav-lobby", "aria-current") is None
+    ana.go_back()
+    ana.wait_for_selector("#create")
+    assert ana.get_attribute("#nav-lobby", "aria-current") == "page"
+    ana.go_forward()
+    ana.wait_for_selector(".seats")
+    assert ana.get_attribute("#nav-lobby", "aria-current") is None
     options = ana.locator("#bot-kind-1 option").evaluate_all("els => els.map(e => e.value)")
     assert "perudo-search" in options
     assert options[0] != "perudo-random"  # (a picker that resets shows its first bot)

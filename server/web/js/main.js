@@ -293,8 +293,14 @@ function onFrame(frame) {
     }
   }
   if (frame.type === "created" || frame.type === "joined" || frame.type === "watching") {
+    // the room is the page now: from the lobby a new history entry (Back returns to the
+    // lobby); an invite link's address is replaced (Back would send the invite again)
     const hash = `#/room/${frame.room}`;
-    if (location.hash !== hash) history.replaceState(null, "", hash);
+    if (location.hash !== hash) {
+      if (/^#\/?(invite\/|room\/)/.test(location.hash)) history.replaceState(null, "", hash);
+      else history.pushState(null, "", hash);
+    }
+    ui.page = "room";
   }
   render();
 }
