@@ -300,6 +300,14 @@ def test_kriegspiel_draw_offers_answers_in_italian_and_a_pgn_chess_programs_read
     enter(bob, link.input_value(), "bob")
     ana.wait_for_selector(".sq[data-square=e6] .piece")
     bob.wait_for_selector(".sq[data-square=g7] .piece")
+    # black, out of turn, may resign or offer a draw (the server takes both at any time),
+    # and may not offer again before white has moved
+    bob.wait_for_selector("#resign")
+    bob.click("#offer-draw")
+    ana.wait_for_selector("#draw-state[data-state=offered]")
+    ana.click("#decline-draw")
+    bob.wait_for_selector("#draw-state[data-state=declined]")
+    assert bob.locator("#offer-draw").count() == 0
     ana.click("#lang")  # Italiano
     ana.wait_for_selector("#resign:has-text('Abbandona'), #resign")
     # an illegal attempt, answered in Italian

@@ -17,6 +17,7 @@ export function newTable() {
   return {
     color: null, rules: "", toMove: "white", board: {}, refused: [], tries: null,
     drawOffer: null, outcome: null, revealed: null, mustTryPawnCapture: false,
+    offerBlocked: false, // we offered a draw and the opponent has not moved since
     draw: null, // the last draw offer: {color, state: offered | declined | lapsed | accepted}
     triesOf: null, lastMove: null, checked: false,
   };
@@ -133,6 +134,7 @@ function announce(room, e, replayOnly) {
       }
       if (e.promotion) parts.push({ key: "ev_promotion", args: {} });
       k.toMove = e.color === "white" ? "black" : "white";
+      if (e.color !== k.color) k.offerBlocked = false; // our offer may be made again
       k.refused = [];
       k.tries = null;
       k.mustTryPawnCapture = false;
@@ -163,6 +165,7 @@ function announce(room, e, replayOnly) {
       return { key: "ev_any", args: { who: who(e.color), answer: e.answer ? "yesWord" : "noWord" }, tr: ["who", "answer"] };
     case "draw_offered":
       k.drawOffer = e.color;
+      if (e.color === k.color) k.offerBlocked = true; // not again before the opponent moves
       k.draw = { color: e.color, state: "offered" };
       return { key: "ev_draw_offered", args: { who: who(e.color) }, tr: ["who"] };
     case "draw_declined":
@@ -421,7 +424,10 @@ function controls(ui, room, legal) {
   const answer = k.drawOffer && k.color && k.drawOffer !== k.color && ui.acting !== room.id;
   if (legal.includes("accept_draw") || answer) out.push(button("accept-draw", "accept_draw", "acceptDraw"));
   if (legal.includes("decline_draw") || answer) out.push(button("decline-draw", "decline_draw", "declineDraw"));
-  if (legal.includes("offer_draw")) out.push(button("offer-draw", "offer_draw", "offerDraw"));
+  // a draw may be offered out of turn too (as resigning may): when no offer stands and the
+  // opponent has not moved since ours (the server's rule)
+  const outOfTurn = k.color && k.toMove && k.toMove !== k.color && ui.acting !== room.id;
+  if (legal.includes("offer_draw") || (outOfTurn && !k.drawOffer && !k.offerBlocked)) out.push(button("offer-draw", "offer_draw", "offerDraw"));
   out.push(ui.confirmButton("resign", t("resign"), t("resignConfirm"), () => act(ui, room, "resign")));
   return h("div", { class: "controls" }, out);
 }
