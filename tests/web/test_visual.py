@@ -72,6 +72,19 @@ ENGLISH_WORDS = """async () => {
   return [...out].sort();
 }"""
 
+#: every string of the client (both languages, every game) with a character beyond the
+#: Basic Multilingual Plane: an emoji, drawn as an empty box without an emoji font (a
+#: server, a CI machine and many desktops have none); an icon is an SVG instead
+ASTRAL = r"""async () => {
+  const i18n = await import("/js/i18n.js");
+  await import("/js/games/index.js");
+  const tables = [i18n.STRINGS.en, i18n.STRINGS.it];
+  for (const words of Object.values(i18n.GAME_WORDS)) tables.push(words.en || {}, words.it || {});
+  return tables.flatMap((table) => Object.entries(table))
+    .filter(([, text]) => /[\u{10000}-\u{10FFFF}]/u.test(String(text)))
+    .map(([key, text]) => `${key}: ${text}`);
+}"""
+
 #: the words and phrases an Italian page shows that are on the list: visible text, the
 #: accessible names and the title (a token is a run of letters, digits, '-' and '_', so
 #: that a bot's name such as perudo-random is not read as the English "random")
@@ -210,6 +223,7 @@ def test_every_screen_in_both_languages_and_sizes(
     ana.wait_for_selector("#create")
     words = ana.evaluate(ENGLISH_WORDS)
     assert {"lobby", "create", "waiting"} <= set(words)  # the list is real
+    assert ana.evaluate(ASTRAL) == []
     check = Check(shots_dir, words)
 
     # Perudo, two people: mid-round (bob to answer ana's bid), then a reveal
@@ -237,6 +251,7 @@ def test_every_screen_in_both_languages_and_sizes(
         take_turn(mover)
     ana.wait_for_selector("#seed-check")
     check.screen(ana, "end", ".placings")
+    assert ana.locator(".winner-mark svg").count() + bob.locator(".winner-mark svg").count() == 1
 
     # Kriegspiel against a house bot: the start, then the end (resigned)
     ana.goto(server.url)
