@@ -231,7 +231,7 @@ const PIECE_KEY = { k: "piece_k", q: "piece_q", r: "piece_r", b: "piece_b", n: "
 
 /** This page's own state of the board: selection, flip, marker tool, promotion. */
 function local(ui) {
-  return (ui.games[NAME] ||= { selected: null, flipped: false, marker: null, promotion: null, revealAsked: {} });
+  return (ui.games[NAME] ||= { selected: null, flipped: false, marker: null, promotion: null, cursor: null, revealAsked: {} });
 }
 
 function say(ui) {
@@ -301,11 +301,26 @@ function squares(flipped) {
 }
 
 /** The board grid: 64 buttons; `pieces` {square: letter}; `options` for interaction. */
-export function boardGrid(ui, pieces, { flipped = false, selected = null, targets = [], marks = {}, onSquare = null, onDrop = null, label = "", lastMove = null, checked = null, own = true, markerColor = "black" } = {}) {
+export function boardGrid(ui, pieces, { flipped = false, selected = null, targets = [], marks = {}, onSquare = null, onDrop = null, label = "", lastMove = null, checked = null, own = true, markerColor = "black", cursor = null, onCursor = null } = {}) {
   const t = say(ui);
   const last = lastMove ? [lastMove.slice(0, 2), lastMove.slice(2, 4)] : [];
+  const order = squares(flipped);
+  // the board is one Tab stop (a roving tabindex): the cursor's square, else the selected
+  // one, else the first; the arrow keys move over the board as it is shown
+  const stop = [cursor, selected].find((sq) => sq && order.includes(sq)) || order[0];
+  const arrows = (e, index) => {
+    const step = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -8, ArrowDown: 8 }[e.key];
+    if (step === undefined) return;
+    e.preventDefault();
+    const col = index % 8;
+    if ((step === -1 && col === 0) || (step === 1 && col === 7) || index + step < 0 || index + step > 63) return;
+    const next = e.currentTarget.parentElement.querySelector(`[data-square="${order[index + step]}"]`);
+    e.currentTarget.tabIndex = -1;
+    next.tabIndex = 0;
+    next.focus();
+  };
   return h("div", { class: "board", role: "group", "aria-label": label || t("board") },
-    squares(flipped).map((sq, index) => {
+    order.map((sq, index) => {
       const coords = `${index >= 56 ? " coord-file" : ""}${index % 8 === 0 ? " coord-rank" : ""}`;
       const piece = pieces[sq];
       const dark = isDark(sq);
@@ -326,8 +341,11 @@ export function boardGrid(ui, pieces, { flipped = false, selected = null, target
         "data-rank": sq[1],
         "data-key": `sq-${sq}`,
         "aria-label": name,
+        tabindex: sq === stop ? "0" : "-1",
         draggable: piece && onDrop ? "true" : null,
         onclick: onSquare ? () => onSquare(sq) : null,
+        onkeydown: (e) => arrows(e, index),
+        onfocus: onCursor ? () => onCursor(sq) : null,
         ondragstart: onDrop ? (e) => { e.dataTransfer.setData("text/plain", sq); } : null,
         ondragover: onDrop ? (e) => e.preventDefault() : null,
         ondrop: onDrop ? (e) => { e.preventDefault(); onDrop(e.dataTransfer.getData("text/plain"), sq); } : null,
@@ -382,6 +400,7 @@ export function table(ui, room) {
     parts.push(boardGrid(ui, k.board, {
       flipped, selected: sel, targets: Object.keys(moves), marks, onSquare, onDrop: legal.length ? onDrop : null,
       lastMove: k.lastMove, checked: k.checked ? king : null, markerColor: k.color === "white" ? "black" : "white",
+      cursor: mine.cursor || king, onCursor: (sq) => { mine.cursor = sq; },
     }));
   }
   if (mine.promotion && mine.promotion.room === room.id) {
