@@ -268,8 +268,9 @@ def test_an_eliminated_player_is_told_reasons_in_italian_and_the_end_screen(
     # the end: the winner's cup, house bots are not "away", the whole seed and hash
     winner = next(m for m in wire.received_of("event") if m["event"]["type"] == "game_over")
     seat = winner["event"]["winners"][0]
-    cup = ana.locator(f".perudo > ul.cups > .cup[data-seat='{seat}']").inner_text()
-    assert "🏆" in cup and "nascosti" not in cup
+    cup = ana.locator(f".perudo > ul.cups > .cup[data-seat='{seat}']")
+    assert cup.locator(".winner-mark svg.cup-icon").count() == 1
+    assert "vincitore" in cup.inner_text() and "nascosti" not in cup.inner_text()
     for badge in ana.locator(".seat .badges").all_inner_texts():
         assert "assente" not in badge
     final = [m for m in wire.received_of("room") if m.get("seed")][-1]
