@@ -165,6 +165,21 @@ FITS = """() => {
 }"""
 
 
+#: the create form's selects whose chosen text is cut (measured in the select's own font,
+#: beside the room its arrow and padding take)
+CLIPPED = """() => [...document.querySelectorAll('#create select')].filter((select) => {
+  const style = getComputedStyle(select);
+  const probe = document.createElement('span');
+  probe.style.font = style.font;
+  probe.style.whiteSpace = 'pre';
+  probe.textContent = select.options[select.selectedIndex]?.text || '';
+  document.body.appendChild(probe);
+  const needed = probe.getBoundingClientRect().width;
+  probe.remove();
+  return needed + 24 > select.clientWidth;
+}).map((select) => `${select.id}: ${select.options[select.selectedIndex]?.text}`)"""
+
+
 def test_on_a_phone_the_create_form_fits_and_lobby_names_keep_their_width(
     server: Served, new_page: Any
 ) -> None:
@@ -182,11 +197,18 @@ def test_on_a_phone_the_create_form_fits_and_lobby_names_keep_their_width(
     line = float(bob.evaluate("parseFloat(getComputedStyle(document.body).lineHeight) || 20"))
     assert box is not None and box["width"] >= 200, box  # not a narrow column
     assert box["height"] <= 2.5 * line, box  # two lines at most
-    for game in ("perudo", "kriegspiel"):
-        bob.select_option("#f-game", game)
-        assert bob.evaluate(FITS) == [], game
-        width = bob.evaluate("document.documentElement.scrollWidth")
-        assert width <= 375, width
+    for lang, (width, height) in (("en", (375, 667)), ("it", (375, 667)), ("it", (320, 568))):
+        if bob.evaluate("document.documentElement.lang") != lang:
+            bob.click("#lang")
+            bob.wait_for_function(f"document.documentElement.lang === '{lang}'")
+        bob.set_viewport_size({"width": width, "height": height})
+        for game in ("perudo", "kriegspiel"):
+            bob.select_option("#f-game", game)
+            assert bob.evaluate(FITS) == [], (game, lang, width)
+            # every select shows its choice whole (not "i bicchieri fi")
+            assert bob.evaluate(CLIPPED) == [], (game, lang, width)
+            scrolled = bob.evaluate("document.documentElement.scrollWidth")
+            assert scrolled <= width, scrolled
 
 
 def _rank(bid: str) -> float:
