@@ -51,24 +51,33 @@ function label(ui, name, game) {
   return hasWord(key, game) ? ui.t(key, {}, game) : name.replaceAll("_", " ");
 }
 
-/** The option help as the server words it, with the protocol's values it quotes (`true`,
- * a choice such as `until_proven`, an option's or a preset's name, a JSON object) shown as
- * code: values to type or read on the wire, not words of the page's language. */
+/** The option help as the server words it, with the protocol's values it quotes shown as
+ * code: values to type or read on the wire, not words of the page's language. A value is
+ * a name with "_" or a JSON object; `true`/`false`/`null`/`none` before ":"; one of the
+ * option's choices before ":", "(", ";" or the end, or after "or"; another option's name
+ * compared ("seats > 6"). The same word used as prose ("an ordinary face") stays prose. */
 function helpText(ui, option, game) {
   const entry = (ui.state.catalogue?.games || []).find((g) => g.name === game);
-  const names = new Set(["true", "false", "null", "none", ...(option.choices || [])]);
-  if (entry) {
-    for (const o of [...entry.options, ...(ui.state.catalogue.room_options || [])]) if (o.name !== option.name) names.add(o.name);
-    for (const p of entry.presets) names.add(p.name);
-  }
+  const choices = new Set(option.choices || []);
+  const names = new Set();
+  if (entry) for (const o of [...entry.options, ...(ui.state.catalogue.room_options || [])]) names.add(o.name);
+  const text = option.help;
+  const quoted = (word, at) => {
+    const before = text.slice(0, at);
+    const after = text.slice(at + word.length);
+    if (word.startsWith("{") || word.includes("_")) return true;
+    if (["true", "false", "null", "none"].includes(word) && after.startsWith(":")) return true;
+    if (choices.has(word) && (/^(:| \(|;|$)/.test(after) || /\b(or|o)\s$/.test(before))) return true;
+    return names.has(word) && /^ [<>=]/.test(after);
+  };
   const out = [];
   let at = 0;
-  for (const m of option.help.matchAll(/\{[^{}]*\}|[A-Za-z_][A-Za-z0-9_]*/g)) {
-    if (!(m[0].startsWith("{") || m[0].includes("_") || names.has(m[0]))) continue;
-    out.push(option.help.slice(at, m.index), h("code", {}, m[0]));
+  for (const m of text.matchAll(/\{[^{}]*\}|[A-Za-z_][A-Za-z0-9_]*/g)) {
+    if (!quoted(m[0], m.index)) continue;
+    out.push(text.slice(at, m.index), h("code", {}, m[0]));
     at = m.index + m[0].length;
   }
-  out.push(option.help.slice(at));
+  out.push(text.slice(at));
   return out;
 }
 
