@@ -360,9 +360,25 @@ def test_kriegspiel_draw_offers_answers_in_italian_and_a_pgn_chess_programs_read
     bob.click(".sq[data-square=g7].target")
     ana.wait_for_selector("#draw-state[data-state=lapsed]")
     assert "decaduta" in ana.locator("#draw-state").inner_text()
-    ana.click("#resign")
-    ana.click("#resign-yes")
+    # eve watches the private game by its invite link, then goes back to the lobby
+    eve = new_page()
+    sockets: list[Any] = []
+    eve.on("websocket", lambda ws: sockets.append(ws))
+    enter(eve, link.input_value(), "eve")
+    eve.wait_for_selector(".krieg .turn-of")
+    eve.click(".room-head a[href='#/']")
+    eve.wait_for_selector("#create")
+    with sockets[-1].expect_event("framereceived", lambda p: '"type":"watching"' in p):
+        ana.click("#resign")
+        ana.click("#resign-yes")
     ana.wait_for_selector(".game-over:has-text('abbandono')")
+    # the page attached again by itself for the final view: eve stays in the lobby
+    assert eve.evaluate("location.hash") == "#/" and eve.locator("#create").count() == 1
+    eve.go_back()
+    # the real final position, for the players and the spectator of a private room
+    for page in (ana, bob, eve):
+        page.wait_for_selector(".krieg .final-caption")
+        assert page.locator(".krieg .board img.piece").count() == 3
     ana.wait_for_selector("#pgn")
     with ana.expect_download() as download:
         ana.click("#pgn")

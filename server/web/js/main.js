@@ -292,7 +292,9 @@ function onFrame(frame) {
       route();
     }
   }
-  if (frame.type === "created" || frame.type === "joined" || frame.type === "watching") {
+  if ((frame.type === "created" || frame.type === "joined" || frame.type === "watching") && frame.ref !== AUTO) {
+    // (a room the page attached to by itself, e.g. for a finished game's final view, is
+    // not shown in place of the page the player is on)
     // the room is the page now: from the lobby a new history entry (Back returns to the
     // lobby); an invite link's address is replaced (Back would send the invite again)
     const hash = `#/room/${frame.room}`;

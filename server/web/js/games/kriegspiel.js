@@ -250,9 +250,10 @@ export function onFrame(ui, room, frame) {
     mine.selected = mine.selected && frame.legal.some((a) => a.startsWith(mine.selected)) ? mine.selected : null;
   }
   if (frame.type === "room" && frame.state === "finished" && !room.table.revealed && !mine.revealAsked[room.id]) {
-    // the end's view (a snapshot) holds the real position: attach again to get it
+    // the end's view (a snapshot) holds the real position: attach again to get it (a
+    // private room only by its invite)
     mine.revealAsked[room.id] = true;
-    ui.sendAuto({ type: "watch", room: room.id });
+    ui.sendAuto({ type: "watch", ...(room.invite ? { invite: room.invite } : { room: room.id }) });
   }
 }
 
