@@ -79,7 +79,10 @@ def scripted_bid(legal: Sequence[str], seats: int, rng: random.Random) -> str:
 
 #: ``umpire serve``'s options that no benchmark's clients hit: rates and connections per
 #: address
-NO_RATE_LIMITS = ["--rate", "100000", "--burst", "100000", "--max-conn-per-ip", "100000"]
+NO_RATE_LIMITS = [
+    *("--rate", "100000", "--burst", "100000", "--max-conn-per-ip", "100000"),
+    *("--guests-per-ip", "1000000", "--max-rooms-per-ip", "1000000"),
+]
 #: ``umpire serve``'s options for a load test: limits no load generator hits, quiet logs,
 #: finished rooms dropped soon
 LOAD_TEST_FLAGS = [
@@ -87,6 +90,8 @@ LOAD_TEST_FLAGS = [
     "--max-rooms-per-player",
     "1000",
     "--max-rooms",
+    "100000",
+    "--max-waiting-rooms",
     "100000",
     "--log-level",
     "WARNING",
@@ -118,7 +123,12 @@ def start_umpire(
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
     assert proc.stdout is not None
-    line = proc.stdout.readline().decode()
+    try:
+        line = proc.stdout.readline().decode()
+    except BaseException:  # (Ctrl-C or SIGTERM while it starts: it must not outlive us)
+        proc.kill()
+        proc.wait()
+        raise
     if "listening on" not in line:
         proc.kill()
         proc.wait()

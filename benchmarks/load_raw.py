@@ -33,6 +33,7 @@ import os
 import random
 import struct
 import time
+from collections.abc import Sequence
 from typing import Any
 
 import msgspec
@@ -63,9 +64,9 @@ _LARGE = struct.Struct("!Q")
 _ZERO_MASK = b"\x00\x00\x00\x00"
 
 
-def client_frame(text: str, opcode: int = 0x1) -> bytes:
+def client_frame(text: str | bytes, opcode: int = 0x1) -> bytes:
     """``text`` as one masked client frame (the zero mask key: the payload goes as is)."""
-    data = text.encode()
+    data = text.encode() if isinstance(text, str) else text
     size = len(data)
     if size < 126:
         head = bytes((0x80 | opcode, 0x80 | size))
@@ -99,7 +100,7 @@ class Seat(asyncio.Protocol):
         key = base64.b64encode(os.urandom(16)).decode()
         transport.write(
             (
-                f"GET / HTTP/1.1\r\nHost: {self.table.load.host}\r\nUpgrade: websocket\r\n"
+                f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{self.table.port}\r\nUpgrade: websocket\r\n"
                 f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
                 "Sec-WebSocket-Version: 13\r\n\r\n"
             ).encode()
@@ -164,9 +165,10 @@ class Seat(asyncio.Protocol):
 class Table:
     """One room's four (``seats``) connections, game after game."""
 
-    def __init__(self, load: Load, number: int, seats: int) -> None:
+    def __init__(self, load: Load, number: int, seats: int, port: int) -> None:
         self.load = load
         self.number = number
+        self.port = port  #: the node its seats talk to (one of the load's ports)
         self.seats: list[Seat] = []
         self.size = seats
         self.room = ""
@@ -253,14 +255,27 @@ class Table:
         seat.send(text)
 
 
+def node_port(table: int, ports: Sequence[int]) -> int:
+    """The port (node) that table number ``table`` plays on: the tables are dealt over the
+    nodes in turn, so that every node gets its share of the rooms whatever the number of
+    load-generator processes (a room lives on the node where it was created)."""
+    return ports[table % len(ports)]
+
+
 class Load:
-    """Tables of raw seats until the deadline; the latencies and counts they collect."""
+    """Tables of raw seats until the deadline; the latencies and counts they collect.
+
+    ``ports``: one per node; table ``n`` plays on ``node_port(n, ports)``."""
 
     def __init__(
-        self, port: int, think: float, measure_from: float, deadline: float, seed: int
+        self,
+        ports: int | Sequence[int],
+        think: float,
+        measure_from: float,
+        deadline: float,
+        seed: int,
     ) -> None:
-        self.port = port
-        self.host = f"127.0.0.1:{port}"
+        self.ports = [ports] if isinstance(ports, int) else list(ports)
         self.think = think
         self.measure_from = measure_from
         self.deadline = deadline
@@ -294,10 +309,10 @@ class Load:
         self.done = loop.create_future()
         self.pending = len(tables)
         for number in tables:
-            table = Table(self, number, seats)
+            table = Table(self, number, seats, node_port(number, self.ports))
             for index in range(seats):
                 _, seat = await loop.create_connection(
-                    functools.partial(Seat, table, index), "127.0.0.1", self.port
+                    functools.partial(Seat, table, index), "127.0.0.1", table.port
                 )
                 table.seats.append(seat)
             self.tables.append(table)
@@ -305,8 +320,8 @@ class Load:
             while not self.done.done():
                 await asyncio.wait({self.done}, timeout=1.0)
                 now = time.monotonic()
-                if now > self.deadline + 60:
-                    self.fail("the games did not end within 60 s of the deadline")
+                if now > self.deadline + max(60.0, 150 * self.think):
+                    self.fail("the games did not end in time after the deadline")
                 for table in self.tables:
                     if not table.finished and now - table.progress > 60:
                         self.fail(f"room {table.room}: no progress for 60 s")
@@ -322,7 +337,7 @@ class Load:
 
 
 async def raw_worker(
-    port: int,
+    port: int | Sequence[int],
     rooms: range,
     seats: int,
     think: float,
@@ -330,7 +345,8 @@ async def raw_worker(
     deadline: float,
     seed: int,
 ) -> dict[str, Any]:
-    """One load-generator process of raw seats (the shape of ``server_load``'s workers)."""
+    """One load-generator process of raw seats (the shape of ``server_load``'s workers);
+    ``port``: the server's, or one per node (the tables are dealt over them)."""
     load = Load(port, think, measure_from, deadline, seed)
     error = None
     try:
@@ -343,3 +359,107 @@ async def raw_worker(
         "games": load.games,
         "error": error,
     }
+
+
+# -- idle connections -----------------------------------------------------------------------
+
+
+class Idle(asyncio.Protocol):
+    """A connection that says ``hello`` and then nothing (a player in the lobby): it
+    answers the server's pings and notes its ``welcome``."""
+
+    def __init__(self, port: int, name: str, welcomed: asyncio.Future[None]) -> None:
+        self.port = port
+        self.name = name
+        self.welcomed = welcomed
+        self.transport: asyncio.Transport | None = None
+        self.buffer = b""
+        self.upgraded = False
+        self.closed = False
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+        key = base64.b64encode(os.urandom(16)).decode()
+        transport.write(
+            (
+                f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\nUpgrade: websocket\r\n"
+                f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                "Sec-WebSocket-Version: 13\r\n\r\n"
+            ).encode()
+        )
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.closed = True
+        if not self.welcomed.done():
+            self.welcomed.set_exception(LoadError(f"idle {self.name}: closed ({exc})"))
+
+    def data_received(self, data: bytes) -> None:
+        buffer = self.buffer + data
+        if not self.upgraded:
+            end = buffer.find(b"\r\n\r\n")
+            if end < 0:
+                self.buffer = buffer
+                return
+            if b" 101 " not in buffer[: buffer.find(b"\r\n")]:
+                if not self.welcomed.done():
+                    self.welcomed.set_exception(LoadError(f"idle {self.name}: refused"))
+                return
+            self.upgraded = True
+            buffer = buffer[end + 4 :]
+            assert self.transport is not None
+            self.transport.write(client_frame(f'{{"type":"hello","v":1,"name":"{self.name}"}}'))
+        while len(buffer) >= 2:
+            length, start = buffer[1] & 0x7F, 2
+            if length == 126:
+                if len(buffer) < 4:
+                    break
+                length, start = _MEDIUM.unpack_from(buffer, 2)[0], 4
+            elif length == 127:
+                if len(buffer) < 10:
+                    break
+                length, start = _LARGE.unpack_from(buffer, 2)[0], 10
+            if len(buffer) < start + length:
+                break
+            opcode, payload = buffer[0] & 0x0F, buffer[start : start + length]
+            buffer = buffer[start + length :]
+            if opcode == 0x9 and self.transport is not None:  # ping: pong
+                self.transport.write(client_frame(payload, opcode=0xA))
+            elif opcode == 0x1 and not self.welcomed.done():
+                if _decode(payload).type == "welcome":
+                    self.welcomed.set_result(None)
+                else:
+                    self.welcomed.set_exception(LoadError(f"idle {self.name}: {payload!r}"))
+        self.buffer = buffer
+
+
+async def hold_idle(
+    ports: Sequence[int], count: int, until: float, ready: Any, at_once: int = 200
+) -> int:
+    """Open ``count`` idle connections (dealt over ``ports`` like the tables), at most
+    ``at_once`` handshakes at a time; put their number in ``ready`` once every one has its
+    ``welcome``; hold them until ``until`` (time.monotonic()); return how many were still
+    open then."""
+    loop = asyncio.get_running_loop()
+    idle: list[Idle] = []
+    gate = asyncio.Semaphore(at_once)
+
+    async def one(number: int) -> None:
+        async with gate:
+            welcomed: asyncio.Future[None] = loop.create_future()
+            port = node_port(number, ports)
+            _, protocol = await loop.create_connection(
+                lambda: Idle(port, f"idle{number}", welcomed), "127.0.0.1", port
+            )
+            idle.append(protocol)
+            await asyncio.wait_for(welcomed, 60)
+
+    try:
+        await asyncio.gather(*(one(n) for n in range(count)))
+        ready.put(len(idle))
+        await asyncio.sleep(max(0.0, until - time.monotonic()))
+        return sum(1 for connection in idle if not connection.closed)
+    finally:
+        for connection in idle:
+            if connection.transport is not None:
+                connection.transport.close()

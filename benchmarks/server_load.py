@@ -21,12 +21,16 @@ server (one message in flight per room) as the reference.
     python -m benchmarks.server_load ... --mosquitto     # the same with the MQTT feed on
     python -m benchmarks.server_load ... --store postgres             # one node, PostgreSQL
     python -m benchmarks.server_load ... --store postgres --nodes 2   # two nodes, one database
+    python -m benchmarks.server_load ... --duration 1800 --every 60   # a soak: cost per minute
+    python -m benchmarks.server_load ... --idle 9000   # 9,000 idle lobby connections beside
 
-``--store postgres`` starts a throwaway PostgreSQL cluster from Debian's binaries (or uses
-``--pg-dsn``); its CPU time (every postgres process) is reported beside the server's.
-With ``--nodes N`` the load-generator processes are spread over the nodes round-robin
-(worker ``w`` talks to node ``w % N``): each room lives on the node its players use, so
-this measures nodes side by side on one database, not the relay.
+``--store postgres`` starts a throwaway PostgreSQL cluster from Debian's binaries (removed
+at exit, also after an error, Ctrl-C or SIGTERM) or uses ``--pg-dsn``; the CPU time of
+every postgres process is reported beside the server's (with ``--pg-dsn`` when that server
+runs on this machine). With ``--nodes N`` the tables are dealt over the nodes in turn
+(table ``n`` plays on node ``n % N``, whatever the number of ``--procs``): each room lives
+on the node its players use, so this measures nodes side by side on one database, not the
+relay.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import itertools
 import json
 import multiprocessing as mp
 import os
@@ -44,6 +49,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Coroutine, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from queue import Empty
@@ -61,7 +67,7 @@ from benchmarks.common import (
     scripted_bid,
     start_umpire,
 )
-from benchmarks.load_raw import raw_worker
+from benchmarks.load_raw import hold_idle, node_port, raw_worker
 from benchmarks.server_trace import summary
 from bots.client.core import ClientCore, Received, Turn
 from tests.pgcluster import Cluster, create_database, find_bindir
@@ -194,9 +200,14 @@ class Load:
     """
 
     def __init__(
-        self, port: int, think: float, measure_from: float, deadline: float, rng: random.Random
+        self,
+        ports: list[int],
+        think: float,
+        measure_from: float,
+        deadline: float,
+        rng: random.Random,
     ) -> None:
-        self.url = f"ws://127.0.0.1:{port}"
+        self.ports = ports  #: one per node: table ``n`` plays on ``node_port(n, ports)``
         self.think = think
         self.measure_from = measure_from
         self.deadline = deadline
@@ -225,8 +236,9 @@ class Load:
 
     async def run_table(self, index: int, seats: int) -> None:
         table = Table(seats)
+        url = f"ws://127.0.0.1:{node_port(index, self.ports)}"
         for seat in range(seats):
-            ws = await connect(self.url, compression=None, max_size=None, ping_interval=None)
+            ws = await connect(url, compression=None, max_size=None, ping_interval=None)
             core = ClientCore(f"t{index}s{seat}")
             core.connection_made()
             await ws.send(json.dumps(core.next_frame()))
@@ -337,7 +349,7 @@ class Load:
 
 
 async def umpire_worker(
-    port: int,
+    ports: list[int],
     rooms: range,
     seats: int,
     think: float,
@@ -345,7 +357,7 @@ async def umpire_worker(
     deadline: float,
     seed: int,
 ) -> dict[str, Any]:
-    load = Load(port, think, measure_from, deadline, random.Random(seed))
+    load = Load(ports, think, measure_from, deadline, random.Random(seed))
     error = None
     try:
         await load.run(rooms, seats)
@@ -390,8 +402,41 @@ async def echo_worker(
     return {"latencies": latencies, "actions": len(latencies), "games": 0, "error": None}
 
 
+def _idle(ports: list[int], count: int, until: float, ready: Any) -> None:
+    """The process of ``--idle`` connections (benchmarks.load_raw.hold_idle)."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    try:
+        asyncio.run(hold_idle(ports, count, until, ready))
+    except Exception as exc:  # always answer, so that the main process never waits forever
+        ready.put(repr(exc))
+
+
+def raise_fd_limit(needed: int) -> int:
+    """Raise this process's limit of open files (which the servers and workers inherit) to
+    at least ``needed`` if it can (the soft limit up to the hard one; as root, the hard one
+    too); return the limit now."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft >= needed:
+        return soft
+    if hard != resource.RLIM_INFINITY and hard < needed:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (needed, needed))
+            return needed
+    target = needed if hard == resource.RLIM_INFINITY else min(needed, hard)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+    return target
+
+
 def _worker(kind: str, args: tuple[Any, ...], out: Any) -> None:
-    fn = {"raw": raw_worker, "umpire": umpire_worker, "echo": echo_worker}[kind]
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # (the parent's handler is for it alone)
+    workers: dict[str, Callable[..., Coroutine[Any, Any, dict[str, Any]]]] = {
+        "raw": raw_worker,
+        "umpire": umpire_worker,
+        "echo": echo_worker,
+    }
+    fn = workers[kind]
     try:
         out.put(asyncio.run(fn(*args)))
     except Exception as exc:  # always answer, so that the main process never waits forever
@@ -414,13 +459,161 @@ def thread_cpu(pid: int) -> dict[str, tuple[float, float]]:
 
 def postgres_pids(data: Path) -> list[int]:
     """The postmaster of the cluster in ``data`` and all its children (the backends)."""
-    postmaster = int((data / "postmaster.pid").read_text().split()[0])
+    return postgres_family(int((data / "postmaster.pid").read_text().split()[0]))
+
+
+def postmaster_of(dsn: str) -> int | None:
+    """The postmaster's pid of the PostgreSQL server at ``dsn`` when it runs on this
+    machine (the parent of the backend serving one connection, read from /proc while the
+    connection is open); ``None`` when the server is elsewhere (another machine or
+    container: its backend's pid is not a postgres process here)."""
+    import asyncpg
+
+    async def find() -> int | None:
+        conn = await asyncpg.connect(dsn)
+        try:
+            return parent_postgres(int(await conn.fetchval("SELECT pg_backend_pid()")))
+        finally:
+            await conn.close()
+
+    return asyncio.run(find())
+
+
+def parent_postgres(backend: int) -> int | None:
+    """The parent of process ``backend`` if ``backend`` is a postgres process here."""
+    try:
+        stat = Path(f"/proc/{backend}/stat").read_text()
+    except OSError:
+        return None
+    name = stat[stat.find("(") + 1 : stat.rfind(")")]
+    if not name.startswith("postgres"):
+        return None
+    return int(stat.rsplit(")", 1)[1].split()[1])
+
+
+def postgres_family(postmaster: int) -> list[int]:
+    """``postmaster`` and all its children (the backends and PostgreSQL's own workers)."""
     pids = [postmaster]
     for stat in Path("/proc").glob("[0-9]*/stat"):
         with contextlib.suppress(OSError, IndexError, ValueError):
             if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == postmaster:
                 pids.append(int(stat.parent.name))
     return pids
+
+
+@contextlib.contextmanager
+def throwaway_postgres(cluster: Any, create: Callable[[str], str]) -> Iterator[str]:
+    """Start ``cluster`` (a :class:`tests.pgcluster.Cluster`), make a database on it with
+    ``create(admin_dsn)`` and yield the database's DSN. The cluster is stopped and its
+    folder deleted on the way out whatever ends the run: the end, an error, Ctrl-C, or
+    SIGTERM under :func:`terminate_as_interrupt`, also during its start-up."""
+    try:
+        cluster.start()
+        yield create(cluster.admin_dsn)
+    finally:
+        cluster.stop()
+
+
+@contextlib.contextmanager
+def terminate_as_interrupt() -> Iterator[None]:
+    """Within the block, SIGTERM raises ``KeyboardInterrupt`` (as Ctrl-C does) in the
+    main thread, so that clean-up in ``finally`` blocks and exit stacks runs; the previous
+    handler is restored after it."""
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt(f"signal {signum}")
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def open_idle(
+    ports: list[int], pids: list[int], options: argparse.Namespace, stack: contextlib.ExitStack
+) -> tuple[int, float, float]:
+    """Open ``--idle`` idle connections in a process of their own (held until the run
+    ends); return how many, and the first node's RSS (MB) before and after them."""
+    before = rss_mb(pids[0])[0]
+    ready: Any = mp.Queue()
+    until = time.monotonic() + 600 + options.warmup + options.duration
+    proc = mp.Process(target=_idle, args=(ports, options.idle, until, ready))
+    proc.start()
+    stack.callback(proc.join)
+    stack.callback(proc.terminate)
+    opened = ready.get(timeout=600)
+    if not isinstance(opened, int):
+        raise SystemExit(f"the idle connections failed: {opened}")
+    time.sleep(2.0)  # (the last welcomes' garbage freed, the server quiet)
+    return opened, before, rss_mb(pids[0])[0]
+
+
+def stop_process(proc: subprocess.Popen[bytes], timeout: float) -> None:
+    """Ask ``proc`` to stop (SIGTERM); kill it if it has not within ``timeout`` seconds."""
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+@dataclass(frozen=True)
+class Sample:
+    """The servers at one moment of the measured window (``--every``)."""
+
+    at: float  #: time.monotonic()
+    cpu: float  #: CPU seconds of every node so far
+    actions: float  #: accepted actions of every node so far (their /metrics)
+    rss: float  #: the first node's resident memory, MB
+    loop: float = 0.0  #: CPU seconds of the first node's event loop (its main thread)
+
+
+def metric(port: int, name: str) -> float:
+    """One value of a node's /metrics (``name`` with its labels, as the text shows it)."""
+    import urllib.request
+
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as response:
+        for line in response.read().decode().splitlines():
+            if line.startswith(name + " "):
+                return float(line.rsplit(" ", 1)[1])
+    return 0.0
+
+
+def accepted_actions(port: int) -> float:
+    """A node's accepted actions so far (``umpire_actions_total`` in its /metrics)."""
+    return metric(port, 'umpire_actions_total{result="accepted"}')
+
+
+def sample(pids: list[int], ports: list[int]) -> Sample:
+    """The servers now."""
+    loop = thread_cpu(pids[0]).get("event loop", (0.0, 0.0))
+    return Sample(
+        time.monotonic(),
+        total_cpu(pids),
+        sum(accepted_actions(port) for port in ports),
+        rss_mb(pids[0])[0],
+        loop[0] + loop[1],
+    )
+
+
+def over_time(samples: list[Sample], start: float) -> list[str]:
+    """One line per interval between ``samples``: its end (seconds after ``start``), the
+    actions per second, the servers' CPU per action (and the event loop's part of it) and
+    the first node's RSS."""
+    lines = []
+    for before, after in itertools.pairwise(samples):
+        actions = after.actions - before.actions
+        seconds = after.at - before.at
+        cost = 1e6 * (after.cpu - before.cpu) / actions if actions else float("nan")
+        loop = 1e6 * (after.loop - before.loop) / actions if actions else float("nan")
+        lines.append(
+            f"    {after.at - start:6.0f} s  {actions / seconds:7.0f} actions/s  "
+            f"{cost:5.0f} us per action (event loop {loop:3.0f})  RSS {after.rss:5.0f} MB"
+        )
+    return lines
 
 
 def total_cpu(pids: list[int]) -> float:
@@ -443,9 +636,9 @@ def drive(
 
     The measured window is the same for every worker: from ``--warmup`` seconds after the
     start (connections take a moment) for ``--duration`` seconds. With ``server_pid``, the
-    server's CPU time over that window is read from /proc (several ports and pids: worker
-    ``w`` uses port ``w % len(ports)``, the CPU is the nodes' sum); ``db_pids`` likewise
-    for the database's processes."""
+    server's CPU time over that window is read from /proc (several ports and pids: the
+    tables are dealt over the nodes, the CPU is the nodes' sum); ``db_pids`` likewise for
+    the database's processes."""
     ports = port if isinstance(port, list) else [port]
     pids = (
         [] if server_pid is None else server_pid if isinstance(server_pid, list) else [server_pid]
@@ -458,7 +651,7 @@ def drive(
     for w in range(options.procs):
         rooms = range(w * per, min(options.rooms, (w + 1) * per))
         args = (
-            ports[w % len(ports)],
+            ports[0] if kind == "echo" else ports,  # (the tables are dealt over the nodes)
             rooms,
             options.seats,
             options.think,
@@ -487,29 +680,48 @@ def drive(
         return True
 
     cpu = db_cpu = load_cpu = None
+    connections = 0.0
+    samples: list[Sample] = []
     threads: dict[str, tuple[float, float]] = {}
     commits = (0.0, 0.0)
-    ok = collect(measure_from)
-    if ok and pids:
-        first, db_first = total_cpu(pids), total_cpu(db_pids or [])
-        threads_first = thread_cpu(pids[0])
-        commits_first = commit_counters(ports[0]) if kind != "echo" else (0.0, 0.0)
-        load_first = sum(cpu_seconds(pid) for pid in load_pids)
-        ok = collect(deadline)
-        cpu = total_cpu(pids) - first
-        if kind != "echo":
-            count, seconds = commit_counters(ports[0])
-            commits = (count - commits_first[0], seconds - commits_first[1])
-        threads = {
-            name: (
-                user - threads_first.get(name, (0.0, 0.0))[0],
-                system - threads_first.get(name, (0.0, 0.0))[1],
-            )
-            for name, (user, system) in thread_cpu(pids[0]).items()
-        }
-        db_cpu = total_cpu(db_pids or []) - db_first
-        load_cpu = sum(cpu_seconds(pid) for pid in load_pids) - load_first
-    ok = ok and collect(None)
+    try:
+        ok = collect(measure_from)
+        if ok and pids:
+            first, db_first = total_cpu(pids), total_cpu(db_pids or [])
+            threads_first = thread_cpu(pids[0])
+            commits_first = commit_counters(ports[0]) if kind != "echo" else (0.0, 0.0)
+            load_first = sum(cpu_seconds(pid) for pid in load_pids)
+            if kind != "echo":
+                connections = sum(metric(p, "umpire_connections") for p in ports)
+            every = getattr(options, "every", 0.0) if kind != "echo" else 0.0
+            if every:
+                samples.append(sample(pids, ports))
+                at = measure_from + every
+                while ok and at < deadline - every / 2 and len(results) < len(procs):
+                    ok = collect(at)
+                    samples.append(sample(pids, ports))
+                    at += every
+            ok = ok and collect(deadline)
+            if every and ok:
+                samples.append(sample(pids, ports))
+            cpu = total_cpu(pids) - first
+            if kind != "echo":
+                count, seconds = commit_counters(ports[0])
+                commits = (count - commits_first[0], seconds - commits_first[1])
+            threads = {
+                name: (
+                    user - threads_first.get(name, (0.0, 0.0))[0],
+                    system - threads_first.get(name, (0.0, 0.0))[1],
+                )
+                for name, (user, system) in thread_cpu(pids[0]).items()
+            }
+            db_cpu = total_cpu(db_pids or []) - db_first
+            load_cpu = sum(cpu_seconds(pid) for pid in load_pids) - load_first
+        ok = ok and collect(None)
+    except BaseException:  # (Ctrl-C or SIGTERM: the workers must not outlive the run)
+        for proc in procs:
+            proc.terminate()
+        raise
     if not ok:
         for proc in procs:
             proc.terminate()
@@ -536,6 +748,8 @@ def drive(
             1e6 * load_cpu / actions if load_cpu is not None and actions else float("nan")
         ),
         "db_cpu_s": db_cpu,
+        "samples": samples,
+        "connections": connections,
         "db_cpu_us_per_action": (
             1e6 * db_cpu / actions if db_cpu is not None and actions else float("nan")
         ),
@@ -574,6 +788,22 @@ def main() -> None:
     parser.add_argument("--synchronous", default="FULL", choices=["FULL", "NORMAL"])
     parser.add_argument("--no-echo", action="store_true", help="skip the echo reference")
     parser.add_argument(
+        "--idle",
+        type=int,
+        default=0,
+        metavar="N",
+        help="first open N more connections that say hello and then nothing (players in "
+        "the lobby), held through the run; prints the server's memory per idle connection",
+    )
+    parser.add_argument(
+        "--every",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="also print the actions/s, the CPU per action and the RSS of each interval "
+        "(to see whether a long run's cost drifts)",
+    )
+    parser.add_argument(
         "--py-spy",
         metavar="FILE",
         help="record the server with py-spy over the measured window (collapsed stacks)",
@@ -605,56 +835,70 @@ def main() -> None:
     parser.add_argument("--store", default="sqlite", choices=["sqlite", "postgres"])
     parser.add_argument("--nodes", type=int, default=1, help="umpire nodes (postgres only)")
     parser.add_argument("--pg-dsn", help="an existing PostgreSQL database (else a throwaway)")
+    parser.add_argument(
+        "--db",
+        metavar="FILE",
+        help="the SQLite file (kept; made if missing): a later run on the same file starts "
+        "with the games of the earlier ones, to measure a server with a history",
+    )
     options = parser.parse_args()
+    needed = options.idle + options.rooms * options.seats
+    limit = raise_fd_limit(needed + 1000)
+    if limit < needed + 100:
+        parser.error(
+            f"{needed} connections need as many open files in the server, and the limit "
+            f"here is {limit} (ulimit -n; raising it needs root or a higher hard limit)"
+        )
     if options.nodes > 1 and options.store != "postgres":
         parser.error("--nodes needs --store postgres (nodes share one database)")
 
-    with tempfile.TemporaryDirectory() as tmp:
-        broker = None
+    with terminate_as_interrupt(), contextlib.ExitStack() as stack:
+        tmp = stack.enter_context(tempfile.TemporaryDirectory())
         extra: list[str] = ["--loop", options.loop]
         if options.mosquitto:
             broker, broker_port = start_mosquitto(tmp)
+            stack.callback(stop_process, broker, 5)
             options.mqtt = f"mqtt://127.0.0.1:{broker_port}/bench"
         if options.mqtt:
             extra += ["--mqtt", options.mqtt]
-        cluster = None
         db_pids: list[int] = []
-        db = str(Path(tmp) / "load.db")
+        postmaster: int | None = None
+        db = options.db or str(Path(tmp) / "load.db")
         if options.store == "postgres":
-            db = options.pg_dsn or ""
-            if not db:
+            if options.pg_dsn:
+                db = options.pg_dsn
+                postmaster = postmaster_of(db)
+            else:
                 bindir = find_bindir()
                 if bindir is None:
                     raise SystemExit("PostgreSQL is not installed (or give --pg-dsn)")
                 cluster = Cluster(bindir, fsync=True)
-                cluster.start()
-                db = asyncio.run(create_database(cluster.admin_dsn))
-        servers: list[tuple[subprocess.Popen[bytes], int]] = []
+                db = stack.enter_context(
+                    throwaway_postgres(cluster, lambda dsn: asyncio.run(create_database(dsn)))
+                )
+                postmaster = postgres_pids(cluster.data)[0]
+            extra += ["--signing-key", str(Path(tmp) / "cluster.key")]  # (the nodes' one key)
         feed: dict[str, float] = {}
-        try:
-            trace = str(Path(options.trace).resolve()) if options.trace else None
-            for _ in range(options.nodes):
-                servers.append(start_node(db, options.synchronous, extra, trace))
-            if cluster is not None:
-                db_pids = postgres_pids(cluster.data)
-            ports = [port for _, port in servers]
-            kind = "raw" if options.raw else "umpire"
-            if options.py_spy:
-                profile(servers[0][0].pid, options)
-            umpire = drive(kind, ports, options, [s.pid for s, _ in servers], db_pids)
-            rss, peak = rss_mb(servers[0][0].pid)
-            if options.mqtt:
-                feed = feed_counters(ports[0])
-        finally:
-            for server, _ in servers:
-                server.send_signal(signal.SIGTERM)
-            for server, _ in servers:
-                server.wait(30)
-            if broker is not None:
-                broker.terminate()
-                broker.wait()
-            if cluster is not None:
-                cluster.stop()
+        trace = str(Path(options.trace).resolve()) if options.trace else None
+        servers: list[tuple[subprocess.Popen[bytes], int]] = []
+        for _ in range(options.nodes):
+            servers.append(start_node(db, options.synchronous, extra, trace))
+            stack.callback(stop_process, servers[-1][0], 30)
+        if postmaster is not None:
+            db_pids = postgres_family(postmaster)
+        ports = [port for _, port in servers]
+        kind = "raw" if options.raw else "umpire"
+        idle = None
+        if options.idle:
+            idle = open_idle(ports, [s.pid for s, _ in servers], options, stack)
+        if options.py_spy:
+            profile(servers[0][0].pid, options)
+        umpire = drive(kind, ports, options, [s.pid for s, _ in servers], db_pids)
+        rss, peak = rss_mb(servers[0][0].pid)
+        by_node = [accepted_actions(port) for port in ports]
+        if options.mqtt:
+            feed = feed_counters(ports[0])
+        stack.close()  # (the servers stop: a trace is written at exit)
         if trace is not None:
             window = umpire["window"]
             traced = summary(trace, window[0], window[1])
@@ -676,6 +920,8 @@ def main() -> None:
         + (f" (sum of {options.nodes} nodes; RSS above: node 1)" if options.nodes > 1 else "")
         + f" (the load generators: {umpire['load_cpu_us_per_action']:.0f} us per action)"
     )
+    if options.nodes > 1:
+        print("  actions accepted by each node: " + " / ".join(f"{n:.0f}" for n in by_node))
     if umpire["threads"] and umpire["actions"]:
         print(
             "  by thread (us per action, user + system): "
@@ -686,6 +932,17 @@ def main() -> None:
                 if user + system > 0.005 * umpire["cpu_s"]
             )
         )
+    if idle is not None:
+        opened, before, after = idle
+        print(
+            f"  {opened} idle connections (hello, then nothing) held through the run: the "
+            f"server's RSS {before:.0f} -> {after:.0f} MB, "
+            f"{1e3 * (after - before) / opened:.1f} kB per idle connection; "
+            f"{umpire['connections']:.0f} connections open when the measure began"
+        )
+    if umpire["samples"]:
+        print(f"  over time (every {options.every:g} s of the measured window):")
+        print("\n".join(over_time(umpire["samples"], umpire["window"][0])))
     if options.trace:
         print(traced)
     count, seconds = umpire["commits"]
@@ -697,8 +954,11 @@ def main() -> None:
     if db_pids:
         print(
             f"  postgres CPU {umpire['db_cpu_s']:.2f} s: "
-            f"{umpire['db_cpu_us_per_action']:.0f} us per action"
+            f"{umpire['db_cpu_us_per_action']:.0f} us per action "
+            f"({len(db_pids)} postgres processes)"
         )
+    elif options.store == "postgres":
+        print("  postgres CPU: not measured (the server of --pg-dsn is not on this machine)")
     if options.mqtt:
         print(
             f"  mqtt feed {options.mqtt}: "

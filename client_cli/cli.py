@@ -20,7 +20,12 @@ DEFAULT_SERVER = "ws://localhost:8765"
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``play`` subcommand to ``umpire``'s subparsers."""
     play = sub.add_parser("play", help="play in the terminal (a client of the server)")
-    play.add_argument("--server", default=DEFAULT_SERVER, help="websocket address of the server")
+    play.add_argument(
+        "--server",
+        action="append",
+        help="websocket address of the server (repeat it, or use commas, for the nodes of "
+        f"a cluster: tried in turn; default {DEFAULT_SERVER})",
+    )
     play.add_argument("--name", default=None, help="your display name (default: remembered)")
     play.add_argument(
         "--login",
@@ -58,7 +63,8 @@ def run(args: argparse.Namespace) -> int:
     from client_cli.session import Session
     from client_cli.state import ClientState
 
-    problem = url_problem(args.server)
+    args.server = ",".join(args.server or [DEFAULT_SERVER])
+    problem = next(filter(None, (url_problem(u.strip()) for u in args.server.split(","))), None)
     if problem is not None:
         print(f"umpire play: {problem}", file=sys.stderr)
         return 2

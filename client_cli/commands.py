@@ -18,6 +18,7 @@ from typing import Any
 from client_cli import accounts, games, matchmaking
 from client_cli.catalogue import Catalogue, GameInfo
 from client_cli.state import ClientState
+from server.wire.protocol import ROOMS_PAGE
 
 Json = dict[str, Any]
 
@@ -141,8 +142,11 @@ def _lobby_command(head: str, args: list[str], state: ClientState) -> Command | 
     """A command that needs no room (None when ``head`` is not one)."""
     if head in ("rooms", "list"):
         msg: Json = {"type": "list_rooms"}
-        if args:
-            msg["game"] = args[0]
+        for arg in args[:2]:  # rooms [GAME] [PAGE]: the server lists a page at a time
+            if arg.isdigit():
+                msg["offset"] = (max(1, int(arg)) - 1) * ROOMS_PAGE
+            else:
+                msg["game"] = arg
         return Command(message=msg)
     if head == "create":
         if not args:

@@ -84,7 +84,10 @@ async def send_command(session: Session, command: Command) -> tuple[Json | None,
     lines: list[str] = []
     lang = session.state.lang
     if reply.get("type") == "rooms":
-        lines += lobby_lines(reply.get("rooms", []), games.flavour)
+        rooms = reply.get("rooms", [])
+        lines += lobby_lines(
+            rooms, games.flavour, int(reply.get("offset") or 0), int(reply.get("total") or 0)
+        )
     elif reply.get("type") == "profile":
         lines += accounts.profile_lines(reply, lang)
     elif reply.get("type") == "leaderboard":

@@ -15,7 +15,7 @@ WIDTH = 88
 
 COMMANDS_HELP = """\
 Lobby
-  rooms [GAME]                     list the public rooms
+  rooms [GAME] [PAGE]              list the public rooms, 30 a page (rooms 2: the next)
   create GAME [key=value ...]      make a room with the game's options (listed below):
                                    seats=3 preset=NAME clock=300+5 turn_time=30
                                    private spectators=after noautostart

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from client_cli.accounts import words
+from server.wire.protocol import ROOMS_PAGE
 
 if TYPE_CHECKING:
     from client_cli.state import RoomState
@@ -24,10 +25,15 @@ def clock_text(seconds: float) -> str:
     return f"{int(seconds // 60)}:{int(seconds % 60):02d}"
 
 
-def lobby_lines(rooms: list[Json], flavour: Callable[[Json], str]) -> list[str]:
+def lobby_lines(
+    rooms: list[Json], flavour: Callable[[Json], str], offset: int = 0, total: int = 0
+) -> list[str]:
     """One line per public room: id, game and its ``flavour`` (the preset or rules its
-    game's module names), state, seats taken, players."""
+    game's module names), state, seats taken, players; then, when the server has more
+    rooms than this page (from the ``offset``-th, of ``total``), how to see the others."""
     if not rooms:
+        if offset:
+            return [f"No rooms past {offset} (there are {total}): rooms 1 lists the first page"]
         return ["No public rooms. Create one with: create GAME (help lists the games)"]
     lines = []
     for room in rooms:
@@ -39,6 +45,10 @@ def lobby_lines(rooms: list[Json], flavour: Callable[[Json], str]) -> list[str]:
             f"{room['room']}  {room.get('game')} {flavour(room)}{rated}  {room.get('state')}  "
             f"{taken}/{len(seats)} seats  {names}"
         )
+    if offset or total > len(rooms):
+        page = offset // ROOMS_PAGE + 1
+        more = f": rooms {page + 1} for the next page" if offset + len(rooms) < total else ""
+        lines.append(f"Rooms {offset + 1}-{offset + len(rooms)} of {total}{more}")
     return lines
 
 

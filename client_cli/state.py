@@ -228,6 +228,9 @@ class ClientState:
     token: str | None = None
     rooms: dict[str, RoomState] = field(default_factory=dict)
     lobby: list[Json] = field(default_factory=list)
+    #: where the last ``rooms`` page starts, and how many public rooms there are in all
+    lobby_offset: int = 0
+    lobby_total: int = 0
     current: str | None = None
     pending_seats: list[Json] = field(default_factory=list)
     last_error: Json | None = None
@@ -295,6 +298,8 @@ class ClientState:
             return [f"Connected as {self.player['name']} ({frame.get('server', '?')})."]
         if kind == "rooms":
             self.lobby = list(frame["rooms"])
+            self.lobby_offset = int(frame.get("offset") or 0)
+            self.lobby_total = int(frame.get("total") or len(self.lobby))
             return []
         if kind == "catalogue":
             try:

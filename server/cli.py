@@ -40,19 +40,29 @@ async def open_recorder(db: str, signing_key: str | None = None) -> AsyncIterato
     from server.errors import StoreError
     from server.store.contract import open_store
     from server.store.selfplay_log import SelfplayLog, scheduled_key
-    from server.store.signing import default_path, open_signer
+    from server.store.signing import key_path, open_signer
 
     problem = db_folder_problem(db)
     if problem:
         raise OSError(problem)
+    try:
+        path = key_path(db, signing_key)
+    except StoreError as exc:  # (PostgreSQL and no key file: before connecting)
+        raise OSError(str(exc)) from None
     store = open_store(db, synchronous="NORMAL")
     try:
         await store.open()
     except sqlite3.DatabaseError as exc:  # a file that is not a knowledge base
         raise OSError(f"--db {db} is not a knowledge base: {exc}") from None
+    except StoreError as exc:  # (one line naming the file and what to do)
+        raise OSError(str(exc)) from None
     try:
+        try:  # (a read-only file: said now, not after the games are played)
+            await store.check_writable()
+        except StoreError as exc:
+            raise OSError(str(exc)) from None
         try:
-            signer = await open_signer(store, signing_key or default_path(db))
+            signer = await open_signer(store, path)
         except StoreError as exc:  # (a key file that cannot be read or made: one line)
             raise OSError(str(exc)) from None
         book = SelfplayLog(store, signer)
@@ -124,6 +134,14 @@ def _count(text: str) -> int:
         raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
     if value < 0:
         raise argparse.ArgumentTypeError(f"must be 0 or more, not {value}")
+    return value
+
+
+def _positive(text: str) -> int:
+    """A whole number, 1 or more."""
+    value = _count(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, not {value}")
     return value
 
 
@@ -239,6 +257,34 @@ def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     limits.add_argument(
         "--max-rooms-per-player", type=_count, default=20, help="rooms a player hosts"
     )
+    limits.add_argument(
+        "--max-rooms-per-ip",
+        type=_count,
+        default=50,
+        help="waiting or live rooms made from one address (IPv6: one /64)",
+    )
+    limits.add_argument(
+        "--max-waiting-rooms", type=_count, default=2_000, help="waiting rooms on this server"
+    )
+    limits.add_argument(
+        "--guests-per-ip",
+        type=_count,
+        default=30,
+        help="new guests (hello without a token) from one address at once",
+    )
+    limits.add_argument(
+        "--guest-every",
+        type=_seconds,
+        default=10.0,
+        help="then one more new guest per address every this many seconds",
+    )
+    limits.add_argument(
+        "--trusted-proxy",
+        action="append",
+        default=[],
+        metavar="ADDRESS",
+        help="a proxy whose X-Forwarded-For names the client's address (repeatable)",
+    )
     timing = serve.add_argument_group("time")
     timing.add_argument(
         "--grace", type=_seconds, default=60.0, help="seconds a seat waits for its player"
@@ -248,6 +294,12 @@ def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     timing.add_argument(
         "--finished-ttl", type=_seconds, default=600.0, help="seconds to keep ended rooms"
+    )
+    timing.add_argument(
+        "--empty-room-ttl",
+        type=_seconds,
+        default=60.0,
+        help="seconds a waiting room lasts with no human seated nor its host; 0: for ever",
     )
     timing.add_argument(
         "--no-show",
@@ -363,10 +415,16 @@ def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 def _cmd_serve(args: argparse.Namespace) -> int:
     from server.errors import StoreError
     from server.store.lock import ServerLock
+    from server.store.signing import key_path
 
     problem = db_folder_problem(args.db)
     if problem:
         print(f"umpire serve: {problem}", file=sys.stderr)
+        return 1
+    try:
+        key_path(args.db, args.signing_key)
+    except StoreError as exc:  # (PostgreSQL needs its key file, docs/server.md)
+        print(f"umpire serve: {exc}", file=sys.stderr)
         return 1
     lock: ServerLock | None = None
     if "://" not in args.db:
@@ -397,6 +455,7 @@ def _serve(args: argparse.Namespace, lock: Any) -> int:
     from server.ops import logs
     from server.ops.event_loop import run_loop
     from server.ops.gc_policy import GcPolicy
+    from server.players.throttle import Rate
     from server.rooms.room import Timing
     from server.root import build_server
 
@@ -418,12 +477,17 @@ def _serve(args: argparse.Namespace, lock: Any) -> int:
             abuse_limit=args.abuse_limit,
             max_rooms=args.max_rooms,
             max_rooms_per_player=args.max_rooms_per_player,
+            max_rooms_per_address=args.max_rooms_per_ip,
+            max_waiting_rooms=args.max_waiting_rooms,
+            new_guests=Rate(burst=args.guests_per_ip, every=args.guest_every),
+            trusted_proxies=tuple(args.trusted_proxy),
         ),
         timing=Timing(
             grace=args.grace,
             autopilot_delay=args.autopilot_delay,
             finished_ttl=args.finished_ttl,
             no_show=args.no_show,
+            empty_room=args.empty_room_ttl,
         ),
         seek_grace=args.seek_grace,
         house_procs=args.house_procs,
@@ -521,12 +585,54 @@ def _add_data(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument("--all", action="store_true", help="check every finished game (the default)")
     p.add_argument(
+        "--trusted-key",
+        action="append",
+        default=[],
+        metavar="KEY",
+        help="a key whose signatures to trust: a key file (PEM), or a public key in hex as "
+        "welcome and GET /api/signing-keys give it (repeatable; the key file beside a SQLite "
+        "--db, DB.key, is trusted too). The database's own signing_keys table is not "
+        "trusted: whoever can write the database can add a key there",
+    )
+    p.add_argument(
+        "--trust-stored-keys",
+        action="store_true",
+        help="also trust every key in the database's signing_keys table (only for a copy "
+        "you know was not written by anyone else)",
+    )
+    p.add_argument(
         "--allow-unchained",
         action="store_true",
         help="exit 0 even if some games were logged before the tamper-evident log (they "
         "are still listed as UNCHAINED)",
     )
     p.set_defaults(func=_cmd_verify)
+
+    p = sub.add_parser(
+        "migrate",
+        help="copy a SQLite knowledge base into PostgreSQL (docs/scale-out.md)",
+        description="Copies every row of the SQLite knowledge base (players and their "
+        "tokens, games and their logs, chat, statistics, ratings, seeks, tournaments) into "
+        "a PostgreSQL database. Stop the server first: the copy refuses a store a server "
+        "uses, and a PostgreSQL database any umpire has open. Run it again after an "
+        "interruption (Ctrl-C included): it copies what is missing. It writes only into an "
+        "empty database or its own unfinished copy: a finished one is only compared (a "
+        "run with nothing left to copy says so; a missing or different row is refused, "
+        "nothing merged).",
+    )
+    p.add_argument("--from", dest="source", required=True, metavar="FILE", help="SQLite file")
+    p.add_argument("--to", dest="target", required=True, metavar="URL", help="postgresql:// URL")
+    p.add_argument(
+        "--batch", type=_positive, default=500, metavar="ROWS", help="rows per transaction"
+    )
+    p.add_argument(
+        "--progress",
+        type=_positive,
+        default=100_000,
+        metavar="ROWS",
+        help="a line each time a table's copy passes a multiple of ROWS rows (default 100000)",
+    )
+    p.set_defaults(func=_cmd_migrate)
 
     ratings = sub.add_parser("ratings", help="ratings kept from the log (docs/ratings.md)")
     ratings_sub = ratings.add_subparsers(dest="ratings_command", metavar="COMMAND")
@@ -546,13 +652,14 @@ def _add_data(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     ratings.set_defaults(func=lambda args: _usage(ratings))
 
 
-async def _open_existing(path: str) -> Store:
-    """Open a knowledge base that must already exist (never create an empty one)."""
+async def _open_existing(path: str, *, read_only: bool = False) -> Store:
+    """Open a knowledge base that must already exist (never create an empty one);
+    ``read_only``: only to read it (never migrated, never written)."""
     from server.store.contract import open_store
 
     if "://" not in path and not os.path.exists(path):
         raise FileNotFoundError(f"no knowledge base at {path}")
-    store = open_store(path)
+    store = open_store(path, read_only=read_only)
     try:
         await store.open()
     except sqlite3.DatabaseError as exc:  # a file that is not a knowledge base
@@ -588,7 +695,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
         return _export_parquet(args)
 
     async def run(out: TextIO) -> int:
-        store = await _open_existing(args.db)
+        store = await _open_existing(args.db, read_only=True)
         try:
             games = await _export_ids(store, args)
             if args.format == "pgn":
@@ -640,7 +747,7 @@ def _export_parquet(args: argparse.Namespace) -> int:
             print("\r" + line if tty else line, end="" if tty else "\n", file=sys.stderr)
 
     async def run() -> tuple[int, int]:
-        store = await _open_existing(args.db)
+        store = await _open_existing(args.db, read_only=True)
         try:
             games = await _export_ids(store, args)
             return await export_parquet(store, args.out, games, progress=progress)
@@ -669,23 +776,46 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     its signature), 1 otherwise; an unchained game (logged before the chain) fails too,
     unless ``--allow-unchained``."""
     from server.errors import StoreError
-    from server.export.reader import logs, verify_chain, verify_game, verify_log
+    from server.export.reader import (
+        REVEALED,
+        hidden_end,
+        logs,
+        verify_chain,
+        verify_game,
+        verify_log,
+    )
+    from server.store import signing
 
     if args.all and args.game_id:
         print("umpire verify: give GAME_IDs or --all, not both", file=sys.stderr)
         return 2
+    try:
+        trusted = dict(signing.trusted_key(spec) for spec in args.trusted_key)
+        beside = signing.default_path(args.db)
+        if beside is not None and os.path.exists(beside):
+            key = signing.load(beside, create=False)
+            trusted[key.key_id] = key.public
+    except StoreError as exc:
+        print(f"umpire verify: {exc}", file=sys.stderr)
+        return 2
 
     missing: list[str] = []  # the ids with no finished game, as problems
+    hidden: list[tuple[str, str, list[str], str]] = []  # ended games stored as not over
+    running: list[str] = []  # games in progress (their seeds secret): not checked
+    untrusted = False
 
     async def run() -> list[tuple[str, str, list[str], str]]:
-        store = await _open_existing(args.db)
+        nonlocal untrusted
+        store = await _open_existing(args.db, read_only=True)
         try:
-            keys = await store.signing_keys()
+            stored = await store.signing_keys()
+            keys = {**stored, **trusted} if args.trust_stored_keys else trusted
             ids = list(dict.fromkeys(args.game_id)) or None
             found = []
             async for log in logs(store, ids):
-                problems = verify_log(log, keys)
+                problems = verify_log(log, keys, stored)
                 row = log.row
+                untrusted = untrusted or (row.key_id is not None and row.key_id not in keys)
                 if not row.chained:
                     note = ""
                 else:
@@ -700,16 +830,43 @@ def _cmd_verify(args: argparse.Namespace) -> int:
             known = {gid for gid, _, _, _ in found}
             for gid in ids or []:
                 if gid not in known:
-                    missing.extend(await verify_game(store, gid))
+                    missing.extend(await verify_game(store, gid, keys))
+            if ids is None:  # the games not over: in progress, or an ended one hidden
+                async for row in store.iter_games():
+                    if row.status in REVEALED and row.seed_revealed:
+                        continue
+                    if row.final_hash is not None:
+                        hidden.append((row.id, row.game, [hidden_end(row)], ""))
+                    else:
+                        running.append(row.id)
             return found
         finally:
             await store.close()
 
     try:
-        reports = asyncio.run(run())
+        reports = asyncio.run(run()) + hidden
     except (OSError, StoreError) as exc:
         print(f"umpire verify: {exc}", file=sys.stderr)
         return 1
+    if untrusted:
+        print(
+            "umpire verify: some games are signed by a key that is not trusted: give the key "
+            "file or the server's public key with --trusted-key (the database's own "
+            "signing_keys table is not trusted: whoever can write the database can add a key)",
+            file=sys.stderr,
+        )
+    if args.trust_stored_keys:
+        print(
+            "umpire verify: --trust-stored-keys: the keys in the database's signing_keys "
+            "table are trusted, and whoever can write the database can add a key there",
+            file=sys.stderr,
+        )
+    if running:
+        shown = ", ".join(running[:10]) + (", ..." if len(running) > 10 else "")
+        print(
+            f"umpire verify: {len(running)} games in progress were not checked: {shown}",
+            file=sys.stderr,
+        )
     if missing:
         print(f"umpire verify: {'; '.join(missing)}", file=sys.stderr)
     elif not reports:
@@ -746,6 +903,50 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     return 0 if honest else 1
 
 
+def _cmd_migrate(args: argparse.Namespace) -> int:
+    """``umpire migrate``: exit 0 once every row of the source is in the target."""
+    from server.errors import StoreError
+
+    if not args.target.startswith(("postgresql://", "postgres://")):
+        print(
+            f"umpire migrate: --to must be a postgresql:// URL, not {args.target!r}",
+            file=sys.stderr,
+        )
+        return 2
+    if "://" in args.source:
+        print(f"umpire migrate: --from must be a SQLite file, not {args.source!r}", file=sys.stderr)
+        return 2
+    try:
+        from server.store.migrate import copy_store
+    except ImportError as exc:  # asyncpg is the optional extra "postgres"
+        print(
+            f"umpire migrate: {exc.name} is missing: the postgres extra of umpire-games "
+            "(pip install -e '.[postgres]' in its source folder)",
+            file=sys.stderr,
+        )
+        return 1
+
+    def say(line: str) -> None:
+        print(line, flush=True)
+
+    try:
+        report = asyncio.run(
+            copy_store(args.source, args.target, batch=args.batch, progress=args.progress, say=say)
+        )
+    except StoreError as exc:
+        print(f"umpire migrate: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print(
+            "umpire migrate: interrupted: what was copied stays, and the target is marked "
+            "unfinished (no server opens it): run the same command again to finish the copy",
+            file=sys.stderr,
+        )
+        return 130
+    print(report.lines()[-1])
+    return 0
+
+
 def _usage(parser: argparse.ArgumentParser) -> int:
     parser.print_help()
     return 2
@@ -758,7 +959,7 @@ def _cmd_ratings_rebuild(args: argparse.Namespace) -> int:
     from server.ratings.rebuild import Report, rebuild
 
     async def run() -> Report:
-        store = await _open_existing(args.db)
+        store = await _open_existing(args.db, read_only=args.check)
         try:
             return await rebuild(store, write=not args.check)
         finally:

@@ -31,11 +31,15 @@ class ClientError(ServerError):
     message types, flooding); too many of them close the connection with 1008.
     """
 
-    def __init__(self, code: str, message: str, *, abuse: bool = False) -> None:
+    def __init__(
+        self, code: str, message: str, *, abuse: bool = False, retry_after: float | None = None
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.abuse = abuse
+        #: with ``rate_limited``: the seconds until the same request may pass
+        self.retry_after = retry_after
 
 
 class StoreError(ServerError):

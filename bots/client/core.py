@@ -78,9 +78,10 @@ class Pacer:
         self._refill(now)
         self.tokens -= 1.0
 
-    def empty(self) -> None:
-        """The server said ``rate_limited``: wait a full token before the next message."""
-        self.tokens = 0.0
+    def empty(self, retry_after: float | None = None) -> None:
+        """The server said ``rate_limited``: wait its ``retry_after`` (or a full token)
+        before the next message."""
+        self.tokens = 0.0 if retry_after is None else min(0.0, 1.0 - retry_after * self.rate)
 
 
 # -- what comes out --------------------------------------------------------------------------
@@ -468,7 +469,9 @@ class ClientCore:
             and request is not None
             and request.get("type") not in NO_RETRY
         ):
-            self.pacer.empty()  # not the client's fault: the same message again, slower
+            # (not the client's fault: the same message again, once the server said)
+            retry_after = frame.get("retry_after")
+            self.pacer.empty(float(retry_after) if isinstance(retry_after, int | float) else None)
             self._pending[int(request["ref"])] = request
             self._out.append(request)
             return []

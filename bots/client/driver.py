@@ -23,12 +23,13 @@ import contextlib
 import json
 import logging
 import random
-from collections.abc import AsyncIterator, Callable, Generator
+from collections.abc import AsyncIterator, Callable, Generator, Sequence
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.client import process_exception
 from websockets.exceptions import ConnectionClosed, InvalidURI
+from websockets.uri import parse_uri
 
 from bots.client.core import ClientCore, HelloRefused, Lost, Output, Received, Refused
 
@@ -63,6 +64,16 @@ def backoff(first: float, most: float) -> Callable[[], Generator[float]]:
     return delays
 
 
+def server_urls(urls: str | Sequence[str]) -> list[str]:
+    """The server URLs a client was given: a comma-separated text or a list of them (each
+    may itself be a comma list: ``--server`` repeated, or ``a,b``), in order."""
+    given = [urls] if isinstance(urls, str) else list(urls)
+    out = [part.strip() for text in given for part in text.split(",") if part.strip()]
+    if not out:
+        raise ConnectionFailed("no server URL given")
+    return out
+
+
 class Client:
     """One player's reconnecting connection; call :meth:`run` in a task.
 
@@ -72,7 +83,7 @@ class Client:
 
     def __init__(
         self,
-        url: str,
+        url: str | Sequence[str],
         core: ClientCore,
         *,
         retry: float = 0.5,
@@ -80,7 +91,11 @@ class Client:
         retries: int | None = None,
         **connect_options: Any,
     ) -> None:
-        self.url = url
+        #: the server's URLs (nodes of one cluster): the client connects to the first,
+        #: and moves to the next whenever a connection attempt fails (failover)
+        self.urls = server_urls(url)
+        self._at = 0
+        self._connecting: connect | None = None
         self.core = core
         self.retry = retry
         self.max_retry = max_retry
@@ -100,6 +115,11 @@ class Client:
     # -- running -------------------------------------------------------------------------
 
     @property
+    def url(self) -> str:
+        """The URL connected to now (or tried next)."""
+        return self.urls[self._at]
+
+    @property
     def closing(self) -> bool:
         """Whether :meth:`close` was called (the client will not reconnect)."""
         return self._closing
@@ -108,12 +128,17 @@ class Client:
         """Connect, and reconnect after every drop, until :meth:`close`; raise
         :class:`ConnectionFailed` when the server cannot be reached."""
         try:
-            async for ws in connect(
+            for index, url in enumerate(self.urls):  # (each URL's fault named at once)
+                self._at = index
+                parse_uri(url)
+            self._at = 0
+            self._connecting = connect(
                 self.url,
                 process_exception=self._retryable,
                 reconnect_delays=backoff(self.retry, self.max_retry),
                 **self.connect_options,
-            ):
+            )
+            async for ws in self._connecting:
                 if self._closing:
                     await ws.close()
                     break
@@ -147,8 +172,20 @@ class Client:
         verdict = process_exception(exc)
         if verdict is None and not self._closing:
             self._count_failure(exc)
+            self._next_url()
             return None
         return verdict if verdict is not None else exc
+
+    def _next_url(self) -> None:
+        """Try the next of :attr:`urls` from now on (the one before could not be reached).
+        (websockets itself changes its ``uri`` this way when it follows a redirect.)"""
+        if len(self.urls) < 2:
+            return
+        self._at = (self._at + 1) % len(self.urls)
+        log.info("%s: trying %s next", self.core.name, self.url)
+        assert self._connecting is not None
+        self._connecting.uri = self.url
+        self._connecting.ws_uri = parse_uri(self.url)
 
     def _count_failure(self, exc: Exception) -> None:
         self.failures += 1

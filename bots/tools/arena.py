@@ -175,11 +175,23 @@ async def play_spec_remote(spec: GameSpec, url: str) -> PlayedGame:
     tournament host connection, each bot joining its seat with the room's invite."""
     import json
 
-    from websockets.asyncio.client import connect
+    from websockets.asyncio.client import ClientConnection, connect
 
+    from bots.client.driver import ConnectionFailed, server_urls
     from bots.sdk.remote import Target, play_remote
 
-    async with connect(url) as host:
+    opened: ClientConnection | None = None
+    urls = server_urls(url)
+    for index, candidate in enumerate(urls):  # (a cluster's nodes: the first that answers)
+        try:
+            opened = await connect(candidate)
+        except (OSError, TimeoutError):
+            continue
+        url = ",".join(urls[index:] + urls[:index])  # (the bots start there too)
+        break
+    if opened is None:
+        raise ConnectionFailed(f"no server answers at {url}")
+    async with opened as host:
         await host.send(json.dumps({"type": "hello", "v": 1, "name": "tournament", "bot": True}))
         await host.send(
             json.dumps(

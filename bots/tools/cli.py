@@ -51,12 +51,15 @@ class Feed(Protocol):
 class Services:
     """What the bots' commands get from the composition root.
 
-    ``open_recorder(db)`` opens the knowledge base ``db`` and yields a :data:`Recorder`
-    for the games played (``--db``); ``open_feed(url)`` yields a :class:`Feed`
+    ``open_recorder(db, signing_key)`` opens the knowledge base ``db`` and yields a
+    :data:`Recorder` for the games played (``--db``), signed with the key file
+    ``signing_key`` (``--signing-key``; None: the default, beside a SQLite ``db``; the
+    recorder refuses, raising ``OSError``, where there is no default: PostgreSQL);
+    ``open_feed(url)`` yields a :class:`Feed`
     (``--mqtt``). Either may be missing: the option then says it is unavailable.
     """
 
-    open_recorder: Callable[[str], AbstractAsyncContextManager[Recorder]] | None = None
+    open_recorder: Callable[[str, str | None], AbstractAsyncContextManager[Recorder]] | None = None
     open_feed: Callable[[str], AbstractAsyncContextManager[Feed]] | None = None
 
 
@@ -113,10 +116,31 @@ def game_options(game: str, seats: int | None, pairs: list[str]) -> tuple[dict[s
 
 
 def ws_url(text: str) -> str:
-    """A server's websocket URL (``ws://`` or ``wss://``), for ``--server``."""
-    if not text.startswith(("ws://", "wss://")) or len(text.split("://", 1)[1]) == 0:
-        raise argparse.ArgumentTypeError(f"not a websocket URL (ws://HOST:PORT): {text!r}")
+    """A server's websocket URL (``ws://`` or ``wss://``), or several separated by commas
+    (the nodes of a cluster, tried in turn), for ``--server``."""
+    for url in text.split(","):
+        url = url.strip()
+        if not url.startswith(("ws://", "wss://")) or len(url.split("://", 1)[1]) == 0:
+            raise argparse.ArgumentTypeError(f"not a websocket URL (ws://HOST:PORT): {url!r}")
     return text
+
+
+class ServerUrls(argparse.Action):
+    """``--server URL``, repeatable: the URLs joined by commas, in order (the first one
+    given replaces the default). A client connects to the first and moves to the next
+    when one cannot be reached (:class:`bots.client.driver.Client`)."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        given = f"_{self.dest}_given"
+        old = getattr(namespace, self.dest) if getattr(namespace, given, False) else None
+        setattr(namespace, given, True)
+        setattr(namespace, self.dest, f"{old},{values}" if old else values)
 
 
 def mqtt_url(text: str) -> str:
@@ -172,12 +196,17 @@ def register(
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--local", action="store_true", help="play in-process (the default)")
     mode.add_argument(
-        "--server", type=ws_url, metavar="URL", help="play through a server (ws://...)"
+        "--server",
+        type=ws_url,
+        action=ServerUrls,
+        metavar="URL",
+        help="play through a server (ws://...; repeat it or use commas for a cluster's nodes)",
     )
     add_ray_option(mode)
     p.add_argument(
         "--db", help="write every game to this knowledge base (SQLite file or postgresql://...)"
     )
+    add_signing_key_option(p)
     p.add_argument("--seed", help="tournament seed: the same seed plays the same games")
     p.add_argument(
         "--option",
@@ -236,7 +265,11 @@ def register(
         "spec", metavar="BOT", help="a built-in name (perudo-expert:hard) or module:Class"
     )
     p.add_argument(
-        "--server", type=ws_url, default="ws://127.0.0.1:8765", help="the server's websocket URL"
+        "--server",
+        type=ws_url,
+        action=ServerUrls,
+        default="ws://127.0.0.1:8765",
+        help="the server's websocket URL (repeat it or use commas for a cluster's nodes)",
     )
     p.add_argument("--room", help="the room id to join")
     p.add_argument("--invite", help="a private room's invite code")
@@ -304,9 +337,21 @@ def register(
     p.add_argument(
         "--db", required=True, help="the knowledge base to write (SQLite file or postgresql://...)"
     )
+    add_signing_key_option(p)
     p.add_argument("--seed", help="the same seed plays the same games")
     p.add_argument("--option", "-o", action="append", default=[], metavar="KEY=VALUE")
     p.set_defaults(func=cmd_selfplay, services=services)
+
+
+def add_signing_key_option(p: argparse.ArgumentParser) -> None:
+    """``--signing-key PATH``: the key file the games written to ``--db`` are signed with."""
+    p.add_argument(
+        "--signing-key",
+        metavar="PATH",
+        help="the Ed25519 key file the games written to --db are signed with (created, mode "
+        "0600, if missing; default: beside a SQLite --db, DB.key; required with PostgreSQL; "
+        "docs/server.md, the signing key)",
+    )
 
 
 def check_bot(spec: str, game: str | None) -> Any:
@@ -388,7 +433,9 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         async with contextlib.AsyncExitStack() as stack:
             record = feed = None
             if args.db and services.open_recorder is not None:
-                record = await stack.enter_async_context(services.open_recorder(args.db))
+                record = await stack.enter_async_context(
+                    services.open_recorder(args.db, args.signing_key)
+                )
             if args.mqtt and services.open_feed is not None:
                 bus = await stack.enter_async_context(services.open_feed(args.mqtt))
                 feed = (args.name or f"{args.game}-{seed}", list(dict.fromkeys(names)), bus)
@@ -662,7 +709,7 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     settings = {"source": "selfplay", "seed": seed}
 
     async def run() -> list[PlayedGame]:
-        async with open_recorder(args.db) as record:
+        async with open_recorder(args.db, args.signing_key) as record:
             return await play_and_record(
                 specs, args.parallel, record, settings, ray_address=args.ray
             )

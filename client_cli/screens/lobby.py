@@ -83,7 +83,9 @@ class LobbyScreen(ClientScreen):
         """Refresh the table from a new listing without writing it into the log again
         (``r`` and the ``rooms`` command still write it)."""
         with contextlib.suppress(SessionError, TimeoutError):
-            await self.client.session.request({"type": "list_rooms"})
+            # (the page shown stays the page shown: ``rooms PAGE`` chose it)
+            offset = self.client.session.state.lobby_offset
+            await self.client.session.request({"type": "list_rooms", "offset": offset})
 
     def refresh_view(self) -> None:
         """Fill the table: the rooms followed, then the last ``rooms`` listing."""

@@ -107,11 +107,15 @@ async def _rows(store: Store, game_ids: Iterable[str] | None) -> AsyncIterator[G
             yield found
 
 
-def verify_chain(log: GameLog, keys: dict[str, str]) -> tuple[list[str], int]:
+def verify_chain(
+    log: GameLog, keys: dict[str, str], stored: dict[str, str] | None = None
+) -> tuple[list[str], int]:
     """Every break of a chained game's tamper-evident log: its rows' hash chain, and the
-    signature of its final hash by one of ``keys`` (id -> public key, the store's
-    ``signing_keys``); and how many chat lines come after its end (chained, unsigned).
-    An unchained game has nothing to check here (:func:`chain_state` says so)."""
+    signature of its final hash by one of the trusted ``keys`` (id -> public key: the key
+    file's, ``--trusted-key``; the store's own ``signing_keys`` only when the caller chose
+    to trust them, since whoever can write the database can add a key there, ``stored``
+    being them, to say so); and how many chat lines come after its end (chained,
+    unsigned). An unchained game has nothing to check here."""
     row = log.row
     if not row.chained:
         return [], 0
@@ -122,7 +126,12 @@ def verify_chain(log: GameLog, keys: dict[str, str]) -> tuple[list[str], int]:
         return ["its final hash is not signed"], after
     public = keys.get(row.key_id)
     if public is None:
-        return [f"it is signed by key {row.key_id}, which this knowledge base does not know"], 0
+        listed = (
+            " (the knowledge base lists it, but whoever can write the database can add a key there)"
+            if stored is not None and row.key_id in stored
+            else ""
+        )
+        return [f"it is signed by key {row.key_id}, which is not a trusted key{listed}"], after
     if not signing.verify(public, row.id, row.final_hash, row.signature):
         return [
             f"the signature of its final hash does not match (key {row.key_id}): the log or "
@@ -131,15 +140,18 @@ def verify_chain(log: GameLog, keys: dict[str, str]) -> tuple[list[str], int]:
     return [], after
 
 
-def verify_log(log: GameLog, keys: dict[str, str] | None = None) -> list[str]:
-    """Every way the log disagrees with its seed and the rules, and (given the store's
-    signing ``keys``) with its hash chain and signature (empty: all is well)."""
+def verify_log(
+    log: GameLog, keys: dict[str, str] | None = None, stored: dict[str, str] | None = None
+) -> list[str]:
+    """Every way the log disagrees with its seed and the rules, and (given the trusted
+    signing ``keys``, :func:`verify_chain`) with its hash chain and signature (empty: all
+    is well)."""
     row = log.row
     problems: list[str] = []
     if row.status not in REVEALED or not row.seed_revealed:
         return [f"game {row.id} is {row.status}: its seed is still secret"]
     if keys is not None:
-        problems.extend(verify_chain(log, keys)[0])
+        problems.extend(verify_chain(log, keys, stored)[0])
     if seed_commitment(row.seed) != row.seed_sha256:
         problems.append("the revealed seed does not match the commitment published at the start")
     try:
@@ -169,13 +181,30 @@ def verify_log(log: GameLog, keys: dict[str, str] | None = None) -> list[str]:
     return problems
 
 
-async def verify_game(store: Store, game_id: str) -> list[str]:
-    """Check one stored game (its replay, its chain and signature); a game that is
-    unknown or still secret is a problem too."""
-    keys = await store.signing_keys()
+async def verify_game(
+    store: Store, game_id: str, trusted: dict[str, str] | None = None
+) -> list[str]:
+    """Check one stored game (its replay, its chain and its signature by one of the
+    ``trusted`` keys; default: the store's own ``signing_keys``, which whoever can write
+    the store can add to: ``umpire verify`` trusts the key file); a game that is unknown
+    or still secret is a problem too."""
+    stored = await store.signing_keys()
     async for log in logs(store, [game_id]):
-        return verify_log(log, keys)
+        return verify_log(log, stored if trusted is None else trusted, stored)
+    row = await store.game(game_id)
+    if row is not None and row.final_hash is not None:
+        return [hidden_end(row)]
     return [f"no finished game {game_id!r} in this knowledge base"]
+
+
+def hidden_end(row: GameRow) -> str:
+    """What is wrong with a game that has an end in its chain (a final hash) but is
+    stored as not over, or with its seed secret: its row was turned back."""
+    seed = "revealed" if row.seed_revealed else "secret"
+    return (
+        f"it is stored as {row.status} with its seed {seed}, but its end is signed (final "
+        f"hash {row.final_hash}): its row was changed after the game ended"
+    )
 
 
 def game_json(log: GameLog) -> dict[str, Any]:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections import deque
 from collections.abc import Callable, Hashable, Iterable
 from typing import Any
 
@@ -34,6 +35,9 @@ from server.store.contract import GameRow, Store
 from server.wire.frames import LadderJoinedFrame
 
 log = logging.getLogger(__name__)
+
+#: the pairing-to-room times the ladder keeps (the latest ones)
+OPEN_TIMES = 10_000
 
 #: The ``source`` of the ladder's matches (``Lobby.open_match``, the ``match`` frame).
 SOURCE = "ladder"
@@ -95,9 +99,10 @@ class LadderActor:
         self._players: dict[str, Player] = {}
         self._timer: asyncio.TimerHandle | None = None
         self._tasks: set[asyncio.Task[None]] = set()
-        #: rooms opened, and the times from the pairing to the room (benchmarks read it)
+        #: rooms opened, and the times from the pairing to the room of the latest
+        #: OPEN_TIMES pairings (benchmarks read it; bounded: a server runs for months)
         self.opened = 0
-        self.open_seconds: list[float] = []
+        self.open_seconds: deque[float] = deque(maxlen=OPEN_TIMES)
         #: the most ladder games each player played at once (tests and metrics read it)
         self.peak: dict[str, int] = {}
         lobby.match_ended[SOURCE] = self._room_ended

@@ -15,7 +15,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import ipaddress
 import logging
+import math
 import socket
 import time
 from collections.abc import Callable
@@ -40,7 +42,9 @@ from server.ops import logs
 from server.ops.metrics import Metrics
 from server.players.accounts import account_key
 from server.players.identity import Identities, Player, Signed, house_id
+from server.players.throttle import Buckets, Rate
 from server.ratings import board
+from server.roomcore import messages as m
 from server.roomcore.rating import rated_game
 from server.rooms.connection import Client
 from server.rooms.house import HOUSE_ADDRESS, HOUSE_HEADER, Catalog, HouseBots
@@ -147,6 +151,15 @@ class Limits:
     close_timeout: float = 2.0  # seconds a closing peer has to answer before the TCP drop
     max_rooms: int = 10_000
     max_rooms_per_player: int = 20
+    #: waiting or playing rooms made from one address (an IPv6 address's /64)
+    max_rooms_per_address: int = 50
+    #: waiting rooms on this server (empty ones expire: ``Timing.empty_room``)
+    max_waiting_rooms: int = 2_000
+    #: new guests (``hello`` without a token) from one address: a burst, then one per
+    #: ``every`` seconds
+    new_guests: Rate = field(default_factory=lambda: Rate(burst=30, every=10.0))
+    #: proxies whose ``X-Forwarded-For`` header names the client (``--trusted-proxy``)
+    trusted_proxies: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,6 +246,8 @@ class UmpireServer:
             config.timing,
             max_rooms=config.limits.max_rooms,
             max_rooms_per_player=config.limits.max_rooms_per_player,
+            max_rooms_per_address=config.limits.max_rooms_per_address,
+            max_waiting_rooms=config.limits.max_waiting_rooms,
             bus=self.bus,
         )
         self.lobby.launcher = self.house.launch
@@ -281,6 +296,8 @@ class UmpireServer:
         #: every one of them: the token is revoked)
         self._by_token: dict[str, set[Client]] = {}
         self._closing: asyncio.Task[None] | None = None
+        #: new guests by address key (``Limits.new_guests``)
+        self._new_guests = Buckets(config.limits.new_guests, 100_000)
 
     async def __aenter__(self) -> UmpireServer:
         await self.start()
@@ -401,6 +418,8 @@ class UmpireServer:
     async def _handler(self, ws: ServerConnection) -> None:
         remote = ws.remote_address
         address = str(remote[0]) if remote else "?"
+        if address in self.limits.trusted_proxies and ws.request is not None:
+            address = forwarded_for(ws.request.headers.get("X-Forwarded-For"), address)
         logs.bind(conn=logs.new_conn_id(), room=None)
         house = ws.request is not None and same_secret(
             ws.request.headers.get(HOUSE_HEADER), self.house.secret
@@ -468,6 +487,7 @@ class UmpireServer:
             idle = Idle(limits.idle_timeout, time.monotonic())
             timer = _IdleTimer(idle, lambda: self._idle(client))
         bound: str | None = None  # the room id bound for the logs (server.ops.logs)
+        limited = _Limited()
         recv = ws.recv
         try:
             while True:
@@ -478,12 +498,18 @@ class UmpireServer:
                 message: Inbound | None = None
                 try:
                     if not bucket.take(now):
-                        raise ClientError(
-                            "rate_limited",
-                            f"more than {limits.rate:g} messages per second: message dropped",
-                            abuse=True,
-                        )
+                        if now < limited.until:  # told to wait, and it did not
+                            raise ClientError(
+                                "rate_limited",
+                                f"more than {limits.rate:g} messages per second, and "
+                                "again before retry_after: message dropped",
+                                abuse=True,
+                            )
+                        self._rate_limited(client, limited, bucket.wait(now), now, frame)
+                        continue
                     message = decode(frame)
+                    if type(message) is Act:
+                        limited.rooms.discard(message.room)  # (it acted again by itself)
                     if type(message) is ListSeeks:  # (a long reply: it costs more)
                         bucket.spend(SEEKS_COST - 1)
                     room_id = getattr(message, "room", None)
@@ -504,7 +530,11 @@ class UmpireServer:
                     exc = failed if isinstance(failed, ClientError) else _unavailable(failed)
                     ref = message.ref if message is not None else ref_of(frame)
                     room = getattr(message, "room", None)
-                    client.send_frame(frames.error(exc.code, exc.message, ref=ref, room=room))
+                    client.send_frame(
+                        frames.error(
+                            exc.code, exc.message, ref=ref, room=room, retry_after=exc.retry_after
+                        )
+                    )
                     if exc.abuse and strikes.hit(now):
                         client.closing = True
                         self._release(client)  # the slot is free at once
@@ -513,6 +543,53 @@ class UmpireServer:
         finally:
             if timer is not None:
                 timer.cancel()
+            if limited.handle is not None:
+                limited.handle.cancel()
+
+    def _rate_limited(
+        self, client: Client, limited: _Limited, wait: float, now: float, frame: str | bytes
+    ) -> None:
+        """The first message over the rate limit: drop it and say when the next may come
+        (``retry_after``); that one is no abuse, but any other before then is. When the
+        dropped message was an ``act``, its room sends the ``turn`` again once the window
+        is open (unless the client acted there again by itself meanwhile), so that a bot
+        that acts only on a ``turn`` never stalls (docs/protocol.md, "Limits")."""
+        wait = math.ceil(wait * 1000) / 1000
+        limited.until = now + wait
+        room = None
+        ref = ref_of(frame)
+        with contextlib.suppress(ClientError):  # (decode raises nothing else)
+            message = decode(frame)
+            ref = message.ref
+            if type(message) is Act:
+                room = message.room
+        client.send_frame(
+            frames.error(
+                "rate_limited",
+                f"more than {self.limits.rate:g} messages per second: message dropped; "
+                f"send again in {wait:g} s",
+                ref=ref,
+                room=room,
+                retry_after=wait,
+            )
+        )
+        if room is None or room not in {r.id for r in client.rooms}:
+            return
+        limited.rooms.add(room)
+        if limited.handle is None:
+            loop = asyncio.get_running_loop()
+            limited.handle = loop.call_later(wait, self._turn_again, client, limited)
+
+    def _turn_again(self, client: Client, limited: _Limited) -> None:
+        """The rate limit's window is open again: the rooms whose ``act`` was dropped send
+        the client its ``turn`` again."""
+        limited.handle = None
+        rooms = {room.id: room for room in client.rooms}
+        for room_id in limited.rooms:
+            room = rooms.get(room_id)
+            if room is not None:
+                room.post(m.TurnAgain(client))
+        limited.rooms.clear()
 
     def _idle(self, client: Client) -> None:
         self._release(client)
@@ -547,7 +624,9 @@ class UmpireServer:
                     find_engine(message.game)
                 except ConfigError as exc:
                     raise ClientError("bad_options", str(exc)) from None
-            return frames.RoomsFrame(rooms=lobby.listing(message.game))
+            rooms = lobby.listing(message.game)
+            page = rooms[message.offset : message.offset + message.limit]
+            return frames.RoomsFrame(rooms=page, total=len(rooms), offset=message.offset)
         if isinstance(message, Join):
             room = await lobby.find(player, message.room, message.invite, message.ticket)
             return await room.join(client, message.seat, message.ticket)
@@ -690,6 +769,8 @@ class UmpireServer:
                 raise ClientError("bad_name", f"no house bot {name!r}")
             signed = Signed(await self.identities.house_bot(name), "")
         else:
+            if message.token is None:
+                self._new_guest(client.address)
             signed = await self.identities.hello(
                 message.name, message.token, message.bot, message.bot_version
             )
@@ -721,6 +802,29 @@ class UmpireServer:
         ]
         keys.sort(key=lambda k: not k.current)
         return frames.SigningKeysFrame(keys=keys)
+
+    def _new_guest(self, address: str) -> None:
+        """Count a new guest from ``address``; refuse it past ``Limits.new_guests``
+        (throwaway identities must not fill the server: docs/protocol.md, "Limits")."""
+        if address == self.cluster_peer_address:
+            return  # (counted on the node the client is connected to)
+        key = address_key(address)
+        now = time.monotonic()
+        level = self._new_guests.level(key, now)
+        if level < 1:
+            wait = math.ceil((1 - level) * self.limits.new_guests.every * 1000) / 1000
+            raise ClientError(
+                "rate_limited",
+                "too many new guests from your address: say hello with your token, or "
+                f"try again in {wait:g} s",
+                retry_after=wait,
+            )
+        self._new_guests.take(key, now)
+
+    @property
+    def cluster_peer_address(self) -> str | None:
+        """The address a client relayed by another node has here (none without one)."""
+        return None if self.cluster is None else self.cluster.PEER_ADDRESS
 
     def _welcome(self, signed: Signed) -> frames.WelcomeFrame:
         """The ``welcome`` of a connection that is now ``signed.player``."""
@@ -1013,7 +1117,9 @@ class UmpireServer:
             chat=message.chat,
             rated=message.rated,
         )
-        room = await self.lobby.create(client.player, message.game, message.options, settings)
+        room = await self.lobby.create(
+            client.player, message.game, message.options, settings, address_key(client.address)
+        )
         seat = None
         if message.sit:
             joined = await room.join(client, 0)
@@ -1070,6 +1176,42 @@ class UmpireServer:
         if found is None:
             raise ClientError("no_such_player", f"no account named {name!r}")
         return await self._profile(found.id)
+
+
+def address_key(address: str) -> str:
+    """What the per-address limits count by: the address, or an IPv6 address's /64
+    network (one host is usually given a whole /64)."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
+
+
+def forwarded_for(header: str | None, proxy: str) -> str:
+    """The client's address as a trusted proxy says it: the last ``X-Forwarded-For``
+    entry (the one the proxy itself added); the proxy's own address without one."""
+    if not header:
+        return proxy
+    last = header.rsplit(",", 1)[-1].strip()
+    try:
+        return str(ipaddress.ip_address(last))
+    except ValueError:
+        return proxy
+
+
+@dataclass(slots=True)
+class _Limited:
+    """A connection's state past the rate limit: until when it was told to wait, the
+    rooms whose ``act`` was dropped, and the timer that sends their turns again."""
+
+    until: float = 0.0
+    rooms: set[str] = field(default_factory=set)
+    handle: asyncio.TimerHandle | None = None
 
 
 class _IdleTimer:

@@ -72,9 +72,20 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(entry, ensure_ascii=False)
 
 
+class _Stderr:
+    """``sys.stderr`` as it is when a record is written, not when the handler was made
+    (``umpire serve`` run in-process, by a test, may outlive the stream it started with)."""
+
+    def write(self, text: str) -> int:
+        return sys.stderr.write(text)
+
+    def flush(self) -> None:
+        sys.stderr.flush()
+
+
 def configure(level: str = "INFO", fmt: str = "text") -> logging.Handler:
     """Log to stderr in ``fmt`` (``text`` or ``json``) at ``level``; return the handler."""
-    handler = logging.StreamHandler(sys.stderr)
+    handler: logging.StreamHandler[Any] = logging.StreamHandler(_Stderr())
     handler.addFilter(ContextFilter())
     if fmt == "json":
         handler.setFormatter(JsonFormatter())

@@ -35,6 +35,7 @@ import logging
 import secrets
 import time
 import unicodedata
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -58,6 +59,9 @@ MAX_NAME = 32
 SESSION_IDLE_DAYS = 30.0
 #: a session's ``last_used`` is written at most this often (seconds)
 TOUCH_EVERY = 3600.0
+#: players kept in memory (:class:`Identities`' cache; more are read from the store): well
+#: above the connections a node holds, so that a connected player is almost always a hit
+CACHE_SIZE = 20_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,13 +155,31 @@ class Identities:
         self.session_idle = session_idle
         self.clock = clock
         self.reserved = reserved
-        self._cache: dict[str, Player] = {}
+        #: the players met lately, by id, least recently used first: a cache of the store
+        #: (a miss reads it), bounded so that a long-running server that meets a stream of
+        #: new players (guests, throwaway identities) does not keep every one in memory
+        self._cache: OrderedDict[str, Player] = OrderedDict()
+        self.cache_size = CACHE_SIZE
         self._house_lock = asyncio.Lock()  # two first uses of a kind make one row
         self._bots_lock = asyncio.Lock()  # counts an account's bots and adds one at once
 
     def _remember(self, player: Player) -> Player:
         self._cache[player.id] = dataclasses.replace(player, version="")
+        self._cache.move_to_end(player.id)
+        while len(self._cache) > self.cache_size:
+            self._cache.popitem(last=False)
         return player
+
+    @property
+    def cached(self) -> int:
+        """How many players the cache holds now (at most :attr:`cache_size`)."""
+        return len(self._cache)
+
+    def _cached(self, player_id: str) -> Player | None:
+        cached = self._cache.get(player_id)
+        if cached is not None:
+            self._cache.move_to_end(player_id)
+        return cached
 
     async def _taken(self, name: str, me: str | None = None, *, guest: bool = False) -> bool:
         """Whether ``name``'s key is held by another player than ``me``: for an account's
@@ -235,7 +257,7 @@ class Identities:
         hello as this identity without any token, so no token is ever minted or rotated
         for it: bots of one kind launched together can never invalidate each other."""
         player_id = house_id(kind)
-        cached = self._cache.get(player_id)
+        cached = self._cached(player_id)
         if cached is not None:
             return cached
         async with self._house_lock:
@@ -248,7 +270,7 @@ class Identities:
 
     async def get(self, player_id: str) -> Player | None:
         """The player with this id, or ``None``."""
-        cached = self._cache.get(player_id)
+        cached = self._cached(player_id)
         if cached is not None:
             return cached
         row = await self.store.player(player_id)

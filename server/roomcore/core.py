@@ -162,8 +162,36 @@ class RoomCore:
             self._dispatch(message)
         while self.paused_since is None and self._hold is None and self._held_inputs:
             self._dispatch(self._held_inputs.pop(0))
+        if self.state == WAITING or "empty" in self._jobs:
+            self._watch_empty()
         out, self._out = self._out, []
         return out
+
+    def _watch_empty(self) -> None:
+        """A waiting room (not a match) with no human seated and connected, nor its host
+        connected, is aborted as ``empty`` after ``timing.empty_room`` seconds: a host
+        that left, or throwaway guests that made rooms, do not hold the server's rooms
+        (any input re-checks)."""
+        if self.state != WAITING or self.settings.reserved or self.timing.empty_room <= 0:
+            self._cancel("empty")
+            return
+        host = self.host
+        here = any(
+            seat.player is not None and not seat.house and self.connected(index)
+            for index, seat in enumerate(self.seats)
+        ) or any(conn.player is not None and conn.player.id == host for conn in self.viewers)
+        if here:
+            if "empty" in self._jobs:
+                self._cancel("empty")
+        elif "empty" not in self._jobs:
+            self._at("empty", self._now + self.timing.empty_room, self._expire)
+
+    def _expire(self) -> None:
+        """The ``empty`` deadline: abort the waiting room if still nobody is here."""
+        self._out.append(m.Note("nobody came to the waiting room: it is closed"))
+        self._abort("empty")
+        self._cancel("evict")
+        self._evict()  # (at once: nothing to look back at, and it no longer counts)
 
     def _dispatch(self, message: m.Input) -> None:
         if isinstance(message, m.Tick):
@@ -174,6 +202,10 @@ class RoomCore:
             return
         if isinstance(message, m.Relaunch):
             self._relaunch()
+            return
+        if isinstance(message, m.TurnAgain):
+            if message.conn in self.viewers:
+                self._send_turn(to=message.conn)
             return
         if isinstance(message, m.Rated):
             self._rated(message.changes)
@@ -904,7 +936,12 @@ class RoomCore:
         events = self._engine(game.apply, held, msg.action)
         paced = standin or seat_state.bot is not None
         release = self._now
-        if paced and mover == held:
+        # (an attempt that nobody but its mover hears of, after which the mover is still
+        # to move, is never held: holding it would delay the mover's next turn, and each
+        # such attempt would push the paced release later, telling the opponent through
+        # the timing how many attempts were refused: wild16's illegal attempts)
+        private = game.to_move == held and all(_mover_only(e, held) for e in events)
+        if paced and mover == held and not private:
             release = max(self._now, self._turn_since + self.timing.autopilot_delay)
         self._charge_clock(mover, release)
         if standin:
@@ -1407,4 +1444,11 @@ def new_row(
         seed=b"",
         seed_sha256="",
         created=wall,
+    )
+
+
+def _mover_only(event: Event, mover: int) -> bool:
+    """Whether nobody but the seat ``mover`` hears anything of ``event``."""
+    return event.spectator is None and all(
+        view is None for seat, view in enumerate(event.seats) if seat != mover
     )

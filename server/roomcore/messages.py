@@ -137,6 +137,14 @@ class Relaunch:
     """Start every house bot of the room again (the server listens again after a restart)."""
 
 
+@dataclass(slots=True, eq=False)
+class TurnAgain:
+    """Send the ``turn`` again to ``conn`` if its seat is to move: its action was dropped
+    for the rate limit, and the limit's window is open again (server.net.app)."""
+
+    conn: Conn
+
+
 @dataclass(slots=True)
 class Rated:
     """The game's end is stored and these are its rating changes (what
@@ -163,7 +171,7 @@ class StoreRecovered:
     room goes on (its clocks and timers restart where they stopped)."""
 
 
-Input = Request | Tick | Relaunch | Rated | Rematched | StoreFailed | StoreRecovered
+Input = Request | Tick | Relaunch | TurnAgain | Rated | Rematched | StoreFailed | StoreRecovered
 
 
 # -- effects -----------------------------------------------------------------------------

@@ -72,3 +72,6 @@ class Timing:
     finished_ttl: float = 600.0  # seconds a finished room stays in memory (the log keeps it)
     #: seconds a match's players have to come to its room (server.rooms.lobby.open_match)
     no_show: float = 60.0
+    #: seconds a waiting room (not a match) lasts with no human seated and connected:
+    #: then it is aborted as ``empty`` (``--empty-room-ttl``; throwaway rooms go soon)
+    empty_room: float = 60.0

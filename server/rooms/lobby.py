@@ -23,7 +23,7 @@ from server.errors import ClientError
 from server.feed.bus import NO_BUS, Bus
 from server.games import engine as find_engine
 from server.games.base import ConfigError
-from server.ids import opaque
+from server.ids import opaque, time_ordered
 from server.players.identity import Identities, Player
 from server.roomcore import messages as m
 from server.roomcore.core import RoomCore, new_row
@@ -41,6 +41,7 @@ from server.rooms.room import (
 )
 from server.store import journal
 from server.store.contract import GameRow, Store
+from server.store.selfplay_log import is_selfplay
 from server.store.signing import Signer
 from server.wire.frames import HeldSeat, MatchFrame, OutFrame, RoomInfo, RoomState
 
@@ -78,6 +79,8 @@ class Lobby:
         *,
         max_rooms: int = 10_000,
         max_rooms_per_player: int = 20,
+        max_rooms_per_address: int = 50,
+        max_waiting_rooms: int = 2_000,
         bus: Bus = NO_BUS,
     ) -> None:
         self.store = store
@@ -85,6 +88,11 @@ class Lobby:
         self.timing = timing
         self.max_rooms = max_rooms
         self.max_rooms_per_player = max_rooms_per_player
+        self.max_rooms_per_address = max_rooms_per_address
+        self.max_waiting_rooms = max_waiting_rooms
+        #: the rooms made from each address key (``create``), pruned as they end
+        self._by_address: dict[str, set[str]] = {}
+        self._address_of: dict[str, str] = {}
         self.rooms: dict[str, Room] = {}
         self._invites: dict[str, str] = {}
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
@@ -118,6 +126,9 @@ class Lobby:
         #: rebuilt from the log after a restart: ``match_ended[source](room_id, row)``
         self.match_ended: dict[str, EndHook] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        #: the wall clock new room ids are ordered by (server.ids.time_ordered; tests
+        #: replace it)
+        self.wall: Callable[[], float] = time.time
 
     # -- rooms ----------------------------------------------------------------------------
 
@@ -144,12 +155,33 @@ class Lobby:
             )
 
     async def create(
-        self, host: Player, game: str, options: dict[str, Any], settings: Settings
+        self,
+        host: Player,
+        game: str,
+        options: dict[str, Any],
+        settings: Settings,
+        address: str | None = None,
     ) -> Room:
-        """A new waiting room hosted by ``host``."""
+        """A new waiting room hosted by ``host``, asked from ``address`` (the key the
+        per-address limit counts by; ``None``: not counted)."""
         if len(self.rooms) >= self.max_rooms:
             raise ClientError("too_many_rooms", "the server has as many rooms as it can hold")
         self.check_room_limit(host)
+        if sum(1 for r in self.rooms.values() if r.state == WAITING) >= self.max_waiting_rooms:
+            raise ClientError(
+                "too_many_rooms",
+                f"the server has {self.max_waiting_rooms} rooms waiting for players: join one",
+            )
+        made = self._by_address.get(address) if address is not None else None
+        if made is not None:
+            for room_id in [r for r in made if not self._live(r)]:
+                made.discard(room_id)
+            if len(made) >= self.max_rooms_per_address:
+                raise ClientError(
+                    "too_many_rooms",
+                    f"your address already made {len(made)} open rooms (at most "
+                    f"{self.max_rooms_per_address}); finish some first",
+                )
         try:
             eng = find_engine(game)
             config = eng.make_config(options)
@@ -164,13 +196,7 @@ class Lobby:
                 "bad_options",
                 f"rated: these {eng.name} options are never rated (docs/ratings.md)",
             )
-        room_id = opaque(6)
-        while (
-            room_id in self.rooms
-            or await self.store.game(room_id) is not None
-            or (self.claim is not None and not await self.claim(room_id, True))
-        ):
-            room_id = opaque(6)
+        room_id = await self.new_room_id()
         invite = None if settings.public else opaque(12)
         room = Room.new(
             room_id,
@@ -187,7 +213,15 @@ class Lobby:
         )
         await journal.commit(self.store, journal.saved(room.row))
         self._add(room)
+        if address is not None:
+            self._by_address.setdefault(address, set()).add(room_id)
+            self._address_of[room_id] = address
+        room.post(m.Relaunch())  # (its first input: an empty room's deadline is armed)
         return room
+
+    def _live(self, room_id: str) -> bool:
+        room = self.rooms.get(room_id)
+        return room is not None and not room.closed and room.state in (WAITING, PLAYING)
 
     async def open_match(
         self,
@@ -315,14 +349,15 @@ class Lobby:
         return room
 
     async def new_room_id(self) -> str:
-        """A room id no room has (and, with several nodes, this node's to create)."""
-        room_id = opaque(6)
+        """A room id no room has (and, with several nodes, this node's to create), after
+        every earlier room's in the store's order (:func:`server.ids.time_ordered`)."""
+        room_id = time_ordered(6, self.wall())
         while (
             room_id in self.rooms
             or await self.store.game(room_id) is not None
             or (self.claim is not None and not await self.claim(room_id, True))
         ):
-            room_id = opaque(6)
+            room_id = time_ordered(6, self.wall())
         return room_id
 
     def _rematch(self, room: Room) -> None:
@@ -394,6 +429,12 @@ class Lobby:
     def _forget(self, room: Room) -> None:
         if self.rooms.get(room.id) is room:
             del self.rooms[room.id]
+        address = self._address_of.pop(room.id, None)
+        if address is not None and address in self._by_address:
+            made = self._by_address[address]
+            made.discard(room.id)
+            if not made:
+                del self._by_address[address]
         if room.invite is not None and self._invites.get(room.invite) == room.id:
             del self._invites[room.invite]
         self.bus.lobby_changed()
@@ -459,7 +500,10 @@ class Lobby:
             del self._loading[room_id]
 
     async def _load(self, row: GameRow) -> Room | None:
-        """Rebuild one room from its row and log and put it in memory; ``None`` if broken."""
+        """Rebuild one room from its row and log and put it in memory; ``None`` if broken
+        or not a room (a self-play game a killed driver left unfinished)."""
+        if is_selfplay(row.id):
+            return None
         players: dict[str, Player] = {}
         for pid in row.seats:
             if pid is not None:

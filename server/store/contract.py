@@ -372,12 +372,17 @@ class Store(ABC):
         if self.on_commit is not None:
             self.on_commit(seconds, writes)
 
-    def _write_failed(self, exc: BaseException) -> None:
+    def _write_failed(self, exc: BaseException) -> bool:
         """A write failed with ``exc``: count it (a refusal such as ``NameTaken`` is an
-        answer, not a failure)."""
-        if not isinstance(exc, NameTaken):
-            self.write_failures += 1
-            self.failing = True
+        answer, not a failure); return whether it is the first failure since the last
+        commit that succeeded (the one a store logs as a warning: a paused room retries
+        its write every few seconds while the disk stays full)."""
+        if isinstance(exc, NameTaken):
+            return False
+        first = not self.failing
+        self.write_failures += 1
+        self.failing = True
+        return first
 
     async def check_writable(self) -> None:
         """Raise :class:`StoreError` (one line naming the database and what to do) if the
@@ -491,6 +496,16 @@ class Store(ABC):
         With a ``plan``, rate the game in the same transaction (see :class:`RatingPlan`)
         and return its rating changes; a game already rated is not rated again (its
         stored changes are returned). Without one, return ``[]``."""
+
+    @abstractmethod
+    async def discard_unfinished_game(self, game_id: str) -> bool:
+        """Delete game ``game_id`` whole (its row, seats, actions, events and chat) in one
+        transaction if it is ``waiting`` or ``playing``; return whether it did. A
+        finished or aborted game is never touched.
+
+        For a game written elsewhere and stored all at once (self-play,
+        server.store.selfplay_log) whose writer died half-way: nothing refers to a game
+        that never finished, and writing it again from its start needs its id free."""
 
     @abstractmethod
     async def add_stats(self, game: str, stats: Mapping[str, Mapping[str, float]]) -> None:
@@ -870,10 +885,11 @@ def seek_values(seek: SeekRow) -> tuple[Any, ...]:
     )
 
 
-def open_store(location: str, *, synchronous: str = "FULL") -> Store:
+def open_store(location: str, *, synchronous: str = "FULL", read_only: bool = False) -> Store:
     """The store for ``location`` (not yet opened): a ``postgresql://`` URL opens the
     PostgreSQL store (``server.store.pg``, needs the ``postgres`` extra), anything else
-    names a SQLite file.
+    names a SQLite file. ``read_only``: a store that only reads (never migrates, refuses
+    an older schema and every write), for the commands that only read.
 
     The one place that maps a ``--db`` argument to an implementation.
     """
@@ -885,7 +901,7 @@ def open_store(location: str, *, synchronous: str = "FULL") -> Store:
                 f"a PostgreSQL store needs asyncpg: the postgres extra of umpire-games "
                 f"(pip install -e '.[postgres]' in its source folder) ({exc})"
             ) from None
-        return PgStore(location)
+        return PgStore(location, read_only=read_only)
     if "://" in location:
         raise StoreError(
             f"no store implementation for {location!r}: give a SQLite file path "
@@ -893,4 +909,4 @@ def open_store(location: str, *, synchronous: str = "FULL") -> Store:
         )
     from server.store.sqlite import SqliteStore
 
-    return SqliteStore(location, synchronous=synchronous)
+    return SqliteStore(location, synchronous=synchronous, read_only=read_only)

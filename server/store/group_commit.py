@@ -121,13 +121,18 @@ def _succeed(item: Pending) -> None:
         item.done.set_result(None)
 
 
-def write_failed(store: str, done: asyncio.Future[None], exc: Exception) -> None:
+def write_failed(
+    store: str, done: asyncio.Future[None], exc: Exception, first: bool = True
+) -> None:
     """Log a failed write and fail its future with a :class:`StoreError` (caused by
-    ``exc``). A :class:`NameTaken` is an answer, not a failure: it is raised as it is."""
+    ``exc``). A :class:`NameTaken` is an answer, not a failure: it is raised as it is.
+    Only the ``first`` failure of a run (since the last commit) is a warning; the
+    others (a paused room's retries) are logged at DEBUG."""
     if isinstance(exc, NameTaken):
         done.set_exception(exc)
         return
-    log.warning("store %s: a write failed: %r", store, exc)
+    level = logging.WARNING if first else logging.DEBUG
+    log.log(level, "store %s: a write failed: %r", store, exc)
     error = StoreError(f"write failed: {exc}")
     error.__cause__ = exc
     done.set_exception(error)

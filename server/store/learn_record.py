@@ -17,7 +17,7 @@ from typing import Any, Protocol
 from server.games.base import Event, Outcome, Record
 from server.store.contract import Store, open_store
 from server.store.selfplay_log import SelfplayLog
-from server.store.signing import Signer, default_path, open_signer
+from server.store.signing import Signer, key_path, open_signer
 
 
 class EpisodeLike(Protocol):
@@ -114,7 +114,7 @@ def save_episodes(
         store = open_store(db, synchronous="NORMAL")
         await store.open()
         try:
-            signer = await open_signer(store, signing_key or default_path(db))
+            signer = await open_signer(store, key_path(db, signing_key))
             return await record_episodes(store, episodes, agents, settings, signer)
         finally:
             await store.close()

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import json
 import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -86,6 +87,15 @@ log = logging.getLogger(__name__)
 
 #: an arbitrary constant naming the advisory lock that serializes migrations
 _MIGRATION_LOCK = 0x756D_7069_7265
+#: the ``cluster`` row ``umpire migrate`` (server.store.migrate) keeps while it copies a
+#: SQLite knowledge base into this database: nothing else opens it until the copy is done
+COPY_MARK = "copy_from_sqlite"
+#: an advisory lock every open store (serve, export, verify...) holds *shared* on its
+#: writer connection for as long as it is open, and ``umpire migrate`` holds *alone* for
+#: its whole copy: a copy never starts into a database a store has open (even one that
+#: opened before the copy's mark was written and has not registered its node yet), and
+#: no store opens one a copy is filling (even before its mark is written)
+USE_LOCK = 0x756D_7069_7265_0D
 
 MIGRATIONS: tuple[str, ...] = (
     """
@@ -374,6 +384,24 @@ class _Write:
     locks: tuple[tuple[RatingKey, str], ...] = ()
 
 
+def one_line(exc: BaseException) -> str:
+    """An exception's message on one line (PostgreSQL adds its DETAIL and HINT on lines
+    of their own)."""
+    return "; ".join(line.strip() for line in str(exc).splitlines() if line.strip())
+
+
+def _problem(name: str, exc: BaseException) -> str:
+    """One line on a failure to open or read the database; for a missing privilege, the
+    privileges each use needs."""
+    if isinstance(exc, asyncpg.InsufficientPrivilegeError):
+        return (
+            f"{name}: {exc}: umpire serve needs the role that owns the database's tables "
+            '(deploy/README.md, "PostgreSQL"); umpire export and verify need SELECT on '
+            "every table (GRANT SELECT ON ALL TABLES IN SCHEMA public TO the role)"
+        )
+    return f"{name}: {one_line(exc)}"
+
+
 def _redact(dsn: str) -> str:
     """The DSN without its password, for messages."""
     if "@" not in dsn or "://" not in dsn:
@@ -383,18 +411,43 @@ def _redact(dsn: str) -> str:
     return f"{scheme}://{credentials.split(':', 1)[0]}@{host}"
 
 
+async def connect(dsn: str, name: str) -> asyncpg.Connection:
+    """A connection to ``dsn``; :class:`StoreError` (one line, naming ``name``, the URL
+    without its password) when it cannot be made, a bad URL included."""
+    try:
+        conn: asyncpg.Connection = await asyncpg.connect(dsn)
+    except (
+        OSError,
+        ValueError,
+        OverflowError,
+        asyncpg.PostgresError,
+        asyncpg.InterfaceError,
+    ) as exc:  # (ValueError, OverflowError: a URL it cannot use, e.g. [::zz] or port 99999)
+        raise StoreError(f"cannot connect to {name}: {one_line(exc)}") from None
+    return conn
+
+
 class PgStore(SqlReads):
     """The shared store: PostgreSQL through ``asyncpg``, group commits by one writer task.
 
     ``dsn`` is a libpq URL (``postgresql://user:password@host:port/db?host=/run/socket``).
     ``max_batch`` bounds how many writes share a transaction, ``page_size`` how many games
     :meth:`iter_games` holds at a time, ``pool_size`` how many reading connections.
+    ``read_only``: only the readers' pool is opened, its transactions read-only; the
+    schema is never migrated (an older one is refused in one line) and every write
+    raises :class:`StoreError`.
     """
 
     shared = True
 
     def __init__(
-        self, dsn: str, *, max_batch: int = 512, page_size: int = 200, pool_size: int = 4
+        self,
+        dsn: str,
+        *,
+        max_batch: int = 512,
+        page_size: int = 200,
+        pool_size: int = 4,
+        read_only: bool = False,
     ) -> None:
         if page_size < 1 or max_batch < 1 or pool_size < 1:
             raise ValueError("page_size, max_batch and pool_size must be at least 1")
@@ -403,6 +456,7 @@ class PgStore(SqlReads):
         self.max_batch = max_batch
         self.page_size = page_size
         self.pool_size = pool_size
+        self.read_only = read_only
         self._db: asyncpg.Connection | None = None
         self._pool: asyncpg.Pool | None = None
         self._queue: WriteQueue[_Write | None] = WriteQueue()
@@ -412,6 +466,8 @@ class PgStore(SqlReads):
         #: with several nodes (set by server.cluster.nodes): a room's write without a lease
         #: of this node on the room is refused at once
         self.fence_all = False
+        #: (umpire migrate) open the database even while a copy into it is unfinished
+        self.copying = False
         self.commits = 0  # transactions committed (for benchmarks and tests)
 
     # -- connections -------------------------------------------------------------------
@@ -419,24 +475,26 @@ class PgStore(SqlReads):
     @property
     def pool(self) -> asyncpg.Pool:
         """The readers' pool; raise :class:`StoreError` when the store is closed."""
-        if self._pool is None or self._writer is None:
+        if self._pool is None or (self._writer is None and not self.read_only):
             raise StoreError("the store is not open")
         return self._pool
 
     async def _connect(self) -> asyncpg.Connection:
-        try:
-            conn: asyncpg.Connection = await asyncpg.connect(self.dsn)
-        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
-            raise StoreError(f"cannot connect to {self.name}: {exc}") from exc
-        return conn
+        return await connect(self.dsn, self.name)
 
     async def open(self) -> None:
-        if self._db is not None:
+        if self._db is not None or self._pool is not None:
+            return
+        if self.read_only:
+            await self._open_read_only()
             return
         db = await self._connect()
         try:
             await self._migrate(db)
             self._pool = await asyncpg.create_pool(self.dsn, min_size=1, max_size=self.pool_size)
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+            await db.close()
+            raise StoreError(_problem(self.name, exc)) from None
         except BaseException:
             await db.close()
             raise
@@ -444,25 +502,80 @@ class PgStore(SqlReads):
         self._queue = WriteQueue()
         self._writer = asyncio.create_task(self._write_loop(), name="store-writer")
 
+    async def _open_read_only(self) -> None:
+        """Check the schema on one connection, then open the readers' pool, every
+        transaction of it read-only."""
+        db = await self._connect()
+        try:
+            known = await db.fetchval("SELECT to_regclass('schema_migrations') IS NOT NULL")
+            version = (
+                int(await db.fetchval("SELECT coalesce(max(version), 0) FROM schema_migrations"))
+                if known
+                else 0
+            )
+        finally:
+            await db.close()
+        if version > len(MIGRATIONS):
+            raise StoreError(
+                f"{self.name} has schema version {version}; this umpire knows "
+                f"{len(MIGRATIONS)}: upgrade umpire"
+            )
+        if version < len(MIGRATIONS):
+            raise StoreError(
+                f"{self.name} has schema version {version}, older than this umpire's "
+                f"{len(MIGRATIONS)}; reading, it never writes, so it does not upgrade it: "
+                "`umpire serve` on it upgrades it when it starts"
+            )
+        self._pool = await asyncpg.create_pool(
+            self.dsn,
+            min_size=1,
+            max_size=self.pool_size,
+            server_settings={"default_transaction_read_only": "on"},
+        )
+
     async def _migrate(self, db: asyncpg.Connection) -> None:
         async with db.transaction():
             await db.execute("SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK)
-            await db.execute(
-                "CREATE TABLE IF NOT EXISTS schema_migrations ("
-                "version INTEGER PRIMARY KEY, applied TIMESTAMPTZ NOT NULL DEFAULT now())"
-            )
-            version = int(
-                await db.fetchval("SELECT coalesce(max(version), 0) FROM schema_migrations")
-            )
+            if not self.copying:
+                await self._hold_use_lock(db)  # (before anything is read or migrated)
+            # An up-to-date database is only read here: a role that may only read it
+            # (umpire export, verify) opens it too.
+            version = 0
+            if await db.fetchval("SELECT to_regclass('schema_migrations')") is not None:
+                version = int(
+                    await db.fetchval("SELECT coalesce(max(version), 0) FROM schema_migrations")
+                )
             if version > len(MIGRATIONS):
                 raise StoreError(
                     f"{self.name} has schema version {version}; this server knows "
                     f"{len(MIGRATIONS)}: upgrade the server"
                 )
+            if version < len(MIGRATIONS):
+                await db.execute(
+                    "CREATE TABLE IF NOT EXISTS schema_migrations ("
+                    "version INTEGER PRIMARY KEY, applied TIMESTAMPTZ NOT NULL DEFAULT now())"
+                )
             for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
                 await db.execute(script)
                 await db.execute("INSERT INTO schema_migrations (version) VALUES ($1)", number)
                 log.info("store %s: migrated to schema version %d", self.name, number)
+            if not self.copying:
+                mark = await db.fetchval("SELECT value FROM cluster WHERE key = $1", COPY_MARK)
+                if mark is not None:
+                    source = json.loads(mark).get("from", "a SQLite file")
+                    raise StoreError(
+                        f"{self.name}: the copy from {source} (umpire migrate) has not "
+                        "finished; run it again to finish it before using this database"
+                    )
+
+    async def _hold_use_lock(self, db: asyncpg.Connection) -> None:
+        """Take :data:`USE_LOCK` shared on ``db`` (for its life); :class:`StoreError` while
+        ``umpire migrate`` holds it."""
+        if not await db.fetchval("SELECT pg_try_advisory_lock_shared($1)", USE_LOCK):
+            raise StoreError(
+                f"{self.name}: umpire migrate is copying into it; wait for the copy to "
+                "finish before using this database"
+            )
 
     async def close(self) -> None:
         writer, self._writer = self._writer, None
@@ -497,6 +610,8 @@ class PgStore(SqlReads):
     ) -> Any:
         """Queue a write for the next group commit; return once it is committed, with
         what its ``hook`` returned (``None`` without one)."""
+        if self.read_only:
+            raise StoreError(f"{self.name} is open read-only: nothing is written")
         if self._writer is None:
             raise StoreError("the store is not open")
         token = None if room is None else self._fences.get(room)
@@ -523,14 +638,21 @@ class PgStore(SqlReads):
             log.warning("store %s: %s", self.name, exc)
             item.done.set_exception(exc)
         else:
-            self._write_failed(exc)
-            write_failed(self.name, item.done, exc)
+            first = self._write_failed(exc)
+            write_failed(self.name, item.done, exc, first)
 
     async def _writer_connection(self) -> asyncpg.Connection:
         if self._db is None or self._db.is_closed():
             # The server restarted or the connection broke: the failed batch was rolled
-            # back; reconnect for the next one.
-            self._db = await self._connect()
+            # back; reconnect for the next one (holding the use lock again).
+            db = await self._connect()
+            try:
+                if not self.copying:
+                    await self._hold_use_lock(db)
+            except BaseException:
+                await db.close()
+                raise
+            self._db = db
         return self._db
 
     async def _transaction(self, batch: list[_Write]) -> None:
@@ -730,6 +852,20 @@ class PgStore(SqlReads):
         row = chat_values(game_id, line)
         await self._submit(game_id, [(_INSERT_CHAT, [row])])
 
+    async def discard_unfinished_game(self, game_id: str) -> bool:
+        async def discard(db: asyncpg.Connection) -> bool:
+            status = await db.execute(
+                "DELETE FROM games WHERE id = $1 AND status IN ('waiting', 'playing')",
+                game_id,
+            )
+            if status != "DELETE 1":
+                return False
+            for table in ("game_players", "actions", "events", "chat"):
+                await db.execute(f"DELETE FROM {table} WHERE game_id = $1", game_id)
+            return True
+
+        return bool(await self._submit(None, [], hook=discard))
+
     async def add_stats(self, game: str, stats: Mapping[str, Mapping[str, float]]) -> None:
         rows = stat_rows(game, stats)
         if rows:
@@ -786,6 +922,8 @@ class PgStore(SqlReads):
     async def _fetch(self, sql: str, params: Sequence[Any] = ()) -> Sequence[Sequence[Any]]:
         try:
             rows: list[asyncpg.Record] = await self.pool.fetch(_numbered(sql), *params)
+        except asyncpg.InsufficientPrivilegeError as exc:
+            raise StoreError(_problem(self.name, exc)) from None
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
             raise StoreError(f"read failed: {exc}") from exc
         return rows

@@ -41,6 +41,13 @@ def game_id(key: str | None = None) -> str:
     return "sp-" + base64.urlsafe_b64encode(digest[:9]).decode()
 
 
+def is_selfplay(game_id: str) -> bool:
+    """Whether ``game_id`` names a self-play game (:func:`game_id`): one written whole by
+    ``umpire selfplay`` or ``tournament --db``, never a room a server plays; one left
+    ``playing`` is a driver's half-written game, not a game to rebuild."""
+    return game_id.startswith("sp-")
+
+
 def scheduled_key(game: str, options: Mapping[str, Any], bots: Sequence[str], seed: bytes) -> str:
     """What a scheduled game is: its engine, options, bots in seat order and seed (which
     the arena derives from the run's seed and the game's index). Two runs with the same
@@ -96,6 +103,10 @@ class SelfplayLog:
             existing = await self.store.game(row_id)
             if existing is not None and existing.status == "finished":
                 return row_id
+            if existing is not None:
+                # A driver killed while it wrote this game left it unfinished (its start
+                # and some steps): nothing refers to it, so it is written again whole.
+                await self.store.discard_unfinished_game(row_id)
         await self.ensure_players(bots)
         now = time.time()
         seats: list[str | None] = [bot_player_id(name) for name in bots]

@@ -78,6 +78,39 @@ def verify(public: str, game_id: str, final_hash: str, signature: str) -> bool:
     return True
 
 
+def trusted_key(spec: str) -> tuple[str, str]:
+    """A public key to trust (``umpire verify --trusted-key``), as its id and public half
+    (hex): ``spec`` is the public key in hex (64 digits, as ``welcome`` and ``GET
+    /api/signing-keys`` give it) or a PEM file holding a key file's private key or a
+    public key. Raise ``StoreError`` (one line naming ``spec``) otherwise."""
+    text = spec.strip().lower()
+    if len(text) == 64 and all(c in "0123456789abcdef" for c in text):
+        raw = bytes.fromhex(text)
+    else:
+        try:
+            data = Path(spec).read_bytes()
+        except OSError as exc:
+            raise StoreError(
+                f"--trusted-key {spec}: neither a public key (64 hex digits) nor a key file "
+                f"({exc.strerror})"
+            ) from None
+        try:
+            if b"PRIVATE KEY" in data:
+                private = serialization.load_pem_private_key(data, password=None)
+                if not isinstance(private, Ed25519PrivateKey):
+                    raise ValueError("not an Ed25519 key")
+                public = private.public_key()
+            else:
+                loaded = serialization.load_pem_public_key(data)
+                if not isinstance(loaded, Ed25519PublicKey):
+                    raise ValueError("not an Ed25519 key")
+                public = loaded
+        except (ValueError, TypeError) as exc:
+            raise StoreError(f"--trusted-key {spec}: not an Ed25519 key (PEM): {exc}") from None
+        raw = public.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+    return key_id(raw), raw.hex()
+
+
 def default_path(db: str) -> str | None:
     """The key file beside a SQLite database (``umpire.db`` -> ``umpire.db.key``); none
     for a PostgreSQL URL (a cluster's nodes are each given the one key file with
@@ -133,6 +166,22 @@ def _create(where: Path) -> Signer:
     return signer
 
 
+def key_path(db: str, signing_key: str | None) -> str:
+    """The key file to sign ``db``'s games with: ``signing_key`` (``--signing-key``),
+    else the file beside a SQLite ``db``. A PostgreSQL ``db`` has no such default: raise
+    ``StoreError`` (one line) rather than sign with a key of the process, which dies with
+    it and which no one could trust (``umpire verify`` trusts key files, not the
+    database's ``signing_keys``)."""
+    path = signing_key or default_path(db)
+    if not path:
+        raise StoreError(
+            "a PostgreSQL knowledge base needs --signing-key PATH, the key file its games "
+            "are signed with (created there if missing; every node and self-play run gets "
+            "the same file; docs/server.md, the signing key)"
+        )
+    return path
+
+
 async def open_signer(store: Store, path: str | os.PathLike[str] | None) -> Signer:
     """The key in the key file ``path`` (made there on first use), its public half kept
     in ``store`` (``signing_keys``) so that every game it signs can be verified. Without a
@@ -141,6 +190,17 @@ async def open_signer(store: Store, path: str | os.PathLike[str] | None) -> Sign
         signer = Signer.generate()
         log.info("signing with a key of this process only (key id %s)", signer.key_id)
     else:
+        known = await store.signing_keys()
+        missing = not Path(path).exists()
         signer = load(path)
+        if missing and known and signer.key_id not in known:
+            log.warning(
+                "signing key %s was missing and a new one was made (key id %s), but this "
+                "knowledge base's games were signed with %s: if you did not rotate the key, "
+                "the key file was lost or removed (docs/server.md, the signing key)",
+                path,
+                signer.key_id,
+                ", ".join(known),
+            )
     await store.add_signing_key(signer.key_id, signer.public, time.time())
     return signer

@@ -12,8 +12,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import sqlite3
 import time
+import urllib.parse
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -433,6 +435,18 @@ def explain(path: str, exc: sqlite3.Error) -> str:
     return f"{path}: SQLite cannot use it ({said}): check the file, or restore it from a backup"
 
 
+async def _user_version(reader: aiosqlite.Connection) -> int:
+    """``PRAGMA user_version``: the migrations a database has had (its first read)."""
+    async with reader.execute("PRAGMA user_version") as cursor:
+        row = await cursor.fetchone()
+    return int(row[0]) if row is not None else 0
+
+
+def _writable_fs(path: str) -> bool:
+    """Whether the file system holding ``path`` is mounted read-write."""
+    return not os.statvfs(path).f_flag & os.ST_RDONLY
+
+
 class SqliteStore(SqlReads):
     """The embedded store: one SQLite file, WAL mode, one writer task doing group commits
     on its own connection, and a read-only connection for every read.
@@ -446,6 +460,10 @@ class SqliteStore(SqlReads):
     ``NORMAL`` in WAL mode survives a crash of the process, which is what ``kill -9``
     tests). ``max_batch`` bounds how many writes share one transaction; ``page_size``
     how many games :meth:`iter_games` holds at a time.
+
+    ``read_only``: only the reader's connection is opened (``mode=ro``), never the
+    writer's: the file is neither migrated nor written (``umpire verify``, ``export``),
+    an older schema is refused in one line, and every write raises :class:`StoreError`.
     """
 
     def __init__(
@@ -455,6 +473,7 @@ class SqliteStore(SqlReads):
         synchronous: str = "FULL",
         max_batch: int = 512,
         page_size: int = 200,
+        read_only: bool = False,
     ) -> None:
         if synchronous.upper() not in {"OFF", "NORMAL", "FULL", "EXTRA"}:
             raise ValueError(f"unknown synchronous mode {synchronous!r}")
@@ -466,6 +485,7 @@ class SqliteStore(SqlReads):
         self.synchronous = synchronous.upper()
         self.max_batch = max_batch
         self.page_size = page_size
+        self.read_only = read_only
         #: the writer's connection: only ever used in ``_thread``, the writer's thread
         self._db: sqlite3.Connection | None = None
         self._thread: Worker | None = None
@@ -482,7 +502,10 @@ class SqliteStore(SqlReads):
         return self._reader
 
     async def open(self) -> None:
-        if self._thread is not None:
+        if self._thread is not None or self._reader is not None:
+            return
+        if self.read_only:
+            self._reader = await self._open_reader_only()
             return
         # The writer's connection lives in its own thread: a whole group commit (BEGIN,
         # every statement, COMMIT) is one call there, one hand-off from the event loop.
@@ -503,6 +526,59 @@ class SqliteStore(SqlReads):
         self._reader = reader
         self._queue = WriteQueue()
         self._writer = asyncio.create_task(self._write_loop(), name="store-writer")
+
+    async def _open_reader_only(self) -> aiosqlite.Connection:
+        """The read-only store's one connection (``mode=ro``), its schema checked.
+
+        On a read-only file system SQLite cannot make the WAL's index (``-shm``) that a
+        read needs, so it cannot open a WAL database even to read it; there the file is
+        opened ``immutable`` (no lock, no WAL), which is exact when no WAL is left beside
+        it (a server that stopped cleanly removes it), and refused otherwise."""
+        path = os.path.abspath(self.path)
+        if not os.path.exists(path):
+            raise StoreError(f"no knowledge base at {self.path}")
+        quoted = urllib.parse.quote(path)
+        try:
+            try:
+                reader = await aiosqlite.connect(
+                    f"file:{quoted}?mode=ro", uri=True, isolation_level=None
+                )
+                try:
+                    await reader.execute("PRAGMA busy_timeout=5000")
+                    version = await _user_version(reader)
+                except BaseException:
+                    await reader.close()
+                    raise
+            except sqlite3.OperationalError as exc:
+                if os.access(os.path.dirname(path), os.W_OK) and _writable_fs(path):
+                    raise
+                wal = f"{path}-wal"
+                if os.path.exists(wal) and os.path.getsize(wal) > 0:
+                    raise StoreError(
+                        f"{self.path} is on a read-only file system with a write-ahead log "
+                        f"beside it ({wal}) that SQLite cannot read there: copy both files "
+                        "to a writable folder and give that copy"
+                    ) from exc
+                reader = await aiosqlite.connect(
+                    f"file:{quoted}?immutable=1", uri=True, isolation_level=None
+                )
+                version = await _user_version(reader)
+            await reader.execute("PRAGMA query_only=1")
+        except sqlite3.Error as exc:
+            raise StoreError(explain(self.path, exc)) from exc
+        if version != len(MIGRATIONS):
+            await reader.close()
+            if version > len(MIGRATIONS):
+                raise StoreError(
+                    f"{self.path} has schema version {version}; this umpire knows "
+                    f"{len(MIGRATIONS)}: upgrade umpire"
+                )
+            raise StoreError(
+                f"{self.path} has schema version {version}, older than this umpire's "
+                f"{len(MIGRATIONS)}; reading, it never writes, so it does not upgrade it: "
+                f"`umpire serve --db {self.path}` upgrades it when it starts"
+            )
+        return reader
 
     def _connect_writer(self) -> None:
         """(In the writer thread.) Open the writer's connection and migrate the schema."""
@@ -622,6 +698,8 @@ class SqliteStore(SqlReads):
     ) -> Any:
         """Queue a write for the next group commit; return once it is committed, with
         what its ``hook`` returned (``None`` without one)."""
+        if self.read_only:
+            raise StoreError(f"{self.path} is open read-only: nothing is written")
         if self._writer is None:
             raise StoreError("the store is not open")
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
@@ -642,8 +720,8 @@ class SqliteStore(SqlReads):
                 await checkpoints
 
     def _fail(self, item: _Write, exc: Exception) -> None:
-        self._write_failed(exc)
-        write_failed(self.path, item.done, exc)
+        first = self._write_failed(exc)
+        write_failed(self.path, item.done, exc, first)
 
     async def _checkpoints(self) -> None:
         """Checkpoint the WAL every :data:`CHECKPOINT_INTERVAL` seconds (PASSIVE: it
@@ -865,6 +943,20 @@ class SqliteStore(SqlReads):
     async def add_chat(self, game_id: str, line: ChatRow) -> None:
         row = chat_values(game_id, line)
         await self._submit([(_INSERT_CHAT, [row])])
+
+    async def discard_unfinished_game(self, game_id: str) -> bool:
+        def discard(db: sqlite3.Connection) -> bool:
+            done = db.execute(
+                "DELETE FROM games WHERE id = ? AND status IN ('waiting', 'playing')",
+                (game_id,),
+            )
+            if done.rowcount != 1:
+                return False
+            for table in ("game_players", "actions", "events", "chat"):
+                db.execute(f"DELETE FROM {table} WHERE game_id = ?", (game_id,))
+            return True
+
+        return bool(await self._submit([], hook=discard))
 
     async def add_stats(self, game: str, stats: Mapping[str, Mapping[str, float]]) -> None:
         rows = stat_rows(game, stats)

@@ -341,9 +341,12 @@ class SigningKeysFrame(Reply, tag="signing_keys"):
 
 
 class RoomsFrame(Reply, tag="rooms"):
-    """The public rooms (answer to ``list_rooms``), waiting ones first."""
+    """A page of the public rooms (answer to ``list_rooms``), waiting ones first: the
+    rooms from the ``offset``-th, and how many there are in all (``total``)."""
 
     rooms: list[RoomInfo]
+    total: int
+    offset: int
 
 
 class RoomFrame(RoomFields, OutFrame, tag="room"):
@@ -461,12 +464,14 @@ class PausedFrame(OutFrame, tag="paused"):
 
 
 class ErrorFrame(Reply, tag="error"):
-    """A refused message: ``code`` (see ``ERROR_CODES``), a readable ``message``, and the
-    failed message's ``room`` when it named one."""
+    """A refused message: ``code`` (see ``ERROR_CODES``), a readable ``message``, the
+    failed message's ``room`` when it named one, and with ``rate_limited`` the seconds
+    after which a message passes again (``retry_after``)."""
 
     code: ErrorCode
     message: str
     room: str | None = None
+    retry_after: float | None = None
 
 
 class PongFrame(Reply, tag="pong"):
@@ -858,11 +863,20 @@ def with_ref(frame: ReplyT, ref: Ref) -> ReplyT:
     return frame if ref is None else msgspec.structs.replace(frame, ref=ref)
 
 
-def error(code: str, message: str, *, ref: Ref = None, room: str | None = None) -> ErrorFrame:
+def error(
+    code: str,
+    message: str,
+    *,
+    ref: Ref = None,
+    room: str | None = None,
+    retry_after: float | None = None,
+) -> ErrorFrame:
     """An ``error`` frame; ``code`` must be one of ``ERROR_CODES`` (a
     :class:`~server.errors.ClientError`'s code is a plain string)."""
     assert code in ERROR_CODES, code
-    return ErrorFrame(code=cast(ErrorCode, code), message=message, ref=ref, room=room)
+    return ErrorFrame(
+        code=cast(ErrorCode, code), message=message, ref=ref, room=room, retry_after=retry_after
+    )
 
 
 def room_frame(info: RoomInfo, seq: int, invite: str | None) -> RoomFrame:

@@ -29,6 +29,13 @@ class TokenBucket:
             return True
         return False
 
+    def wait(self, now: float) -> float:
+        """Seconds from ``now`` until the next message may pass (0 if it may now)."""
+        if self.tokens < 0:
+            return 0.0
+        tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        return 0.0 if tokens >= 1 else (1 - tokens) / self.rate
+
     def spend(self, extra: float) -> None:
         """Charge a costly message ``extra`` tokens more than the one :meth:`take` spent
         (down to none left: the next messages wait for the refill)."""

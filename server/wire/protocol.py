@@ -77,6 +77,10 @@ ERROR_CODES: dict[str, str] = {
 #: (games with a stand-in only).
 AUTOPILOT = "autopilot"
 
+#: The most rooms one ``rooms`` frame lists (``list_rooms.limit``'s default and cap): the
+#: frame stays small however many rooms there are.
+ROOMS_PAGE = 30
+
 #: The largest integer a client may send: every JSON implementation (JavaScript's numbers
 #: included) holds integers up to 2**53 - 1 exactly.
 MAX_INT = 2**53 - 1
@@ -276,9 +280,12 @@ class DeclineRematch(Inbound, tag="decline_rematch"):
 
 
 class ListRooms(Inbound, tag="list_rooms"):
-    """List the public rooms (optionally of one game)."""
+    """List the public rooms (optionally of one game), a page at a time: ``limit`` rooms
+    from the ``offset``-th (the answer says the ``total``)."""
 
     game: Annotated[str, msgspec.Meta(max_length=32)] | None = None
+    offset: Annotated[int, msgspec.Meta(ge=0, le=1_000_000)] = 0
+    limit: Annotated[int, msgspec.Meta(ge=1, le=ROOMS_PAGE)] = ROOMS_PAGE
 
 
 class Join(Inbound, tag="join"):

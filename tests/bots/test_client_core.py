@@ -254,6 +254,16 @@ def test_rate_limited_sends_the_same_message_again_after_a_full_token() -> None:
     assert core.pacer.delay(core.pacer.stamp or 0.0) == pytest.approx(1 / 16)
 
 
+def test_rate_limited_waits_the_servers_retry_after() -> None:
+    core = welcomed()
+    ref = core.act("r1", "dudo")
+    (message,) = sent(core)
+    error = {"type": "error", "code": "rate_limited", "message": "", "ref": ref}
+    assert core.receive({**error, "retry_after": 0.25}) == []
+    assert sent(core) == [message]
+    assert core.pacer.delay(core.pacer.stamp or 0.0) == pytest.approx(0.25)
+
+
 def test_the_pacer_keeps_below_the_server_limits() -> None:
     pacer = Pacer()
     pacer.configure({"rate": 10.0, "burst": 4.0})

@@ -30,7 +30,9 @@ from server.cli import main, open_recorder  # noqa: E402
 from tests.bots.ray_crash_bot import MARKER  # noqa: E402
 
 SMALL_STORE = 80 * 1024 * 1024
-TIMED = ("started", "finished")  # wall-clock times: the only fields that may differ
+# wall-clock times, and the final hash and its signature, which commit to them (and to
+# each action's time): the only fields that may differ
+TIMED = ("started", "finished", "final_hash", "signature")
 
 
 @pytest.fixture(scope="module")
@@ -76,8 +78,9 @@ def test_selfplay_and_tournament_on_ray_equal_the_same_seed_without_it(
 ) -> None:
     (tmp_path / "local").mkdir()
     (tmp_path / "ray").mkdir()
-    selfplay(tmp_path / "local.db")
-    selfplay(tmp_path / "ray.db", "--ray", cluster)
+    key = ("--signing-key", str(tmp_path / "kb.key"))  # (one key: the same signatures)
+    selfplay(tmp_path / "local.db", *key)
+    selfplay(tmp_path / "ray.db", "--ray", cluster, *key)
     local = export(tmp_path / "local.db", tmp_path / "local")
     on_ray = export(tmp_path / "ray.db", tmp_path / "ray")
     assert len(local[0]) == 6 and len(local[1]["decisions"]) > 6
@@ -110,7 +113,7 @@ def test_a_worker_killed_mid_run_has_its_games_played_again_and_logged_once(
     db = tmp_path / "ray.db"
 
     async def run(where: Path, ray_address: str | None) -> list[PlayedGame]:
-        async with open_recorder(str(where)) as record:
+        async with open_recorder(str(where), str(tmp_path / "kb.key")) as record:
             return await play_and_record(
                 specs, 1, record, {"source": "test"}, ray_address=ray_address
             )
@@ -134,6 +137,8 @@ def test_selfplay_on_ray_into_postgresql_equals_the_same_seed_without_ray(
     (tmp_path / "local").mkdir()
     (tmp_path / "pg").mkdir()
     selfplay(tmp_path / "local.db")
-    selfplay(pg_dsn, "--ray", cluster)
-    selfplay(pg_dsn, "--ray", cluster)  # again: the games are keyed, nothing is logged twice
+    # (PostgreSQL needs its key file: the local one's, so that the signatures are equal)
+    key = ("--signing-key", str(tmp_path / "local.db.key"))
+    selfplay(pg_dsn, "--ray", cluster, *key)
+    selfplay(pg_dsn, "--ray", cluster, *key)  # again: the games are keyed, none logged twice
     assert export(pg_dsn, tmp_path / "pg") == export(tmp_path / "local.db", tmp_path / "local")

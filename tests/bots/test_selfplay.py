@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import chess.pgn
 import pytest
@@ -15,6 +17,9 @@ from bots.tools.cli import play_and_record
 from server.cli import main, open_recorder
 from server.export.reader import export_jsonl, export_pgn, verify_game
 from server.games.base import seed_commitment
+from server.players.identity import Identities
+from server.rooms.lobby import Lobby
+from server.rooms.room import Timing
 from server.store.contract import GameRow
 from server.store.sqlite import SqliteStore
 
@@ -240,3 +245,55 @@ def test_ray_at_an_address_where_nothing_listens_fails_at_once(
     argv += ["--db", str(tmp_path / "kb.db"), "--ray", f"127.0.0.1:{port}"]
     assert main(argv) == 1  # Ray itself would wait for ever
     assert f"cannot reach the Ray cluster at 127.0.0.1:{port}" in capsys.readouterr().err
+
+
+class _Killed(Exception):
+    """The driver dying between a game's steps and its finish."""
+
+
+async def test_a_game_half_written_by_a_killed_driver_is_written_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 34: a driver killed while it writes a game leaves it ``playing`` (its steps
+    stored, not its end); the next run with the same seed replaces it whole, counts
+    nothing twice, and the server never rebuilds it as a room."""
+    db, clean = tmp_path / "kb.db", tmp_path / "clean.db"
+    await selfplay(clean, "perudo", ["perudo-random"], 2, 3)
+    finishes = [0]
+    real = SqliteStore.finish_game
+
+    async def dies_at_the_second(self: SqliteStore, *args: Any, **kwargs: Any) -> Any:
+        finishes[0] += 1
+        if finishes[0] == 2:
+            raise _Killed
+        return await real(self, *args, **kwargs)
+
+    with monkeypatch.context() as patched:
+        patched.setattr(SqliteStore, "finish_game", dies_at_the_second)
+        with pytest.raises(_Killed):
+            await selfplay(db, "perudo", ["perudo-random"], 2, 3)
+    with sqlite3.connect(db) as conn:
+        half = conn.execute("SELECT id FROM games WHERE status = 'playing'").fetchall()
+        steps = conn.execute("SELECT count(*) FROM actions WHERE game_id = ?", half[0]).fetchone()
+    conn.close()
+    assert len(half) == 1 and steps[0] > 0
+    store = await open_store(db)
+    try:  # the server's recovery leaves a self-play game alone
+        lobby = Lobby(store, Identities(store), Timing())
+        assert await lobby.restore() == 0 and await lobby.get(half[0][0]) is None
+    finally:
+        await store.close()
+    await selfplay(db, "perudo", ["perudo-random"], 2, 3)
+    tables = ("games", "actions", "events", "player_stats")
+    kept = {}
+    for path in (db, clean):
+        with sqlite3.connect(path) as conn:
+            kept[path] = [
+                conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in tables
+            ] + [
+                conn.execute("SELECT id, status FROM games ORDER BY id").fetchall(),
+                conn.execute("SELECT * FROM player_stats ORDER BY 1, 2, 3").fetchall(),
+            ]
+        conn.close()
+    assert kept[db] == kept[clean]
+    assert await asyncio.to_thread(main, ["verify", "--db", str(db), "--all"]) == 0

@@ -77,6 +77,29 @@ async def test_commands_need_a_room_and_lobby_lists(server: UmpireServer) -> Non
     assert "Refused (no_such_room)" in text
 
 
+async def test_the_lobby_lists_a_page_at_a_time(server: UmpireServer) -> None:
+    """The server lists 30 rooms a page (issue 34): ``rooms`` shows the first page and
+    how to see the next, ``rooms 2`` the next one."""
+    from server.players.identity import Player
+    from server.rooms.room import Settings
+
+    host = Player("p-host", "host", False)
+    server.lobby.max_rooms_per_player = 40
+    for _ in range(35):
+        await server.lobby.create(host, "perudo", {"seats": 2}, Settings())
+    client, out = _client(server, "cy")
+
+    async def script() -> AsyncIterator[str]:
+        yield "rooms"
+        yield "rooms 2"
+
+    assert await client.run(script()) == 0
+    text = out.getvalue()
+    assert "Rooms 1-30 of 35: rooms 2 for the next page" in text
+    assert "Rooms 31-35 of 35\n" in text
+    assert client.session.state.lobby_offset == 30
+
+
 async def test_say_chats_and_markup_stays_text(server: UmpireServer) -> None:
     client, out = _client(server, "ana")
 

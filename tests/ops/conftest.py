@@ -27,7 +27,7 @@ from server.net.app import Limits, ServerConfig, UmpireServer
 from server.rooms.room import Timing
 from server.root import build_server
 from tests.eventually import eventually, eventually_sync
-from tests.server.conftest import db_path  # noqa: F401  (fixtures)
+from tests.server.conftest import db_path, loopback_limits  # noqa: F401  (fixtures)
 from tests.server.wsclient import WsClient
 
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
@@ -198,7 +198,7 @@ async def make_feed_server(db_path: str) -> AsyncIterator[Callable[..., Any]]:  
             port=0,
             db=db_path,
             synchronous="NORMAL",
-            limits=Limits(rate=1000, burst=1000),
+            limits=loopback_limits(Limits(rate=1000, burst=1000)),
             timing=timing or OPS_TIMING,
         )
         server = build_server(config, bus=bus)

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
+import pwd
 import re
 import shlex
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -111,6 +115,81 @@ def test_cluster_compose_file() -> None:
         args = build_parser().parse_args(argv)
         assert args.db.startswith("postgresql://") and "@postgres:5432/" in args.db
         assert args.advertise == f"ws://{name}:8765" and args.node_name == name
+        # one key file for the cluster, on a volume every node mounts (issue 32)
+        assert args.signing_key == "/var/lib/umpire/cluster.key"
+        assert "umpire-key:/var/lib/umpire" in services[name]["volumes"]
         assert services[name]["build"]["dockerfile"] == "deploy/Dockerfile"
         assert services[name]["depends_on"]["postgres"]["condition"] == "service_healthy"
     assert '".[postgres]"' in (DEPLOY / "Dockerfile").read_text()
+
+
+def _readme_block(first_line: str) -> str:
+    """The fenced block of deploy/README.md that starts with ``first_line``."""
+    text = (DEPLOY / "README.md").read_text()
+    for block in re.findall(r"^```[a-z]*\n(.*?)^```", text, re.M | re.S):
+        if block.startswith(first_line + "\n"):
+            return str(block)
+    raise AssertionError(f"deploy/README.md has no block starting {first_line!r}")
+
+
+def test_the_apt_line_installs_the_mosquitto_clients() -> None:
+    text = (DEPLOY / "README.md").read_text()
+    (line,) = re.findall(r"^sudo apt-get install -y python3-venv .*$", text, re.M)
+    assert "mosquitto" in line.split() and "mosquitto-clients" in line.split()
+
+
+async def test_the_readmes_mosquitto_configuration_starts_debians_mosquitto(
+    tmp_path: Path,
+) -> None:
+    """The broker configuration of "Opening the feed to others", files as written (only
+    their folder and the port changed), with a password file made by mosquitto_passwd:
+    Debian's mosquitto 2.0 starts, the server's user may publish, a reader may read, and
+    a wrong password is refused. (A trailing comment on ``password_file`` used to be read
+    as part of its path: the broker did not start.)"""
+    aiomqtt = pytest.importorskip("aiomqtt")
+    from tests.ops.conftest import MOSQUITTO, Broker
+
+    passwd_tool = shutil.which("mosquitto_passwd")
+    if not Path(MOSQUITTO).exists() or passwd_tool is None:
+        pytest.skip("mosquitto is not installed (apt-get install mosquitto)")
+    broker = Broker(tmp_path)
+    # (started as root, mosquitto drops to its own user: the files go where it may read
+    # them, and are its own, as the README's chown makes them)
+    etc = Path(tempfile.mkdtemp(prefix="umpire-mosquitto-"))
+    conf = _readme_block("# /etc/mosquitto/conf.d/umpire.conf")
+    acl = _readme_block("# /etc/mosquitto/acl")
+    conf = conf.replace("/etc/mosquitto/", f"{etc}/").replace("1883", str(broker.port))
+    broker.conf.write_text(conf)
+    (etc / "acl").write_text(acl)
+    passwd = str(etc / "passwd")
+    for flags, user in ((["-c"], "umpire"), ([], "dashboard")):
+        subprocess.run([passwd_tool, "-b", *flags, passwd, user, f"{user}-pw"], check=True)
+    if os.geteuid() == 0:
+        try:
+            owner = pwd.getpwnam("mosquitto")
+        except KeyError:
+            owner = None
+        for path in (etc, etc / "acl", etc / "passwd"):
+            if owner is not None:
+                os.chown(path, owner.pw_uid, owner.pw_gid)
+    try:
+        broker.start()
+
+        def client(user: str, password: str) -> Any:
+            return aiomqtt.Client("127.0.0.1", broker.port, username=user, password=password)
+
+        async with (
+            client("dashboard", "dashboard-pw") as reader,
+            client("umpire", "umpire-pw") as server,
+        ):
+            await reader.subscribe("umpire/#", qos=1)
+            await server.publish("umpire/hello", b"hi", qos=1)
+            async with asyncio.timeout(10):
+                message = await anext(aiter(reader.messages))
+            assert message.payload == b"hi"
+        with pytest.raises(aiomqtt.MqttError):
+            async with client("umpire", "wrong"):
+                pass
+    finally:
+        broker.stop()
+        shutil.rmtree(etc, ignore_errors=True)

@@ -206,3 +206,29 @@ async def test_health_checks_are_quiet_at_info(make_feed_server: Any) -> None:
     paths = [getattr(getattr(r, "websocket", None), "request", None) for r in answered]
     assert all(p is None or p.path == "/" for p in paths), [r.getMessage() for r in answered]
     assert len([r for r in answered if "HTTP response" in r.getMessage()]) == 1
+
+
+def test_the_log_goes_to_the_stderr_of_the_moment(monkeypatch: Any) -> None:
+    """``logs.configure`` writes to ``sys.stderr`` as it is when a record is written, not
+    to the stream it was when configured: ``umpire serve`` run in-process by a test whose
+    captured stderr is closed afterwards leaves no handler on a closed stream (the
+    ``--- Logging error ---`` tracebacks that failed later tests)."""
+    import io
+
+    root = logging.getLogger()
+    before, level = list(root.handlers), root.level
+    first, second = io.StringIO(), io.StringIO()
+    monkeypatch.setattr(sys, "stderr", first)
+    handler = logs.configure("INFO")
+    try:
+        first.close()
+        monkeypatch.setattr(sys, "stderr", second)
+        logging.getLogger("server.test").warning("after the first stream closed")
+        assert "after the first stream closed" in second.getvalue()
+        assert "Logging error" not in second.getvalue()
+    finally:
+        root.removeHandler(handler)
+        for old in before:
+            if old not in root.handlers:
+                root.addHandler(old)
+        root.setLevel(level)

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -11,6 +12,7 @@ from typing import Any
 import pytest
 
 from server.net.app import Limits, ServerConfig, UmpireServer
+from server.players.throttle import Rate
 from server.rooms.room import Room, Timing
 from server.root import build_server
 from tests.conftest import no_error_logs  # noqa: F401  (for conftests that import it from here)
@@ -46,7 +48,7 @@ async def make_server(db_path: str) -> AsyncIterator[ServerFactory]:
             port=0,
             db=db or db_path,
             synchronous="NORMAL",
-            limits=limits or Limits(rate=1000, burst=1000),
+            limits=loopback_limits(limits or Limits(rate=1000, burst=1000)),
             timing=timing or FAST,
             **config,
         )
@@ -58,6 +60,17 @@ async def make_server(db_path: str) -> AsyncIterator[ServerFactory]:
     yield factory
     for server in servers:
         await server.close()
+
+
+def loopback_limits(limits: Limits) -> Limits:
+    """``limits`` with the per-address caps raised where a test left them at their
+    defaults: every test client comes from 127.0.0.1 (the tests of the caps set them)."""
+    default = Limits()
+    if limits.new_guests == default.new_guests:
+        limits = dataclasses.replace(limits, new_guests=Rate(burst=1_000_000, every=1.0))
+    if limits.max_rooms_per_address == default.max_rooms_per_address:
+        limits = dataclasses.replace(limits, max_rooms_per_address=1_000_000)
+    return limits
 
 
 @pytest.fixture

@@ -8,11 +8,23 @@ readable log level, and the port read back from the ``listening on`` line.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+#: the per-address caps (docs/protocol.md, "Limits") raised: every test client comes from
+#: 127.0.0.1, and a test may say hello as many guests and make many rooms
+MANY_FROM_LOOPBACK = (
+    "--guests-per-ip",
+    "1000000",
+    "--max-rooms-per-ip",
+    "1000000",
+)
 
 
 async def spawn_serve(
@@ -31,6 +43,11 @@ async def spawn_serve(
     (``("tests.server.kill_point", "before")``: a server that kills itself).
     Fails the test if the server does not say where it listens within ``startup`` seconds.
     """
+    if str(db).startswith("postgresql://") and "--signing-key" not in extra:
+        # (PostgreSQL needs the cluster's key file: one per database, shared by its nodes)
+        digest = hashlib.sha256(str(db).encode()).hexdigest()[:16]
+        key = Path(tempfile.gettempdir()) / f"umpire-test-{digest}.key"
+        extra = (*extra, "--signing-key", str(key))
     proc = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
@@ -48,6 +65,7 @@ async def spawn_serve(
         "1000",
         "--burst",
         "1000",
+        *MANY_FROM_LOOPBACK,
         "--log-level",
         "WARNING",
         *extra,

@@ -499,6 +499,36 @@ class StoreContract:
 
     # -- iterating over games --------------------------------------------------------------
 
+    async def test_an_unfinished_game_is_discarded_whole_a_finished_one_never(
+        self, store: Store
+    ) -> None:
+        """Issue 34: a self-play driver killed half-way through writing a game leaves it
+        ``playing``; the next run discards it (its row, seats, actions, events and chat)
+        and writes it again under the same id. A finished or aborted game is kept."""
+        await store.save_game(game_row("half"), [event(1)])
+        await store.append("half", [event(2, 1)], ActionRow(1, 0, "2x3", 1.5))
+        await store.add_chat("half", ChatRow(1, 1.6, "players", 0, "p1", "Ana", "hi"))
+        await store.save_game(game_row("other"), [event(1)])
+        await store.append("other", [event(2, 1)], ActionRow(1, 0, "2x3", 1.5))
+        await store.save_game(finished("done", ["p1", "p2"]), [event(1)])
+        await store.save_game(game_row("gone", status="aborted"), [event(1)])
+        assert await store.discard_unfinished_game("half") is True
+        assert await store.game("half") is None
+        assert await store.events("half") == [] and await store.actions("half") == []
+        assert await store.chat("half") == []
+        assert "half" not in [h["room"] for h in await store.history("p1")]  # (its seats)
+        assert await store.discard_unfinished_game("half") is False  # (nothing left)
+        assert await store.discard_unfinished_game("done") is False
+        assert await store.discard_unfinished_game("gone") is False
+        assert await store.discard_unfinished_game("nope") is False
+        assert [e.seq for e in await store.events("done")] == [1]
+        assert [e.seq for e in await store.events("gone")] == [1]
+        assert [a.n for a in await store.actions("other")] == [1]
+        # the same id is written again from its start, as a first time
+        await store.save_game(game_row("half"), [event(1)])
+        await store.append("half", [event(2, 1)], ActionRow(1, 0, "3x3", 1.7))
+        assert [a.action for a in await store.actions("half")] == ["3x3"]
+
     async def test_iter_games_filters_by_status_and_game_in_created_order(
         self, store: Store
     ) -> None:

@@ -23,6 +23,7 @@ from server.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 DEAD = "ws://127.0.0.1:1"  # nothing listens on port 1
+NO_PG = "postgresql://u@127.0.0.1:1/umpire"  # nor a PostgreSQL server
 
 
 def run(argv: list[str]) -> tuple[int, str, str]:
@@ -97,6 +98,12 @@ def cases(files: dict[str, str]) -> list[tuple[list[str], int, str]]:
         ),
         ([*t, "--bots", "perudo-random", "--server", DEAD, "--rounds", "0"], 2, "0"),
         (["rules", "chess"], 2, "chess"),
+        (["migrate", "--from", files["db"], "--to", "other.db"], 2, "other.db"),
+        (["migrate", "--from", "postgresql://h/a", "--to", NO_PG], 2, "postgresql://h/a"),
+        (["migrate", "--from", files["junk"], "--to", NO_PG], 1, files["junk"]),
+        (["migrate", "--from", files["missing"], "--to", NO_PG], 1, files["missing"]),
+        (["migrate", "--from", files["db"], "--to", NO_PG], 1, NO_PG),
+        (["migrate", "--from", files["db"], "--to", NO_PG, "--batch", "0"], 2, "0"),
     ]
 
 
@@ -214,6 +221,16 @@ HOSTILE: dict[str, tuple[list[str], list[tuple[str, str]]]] = {
         ],
     ),
     "rules": (["rules"], [("", "chess"), ("--lang", "xx")]),
+    "migrate": (
+        ["migrate", "--from", "DB", "--to", NO_PG],
+        [
+            ("--from", "JUNK"),
+            ("--from", "MISSING"),
+            ("--to", "umpire.db"),
+            ("--batch", "0"),
+            ("--batch", "many"),
+        ],
+    ),
 }
 
 

@@ -260,6 +260,10 @@ class SmallDisk:
                 capture_output=True,
             )
             self.mounted = done.returncode == 0
+        await self.launch()
+
+    async def launch(self) -> None:
+        """Start ``umpire serve`` on the small file system's database."""
         self.proc = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
@@ -286,7 +290,7 @@ class SmallDisk:
 
     def fill(self) -> None:
         """No byte left (tmpfs: a file fills it; otherwise the server's file-size
-        limit drops to the size its files have now)."""
+        limit drops to one byte)."""
         if self.mounted:
             subprocess.run(
                 ["dd", "if=/dev/zero", f"of={self.folder / 'filler'}", "bs=64k"],
@@ -294,16 +298,29 @@ class SmallDisk:
             )
             return
         assert self.proc is not None
-        size = max(p.stat().st_size for p in self.folder.iterdir())
-        resource.prlimit(self.proc.pid, resource.RLIMIT_FSIZE, (size, resource.RLIM_INFINITY))
+        # (one byte: no write past a file's first byte succeeds. A limit at the files'
+        # size let the database file grow into the WAL's size once a checkpoint had
+        # emptied the WAL, so the "full" disk freed itself within a second)
+        resource.prlimit(self.proc.pid, resource.RLIMIT_FSIZE, (1, resource.RLIM_INFINITY))
 
     def free(self) -> None:
         if self.mounted:
             (self.folder / "filler").unlink()
             return
         assert self.proc is not None
+        if self.proc.returncode is not None:
+            return  # (the limit died with the process: the next one starts without it)
         limit = (resource.RLIM_INFINITY, resource.RLIM_INFINITY)
         resource.prlimit(self.proc.pid, resource.RLIMIT_FSIZE, limit)
+
+    async def stop_server(self) -> tuple[int | None, str]:
+        """SIGTERM the server (the file system stays); its exit status and stderr."""
+        err = ""
+        if self.proc is not None and self.proc.returncode is None:
+            self.proc.terminate()
+            _, raw = await asyncio.wait_for(self.proc.communicate(), 60)
+            err = raw.decode()
+        return (self.proc.returncode if self.proc else None), err
 
     async def stop(self) -> tuple[int | None, str]:
         err = ""
@@ -328,60 +345,6 @@ async def small_disk(tmp_path: Path) -> AsyncIterator[SmallDisk]:
             await disk.proc.wait()
         if disk.mounted:
             subprocess.run(["umount", "-l", str(disk.folder)], check=False)
-
-
-async def test_a_real_full_disk_pauses_the_game_until_space_is_freed(
-    small_disk: SmallDisk,
-) -> None:
-    port = small_disk.port
-    room, ana, bob, wes = await players(port, **KRIEGSPIEL)
-    # a few moves, then the disk fills up
-    for n in range(4):
-        mover, turn = await turn_of(room, ana, bob)
-        await mover.send(type="act", room=room, action=turn["legal"][0], ref=n)
-        await acked(mover, room, n)
-    small_disk.fill()
-    # moves until a write fails (the WAL may have room left in the space it holds)
-    pending = None
-    for n in range(10, 400):
-        mover, turn = await turn_of(room, ana, bob)
-        await mover.send(type="act", room=room, action=turn["legal"][0], ref=n)
-        frame = await ack_or_pause(mover, room, n)
-        if frame["type"] == "paused":
-            pending = n
-            break
-        await acked(mover, room, n)
-    assert pending is not None, f"the disk never filled up ({small_disk.how})"
-    other = bob if mover is ana else ana
-    await other.expect("paused", room=room, paused=True)
-    await wes.expect("paused", room=room, paused=True)
-    status, _ = await asyncio.to_thread(http_get, port, "/healthz")
-    assert status == 503
-    await other.send(type="act", room=room, action="e2e4", ref=999)
-    await other.error("paused")
-    before = {c: len(c.events(room)) for c in (ana, bob)}
-    drained = await mover.drain(0.2)
-    assert not [f for f in drained if f.get("type") in ("ack", "event")], drained
-
-    small_disk.free()
-    for client in (ana, bob, wes):
-        await client.expect("paused", room=room, paused=False, timeout=30)
-    await acked(mover, room, pending)  # the move made during the pause, stored at last
-    await eventually(
-        lambda: http_get(port, "/healthz")[0], equals=200, what="a healthy server again"
-    )
-    # the game goes on to more moves, all acknowledged
-    for n in range(100, 104):
-        mover, turn = await turn_of(room, ana, bob)
-        await mover.send(type="act", room=room, action=turn["legal"][0], ref=n)
-        await acked(mover, room, n)
-    assert all(len(c.events(room)) > before[c] for c in (ana, bob))
-    for client in (ana, bob, wes):
-        assert "aborted" not in shown(client, room)
-        await client.close()
-    code, err = await small_disk.stop()
-    assert code == 0, err
-    assert "Traceback" not in err, err
 
 
 async def test_a_write_reported_failed_but_stored_is_not_written_twice(
@@ -414,3 +377,121 @@ async def test_a_write_reported_failed_but_stored_is_not_written_twice(
     await acked(nxt, room, 2)
     for client in (ana, bob, wes):
         await client.close()
+
+
+def a_move(turn: dict[str, Any]) -> str:
+    """The first legal move of a Kriegspiel ``turn`` (never a resignation or a draw)."""
+    return next(a for a in turn["legal"] if a not in ("any", "resign", "offer_draw"))
+
+
+async def play_until_paused(
+    room: str, ana: WsClient, bob: WsClient, ref: int
+) -> tuple[WsClient, int]:
+    """Move in ``room`` until a move's write fails: return who made it and its ref."""
+    for n in range(ref, ref + 400):
+        mover, turn = await turn_of(room, ana, bob)
+        await mover.send(type="act", room=room, action=a_move(turn), ref=n)
+        if (await ack_or_pause(mover, room, n))["type"] == "paused":
+            return mover, n
+        await acked(mover, room, n)
+    raise AssertionError("the disk never filled up")
+
+
+async def test_a_full_disk_then_kill_9_while_paused_every_game_goes_on_and_verifies(
+    small_disk: SmallDisk, tmp_path: Path
+) -> None:
+    """A real full disk twice: the first pause ends when space is freed (the retried
+    write keeps the hash chain whole), the second ends with ``kill -9``; the restarted
+    server goes on with both games, which finish and pass ``umpire verify``, hash chain
+    and signature included. During the pause the lobby, the web page and ``list_rooms``
+    still answer (they only read), a new ``hello`` is told ``unavailable``."""
+    port = small_disk.port
+    one, ana, bob, wes = await players(port, **KRIEGSPIEL)
+    two, cid, dan, _ = await players(port, **KRIEGSPIEL)
+    for n in range(2):
+        for room, x, y in ((one, ana, bob), (two, cid, dan)):
+            mover, turn = await turn_of(room, x, y)
+            await mover.send(type="act", room=room, action=a_move(turn), ref=n)
+            await acked(mover, room, n)
+    small_disk.fill()
+    mover, pending = await play_until_paused(one, ana, bob, 10)
+    other = bob if mover is ana else ana
+    await other.expect("paused", room=one, paused=True)
+    await wes.expect("paused", room=one, paused=True)
+    assert (await asyncio.to_thread(http_get, port, "/healthz"))[0] == 503
+    await other.send(type="act", room=one, action="e2e4", ref=999)
+    await other.error("paused")
+    before = {c: len(c.events(one)) for c in (ana, bob, wes)}
+    drained = await mover.drain(0.2)  # (nothing not stored is acknowledged or shown)
+    assert not [f for f in drained if f.get("type") in ("ack", "event", "room")], drained
+    assert {c: len(c.events(one)) for c in (ana, bob, wes)} == before
+    small_disk.free()
+    for client in (ana, bob, wes):
+        await client.expect("paused", room=one, paused=False, timeout=30)
+    await acked(mover, one, pending)  # the move made before the pause, stored at last
+    await eventually(lambda: http_get(port, "/healthz")[0], equals=200, what="healthy again")
+    for n in range(500, 503):
+        mover, turn = await turn_of(one, ana, bob)
+        await mover.send(type="act", room=one, action=a_move(turn), ref=n)
+        await acked(mover, one, n)
+    # full again: the second room pauses; a chat line in the first is refused too
+    small_disk.fill()
+    await play_until_paused(two, cid, dan, 600)
+    assert (await asyncio.to_thread(http_get, port, "/healthz"))[0] == 503
+    status, page = await asyncio.to_thread(http_get, port, "/")
+    assert status == 200 and "<html" in page.lower()
+    listed = (await wes.request("list_rooms", "rooms"))["rooms"]
+    assert {r["room"]: r["paused"] for r in listed if r["room"] in (one, two)}[two] is True
+    newcomer = await WsClient.open(port)
+    newcomer.core.name = "zoe"
+    await newcomer.send(**newcomer.core.hello_message())
+    await newcomer.error("unavailable")
+    await newcomer.close()
+    assert small_disk.proc is not None
+    small_disk.proc.kill()  # kill -9 while paused
+    await small_disk.proc.wait()
+    for client in (ana, bob, wes, cid, dan):
+        await client.closed()
+        for room in (one, two):
+            assert "aborted" not in shown(client, room), shown(client, room)
+    small_disk.free()
+    await small_disk.launch()
+    port = small_disk.port
+    for room, x, y in ((one, ana, bob), (two, cid, dan)):
+        back = []
+        for old in (x, y):
+            client = await WsClient.open(port)
+            await client.hello(str(old.player["name"]), token=old.token)
+            await client.request("resume", "resumed", room=room, since=0)
+            back.append(client)
+        for n in range(700, 702):
+            mover, turn = await turn_of(room, *back)
+            await mover.send(type="act", room=room, action=a_move(turn), ref=n)
+            await acked(mover, room, n)
+        mover, _turn = await turn_of(room, *back)
+        await mover.send(type="act", room=room, action="resign", ref=800)
+        await acked(mover, room, 800)
+        for client in back:
+            await client.expect("room", room=room, state="finished")
+            await client.close()
+    for client in (ana, bob, wes, cid, dan):
+        await client.close()
+    code, err = await small_disk.stop_server()
+    assert code == 0 and "Traceback" not in err, err
+    verify = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "server.cli",
+        "verify",
+        "--db",
+        str(small_disk.folder / "umpire.db"),
+        "--all",
+        cwd=ROOT,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    out, err_bytes = await asyncio.wait_for(verify.communicate(), 60)
+    text = out.decode()
+    assert verify.returncode == 0, (text, err_bytes.decode())
+    for room in (one, two):
+        assert f"{room}: verified" in text and "chains to the final hash" in text, text

@@ -12,6 +12,7 @@ import pytest
 
 from bots.baseline import PerudoRandom
 from bots.sdk.ladder import LadderPlayer
+from server.ladder.actor import OPEN_TIMES
 from server.ladder.core import Limits as LadderLimits
 from server.net.app import UmpireServer
 from tests.eventually import eventually
@@ -106,6 +107,9 @@ async def test_six_bots_play_rated_games_continuously(make_server: ServerFactory
         assert server.ladder.peak[pid] <= limit_of[pid]
     assert max(server.ladder.peak.values()) > 1  # bots did play several at once
     assert server.ladder.core.games == {}
+    # the times kept for benchmarks are the latest ones, bounded (a server runs for months)
+    assert 0 < len(server.ladder.open_seconds) <= server.ladder.opened
+    assert server.ladder.open_seconds.maxlen == OPEN_TIMES
 
 
 async def test_a_disconnected_bot_leaves_after_the_grace_period(

@@ -62,3 +62,41 @@ def test_a_spectator_is_answered_once_a_paced_house_move_is_shown() -> None:
         held += 1
     assert held > 0
     assert not any(isinstance(e, m.Refuse) for e in h.effects)
+
+
+#: how long the test's house bot takes to answer each ``turn`` (its round trip)
+BOT_LATENCY = 0.003
+
+
+def _move_shown_at(refusals: int) -> tuple[float, float]:
+    """The time white's ack is sent and the time black's move reaches white, when the
+    house bot (black) answers every ``turn`` after :data:`BOT_LATENCY` and needs
+    ``refusals`` refused attempts first (each sent only once its new turn came)."""
+    from tests.server.test_roomcore import house_kriegspiel
+
+    h, ana, bot, _ = house_kriegspiel(pace=0.1)
+    turns = len(bot.of("turn"))
+    h.request(m.Act(ana, action="e2e4"), at=1.0)
+    acked = h.now
+    attempts = [*["d8h4", "f8b4", "c8h3", "a8a5"][:refusals], "e7e5"]
+    shown_before = len(ana.events())
+    for attempt in attempts:
+        while len(bot.of("turn")) == turns:  # wait for the bot's (next) turn
+            assert h.timers, "the bot is never told to move"
+            h.run_until(min(t.at for t in h.timers.values()))
+        turns = len(bot.of("turn"))
+        h.feed(m.Act(bot, action=attempt, token=object()), at=h.now + BOT_LATENCY)
+    while len(ana.events()) == shown_before:
+        assert h.timers, "black's move is never shown"
+        h.run_until(min(t.at for t in h.timers.values()))
+    history = h.core.game.history  # type: ignore[union-attr]
+    assert len(history) == 2 + refusals and history[-1].action == "e7e5"
+    return acked, h.now
+
+
+def test_the_release_after_an_ack_does_not_depend_on_refused_attempts() -> None:
+    """wild16's timing leak (issue 34): each refused attempt of a house bot used to wait
+    for the paced release before its next turn, so black's move reached white one bot
+    round trip later per refusal. The release is now the ack's time plus the pace."""
+    times = [_move_shown_at(k) for k in range(5)]
+    assert [shown for _, shown in times] == [acked + 0.1 for acked, _ in times]

@@ -8,6 +8,7 @@ import pytest
 from server.errors import ClientError
 from server.roomcore import messages as m
 from server.roomcore.core import STANDIN_FALLBACK
+from server.roomcore.settings import Timing
 from tests.server.roomcore_harness import (
     ANA,
     BOB,
@@ -18,6 +19,8 @@ from tests.server.roomcore_harness import (
     play_to_the_end,
     seated,
 )
+
+NO_EXPIRY = Timing(grace=10.0, autopilot_delay=1.0, finished_ttl=60.0, empty_room=0.0)
 
 
 def test_an_absent_kriegspiel_player_loses_by_abandonment() -> None:
@@ -32,7 +35,8 @@ def test_an_absent_kriegspiel_player_loses_by_abandonment() -> None:
 
 
 def test_a_connection_lost_before_the_start_costs_nothing() -> None:
-    h = Harness(make_core("kriegspiel", {"rules": "wild16"}))
+    # (with empty waiting rooms kept: test_roomcore_empty.py has them expire)
+    h = Harness(make_core("kriegspiel", {"rules": "wild16"}, timing=NO_EXPIRY))
     ana = Conn(ANA)
     h.request(m.Join(ana))
     h.feed(m.Detach(ana), at=1.0)

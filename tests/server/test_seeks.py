@@ -233,6 +233,7 @@ def test_a_seeks_request_costs_several_tokens() -> None:
     assert bucket.tokens == 5.0
     bucket.spend(100.0)
     assert bucket.tokens == 0.0 and not bucket.take(0.0)
+    assert bucket.wait(0.0) == 1.0 and bucket.wait(0.25) == 0.75 and bucket.wait(1.0) == 0.0
 
 
 async def test_a_cluster_poll_reads_what_changed_not_history(server: UmpireServer) -> None:

@@ -164,3 +164,84 @@ def test_every_unusable_database_is_one_line(tmp_path: Path) -> None:
     # the read-only file is untouched, and verify still reads it
     assert ro_file.read_bytes() == good.read_bytes()
     assert read[0] == 0 and "no finished games" in read[2], read
+
+
+def old_schema_db(path: Path, version: int) -> None:
+    """An umpire database left at schema ``version`` (an older umpire's), in WAL mode."""
+    from server.store.sqlite import MIGRATIONS
+
+    with contextlib.closing(sqlite3.connect(path, isolation_level=None)) as db:
+        db.execute("PRAGMA journal_mode=WAL")
+        for script in MIGRATIONS[:version]:
+            for statement in (s.strip() for s in script.split(";")):
+                if statement:
+                    db.execute(statement)
+        db.execute(f"PRAGMA user_version={version}")
+
+
+def test_verify_and_export_only_read(tmp_path: Path) -> None:
+    """Issue 34: ``verify``, ``export`` and ``ratings rebuild --check`` never write: on
+    an older schema they say in one line what upgrades it (and leave it as it was), and
+    they read a database on a read-only file system."""
+    from server.store.sqlite import MIGRATIONS
+
+    old = tmp_path / "old.db"
+    old_schema_db(old, len(MIGRATIONS) - 1)
+    before = old.read_bytes()
+    good = tmp_path / "good.db"
+    make_db(good)
+    ro_folder = tmp_path / "rofs"
+    with read_only_folder(ro_folder, good):
+        ro_db = ro_folder / "good.db"
+        runs = {
+            "verify old": umpire("verify", "--db", str(old)),
+            "export old": umpire("export", "--db", str(old)),
+            "check old": umpire("ratings", "rebuild", "--check", "--db", str(old)),
+            "verify ro": umpire("verify", "--db", str(ro_db)),
+            "export ro": umpire("export", "--db", str(ro_db)),
+        }
+        results = {name: finished(proc) for name, proc in runs.items()}
+    for name in ("verify old", "export old", "check old"):
+        print(name, results[name][2].strip())
+        assert_one_line(results[name], str(old), "umpire serve", "never writes")
+    assert old.read_bytes() == before
+    assert not Path(f"{old}-wal").exists() or Path(f"{old}-wal").stat().st_size == 0
+    with contextlib.closing(sqlite3.connect(old)) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS) - 1
+    code, _out, err = results["verify ro"]
+    assert code == 0 and "no finished games" in err, err
+    code, _out, err = results["export ro"]
+    assert code == 0 and "exported 0 games" in err, err
+
+
+def test_selfplay_and_tournament_on_an_unusable_database_stop_before_playing(
+    tmp_path: Path,
+) -> None:
+    """Issue 34: ``umpire selfplay --db`` and ``tournament --db`` on a read-only,
+    garbage or damaged file: one line naming it and what to do, exit 1, before any game
+    is played (a read-only file was found only at the first write, after the games)."""
+    good = tmp_path / "good.db"
+    make_db(good)
+    garbage = tmp_path / "garbage.db"
+    garbage.write_bytes(bytes(range(256)) * 40)
+    truncated = tmp_path / "truncated.db"
+    truncated.write_bytes(good.read_bytes()[: good.stat().st_size // 2])
+    ro_file = tmp_path / "rofile" / "ro.db"
+    ro_file.parent.mkdir()
+    shutil.copy(good, ro_file)
+    selfplay = ("selfplay", "--game", "perudo", "--bots", "perudo-random", "--seats", "2")
+    tournament = ("tournament", "--game", "perudo", "--bots", "perudo-random,perudo-random")
+    with read_only_file(ro_file):
+        runs = {
+            "selfplay ro": (umpire(*selfplay, "--games", "2", "--db", str(ro_file)), ro_file),
+            "tournament ro": (umpire(*tournament, "--games", "1", "--db", str(ro_file)), ro_file),
+            "selfplay garbage": (umpire(*selfplay, "--db", str(garbage)), garbage),
+            "tournament damaged": (umpire(*tournament, "--db", str(truncated)), truncated),
+        }
+        results = {name: (finished(proc), str(path)) for name, (proc, path) in runs.items()}
+    for name, (result, path) in results.items():
+        print(name, result[2].strip())
+        assert_one_line(result, path)
+        assert "Error:" not in result[2], result[2]  # (no exception's class name)
+    for name in ("selfplay ro", "tournament ro"):
+        assert "writable" in results[name][0][2]

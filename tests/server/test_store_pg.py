@@ -169,21 +169,26 @@ async def test_a_stale_fencing_token_refuses_the_write_and_only_it(
 
 
 def test_cli_selfplay_tournament_export_verify_on_postgresql(
-    pg_dsn: str, capsys: pytest.CaptureFixture[str]
+    pg_dsn: str, capsys: pytest.CaptureFixture[str], tmp_path: Any
 ) -> None:
     from server.cli import main
 
+    key = str(tmp_path / "cluster.key")  # (PostgreSQL needs its key file)
     argv = ["--bots", "perudo-random", "--seats", "3", "--games", "3", "--db", pg_dsn]
+    argv += ["--signing-key", key]
     assert main(["selfplay", "--game", "perudo", *argv, "--seed", "x"]) == 0
     assert "3 perudo games logged" in capsys.readouterr().out
     argv = ["--game", "kriegspiel", "--bots", "kriegspiel-random", "--games", "2"]
-    assert main(["tournament", *argv, "--seed", "s", "--db", pg_dsn, "--json"]) == 0
+    argv += ["--db", pg_dsn, "--signing-key", key]
+    assert main(["tournament", *argv, "--seed", "s", "--json"]) == 0
     capsys.readouterr()
     assert main(["export", "--db", pg_dsn]) == 0
     lines = capsys.readouterr().out.splitlines()
     ids = [json.loads(line)["id"] for line in lines]
     assert len(ids) == 5
-    assert main(["verify", "--db", pg_dsn, *ids]) == 0
+    assert main(["verify", "--db", pg_dsn, *ids]) == 1  # (no key trusted: none beside it)
+    capsys.readouterr()
+    assert main(["verify", "--db", pg_dsn, "--trusted-key", key, *ids]) == 0
     assert capsys.readouterr().out.count("verified:") == 5
     assert main(["verify", "--db", pg_dsn, "nope"]) == 1
     assert main(["export", "--db", "postgresql://nobody@127.0.0.1:1/none"]) == 1
@@ -434,3 +439,41 @@ async def test_a_version_5_database_marks_its_games_unchained(pg_dsn: str) -> No
         assert await store.signing_keys() == {"k1": "aa" * 32}
     finally:
         await store.close()
+
+
+async def test_a_read_only_store_never_migrates_or_writes(pg_dsn: str) -> None:
+    """Issue 34: ``umpire verify``/``export`` open the store read-only: an older schema
+    is refused in one line and left as it was; on the current one reads work and every
+    write is refused (by the store, and by PostgreSQL's read-only transactions)."""
+    conn = await asyncpg.connect(pg_dsn)
+    try:
+        await conn.execute(
+            "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, "
+            "applied TIMESTAMPTZ NOT NULL DEFAULT now())"
+        )
+        for number, script in enumerate(MIGRATIONS[:-1], start=1):
+            await conn.execute(script)
+            await conn.execute("INSERT INTO schema_migrations (version) VALUES ($1)", number)
+        with pytest.raises(StoreError, match=r"older than this umpire's.*never writes"):
+            await open_store(pg_dsn, read_only=True).open()
+        versions = await conn.fetchval("SELECT max(version) FROM schema_migrations")
+        assert versions == len(MIGRATIONS) - 1
+        writer = PgStore(pg_dsn, pool_size=1)
+        await writer.open()  # (migrates)
+        await writer.save_game(game_row("g1"), [event(1)])
+        await writer.close()
+        reader = open_store(pg_dsn, read_only=True)
+        await reader.open()
+        try:
+            assert [e.seq for e in await reader.events("g1")] == [1]
+            with pytest.raises(StoreError, match="read-only"):
+                await reader.save_game(game_row("g2"))
+            assert isinstance(reader, PgStore)
+            async with reader.pool.acquire() as db:
+                with pytest.raises(asyncpg.ReadOnlySQLTransactionError):
+                    await db.execute("DELETE FROM games")
+        finally:
+            await reader.close()
+        assert await conn.fetchval("SELECT count(*) FROM games") == 1
+    finally:
+        await conn.close()

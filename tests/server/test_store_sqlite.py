@@ -391,3 +391,58 @@ async def test_a_version_7_file_marks_its_games_unchained(tmp_path: Path) -> Non
     with sqlite3.connect(path) as conn:
         assert conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS) == 8
     conn.close()
+
+
+async def test_a_read_only_store_reads_and_refuses_every_write(tmp_path: Path) -> None:
+    """Issue 34 (``umpire verify``/``export``): only the reader is opened; a write is
+    refused in one line and the file is not touched."""
+    path = tmp_path / "kb.db"
+    writer = SqliteStore(str(path))
+    await writer.open()
+    await writer.save_game(game_row("g1"), [event(1)])
+    await writer.close()
+    before = path.read_bytes()
+    reader = SqliteStore(str(path), read_only=True)
+    await reader.open()
+    try:
+        assert [e.seq for e in await reader.events("g1")] == [1]
+        with pytest.raises(StoreError, match="read-only"):
+            await reader.save_game(game_row("g2"))
+    finally:
+        await reader.close()
+    assert path.read_bytes() == before
+    with pytest.raises(StoreError, match="no knowledge base"):
+        await SqliteStore(str(tmp_path / "none.db"), read_only=True).open()
+
+
+async def test_a_run_of_failed_writes_is_one_warning(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Issue 34: a paused room retries its write every 2 s while the disk is full; the
+    store's log says the first failure of a run, not each retry (the rooms log their
+    pause and its end)."""
+    store = SqliteStore(str(tmp_path / "kb.db"))
+    await store.open()
+    full = [True]
+
+    async def disk_full() -> None:
+        if full[0]:
+            raise sqlite3.OperationalError("database or disk is full")
+
+    store.before_commit = disk_full
+    try:
+        with caplog.at_level("DEBUG", logger="server.store.group_commit"):
+            for n in range(3):
+                with pytest.raises(StoreError):
+                    await store.save_game(game_row(f"g{n}"))
+            full[0] = False
+            await store.save_game(game_row("ok"))
+            full[0] = True
+            with pytest.raises(StoreError):
+                await store.save_game(game_row("again"))
+    finally:
+        full[0] = False
+        await store.close()
+    failed = [r for r in caplog.records if "a write failed" in r.getMessage()]
+    assert [r.levelname for r in failed] == ["WARNING", "DEBUG", "DEBUG", "WARNING"]
+    assert store.write_failures == 4

@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 
 from tests.server.conftest import db_path, make_server, no_error_logs
+from tests.server.serve import MANY_FROM_LOOPBACK
 
 __all__ = ["db_path", "make_server", "no_error_logs"]
 
@@ -55,7 +56,7 @@ class Served:
     def start(self) -> None:
         command = [sys.executable, "-m", self.module, "serve", "--host", "127.0.0.1"]
         command += ["--port", str(self.port), "--db", str(self.db), "--synchronous", "NORMAL"]
-        command += ["--autopilot-delay", "0", "--grace", "30"]
+        command += ["--autopilot-delay", "0", "--grace", "30", *MANY_FROM_LOOPBACK]
         with self.log.open("a") as log:
             self.proc = subprocess.Popen(
                 command, cwd=ROOT, stdout=subprocess.PIPE, stderr=log, text=True

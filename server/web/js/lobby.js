@@ -22,8 +22,25 @@ export function lobbyView(ui) {
         : null,
       rooms.length
         ? h("ul", { class: "rooms" }, rooms.map((r) => roomCard(ui, r)))
-        : h("p", { class: "muted" }, t("noRooms"))),
+        : h("p", { class: "muted" }, t("noRooms")),
+      pager(ui)),
     createForm(ui));
+}
+
+/** The rooms of a full page: the server's page size (docs/protocol.md, `list_rooms`). */
+const ROOMS_PAGE = 30;
+
+/** The lobby's pages (list_rooms answers a page of rooms): where this one is, and the
+ * buttons to the previous and next pages, when there are more rooms than one page. */
+function pager(ui) {
+  const { offset, total } = ui.state.lobbyPage;
+  const shown = ui.state.lobby.length;
+  if (!shown || (offset === 0 && shown >= total)) return null;
+  const go = (to) => ui.send({ type: "list_rooms", offset: Math.max(0, to) });
+  return h("nav", { class: "pager", "aria-label": ui.t("lobby") },
+    h("span", {}, ui.t("roomsPage", { first: offset + 1, last: offset + shown, total })), " ",
+    offset > 0 ? h("button", { type: "button", onclick: () => go(offset - ROOMS_PAGE) }, ui.t("prev")) : null,
+    offset + shown < total ? h("button", { type: "button", onclick: () => go(offset + shown) }, ui.t("next")) : null);
 }
 
 function roomCard(ui, r) {

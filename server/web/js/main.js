@@ -371,7 +371,7 @@ function route() {
     if ((!known || known.left) && !state.pendingSeats.some((s) => s.room === id)) ui.watch(id);
   } else {
     state.current = null;
-    ui.send({ type: "list_rooms" });
+    ui.send({ type: "list_rooms", offset: state.lobbyPage.offset });
     ui.sendAuto({ type: "seeks" }); // and the server keeps them up to date while we watch
   }
   render();
@@ -382,7 +382,7 @@ window.addEventListener("hashchange", () => {
 });
 
 setInterval(() => {
-  if (ui.connected && ui.page === "lobby") ui.send({ type: "list_rooms", ref: AUTO });
+  if (ui.connected && ui.page === "lobby") ui.send({ type: "list_rooms", offset: ui.state.lobbyPage.offset, ref: AUTO });
 }, 2000);
 setInterval(() => {
   const room = ui.state.current && ui.state.rooms[ui.state.current];

@@ -15,6 +15,7 @@ export function initialState() {
     player: null, // {id, name, bot} from welcome
     token: null,
     lobby: [],
+    lobbyPage: { offset: 0, total: 0 }, // the page of the lobby shown: its first room, of all
     rooms: {}, // room id -> room state (roomState())
     current: null, // the room shown
     pendingSeats: [], // welcome.seats: rooms to resume
@@ -87,6 +88,7 @@ export function applyFrame(state, frame) {
   }
   if (kind === "rooms") {
     state.lobby = frame.rooms || [];
+    state.lobbyPage = { offset: frame.offset || 0, total: frame.total || 0 }; // (list_rooms pages)
     return state;
   }
   if (kind === "error") {

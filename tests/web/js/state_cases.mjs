@@ -50,6 +50,12 @@ export const cases = [
     eq(translate("it", "pausedNotice").includes("pausa"), true);
     eq(translate("en", "pausedNotice").startsWith("The server cannot save"), true);
   }],
+  ["a rooms frame is one page of the lobby: where it starts and how many rooms there are", () => {
+    const s = applyFrame(initialState(), { type: "rooms", rooms: [{ room: "a" }], total: 31, offset: 30 });
+    eq(s.lobby.map((r) => r.room), ["a"]);
+    eq(s.lobbyPage, { offset: 30, total: 31 });
+    eq(translate("it", "roomsPage", { first: 31, last: 31, total: 31 }), "Tavoli 31–31 di 31");
+  }],
   ["welcome keeps the player, token and seats to resume", () => {
     const s = applyFrame(initialState(), { type: "welcome", player: { id: "p0", name: "ana" }, token: "t", seats: [{ room: ROOM, seq: 4 }] });
     eq(s.token, "t");
