@@ -137,9 +137,21 @@ def test_kriegspiel_board_turn_signals_and_final_position(
     # whose pawn tries
     ana.wait_for_selector('.tries:has-text("Black\'s pawn tries: 0")')
     bob.wait_for_selector(".tries:has-text('I tuoi tentativi di pedone: 0')")
-    square(bob, "f7").click()
-    square(bob, "f6").click()
+    # bob plays by keyboard: the board is one Tab stop (at his king), the arrow keys move
+    # over it as he sees it (turned: the a-file on his right), Enter picks and tries
+    assert bob.locator(".krieg .board .sq[tabindex='0']").count() == 1
+    focused = "document.activeElement.dataset.square || document.activeElement.id"
+    bob.focus("#leave")
+    bob.keyboard.press("Tab")
+    assert bob.evaluate(focused) == "e8"
+    for key, sq in (("ArrowLeft", "f8"), ("ArrowUp", "f7"), ("Enter", "f7"), ("ArrowUp", "f6")):
+        bob.keyboard.press(key)
+        assert bob.evaluate(focused) == sq
+    assert "selected" in (square(bob, "f7").get_attribute("class") or "")
+    assert bob.locator(".krieg .board .sq[tabindex='0']").count() == 1
+    bob.keyboard.press("Enter")
     bob.wait_for_selector(".krieg .sq[data-square=f6].last-move")
+    assert bob.evaluate(focused) == "f6"
     ana.wait_for_selector(".tries:has-text('Your pawn tries: 0')")
     ana.wait_for_selector(".turn-of:has-text('Your turn')")
     assert ana.locator(".turn-of").inner_text() == "Your turn"

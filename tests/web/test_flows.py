@@ -111,6 +111,15 @@ def test_bot_pickers_keep_their_choice_the_lobby_names_and_leaving_then_coming_b
     enter(ana, server.url, "ana")
     create_perudo(ana, seats=4, dice=1, counts=True)
     room = room_id(ana)
+    # the room is the page now (not the lobby): the lobby link is not the current one, and
+    # the browser's Back returns to the lobby, Forward to the room
+    assert ana.get_attribute("#nav-lobby", "aria-current") is None
+    ana.go_back()
+    ana.wait_for_selector("#create")
+    assert ana.get_attribute("#nav-lobby", "aria-current") == "page"
+    ana.go_forward()
+    ana.wait_for_selector(".seats")
+    assert ana.get_attribute("#nav-lobby", "aria-current") is None
     options = ana.locator("#bot-kind-1 option").evaluate_all("els => els.map(e => e.value)")
     assert "perudo-search" in options
     assert options[0] != "perudo-random"  # (a picker that resets shows its first bot)
@@ -156,6 +165,21 @@ FITS = """() => {
 }"""
 
 
+#: the create form's selects whose chosen text is cut (measured in the select's own font,
+#: beside the room its arrow and padding take)
+CLIPPED = """() => [...document.querySelectorAll('#create select')].filter((select) => {
+  const style = getComputedStyle(select);
+  const probe = document.createElement('span');
+  probe.style.font = style.font;
+  probe.style.whiteSpace = 'pre';
+  probe.textContent = select.options[select.selectedIndex]?.text || '';
+  document.body.appendChild(probe);
+  const needed = probe.getBoundingClientRect().width;
+  probe.remove();
+  return needed + 24 > select.clientWidth;
+}).map((select) => `${select.id}: ${select.options[select.selectedIndex]?.text}`)"""
+
+
 def test_on_a_phone_the_create_form_fits_and_lobby_names_keep_their_width(
     server: Served, new_page: Any
 ) -> None:
@@ -173,11 +197,18 @@ def test_on_a_phone_the_create_form_fits_and_lobby_names_keep_their_width(
     line = float(bob.evaluate("parseFloat(getComputedStyle(document.body).lineHeight) || 20"))
     assert box is not None and box["width"] >= 200, box  # not a narrow column
     assert box["height"] <= 2.5 * line, box  # two lines at most
-    for game in ("perudo", "kriegspiel"):
-        bob.select_option("#f-game", game)
-        assert bob.evaluate(FITS) == [], game
-        width = bob.evaluate("document.documentElement.scrollWidth")
-        assert width <= 375, width
+    for lang, (width, height) in (("en", (375, 667)), ("it", (375, 667)), ("it", (320, 568))):
+        if bob.evaluate("document.documentElement.lang") != lang:
+            bob.click("#lang")
+            bob.wait_for_function(f"document.documentElement.lang === '{lang}'")
+        bob.set_viewport_size({"width": width, "height": height})
+        for game in ("perudo", "kriegspiel"):
+            bob.select_option("#f-game", game)
+            assert bob.evaluate(FITS) == [], (game, lang, width)
+            # every select shows its choice whole (not "i bicchieri fi")
+            assert bob.evaluate(CLIPPED) == [], (game, lang, width)
+            scrolled = bob.evaluate("document.documentElement.scrollWidth")
+            assert scrolled <= width, scrolled
 
 
 def _rank(bid: str) -> float:
@@ -259,8 +290,9 @@ def test_an_eliminated_player_is_told_reasons_in_italian_and_the_end_screen(
     # the end: the winner's cup, house bots are not "away", the whole seed and hash
     winner = next(m for m in wire.received_of("event") if m["event"]["type"] == "game_over")
     seat = winner["event"]["winners"][0]
-    cup = ana.locator(f".perudo > ul.cups > .cup[data-seat='{seat}']").inner_text()
-    assert "🏆" in cup and "nascosti" not in cup
+    cup = ana.locator(f".perudo > ul.cups > .cup[data-seat='{seat}']")
+    assert cup.locator(".winner-mark svg.cup-icon").count() == 1
+    assert "vincitore" in cup.inner_text() and "nascosti" not in cup.inner_text()
     for badge in ana.locator(".seat .badges").all_inner_texts():
         assert "assente" not in badge
     final = [m for m in wire.received_of("room") if m.get("seed")][-1]
@@ -291,6 +323,14 @@ def test_kriegspiel_draw_offers_answers_in_italian_and_a_pgn_chess_programs_read
     enter(bob, link.input_value(), "bob")
     ana.wait_for_selector(".sq[data-square=e6] .piece")
     bob.wait_for_selector(".sq[data-square=g7] .piece")
+    # black, out of turn, may resign or offer a draw (the server takes both at any time),
+    # and may not offer again before white has moved
+    bob.wait_for_selector("#resign")
+    bob.click("#offer-draw")
+    ana.wait_for_selector("#draw-state[data-state=offered]")
+    ana.click("#decline-draw")
+    bob.wait_for_selector("#draw-state[data-state=declined]")
+    assert bob.locator("#offer-draw").count() == 0
     ana.click("#lang")  # Italiano
     ana.wait_for_selector("#resign:has-text('Abbandona'), #resign")
     # an illegal attempt, answered in Italian
@@ -320,9 +360,25 @@ def test_kriegspiel_draw_offers_answers_in_italian_and_a_pgn_chess_programs_read
     bob.click(".sq[data-square=g7].target")
     ana.wait_for_selector("#draw-state[data-state=lapsed]")
     assert "decaduta" in ana.locator("#draw-state").inner_text()
-    ana.click("#resign")
-    ana.click("#resign-yes")
+    # eve watches the private game by its invite link, then goes back to the lobby
+    eve = new_page()
+    sockets: list[Any] = []
+    eve.on("websocket", lambda ws: sockets.append(ws))
+    enter(eve, link.input_value(), "eve")
+    eve.wait_for_selector(".krieg .turn-of")
+    eve.click(".room-head a[href='#/']")
+    eve.wait_for_selector("#create")
+    with sockets[-1].expect_event("framereceived", lambda p: '"type":"watching"' in p):
+        ana.click("#resign")
+        ana.click("#resign-yes")
     ana.wait_for_selector(".game-over:has-text('abbandono')")
+    # the page attached again by itself for the final view: eve stays in the lobby
+    assert eve.evaluate("location.hash") == "#/" and eve.locator("#create").count() == 1
+    eve.go_back()
+    # the real final position, for the players and the spectator of a private room
+    for page in (ana, bob, eve):
+        page.wait_for_selector(".krieg .final-caption")
+        assert page.locator(".krieg .board img.piece").count() == 3
     ana.wait_for_selector("#pgn")
     with ana.expect_download() as download:
         ana.click("#pgn")

@@ -3,7 +3,8 @@
 One ``umpire serve`` and one Chromium for the module. Each screen is reached once (two
 people play, so nothing moves while it is photographed): the lobby, a Perudo table in
 mid-round, a reveal, the end screen (placings), a Kriegspiel board at its start and at its
-end. Each is then shown in both languages at 1280 × 800 and 375 × 667 and saved as a
+end, and the create form of each game with every option's help open. Each is then shown in
+both languages at 1280 × 800, 375 × 667 and 320 × 568 and saved as a
 screenshot into a temporary folder (``UMPIRE_VISUAL_DIR`` names another), and checked:
 
 - no element overflows the viewport sideways (nothing scrolls horizontally);
@@ -27,7 +28,7 @@ import pytest
 from tests.web.conftest import WAIT_MS, Served, serving
 from tests.web.test_browser import create_perudo, enter
 
-SIZES = {"desktop": (1280, 800), "phone": (375, 667)}
+SIZES = {"desktop": (1280, 800), "phone": (375, 667), "small-phone": (320, 568)}
 
 #: English the server used to send as text (issue 30): never on an Italian page
 SERVER_ENGLISH = [
@@ -41,6 +42,12 @@ SERVER_ENGLISH = [
     "(pawn)",
     "bad_state",
     "no_such_room",
+    # the create form's choices as the protocol spells them (a choice is worded; the
+    # option help may quote a value only as code, which the scan skips)
+    "ordinary",
+    "wild_conversion",
+    "until_proven",
+    "classic",
 ]
 
 #: the English words of the client's strings whose Italian differs (computed in the page)
@@ -65,17 +72,35 @@ ENGLISH_WORDS = """async () => {
   return [...out].sort();
 }"""
 
+#: every string of the client (both languages, every game) with a character beyond the
+#: Basic Multilingual Plane: an emoji, drawn as an empty box without an emoji font (a
+#: server, a CI machine and many desktops have none); an icon is an SVG instead
+ASTRAL = r"""async () => {
+  const i18n = await import("/js/i18n.js");
+  await import("/js/games/index.js");
+  const tables = [i18n.STRINGS.en, i18n.STRINGS.it];
+  for (const words of Object.values(i18n.GAME_WORDS)) tables.push(words.en || {}, words.it || {});
+  return tables.flatMap((table) => Object.entries(table))
+    .filter(([, text]) => /[\u{10000}-\u{10FFFF}]/u.test(String(text)))
+    .map(([key, text]) => `${key}: ${text}`);
+}"""
+
 #: the words and phrases an Italian page shows that are on the list: visible text, the
 #: accessible names and the title (a token is a run of letters, digits, '-' and '_', so
 #: that a bot's name such as perudo-random is not read as the English "random")
 ENGLISH_ON_PAGE = """([words, phrases]) => {
-  const texts = [document.body.innerText, document.title];
-  // (the catalogue's option help, behind "?", quotes the protocol's values: not scanned)
-  const scanned = {
-    "aria-label": "[aria-label]",
-    title: "[title]:not(.help-toggle):not([data-preset])",
-    placeholder: "[placeholder]",
-  };
+  // a protocol value quoted as code (the option help's `true`, `until_proven`) is not
+  // prose: each <code> is cut out of the visible text, in document order
+  let body = document.body.innerText;
+  let from = 0;
+  for (const code of document.body.querySelectorAll("code")) {
+    const at = body.indexOf(code.innerText, from);
+    if (at < 0 || !code.innerText) continue;
+    body = body.slice(0, at) + " " + body.slice(at + code.innerText.length);
+    from = at + 1;
+  }
+  const texts = [body, document.title];
+  const scanned = { "aria-label": "[aria-label]", title: "[title]", placeholder: "[placeholder]" };
   for (const [name, selector] of Object.entries(scanned)) {
     for (const el of document.querySelectorAll(selector)) texts.push(el.getAttribute(name));
   }
@@ -141,6 +166,9 @@ class Check:
 
     def screen(self, page: Any, name: str, ready: str) -> None:
         start = page.viewport_size
+        closed = page.locator(".help-toggle[aria-expanded=false]")
+        for _ in range(closed.count()):
+            closed.first.click()  # every option's help is shown (and checked) too
         for lang in ("en", "it"):
             if page.evaluate("document.documentElement.lang") != lang:
                 page.click("#lang")
@@ -195,12 +223,16 @@ def test_every_screen_in_both_languages_and_sizes(
     ana.wait_for_selector("#create")
     words = ana.evaluate(ENGLISH_WORDS)
     assert {"lobby", "create", "waiting"} <= set(words)  # the list is real
+    assert ana.evaluate(ASTRAL) == []
     check = Check(shots_dir, words)
 
     # Perudo, two people: mid-round (bob to answer ana's bid), then a reveal
     room = create_perudo(ana, seats=2, dice=2, counts=True)
     bob.wait_for_selector(f".room-card[data-room='{room}']")
     check.screen(bob, "lobby", f".room-card[data-room='{room}']")
+    bob.select_option("#f-game", "kriegspiel")
+    check.screen(bob, "create-kriegspiel", "#f-rules")
+    bob.select_option("#f-game", "perudo")
     bob.click(f".room-card[data-room='{room}'] button:has-text('Join')")
     for page in (ana, bob):
         page.wait_for_selector(".my-dice svg.die")
@@ -219,6 +251,7 @@ def test_every_screen_in_both_languages_and_sizes(
         take_turn(mover)
     ana.wait_for_selector("#seed-check")
     check.screen(ana, "end", ".placings")
+    assert ana.locator(".winner-mark svg").count() + bob.locator(".winner-mark svg").count() == 1
 
     # Kriegspiel against a house bot: the start, then the end (resigned)
     ana.goto(server.url)
@@ -240,5 +273,5 @@ def test_every_screen_in_both_languages_and_sizes(
     ana.wait_for_selector(".krieg .final-caption", timeout=WAIT_MS)
     check.screen(ana, "kriegspiel-end", ".krieg .final-caption")
 
-    assert check.count == 6 * 4
+    assert check.count == 7 * 2 * len(SIZES)
     assert not check.failures, f"screenshots in {shots_dir}\n" + "\n".join(check.failures)

@@ -68,6 +68,36 @@ function label(ui, name, game) {
   return hasWord(key, game) ? ui.t(key, {}, game) : name.replaceAll("_", " ");
 }
 
+/** The option help as the server words it, with the protocol's values it quotes shown as
+ * code: values to type or read on the wire, not words of the page's language. A value is
+ * a name with "_" or a JSON object; `true`/`false`/`null`/`none` before ":"; one of the
+ * option's choices before ":", "(", ";" or the end, or after "or"; another option's name
+ * compared ("seats > 6"). The same word used as prose ("an ordinary face") stays prose. */
+function helpText(ui, option, game) {
+  const entry = (ui.state.catalogue?.games || []).find((g) => g.name === game);
+  const choices = new Set(option.choices || []);
+  const names = new Set();
+  if (entry) for (const o of [...entry.options, ...(ui.state.catalogue.room_options || [])]) names.add(o.name);
+  const text = option.help;
+  const quoted = (word, at) => {
+    const before = text.slice(0, at);
+    const after = text.slice(at + word.length);
+    if (word.startsWith("{") || word.includes("_")) return true;
+    if (["true", "false", "null", "none"].includes(word) && after.startsWith(":")) return true;
+    if (choices.has(word) && (/^(:| \(|;|$)/.test(after) || /\b(or|o)\s$/.test(before))) return true;
+    return names.has(word) && /^ [<>=]/.test(after);
+  };
+  const out = [];
+  let at = 0;
+  for (const m of text.matchAll(/\{[^{}]*\}|[A-Za-z_][A-Za-z0-9_]*/g)) {
+    if (!quoted(m[0], m.index)) continue;
+    out.push(text.slice(at, m.index), h("code", {}, m[0]));
+    at = m.index + m[0].length;
+  }
+  out.push(text.slice(at));
+  return out;
+}
+
 function choiceLabel(ui, option, choice, game) {
   const key = `choice_${option.name}_${choice}`;
   return hasWord(key, game) ? ui.t(key, {}, game) : choice;
@@ -102,9 +132,9 @@ export function field(ui, option, id, value, set, game) {
   const key = `${game}:${option.name}`;
   const open = Boolean(ui.form.help[key]);
   const toggle = option.help
-    ? h("button", { type: "button", class: "help-toggle", id: `${id}-help`, "aria-expanded": open ? "true" : "false", "aria-label": `${ui.t("help")}: ${name}`, title: option.help, onclick: () => { ui.form.help[key] = !open; ui.render(); } }, "?")
+    ? h("button", { type: "button", class: "help-toggle", id: `${id}-help`, "aria-expanded": open ? "true" : "false", "aria-label": `${ui.t("help")}: ${name}`, onclick: () => { ui.form.help[key] = !open; ui.render(); } }, "?")
     : null;
-  const help = open ? h("p", { class: "help" }, option.help) : null;
+  const help = open ? h("p", { class: "help" }, helpText(ui, option, game)) : null;
   if (option.type === "object" && option.fields) {
     const current = { ...(value || {}) }; // the same object for every member's edits
     const member = (m) => field(ui, { ...m, name: `${option.name}.${m.name}` }, `${id}-${m.name}`, m.name in current ? current[m.name] : m.default, (v) => {
@@ -152,7 +182,7 @@ export function createForm(ui) {
   ];
   if (game.presets.length) {
     fields.push(h("div", { class: "presets", role: "group", "aria-label": t("presets") }, h("span", {}, t("presets")),
-      game.presets.map((p) => h("button", { type: "button", class: "small", "data-preset": p.name, title: p.help, onclick: () => { Object.assign(values, p.values); ui.render(); } }, p.name))));
+      game.presets.map((p) => h("button", { type: "button", class: "small", "data-preset": p.name, title: p.help, onclick: () => { Object.assign(values, p.values); ui.render(); } }, choiceLabel(ui, { name: "preset" }, p.name, game.name)))));
   }
   for (const option of game.options) {
     const value = option.name in values ? values[option.name] : option.default;

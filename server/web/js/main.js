@@ -292,9 +292,17 @@ function onFrame(frame) {
       route();
     }
   }
-  if (frame.type === "created" || frame.type === "joined" || frame.type === "watching") {
+  if ((frame.type === "created" || frame.type === "joined" || frame.type === "watching") && frame.ref !== AUTO) {
+    // (a room the page attached to by itself, e.g. for a finished game's final view, is
+    // not shown in place of the page the player is on)
+    // the room is the page now: from the lobby a new history entry (Back returns to the
+    // lobby); an invite link's address is replaced (Back would send the invite again)
     const hash = `#/room/${frame.room}`;
-    if (location.hash !== hash) history.replaceState(null, "", hash);
+    if (location.hash !== hash) {
+      if (/^#\/?(invite\/|room\/)/.test(location.hash)) history.replaceState(null, "", hash);
+      else history.pushState(null, "", hash);
+    }
+    ui.page = "room";
   }
   render();
 }

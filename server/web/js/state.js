@@ -115,7 +115,9 @@ export function applyFrame(state, frame) {
   }
   const room = state.rooms[id] || (state.rooms[id] = roomState(id));
   applyRoomFrame(room, frame);
-  if (kind === "created" || kind === "joined" || kind === "watching") state.current = id;
+  // the room shown, unless the page attached by itself (ref "auto": a finished game's
+  // final view asked for while the player may be elsewhere)
+  if ((kind === "created" || kind === "joined" || kind === "watching") && frame.ref !== "auto") state.current = id;
   return state;
 }
 

@@ -17,6 +17,7 @@ export function newTable() {
   return {
     color: null, rules: "", toMove: "white", board: {}, refused: [], tries: null,
     drawOffer: null, outcome: null, revealed: null, mustTryPawnCapture: false,
+    offerBlocked: false, // we offered a draw and the opponent has not moved since
     draw: null, // the last draw offer: {color, state: offered | declined | lapsed | accepted}
     triesOf: null, lastMove: null, checked: false,
   };
@@ -133,6 +134,7 @@ function announce(room, e, replayOnly) {
       }
       if (e.promotion) parts.push({ key: "ev_promotion", args: {} });
       k.toMove = e.color === "white" ? "black" : "white";
+      if (e.color !== k.color) k.offerBlocked = false; // our offer may be made again
       k.refused = [];
       k.tries = null;
       k.mustTryPawnCapture = false;
@@ -163,6 +165,7 @@ function announce(room, e, replayOnly) {
       return { key: "ev_any", args: { who: who(e.color), answer: e.answer ? "yesWord" : "noWord" }, tr: ["who", "answer"] };
     case "draw_offered":
       k.drawOffer = e.color;
+      if (e.color === k.color) k.offerBlocked = true; // not again before the opponent moves
       k.draw = { color: e.color, state: "offered" };
       return { key: "ev_draw_offered", args: { who: who(e.color) }, tr: ["who"] };
     case "draw_declined":
@@ -228,7 +231,7 @@ const PIECE_KEY = { k: "piece_k", q: "piece_q", r: "piece_r", b: "piece_b", n: "
 
 /** This page's own state of the board: selection, flip, marker tool, promotion. */
 function local(ui) {
-  return (ui.games[NAME] ||= { selected: null, flipped: false, marker: null, promotion: null, revealAsked: {} });
+  return (ui.games[NAME] ||= { selected: null, flipped: false, marker: null, promotion: null, cursor: null, revealAsked: {} });
 }
 
 function say(ui) {
@@ -247,9 +250,10 @@ export function onFrame(ui, room, frame) {
     mine.selected = mine.selected && frame.legal.some((a) => a.startsWith(mine.selected)) ? mine.selected : null;
   }
   if (frame.type === "room" && frame.state === "finished" && !room.table.revealed && !mine.revealAsked[room.id]) {
-    // the end's view (a snapshot) holds the real position: attach again to get it
+    // the end's view (a snapshot) holds the real position: attach again to get it (a
+    // private room only by its invite)
     mine.revealAsked[room.id] = true;
-    ui.sendAuto({ type: "watch", room: room.id });
+    ui.sendAuto({ type: "watch", ...(room.invite ? { invite: room.invite } : { room: room.id }) });
   }
 }
 
@@ -298,11 +302,26 @@ function squares(flipped) {
 }
 
 /** The board grid: 64 buttons; `pieces` {square: letter}; `options` for interaction. */
-export function boardGrid(ui, pieces, { flipped = false, selected = null, targets = [], marks = {}, onSquare = null, onDrop = null, label = "", lastMove = null, checked = null, own = true, markerColor = "black" } = {}) {
+export function boardGrid(ui, pieces, { flipped = false, selected = null, targets = [], marks = {}, onSquare = null, onDrop = null, label = "", lastMove = null, checked = null, own = true, markerColor = "black", cursor = null, onCursor = null } = {}) {
   const t = say(ui);
   const last = lastMove ? [lastMove.slice(0, 2), lastMove.slice(2, 4)] : [];
+  const order = squares(flipped);
+  // the board is one Tab stop (a roving tabindex): the cursor's square, else the selected
+  // one, else the first; the arrow keys move over the board as it is shown
+  const stop = [cursor, selected].find((sq) => sq && order.includes(sq)) || order[0];
+  const arrows = (e, index) => {
+    const step = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -8, ArrowDown: 8 }[e.key];
+    if (step === undefined) return;
+    e.preventDefault();
+    const col = index % 8;
+    if ((step === -1 && col === 0) || (step === 1 && col === 7) || index + step < 0 || index + step > 63) return;
+    const next = e.currentTarget.parentElement.querySelector(`[data-square="${order[index + step]}"]`);
+    e.currentTarget.tabIndex = -1;
+    next.tabIndex = 0;
+    next.focus();
+  };
   return h("div", { class: "board", role: "group", "aria-label": label || t("board") },
-    squares(flipped).map((sq, index) => {
+    order.map((sq, index) => {
       const coords = `${index >= 56 ? " coord-file" : ""}${index % 8 === 0 ? " coord-rank" : ""}`;
       const piece = pieces[sq];
       const dark = isDark(sq);
@@ -323,8 +342,11 @@ export function boardGrid(ui, pieces, { flipped = false, selected = null, target
         "data-rank": sq[1],
         "data-key": `sq-${sq}`,
         "aria-label": name,
+        tabindex: sq === stop ? "0" : "-1",
         draggable: piece && onDrop ? "true" : null,
         onclick: onSquare ? () => onSquare(sq) : null,
+        onkeydown: (e) => arrows(e, index),
+        onfocus: onCursor ? () => onCursor(sq) : null,
         ondragstart: onDrop ? (e) => { e.dataTransfer.setData("text/plain", sq); } : null,
         ondragover: onDrop ? (e) => e.preventDefault() : null,
         ondrop: onDrop ? (e) => { e.preventDefault(); onDrop(e.dataTransfer.getData("text/plain"), sq); } : null,
@@ -379,6 +401,7 @@ export function table(ui, room) {
     parts.push(boardGrid(ui, k.board, {
       flipped, selected: sel, targets: Object.keys(moves), marks, onSquare, onDrop: legal.length ? onDrop : null,
       lastMove: k.lastMove, checked: k.checked ? king : null, markerColor: k.color === "white" ? "black" : "white",
+      cursor: mine.cursor || king, onCursor: (sq) => { mine.cursor = sq; },
     }));
   }
   if (mine.promotion && mine.promotion.room === room.id) {
@@ -421,7 +444,10 @@ function controls(ui, room, legal) {
   const answer = k.drawOffer && k.color && k.drawOffer !== k.color && ui.acting !== room.id;
   if (legal.includes("accept_draw") || answer) out.push(button("accept-draw", "accept_draw", "acceptDraw"));
   if (legal.includes("decline_draw") || answer) out.push(button("decline-draw", "decline_draw", "declineDraw"));
-  if (legal.includes("offer_draw")) out.push(button("offer-draw", "offer_draw", "offerDraw"));
+  // a draw may be offered out of turn too (as resigning may): when no offer stands and the
+  // opponent has not moved since ours (the server's rule)
+  const outOfTurn = k.color && k.toMove && k.toMove !== k.color && ui.acting !== room.id;
+  if (legal.includes("offer_draw") || (outOfTurn && !k.drawOffer && !k.offerBlocked)) out.push(button("offer-draw", "offer_draw", "offerDraw"));
   out.push(ui.confirmButton("resign", t("resign"), t("resignConfirm"), () => act(ui, room, "resign")));
   return h("div", { class: "controls" }, out);
 }

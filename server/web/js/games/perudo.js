@@ -173,6 +173,12 @@ export function die(face, { label, hot = false, size = 40 } = {}) {
   );
 }
 
+/** A winner's cup, drawn (an emoji needs a font that many machines lack). */
+function cupIcon() {
+  return h("svg", { class: "cup-icon", viewBox: "0 0 24 24", width: 18, height: 18, "aria-hidden": "true" },
+    h("path", { d: "M7 3h10v3h3v2a4 4 0 0 1-4 4h-.3A5 5 0 0 1 13 14.9V18h3v3H8v-3h3v-3.1A5 5 0 0 1 8.3 12H8a4 4 0 0 1-4-4V6h3zm0 5V8H6a2 2 0 0 0 1 1.7zm10 0v1.7A2 2 0 0 0 18 8z" }));
+}
+
 /** This page's choice in the bid picker. */
 function pick(ui) {
   return (ui.games[NAME] ||= { face: null, quantity: null });
@@ -209,7 +215,7 @@ export function table(ui, room) {
     const count = p.counts ? p.counts[seat] : null;
     let dice;
     const won = p.outcome && (p.outcome.winners || []).includes(seat);
-    if (won) dice = [h("span", { class: "winner-mark" }, t("winnerCup"))]; // its dice are never shown
+    if (won) dice = [h("span", { class: "winner-mark" }, cupIcon(), " ", t("winnerCup"))]; // its dice are never shown
     else if (count !== null && !out) dice = Array.from({ length: count }, () => die(null, { label: t("diceUnknown"), size: 30 }));
     else dice = out ? [] : [h("span", { class: "muted" }, t("diceUnknown"))];
     cups.push(
@@ -453,7 +459,7 @@ export const words = {
     reason_last_player_standing: "last player standing",
     youAreOut: "You are out: you have no dice left. The others play on.",
     watchOn: "Watch on",
-    winnerCup: "🏆 winner",
+    winnerCup: "winner",
     quantityLess: "One fewer",
     quantityMore: "One more",
     ev_forfeit: "{name} forfeits ({reason}).",
@@ -469,6 +475,10 @@ export const words = {
     opt_palifico_aces: "Aces in a Palifico round",
     choice_reveal_until_proven: "cups until the bid is proven",
     choice_reveal_all: "every cup",
+    choice_palifico_aces_ordinary: "an ordinary face",
+    choice_palifico_aces_wild_conversion: "reached by halving, as in other rounds",
+    choice_preset_piatnik: "Piatnik",
+    choice_preset_classic: "classic",
   },
   it: {
     yourDice: "I tuoi dadi",
@@ -512,7 +522,7 @@ export const words = {
     reason_last_player_standing: "ultimo rimasto in gioco",
     youAreOut: "Sei fuori: non hai più dadi. Gli altri continuano.",
     watchOn: "Continua a guardare",
-    winnerCup: "🏆 vincitore",
+    winnerCup: "vincitore",
     quantityLess: "Uno in meno",
     quantityMore: "Uno in più",
     ev_forfeit: "{name} abbandona ({reason}).",
@@ -528,5 +538,9 @@ export const words = {
     opt_palifico_aces: "I paco in un giro Palifico",
     choice_reveal_until_proven: "i bicchieri fino alla prova",
     choice_reveal_all: "tutti i bicchieri",
+    choice_palifico_aces_ordinary: "una faccia normale",
+    choice_palifico_aces_wild_conversion: "si passa dimezzando, come negli altri giri",
+    choice_preset_piatnik: "Piatnik",
+    choice_preset_classic: "classiche",
   },
 };
