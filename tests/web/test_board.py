@@ -196,7 +196,13 @@ def test_perudo_round_history_stays_after_each_reveal(
         page.wait_for_selector("#bid, #dudo, .placings")
         if page.locator(".placings").count():
             break
+        before = page.locator(".log-lines li").count()
         page.click("#dudo" if page.locator("#dudo").count() else "#bid")
+        # the move is played (its log line is in) before the next look at the buttons:
+        # with bots at zero delay the old buttons may still be on the page
+        page.wait_for_function(
+            "n => document.querySelectorAll('.log-lines li').length > n", arg=before
+        )
     page.wait_for_selector(".history-round[data-round='1']")
     first = page.locator(".history-round[data-round='1']")
     # round 1's bids, who called, every cup with its dice, and who lost a die
