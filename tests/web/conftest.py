@@ -9,6 +9,7 @@ launched by its path: Playwright never downloads one.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -159,3 +160,22 @@ def shot(page: Any, name: str, tmp_path: Path) -> Path:
     path = folder / f"web-{name}.png"
     page.screenshot(path=str(path), full_page=True)
     return path
+
+
+class Wire:
+    """Every websocket message a page sent and received, parsed."""
+
+    def __init__(self, page: Any) -> None:
+        self.sent: list[dict[str, Any]] = []
+        self.received: list[dict[str, Any]] = []
+        page.on("websocket", self._socket)
+
+    def _socket(self, ws: Any) -> None:
+        ws.on("framesent", lambda payload: self.sent.append(json.loads(payload)))
+        ws.on("framereceived", lambda payload: self.received.append(json.loads(payload)))
+
+    def sent_of(self, kind: str) -> list[dict[str, Any]]:
+        return [m for m in self.sent if m.get("type") == kind]
+
+    def received_of(self, kind: str) -> list[dict[str, Any]]:
+        return [m for m in self.received if m.get("type") == kind]

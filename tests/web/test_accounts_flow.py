@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from websockets.sync.client import connect
 
-from tests.web.conftest import Served, serving, shot
+from tests.web.conftest import Served, Wire, serving, shot
 
 PASSWORD = "correct horse battery"
 NEW_PASSWORD = "staple and more staples"
@@ -23,25 +23,6 @@ NEW_PASSWORD = "staple and more staples"
 def accounts_served(tmp_path: Path) -> Iterator[Served]:
     """A running server whose leaderboards show a player after one rated game."""
     yield from serving(tmp_path, "tests.web.accounts_server")
-
-
-class Wire:
-    """Every websocket message a page sent and received, parsed."""
-
-    def __init__(self, page: Any) -> None:
-        self.sent: list[dict[str, Any]] = []
-        self.received: list[dict[str, Any]] = []
-        page.on("websocket", self._socket)
-
-    def _socket(self, ws: Any) -> None:
-        ws.on("framesent", lambda payload: self.sent.append(json.loads(payload)))
-        ws.on("framereceived", lambda payload: self.received.append(json.loads(payload)))
-
-    def sent_of(self, kind: str) -> list[dict[str, Any]]:
-        return [m for m in self.sent if m.get("type") == kind]
-
-    def received_of(self, kind: str) -> list[dict[str, Any]]:
-        return [m for m in self.received if m.get("type") == kind]
 
 
 def enter_as_guest(page: Any, url: str, name: str) -> None:

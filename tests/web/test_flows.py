@@ -18,7 +18,7 @@ from typing import Any
 import chess.pgn
 import pytest
 
-from tests.web.conftest import Served, serving
+from tests.web.conftest import Served, Wire, serving
 from tests.web.test_browser import (
     add_bots,
     choose_game,
@@ -34,25 +34,6 @@ PHONE = {"viewport": {"width": 375, "height": 667}, "is_mobile": True, "has_touc
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     """One ``umpire serve`` for the whole module (its log checked at the end)."""
     yield from serving(tmp_path_factory.mktemp("flows"))
-
-
-class Wire:
-    """Every websocket message a page sent and received, parsed."""
-
-    def __init__(self, page: Any) -> None:
-        self.sent: list[dict[str, Any]] = []
-        self.received: list[dict[str, Any]] = []
-        page.on("websocket", self._socket)
-
-    def _socket(self, ws: Any) -> None:
-        ws.on("framesent", lambda payload: self.sent.append(json.loads(payload)))
-        ws.on("framereceived", lambda payload: self.received.append(json.loads(payload)))
-
-    def sent_of(self, kind: str) -> list[dict[str, Any]]:
-        return [m for m in self.sent if m.get("type") == kind]
-
-    def received_of(self, kind: str) -> list[dict[str, Any]]:
-        return [m for m in self.received if m.get("type") == kind]
 
 
 def room_id(page: Any) -> str:
@@ -259,10 +240,14 @@ def test_an_eliminated_player_is_told_reasons_in_italian_and_the_end_screen(
     add_bots(ana, range(2, 3), "perudo-simple")
     # ana bids the top every time: it can only be called, and it is false (unless every
     # die is an ace): she loses both dice; bob calls or bids the lowest
+    # (each move is waited for in ana's log before the pages are looked at again: with a
+    # bot at zero delay, a page may still show the buttons or the turn of a move played)
+    lines = "n => document.querySelectorAll('.log-lines li').length > n"
     while True:
         ana.wait_for_selector("#bid, #dudo, #out-notice, .turn-of:has-text('Tocca a bob')")
         if ana.locator("#out-notice").count():
             break
+        before = ana.locator(".log-lines li").count()
         if ana.locator("#bid").count():
             _bid_top(ana)
             ana.wait_for_selector("#pending", state="detached")
@@ -273,6 +258,7 @@ def test_an_eliminated_player_is_told_reasons_in_italian_and_the_end_screen(
             bob.wait_for_selector("#bid, #dudo")
             _play(bob)
             bob.wait_for_selector("#pending", state="detached")
+        ana.wait_for_function(lines, arg=before)
     notice = ana.locator("#out-notice").inner_text()
     assert "Sei fuori" in notice
     assert ana.locator("#hint").count() == 0
