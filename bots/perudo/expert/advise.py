@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from bots.perudo.expert.context import Context
 from bots.perudo.expert.endgame import SolvedMove, solved_move
 from bots.perudo.expert.explain import explain
-from bots.perudo.expert.inference import sample_rounds
+from bots.perudo.expert.inference import InferredHands, round_distribution
 from bots.perudo.expert.levels import Thresholds, level_named
 from bots.perudo.expert.profiles import OpponentProfile, auto_level
 from bots.perudo.expert.reading import read_bids
@@ -95,7 +95,11 @@ def advise(
         if move is not None:
             return _solved_advice(move, name, lvl.thresholds)
     trust = {s: p.trust * lvl.trust for s, p in profiles.items()} if lvl.use_stats else {}
-    hands = sample_rounds(view, seed, lvl.samples, trust, lvl.trust)
+    # The virtual rolls' whole distribution, not one sampled roll: every probability the
+    # advice states is then the model's own (issue 33).
+    dist = round_distribution(view, trust, lvl.trust) if lvl.samples > 0 else []
+    hands = [h for h, _ in dist] or [InferredHands()]
+    weights = [p for _, p in dist] or None
     reading = read_bids(view, profiles if lvl.use_stats else {}) if lvl.reading else None
     ctx = Context(
         view,
@@ -105,6 +109,7 @@ def advise(
         profiles,
         user_thresholds=thresholds is not None,
         reading=reading,
+        weights=weights,
     )
     if thresholds is not None:
         ctx.bluff, ctx.reliability = thresholds.bluff, thresholds.reliability
