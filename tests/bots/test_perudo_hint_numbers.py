@@ -15,14 +15,15 @@ import random
 import re
 from collections import Counter
 
-from hypothesis import given, settings
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
+from bots.perudo.endgame.solve import tied_policy
 from bots.perudo.endgame.tree import hands as solved_hands
 from bots.perudo.expert import TableView, advise
 from bots.perudo.expert.advise import Advice
 from bots.perudo.expert.context import INFERENCE_DOUBT
-from bots.perudo.expert.endgame import belief, in_solved_round
+from bots.perudo.expert.endgame import belief, in_solved_round, tied_belief
 from bots.perudo.expert.equilibrium_words import EquilibriumFacts, explain_equilibrium
 from bots.perudo.expert.inference import infer_round, round_distribution
 from bots.perudo.expert.levels import level_named
@@ -130,12 +131,14 @@ def _rules_model(view: TableView, level: str) -> _RulesModel:
 
 
 class _SolvedModel(_Model):
-    """The solved round's belief: each opponent hand's chance given the bids."""
+    """The solved round's belief: each opponent hand's chance given the bids (two dice
+    each: the tied abstraction's)."""
 
     def __init__(self, view: TableView) -> None:
         self.view = view
         self.theirs = view.counts[view.opponents[0]]
-        self.beliefs = belief(view)
+        tied = tied_policy(2, 2) if (len(view.dice), self.theirs) == (2, 2) else None
+        self.beliefs = belief(view) if tied is None else tied_belief(view, tied)
 
     def _value(self, bid: Bid, exact: bool) -> float:
         mine = tuple(self.view.dice)
@@ -151,7 +154,7 @@ def situations(draw: st.DrawFn) -> tuple[TableView, str]:
     seats = draw(st.integers(2, 4))
     counts = [draw(st.integers(1, 3)) for _ in range(seats)]
     dice = [draw(st.integers(1, 6)) for _ in range(counts[0])]
-    calza = draw(st.booleans())
+    calza = draw(st.sampled_from([True, True, False]))
     total = sum(counts)
     bids: list[tuple[int, Bid]] = []
     n = draw(st.integers(1, 4))
@@ -159,9 +162,11 @@ def situations(draw: st.DrawFn) -> tuple[TableView, str]:
         bidder = (seats - n + k) % seats  # the last bid is the previous seat's
         probe = TableView.build(bidder, [2] * counts[bidder], counts, bids, dice_per_player=3)
         legal = [b for b in probe.legal_bids() if b.quantity <= total]
+        # bids near the expected count, where a calza or a dudo is worth weighing
+        near = [b for b in legal if abs(b.quantity - total / (6 if b.is_aces else 3)) <= 1]
         if not legal:
             break
-        bids.append((bidder, draw(st.sampled_from(legal[:12]))))
+        bids.append((bidder, draw(st.sampled_from(near[:12] or legal[:12]))))
     view = TableView.build(0, dice, counts, bids, calza=calza, dice_per_player=3)
     return view, draw(st.sampled_from(["easy", "normal", "hard"]))
 
@@ -170,12 +175,14 @@ def _close(stated: float, model: float) -> bool:
     return abs(stated - model) <= 0.005
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(situations())
 def test_stated_probabilities_are_the_models(situation: tuple[TableView, str]) -> None:
     view, level = situation
     advice = advise(view, level=level)
     solved = advice.rules_fired == ("solved-endgame",)
+    kind = advice.action if advice.action in ("calza", "dudo") else "bid"
+    event(f"{level} {kind}{' solved' if solved else ''}")  # --hypothesis-show-statistics
     if solved:
         assert in_solved_round(view, two_v_two=True)
     model: _Model = _SolvedModel(view) if solved else _rules_model(view, level)
@@ -199,6 +206,10 @@ def test_stated_probabilities_are_the_models(situation: tuple[TableView, str]) -
         and "impossible" not in (advice.explanation_en)
     ):
         assert _close(advice.dudo_probability, 1 - model.probability(last))
+    if advice.calza_probability is not None:  # weighed, chosen or not
+        assert last is not None and view.calza
+        assert _close(advice.calza_probability, model.exact(last))
+        event("calza weighed")
     if not solved:
         for text, p in advice.alternatives:
             assert _close(p, model.probability(Bid.parse(text))), text

@@ -43,6 +43,8 @@ class Advice:
     thresholds: Thresholds  #: after the situation rules tuned them
     dudo_probability: float | None  #: 1 - P(last bid), when there is one
     alternatives: tuple[tuple[str, float], ...]  #: the best scored bets (bid, probability)
+    #: P(the last bid's count is exact) in a calza room, when it was weighed
+    calza_probability: float | None = None
 
     def explanation(self, lang: str = "en") -> str:
         """The explanation in ``lang`` ("en" or "it")."""
@@ -127,6 +129,7 @@ def advise(
         thresholds=Thresholds(ctx.bluff, ctx.reliability),
         dudo_probability=ctx.dudo_probability,
         alternatives=tuple((str(p.bet.bid), p.bet.probability) for p in ctx.scored[:5]),
+        calza_probability=ctx.calza_probability,
     )
 
 
@@ -143,4 +146,5 @@ def _solved_advice(move: SolvedMove, level: str, th: Thresholds) -> Advice:
         thresholds=th,
         dudo_probability=move.dudo_chance,
         alternatives=tuple(sorted(move.mix.items(), key=lambda kv: -kv[1])[:5]),
+        calza_probability=move.true_chance if move.action == "calza" else None,
     )
