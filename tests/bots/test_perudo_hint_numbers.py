@@ -213,7 +213,10 @@ def test_stated_probabilities_are_the_models(situation: tuple[TableView, str]) -
     if not solved:
         for text, p in advice.alternatives:
             assert _close(p, model.probability(Bid.parse(text))), text
-    # the percentage the explanation states first is the advice's own
-    first = re.search(r"(\d+)%", advice.explanation_en.split(".")[0])
-    if first is not None and advice.action in ("calza", "dudo"):
-        assert int(first.group(1)) == percent(advice.probability), advice.explanation_en
+    # the move's chance, where the explanation states it, is the advice's own, in both
+    # languages ("true with probability 79%", "ha il 79% di probabilità")
+    first_en = advice.explanation_en.split(". ")[0]
+    stated = re.search(r"with probability (\d+)%", first_en)
+    if stated is not None:
+        assert int(stated.group(1)) == percent(advice.probability), advice.explanation_en
+        assert f"{percent(advice.probability)}%" in advice.explanation_it.split(". ")[0]
