@@ -15,6 +15,7 @@ import random
 import re
 from collections import Counter
 
+import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
@@ -61,18 +62,30 @@ def test_a_likely_solved_bid_is_never_called_a_bluff() -> None:
     assert "88%" in en and "88%" in it
 
 
-def test_calza_on_sixes_holding_no_six() -> None:
-    # The report: calza (87%) on a bid of sixes, holding none. One virtual roll inferred
-    # two sixes for the bidder and the hint took them as (85%) certain.
-    # (Before the fix this very hint was "calza", 87%, where the model says 45%.)
-    view = TableView.build(0, [3, 4], [2, 2], [(1, "2x6")], calza=True, dice_per_player=2)
+@pytest.mark.parametrize(
+    ("dice", "counts", "bid", "dice_per_player", "before"),
+    [
+        ([3, 4], [2, 2], "2x6", 2, 0.867),
+        ([2, 3, 4], [3, 3], "3x6", 5, 0.856),
+    ],
+)
+def test_calza_on_sixes_holding_no_six(
+    dice: list[int], counts: list[int], bid: str, dice_per_player: int, before: float
+) -> None:
+    # The report: calza (87%) on 3x6, holding no six. One virtual roll inferred the sixes
+    # for the bidder and the hint took them as (85%) certain: before the fix each of these
+    # hints was "calza" at ``before``, where the model says well under half.
+    view = TableView.build(0, dice, counts, [(1, bid)], calza=True, dice_per_player=dice_per_player)
     advice = advise(view, level="normal")
     model = _rules_model(view, "normal")
-    exact = model.exact(Bid(2, 6))
-    assert 0.3 < exact < 0.6
-    assert advice.action != "calza" or abs(advice.probability - exact) < 0.005, advice
+    last = Bid.parse(bid)
+    exact = model.exact(last)
+    assert exact < 0.5 < before
+    assert advice.calza_probability is not None
+    assert abs(advice.calza_probability - exact) < 0.005, advice
+    assert advice.action != "calza"
     assert advice.dudo_probability is not None
-    assert abs(advice.dudo_probability - (1 - model.probability(Bid(2, 6)))) < 0.005
+    assert abs(advice.dudo_probability - (1 - model.probability(last))) < 0.005
 
 
 def test_the_virtual_rolls_distribution_is_what_the_rolls_give() -> None:
