@@ -100,7 +100,7 @@ ITALIAN_EXAMPLES = [
         None,
         (
             "Scommetti almeno 7 volte 4: ha il 79% di probabilità di essere vera, quasi l'80% che"
-            " chiedi a una scommessa; almeno 8 volte 4 sarebbe vera solo nel 60% dei casi. Dire "
+            " chiedi a una scommessa; almeno 8 volte 4 sarebbe vera solo nel 59% dei casi. Dire "
             "Dudo su «almeno 3 volte 2» sarebbe giusto solo nel 2% dei casi. Tre dei tuoi cinque "
             "dadi contano per questa scommessa."
         ),
@@ -121,9 +121,9 @@ ITALIAN_EXAMPLES = [
         "normal",
         None,
         (
-            "Di' Dudo: la dichiarazione «almeno 8 volte 5» è falsa con probabilità del 54%, "
-            "mentre il rilancio migliore, almeno 9 volte 4, sarebbe vero solo nel 16% dei casi. "
-            "Chi ha dichiarato almeno 8 volte 5 ha probabilmente quattro 5."
+            "Di' Dudo: la dichiarazione «almeno 8 volte 5» è falsa con probabilità del 69%, "
+            "mentre il rilancio migliore, almeno 9 volte 4, sarebbe vero solo nel 23% dei casi. "
+            "Chi ha dichiarato almeno 8 volte 5 ha più probabilmente tre 5 (34%)."
         ),
         id="long_shot",
     ),
@@ -272,11 +272,13 @@ ITALIAN_EXAMPLES = [
         "normal",
         None,
         (
-            "Scommetti almeno 4 volte 6: ha il 75% di probabilità di essere vera, quasi l'80% che"
-            " chiedi a una scommessa; almeno 5 volte 6 sarebbe vera solo nel 44% dei casi. Dire "
-            "Dudo su «almeno 4 volte 5» sarebbe giusto solo nel 60% dei casi. Due dei tuoi tre "
-            "dadi contano per questa scommessa. Chi ha dichiarato almeno 4 volte 5 ha "
-            "probabilmente un 5."
+            "Scommetti almeno 4 volte 6: ha il 63% di probabilità di essere vera, meno dell'80% "
+            "che chiedi a una scommessa, ma le alternative sono peggiori: dire Dudo su «almeno 4 "
+            "volte 5» sarebbe giusto solo nel 35% dei casi e la più probabile tra le altre "
+            "scommesse, almeno 5 volte 5, sarebbe vera solo nel 38% dei casi. Due dei tuoi tre "
+            "dadi contano per questa scommessa. Chi ha dichiarato almeno 3 volte 5 ha più "
+            "probabilmente un 5 (42%). Chi ha dichiarato almeno 4 volte 5 ha più probabilmente "
+            "un 5 (36%)."
         ),
         id="inferred",
     ),

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from bots.perudo.expert.context import Context
 from bots.perudo.expert.endgame import SolvedMove, solved_move
 from bots.perudo.expert.explain import explain
-from bots.perudo.expert.inference import sample_rounds
+from bots.perudo.expert.inference import InferredHands, round_distribution
 from bots.perudo.expert.levels import Thresholds, level_named
 from bots.perudo.expert.profiles import OpponentProfile, auto_level
 from bots.perudo.expert.reading import read_bids
@@ -43,6 +43,8 @@ class Advice:
     thresholds: Thresholds  #: after the situation rules tuned them
     dudo_probability: float | None  #: 1 - P(last bid), when there is one
     alternatives: tuple[tuple[str, float], ...]  #: the best scored bets (bid, probability)
+    #: P(the last bid's count is exact) in a calza room, when it was weighed
+    calza_probability: float | None = None
 
     def explanation(self, lang: str = "en") -> str:
         """The explanation in ``lang`` ("en" or "it")."""
@@ -95,7 +97,11 @@ def advise(
         if move is not None:
             return _solved_advice(move, name, lvl.thresholds)
     trust = {s: p.trust * lvl.trust for s, p in profiles.items()} if lvl.use_stats else {}
-    hands = sample_rounds(view, seed, lvl.samples, trust, lvl.trust)
+    # The virtual rolls' whole distribution, not one sampled roll: every probability the
+    # advice states is then the model's own (issue 33).
+    dist = round_distribution(view, trust, lvl.trust) if lvl.samples > 0 else []
+    hands = [h for h, _ in dist] or [InferredHands()]
+    weights = [p for _, p in dist] or None
     reading = read_bids(view, profiles if lvl.use_stats else {}) if lvl.reading else None
     ctx = Context(
         view,
@@ -105,6 +111,7 @@ def advise(
         profiles,
         user_thresholds=thresholds is not None,
         reading=reading,
+        weights=weights,
     )
     if thresholds is not None:
         ctx.bluff, ctx.reliability = thresholds.bluff, thresholds.reliability
@@ -122,6 +129,7 @@ def advise(
         thresholds=Thresholds(ctx.bluff, ctx.reliability),
         dudo_probability=ctx.dudo_probability,
         alternatives=tuple((str(p.bet.bid), p.bet.probability) for p in ctx.scored[:5]),
+        calza_probability=ctx.calza_probability,
     )
 
 
@@ -138,4 +146,5 @@ def _solved_advice(move: SolvedMove, level: str, th: Thresholds) -> Advice:
         thresholds=th,
         dudo_probability=move.dudo_chance,
         alternatives=tuple(sorted(move.mix.items(), key=lambda kv: -kv[1])[:5]),
+        calza_probability=move.true_chance if move.action == "calza" else None,
     )

@@ -81,12 +81,22 @@ class Context:
     halted: bool = False
     fired: list[str] = field(default_factory=list)
     notes: dict[str, float | int | str] = field(default_factory=dict)
-    _knowledge: list[Knowledge] = field(default_factory=list)
+    #: the chance of each of ``hands`` (the inference's distribution); ``None``: equal
+    weights: list[float] | None = None
+    _knowledge: list[tuple[Knowledge, float]] = field(default_factory=list)
     _prior: Knowledge | None = None
 
     def __post_init__(self) -> None:
         own = list(self.view.dice)
-        self._knowledge = [Knowledge(own + h.dice(), self.view.total) for h in self.hands]
+        weights = self.weights or [1.0 / len(self.hands)] * len(self.hands)
+        merged: dict[tuple[int, ...], float] = {}
+        for h, w in zip(self.hands, weights, strict=True):
+            key = tuple(sorted(h.dice()))
+            merged[key] = merged.get(key, 0.0) + w
+        total = sum(merged.values())
+        self._knowledge = [
+            (Knowledge(own + list(dice), self.view.total), w / total) for dice, w in merged.items()
+        ]
         self._prior = Knowledge(own, self.view.total)
 
     def _doubt(self) -> float:
@@ -101,7 +111,7 @@ class Context:
             return self.reading.probability(bid)
         wild = self.view.aces_wild
         assert self._prior is not None
-        inferred = sum(k.probability(bid, wild) for k in self._knowledge) / len(self._knowledge)
+        inferred = sum(w * k.probability(bid, wild) for k, w in self._knowledge)
         doubt = self._doubt()
         return (1 - doubt) * inferred + doubt * self._prior.probability(bid, wild)
 
@@ -111,7 +121,7 @@ class Context:
             return self.reading.exact(bid)
         wild = self.view.aces_wild
         assert self._prior is not None
-        inferred = sum(k.exact(bid, wild) for k in self._knowledge) / len(self._knowledge)
+        inferred = sum(w * k.exact(bid, wild) for k, w in self._knowledge)
         doubt = self._doubt()
         return (1 - doubt) * inferred + doubt * self._prior.exact(bid, wild)
 

@@ -15,7 +15,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from bots.perudo.expert.words import bid_en, bid_it, number_en, number_it, pct, pct_it
+from bots.perudo.expert.words import (
+    bid_en,
+    bid_it,
+    is_bluff,
+    number_en,
+    number_it,
+    pct,
+    pct_it,
+)
 from server.games.perudo_actions import ACE, Bid, count_matching
 
 Pair = tuple[str, str]  #: a sentence in English and in Italian
@@ -299,10 +307,19 @@ def _bid(facts: EquilibriumFacts, p: float) -> list[Pair]:
             else f"Scommetti {bid_it(bid)}: {die_it} {verbs['counts'][1]}, ma serve anche "
             f"{theirs_it} dell'avversario; {true_it}.",
         )
-    else:
+    elif is_bluff(counting, t):
         head = (
             f"Bid {bid_en(bid)}: a bluff, since {die_en} {verbs['not'][0]} it; {true_en}.",
             f"Scommetti {bid_it(bid)}: è un bluff, perché {die_it} {verbs['not'][1]}; {true_it}.",
+        )
+    else:  # a likely bid is never called a bluff (issue 33)
+        head = (
+            f"Bid {bid_en(bid)}: {die_en} {verbs['not'][0]} it, but your opponent's "
+            f"{theirs_en} very likely {'does' if facts.opponent_dice == 1 else 'do'}; "
+            f"{true_en}.",
+            f"Scommetti {bid_it(bid)}: {die_it} {verbs['not'][1]}, ma molto probabilmente "
+            f"{'la sostiene' if facts.opponent_dice == 1 else 'la sostengono'} "
+            f"{theirs_it} dell'avversario; {true_it}.",
         )
     sit_en, sit_it = _situation(facts)
     often_en, often_it = _often(p)

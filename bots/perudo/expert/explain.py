@@ -184,7 +184,7 @@ def _bid(ctx: Context) -> list[Pair]:
     counting = known_matching(ctx.view.dice, bid, ctx.view.aces_wild)
     held = len(ctx.view.dice)
     if held:
-        out.append((own_dice_en(counting, held), own_dice_it(counting, held)))
+        out.append((own_dice_en(counting, held, p), own_dice_it(counting, held, p)))
     return out
 
 
@@ -351,24 +351,24 @@ def _inference(ctx: Context) -> list[Pair]:
         return _reading(ctx)
     if ctx.level.samples == 0 or not ctx.hands:
         return []
-    if len(ctx.hands) > 1:
-        n = len(ctx.hands)
-        return [
-            (
-                f"What the others hold is guessed from their bids, averaging {n} guesses.",
-                f"Quello che hanno in mano gli altri è stimato dalle loro scommesse, come media "
-                f"di {n} ipotesi.",
-            )
-        ]
+    weights = ctx.weights or [1.0 / len(ctx.hands)] * len(ctx.hands)
     out: list[Pair] = []
     last_bid = {seat: bid for seat, bid in ctx.view.bids}
-    for seat, dice in sorted(ctx.hands[0].hands.items()):
-        if dice and seat in last_bid:
+    for seat in sorted(last_bid):
+        # the likeliest dice inferred for this bidder, and how likely (the inference's
+        # distribution, summed over the other bidders)
+        chance: dict[tuple[int, ...], float] = {}
+        for h, w in zip(ctx.hands, weights, strict=True):
+            key = tuple(sorted(h.hand(seat)))
+            chance[key] = chance.get(key, 0.0) + w
+        dice, p = max(chance.items(), key=lambda kv: (kv[1], len(kv[0])))
+        if dice and seat != ctx.view.seat:
             bid = last_bid[seat]
             out.append(
                 (
-                    f"Whoever bid {bid_en(bid)} probably holds {hand_en(dice)}.",
-                    f"Chi ha dichiarato {bid_it(bid)} ha probabilmente {hand_it(dice)}.",
+                    f"Whoever bid {bid_en(bid)} most likely holds {hand_en(dice)} ({pct(p)}).",
+                    f"Chi ha dichiarato {bid_it(bid)} ha più probabilmente {hand_it(dice)} "
+                    f"({pct(p)}).",
                 )
             )
     return out

@@ -25,7 +25,7 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from bots.perudo.expert.model import Knowledge
+from bots.perudo.expert.model import Knowledge, prob_exactly
 from bots.perudo.expert.view import TableView
 from server.games.perudo_actions import ACE, Bid
 
@@ -139,3 +139,99 @@ def sample_rounds(
         infer_round(view, random.Random(f"{seed}/infer/{k}"), trust, default_trust)
         for k in range(samples)
     ]
+
+
+def _step_outcomes(
+    hand: tuple[int, ...], bid: Bid, held: int, weight: float, aces_wild: bool
+) -> list[tuple[tuple[int, ...], float]]:
+    """Every hand :meth:`InferredHands.infer` may leave from ``hand`` (sorted) after
+    ``bid``, with its chance: the virtual dice showing the face are binomial, then the
+    conflict rule may turn one die of another face (uniformly) into an ace."""
+    out: list[tuple[tuple[int, ...], float]] = []
+    for rolled in range(held + 1):
+        p_rolled = prob_exactly(rolled, held, weight)
+        if p_rolled <= 0.0:
+            continue
+        added = max(0, min(rolled, held - len(hand)))
+        grown = list(hand) + [bid.face] * added
+        others = [d for d in grown if d not in (bid.face, ACE)]
+        if rolled > added and aces_wild and not bid.is_aces and ACE not in grown and others:
+            out.append((tuple(sorted(grown)), p_rolled * 0.5))
+            for face in set(others):
+                turned = list(grown)
+                turned.remove(face)
+                share = others.count(face) / len(others)
+                out.append((tuple(sorted([*turned, ACE])), p_rolled * 0.5 * share))
+        else:
+            out.append((tuple(sorted(grown)), p_rolled))
+    return out
+
+
+#: :func:`round_distribution` drops its least likely outcomes up to this much chance in
+#: all (so every probability it gives is within about twice that of the exact one) ...
+DROPPED = 0.002
+#: ... and keeps at most this many outcomes after each bid (a long round of many seats
+#: would have millions).
+MOST_OUTCOMES = 2000
+
+
+def round_distribution(
+    view: TableView,
+    trust: Mapping[int, float] | None = None,
+    default_trust: float = 1.0,
+    *,
+    dropped: float = DROPPED,
+    most: int = MOST_OUTCOMES,
+) -> list[tuple[InferredHands, float]]:
+    """Every outcome of :func:`infer_round` with its chance (the virtual rolls summed
+    over, not sampled): the inference's model itself, whose averages are the
+    probabilities a hint states (issue 33: one sampled roll made a calza 87% that the
+    model gives 15%). Outcomes leaving the same hands are merged; likeliest first.
+
+    After each bid the least likely outcomes are dropped, ``dropped`` chance in all over
+    the round, and at most ``most`` kept (``dropped=0, most=0``: exact, for tests); the
+    rest are scaled back to a total of 1."""
+    own = list(view.dice)
+    trust = trust or {}
+    seats = sorted({b for b, _ in view.bids if b != view.seat and view.counts[b] > 0})
+    states: dict[tuple[tuple[int, ...], ...], float] = {tuple(() for _ in seats): 1.0}
+    steps = [(b, bid) for b, bid in view.bids if b != view.seat and view.counts[b] > 0]
+    per_step = dropped / max(1, len(steps))
+    for bidder, bid in steps:
+        i = seats.index(bidder)
+        held = view.counts[bidder]
+        nxt: dict[tuple[tuple[int, ...], ...], float] = {}
+        for state, p_state in states.items():
+            known = Knowledge(own + [d for hand in state for d in hand], view.total)
+            p = known.probability(bid, view.aces_wild)
+            weight = max(0.0, min(1.0, (1.0 - p) * trust.get(bidder, default_trust)))
+            for hand, p_hand in _step_outcomes(state[i], bid, held, weight, view.aces_wild):
+                key = (*state[:i], hand, *state[i + 1 :])
+                nxt[key] = nxt.get(key, 0.0) + p_state * p_hand
+        states = _prune(nxt, per_step, most)
+    out = [
+        (InferredHands({s: list(h) for s, h in zip(seats, state, strict=True) if h}), p)
+        for state, p in states.items()
+        if p > 0.0
+    ]
+    out.sort(key=lambda hp: -hp[1])
+    return out
+
+
+def _prune(
+    states: dict[tuple[tuple[int, ...], ...], float], dropped: float, most: int
+) -> dict[tuple[tuple[int, ...], ...], float]:
+    """``states`` without their least likely ones (up to ``dropped`` chance, at most
+    ``most`` kept; 0: no limit), scaled back to a total of 1."""
+    if dropped <= 0 and (most <= 0 or len(states) <= most):
+        return states
+    ranked = sorted(states.items(), key=lambda kv: -kv[1])
+    total = sum(p for _, p in ranked)
+    kept: list[tuple[tuple[tuple[int, ...], ...], float]] = []
+    covered = 0.0
+    for key, p in ranked:
+        if (most > 0 and len(kept) >= most) or (kept and covered >= total - dropped):
+            break
+        kept.append((key, p))
+        covered += p
+    return {key: p / covered for key, p in kept}

@@ -37,7 +37,9 @@ class Level:
 
     name: str
     thresholds: Thresholds
-    samples: int  #: virtual rolls averaged per opponent bid (0: no inference)
+    #: virtual dice per opponent bid: 0 none; more, the rolls' whole distribution weighed
+    #: (``inference.round_distribution``; issue 33), whatever the number
+    samples: int
     noise: float  #: random jitter added to each candidate's score
     use_stats: bool  #: use opponents' profiles and this game's statistics
     next_player: bool  #: weigh the next player's readiness to challenge

@@ -119,10 +119,24 @@ def hand_it(dice: Iterable[int]) -> str:
     return _join([_count_it(counts[f], f) for f in faces], "e") or "niente"
 
 
-def own_dice_en(counting: int, held: int) -> str:
-    """How many of one's ``held`` dice count for a bid, as a sentence."""
+#: A bid at least this likely (as its stated percentage) is never called a bluff: the
+#: words must match the number next to them (issue 33).
+BLUFF_BELOW = 80
+
+
+def is_bluff(counting: int, probability: float | None) -> bool:
+    """Whether a bid none of whose ``counting`` own dice back it reads as "a bluff": only
+    when its stated chance (``probability``, if known) is below :data:`BLUFF_BELOW`%."""
+    return counting == 0 and (probability is None or percent(probability) < BLUFF_BELOW)
+
+
+def own_dice_en(counting: int, held: int, probability: float | None = None) -> str:
+    """How many of one's ``held`` dice count for a bid, as a sentence; ``probability``
+    is the bid's stated chance (a likely bid is never "a bluff": :func:`is_bluff`)."""
     if held == 1:
         return "Your one die counts for it." if counting else "Your one die does not count for it."
+    if counting == 0 and not is_bluff(counting, probability):
+        return "None of your dice counts for it, but the other dice in play very likely do."
     if counting == 0:
         return "None of your dice counts for it: it is a bluff."
     if counting == held:
@@ -133,11 +147,17 @@ def own_dice_en(counting: int, held: int) -> str:
     return f"{number_en(counting).capitalize()} of your {number_en(held)} dice {verb} for it."
 
 
-def own_dice_it(counting: int, held: int) -> str:
-    """How many of one's ``held`` dice count for a bid, as an Italian sentence."""
+def own_dice_it(counting: int, held: int, probability: float | None = None) -> str:
+    """How many of one's ``held`` dice count for a bid, as an Italian sentence (as
+    :func:`own_dice_en`)."""
     if held == 1:
         verb = "conta" if counting else "non conta"
         return f"Il tuo unico dado {verb} per questa scommessa."
+    if counting == 0 and not is_bluff(counting, probability):
+        return (
+            "Nessuno dei tuoi dadi conta per questa scommessa, ma molto probabilmente "
+            "contano gli altri dadi in gioco."
+        )
     if counting == 0:
         return "Nessuno dei tuoi dadi conta per questa scommessa: è un bluff."
     if counting == held:
