@@ -224,6 +224,16 @@ export const cases = [
     eq(translate("en", "diceCount", { count: 2 }), "diceCount", "a game's word is its own:");
     eq(translate("it", "yourTurn", {}, "perudo"), "Tocca a te", "the page's words serve every game:");
   }],
+  ["a reveal says the same thing in the log as on the table, in both languages", () => {
+    for (const lang of ["en", "it"]) {
+      for (const count of [0, 1, 3]) {
+        const args = { count, bid: "3x4", verdict: translate(lang, "bidTrue", {}, "perudo") };
+        eq(translate(lang, "ev_reveal", args, "perudo"), `${translate(lang, "revealTitle", args, "perudo")}.`, `${lang} ${count}`);
+      }
+    }
+    eq(translate("it", "ev_reveal", { count: 0, bid: "3x4", verdict: "vera" }, "perudo"), "Si scopre: 0 dadi validi, la puntata 3x4 è vera.");
+    eq(translate("en", "ev_reveal", { count: 1, bid: "3x4", verdict: "true" }, "perudo"), "Reveal: 1 matching die, the bid 3x4 is true.");
+  }],
   ["the catalogue is kept; a game without a module has a table that shows nothing", () => {
     const catalogue = { type: "catalogue", lang: "en", games: [{ name: "perudo", title: "Perudo", bots: [] }], room_options: [] };
     const s = feed(initialState(), [
