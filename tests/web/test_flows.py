@@ -262,6 +262,7 @@ def test_an_eliminated_player_is_told_reasons_in_italian_and_the_end_screen(
     notice = ana.locator("#out-notice").inner_text()
     assert "Sei fuori" in notice
     assert ana.locator("#hint").count() == 0
+    assert ana.locator(".my-dice").count() == 0  # no dice left: not the one she lost
     log = ana.locator(".log-lines").inner_text()
     assert "ana è fuori." in log
     assert "ana perde un dado (la puntata era falsa)." in log
@@ -273,6 +274,7 @@ def test_an_eliminated_player_is_told_reasons_in_italian_and_the_end_screen(
     play_perudo_to_the_end(bob)  # bob plays on against the bot
     ana.wait_for_selector(".placings")
     ana.wait_for_selector(".log-lines li:has-text('ultimo rimasto in gioco')")
+    assert ana.locator(".my-dice").count() == 0  # still none at the end
     # the end: the winner's cup, house bots are not "away", the whole seed and hash
     winner = next(m for m in wire.received_of("event") if m["event"]["type"] == "game_over")
     seat = winner["event"]["winners"][0]

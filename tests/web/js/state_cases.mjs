@@ -87,6 +87,22 @@ export const cases = [
     applyFrame(s, { type: "event", room: ROOM, seq: 7, event: { type: "game_over", ranks: [2, 1, 3], winners: [1], reason: "last_player_standing", seed: "ab" } });
     eq(placings(room.table.outcome).map((p) => p.seat), [1, 0, 2]);
   }],
+  ["perudo: a seat that loses its last die has no dice, to the end of the game", () => {
+    const s = feed(initialState(), [
+      { type: "created", room: ROOM, seat: 0, invite: null },
+      { type: "room", room: ROOM, game: "perudo", state: "playing", seats: seats(["ana", "bob", "cy"]) },
+      { type: "event", room: ROOM, seq: 1, event: { type: "game_started", seats: 3, options: { dice_per_player: 1 }, seed_sha256: "h" } },
+      { type: "event", room: ROOM, seq: 2, event: { type: "round_started", round: 1, starter: 0, palifico: null, aces_wild: true, seat: 0, dice: [3] } },
+      { type: "event", room: ROOM, seq: 3, event: { type: "bid", round: 1, seat: 0, bid: "3x3", next: 1 } },
+      { type: "event", room: ROOM, seq: 4, event: { type: "challenge", kind: "dudo", seat: 1, bidder: 0, bid: "3x3" } },
+      { type: "event", room: ROOM, seq: 5, event: { type: "reveal", bid: "3x3", aces_wild: true, revealed: [{ seat: 0, dice: [3] }, { seat: 1, dice: [2] }, { seat: 2, dice: [5] }], count: 1, complete: true, bid_true: false } },
+      { type: "event", room: ROOM, seq: 6, event: { type: "dice_changed", seat: 0, change: -1, reason: "lost_dudo", out: true, dice_left: 0 } },
+    ]);
+    const p = s.rooms[ROOM].table;
+    eq([p.dice, p.diceLeft], [[], 0], "out:");
+    applyFrame(s, { type: "event", room: ROOM, seq: 7, event: { type: "game_over", ranks: [3, 1, 2], winners: [1], reason: "last_player_standing", seed: "ab" } });
+    eq(p.dice, [], "at the end:");
+  }],
   ["perudo: each round's bids, call, cups and changes stay in the history", () => {
     const s = feed(initialState(), [
       { type: "room", room: ROOM, game: "perudo", state: "playing", seats: seats(["ana", "bob"]) },

@@ -94,6 +94,8 @@ export function applyEvent(room, e) {
       if (p.counts && e.seat < p.counts.length) p.counts[e.seat] = Math.max(0, p.counts[e.seat] + change);
       if (e.seat === room.seat) {
         p.diceLeft = e.dice_left ?? Math.max(0, (p.diceLeft ?? 0) + change);
+        // out: no dice left (not the one just lost, when no round follows to say so)
+        if (e.out || p.diceLeft === 0) p.dice = [];
       }
       if (e.out && !p.out.includes(e.seat)) p.out.push(e.seat);
       const reason = changeReason(p, e);
