@@ -316,8 +316,18 @@ def test_kriegspiel_draw_offers_answers_in_italian_and_a_pgn_chess_programs_read
     bob.wait_for_selector("#resign")
     bob.click("#offer-draw")
     ana.wait_for_selector("#draw-state[data-state=offered]")
+    # after a reload the page still knows its offer stands (rebuilt from the room's events)
+    bob.reload()
+    bob.wait_for_selector("#draw-state[data-state=offered]")
+    bob.wait_for_selector("#resign")
+    assert bob.locator("#offer-draw").count() == 0
     ana.click("#decline-draw")
     bob.wait_for_selector("#draw-state[data-state=declined]")
+    assert bob.locator("#offer-draw").count() == 0
+    # and, declined, that it offered since white's last move: not again (the server refuses)
+    bob.reload()
+    bob.wait_for_selector("#draw-state[data-state=declined]")
+    bob.wait_for_selector("#resign")
     assert bob.locator("#offer-draw").count() == 0
     ana.click("#lang")  # Italiano
     ana.wait_for_selector("#resign:has-text('Abbandona'), #resign")
