@@ -142,6 +142,21 @@ export const cases = [
     eq([k.checked, k.lastMove], [false, "g7g6"]);
     eq([translate("en", "toPlayBlack", {}, "kriegspiel"), translate("it", "toPlayWhite", {}, "kriegspiel")], ["Black to play", "Tocca al Bianco"]);
   }],
+  ["kriegspiel: a page attached by a snapshot knows its draw offer, standing or declined, until the opponent moves", () => {
+    const announcements = [
+      { type: "game_started", rules: "wild16", to_move: "white", color: "black", board: "4k3/8/8/8/8/8/8/8" },
+      { type: "draw_offered", color: "black" },
+      { type: "draw_declined", color: "white" },
+    ];
+    const s = feed(initialState(), [
+      { type: "room", room: ROOM, game: "kriegspiel", state: "playing", seats: seats(["ana", "bob"]) },
+      { type: "snapshot", room: ROOM, seq: 3, seat: 1, view: { color: "black", rules: "wild16", to_move: "white", draw_offer: null, board: "4k3/8/8/8/8/8/8/8", announcements } },
+    ]);
+    const k = s.rooms[ROOM].table;
+    eq([k.offerBlocked, k.draw], [true, { color: "black", state: "declined" }]);
+    applyFrame(s, { type: "event", room: ROOM, seq: 4, event: { type: "move", color: "white", capture: null, check: [] } });
+    eq(k.offerBlocked, false, "white moved:");
+  }],
   ["attention: only the running rooms whose turn frame waits for you", () => {
     const state = { rooms: {
       a: { id: "a", seat: 0, turn: { legal: ["x"] }, frame: { state: "playing" } },
