@@ -309,7 +309,8 @@ async def export_records(
         if eng.record_format != record_format:
             continue
         game, _ = log.rebuild()
-        text = eng.record_text(game, [str(p["name"]) if p else None for p in log.players])
+        names = [str(p["name"]) if p else None for p in log.players]
+        text = eng.record_text(game, names, log.row.started)
         if text is None:
             continue
         out.write(text)

@@ -46,7 +46,13 @@ from server.games.kriegspiel_actions import (
     KriegspielConfig,
     parse_action,
 )
-from server.games.kriegspiel_record import GameRecord, extended_pgn, result_string, standard_pgn
+from server.games.kriegspiel_record import (
+    GameRecord,
+    extended_pgn,
+    pgn_date,
+    result_string,
+    standard_pgn,
+)
 from server.games.kriegspiel_rules import (
     check_directions,
     color_name,
@@ -248,18 +254,27 @@ class KriegspielGame(Game):
 
     # -- records -----------------------------------------------------------------------
 
-    def pgn(self, white: str = "?", black: str = "?") -> str:
-        """The standard PGN of the real game (the moves played, no attempts)."""
-        return standard_pgn(self.record(white, black))
+    def pgn(self, white: str = "?", black: str = "?", started: float | None = None) -> str:
+        """The standard PGN of the real game (the moves played, no attempts); ``started``
+        (seconds since the epoch, the games row's) gives its Date."""
+        return standard_pgn(self.record(white, black, started))
 
-    def extended_pgn(self, white: str = "?", black: str = "?") -> str:
+    def extended_pgn(self, white: str = "?", black: str = "?", started: float | None = None) -> str:
         """The PGN with every attempt and announcement as comments; it reads back as a game."""
-        return extended_pgn(self.record(white, black), self._truths)
+        return extended_pgn(self.record(white, black, started), self._truths)
 
-    def record(self, white: str = "?", black: str = "?") -> GameRecord:
+    def record(
+        self, white: str = "?", black: str = "?", started: float | None = None
+    ) -> GameRecord:
         """The real game so far, for :mod:`server.games.kriegspiel_record`."""
         return GameRecord(
-            self._start_fen, list(self._board.move_stack), self._rules, self._outcome, white, black
+            self._start_fen,
+            list(self._board.move_stack),
+            self._rules,
+            self._outcome,
+            white,
+            black,
+            pgn_date(started),
         )
 
     # -- attempts ----------------------------------------------------------------------
@@ -601,13 +616,14 @@ def stats(
     return out
 
 
-def record_text(game: Game, players: Sequence[str | None]) -> str:
-    """The extended PGN (every attempt and announcement as comments) of ``game``."""
+def record_text(game: Game, players: Sequence[str | None], started: float | None = None) -> str:
+    """The extended PGN (every attempt and announcement as comments) of ``game``, dated
+    by ``started`` (the games row's start, seconds since the epoch; None: unknown)."""
     if not isinstance(game, KriegspielGame):
         raise TypeError(f"a Kriegspiel record needs a KriegspielGame, not {type(game).__name__}")
     names = [name or "?" for name in players[:2]]
     names += ["?"] * (2 - len(names))
-    return game.extended_pgn(names[0], names[1])
+    return game.extended_pgn(names[0], names[1], started)
 
 
 #: The Kriegspiel engine: what the server needs to know about the game (server.games.spec).

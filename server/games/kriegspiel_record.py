@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 import chess
 import chess.pgn
@@ -36,6 +37,16 @@ class GameRecord:
     outcome: Outcome | None
     white: str = "?"
     black: str = "?"
+    #: the PGN ``Date`` (``YYYY.MM.DD``, see :func:`pgn_date`), unknown by default
+    date: str = "????.??.??"
+
+
+def pgn_date(started: float | None) -> str:
+    """The PGN ``Date`` of a game that started at ``started`` (seconds since the epoch,
+    UTC, as the games row stores it), or ``????.??.??`` when it is not known."""
+    if started is None:
+        return "????.??.??"
+    return datetime.fromtimestamp(started, UTC).strftime("%Y.%m.%d")
 
 
 def result_string(outcome: Outcome | None) -> str:
@@ -55,6 +66,7 @@ def _game(record: GameRecord) -> chess.pgn.Game:
     outcome = record.outcome
     game.headers["Event"] = f"Kriegspiel ({record.rules})"
     game.headers["Site"] = "umpire"
+    game.headers["Date"] = record.date
     game.headers["White"] = record.white
     game.headers["Black"] = record.black
     game.headers["Result"] = result_string(outcome)

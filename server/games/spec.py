@@ -47,8 +47,10 @@ AfterGameFn = Callable[[Event], "dict[str, Json] | None"]
 #: game whose seed is revealed (problems as sentences; empty when all is well).
 VerifyFn = Callable[[Any, bytes, Sequence[Record], Sequence[dict[str, Json]]], list[str]]
 
-#: ``record_text(game, players)``: the game as a text record (PGN for Kriegspiel), or None.
-RecordFn = Callable[[Game, Sequence[str | None]], str | None]
+#: ``record_text(game, players, started)``: the game as a text record (PGN for Kriegspiel),
+#: or None; ``started`` is when it started (the games row's, seconds since the epoch) or
+#: None. The caller passes it in: engines do no I/O and read no clock.
+RecordFn = Callable[[Game, Sequence[str | None], float | None], str | None]
 
 #: ``standin_policy(game, seat)``: a move for an absent seat, judged only from what the seat
 #: may know, or ``None`` when it cannot act.
@@ -136,7 +138,9 @@ def no_checks(
     return []
 
 
-def no_record(game: Game, players: Sequence[str | None]) -> str | None:
+def no_record(
+    game: Game, players: Sequence[str | None], started: float | None = None
+) -> str | None:
     """The default ``record_text``: the engine has no text record format."""
     return None
 
@@ -154,7 +158,7 @@ class Engine:
       reveals every attempt), and :meth:`public_record` applies it to a whole log;
     - ``verify(config, seed, records, truths)``: engine-specific fairness checks (Perudo
       recomputes every die); the generic replay check is the exporter's;
-    - ``record_text(game, players)`` and ``record_format``: a text record of a game
+    - ``record_text(game, players, started)`` and ``record_format``: a text record of a game
       (``"pgn"`` for Kriegspiel), or ``None``;
     - ``standin_policy(game, seat)``: the fallback move for an absent seat, or ``None``
       when an absent player forfeits ("abandoned") instead;

@@ -6,6 +6,7 @@ import asyncio
 import io
 import json
 import sqlite3
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,7 @@ import pytest
 from bots.tools.arena import schedule
 from bots.tools.cli import play_and_record
 from server.cli import main, open_recorder
-from server.export.reader import export_jsonl, export_pgn, verify_game
+from server.export.reader import export_jsonl, export_pgn, logs, verify_game
 from server.games.base import seed_commitment
 from server.players.identity import Identities
 from server.rooms.lobby import Lobby
@@ -136,6 +137,15 @@ async def test_kriegspiel_pgn_export_reads_back(tmp_path: Path) -> None:
             assert game is not None and game.headers["White"] == "kriegspiel-random"
             assert not game.errors
             assert len(list(game.mainline_moves())) > 0
+        # the Date is the day each game started (UTC), as the web client's PGN writes it
+        starts = [log.row.started async for log in logs(store)]
+        assert all(started is not None for started in starts)
+        dates = [
+            datetime.fromtimestamp(started, UTC).strftime("%Y.%m.%d")
+            for started in starts
+            if started is not None
+        ]
+        assert [game.headers["Date"] for game in games if game is not None] == dates
     finally:
         await store.close()
 

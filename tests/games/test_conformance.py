@@ -357,7 +357,7 @@ def test_stats_verify_record_and_standin(name: str) -> None:
         assert (values.get("wins", 0) == 1) == (outcome.ranks[seat] == 1 and not outcome.is_draw)
     truths = [e.truth for e in events]
     assert eng.verify(config, seed, list(game.history), truths) == []
-    text = eng.record_text(game, ["ana", None])
+    text = eng.record_text(game, ["ana", None], None)
     assert (text is None) == (eng.record_format is None)
 
 

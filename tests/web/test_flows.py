@@ -262,6 +262,7 @@ def test_an_eliminated_player_is_told_reasons_in_italian_and_the_end_screen(
     notice = ana.locator("#out-notice").inner_text()
     assert "Sei fuori" in notice
     assert ana.locator("#hint").count() == 0
+    assert ana.locator(".my-dice").count() == 0  # no dice left: not the one she lost
     log = ana.locator(".log-lines").inner_text()
     assert "ana è fuori." in log
     assert "ana perde un dado (la puntata era falsa)." in log
@@ -273,6 +274,7 @@ def test_an_eliminated_player_is_told_reasons_in_italian_and_the_end_screen(
     play_perudo_to_the_end(bob)  # bob plays on against the bot
     ana.wait_for_selector(".placings")
     ana.wait_for_selector(".log-lines li:has-text('ultimo rimasto in gioco')")
+    assert ana.locator(".my-dice").count() == 0  # still none at the end
     # the end: the winner's cup, house bots are not "away", the whole seed and hash
     winner = next(m for m in wire.received_of("event") if m["event"]["type"] == "game_over")
     seat = winner["event"]["winners"][0]
@@ -314,8 +316,18 @@ def test_kriegspiel_draw_offers_answers_in_italian_and_a_pgn_chess_programs_read
     bob.wait_for_selector("#resign")
     bob.click("#offer-draw")
     ana.wait_for_selector("#draw-state[data-state=offered]")
+    # after a reload the page still knows its offer stands (rebuilt from the room's events)
+    bob.reload()
+    bob.wait_for_selector("#draw-state[data-state=offered]")
+    bob.wait_for_selector("#resign")
+    assert bob.locator("#offer-draw").count() == 0
     ana.click("#decline-draw")
     bob.wait_for_selector("#draw-state[data-state=declined]")
+    assert bob.locator("#offer-draw").count() == 0
+    # and, declined, that it offered since white's last move: not again (the server refuses)
+    bob.reload()
+    bob.wait_for_selector("#draw-state[data-state=declined]")
+    bob.wait_for_selector("#resign")
     assert bob.locator("#offer-draw").count() == 0
     ana.click("#lang")  # Italiano
     ana.wait_for_selector("#resign:has-text('Abbandona'), #resign")

@@ -87,6 +87,22 @@ export const cases = [
     applyFrame(s, { type: "event", room: ROOM, seq: 7, event: { type: "game_over", ranks: [2, 1, 3], winners: [1], reason: "last_player_standing", seed: "ab" } });
     eq(placings(room.table.outcome).map((p) => p.seat), [1, 0, 2]);
   }],
+  ["perudo: a seat that loses its last die has no dice, to the end of the game", () => {
+    const s = feed(initialState(), [
+      { type: "created", room: ROOM, seat: 0, invite: null },
+      { type: "room", room: ROOM, game: "perudo", state: "playing", seats: seats(["ana", "bob", "cy"]) },
+      { type: "event", room: ROOM, seq: 1, event: { type: "game_started", seats: 3, options: { dice_per_player: 1 }, seed_sha256: "h" } },
+      { type: "event", room: ROOM, seq: 2, event: { type: "round_started", round: 1, starter: 0, palifico: null, aces_wild: true, seat: 0, dice: [3] } },
+      { type: "event", room: ROOM, seq: 3, event: { type: "bid", round: 1, seat: 0, bid: "3x3", next: 1 } },
+      { type: "event", room: ROOM, seq: 4, event: { type: "challenge", kind: "dudo", seat: 1, bidder: 0, bid: "3x3" } },
+      { type: "event", room: ROOM, seq: 5, event: { type: "reveal", bid: "3x3", aces_wild: true, revealed: [{ seat: 0, dice: [3] }, { seat: 1, dice: [2] }, { seat: 2, dice: [5] }], count: 1, complete: true, bid_true: false } },
+      { type: "event", room: ROOM, seq: 6, event: { type: "dice_changed", seat: 0, change: -1, reason: "lost_dudo", out: true, dice_left: 0 } },
+    ]);
+    const p = s.rooms[ROOM].table;
+    eq([p.dice, p.diceLeft], [[], 0], "out:");
+    applyFrame(s, { type: "event", room: ROOM, seq: 7, event: { type: "game_over", ranks: [3, 1, 2], winners: [1], reason: "last_player_standing", seed: "ab" } });
+    eq(p.dice, [], "at the end:");
+  }],
   ["perudo: each round's bids, call, cups and changes stay in the history", () => {
     const s = feed(initialState(), [
       { type: "room", room: ROOM, game: "perudo", state: "playing", seats: seats(["ana", "bob"]) },
@@ -125,6 +141,21 @@ export const cases = [
     applyFrame(s, { type: "event", room: ROOM, seq: 7, event: { type: "move", color: "black", move: "g7g6", capture: null, check: [] } });
     eq([k.checked, k.lastMove], [false, "g7g6"]);
     eq([translate("en", "toPlayBlack", {}, "kriegspiel"), translate("it", "toPlayWhite", {}, "kriegspiel")], ["Black to play", "Tocca al Bianco"]);
+  }],
+  ["kriegspiel: a page attached by a snapshot knows its draw offer, standing or declined, until the opponent moves", () => {
+    const announcements = [
+      { type: "game_started", rules: "wild16", to_move: "white", color: "black", board: "4k3/8/8/8/8/8/8/8" },
+      { type: "draw_offered", color: "black" },
+      { type: "draw_declined", color: "white" },
+    ];
+    const s = feed(initialState(), [
+      { type: "room", room: ROOM, game: "kriegspiel", state: "playing", seats: seats(["ana", "bob"]) },
+      { type: "snapshot", room: ROOM, seq: 3, seat: 1, view: { color: "black", rules: "wild16", to_move: "white", draw_offer: null, board: "4k3/8/8/8/8/8/8/8", announcements } },
+    ]);
+    const k = s.rooms[ROOM].table;
+    eq([k.offerBlocked, k.draw], [true, { color: "black", state: "declined" }]);
+    applyFrame(s, { type: "event", room: ROOM, seq: 4, event: { type: "move", color: "white", capture: null, check: [] } });
+    eq(k.offerBlocked, false, "white moved:");
   }],
   ["attention: only the running rooms whose turn frame waits for you", () => {
     const state = { rooms: {
@@ -223,6 +254,16 @@ export const cases = [
     eq(translate("en", "ev_game_started_perudo", { seats: 2, count: 1 }, "perudo"), "The game starts: 2 players, 1 die each.");
     eq(translate("en", "diceCount", { count: 2 }), "diceCount", "a game's word is its own:");
     eq(translate("it", "yourTurn", {}, "perudo"), "Tocca a te", "the page's words serve every game:");
+  }],
+  ["a reveal says the same thing in the log as on the table, in both languages", () => {
+    for (const lang of ["en", "it"]) {
+      for (const count of [0, 1, 3]) {
+        const args = { count, bid: "3x4", verdict: translate(lang, "bidTrue", {}, "perudo") };
+        eq(translate(lang, "ev_reveal", args, "perudo"), `${translate(lang, "revealTitle", args, "perudo")}.`, `${lang} ${count}`);
+      }
+    }
+    eq(translate("it", "ev_reveal", { count: 0, bid: "3x4", verdict: "vera" }, "perudo"), "Si scopre: 0 dadi validi, la puntata 3x4 è vera.");
+    eq(translate("en", "ev_reveal", { count: 1, bid: "3x4", verdict: "true" }, "perudo"), "Reveal: 1 matching die, the bid 3x4 is true.");
   }],
   ["the catalogue is kept; a game without a module has a table that shows nothing", () => {
     const catalogue = { type: "catalogue", lang: "en", games: [{ name: "perudo", title: "Perudo", bots: [] }], room_options: [] };

@@ -94,6 +94,8 @@ export function applyEvent(room, e) {
       if (p.counts && e.seat < p.counts.length) p.counts[e.seat] = Math.max(0, p.counts[e.seat] + change);
       if (e.seat === room.seat) {
         p.diceLeft = e.dice_left ?? Math.max(0, (p.diceLeft ?? 0) + change);
+        // out: no dice left (not the one just lost, when no round follows to say so)
+        if (e.out || p.diceLeft === 0) p.dice = [];
       }
       if (e.out && !p.out.includes(e.seat)) p.out.push(e.seat);
       const reason = changeReason(p, e);
@@ -446,8 +448,8 @@ export const words = {
     ev_round_started: "Round {round}: {name} starts.",
     ev_bid: "{name} bids {bid}.",
     ev_challenge: "{name} calls {kind} on {bidder}'s {bid}.",
-    ev_reveal: "Reveal: {count} matching; the bid {bid} is {verdict}.",
-    ev_reveal_one: "Reveal: {count} matching; the bid {bid} is {verdict}.",
+    ev_reveal: "Reveal: {count} matching dice, the bid {bid} is {verdict}.",
+    ev_reveal_one: "Reveal: {count} matching die, the bid {bid} is {verdict}.",
     ev_lost: "{name} loses a die ({reason}).",
     ev_gained: "{name} gains a die ({reason}).",
     ev_kept: "{name} keeps all dice ({reason}).",
@@ -509,8 +511,8 @@ export const words = {
     ev_round_started: "Giro {round}: comincia {name}.",
     ev_bid: "{name} punta {bid}.",
     ev_challenge: "{name} chiama {kind} sulla puntata {bid} di {bidder}.",
-    ev_reveal: "Si scopre: {count} validi; la puntata {bid} è {verdict}.",
-    ev_reveal_one: "Si scopre: {count} valido; la puntata {bid} è {verdict}.",
+    ev_reveal: "Si scopre: {count} dadi validi, la puntata {bid} è {verdict}.",
+    ev_reveal_one: "Si scopre: {count} dado valido, la puntata {bid} è {verdict}.",
     ev_lost: "{name} perde un dado ({reason}).",
     ev_gained: "{name} guadagna un dado ({reason}).",
     ev_kept: "{name} tiene tutti i dadi ({reason}).",
