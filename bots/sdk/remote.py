@@ -34,6 +34,8 @@ from bots.sdk.bot import Bot, BotError, Decision, GameInfo, GameResult
 
 log = logging.getLogger(__name__)
 
+#: Seconds between a waiting bot's looks for an open room to move to (see gather_room).
+GATHER_EVERY = 1.0
 #: Refusals in a row after which the bot's choice is replaced by the first legal action.
 MAX_REJECTIONS = 3
 #: Refusals that concern the action itself (another attempt on the same turn may pass).
@@ -84,6 +86,7 @@ class RemotePlayer:
         max_reconnects: int = 10,
         think: float = 0.0,
         headers: dict[str, str] | None = None,
+        gather_every: float = GATHER_EVERY,
     ) -> None:
         self.url = url
         self.factory = factory
@@ -93,6 +96,7 @@ class RemotePlayer:
         self.max_reconnects = max_reconnects
         self.think = think  #: seconds from a turn's start to its first attempt
         self.headers = headers or {}
+        self.gather_every = gather_every  #: seconds between looks for a room to move to
         self.player_id: str | None = None
         self.results: list[GameResult] = []
 
@@ -125,15 +129,22 @@ class RemotePlayer:
         )
         outputs = client.outputs()
         running = asyncio.create_task(client.run())
+        gathering: asyncio.Task[None] | None = None
         try:
             await self._ready(client, running)
             state = await self._enter(client, running)
+            if self.target.game and not (self.target.room or self.target.invite):
+                gathering = asyncio.create_task(self._gather(client, state))
             async for output in outputs:
                 result = await self._handle(client, bot, state, output)
                 if result is not None or state.ended:
                     return result
             raise BotError(str(client.failure or f"lost the server at {self.url}"))
         finally:
+            if gathering is not None:
+                gathering.cancel()
+                with contextlib.suppress(asyncio.CancelledError, ClientError, BotError):
+                    await gathering
             self.token = core.token or self.token
             await client.close()
             with contextlib.suppress(ConnectionFailed, asyncio.CancelledError):
@@ -184,6 +195,37 @@ class RemotePlayer:
         message = {"type": "create_room", "game": t.game, "options": t.options}
         reply = await client.request(message, timeout=None)
         return _Game(room=reply["room"], seat=reply["seat"])
+
+    async def _gather(self, client: Client, state: _Game) -> None:
+        """Bots started together each find no open room and create one: until the game
+        starts, look every :attr:`gather_every` seconds for an open room to move to, so
+        that they end up together (see :func:`gather_room`)."""
+        while _waiting(state):
+            await asyncio.sleep(self.gather_every)
+            if not _waiting(state):
+                return
+            try:
+                await self._regroup(client, state)
+            except ClientError as exc:
+                log.info("%s: looking for a room to move to: %s", self.name, exc)
+
+    async def _regroup(self, client: Client, state: _Game) -> None:
+        listing = await client.request({"type": "list_rooms", "game": self.target.game})
+        better = gather_room(listing["rooms"], state.room, self.player_id)
+        if better is None or not _waiting(state):
+            return
+        log.info("%s: moving from room %s to %s", self.name, state.room, better)
+        old, state.room = state.room, better  # (the old room's frames are ignored from now)
+        await client.request({"type": "leave", "room": old})
+        try:
+            reply = await client.request({"type": "join", "room": better})
+        except ClientError as exc:
+            if exc.code == "disconnected":
+                raise
+            entered = await self._enter_once(client)  # raced: any open room, or a new one
+            state.room, state.seat = entered.room, entered.seat
+            return
+        state.room, state.seat = reply["room"], reply["seat"]
 
     async def _handle(
         self, client: Client, bot: Bot, state: _Game, output: Output
@@ -303,6 +345,34 @@ class RemotePlayer:
         with contextlib.suppress(ClientError):
             await client.request({"type": "leave", "room": state.room}, timeout=2)
         return result
+
+
+def _waiting(state: _Game) -> bool:
+    """Whether the bot's game has not started (nor ended) yet."""
+    return not (state.started or state.ended)
+
+
+def gather_room(rooms: list[dict[str, Any]], mine: str, me: str | None) -> str | None:
+    """The open room a bot waiting in room ``mine`` should move to, or ``None``.
+
+    The rule converges whatever the timing: a bot moves only while its room is waiting
+    and every other player in it is a bot (a person who sat down with it is never left),
+    and only to a waiting room with a free seat whose id is smaller (as text) than its
+    own. The smallest such room's bots never move, so the bots end up in it until it is
+    full and its game starts; the rest then gather in the next smallest."""
+    own = next((r for r in rooms if r["room"] == mine), None)
+    if own is None or own["state"] != "waiting":
+        return None
+    if any(s["player"] not in (None, me) and not s["bot"] for s in own["seats"]):
+        return None
+    open_ids = [
+        r["room"]
+        for r in rooms
+        if r["room"] < mine
+        and r["state"] == "waiting"
+        and any(s["player"] is None for s in r["seats"])
+    ]
+    return min(open_ids, default=None)
 
 
 async def play_remote(

@@ -39,6 +39,13 @@ from bots.tools.arena import (
 from server.games import engine, engine_names
 from server.games.base import ConfigError
 
+#: ``umpire bot``'s default ``--retries``: connection attempts in a row that may fail. The
+#: waits double from about 0.2 s to at most 10 s (bots.client.driver.backoff), so twelve
+#: of them last about 70 s: a server restart is outlasted, an unreachable server is given
+#: up in about a minute. A ladder bot (``--ladder``) runs unattended: about 2.5 minutes.
+BOT_RETRIES = 12
+LADDER_RETRIES = 20
+
 
 class Feed(Protocol):
     """Where a tournament publishes its standings after each game (the MQTT bus)."""
@@ -298,9 +305,10 @@ def register(
         "--retries",
         type=int,
         metavar="N",
-        help="connection attempts in a row that may fail before the bot gives up (default 4: "
-        "waits of about 0.2, 0.4, 0.8 and 1.6 s, so an unreachable server ends it in about "
-        "3 s; with --ladder 20, about 3 minutes, to outlast a server restart)",
+        help="connection attempts in a row that may fail before the bot gives up (default "
+        f"{BOT_RETRIES}: waits doubling from about 0.2 s to at most 10 s, so the bot "
+        "outlasts a server restart and an unreachable server ends it in about a minute; "
+        f"with --ladder {LADDER_RETRIES}, about 2.5 minutes)",
     )
     ladder = p.add_argument_group('the ranked ladder (docs/bots.md, "The ladder")')
     ladder.add_argument(
@@ -614,7 +622,7 @@ def cmd_bot(args: argparse.Namespace) -> int:
         if args.max_concurrent < 1:
             raise ConfigError(f"--max-concurrent must be at least 1, not {args.max_concurrent}")
         if args.retries is None:
-            args.retries = 20 if args.ladder else 4
+            args.retries = LADDER_RETRIES if args.ladder else BOT_RETRIES
         if args.retries < 0:
             raise ConfigError(f"--retries must be 0 or more, not {args.retries}")
     except (BotError, ConfigError) as exc:

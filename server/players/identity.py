@@ -287,8 +287,7 @@ class Identities:
         key has tried too often, and otherwise with ``bad_login`` whatever was wrong (no
         such account, a bot account, a wrong password) after the same work."""
         key = account_key(name)
-        if not self.throttle.allow(address, key):
-            raise ClientError("rate_limited", "too many login attempts: wait a minute")
+        self._throttle(address, key, "too many login attempts")
         credentials = await self.store.credentials(key)
         if not usable_password(password):
             # no account can have this password: nothing to hash, whoever the name is
@@ -304,6 +303,13 @@ class Identities:
             await self.store.set_password(row.id, await self.passwords.hash(password))
         token, token_hash = await self._new_token(row.id, "session")
         return Signed(self._remember(player_of(row, version)), token, token_hash, "session")
+
+    def _throttle(self, address: str, key: str | None, what: str) -> None:
+        """Take a login attempt's tokens, or refuse it with ``rate_limited`` and the
+        seconds until it may pass (``retry_after``)."""
+        wait = self.throttle.check(address, key)
+        if wait > 0:
+            raise ClientError("rate_limited", f"{what}: try again in {wait:g} s", retry_after=wait)
 
     async def _new_token(self, player_id: str, kind: str) -> tuple[str, str]:
         token = opaque(32)
@@ -324,8 +330,7 @@ class Identities:
             )
         name = check_name(player.name if name is None else name)
         check_password(password)
-        if not self.throttle.allow(address, None):
-            raise ClientError("rate_limited", "too many attempts: wait a minute")
+        self._throttle(address, None, "too many attempts")
         if await self._taken(name, player.id):
             raise ClientError("name_taken", f"the name {name!r} is taken")
         stored = await self.store.player(player.id)
@@ -364,8 +369,7 @@ class Identities:
             raise ClientError("account_required", "only an account has a password")
         key = account_key(player.name)
         check_password(new)
-        if not self.throttle.allow(address, key):
-            raise ClientError("rate_limited", "too many attempts: wait a minute")
+        self._throttle(address, key, "too many attempts")
         credentials = await self.store.credentials(key)
         stored = None if credentials is None else credentials.password_hash or None
         if not usable_password(old) or not await self.passwords.verify(stored, old):

@@ -6,7 +6,8 @@ empty the attempt is refused with ``rate_limited`` *before* anything is looked u
 answer is the same whether or not the name exists. The per-address bucket slows one
 machine guessing many names; the per-account bucket slows many machines guessing one
 account's password (at the cost that they can also slow its owner's logins: the bucket
-refills, so the owner waits minutes, never hours).
+refills, so the owner waits minutes, never hours). The refusal carries ``retry_after``: the
+seconds until both buckets have a token again.
 
 Memory is bounded: a bucket that has refilled is the same as no bucket and is forgotten;
 past ``max_entries`` buckets per kind the least recently used ones are dropped (an
@@ -16,6 +17,7 @@ be limited per address).
 
 from __future__ import annotations
 
+import math
 import time
 from collections import OrderedDict
 from collections.abc import Callable
@@ -56,6 +58,10 @@ class Buckets:
         tokens, stamp = entry
         return min(self.rate.burst, tokens + max(0.0, now - stamp) / self.rate.every)
 
+    def wait(self, key: str, now: float) -> float:
+        """The seconds until ``key`` has a token again (0 when it has one now)."""
+        return max(0.0, (1 - self.level(key, now)) * self.rate.every)
+
     def take(self, key: str, now: float) -> None:
         """Spend one of ``key``'s tokens (the caller checked :meth:`level`)."""
         self._buckets[key] = (self.level(key, now) - 1, now)
@@ -89,12 +95,18 @@ class LoginThrottle:
     def allow(self, address: str, key: str | None) -> bool:
         """Take a token from ``address``'s bucket and (unless ``key`` is None) from
         ``key``'s; ``False`` (and nothing taken) when either is empty."""
+        return self.check(address, key) == 0
+
+    def check(self, address: str, key: str | None) -> float:
+        """Like :meth:`allow`, but the answer is the seconds to wait before the attempt
+        may pass (rounded up to the millisecond; ``0``: it passed, and took its tokens)."""
         now = self.clock()
-        if self.addresses.level(address, now) < 1:
-            return False
-        if key is not None and self.accounts.level(key, now) < 1:
-            return False
+        wait = self.addresses.wait(address, now)
+        if key is not None:
+            wait = max(wait, self.accounts.wait(key, now))
+        if wait > 0:
+            return math.ceil(wait * 1000) / 1000
         self.addresses.take(address, now)
         if key is not None:
             self.accounts.take(key, now)
-        return True
+        return 0.0

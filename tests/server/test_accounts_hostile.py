@@ -129,6 +129,8 @@ async def test_login_is_limited_per_address(rig: Rig) -> None:
     for name in ("alice", "ghost-x"):
         error = await attempt(client, name, PASSWORD)
         assert error["code"] == "rate_limited"
+        # the address's bucket is empty: one token comes back after `every` seconds
+        assert error["retry_after"] == PER_ADDRESS.every
     limited = {(await attempt(client, n, PASSWORD))["message"] for n in ("alice", "ghost-y")}
     assert len(limited) == 1
     assert rig.hasher.calls == before
@@ -156,7 +158,8 @@ async def test_login_is_limited_per_account_from_many_addresses(rig: Rig) -> Non
         error = await attempt(client, spellings[i % len(spellings)], "wrong password")
         assert error["code"] == "bad_login"
     fresh = await open_client(rig, "127.0.2.1")
-    assert (await attempt(fresh, "alice", PASSWORD))["code"] == "rate_limited"
+    limited = await attempt(fresh, "alice", PASSWORD)
+    assert limited["code"] == "rate_limited" and limited["retry_after"] == PER_ACCOUNT.every
     # an unknown name is limited after as many attempts, with the same answer
     for i in range(burst):
         client = await open_client(rig, f"127.0.3.{i + 1}")
@@ -181,7 +184,12 @@ async def test_change_password_is_limited_too(rig: Rig) -> None:
         await client.send(type="change_password", old="wrong password", new="new password")
         await client.error("bad_login")
     await client.send(type="change_password", old=PASSWORD, new="new password")
-    await client.error("rate_limited")
+    error = await client.error("rate_limited")
+    assert error["retry_after"] == PER_ACCOUNT.every
+    rig.monotonic.advance(PER_ACCOUNT.every / 4)  # a quarter of a token back
+    await client.send(type="change_password", old=PASSWORD, new="new password")
+    error = await client.error("rate_limited")
+    assert error["retry_after"] == PER_ACCOUNT.every * 3 / 4
 
 
 async def test_revoked_and_expired_tokens(rig: Rig) -> None:

@@ -290,11 +290,12 @@ def subprocess_run(argv: list[str]) -> subprocess.CompletedProcess[str]:
 
 def test_in_real_processes_nothing_hangs(files: dict[str, str]) -> None:
     """A server that must not start ends; a bot against a dead server gives up by
-    itself (its default --retries); a non-database is refused."""
+    itself (after --retries: the default, about a minute, outlasts a restart, see
+    tests/bots/test_bot_outlasts_restart.py); a non-database is refused."""
     for argv, status, needle in [
         (["serve", "--port", "99999", "--db", files["db"]], 2, "99999"),
         (["serve", "--port", "0", "--db", files["missing"]], 1, files["missing"]),
-        (["bot", "perudo-random", "--server", DEAD], 1, DEAD),
+        (["bot", "perudo-random", "--server", DEAD, "--retries", "2"], 1, DEAD),
         (["export", "--db", files["junk"]], 1, files["junk"]),
     ]:
         done = subprocess_run(argv)
