@@ -91,6 +91,8 @@ class RoomCore:
         self.settings = Settings.from_json(row.settings)
         self.seating = Seating([seat_from_id(pid, players) for pid in row.seats], row.house)
         self.state = row.status
+        #: told whenever ``row.seats`` changes (the lobby's index of each player's rooms)
+        self.on_seats: Callable[[], None] | None = None
         self.game: Game | None = None
         self.streams = Streams(row.id, len(row.seats))
         self.viewers: dict[m.Conn, Viewer] = {}
@@ -599,6 +601,8 @@ class RoomCore:
         """Bring the row's seats and house tickets up to date with the seating."""
         self.row.seats = [seat.player.id if seat.player else None for seat in self.seats]
         self.row.house = self.seating.house_tickets()
+        if self.on_seats is not None:
+            self.on_seats()
 
     def _save(self) -> None:
         """Log the room's row as it is now (before the game: seats, house bots)."""

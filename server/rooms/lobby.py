@@ -93,6 +93,10 @@ class Lobby:
         #: the rooms made from each address key (``create``), pruned as they end
         self._by_address: dict[str, set[str]] = {}
         self._address_of: dict[str, str] = {}
+        #: the rooms in memory each player hosts or sits in, and the players each room is
+        #: filed under (``_file``): what ``live_rooms_of`` reads, not every room
+        self._by_player: dict[str, set[str]] = {}
+        self._players_in: dict[str, set[str]] = {}
         self.rooms: dict[str, Room] = {}
         self._invites: dict[str, str] = {}
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
@@ -135,11 +139,30 @@ class Lobby:
     def live_rooms_of(self, player_id: str) -> int:
         """How many of this node's waiting or playing rooms ``player_id`` hosts or sits
         in (whatever made them: a host, a seek, a rematch, a tournament, the ladder)."""
-        return sum(
-            1
-            for r in self.rooms.values()
-            if r.state in (WAITING, PLAYING) and (r.host == player_id or player_id in r.row.seats)
-        )
+        live = 0
+        for room_id in self._by_player.get(player_id, ()):
+            room = self.rooms.get(room_id)
+            if room is not None and room.state in (WAITING, PLAYING):
+                live += 1
+        return live
+
+    def _file(self, room: Room) -> None:
+        """File ``room`` under its host and its seated players (as they are now)."""
+        now = {pid for pid in room.row.seats if pid is not None}
+        if room.host is not None:
+            now.add(room.host)
+        self._unfile(room.id, self._players_in.get(room.id, set()) - now)
+        for pid in now:
+            self._by_player.setdefault(pid, set()).add(room.id)
+        self._players_in[room.id] = now
+
+    def _unfile(self, room_id: str, players: set[str]) -> None:
+        for pid in players:
+            held = self._by_player.get(pid)
+            if held is not None:
+                held.discard(room_id)
+                if not held:
+                    del self._by_player[pid]
 
     def check_room_limit(self, player: Player) -> None:
         """Refuse (``too_many_rooms``) a new room for a player who already hosts or sits
@@ -415,7 +438,9 @@ class Lobby:
         room.on_moved = self._moved
         room.on_end = self._ended
         room.on_rematch = self._rematch
+        room.on_seats = self._file
         self.rooms[room.id] = room
+        self._file(room)
         if room.invite is not None:
             self._invites[room.invite] = room.id
         room.bus = self.bus
@@ -429,6 +454,7 @@ class Lobby:
     def _forget(self, room: Room) -> None:
         if self.rooms.get(room.id) is room:
             del self.rooms[room.id]
+            self._unfile(room.id, self._players_in.pop(room.id, set()))
         address = self._address_of.pop(room.id, None)
         if address is not None and address in self._by_address:
             made = self._by_address[address]
@@ -606,6 +632,8 @@ class Lobby:
             await room.stop()
         self.rooms.clear()
         self._invites.clear()
+        self._by_player.clear()
+        self._players_in.clear()
 
 
 __all__ = ["MATCH_SOURCES", "EndHook", "HouseSeat", "Lobby", "MatchSeat"]
