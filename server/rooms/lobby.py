@@ -93,6 +93,10 @@ class Lobby:
         #: the rooms made from each address key (``create``), pruned as they end
         self._by_address: dict[str, set[str]] = {}
         self._address_of: dict[str, str] = {}
+        #: rooms rebuilt from the log (a restart, a node's takeover) that count against
+        #: no address yet: each counts against the address its host next comes from
+        #: (``returns``)
+        self._unattributed: set[str] = set()
         #: the rooms in memory each player hosts or sits in, and the players each room is
         #: filed under (``_file``): what ``live_rooms_of`` reads, not every room
         self._by_player: dict[str, set[str]] = {}
@@ -241,6 +245,23 @@ class Lobby:
             self._address_of[room_id] = address
         room.post(m.Relaunch())  # (its first input: an empty room's deadline is armed)
         return room
+
+    def returns(self, player_id: str, address: str) -> None:
+        """``player_id`` said who it is from ``address`` (its key): the live rooms it
+        hosts that were rebuilt after a restart count against that address from now on
+        (the store keeps no address: docs/server.md, "Limits")."""
+        if not self._unattributed:
+            return
+        for room_id in self._by_player.get(player_id, ()):
+            if room_id not in self._unattributed:
+                continue
+            room = self.rooms.get(room_id)
+            if room is None or room.host != player_id:
+                continue
+            self._unattributed.discard(room_id)
+            if self._live(room_id):
+                self._by_address.setdefault(address, set()).add(room_id)
+                self._address_of[room_id] = address
 
     def _live(self, room_id: str) -> bool:
         room = self.rooms.get(room_id)
@@ -455,6 +476,7 @@ class Lobby:
         if self.rooms.get(room.id) is room:
             del self.rooms[room.id]
             self._unfile(room.id, self._players_in.pop(room.id, set()))
+        self._unattributed.discard(room.id)
         address = self._address_of.pop(room.id, None)
         if address is not None and address in self._by_address:
             made = self._by_address[address]
@@ -558,6 +580,8 @@ class Lobby:
         )
         room = Room(core, self.store, self._forget)
         self._add(room)
+        if room.host is not None:  # (made elsewhere or before a restart: see ``returns``)
+            self._unattributed.add(room.id)
         if row.status != WAITING and row.seed:
             await room.recover()
         return room
@@ -634,6 +658,7 @@ class Lobby:
         self._invites.clear()
         self._by_player.clear()
         self._players_in.clear()
+        self._unattributed.clear()
 
 
 __all__ = ["MATCH_SOURCES", "EndHook", "HouseSeat", "Lobby", "MatchSeat"]
