@@ -101,6 +101,8 @@ class Lobby:
         #: filed under (``_file``): what ``live_rooms_of`` reads, not every room
         self._by_player: dict[str, set[str]] = {}
         self._players_in: dict[str, set[str]] = {}
+        #: the waiting rooms in memory (``_note_state``), for ``max_waiting_rooms``
+        self._waiting: set[str] = set()
         self.rooms: dict[str, Room] = {}
         self._invites: dict[str, str] = {}
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
@@ -150,6 +152,16 @@ class Lobby:
                 live += 1
         return live
 
+    def waiting_rooms(self) -> int:
+        """How many rooms in memory wait for players."""
+        return len(self._waiting)
+
+    def _note_state(self, room: Room) -> None:
+        if room.state == WAITING and self.rooms.get(room.id) is room:
+            self._waiting.add(room.id)
+        else:
+            self._waiting.discard(room.id)
+
     def _file(self, room: Room) -> None:
         """File ``room`` under its host and its seated players (as they are now)."""
         now = {pid for pid in room.row.seats if pid is not None}
@@ -194,7 +206,7 @@ class Lobby:
         if len(self.rooms) >= self.max_rooms:
             raise ClientError("too_many_rooms", "the server has as many rooms as it can hold")
         self.check_room_limit(host)
-        if sum(1 for r in self.rooms.values() if r.state == WAITING) >= self.max_waiting_rooms:
+        if len(self._waiting) >= self.max_waiting_rooms:
             raise ClientError(
                 "too_many_rooms",
                 f"the server has {self.max_waiting_rooms} rooms waiting for players: join one",
@@ -460,8 +472,10 @@ class Lobby:
         room.on_end = self._ended
         room.on_rematch = self._rematch
         room.on_seats = self._file
+        room.on_state = self._note_state
         self.rooms[room.id] = room
         self._file(room)
+        self._note_state(room)
         if room.invite is not None:
             self._invites[room.invite] = room.id
         room.bus = self.bus
@@ -476,6 +490,7 @@ class Lobby:
         if self.rooms.get(room.id) is room:
             del self.rooms[room.id]
             self._unfile(room.id, self._players_in.pop(room.id, set()))
+            self._waiting.discard(room.id)
         self._unattributed.discard(room.id)
         address = self._address_of.pop(room.id, None)
         if address is not None and address in self._by_address:
@@ -659,6 +674,7 @@ class Lobby:
         self._by_player.clear()
         self._players_in.clear()
         self._unattributed.clear()
+        self._waiting.clear()
 
 
 __all__ = ["MATCH_SOURCES", "EndHook", "HouseSeat", "Lobby", "MatchSeat"]

@@ -1,6 +1,7 @@
 """``Lobby.live_rooms_of`` reads an index of each player's rooms (issue 34 item 5): it
 once scanned every room in memory on each ``create``, O(rooms). The index follows rooms
-as they open, as seats are taken and given up, and as rooms end and close."""
+as they open, as seats are taken and given up, and as rooms end and close; the waiting
+rooms are counted the same way."""
 
 from __future__ import annotations
 
@@ -58,23 +59,27 @@ async def test_live_rooms_of_follows_seats_without_scanning(
 
     try:
         assert counts() == (1, 1)
+        assert lobby.waiting_rooms() == 7
+        await lobby.create(bob_p, "perudo", {}, Settings())  # (its limits scan nothing)
+        assert lobby.waiting_rooms() == 8
+        assert counts() == (1, 2)
         await ana.request("join", "joined", room=theirs.id)  # a seat taken: counted
-        assert counts() == (2, 1)
+        assert counts() == (2, 2)
         await ana.request("leave", "left", room=theirs.id)  # given up before the start
-        assert counts() == (1, 1)
+        assert counts() == (1, 2)
         await ana.request("join", "joined", room=theirs.id)
         await bob.request("join", "joined", room=theirs.id)
         await eventually(lambda: theirs.state == "playing")  # (full: it starts)
-        assert counts() == (2, 1)
+        assert counts() == (2, 2) and lobby.waiting_rooms() == 7
         await ana.request("join", "joined", room=mine.id)
         await ana.send(type="act", room=theirs.id, action="resign")  # (two seats: it ends)
         await eventually(lambda: theirs.state == "finished")
-        assert counts() == (1, 0)
+        assert counts() == (1, 1) and lobby.waiting_rooms() == 7
         await lobby.evict(mine.id)  # gone from memory: out of the index too
-        assert counts() == (0, 0)
+        assert counts() == (0, 1) and lobby.waiting_rooms() == 6
         # (an ended room in memory stays filed, not counted, until it leaves memory)
         assert lobby._by_player[ana_p.id] == {theirs.id}
         await lobby.evict(theirs.id)
-        assert ana_p.id not in lobby._by_player and bob_p.id not in lobby._by_player
+        assert ana_p.id not in lobby._by_player
     finally:
         lobby.rooms = dict(dict.items(lobby.rooms))
