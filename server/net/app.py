@@ -864,6 +864,9 @@ class UmpireServer:
         if signed.token_hash:
             self._by_token.setdefault(signed.token_hash, set()).add(client)
         self.matchmaker.back(signed.player.id)
+        if client.address not in (HOUSE_ADDRESS, self.cluster_peer_address):
+            # (rooms rebuilt after a restart count against the address their host is at)
+            self.lobby.returns(signed.player.id, address_key(client.address))
 
     def _rebind_all(self, player: Player) -> None:
         """Every live connection of ``player`` on this node is now ``player`` as it is

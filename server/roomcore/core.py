@@ -90,7 +90,11 @@ class RoomCore:
         self.timing = timing
         self.settings = Settings.from_json(row.settings)
         self.seating = Seating([seat_from_id(pid, players) for pid in row.seats], row.house)
-        self.state = row.status
+        #: told whenever ``row.seats`` changes (the lobby's index of each player's rooms)
+        self.on_seats: Callable[[], None] | None = None
+        #: told whenever ``state`` changes (the lobby counts the waiting rooms)
+        self.on_state: Callable[[], None] | None = None
+        self._state = row.status
         self.game: Game | None = None
         self.streams = Streams(row.id, len(row.seats))
         self.viewers: dict[m.Conn, Viewer] = {}
@@ -595,10 +599,23 @@ class RoomCore:
         self._out.append(m.Persist(entry))
         return self.streams.append(events)
 
+    @property
+    def state(self) -> str:
+        """waiting, playing, finished or aborted."""
+        return self._state
+
+    @state.setter
+    def state(self, value: str) -> None:
+        self._state = value
+        if self.on_state is not None:
+            self.on_state()
+
     def _seat_rows(self) -> None:
         """Bring the row's seats and house tickets up to date with the seating."""
         self.row.seats = [seat.player.id if seat.player else None for seat in self.seats]
         self.row.house = self.seating.house_tickets()
+        if self.on_seats is not None:
+            self.on_seats()
 
     def _save(self) -> None:
         """Log the room's row as it is now (before the game: seats, house bots)."""

@@ -93,6 +93,16 @@ class Lobby:
         #: the rooms made from each address key (``create``), pruned as they end
         self._by_address: dict[str, set[str]] = {}
         self._address_of: dict[str, str] = {}
+        #: rooms rebuilt from the log (a restart, a node's takeover) that count against
+        #: no address yet: each counts against the address its host next comes from
+        #: (``returns``)
+        self._unattributed: set[str] = set()
+        #: the rooms in memory each player hosts or sits in, and the players each room is
+        #: filed under (``_file``): what ``live_rooms_of`` reads, not every room
+        self._by_player: dict[str, set[str]] = {}
+        self._players_in: dict[str, set[str]] = {}
+        #: the waiting rooms in memory (``_note_state``), for ``max_waiting_rooms``
+        self._waiting: set[str] = set()
         self.rooms: dict[str, Room] = {}
         self._invites: dict[str, str] = {}
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
@@ -135,11 +145,40 @@ class Lobby:
     def live_rooms_of(self, player_id: str) -> int:
         """How many of this node's waiting or playing rooms ``player_id`` hosts or sits
         in (whatever made them: a host, a seek, a rematch, a tournament, the ladder)."""
-        return sum(
-            1
-            for r in self.rooms.values()
-            if r.state in (WAITING, PLAYING) and (r.host == player_id or player_id in r.row.seats)
-        )
+        live = 0
+        for room_id in self._by_player.get(player_id, ()):
+            room = self.rooms.get(room_id)
+            if room is not None and room.state in (WAITING, PLAYING):
+                live += 1
+        return live
+
+    def waiting_rooms(self) -> int:
+        """How many rooms in memory wait for players."""
+        return len(self._waiting)
+
+    def _note_state(self, room: Room) -> None:
+        if room.state == WAITING and self.rooms.get(room.id) is room:
+            self._waiting.add(room.id)
+        else:
+            self._waiting.discard(room.id)
+
+    def _file(self, room: Room) -> None:
+        """File ``room`` under its host and its seated players (as they are now)."""
+        now = {pid for pid in room.row.seats if pid is not None}
+        if room.host is not None:
+            now.add(room.host)
+        self._unfile(room.id, self._players_in.get(room.id, set()) - now)
+        for pid in now:
+            self._by_player.setdefault(pid, set()).add(room.id)
+        self._players_in[room.id] = now
+
+    def _unfile(self, room_id: str, players: set[str]) -> None:
+        for pid in players:
+            held = self._by_player.get(pid)
+            if held is not None:
+                held.discard(room_id)
+                if not held:
+                    del self._by_player[pid]
 
     def check_room_limit(self, player: Player) -> None:
         """Refuse (``too_many_rooms``) a new room for a player who already hosts or sits
@@ -167,7 +206,7 @@ class Lobby:
         if len(self.rooms) >= self.max_rooms:
             raise ClientError("too_many_rooms", "the server has as many rooms as it can hold")
         self.check_room_limit(host)
-        if sum(1 for r in self.rooms.values() if r.state == WAITING) >= self.max_waiting_rooms:
+        if len(self._waiting) >= self.max_waiting_rooms:
             raise ClientError(
                 "too_many_rooms",
                 f"the server has {self.max_waiting_rooms} rooms waiting for players: join one",
@@ -218,6 +257,23 @@ class Lobby:
             self._address_of[room_id] = address
         room.post(m.Relaunch())  # (its first input: an empty room's deadline is armed)
         return room
+
+    def returns(self, player_id: str, address: str) -> None:
+        """``player_id`` said who it is from ``address`` (its key): the live rooms it
+        hosts that were rebuilt after a restart count against that address from now on
+        (the store keeps no address: docs/server.md, "Limits")."""
+        if not self._unattributed:
+            return
+        for room_id in self._by_player.get(player_id, ()):
+            if room_id not in self._unattributed:
+                continue
+            room = self.rooms.get(room_id)
+            if room is None or room.host != player_id:
+                continue
+            self._unattributed.discard(room_id)
+            if self._live(room_id):
+                self._by_address.setdefault(address, set()).add(room_id)
+                self._address_of[room_id] = address
 
     def _live(self, room_id: str) -> bool:
         room = self.rooms.get(room_id)
@@ -415,7 +471,11 @@ class Lobby:
         room.on_moved = self._moved
         room.on_end = self._ended
         room.on_rematch = self._rematch
+        room.on_seats = self._file
+        room.on_state = self._note_state
         self.rooms[room.id] = room
+        self._file(room)
+        self._note_state(room)
         if room.invite is not None:
             self._invites[room.invite] = room.id
         room.bus = self.bus
@@ -429,6 +489,9 @@ class Lobby:
     def _forget(self, room: Room) -> None:
         if self.rooms.get(room.id) is room:
             del self.rooms[room.id]
+            self._unfile(room.id, self._players_in.pop(room.id, set()))
+            self._waiting.discard(room.id)
+        self._unattributed.discard(room.id)
         address = self._address_of.pop(room.id, None)
         if address is not None and address in self._by_address:
             made = self._by_address[address]
@@ -532,6 +595,8 @@ class Lobby:
         )
         room = Room(core, self.store, self._forget)
         self._add(room)
+        if room.host is not None:  # (made elsewhere or before a restart: see ``returns``)
+            self._unattributed.add(room.id)
         if row.status != WAITING and row.seed:
             await room.recover()
         return room
@@ -606,6 +671,10 @@ class Lobby:
             await room.stop()
         self.rooms.clear()
         self._invites.clear()
+        self._by_player.clear()
+        self._players_in.clear()
+        self._unattributed.clear()
+        self._waiting.clear()
 
 
 __all__ = ["MATCH_SOURCES", "EndHook", "HouseSeat", "Lobby", "MatchSeat"]

@@ -146,6 +146,13 @@ class Room:
         #: told when every player accepted a rematch: opens its room and answers with
         #: :class:`~server.roomcore.messages.Rematched`; set by the lobby
         self.on_rematch: Callable[[Room], None] | None = None
+        #: told when the seats' players changed (a seat taken or given up); set by the
+        #: lobby, which keeps an index of each player's rooms
+        self.on_seats: Callable[[Room], None] | None = None
+        #: told when the room's state changed (the lobby counts the waiting rooms)
+        self.on_state: Callable[[Room], None] | None = None
+        core.on_seats = self._seats_changed
+        core.on_state = self._state_changed
         self._queue = _Mailbox()
         self._task: asyncio.Task[None] | None = None
         self._handles: dict[str, asyncio.TimerHandle] = {}
@@ -638,6 +645,14 @@ class Room:
                 conn.close(MOVED, "the room moved to another node: reconnect and resume")
         if not self._closed:
             self._close()
+
+    def _state_changed(self) -> None:
+        if self.on_state is not None:
+            self.on_state(self)
+
+    def _seats_changed(self) -> None:
+        if self.on_seats is not None:
+            self.on_seats(self)
 
     def _close(self) -> None:
         self._closed = True

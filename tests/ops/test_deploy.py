@@ -193,3 +193,27 @@ async def test_the_readmes_mosquitto_configuration_starts_debians_mosquitto(
     finally:
         broker.stop()
         shutil.rmtree(etc, ignore_errors=True)
+
+
+@pytest.mark.parametrize("path", ["compose.yaml", "compose.cluster.yaml"])
+def test_compose_nodes_trust_exactly_their_caddy(path: str) -> None:
+    """Behind Caddy every client would count as Caddy's container address (the limits
+    per address, issue 34): each node names Caddy's fixed address with
+    ``--trusted-proxy``, and only it (not the network's gateway, which the host's own
+    published-port clients come from, nor the whole network)."""
+    import ipaddress
+
+    yaml = pytest.importorskip("yaml", reason="PyYAML is not installed")
+    compose = yaml.safe_load((DEPLOY / path).read_text())
+    services = compose["services"]
+    subnets = compose["networks"]["default"]["ipam"]["config"]
+    assert len(subnets) == 1
+    subnet = ipaddress.ip_network(subnets[0]["subnet"])
+    caddy = ipaddress.ip_address(services["caddy"]["networks"]["default"]["ipv4_address"])
+    assert caddy in subnet and caddy != next(subnet.hosts())  # (.1 is the gateway)
+    nodes = [name for name in services if name.startswith("umpire")]
+    assert nodes
+    for name in nodes:
+        args = build_parser().parse_args([str(a) for a in services[name]["command"]])
+        assert args.trusted_proxy == [str(caddy)], name
+        assert "networks" not in services[name]  # (on the default network, with Caddy)

@@ -119,3 +119,40 @@ async def test_behind_a_trusted_proxy_each_client_counts_as_itself(
     assert await hello("198.51.100.1, 203.0.113.1") == "welcome"
     assert await hello("203.0.113.2") == "welcome"  # (not the proxy's one guest)
     assert await hello("203.0.113.1") == "rate_limited"
+
+
+async def test_the_rooms_per_address_hold_across_a_restart(
+    make_server: ServerFactory, db_path: str
+) -> None:
+    """Rooms rebuilt from the log after a restart counted against no address, so one
+    address could make its whole quota again. A restored room now counts against the
+    address its host comes back from (nothing about addresses is stored)."""
+    limits = Limits(rate=1000, burst=1000, max_rooms_per_address=3)
+    server = await make_server(limits=limits)
+    tokens = []
+    for index in range(3):  # three guests from 127.0.0.1, a room each: the quota
+        host = await WsClient.open(server.port)
+        await host.hello(f"host{index}")
+        await host.request("create_room", "created", game="perudo", options={"seats": 2})
+        tokens.append(host.token)
+        await host.close()
+    await server.close()
+
+    again = await make_server(limits=limits, db=db_path)
+    assert len(again.lobby.rooms) == 3
+    for index, token in enumerate(tokens):  # the hosts come back, from the same address
+        host = await WsClient.open(again.port)
+        await host.hello(f"host{index}", token=token)
+        await host.close()
+    newcomer = await WsClient.open(again.port)
+    await newcomer.hello("newcomer")
+    await newcomer.send(type="create_room", game="perudo", options={"seats": 2})
+    reply = await newcomer.next()
+    while reply["type"] not in ("created", "error"):
+        reply = await newcomer.next()
+    assert reply["type"] == "error" and reply["code"] == "too_many_rooms", reply
+    await newcomer.close()
+    elsewhere = await WsClient.open(again.port, local_addr=("127.0.0.2", 0))
+    await elsewhere.hello("elsewhere")
+    await elsewhere.request("create_room", "created", game="perudo", options={"seats": 2})
+    await elsewhere.close()
