@@ -2,10 +2,14 @@
 
 Plays the same games as ``umpire tournament`` (the arena's schedule and seeds) and, for
 each game that the first bot did not win, prints the end reason, the number of plies and
-the material left on each side (from the umpire's real board), then a summary by reason.
+the material left on each side (from the umpire's real board), then a summary by reason
+and a table of the non-wins by cause and by material at the end (``material_bin``), with
+the games' indices (the game's seed is ``game_seed(seed, index)``: rerun one with
+``--first index --games index+1``), so each cause can become a test position.
 
-    python -m benchmarks.kriegspiel_draws [--bots kriegspiel-meta,kriegspiel-random]
+    python -m benchmarks.kriegspiel_draws [--bots kriegspiel-meta:hard,kriegspiel-random]
         [--games 200] [--seed 1] [--budget nodes=1000] [--parallel 1] [--first 0]
+        [--rules wild16]
 """
 
 from __future__ import annotations
@@ -30,6 +34,54 @@ def _material(board: chess.Board, color: chess.Color) -> str:
     return letters or "-"
 
 
+_POINTS = {"Q": 9, "R": 5, "B": 3, "N": 3, "P": 1}
+
+
+def points(letters: str) -> int:
+    """The material value of a side's letters from ``_material`` (``-`` is 0)."""
+    return sum(_POINTS.get(letter, 0) for letter in letters)
+
+
+def material_bin(mine: str, theirs: str) -> str:
+    """The material balance when a game ended, binned: against a lone king the pieces by
+    name (``K+Q vs K``, up to three pieces), otherwise by points ahead."""
+    if theirs == "-":
+        if mine == "-":
+            return "K vs K"
+        return f"K+{mine} vs K" if len(mine) <= 3 else "K+4 or more vs K"
+    ahead = points(mine) - points(theirs)
+    if ahead >= 5:
+        return ">=5 points ahead"
+    if ahead >= 1:
+        return "1-4 points ahead"
+    if ahead == 0:
+        return "level"
+    return "behind"
+
+
+def cause(reason: str, result: str) -> str:
+    """A non-win's cause: the end reason, prefixed with ``loss:`` when the game was lost."""
+    return f"loss: {reason}" if result == "loss" else reason
+
+
+def cause_table(rows: list[tuple[int, str, str, str, str]]) -> list[str]:
+    """Lines of a markdown table of (index, reason, mine, theirs, result) rows that are not
+    wins: one line per cause and material bin, with the count and the game indices."""
+    games: dict[tuple[str, str], list[int]] = {}
+    for index, reason, mine, theirs, result in rows:
+        if result == "win":
+            continue
+        key = (cause(reason, result), material_bin(mine, theirs))
+        games.setdefault(key, []).append(index)
+    lines = ["| cause | material at the end | games | indices |", "| --- | --- | ---: | --- |"]
+    for (why, where), indices in sorted(
+        games.items(), key=lambda item: (item[0][0], -len(item[1]))
+    ):
+        listed = " ".join(str(index) for index in sorted(indices))
+        lines.append(f"| {why} | {where} | {len(indices)} | {listed} |")
+    return lines
+
+
 def play(spec: GameSpec) -> tuple[int, str, int, str, str, str, float, float]:
     """One game: (index, reason, plies, the first bot's material, the other's, its result
     (win, draw, loss), its moves and illegal attempts)."""
@@ -38,7 +90,7 @@ def play(spec: GameSpec) -> tuple[int, str, int, str, str, str, float, float]:
     game = played.local.game
     assert isinstance(game, KriegspielGame)
     board = game.board  # the real board (a property: a copy)
-    hero = spec.bots.index(_HERO[0])
+    hero = next(i for i, bot in enumerate(spec.bots) if bot == _HERO[0])
     color = hero == 0  # seat 0 plays white
     other = played.ranks[1 - hero]
     mine = played.ranks[hero]
@@ -66,14 +118,17 @@ def _init(hero: str) -> None:
 def main() -> int:
     """Play the tournament and print the games the first bot did not win."""
     parser = arguments(__doc__, games=200, seed="1")
-    parser.add_argument("--bots", default="kriegspiel-meta,kriegspiel-random")
+    parser.add_argument("--bots", default="kriegspiel-meta:hard,kriegspiel-random")
+    parser.add_argument("--rules", default="wild16", help="the Kriegspiel rule set")
     parser.add_argument("--first", type=int, default=0, help="skip the games before this one")
     parser.add_argument("--budget", default="nodes=1000")
     parser.add_argument("--parallel", type=int, default=1)
     parser.add_argument("--every", action="store_true", help="print every game, won or not")
     args = parser.parse_args()
     bots = args.bots.split(",")
-    specs = schedule("kriegspiel", {}, bots, 2, args.games, args.seed, args.budget)[args.first :]
+    specs = schedule(
+        "kriegspiel", {"rules": args.rules}, bots, 2, args.games, args.seed, args.budget
+    )[args.first :]
     with ProcessPoolExecutor(args.parallel, initializer=_init, initargs=(bots[0],)) as pool:
         rows = []
         for row in pool.map(play, specs):
@@ -94,6 +149,7 @@ def main() -> int:
         f"illegal/attempt {illegal / max(1.0, illegal + moves):.3f}"
     )
     print(", ".join(f"{why} {n}" for why, n in endings.most_common()))
+    print("\n".join(cause_table([(r[0], r[1], r[3], r[4], r[5]) for r in rows])))
     return 0
 
 
