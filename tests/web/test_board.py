@@ -189,7 +189,9 @@ def test_perudo_round_history_stays_after_each_reveal(
 ) -> None:
     page = new_page(viewport={"width": 1280, "height": 900})
     enter(page, server.url, "ana")
-    create_perudo(page, seats=3, dice=2, counts=True)
+    # every cup is shown at each challenge (under until_proven the challenger's cup alone
+    # may prove the bid, and the round's record then holds one cup)
+    create_perudo(page, seats=3, dice=2, reveal="all", counts=True)
     add_bots(page, range(1, 3), "perudo-random")
     # play (the lowest bid, or dudo) until the third round has begun
     while not page.locator(".history-round[data-round='2']").count():
