@@ -14,6 +14,7 @@ import chess
 from bots.kriegspiel.meta.endgames import has_mating_material, king_spread
 from bots.kriegspiel.meta.geometry import PIECE_KINDS, VALUES, attacks
 from bots.kriegspiel.meta.legality import BLOCKER_STAYS
+from bots.kriegspiel.meta.material import attackers_expected, keep_value
 from bots.kriegspiel.meta.metaposition import Metaposition
 from bots.kriegspiel.meta.presence import KINDS
 
@@ -113,8 +114,12 @@ def piece_threat(
     knight, bishop, rook or queen next move.
 
     Each kind attacks it with a chance that grows with the number of squares of its set
-    that attack it and the set's ``density``; ``gamma`` scales that chance. A defended
-    piece only loses its value minus the cheapest attacker's.
+    that attack it and the set's ``density``, or with the units the presence map expects
+    there if more (:func:`~bots.kriegspiel.meta.material.attackers_expected`); ``gamma``
+    scales that chance. A defended
+    piece only loses its value minus the cheapest attacker's; the last queen or rook,
+    or the last piece that mates, also the win that goes with it
+    (:func:`~bots.kriegspiel.meta.material.keep_value`), defended or not.
     """
     kind = board.piece_type_at(square)
     if kind is None or kind == chess.KING:
@@ -128,13 +133,16 @@ def piece_threat(
         may = meta.may[enemy_kind]
         if not may:
             continue
-        count = (attacks(enemy_kind, color, square, occupied) & may).bit_count()
+        reach = attacks(enemy_kind, color, square, occupied) & may
+        count = reach.bit_count()
         if count:
-            safe *= 1.0 - gamma * min(1.0, count * density[enemy_kind])
+            expected = max(count * density[enemy_kind], attackers_expected(meta, enemy_kind, reach))
+            safe *= 1.0 - gamma * min(1.0, expected)
             cheapest = min(cheapest, VALUES[enemy_kind])
     if safe >= 1.0:
         return 0.0
     loss = max(0, value - cheapest) if defended & chess.BB_SQUARES[square] else value
+    loss += keep_value(board, square, color)  # the last queen or rook, the last mater
     return (1.0 - safe) * loss
 
 
