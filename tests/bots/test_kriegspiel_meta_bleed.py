@@ -84,6 +84,7 @@ def test_the_queen_next_to_the_pawn_the_map_holds_is_feared() -> None:
     threat = piece_threat(meta, board, chess.B5, 0, densities(meta), gamma=0.3)
     assert threat == pytest.approx(0.3 * PAWNS_166["a4"] * 900)
     meta.blockers = 0
+    assert meta.presence is not None
     meta.presence.weights[chess.PAWN][chess.A4] = 0.5
     threat = piece_threat(meta, board, chess.B5, 0, densities(meta), gamma=0.3)
     assert threat == pytest.approx(0.3 * 0.5 * 900)

@@ -142,8 +142,7 @@ def piece_threat(
     if safe >= 1.0:
         return 0.0
     loss = max(0, value - cheapest) if defended & chess.BB_SQUARES[square] else value
-    loss += keep_value(board, square, color)  # the last queen or rook, the last mater
-    return (1.0 - safe) * loss
+    return (1.0 - safe) * (loss + keep_value(board, square, color))
 
 
 def exposure(meta: Metaposition, board: chess.Board, king_set: int, defended: int) -> float:
