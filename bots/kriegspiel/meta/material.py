@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import chess
 
-from bots.kriegspiel.meta.endgames import has_mating_material
 from bots.kriegspiel.meta.legality import BLOCKER_STAYS
 from bots.kriegspiel.meta.metaposition import Metaposition
 from bots.kriegspiel.meta.presence import KINDS
@@ -43,16 +42,21 @@ def keep_value(board: chess.Board, square: chess.Square, color: chess.Color) -> 
     kind = board.piece_type_at(square)
     if kind is None or kind == chess.KING or board.color_at(square) != color:
         return 0.0
-    if has_mating_material(board, color):
-        rest = board.copy(stack=False)
-        rest.remove_piece_at(square)
-        if not has_mating_material(rest, color):
-            return LAST_MATING
-    if kind in (chess.QUEEN, chess.ROOK):
-        majors = board.occupied_co[color] & (board.queens | board.rooks)
-        if majors.bit_count() == 1:
-            return LAST_MAJOR
+    mine = board.occupied_co[color] & ~board.kings
+    if _mates(board, mine) and not _mates(board, mine & ~chess.BB_SQUARES[square]):
+        return LAST_MATING
+    majors = mine & (board.queens | board.rooks)
+    if kind in (chess.QUEEN, chess.ROOK) and majors.bit_count() == 1:
+        return LAST_MAJOR
     return 0.0
+
+
+def _mates(board: chess.Board, mine: int) -> bool:
+    """:func:`~bots.kriegspiel.meta.endgames.has_mating_material` of the pieces ``mine``
+    of ``board`` (without copying the board: this runs for every piece at risk)."""
+    if mine & (board.pawns | board.rooks | board.queens):
+        return True
+    return mine.bit_count() >= 2 and bool(mine & board.bishops)
 
 
 def attackers_expected(meta: Metaposition, kind: chess.PieceType, squares: int) -> float:
@@ -61,7 +65,7 @@ def attackers_expected(meta: Metaposition, kind: chess.PieceType, squares: int) 
     a step at least ``BLOCKER_STAYS`` as far as the kind holds the weight there (0
     without a map)."""
     presence = meta.presence
-    if presence is None:
+    if presence is None or presence.mass[kind] <= 0.0:
         return 0.0
     weights = presence.weights
     located = meta.known | meta.blockers
