@@ -16,10 +16,12 @@ it is made:
   may stand, is surely attacked (:func:`king_attack_chance`).
 
 :func:`could_be_legal` applies the certain rules; :func:`illegal_chance` estimates the
-chance of a refusal for the rest (a piece on the path, a pawn capture onto an empty
-square, from each candidate square's presence under the announced number of pawn tries
-as an exact constraint, :func:`tries_posterior`, a king step onto a square an enemy unit
-may attack).
+chance of a refusal for the rest, from where the enemy's units probably stand (the
+presence map, :class:`~bots.kriegspiel.meta.presence.Presence`): a unit or the enemy king
+on the path (:func:`path_occupancy`), a pawn capture onto an empty square (each
+candidate square's presence under the announced number of pawn tries as an exact
+constraint, :func:`tries_posterior`), a king step onto a square an enemy unit may attack
+(each possible attacker by its presence, :func:`king_attack_chance`).
 """
 
 from __future__ import annotations
