@@ -16,15 +16,15 @@ it is made:
   may stand, is surely attacked (:func:`king_attack_chance`).
 
 :func:`could_be_legal` applies the certain rules; :func:`illegal_chance` estimates the
-chance of a refusal for the rest (a piece on the path, a pawn capture onto an empty
-square, from each candidate square's presence under the announced number of pawn tries
-as an exact constraint, :func:`tries_posterior`, a king step onto a square an enemy unit
-may attack).
+chance of a refusal for the rest, from where the enemy's units probably stand (the
+presence map, :class:`~bots.kriegspiel.meta.presence.Presence`): a unit or the enemy king
+on the path (:func:`path_occupancy`), a pawn capture onto an empty square (each
+candidate square's presence under the announced number of pawn tries as an exact
+constraint, :func:`tries_posterior`), a king step onto a square an enemy unit may attack
+(each possible attacker by its presence, :func:`king_attack_chance`).
 """
 
 from __future__ import annotations
-
-import math
 
 import chess
 
@@ -33,15 +33,16 @@ from bots.kriegspiel.meta.metaposition import Metaposition
 from bots.kriegspiel.meta.presence import FLOOR, exact_count_posterior
 
 __all__ = [
+    "ATTACKER_FLOOR",
     "BLOCKER_BLOCKS",
     "BLOCKER_STAYS",
-    "KING_HAZARD",
     "MAYBE",
     "block_squares",
     "capture_chance",
     "could_be_legal",
     "illegal_chance",
     "king_attack_chance",
+    "path_occupancy",
     "square_chance",
     "tries_posterior",
 ]
@@ -55,12 +56,15 @@ BLOCKER_STAYS = 0.7
 #: were refused (0.93), against the 0.7 they were estimated at, so they were retried.
 BLOCKER_BLOCKS = 0.9
 
-#: The density terms of :func:`king_attack_chance` overestimate (units do not spread over
-#: their sets evenly, and block each other): measured over 40 games of seed 1, steps
-#: estimated at 0.5-0.7 were refused 18% of the time, at 0.7-0.9 34%. Their chance of no
-#: attack is raised to this power (a hazard scaled down); the enemy king's and the
-#: checking slider's terms are kept as they are.
-KING_HAZARD = 0.4
+#: The least chance that a unit of a kind stands on a square of its set, for the king's
+#: attackers (:func:`king_attack_chance`): the presence map's weights may be 0 inside a
+#: set. Measured over every king step offered in 40 games of seed 1
+#: (``benchmarks/kriegspiel_refusals.py``, 29,974 steps): with 0.005 the estimates are
+#: calibrated (steps estimated 0.1-0.2 refused 12%, 0.2-0.3 20%, 0.3-0.4 33%, 0.4-0.5
+#: 44%, 0.5-0.6 51%); with 0 they run low (0.0-0.1: 6%, 0.1-0.2: 16%), with
+#: :data:`~bots.kriegspiel.meta.presence.FLOOR` far too high (a ray of 20 squares alone
+#: would say 0.33).
+ATTACKER_FLOOR = 0.005
 
 #: The least chance of a capture the count seems to rule out (see :func:`capture_chance`).
 MAYBE = 0.01
@@ -191,11 +195,46 @@ def capture_candidates(
     }
 
 
-def _occupancy(meta: Metaposition, bit: int, density: list[float]) -> float:
-    """:meth:`Metaposition.occupancy` of the square ``bit`` from the given densities."""
+def _enemy_king_share(meta: Metaposition, bit: int) -> float:
+    """The chance that the enemy king stands on the square ``bit``: its set's share."""
+    king_set = meta.may[chess.KING]
+    if not king_set & bit:
+        return 0.0
+    return 1.0 / king_set.bit_count()
+
+
+def path_occupancy(meta: Metaposition, square: chess.Square) -> float:
+    """The chance that an enemy unit, its king included, stands on ``square`` of a
+    move's path (so that the move is refused): 1 where a unit is known; else the
+    square's presence (:meth:`~bots.kriegspiel.meta.presence.Presence.at`, or the kinds'
+    densities without a presence map) or the king's share of its set; at least
+    :data:`BLOCKER_BLOCKS` where a unit refused one of our pawns a step."""
+    bit = chess.BB_SQUARES[square]
     if bit & meta.known:
         return 1.0
-    return min(1.0, sum(density[kind] for kind in PIECE_KINDS[:-1] if meta.may[kind] & bit))
+    presence = meta.presence
+    unit = presence.at(square, meta.may) if presence is not None else meta.occupancy(square)
+    chance = 1.0 - (1.0 - unit) * (1.0 - _enemy_king_share(meta, bit))
+    if bit & meta.blockers:
+        chance = max(chance, BLOCKER_BLOCKS)
+    return chance
+
+
+def _attacker(meta: Metaposition, kind: chess.PieceType, square: chess.Square) -> float:
+    """The chance that an enemy unit of ``kind`` stands on ``square``: its presence
+    weight there (at least :data:`ATTACKER_FLOOR`, at most ``1 - FLOOR``; on a square
+    known to hold a unit at least an even share of the kinds that may stand there)
+    inside the kind's set, its density without a presence map, 0 outside the set."""
+    bit = chess.BB_SQUARES[square]
+    if not meta.may[kind] & bit:
+        return 0.0
+    presence = meta.presence
+    weight = meta.density(kind) if presence is None else presence.weights[kind][square]
+    if bit & meta.known:
+        # A unit is there: of this kind at least by an even share of the kinds it may be.
+        kinds = sum(1 for other in PIECE_KINDS[:-1] if meta.may[other] & bit)
+        weight = max(weight, 1.0 / kinds)
+    return min(1.0 - FLOOR, max(ATTACKER_FLOOR, weight))
 
 
 def _checker_beyond(
@@ -233,23 +272,26 @@ def _checker_beyond(
 def king_attack_chance(
     meta: Metaposition, move: chess.Move, density: list[float] | None = None
 ) -> float:
-    """A rough chance that an enemy unit attacks the square our king steps onto with
+    """The chance that an enemy unit attacks the square our king steps onto with
     ``move`` (so that the umpire refuses the step): from every square where a unit that
-    would attack it may stand, by its kind's density, a slider only while the squares
-    between are free (by occupancy; our pieces block, our king's old square does not);
-    the enemy king by the share of its set next to the square; and the checking slider,
+    would attack it may stand, by the chance that one of that kind stands there
+    (:func:`_attacker`: the presence map), a slider only while the squares between are
+    free (:func:`path_occupancy`; our pieces block, our king's old square does not); the
+    enemy king by the share of its set next to the square; and the checking slider,
     whose line the king cannot step along (:func:`_checker_beyond`). ``density``: the
-    decision's densities by piece type (computed when not given)."""
+    decision's densities by piece type (computed when not given), for the checker."""
     if density is None:
         density = [0.0] + [meta.density(kind) for kind in PIECE_KINDS]
     target = move.to_square
     may = meta.may
     own = meta.own.occupied & ~chess.BB_SQUARES[move.from_square]
     free = 1.0
-    knights = (may[chess.KNIGHT] & chess.BB_KNIGHT_ATTACKS[target]).bit_count()
-    free *= (1.0 - density[chess.KNIGHT]) ** knights
-    pawns = (may[chess.PAWN] & chess.BB_PAWN_ATTACKS[meta.color][target]).bit_count()
-    free *= (1.0 - density[chess.PAWN]) ** pawns
+    for kind, reach in (
+        (chess.KNIGHT, chess.BB_KNIGHT_ATTACKS[target]),
+        (chess.PAWN, chess.BB_PAWN_ATTACKS[meta.color][target]),
+    ):
+        for square in chess.SquareSet(may[kind] & reach):
+            free *= 1.0 - _attacker(meta, kind, square)
     file, rank = chess.square_file(target), chess.square_rank(target)
     for steps, kinds in (
         (_ORTHOGONAL, (chess.ROOK, chess.QUEEN)),
@@ -263,13 +305,12 @@ def king_attack_chance(
                 bit = chess.BB_SQUARES[square]
                 if bit & own:
                     break
-                there = sum(density[kind] for kind in kinds if may[kind] & bit)
-                free *= 1.0 - clear * min(1.0, there)
+                there = sum(_attacker(meta, kind, square) for kind in kinds)
+                free *= 1.0 - clear * min(1.0 - FLOOR, there)
                 if bit & meta.known:
                     break
-                clear *= 1.0 - _occupancy(meta, bit, density)
+                clear *= 1.0 - path_occupancy(meta, square)
                 f, r = f + df, r + dr
-    free = math.pow(free, KING_HAZARD)
     king_set = may[chess.KING]
     if king_set:
         near = (king_set & chess.BB_KING_ATTACKS[target]).bit_count()
@@ -303,10 +344,7 @@ def illegal_chance(
     if kind == chess.PAWN:
         path |= chess.BB_SQUARES[move.to_square]
     for square in chess.SquareSet(path):
-        occupied = meta.occupancy(square)
-        if chess.BB_SQUARES[square] & meta.blockers:
-            occupied = max(occupied, BLOCKER_BLOCKS)
-        free *= 1.0 - occupied
+        free *= 1.0 - path_occupancy(meta, square)
     if kind == chess.KING and chess.square_distance(move.from_square, move.to_square) == 1:
         free *= 1.0 - king_attack_chance(meta, move, density)
     return 1.0 - free
