@@ -101,11 +101,13 @@ def _summary(results: list[dict[str, Any]]) -> str:
     times = [t for r in results for t in r["times"]]
     reasons = Counter(r["reason"] for r in results)
     mean_moves = statistics.mean(r["moves"] for r in wins) if wins else float("nan")
+    median_moves = statistics.median(r["moves"] for r in wins) if wins else float("nan")
     low, high = wilson_interval(len(wins), n)
     return (
         f"won {len(wins)}/{n} ({len(wins) / n:.1%}, 95% CI {low:.1%}-{high:.1%}), "
         f"lost {sum(r['lost'] for r in results)}, "
-        f"moves to win {mean_moves:.1f}, attempts/move {attempts / moves:.2f}, "
+        f"moves to win {mean_moves:.1f} (median {median_moves:g}), "
+        f"attempts/move {attempts / moves:.2f}, "
         f"illegal/move {(attempts - moves) / moves:.2f}, "
         f"median decision {statistics.median(times) * 1000:.1f} ms, "
         f"p95 {percentile(times, 0.95) * 1000:.0f} ms; {dict(reasons)}"

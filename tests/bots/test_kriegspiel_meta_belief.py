@@ -13,7 +13,14 @@ from hypothesis import strategies as st
 
 from bots.baseline import KriegspielRandom
 from bots.kriegspiel.meta import Metaposition
-from bots.kriegspiel.meta.belief import KingBelief, mask, spread, take_chance
+from bots.kriegspiel.meta.belief import (
+    KingBelief,
+    attacked_by,
+    mask,
+    spread,
+    spread_central,
+    take_chance,
+)
 from bots.kriegspiel.meta.mate import Pieces
 from bots.kriegspiel.meta.update import observe
 from bots.sdk.bot import Bot, Decision, GameInfo
@@ -104,6 +111,7 @@ class Tracker(Bot):
 @pytest.mark.parametrize("second", [chess.BISHOP, chess.KNIGHT])
 async def test_the_beliefs_support_is_always_the_region(defender: str, second: int) -> None:
     decisions = 0
+    central = []
     for seed in range(6):
         fen = random_start([chess.BISHOP, second], seed)
         truth = {"board": chess.Board(fen)}
@@ -120,4 +128,43 @@ async def test_the_beliefs_support_is_always_the_region(defender: str, second: i
         # The one disagreement: the metaposition lets a lone king on e8 castle.
         assert tracker.belief.repaired & ~(chess.BB_C8 | chess.BB_G8) == 0
         decisions += tracker.decisions
+        if tracker.decisions >= 15:
+            central.append(tracker.belief.weights[1])
     assert decisions > 60  # the games were long enough to say something
+    # The evidence tells the two kings apart: the posterior of the central hypothesis.
+    assert central
+    if defender == "centre":
+        assert min(central) > 0.9, central
+    else:
+        assert sum(central) / len(central) < 0.15, central
+
+
+def test_a_central_king_steps_to_its_most_central_legal_squares() -> None:
+    # Kc3 and Bd4 against a king on e6: the bishop takes e5 and f6 away, so the king
+    # that heads for the centre steps to d5, whatever else is free.
+    board = chess.Board("8/8/4k3/8/3B4/2K5/8/8 w - - 0 1")
+    king = board.king(chess.BLACK)
+    assert king is not None
+    board.remove_piece_at(king)
+    pieces = _pieces(board)
+    start = np.zeros(64)
+    start[king] = 1.0
+    after = spread_central(start, pieces)
+    attacked = attacked_by(pieces)
+    legal = chess.BB_KING_ATTACKS[king] & ~attacked
+    assert _support(after) & ~legal == 0 and after.sum() == pytest.approx(1.0)
+    distance = {
+        square: abs(2 * chess.square_file(square) - 7) + abs(2 * chess.square_rank(square) - 7)
+        for square in chess.SquareSet(legal)
+    }
+    best = min(distance.values())
+    central = {chess.square_name(s) for s, d in distance.items() if d == best}
+    assert central == {"d5"}
+    assert {chess.square_name(s) for s in chess.SquareSet(_support(after))} == central
+
+
+def _support(mass: np.ndarray[Any, Any]) -> int:
+    result = 0
+    for square in np.flatnonzero(mass > 0.0):
+        result |= 1 << int(square)
+    return result

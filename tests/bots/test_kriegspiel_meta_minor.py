@@ -11,11 +11,14 @@ import chess
 import numpy as np
 import pytest
 
-from bots.kriegspiel.meta import Metaposition, minor_dtm, table_cache
+from bots.baseline import KriegspielRandom
+from bots.kriegspiel.meta import KriegspielMeta, Metaposition, minor_dtm, table_cache
 from bots.kriegspiel.meta.belief import attacked_by, take_chance, uniform
 from bots.kriegspiel.meta.mate import Pieces, answer
 from bots.kriegspiel.meta.minor import MinorEndgame
 from bots.kriegspiel.meta.minor_dtm import KINDS, minor_kinds, table
+from bots.sdk.bot import Bot
+from bots.sdk.local import play_local
 from tests.bots.kriegspiel_meta_harness import CentreKing, checked_game, random_start
 
 KBB, KBN = KINDS
@@ -251,3 +254,28 @@ def test_with_no_safe_attempt_the_least_risky_one_is_played() -> None:
     assert choice is not None
     assert min(risks.values()) > 0.0
     assert risks[choice] <= 1.5 * min(risks.values())
+
+
+def test_a_located_kbn_king_is_driven_by_the_table() -> None:
+    # The king known on e5, our Kd7, Bc6 and Ne6: Kd7-e7 is on the shortest chess mate
+    # (48 plies after it). The box of the room terms, which a knight hardly fences, made
+    # the planner play Bc6-f3 (50 plies) for its smaller box, again and again while the
+    # king stood located: KBN vs K starts drew by the 50-move rule with the region at 1
+    # to 5 squares for 40 moves.
+    fen = "8/3K4/2B1N3/4k3/8/8/8/8 w - - 0 1"
+    meta = _meta(fen, ["e5"])
+    choice = MinorEndgame(random.Random(4)).choose(meta, _attempts(fen))
+    assert choice == "d7e7"
+
+
+@pytest.mark.parametrize(("defender", "start"), [("centre", 2), ("random", 19)])
+async def test_kbn_vs_k_starts_drawn_before_are_mated(defender: str, start: int) -> None:
+    # The benchmark's games (`benchmarks.kriegspiel_meta endgames --endgames KBN`, 2000
+    # nodes): before the room was dropped in the located phase and the central king was
+    # filtered, both drew by the 50-move rule with the king located for some 40 moves
+    # (centre: mated here in 29 moves; random: in 35).
+    fen = random_start([chess.BISHOP, chess.KNIGHT], start)
+    bot = KriegspielMeta(seed=start, budget="nodes=2000")
+    other: Bot = CentreKing(seed=start) if defender == "centre" else KriegspielRandom(seed=start)
+    played = await play_local("kriegspiel", {"fen": fen}, [bot, other], start.to_bytes(8, "big"))
+    assert played.outcome.reason == "checkmate" and played.outcome.ranks == (1, 2)

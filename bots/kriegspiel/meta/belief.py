@@ -41,6 +41,8 @@ __all__ = [
     "attacked_by",
     "mask",
     "spread",
+    "spread_central",
+    "step",
     "steps",
     "take_chance",
     "uniform",
@@ -49,6 +51,12 @@ __all__ = [
 Floats = npt.NDArray[np.float64]
 #: The mass given to a square of the region the model cannot reach (see ``repaired``).
 FLOOR = 1e-6
+#: The prior weight of the king that heads for the centre (:class:`KingBelief`).
+CENTRAL_PRIOR = 0.5
+#: The share of a central king's step that goes to its most central steps.
+CENTRAL_GREED = 0.9
+#: Neither hypothesis's weight falls below this (a king may change its ways).
+MODEL_FLOOR = 0.02
 _BITS = np.array([1 << square for square in range(64)], dtype=np.uint64)
 
 
@@ -110,6 +118,34 @@ def spread(mass: Floats, pieces: Pieces, attacked: int | None = None) -> Floats:
     return result
 
 
+def _centrality(square: int) -> int:
+    """Twice the king-walk (Manhattan) distance of ``square`` to the board's centre."""
+    return abs(2 * chess.square_file(square) - 7) + abs(2 * chess.square_rank(square) - 7)
+
+
+_CENTRALITY = [_centrality(square) for square in range(64)]
+
+
+def spread_central(mass: Floats, pieces: Pieces, attacked: int | None = None) -> Floats:
+    """The king's move for a king that heads for the centre: each square's mass goes
+    to its most central legal step(s) (by the king-walk distance to the centre, ties
+    shared), the textbook defence against a lone king's mate."""
+    if attacked is None:
+        attacked = attacked_by(pieces)
+    result = np.zeros(64)
+    for square in np.flatnonzero(mass):
+        reach = steps(pieces, attacked, int(square))
+        if not reach:
+            continue
+        targets = list(chess.SquareSet(reach))
+        best = min(_CENTRALITY[target] for target in targets)
+        chosen = [target for target in targets if _CENTRALITY[target] == best]
+        share = mass[square] / len(chosen)
+        for target in chosen:
+            result[target] += share
+    return result
+
+
 def take_chance(
     mass: Floats, pieces: Pieces, attacked: int | None = None, adverse: float = 0.0
 ) -> float:
@@ -155,9 +191,26 @@ def _moved(before: Pieces, after: Pieces) -> bool:
     return len(set(before) - set(after)) == 1
 
 
+def step(mass: Floats, pieces: Pieces, attacked: int, central: float) -> Floats:
+    """The king's move under a mixed model: ``central`` of each square's mass as
+    :func:`spread_central`, the rest as :func:`spread` (uniform over the legal steps)."""
+    uniform_part = spread(mass, pieces, attacked)
+    if central <= 0.0:
+        return uniform_part
+    return (1.0 - central) * uniform_part + central * spread_central(mass, pieces, attacked)
+
+
 class KingBelief:
     """The forward filter of one game (see the module): call :meth:`track` at each of
     our decisions with our pieces and the king's region; :attr:`mass` is the belief.
+
+    Two hypotheses about how the king moves are filtered side by side, each with its
+    own vector: a *random* king (uniform over its legal steps) and a *central* one (that
+    heads for the centre: :data:`CENTRAL_GREED` of its mass to its most central steps,
+    the rest uniform). Their weights are the posterior given every answer so far (each
+    answer's likelihood under each hypothesis is the mass it keeps), never below
+    :data:`MODEL_FLOOR`; :attr:`mass` is their mixture, and :attr:`central` the share of
+    a step the planner should take as central.
 
     ``repaired`` gathers the squares of the region the filter gave no mass and that got
     a tiny one (:data:`FLOOR`) so that the support is the region again: a guard. The
@@ -166,48 +219,73 @@ class KingBelief:
 
     def __init__(self) -> None:
         self.mass: Floats = np.zeros(64)
+        self.parts: list[Floats] = [np.zeros(64), np.zeros(64)]
+        self.weights = [1.0 - CENTRAL_PRIOR, CENTRAL_PRIOR]
         self.pieces: Pieces | None = None
         self.region = 0
         self.repaired = 0
         self.resets = 0
+
+    @property
+    def central(self) -> float:
+        """The share of the king's next step taken as heading for the centre."""
+        return self.weights[1] * CENTRAL_GREED
 
     def track(self, pieces: Pieces, region: int) -> Floats:
         """The belief at a decision with ``pieces`` (ours, the king first, the others
         sorted) and ``region`` (the metaposition's), after what happened since the last."""
         before = self.pieces
         if before is None or not self.region:
-            mass = uniform(region)
+            parts = [uniform(region), uniform(region)]
         elif pieces == before:
-            mass = self.mass * mask(region)  # a refused step: the region only shrank
+            parts = [part * mask(region) for part in self.parts]  # a refused step
         elif _moved(before, pieces):
-            mass = self._after_move(pieces, region)
+            parts = self._after_move(pieces, region)
         else:  # several moves unseen (the forced-mate search played them): start afresh
             self.resets += 1
-            mass = uniform(region)
-        self.mass = self._fit(mass, region)
+            parts = [uniform(region), uniform(region)]
+        inside = mask(region)
+        likelihoods = [float((part * inside).sum()) for part in parts]
+        weights = [prior * chance for prior, chance in zip(self.weights, likelihoods, strict=True)]
+        total = sum(weights)
+        if total > 0.0:
+            central = min(max(weights[1] / total, MODEL_FLOOR), 1.0 - MODEL_FLOOR)
+            self.weights = [1.0 - central, central]
+        fitted = self._fit(parts[0], region)
+        central_part = parts[1] * inside
+        if float(central_part.sum()) <= 0.0:
+            central_part = fitted
+        self.parts = [fitted, central_part / float(central_part.sum())]
+        self.mass = self._fit(self.weights[0] * fitted + self.weights[1] * self.parts[1], region)
         self.pieces = pieces
         self.region = region
         return self.mass
 
-    def _after_move(self, pieces: Pieces, region: int) -> Floats:
-        """Our move left ``pieces``, the umpire answered, the king stepped silently: the
-        mass of the answer whose squares spread exactly onto ``region``."""
+    def _after_move(self, pieces: Pieces, region: int) -> list[Floats]:
+        """Our move left ``pieces``, the umpire answered, the king stepped silently: for
+        each hypothesis, the mass of the answer whose squares spread exactly onto
+        ``region`` (chosen by the random king's, whose support is the region's)."""
         attacked = attacked_by(pieces)
         ours = ~mask(occupied_by(pieces))
-        matched: list[Floats] = []
-        covering: list[Floats] = []
+        matched: list[int] = []
+        covering: list[int] = []
         for group in answer_groups(pieces, self.region, attacked):
-            after = spread(self.mass * mask(group), pieces, attacked) * ours
+            after = spread(self.parts[0] * mask(group), pieces, attacked) * ours
             support = _support(after)
             if support == region:
-                matched.append(after)
+                matched.append(group)
             elif support & region == region:
-                covering.append(after)
+                covering.append(group)
         chosen = matched or covering
         if not chosen:
-            return spread(self.mass, pieces, attacked) * ours
-        total: Floats = np.sum(chosen, axis=0)
-        return total
+            chosen = [self.region]
+        kept = 0
+        for group in chosen:
+            kept |= group
+        return [
+            spread(self.parts[0] * mask(kept), pieces, attacked) * ours,
+            step(self.parts[1] * mask(kept), pieces, attacked, CENTRAL_GREED) * ours,
+        ]
 
     def _fit(self, mass: Floats, region: int) -> Floats:
         """``mass`` on ``region`` only, summing to 1, with no square of it empty."""

@@ -48,7 +48,7 @@ from bots.kriegspiel.meta.belief import (
     answer_groups,
     attacked_by,
     mask,
-    spread,
+    step,
     take_chance,
 )
 from bots.kriegspiel.meta.dtm import UNKNOWN
@@ -80,6 +80,9 @@ THIRD_TIME = 300.0
 REPEAT_COST = 6.0
 #: Attempts this close (in plies) to the best are drawn at random.
 TOLERANCE = 0.5
+#: KBN vs K: a region of at most this many squares is *located*, and the room terms
+#: are dropped there (see :meth:`MinorEndgame._room`).
+LOCATED = 8
 #: The worth of a square the table calls a draw (never chosen while anything mates).
 _DRAWN = 200.0
 #: The worth of an answer after which we have no move at all.
@@ -158,6 +161,7 @@ class MinorEndgame:
         self.seen: Counter[Pieces] = Counter()
         self.last: Pieces | None = None
         self.belief = KingBelief()
+        self.knight = False  #: KBN vs K (else KBB vs K)
 
     @staticmethod
     def applies(meta: Metaposition) -> bool:
@@ -182,6 +186,7 @@ class MinorEndgame:
         mass = self.belief.track(pieces, meta.may[chess.KING])
         kinds = minor_kinds(meta.own, meta.color)
         assert kinds is not None
+        self.knight = kinds[0] == 1
         minor = ready(KINDS[kinds[0]])
         if minor is None:  # its table is being built: the search plays meanwhile
             return None
@@ -237,13 +242,13 @@ class MinorEndgame:
         expected = float(mass[mask(stalemated)].sum()) * LOSS
         for group in answer_groups(after, live, attacked):
             before = mass * mask(group)
-            stepped = spread(before, after, attacked)
+            stepped = step(before, after, attacked, self.belief.central)
             expected += take_chance(before, after, attacked, ADVERSE) * LOSS
             stepped = stepped * ours
             part = _bits(stepped)
             if not part:
                 continue
-            value = self._reply(minor, after, part, stepped) + _room(part, covered)
+            value = self._reply(minor, after, part, stepped) + self._room(part, covered)
             expected += float(stepped.sum()) * value
         if refused:
             # The king is next to the target: we stay as we are and know more.
@@ -253,6 +258,14 @@ class MinorEndgame:
         seen = self.seen[after]
         repeat = REPEAT_COST * seen + (THIRD_TIME if seen >= 2 else 0.0)
         return expected + repeat
+
+    def _room(self, region: int, covered: int) -> float:
+        """:func:`_room`; nothing in KBN vs K once the king is located (there the box, which
+        a knight hardly fences, outweighed the table: with the king known on e5, Bc6-f3
+        was played for its smaller box, 2 plies worse than Kd7-e7)."""
+        if self.knight and self.belief.region.bit_count() <= LOCATED:
+            return 0.0
+        return _room(region, covered)
 
     def _reply(self, minor: MinorTable, pieces: Pieces, region: int, mass: Floats) -> float:
         """The worth of the king in ``region`` (weighted by ``mass``) with us to move: our
@@ -276,7 +289,7 @@ class MinorEndgame:
                 live = legal & ~mated & ~stalemated
                 free = chess.BB_ALL & ~attacked & ~_occupied(after)
                 rooms = [
-                    _room(neighbours(group) & free, attacked)
+                    self._room(neighbours(group) & free, attacked)
                     for group in answer_groups(after, live, attacked)
                 ]
                 if rooms:
