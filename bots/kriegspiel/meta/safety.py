@@ -1,0 +1,188 @@
+"""Our king's safety: the chance that the enemy can mate it next move.
+
+Measured (issue 33, seed 9, wild16, nodes=1000): every game ``kriegspiel-meta:hard``
+lost to ``kriegspiel-random`` was lost far ahead, by a mate in one the bot left open
+with its king boxed in by its own pieces (a rook on h2 beside the king on h1, a queen
+on a8 beside the king on b8) or walked out into the enemy's half. The enemy's units
+are mostly unlocated then, so the search never saw a mate coming: no branch asks what
+the enemy may do to our king.
+
+:func:`mate_chance` does, on our pieces as they stand after a move: for every square
+from which an enemy unit of some kind would check our king, the chance that such a
+unit can move there (from the squares its set allows, by the presence map's weights),
+times the chance that the check is mate: no piece of ours takes the checker or steps
+between, and every flight of the king is covered (by the checker itself, through the
+king's square, or by the other units, by their weights; the checker next to the king
+must be defended).
+"""
+
+from __future__ import annotations
+
+import chess
+
+from bots.kriegspiel.meta.geometry import attacks, forward, last_rank, start_rank
+from bots.kriegspiel.meta.metaposition import Metaposition
+
+__all__ = ["MATED", "danger", "mate_chance", "unit_weights"]
+
+#: What being mated next move costs, in centipawns, times its chance (see :func:`danger`).
+MATED = 1_500.0
+
+_PIECES = (chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN)
+
+
+def unit_weights(meta: Metaposition) -> list[list[float]]:
+    """The chance that an enemy unit of each kind stands on each square (indexed by
+    kind, then square): the presence map's weight inside the kind's set, else the set's
+    density; 0 outside the set."""
+    weights = [[0.0] * 64 for _ in range(7)]
+    presence = meta.presence
+    for kind in (chess.PAWN, *_PIECES):
+        may = meta.may[kind]
+        if not may:
+            continue
+        row = weights[kind]
+        if presence is not None:
+            source = presence.weights[kind]
+            for square in chess.SquareSet(may):
+                row[square] = min(1.0, source[square])
+        else:
+            density = meta.density(kind)
+            for square in chess.SquareSet(may):
+                row[square] = density
+    return weights
+
+
+def _none_of(mask: int, row: list[float]) -> float:
+    """The chance that no unit of ``row``'s kind stands on any square of ``mask``."""
+    free = 1.0
+    while mask:
+        low = mask & -mask
+        free *= 1.0 - row[low.bit_length() - 1]
+        mask ^= low
+    return free
+
+
+def _attacked(
+    meta: Metaposition,
+    weights: list[list[float]],
+    square: chess.Square,
+    occupied: int,
+    ours: int,
+) -> float:
+    """The chance that an enemy unit (from a square not in ``ours``) attacks ``square``
+    through ``occupied``."""
+    color = meta.color
+    may = meta.may
+    free = 1.0
+    for kind in (chess.PAWN, *_PIECES):
+        if not may[kind]:
+            continue
+        # An enemy unit of ``kind`` attacks ``square`` from where our unit of that kind
+        # on ``square`` would attack (a pawn: from our pawn's capture squares).
+        sources = attacks(kind, color, square, occupied) & may[kind] & ~ours
+        if sources:
+            free *= _none_of(sources, weights[kind])
+    king_set = may[chess.KING]
+    if king_set:
+        near = (king_set & chess.BB_KING_ATTACKS[square]).bit_count()
+        free *= 1.0 - near / king_set.bit_count()
+    return 1.0 - free
+
+
+def _pawn_sources(meta: Metaposition, target: chess.Square, ours: int, occupied: int) -> int:
+    """Squares of the enemy pawn set from which a pawn moves onto ``target``: a capture
+    when one of our pieces stands there, else a step (one or two squares)."""
+    enemy = not meta.color
+    bit = chess.BB_SQUARES[target]
+    if bit & ours:
+        return chess.BB_PAWN_ATTACKS[meta.color][target] & meta.may[chess.PAWN]
+    one = forward(bit, meta.color)  # one square back, from the enemy's side
+    sources = one
+    if not one & occupied:
+        two = forward(one, meta.color)
+        if two & start_rank(enemy):
+            sources |= two
+    return sources & meta.may[chess.PAWN] & ~ours
+
+
+def mate_chance(
+    meta: Metaposition, board: chess.Board, weights: list[list[float]] | None = None
+) -> float:
+    """The chance that some enemy move mates our king on ``board`` (our pieces after a
+    move of ours): see the module. ``weights``: :func:`unit_weights`, computed once per
+    decision (computed here when not given)."""
+    color = meta.color
+    king = board.king(color)
+    if king is None or meta.units == 0:
+        return 0.0
+    if weights is None:
+        weights = unit_weights(meta)
+    may = meta.may
+    ours = board.occupied_co[color]
+    occupied = board.occupied
+    king_bit = chess.BB_SQUARES[king]
+    through = occupied & ~king_bit  # the king steps off its square: lines pass it
+    flights = chess.BB_KING_ATTACKS[king] & ~ours
+    covered: dict[int, float] = {}
+    for flight in chess.SquareSet(flights):
+        covered[flight] = _attacked(meta, weights, flight, through, ours)
+    # What our other pieces attack (they take a checker) and where they may step (they
+    # block a distant one); a pinned piece is taken as free.
+    guards = 0
+    steps = 0
+    others = ours & ~king_bit
+    for square in chess.SquareSet(others):
+        kind = board.piece_type_at(square)
+        assert kind is not None
+        if kind == chess.PAWN:
+            guards |= chess.BB_PAWN_ATTACKS[color][square]
+            push = forward(chess.BB_SQUARES[square], color) & ~occupied
+            steps |= push
+            if chess.BB_SQUARES[square] & start_rank(color):
+                steps |= forward(push, color) & ~occupied
+        else:
+            reach = attacks(kind, color, square, occupied)
+            guards |= reach
+            steps |= reach & ~occupied
+    safe = 1.0
+    promoting = last_rank(not color)
+    for kind in (chess.PAWN, *_PIECES):
+        checks = attacks(kind, color, king, occupied) & ~king_bit
+        if kind == chess.PAWN:
+            checks = chess.BB_PAWN_ATTACKS[color][king]
+        for target in chess.SquareSet(checks):
+            if chess.BB_SQUARES[target] & guards:
+                continue
+            between = chess.between(king, target)
+            if between & steps:
+                continue
+            if kind == chess.PAWN:
+                reach = 1.0 - _none_of(
+                    _pawn_sources(meta, target, ours, occupied), weights[chess.PAWN]
+                )
+            else:
+                sources = attacks(kind, color, target, occupied) & may[kind] & ~ours
+                reach = 1.0 - _none_of(sources, weights[kind])
+                if kind == chess.QUEEN and chess.BB_SQUARES[target] & promoting:
+                    pawns = _pawn_sources(meta, target, ours, occupied)
+                    reach = 1.0 - (1.0 - reach) * _none_of(pawns, weights[chess.PAWN])
+            if reach <= 0.0:
+                continue
+            covers = attacks(kind, not color, target, through)
+            mate = 1.0
+            for flight, attacked in covered.items():
+                if flight == target:
+                    mate *= attacked  # the king takes the checker unless it is defended
+                elif not chess.BB_SQUARES[flight] & covers:
+                    mate *= attacked
+                if mate <= 0.0:
+                    break
+            safe *= 1.0 - reach * mate
+    return 1.0 - safe
+
+
+def danger(meta: Metaposition, board: chess.Board, weights: list[list[float]]) -> float:
+    """What our king's position on ``board`` costs: :data:`MATED` times
+    :func:`mate_chance`."""
+    return MATED * mate_chance(meta, board, weights)
