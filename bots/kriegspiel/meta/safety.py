@@ -22,35 +22,66 @@ import chess
 
 from bots.kriegspiel.meta.geometry import attacks, forward, last_rank, start_rank
 from bots.kriegspiel.meta.metaposition import Metaposition
+from bots.kriegspiel.meta.presence import KINDS
+
+PIECES = (chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN)
 
 __all__ = ["MATED", "danger", "mate_chance", "unit_weights"]
 
 #: What being mated next move costs, in centipawns, times its chance (see :func:`danger`).
 MATED = 1_500.0
 
-_PIECES = (chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN)
-
 
 def unit_weights(meta: Metaposition) -> list[list[float]]:
     """The chance that an enemy unit of each kind stands on each square (indexed by
-    kind, then square): the presence map's weight inside the kind's set, else the set's
-    density; 0 outside the set."""
+    kind, then square): the presence map's weight inside the kind's set (the set's
+    density without one), 0 outside it; a square known to hold a unit, and the squares
+    where the piece checking us may stand, hold one unit in all (the presence map does
+    not hear either)."""
     weights = [[0.0] * 64 for _ in range(7)]
     presence = meta.presence
-    for kind in (chess.PAWN, *_PIECES):
-        may = meta.may[kind]
-        if not may:
+    may = meta.may
+    caps = meta.caps()
+    for square in range(64):
+        bit = chess.BB_SQUARES[square]
+        if may[chess.PAWN] & bit:
+            weights[chess.PAWN][square] = (
+                min(1.0, presence.weights[chess.PAWN][square])
+                if presence is not None
+                else meta.density(chess.PAWN)
+            )
+        kinds = [kind for kind in PIECES if may[kind] & bit and caps[kind]]
+        if not kinds:
             continue
-        row = weights[kind]
         if presence is not None:
-            source = presence.weights[kind]
-            for square in chess.SquareSet(may):
-                row[square] = min(1.0, source[square])
+            held = min(1.0, sum(presence.weights[kind][square] for kind in PIECES))
         else:
-            density = meta.density(kind)
-            for square in chess.SquareSet(may):
-                row[square] = density
+            held = min(1.0, sum(meta.density(kind) for kind in kinds))
+        # The kinds of the pieces left are seldom known (a capture says "piece"): the
+        # presence map's shares drift (a queen at 0.01 while it mated); each kind the
+        # sets allow here takes its share of the material bounds instead.
+        total = sum(caps[kind] for kind in kinds)
+        for kind in kinds:
+            weights[kind][square] = held * caps[kind] / total
+    for square in chess.SquareSet(meta.known):
+        _lift(weights, meta.may, chess.BB_SQUARES[square])
+    if meta.check_zone:
+        _lift(weights, meta.may, meta.check_zone)
     return weights
+
+
+def _lift(weights: list[list[float]], may: list[int], mask: int) -> None:
+    """Scale the weights on ``mask`` up so that they hold at least one unit (spread
+    evenly over the kinds' squares there when they hold nothing)."""
+    cells = [(kind, square) for kind in KINDS for square in chess.SquareSet(may[kind] & mask)]
+    if not cells:
+        return
+    held = sum(weights[kind][square] for kind, square in cells)
+    if held >= 1.0:
+        return
+    for kind, square in cells:
+        now = weights[kind][square]
+        weights[kind][square] = min(1.0, now / held if held > 0.0 else 1.0 / len(cells))
 
 
 def _none_of(mask: int, row: list[float]) -> float:
@@ -75,7 +106,7 @@ def _attacked(
     color = meta.color
     may = meta.may
     free = 1.0
-    for kind in (chess.PAWN, *_PIECES):
+    for kind in KINDS:
         if not may[kind]:
             continue
         # An enemy unit of ``kind`` attacks ``square`` from where our unit of that kind
@@ -147,7 +178,7 @@ def mate_chance(
             steps |= reach & ~occupied
     safe = 1.0
     promoting = last_rank(not color)
-    for kind in (chess.PAWN, *_PIECES):
+    for kind in KINDS:
         checks = attacks(kind, color, king, occupied) & ~king_bit
         if kind == chess.PAWN:
             checks = chess.BB_PAWN_ATTACKS[color][king]
