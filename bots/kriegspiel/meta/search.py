@@ -46,7 +46,7 @@ from bots.kriegspiel.meta.legality import BLOCKER_STAYS, could_be_legal, illegal
 from bots.kriegspiel.meta.mate import MateSearch
 from bots.kriegspiel.meta.metaposition import Metaposition, certain_attacks, possible_attacks
 from bots.kriegspiel.meta.minor import MinorEndgame
-from bots.kriegspiel.meta.safety import danger, unit_weights
+from bots.kriegspiel.meta.safety import away_from_home, danger, unit_weights
 from bots.sdk.budget import tick
 
 __all__ = ["WIN", "Branch", "Searcher", "jammed", "probes", "probing"]
@@ -610,7 +610,7 @@ class Searcher:
             if king is not None:
                 rank = chess.square_rank(king)
                 # While the enemy has pieces, our king stays home, castled if it can.
-                value -= 12.0 * (rank if color == chess.WHITE else 7 - rank)
+                value -= away_from_home(meta, rank if color == chess.WHITE else 7 - rank)
                 castled = meta.own.castling_rights and not after.castling_rights
                 if castled and king in (chess.G1, chess.C1, chess.G8, chess.C8):
                     value += 25.0
