@@ -15,10 +15,14 @@ import chess
 import pytest
 
 from bots.baseline import KriegspielRandom
+from bots.kriegspiel.meta import Metaposition, observe
+from bots.kriegspiel.meta.presence import KINDS
+from bots.kriegspiel.meta.safety import mate_chance, unit_weights
 from bots.sdk.bot import Bot, Decision
 from bots.sdk.local import play_local
 from bots.tools.arena import schedule
 from tests.bots.kriegspiel_meta_harness import Checked, truth_sink
+from tests.bots.kriegspiel_squares import quiet
 
 
 class Mater(Bot):
@@ -164,3 +168,52 @@ def test_the_king_does_not_walk_on_into_the_enemy_half(attempts: int, where: str
     assert king is not None
     assert chess.square_rank(king) >= chess.square_rank(chess.parse_square(where)), bot.chosen
     assert reason == "resignation"
+
+
+def _after(meta: Metaposition, text: str) -> chess.Board:
+    board = meta.own.copy(stack=False)
+    board.push(chess.Move.from_uci(text))
+    board.turn = meta.color
+    return board
+
+
+def test_a_rook_beside_the_cornered_king_leaves_a_mate_open() -> None:
+    # Game 71, move 98, the enemy's material known, not where it stands: d6c7 keeps the
+    # rook on h2 (the king's flights are g1 and g2 only); h2g2 frees h2.
+    meta = Metaposition.from_start(chess.WHITE, "wild16", LOSSES[0][1])
+    weights = unit_weights(meta)
+    boxed = mate_chance(meta, _after(meta, "d6c7"), weights)
+    assert boxed > 0.1
+    assert mate_chance(meta, _after(meta, "h2g2"), weights) < boxed / 5
+
+
+def test_a_promotion_with_mate_counts() -> None:
+    # Game 71, move 95: the pawn on c2 promotes on c1 with mate while the rook stays on h2.
+    meta = Metaposition.from_start(chess.WHITE, "wild16", LOSSES[1][1], know_start=True)
+    weights = unit_weights(meta)
+    assert mate_chance(meta, _after(meta, "a2a3"), weights) > 0.9
+    assert mate_chance(meta, _after(meta, "h2c2"), weights) < 0.1  # the rook takes it
+
+
+def test_a_check_leaves_its_checker_on_the_line() -> None:
+    # The presence map spread the queen that checked game 54's king over its whole set;
+    # now the squares it may check from hold one unit.
+    meta = Metaposition.from_start(chess.BLACK, "wild16", "1k6/8/8/4Q3/8/8/8/4K3 w - - 0 1")
+    observe(meta, {**quiet("white"), "check": ["long_diagonal"]})
+    assert meta.presence is not None and meta.check_zone
+    held = sum(
+        meta.presence.weights[kind][square]
+        for kind in KINDS
+        for square in chess.SquareSet(meta.check_zone)
+    )
+    assert held == pytest.approx(1.0, abs=0.05)
+
+
+def test_a_known_square_holds_a_unit_of_any_kind_the_bounds_allow() -> None:
+    # Game 235: the unit that took our rook on e1 was a queen (promoted unseen), which
+    # the presence map held at 0.03 there; the material bounds share the square evenly.
+    meta = Metaposition.from_start(chess.WHITE, "wild16", LOSSES[3][1])
+    meta.known = chess.BB_SQUARES[chess.E1]
+    weights = unit_weights(meta)
+    assert sum(weights[kind][chess.E1] for kind in KINDS) == pytest.approx(1.0)
+    assert weights[chess.QUEEN][chess.E1] >= 0.2
