@@ -46,6 +46,7 @@ from bots.kriegspiel.meta.legality import BLOCKER_STAYS, could_be_legal, illegal
 from bots.kriegspiel.meta.mate import MateSearch
 from bots.kriegspiel.meta.metaposition import Metaposition, certain_attacks, possible_attacks
 from bots.kriegspiel.meta.minor import MinorEndgame
+from bots.kriegspiel.meta.safety import away_from_home, danger, unit_weights
 from bots.sdk.budget import tick
 
 __all__ = ["WIN", "Branch", "Searcher", "jammed", "probes", "probing"]
@@ -253,6 +254,7 @@ class Searcher:
         self.hunt_blend = hunt_blend
         self.last: dict[str, float] = {}  #: the scores of the last decision (for tests)
         self._density: list[float] | None = None
+        self._weights: list[list[float]] | None = None  #: the decision's unit weights
         self._mate: MateSearch | None = None  #: kept between moves: its memo stays true
         self._minor = MinorEndgame(rng)  #: KBB vs K and KBN vs K: rules of their own
 
@@ -275,6 +277,7 @@ class Searcher:
         order = sorted(moves, key=lambda move: -self._promise(meta, move))
         scores: dict[str, float] = {}
         self._density = densities(meta)
+        self._weights = unit_weights(meta) if meta.units else None
         for move in order:
             scores[move.uci()] = self.score(meta, move)
             if self.clock() > deadline:
@@ -289,6 +292,7 @@ class Searcher:
         scores = self._refusals(meta, scores, moves)
         self.last = scores
         self._density = None
+        self._weights = None
         best = max(scores.values())
         tied = sorted(text for text, value in scores.items() if value >= best - 0.5)
         return self.rng.choice(tied)
@@ -425,6 +429,7 @@ class Searcher:
         rook = _lone_rook(after, color) if meta.units == 0 else None
         density = self._density if self._density is not None else densities(meta)
         static -= threats(meta, after, possible, density, gamma=self.gamma)
+        static -= self._king_danger(meta, after)
         last = None
         if meta.units == 1 and can_take and not lone:
             # Taking the last unit leaves the king alone: it must move, so a square with
@@ -487,6 +492,14 @@ class Searcher:
         if not result:  # an empty king set (cannot happen if the invariant holds)
             result.append(Branch("silent", static, 1.0))
         return result
+
+    def _king_danger(self, meta: Metaposition, after: chess.Board) -> float:
+        """What the chance that the enemy mates our king next move costs
+        (:func:`bots.kriegspiel.meta.safety.danger`)."""
+        if not meta.units:
+            return 0.0
+        weights = self._weights if self._weights is not None else unit_weights(meta)
+        return danger(meta, after, weights)
 
     @staticmethod
     def _reset_value(meta: Metaposition, after: chess.Board) -> float:
@@ -602,7 +615,7 @@ class Searcher:
             if king is not None:
                 rank = chess.square_rank(king)
                 # While the enemy has pieces, our king stays home, castled if it can.
-                value -= 12.0 * (rank if color == chess.WHITE else 7 - rank)
+                value -= away_from_home(meta, rank if color == chess.WHITE else 7 - rank)
                 castled = meta.own.castling_rights and not after.castling_rights
                 if castled and king in (chess.G1, chess.C1, chess.G8, chess.C8):
                     value += 25.0
