@@ -125,11 +125,12 @@ def _seat_of(
     seats = [seat for seat, name in enumerate(names) if name == bots[0]]
     if not seats or len(names) != 2:
         return None
+    if len(bots) >= 2 and sorted(names, key=str) != sorted(bots[:2]):
+        return None
     if len(seats) == 2:
         index = settings.get("index")
         return hero_seat(bots, index) if isinstance(index, int) else 0
-    other = names[1 - seats[0]]
-    return seats[0] if len(bots) < 2 or other == bots[1] else None
+    return seats[0]
 
 
 async def read_logged(db: str, bots: Sequence[str], rules: str) -> list[Counted]:
