@@ -116,7 +116,7 @@ def play(spec: GameSpec, bots: Sequence[str]) -> Counted:
     return count(spec.index, game, hero, played.local.outcome, truths)
 
 
-def _seat_of(
+def logged_seat(
     names: Sequence[str | None], bots: Sequence[str], settings: dict[str, Any]
 ) -> int | None:
     """The hero's seat in a logged game whose seats' players are ``names``: the seat of
@@ -147,7 +147,7 @@ async def read_logged(db: str, bots: Sequence[str], rules: str) -> list[Counted]
         counted: list[Counted] = []
         async for log in logs(store, ids):
             names = [None if player is None else player["name"] for player in log.players]
-            hero = _seat_of(names, bots, log.row.settings)
+            hero = logged_seat(names, bots, log.row.settings)
             if hero is None:
                 continue
             game, events = log.rebuild()

@@ -11,8 +11,8 @@ import pytest
 
 from benchmarks.kriegspiel_draws import (
     Counted,
-    _seat_of,
     hero_seat,
+    logged_seat,
     main,
     play,
     read_logged,
@@ -37,16 +37,16 @@ def test_two_bots_of_one_name_are_told_apart_by_position() -> None:
     assert seats == [0, 1, 1, 0, 0, 1, 1, 0]
 
 
-def test_a_logged_games_hero_is_the_seat_of_the_first_bots_name() -> None:
+def test_a_logged_games_hero_is_thelogged_seat_the_first_bots_name() -> None:
     bots = ["kriegspiel-meta:hard", "kriegspiel-meta:easy"]
-    assert _seat_of(["kriegspiel-meta:easy", "kriegspiel-meta:hard"], bots, {}) == 1
-    assert _seat_of(["kriegspiel-meta:hard", "kriegspiel-random"], bots, {}) is None
-    assert _seat_of(["kriegspiel-meta:easy", "alice"], bots, {}) is None
-    assert _seat_of(["alice", "kriegspiel-meta:hard"], bots[:1], {}) == 1
-    assert _seat_of([None, "kriegspiel-meta:hard"], bots[:1], {}) == 1
+    assert logged_seat(["kriegspiel-meta:easy", "kriegspiel-meta:hard"], bots, {}) == 1
+    assert logged_seat(["kriegspiel-meta:hard", "kriegspiel-random"], bots, {}) is None
+    assert logged_seat(["kriegspiel-meta:easy", "alice"], bots, {}) is None
+    assert logged_seat(["alice", "kriegspiel-meta:hard"], bots[:1], {}) == 1
+    assert logged_seat([None, "kriegspiel-meta:hard"], bots[:1], {}) == 1
     # both seats the first bot: the schedule's seat by the logged index
     same = [bots[0], bots[0]]
-    assert [_seat_of(same, same, {"index": index}) for index in range(4)] == [0, 1, 1, 0]
+    assert [logged_seat(same, same, {"index": index}) for index in range(4)] == [0, 1, 1, 0]
 
 
 #: A won position for white (queen and two rooks against a lone king): random play gives
