@@ -140,10 +140,11 @@ def conversion_summary(endings: Sequence[Ending]) -> str:
 def conversion_table(endings: Sequence[Ending]) -> list[str]:
     """Lines of a markdown table of the games that reached a won position and were not
     won by checkmate: one line per game, with its cause, the move at which the won
-    position was reached, the material then and at the end (letters and bin)."""
+    position was reached and how many moves of its own the hero played after it, the
+    material then and at the end (letters and bin)."""
     lines = [
-        "| game | cause | reached at move | material then | material at the end |",
-        "| ---: | --- | ---: | --- | --- |",
+        "| game | cause | reached at move | moves after | material then | material at the end |",
+        "| ---: | --- | ---: | ---: | --- | --- |",
     ]
     for ending in sorted(endings, key=lambda ending: ending.index):
         number = ending.won_at
@@ -153,7 +154,8 @@ def conversion_table(endings: Sequence[Ending]) -> list[str]:
         then = f"{then_mine} vs {then_theirs} ({material_bin(then_mine, then_theirs)})"
         end = f"{ending.mine} vs {ending.theirs} ({material_bin(ending.mine, ending.theirs)})"
         why = cause(ending.reason, ending.result)
-        lines.append(f"| {ending.index} | {why} | {number} | {then} | {end} |")
+        after = len(ending.trail) - number
+        lines.append(f"| {ending.index} | {why} | {number} | {after} | {then} | {end} |")
     return lines
 
 

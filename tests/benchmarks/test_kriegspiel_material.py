@@ -111,8 +111,8 @@ def test_the_conversion_tables_list_the_won_positions_not_mated() -> None:
         "in 3 of 5 games; mated in 1 = 33.3% (95% 6.1-79.2%)"
     )
     assert conversion_table(endings)[2:] == [
-        "| 1 | fifty_moves | 25 | QR vs P (>=5 points ahead) | R vs P (1-4 points ahead) |",
-        "| 3 | loss: checkmate | 20 | QR vs P (>=5 points ahead) | - vs P (behind) |",
+        "| 1 | fifty_moves | 25 | 10 | QR vs P (>=5 points ahead) | R vs P (1-4 points ahead) |",
+        "| 3 | loss: checkmate | 20 | 2 | QR vs P (>=5 points ahead) | - vs P (behind) |",
     ]
 
 
