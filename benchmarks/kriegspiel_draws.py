@@ -26,6 +26,11 @@ reached, the material then and at the end.
     python -m benchmarks.kriegspiel_draws [--bots kriegspiel-meta:hard,kriegspiel-random]
         [--games 200] [--seed 1] [--budget nodes=1000] [--parallel 1] [--first 0]
         [--rules wild16] [--every] [--db PATH]
+
+``--budget`` goes to every bot that searches and overrides its level: under the default
+``nodes=1000``, ``kriegspiel-meta:easy`` plays exactly as ``kriegspiel-meta:hard``. To
+give the bots different node budgets, put them in the specs and pass ``--budget none``
+(``--bots kriegspiel-meta:nodes=1000,kriegspiel-meta:nodes=20``).
 """
 
 from __future__ import annotations
@@ -201,7 +206,12 @@ def main() -> int:
     parser.add_argument("--bots", default="kriegspiel-meta:hard,kriegspiel-random")
     parser.add_argument("--rules", default="wild16", help="the Kriegspiel rule set")
     parser.add_argument("--first", type=int, default=0, help="skip the games before this one")
-    parser.add_argument("--budget", default="nodes=1000")
+    parser.add_argument(
+        "--budget",
+        default="nodes=1000",
+        help="every searching bot's budget, over its level (none: each bot's own, as "
+        "kriegspiel-meta:nodes=20; a level's is wall time, not reproducible)",
+    )
     parser.add_argument("--parallel", type=int, default=1)
     parser.add_argument("--every", action="store_true", help="print every game, won or not")
     parser.add_argument(
@@ -218,8 +228,9 @@ def main() -> int:
             if row.ending.result != "win" or args.every:
                 print(game_line(row))
     else:
+        budget = None if args.budget == "none" else args.budget
         specs = schedule(
-            "kriegspiel", {"rules": args.rules}, bots, 2, args.games, args.seed, args.budget
+            "kriegspiel", {"rules": args.rules}, bots, 2, args.games, args.seed, budget
         )[args.first :]
         with ProcessPoolExecutor(args.parallel) as pool:
             rows = []
