@@ -169,6 +169,15 @@ async def read_logged(db: str, bots: Sequence[str], rules: str) -> list[Counted]
         await store.close()
 
 
+def tournament(
+    bots: Sequence[str], games: int, seed: str, rules: str, budget: str
+) -> list[GameSpec]:
+    """The games of a tournament between ``bots`` under ``rules``, every searching bot
+    given ``budget`` (``none``: each bot's own, its level's or its spec's)."""
+    given = None if budget == "none" else budget
+    return schedule("kriegspiel", {"rules": rules}, bots, 2, games, seed, given)
+
+
 def game_line(row: Counted) -> str:
     """One game: its end, its plies, each side's material at the end, the hero's moves
     and illegal attempts, and the move at which it reached a won position."""
@@ -228,10 +237,7 @@ def main() -> int:
             if row.ending.result != "win" or args.every:
                 print(game_line(row))
     else:
-        budget = None if args.budget == "none" else args.budget
-        specs = schedule(
-            "kriegspiel", {"rules": args.rules}, bots, 2, args.games, args.seed, budget
-        )[args.first :]
+        specs = tournament(bots, args.games, args.seed, args.rules, args.budget)[args.first :]
         with ProcessPoolExecutor(args.parallel) as pool:
             rows = []
             for row in pool.map(functools.partial(play, bots=bots), specs):

@@ -17,6 +17,7 @@ from benchmarks.kriegspiel_draws import (
     play,
     read_logged,
     report,
+    tournament,
 )
 from bots.tools.arena import schedule, seating
 from bots.tools.cli import play_and_record
@@ -103,3 +104,11 @@ def test_the_script_reads_a_knowledge_base_with_db(
 def test_a_missing_knowledge_base_is_said(tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError, match="no knowledge base"):
         asyncio.run(read_logged(str(tmp_path / "none.db"), BOTS, "wild16"))
+
+
+def test_budget_none_leaves_each_bot_its_own() -> None:
+    bots = ["kriegspiel-meta:nodes=1000", "kriegspiel-meta:nodes=20"]
+    specs = tournament(bots, 2, "9", "wild16", "none")
+    assert [spec.budget for spec in specs] == [None, None]
+    assert [spec.options for spec in specs] == [{"rules": "wild16"}] * 2
+    assert tournament(bots, 1, "9", "wild16", "nodes=1000")[0].budget == "nodes=1000"
