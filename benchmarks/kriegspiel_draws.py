@@ -1,155 +1,252 @@
-"""Why ``kriegspiel-meta``'s games are not won: every game of a seeded tournament by its end.
+"""Why ``kriegspiel-meta``'s games are not won: every game of a seeded tournament, or of
+a knowledge base, by its end and by its material over time.
 
-Plays the same games as ``umpire tournament`` (the arena's schedule and seeds) and, for
-each game that the first bot did not win, prints the end reason, the number of plies and
-the material left on each side (from the umpire's real board), then a summary by reason
-and a table of the non-wins by cause and by material at the end (``material_bin``), with
-the games' indices (the game's seed is ``game_seed(seed, index)``: rerun one with
-``--first index --games index+1``), so each cause can become a test position.
+Plays the same games as ``umpire tournament`` (the arena's schedule and seeds) or, with
+``--db``, reads the finished Kriegspiel games a knowledge base holds (``umpire serve``,
+``umpire tournament --db``, ``umpire selfplay``: each replayed from its seed and logged
+actions) without playing. The measured bot (the *hero*) is the first of ``--bots``: in a
+tournament the seat the arena's schedule gives the first bot (even when both bots have
+the same name), in a knowledge base the seat whose player has its name (both seats: the
+one the schedule gives the first bot, by the game's logged index).
+
+For each game that the hero did not win it prints the end reason, the number of plies and
+the material left on each side (from the umpire's real board), then a summary by reason,
+a table of the non-wins by cause and by material at the end
+(``benchmarks.kriegspiel_material.material_bin``), with the games' indices (the game's
+seed is ``game_seed(seed, index)``: rerun one with ``--first index --games index+1``),
+so each cause can become a test position.
+
+Then the conversion of won positions (issue 33): a game reaches one when the hero was
+5 or more points ahead (Q 9, R 5, B 3, N 3, P 1) after each of 20 consecutive moves of
+its own (``benchmarks.kriegspiel_material.won_at``). It prints how many games reached
+one and how many of those the hero won by checkmate (with a 95% Wilson interval), and a
+table of those it did not convert: the cause, the move at which the won position was
+reached, the material then and at the end.
 
     python -m benchmarks.kriegspiel_draws [--bots kriegspiel-meta:hard,kriegspiel-random]
         [--games 200] [--seed 1] [--budget nodes=1000] [--parallel 1] [--first 0]
-        [--rules wild16]
+        [--rules wild16] [--every] [--db PATH]
+
+``--budget`` goes to every bot that searches and overrides its level: under the default
+``nodes=1000``, ``kriegspiel-meta:easy`` plays exactly as ``kriegspiel-meta:hard``. To
+give the bots different node budgets, put them in the specs and pass ``--budget none``
+(``--bots kriegspiel-meta:nodes=1000,kriegspiel-meta:nodes=20``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
+import os
+import time
 from collections import Counter
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
-
-import chess
+from dataclasses import dataclass
+from typing import Any
 
 from benchmarks.common import arguments
+from benchmarks.kriegspiel_material import (
+    Ending,
+    cause_table,
+    conversion_summary,
+    conversion_table,
+    material,
+    trail,
+)
 from bots.tools.arena import GameSpec, play_spec, schedule
+from server.export.reader import logs
+from server.games import engine
+from server.games.base import Outcome
 from server.games.kriegspiel import KriegspielGame
+from server.store.contract import open_store
 
 
-def _material(board: chess.Board, color: chess.Color) -> str:
-    """``color``'s pieces besides the king, as letters (``QRRBNPPP``)."""
-    letters = ""
-    for kind in (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT, chess.PAWN):
-        count = board.pieces_mask(kind, color).bit_count()
-        letters += chess.piece_symbol(kind).upper() * count
-    return letters or "-"
+@dataclass(frozen=True, slots=True)
+class Counted:
+    """One game from the hero's side: its ending, its plies and the hero's moves and
+    illegal attempts."""
+
+    ending: Ending
+    plies: int
+    moves: float
+    illegal: float
 
 
-_POINTS = {"Q": 9, "R": 5, "B": 3, "N": 3, "P": 1}
+def hero_seat(bots: Sequence[str], index: int, seats: int = 2) -> int:
+    """The seat of ``bots[0]`` in game ``index`` of a tournament between ``bots``, by the
+    arena's seating rule (``bots.tools.arena.seating``) and by position, not by name, so
+    that two bots of the same name are told apart."""
+    count = len(bots)
+    position = 0 if (index // count) % 2 == 0 else count - 1  # (reversed every other cycle)
+    seat = (position - index) % count
+    if seat >= seats:
+        raise ValueError(f"{bots[0]} sits out game {index}")
+    return seat
 
 
-def points(letters: str) -> int:
-    """The material value of a side's letters from ``_material`` (``-`` is 0)."""
-    return sum(_POINTS.get(letter, 0) for letter in letters)
+def count(
+    index: int, game: KriegspielGame, hero: int, outcome: Outcome, truths: Sequence[dict[str, Any]]
+) -> Counted:
+    """The game ``game`` (finished with ``outcome``, its events' ``truths`` in order) from
+    the side of the hero in seat ``hero`` (seat 0 plays white)."""
+    board = game.board  # the real board (a property: a copy)
+    color = hero == 0
+    mine, other = outcome.ranks[hero], outcome.ranks[1 - hero]
+    result = "win" if mine < other else "draw" if mine == other else "loss"
+    stats = engine("kriegspiel").stats(list(truths), outcome, len(outcome.ranks))
+    return Counted(
+        Ending(
+            index,
+            outcome.reason,
+            result,
+            tuple(trail(board, color)),
+            material(board, color),
+            material(board, not color),
+        ),
+        len(board.move_stack),
+        stats[hero].get("moves", 0.0),
+        stats[hero].get("illegal_attempts", 0.0),
+    )
 
 
-def material_bin(mine: str, theirs: str) -> str:
-    """The material balance when a game ended, binned: against a lone king the pieces by
-    name (``K+Q vs K``, up to three pieces), otherwise by points ahead."""
-    if theirs == "-":
-        if mine == "-":
-            return "K vs K"
-        return f"K+{mine} vs K" if len(mine) <= 3 else "K+4 or more vs K"
-    ahead = points(mine) - points(theirs)
-    if ahead >= 5:
-        return ">=5 points ahead"
-    if ahead >= 1:
-        return "1-4 points ahead"
-    if ahead == 0:
-        return "level"
-    return "behind"
-
-
-def cause(reason: str, result: str) -> str:
-    """A non-win's cause: the end reason, prefixed with ``loss:`` when the game was lost."""
-    return f"loss: {reason}" if result == "loss" else reason
-
-
-def cause_table(rows: list[tuple[int, str, str, str, str]]) -> list[str]:
-    """Lines of a markdown table of (index, reason, mine, theirs, result) rows that are not
-    wins: one line per cause and material bin, with the count and the game indices."""
-    games: dict[tuple[str, str], list[int]] = {}
-    for index, reason, mine, theirs, result in rows:
-        if result == "win":
-            continue
-        key = (cause(reason, result), material_bin(mine, theirs))
-        games.setdefault(key, []).append(index)
-    lines = ["| cause | material at the end | games | indices |", "| --- | --- | ---: | --- |"]
-    for (why, where), indices in sorted(
-        games.items(), key=lambda item: (item[0][0], -len(item[1]))
-    ):
-        listed = " ".join(str(index) for index in sorted(indices))
-        lines.append(f"| {why} | {where} | {len(indices)} | {listed} |")
-    return lines
-
-
-def play(spec: GameSpec) -> tuple[int, str, int, str, str, str, float, float]:
-    """One game: (index, reason, plies, the first bot's material, the other's, its result
-    (win, draw, loss), its moves and illegal attempts)."""
+def play(spec: GameSpec, bots: Sequence[str]) -> Counted:
+    """Play one scheduled game of a tournament between ``bots``; count it for the first."""
     played = asyncio.run(play_spec(spec))
     assert played.local is not None
     game = played.local.game
     assert isinstance(game, KriegspielGame)
-    board = game.board  # the real board (a property: a copy)
-    hero = next(i for i, bot in enumerate(spec.bots) if bot == _HERO[0])
-    color = hero == 0  # seat 0 plays white
-    other = played.ranks[1 - hero]
-    mine = played.ranks[hero]
-    result = "win" if mine < other else "draw" if mine == other else "loss"
-    stats = played.stats[hero] if played.stats else {}
+    hero = hero_seat(bots, spec.index, len(spec.bots))
+    truths = [event.truth for event in played.local.events]
+    return count(spec.index, game, hero, played.local.outcome, truths)
+
+
+def logged_seat(
+    names: Sequence[str | None], bots: Sequence[str], settings: dict[str, Any]
+) -> int | None:
+    """The hero's seat in a logged game whose seats' players are ``names``: the seat of
+    the first of ``bots`` (when both are, the one the schedule gives it by the logged
+    index), None when it did not play or the other seat is not ``bots[1]``."""
+    seats = [seat for seat, name in enumerate(names) if name == bots[0]]
+    if not seats or len(names) != 2:
+        return None
+    if len(bots) >= 2 and sorted(names, key=str) != sorted(bots[:2]):
+        return None
+    if len(seats) == 2:
+        index = settings.get("index")
+        return hero_seat(bots, index) if isinstance(index, int) else 0
+    return seats[0]
+
+
+async def read_logged(db: str, bots: Sequence[str], rules: str) -> list[Counted]:
+    """The finished Kriegspiel games under ``rules`` in the knowledge base ``db`` between
+    ``bots`` (only the first's games: with one bot), oldest first, each replayed from its
+    seed and logged actions. Each one's index is its tournament index when it has one
+    (``umpire tournament --db``), else its place among the games read."""
+    if "://" not in db and not os.path.exists(db):
+        raise FileNotFoundError(f"no knowledge base at {db}")
+    store = open_store(db, read_only=True)
+    await store.open()
+    try:
+        ids = [row.id async for row in store.iter_games(("finished",), game="kriegspiel")]
+        counted: list[Counted] = []
+        async for log in logs(store, ids):
+            names = [None if player is None else player["name"] for player in log.players]
+            hero = logged_seat(names, bots, log.row.settings)
+            if hero is None:
+                continue
+            game, events = log.rebuild()
+            if not isinstance(game, KriegspielGame) or game.config.rules != rules:
+                continue
+            outcome = game.outcome
+            if outcome is None:
+                continue
+            index = log.row.settings.get("index", len(counted))
+            truths = [event.truth for event in events]
+            counted.append(count(index, game, hero, outcome, truths))
+        return counted
+    finally:
+        await store.close()
+
+
+def tournament(
+    bots: Sequence[str], games: int, seed: str, rules: str, budget: str
+) -> list[GameSpec]:
+    """The games of a tournament between ``bots`` under ``rules``, every searching bot
+    given ``budget`` (``none``: each bot's own, its level's or its spec's)."""
+    given = None if budget == "none" else budget
+    return schedule("kriegspiel", {"rules": rules}, bots, 2, games, seed, given)
+
+
+def game_line(row: Counted) -> str:
+    """One game: its end, its plies, each side's material at the end, the hero's moves
+    and illegal attempts, and the move at which it reached a won position."""
+    ending = row.ending
+    reached = "" if ending.won_at is None else f"  won position at move {ending.won_at}"
     return (
-        spec.index,
-        played.reason,
-        len(board.move_stack),
-        _material(board, color),
-        _material(board, not color),
-        result,
-        stats.get("moves", 0.0),
-        stats.get("illegal_attempts", 0.0),
+        f"game {ending.index:3d} {ending.result:4s} {ending.reason:26s} plies {row.plies:3d}"
+        f"  ours {ending.mine:9s} theirs {ending.theirs}  moves {row.moves:.0f} "
+        f"illegal {row.illegal:.0f}{reached}"
     )
 
 
-_HERO: list[str] = ["kriegspiel-meta"]
-
-
-def _init(hero: str) -> None:
-    _HERO[0] = hero
+def report(rows: Sequence[Counted], hero: str) -> list[str]:
+    """The summary: the results by reason, the table of non-wins by cause and material,
+    and the conversion of won positions."""
+    endings = [row.ending for row in rows]
+    reasons = Counter(f"{ending.result}: {ending.reason}" for ending in endings)
+    moves = sum(row.moves for row in rows)
+    illegal = sum(row.illegal for row in rows)
+    wins = sum(1 for ending in endings if ending.result == "win")
+    return [
+        f"{len(rows)} games, {hero} won {wins} ({100 * wins / max(1, len(rows)):.1f}%); "
+        f"illegal/attempt {illegal / max(1.0, illegal + moves):.3f}",
+        ", ".join(f"{why} {n}" for why, n in reasons.most_common()),
+        *cause_table(endings),
+        "",
+        conversion_summary(endings),
+        *conversion_table(endings),
+    ]
 
 
 def main() -> int:
-    """Play the tournament and print the games the first bot did not win."""
+    """Play the tournament (or read the knowledge base) and print the tables."""
     parser = arguments(__doc__, games=200, seed="1")
     parser.add_argument("--bots", default="kriegspiel-meta:hard,kriegspiel-random")
     parser.add_argument("--rules", default="wild16", help="the Kriegspiel rule set")
     parser.add_argument("--first", type=int, default=0, help="skip the games before this one")
-    parser.add_argument("--budget", default="nodes=1000")
+    parser.add_argument(
+        "--budget",
+        default="nodes=1000",
+        help="every searching bot's budget, over its level (none: each bot's own, as "
+        "kriegspiel-meta:nodes=20; a level's is wall time, not reproducible)",
+    )
     parser.add_argument("--parallel", type=int, default=1)
     parser.add_argument("--every", action="store_true", help="print every game, won or not")
+    parser.add_argument(
+        "--db",
+        help="read the finished games of this knowledge base (SQLite file or postgresql:// "
+        "URL) instead of playing: --games, --seed, --first, --budget do not apply",
+    )
     args = parser.parse_args()
     bots = args.bots.split(",")
-    specs = schedule(
-        "kriegspiel", {"rules": args.rules}, bots, 2, args.games, args.seed, args.budget
-    )[args.first :]
-    with ProcessPoolExecutor(args.parallel, initializer=_init, initargs=(bots[0],)) as pool:
-        rows = []
-        for row in pool.map(play, specs):
-            rows.append(row)
-            index, reason, plies, mine, theirs, result, moved, refused = row
-            if result != "win" or args.every:
-                print(
-                    f"game {index:3d} {result:4s} {reason:26s} plies {plies:3d}"
-                    f"  ours {mine:9s} theirs {theirs}  moves {moved:.0f} illegal {refused:.0f}",
-                    flush=True,
-                )
-    endings = Counter(f"{row[5]}: {row[1]}" for row in rows)
-    moves = sum(row[6] for row in rows)
-    illegal = sum(row[7] for row in rows)
-    wins = sum(1 for row in rows if row[5] == "win")
-    print(
-        f"{len(rows)} games, {bots[0]} won {wins} ({100 * wins / max(1, len(rows)):.1f}%); "
-        f"illegal/attempt {illegal / max(1.0, illegal + moves):.3f}"
-    )
-    print(", ".join(f"{why} {n}" for why, n in endings.most_common()))
-    print("\n".join(cause_table([(r[0], r[1], r[3], r[4], r[5]) for r in rows])))
+    started = time.process_time()
+    if args.db:
+        rows = asyncio.run(read_logged(args.db, bots, args.rules))
+        for row in rows:
+            if row.ending.result != "win" or args.every:
+                print(game_line(row))
+    else:
+        specs = tournament(bots, args.games, args.seed, args.rules, args.budget)[args.first :]
+        with ProcessPoolExecutor(args.parallel) as pool:
+            rows = []
+            for row in pool.map(functools.partial(play, bots=bots), specs):
+                rows.append(row)
+                if row.ending.result != "win" or args.every:
+                    print(game_line(row), flush=True)
+    print("\n".join(report(rows, bots[0])))
+    cpu = time.process_time() - started + sum(os.times()[2:4])
+    print(f"CPU {cpu:.0f} s")
     return 0
 
 

@@ -1,46 +1,114 @@
-"""The draws script's classification: causes and material bins of non-wins."""
+"""The draws script: the measured bot's seat, and the same tables from a knowledge base's
+logged games (``--db``) as from playing them."""
 
 from __future__ import annotations
 
-from benchmarks.kriegspiel_draws import cause, cause_table, material_bin, points
+import asyncio
+import sys
+from pathlib import Path
+
+import pytest
+
+from benchmarks.kriegspiel_draws import (
+    Counted,
+    hero_seat,
+    logged_seat,
+    main,
+    play,
+    read_logged,
+    report,
+    tournament,
+)
+from bots.tools.arena import schedule, seating
+from bots.tools.cli import play_and_record
+from server.cli import open_recorder
 
 
-def test_points_count_the_pieces_besides_the_king() -> None:
-    assert points("-") == 0
-    assert points("QRBNP") == 9 + 5 + 3 + 3 + 1
+def test_the_hero_is_the_first_bots_seat_by_the_schedule() -> None:
+    bots = ["kriegspiel-meta:hard", "kriegspiel-meta:easy"]
+    for index in range(12):
+        assert hero_seat(bots, index) == seating(bots, 2, index).index(bots[0])
 
 
-def test_a_lone_king_is_binned_by_the_pieces_against_it() -> None:
-    assert material_bin("Q", "-") == "K+Q vs K"
-    assert material_bin("RBP", "-") == "K+RBP vs K"
-    assert material_bin("QRBP", "-") == "K+4 or more vs K"
-    assert material_bin("-", "-") == "K vs K"
+def test_two_bots_of_one_name_are_told_apart_by_position() -> None:
+    distinct = ["a", "b"]
+    same = ["kriegspiel-meta:hard", "kriegspiel-meta:hard"]
+    seats = [hero_seat(same, index) for index in range(8)]
+    assert seats == [hero_seat(distinct, index) for index in range(8)]
+    assert seats == [0, 1, 1, 0, 0, 1, 1, 0]
 
 
-def test_other_positions_are_binned_by_points_ahead() -> None:
-    assert material_bin("QR", "P") == ">=5 points ahead"
-    assert material_bin("R", "B") == "1-4 points ahead"
-    assert material_bin("N", "B") == "level"
-    assert material_bin("P", "Q") == "behind"
-    assert material_bin("-", "P") == "behind"
+def test_a_logged_games_hero_is_thelogged_seat_the_first_bots_name() -> None:
+    bots = ["kriegspiel-meta:hard", "kriegspiel-meta:easy"]
+    assert logged_seat(["kriegspiel-meta:easy", "kriegspiel-meta:hard"], bots, {}) == 1
+    assert logged_seat(["kriegspiel-meta:hard", "kriegspiel-random"], bots, {}) is None
+    assert logged_seat(["kriegspiel-meta:easy", "alice"], bots, {}) is None
+    assert logged_seat(["alice", "kriegspiel-meta:hard"], bots[:1], {}) == 1
+    assert logged_seat([None, "kriegspiel-meta:hard"], bots[:1], {}) == 1
+    # both seats the first bot: the schedule's seat by the logged index
+    same = [bots[0], bots[0]]
+    assert [logged_seat(same, same, {"index": index}) for index in range(4)] == [0, 1, 1, 0]
 
 
-def test_a_loss_is_told_apart_from_a_draw() -> None:
-    assert cause("checkmate", "loss") == "loss: checkmate"
-    assert cause("fifty_moves", "draw") == "fifty_moves"
+#: A won position for white (queen and two rooks against a lone king): random play gives
+#: mates, stalemates and fifty-move draws in a few dozen plies. The second bot is the
+#: random player too, under another name; the first plays white in games 0, 3 and 4.
+FEN = "4k3/8/8/8/8/8/8/RQ2K2R w - - 0 1"
+BOTS = ["kriegspiel-random", "bots.baseline:KriegspielRandom"]
+SEED = "draws5"  # (games 0, 3, 4 reach a won position; 3 and 4 are mated)
 
 
-def test_the_table_groups_non_wins_and_lists_their_games() -> None:
-    rows = [
-        (0, "checkmate", "QQ", "-", "win"),
-        (1, "fifty_moves", "QR", "P", "draw"),
-        (5, "fifty_moves", "RRP", "-", "draw"),
-        (3, "fifty_moves", "QQ", "PP", "draw"),
-        (4, "checkmate", "P", "Q", "loss"),
-    ]
-    lines = cause_table(rows)
-    assert lines[2:] == [
-        "| fifty_moves | >=5 points ahead | 2 | 1 3 |",
-        "| fifty_moves | K+RRP vs K | 1 | 5 |",
-        "| loss: checkmate | behind | 1 | 4 |",
-    ]
+def _logged(db: Path, games: int) -> list[Counted]:
+    """Play ``games`` scheduled games into the knowledge base ``db`` as ``umpire
+    tournament --db`` does; return what the draws script counts of each, played here."""
+    specs = schedule("kriegspiel", {"rules": "wild16", "fen": FEN}, BOTS, 2, games, SEED)
+
+    async def log() -> None:
+        async with open_recorder(str(db)) as record:
+            await play_and_record(specs, 1, record, {"source": "tournament", "seed": SEED})
+
+    asyncio.run(log())
+    return [play(spec, BOTS) for spec in specs]
+
+
+def test_the_logged_games_give_the_same_tables_as_playing_them(tmp_path: Path) -> None:
+    db = tmp_path / "kb.db"
+    played = _logged(db, 6)
+    read = asyncio.run(read_logged(str(db), BOTS, "wild16"))
+    assert sorted(read, key=lambda row: row.ending.index) == played
+    assert report(read, BOTS[0]) == report(played, BOTS[0])
+    lines = report(read, BOTS[0])
+    assert [row.ending.won_at is not None for row in read] == [1, 0, 0, 1, 1, 0]
+    assert "reached in 3 of 6 games; mated in 2 = 66.7%" in "\n".join(lines)
+    assert lines[-1].startswith("| 0 | ")  # the one not mated
+    # other rules, other bots: none of these games
+    assert asyncio.run(read_logged(str(db), BOTS, "berkeley")) == []
+    others = ["kriegspiel-random", "kriegspiel-meta:easy"]
+    assert asyncio.run(read_logged(str(db), others, "wild16")) == []
+
+
+def test_the_script_reads_a_knowledge_base_with_db(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "kb.db"
+    _logged(db, 4)
+    argv = ["kriegspiel_draws", "--db", str(db), "--bots", ",".join(BOTS), "--every"]
+    monkeypatch.setattr(sys, "argv", argv)
+    assert main() == 0
+    out = capsys.readouterr().out
+    assert out.count("\ngame ") + out.startswith("game ") == 4
+    assert "4 games, kriegspiel-random won 1 (25.0%)" in out
+    assert "won positions (>= 5 points ahead after 20 consecutive moves" in out
+
+
+def test_a_missing_knowledge_base_is_said(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError, match="no knowledge base"):
+        asyncio.run(read_logged(str(tmp_path / "none.db"), BOTS, "wild16"))
+
+
+def test_budget_none_leaves_each_bot_its_own() -> None:
+    bots = ["kriegspiel-meta:nodes=1000", "kriegspiel-meta:nodes=20"]
+    specs = tournament(bots, 2, "9", "wild16", "none")
+    assert [spec.budget for spec in specs] == [None, None]
+    assert [spec.options for spec in specs] == [{"rules": "wild16"}] * 2
+    assert tournament(bots, 1, "9", "wild16", "nodes=1000")[0].budget == "nodes=1000"

@@ -1,0 +1,177 @@
+"""Kriegspiel material on the real board, over a game: the figures and tables of
+``benchmarks.kriegspiel_draws``.
+
+Material is counted in points besides the kings (Q 9, R 5, B 3, N 3, P 1) and written as
+letters (``QRRBNPPP``, ``-`` for a bare king). A game's *trail* is one side's material
+and the other's after each move of that side (its own moves only, in order).
+
+**A won position** (issue 33): the side was at least ``WON_MARGIN`` (5) points ahead
+after each of ``WON_MOVES`` (20) consecutive moves of its own. It is *reached* at the
+last move of the first such run: move ``n`` (1-based, counting that side's moves) is the
+first move after which its last 20 moves all ended 5 or more points ahead. A game
+*converts* it when that side then wins by checkmate; any other end (a draw, a loss, a
+win by another reason) is a non-conversion, listed by its cause and by the material
+when the won position was reached beside the material at the end.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import chess
+
+from bots.tools.arena import wilson_interval
+
+#: Points ahead that make a position won, kept for ``WON_MOVES`` moves of one's own.
+WON_MARGIN = 5
+WON_MOVES = 20
+
+_POINTS = {"Q": 9, "R": 5, "B": 3, "N": 3, "P": 1}
+
+
+def material(board: chess.Board, color: chess.Color) -> str:
+    """``color``'s pieces besides the king, as letters (``QRRBNPPP``; ``-``: none)."""
+    letters = ""
+    for kind in (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT, chess.PAWN):
+        count = board.pieces_mask(kind, color).bit_count()
+        letters += chess.piece_symbol(kind).upper() * count
+    return letters or "-"
+
+
+def points(letters: str) -> int:
+    """The material value of a side's letters from :func:`material` (``-`` is 0)."""
+    return sum(_POINTS.get(letter, 0) for letter in letters)
+
+
+def ahead(mine: str, theirs: str) -> int:
+    """Points ahead (negative: behind) of ``mine`` over ``theirs``."""
+    return points(mine) - points(theirs)
+
+
+def material_bin(mine: str, theirs: str) -> str:
+    """A material balance, binned: against a lone king the pieces by name (``K+Q vs K``,
+    up to three pieces), otherwise by points ahead."""
+    if theirs == "-":
+        if mine == "-":
+            return "K vs K"
+        return f"K+{mine} vs K" if len(mine) <= 3 else "K+4 or more vs K"
+    lead = ahead(mine, theirs)
+    if lead >= 5:
+        return ">=5 points ahead"
+    if lead >= 1:
+        return "1-4 points ahead"
+    if lead == 0:
+        return "level"
+    return "behind"
+
+
+def trail(board: chess.Board, color: chess.Color) -> list[tuple[str, str]]:
+    """``color``'s material and the other side's after each of ``color``'s moves in
+    ``board``'s move stack, replayed from its root (the game's starting position)."""
+    replay = board.root()
+    figures = []
+    for move in board.move_stack:
+        mover = replay.turn
+        replay.push(move)
+        if mover == color:
+            figures.append((material(replay, color), material(replay, not color)))
+    return figures
+
+
+def won_at(leads: Sequence[int], margin: int = WON_MARGIN, moves: int = WON_MOVES) -> int | None:
+    """The move (1-based, of one's own) at which a won position is first reached, given
+    the points ahead after each of one's moves: the first ``n`` such that moves
+    ``n - moves + 1`` to ``n`` all ended ``margin`` or more points ahead; None: never."""
+    run = 0
+    for number, lead in enumerate(leads, start=1):
+        run = run + 1 if lead >= margin else 0
+        if run >= moves:
+            return number
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Ending:
+    """One game, from one side (the *hero*, the bot measured): how it ended and its
+    material over time."""
+
+    index: int
+    reason: str
+    #: the hero's result: win, draw or loss
+    result: str
+    #: material after each of the hero's moves (the hero's, the other's): :func:`trail`
+    trail: tuple[tuple[str, str], ...]
+    #: the hero's material and the other's when the game ended
+    mine: str
+    theirs: str
+
+    @property
+    def won_at(self) -> int | None:
+        """The hero's move at which it reached a won position (:func:`won_at`), if any."""
+        return won_at([ahead(mine, theirs) for mine, theirs in self.trail])
+
+    @property
+    def converted(self) -> bool:
+        """Whether the hero won by checkmate."""
+        return self.result == "win" and self.reason == "checkmate"
+
+
+def cause(reason: str, result: str) -> str:
+    """An end's cause: the reason, prefixed with ``loss:`` for a loss and ``win:`` for a
+    win (a draw's reason stands alone)."""
+    return f"{result}: {reason}" if result in ("loss", "win") else reason
+
+
+def conversion_summary(endings: Sequence[Ending]) -> str:
+    """One line: how many games reached a won position, and how many of those the hero
+    won by checkmate, with its 95% Wilson interval."""
+    reached = [ending for ending in endings if ending.won_at is not None]
+    mated = sum(1 for ending in reached if ending.converted)
+    low, high = wilson_interval(mated, len(reached))
+    share = 100 * mated / len(reached) if reached else 0.0
+    return (
+        f"won positions (>= {WON_MARGIN} points ahead after {WON_MOVES} consecutive moves of "
+        f"its own): reached in {len(reached)} of {len(endings)} games; mated in {mated} "
+        f"= {share:.1f}% (95% {100 * low:.1f}-{100 * high:.1f}%)"
+    )
+
+
+def conversion_table(endings: Sequence[Ending]) -> list[str]:
+    """Lines of a markdown table of the games that reached a won position and were not
+    won by checkmate: one line per game, with its cause, the move at which the won
+    position was reached and how many moves of its own the hero played after it, the
+    material then and at the end (letters and bin)."""
+    lines = [
+        "| game | cause | reached at move | moves after | material then | material at the end |",
+        "| ---: | --- | ---: | ---: | --- | --- |",
+    ]
+    for ending in sorted(endings, key=lambda ending: ending.index):
+        number = ending.won_at
+        if number is None or ending.converted:
+            continue
+        then_mine, then_theirs = ending.trail[number - 1]
+        then = f"{then_mine} vs {then_theirs} ({material_bin(then_mine, then_theirs)})"
+        end = f"{ending.mine} vs {ending.theirs} ({material_bin(ending.mine, ending.theirs)})"
+        why = cause(ending.reason, ending.result)
+        after = len(ending.trail) - number
+        lines.append(f"| {ending.index} | {why} | {number} | {after} | {then} | {end} |")
+    return lines
+
+
+def cause_table(endings: Sequence[Ending]) -> list[str]:
+    """Lines of a markdown table of the games that were not wins: one line per cause and
+    material bin at the end, with the count and the game indices."""
+    games: dict[tuple[str, str], list[int]] = {}
+    for ending in endings:
+        if ending.result == "win":
+            continue
+        key = (cause(ending.reason, ending.result), material_bin(ending.mine, ending.theirs))
+        games.setdefault(key, []).append(ending.index)
+    lines = ["| cause | material at the end | games | indices |", "| --- | --- | ---: | --- |"]
+    for (why, where), indices in sorted(
+        games.items(), key=lambda item: (item[0][0], -len(item[1]))
+    ):
+        listed = " ".join(str(index) for index in sorted(indices))
+        lines.append(f"| {why} | {where} | {len(indices)} | {listed} |")
+    return lines

@@ -1,0 +1,139 @@
+"""Material over a Kriegspiel game: points, bins, the trail of a side's material after
+each of its moves, won positions (>= 5 points ahead for 20 moves of one's own) and the
+tables of their conversion."""
+
+from __future__ import annotations
+
+import chess
+
+from benchmarks.kriegspiel_material import (
+    Ending,
+    cause,
+    cause_table,
+    conversion_summary,
+    conversion_table,
+    material,
+    material_bin,
+    points,
+    trail,
+    won_at,
+)
+
+
+def test_points_count_the_pieces_besides_the_king() -> None:
+    assert points("-") == 0
+    assert points("QRBNP") == 9 + 5 + 3 + 3 + 1
+
+
+def test_a_lone_king_is_binned_by_the_pieces_against_it() -> None:
+    assert material_bin("Q", "-") == "K+Q vs K"
+    assert material_bin("RBP", "-") == "K+RBP vs K"
+    assert material_bin("QRBP", "-") == "K+4 or more vs K"
+    assert material_bin("-", "-") == "K vs K"
+
+
+def test_other_positions_are_binned_by_points_ahead() -> None:
+    assert material_bin("QR", "P") == ">=5 points ahead"
+    assert material_bin("R", "B") == "1-4 points ahead"
+    assert material_bin("N", "B") == "level"
+    assert material_bin("P", "Q") == "behind"
+    assert material_bin("-", "P") == "behind"
+
+
+def test_a_loss_and_a_win_are_told_apart_from_a_draw() -> None:
+    assert cause("checkmate", "loss") == "loss: checkmate"
+    assert cause("fifty_moves", "draw") == "fifty_moves"
+    assert cause("forfeit", "win") == "win: forfeit"
+
+
+def test_a_won_position_is_reached_at_the_twentieth_move_of_a_run_five_points_ahead() -> None:
+    assert won_at([5] * 20) == 20
+    assert won_at([9] * 35) == 20
+    assert won_at([0, 3] + [6] * 20) == 22
+
+
+def test_a_shorter_run_or_a_smaller_lead_is_no_won_position() -> None:
+    assert won_at([5] * 19) is None
+    assert won_at([4] * 40) is None
+    assert won_at([]) is None
+    # a move that ends 4 ahead breaks the run: it starts again after it
+    assert won_at([5] * 19 + [4] + [5] * 19) is None
+    assert won_at([5] * 19 + [4] + [5] * 20) == 40
+
+
+def test_the_margin_and_the_run_can_be_given() -> None:
+    assert won_at([3, 3, 3], margin=3, moves=3) == 3
+    assert won_at([3, 2, 3], margin=3, moves=2) is None
+
+
+def test_the_trail_follows_one_side_after_each_of_its_own_moves() -> None:
+    board = chess.Board("4k3/8/8/8/8/8/3q4/1Q2K2R w K - 0 1")
+    for uci in ("e1d2", "e8e7", "h1h7", "e7e6", "b1b6"):
+        board.push_uci(uci)
+    assert material(board, chess.WHITE) == "QR"
+    assert trail(board, chess.WHITE) == [("QR", "-")] * 3
+    assert trail(board, chess.BLACK) == [("-", "QR")] * 2
+
+
+def test_the_trail_starts_from_the_games_own_start_with_black_to_move() -> None:
+    board = chess.Board("4k3/8/8/8/8/8/3q4/1Q2K2R b K - 0 1")
+    for uci in ("d2b4", "e1f1", "b4b1"):
+        board.push_uci(uci)
+    assert trail(board, chess.BLACK) == [("Q", "QR"), ("Q", "R")]
+    assert trail(board, chess.WHITE) == [("QR", "Q")]
+
+
+def _ending(index: int, reason: str, result: str, leads: list[str]) -> Ending:
+    """A game whose hero had ``leads[i]`` (its letters, the other's being ``P``) after
+    its move ``i + 1``; its end material is the last one."""
+    steps = tuple((mine, "P") for mine in leads)
+    return Ending(index, reason, result, steps, steps[-1][0], "P")
+
+
+def test_only_a_win_by_checkmate_converts() -> None:
+    assert _ending(0, "checkmate", "win", ["Q"]).converted
+    assert not _ending(0, "forfeit", "win", ["Q"]).converted
+    assert not _ending(0, "checkmate", "loss", ["Q"]).converted
+    assert not _ending(0, "fifty_moves", "draw", ["Q"]).converted
+
+
+def test_the_conversion_tables_list_the_won_positions_not_mated() -> None:
+    endings = [
+        _ending(0, "checkmate", "win", ["Q"] * 30),  # reached, mated
+        _ending(1, "fifty_moves", "draw", ["R"] * 5 + ["QR"] * 20 + ["R"] * 10),  # reached
+        _ending(2, "checkmate", "win", ["R"] * 10),  # never reached
+        _ending(3, "checkmate", "loss", ["QR"] * 21 + ["-"]),  # reached, then lost
+        _ending(4, "stalemate", "draw", ["QQ"] * 19),  # never reached
+    ]
+    assert [ending.won_at for ending in endings] == [20, 25, None, 20, None]
+    assert conversion_summary(endings) == (
+        "won positions (>= 5 points ahead after 20 consecutive moves of its own): reached "
+        "in 3 of 5 games; mated in 1 = 33.3% (95% 6.1-79.2%)"
+    )
+    assert conversion_table(endings)[2:] == [
+        "| 1 | fifty_moves | 25 | 10 | QR vs P (>=5 points ahead) | R vs P (1-4 points ahead) |",
+        "| 3 | loss: checkmate | 20 | 2 | QR vs P (>=5 points ahead) | - vs P (behind) |",
+    ]
+
+
+def test_with_no_won_position_the_share_is_nought_of_nought() -> None:
+    endings = [_ending(0, "stalemate", "draw", ["Q"])]
+    assert "reached in 0 of 1 games; mated in 0 = 0.0% (95% 0.0-100.0%)" in (
+        conversion_summary(endings)
+    )
+    assert conversion_table(endings)[2:] == []
+
+
+def test_the_cause_table_groups_non_wins_and_lists_their_games() -> None:
+    endings = [
+        Ending(0, "checkmate", "win", (), "QQ", "-"),
+        Ending(1, "fifty_moves", "draw", (), "QR", "P"),
+        Ending(5, "fifty_moves", "draw", (), "RRP", "-"),
+        Ending(3, "fifty_moves", "draw", (), "QQ", "PP"),
+        Ending(4, "checkmate", "loss", (), "P", "Q"),
+    ]
+    assert cause_table(endings)[2:] == [
+        "| fifty_moves | >=5 points ahead | 2 | 1 3 |",
+        "| fifty_moves | K+RRP vs K | 1 | 5 |",
+        "| loss: checkmate | behind | 1 | 4 |",
+    ]
