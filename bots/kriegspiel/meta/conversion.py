@@ -1,0 +1,264 @@
+"""Converting won positions: forced mates on a king that must move, with pawns standing still.
+
+:class:`~bots.kriegspiel.meta.mate.MateSearch` mates a lone king with our pieces only: our
+pawns are out of its scope (their moves and promotions make other answers), and so is a
+king whose units are all pawns blocked in front of ours (:func:`search.jammed`), which
+must move as a lone one does. Both are common when a game is won: the replays of the
+fifty-move draws of issue 33 (seed 9, wild16, nodes=1000) found game 121 with four
+queens, two rooks, a bishop and two knights against a king shuttling between h2 and h3
+(its region three squares, its pawns g4 and h5 blocked by ours on g5 and h6) for fifty
+moves: the forced-mate search was never asked (pawns on the board), and the one-move
+search, by the worst case over the region, found no single move that mates on every
+square of it.
+
+:class:`PawnsStill` is the same AND-OR search as ``mate.py`` (our attempts are OR nodes,
+the umpire's answers AND nodes, the king's region split by check directions and widened
+by its flights), over a *field* that holds what stands still in the plan: our pawns
+(they occupy their squares, attack theirs, and are never moved by the plan, so no
+promotion or pawn answer enters it), and the enemy's blocked pawns (*walls*: they
+occupy their squares, block our lines, the king cannot step onto them, and no piece of
+ours may stand where they attack). Where a piece of ours, a pawn included, stands next
+to a square of the region undefended, or a square of the region would be stalemated,
+the plan fails, as in ``mate.py``. A blocker is a hint (the refusal may have come from
+the king), so a mate found is a plan, not a certainty; the next decision re-plans from
+what the umpire said.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import chess
+
+from bots.kriegspiel.meta.geometry import attacks, forward
+from bots.kriegspiel.meta.mate import check_groups, neighbours
+from bots.kriegspiel.meta.metaposition import Metaposition
+from bots.sdk.budget import tick
+
+__all__ = ["DEPTH", "Field", "PawnsStill", "field_of", "jammed_pawns"]
+
+#: How many of our moves the search looks ahead (iterative deepening from 1).
+DEPTH = 5
+#: The most positions one decision examines (besides the time or node budget).
+MAX_NODES = 20_000
+#: The memo is cleared beyond this many entries.
+MEMORY = 200_000
+
+#: Our pieces besides pawns: (kind, square), the king first.
+Pieces = tuple[tuple[int, int], ...]
+
+
+class _OutOfTime(Exception):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    """What stands still in a plan: our ``pawns`` and what they ``guard`` (attack), the
+    enemy's blocked pawns (``walls``) and the squares those attack (``danger``: no piece
+    of ours may stand there)."""
+
+    color: chess.Color
+    pawns: int
+    guard: int
+    walls: int
+    danger: int
+
+
+def jammed_pawns(meta: Metaposition, board: chess.Board) -> int:
+    """The squares of the enemy pawns blocked in front of our pawns on ``board``, when
+    every enemy unit is one (as :func:`search.jammed` tells), else 0."""
+    color = meta.color
+    enemy = not color
+    pawns = board.pawns & board.occupied_co[color]
+    ahead = forward(pawns, color)
+    ours = board.occupied_co[color] & ~board.kings
+    stuck = 0
+    for square in chess.SquareSet(meta.blockers & ahead & meta.may[chess.PAWN]):
+        if not chess.BB_PAWN_ATTACKS[enemy][square] & ours:
+            stuck |= chess.BB_SQUARES[square]
+    return stuck if stuck.bit_count() >= meta.units else 0
+
+
+def field_of(meta: Metaposition) -> Field | None:
+    """The field of ``meta`` if the enemy king must move as a lone one and the plan
+    needs this search: the king is lone and we have pawns, or every enemy unit is a
+    pawn blocked by ours (our pawns may then be none but the blocking ones). ``None``
+    otherwise (a lone king and no pawns of ours is ``mate.py``'s)."""
+    own = meta.own
+    color = meta.color
+    pawns = own.pawns & own.occupied_co[color]
+    if meta.units == 0:
+        if not pawns:
+            return None
+        walls = 0
+    else:
+        walls = jammed_pawns(meta, own)
+        if not walls:
+            return None
+    guard = 0
+    for square in chess.SquareSet(pawns):
+        guard |= chess.BB_PAWN_ATTACKS[color][square]
+    danger = 0
+    for square in chess.SquareSet(walls):
+        danger |= chess.BB_PAWN_ATTACKS[not color][square]
+    return Field(color, pawns, guard, walls, danger)
+
+
+def _occupied(pieces: Pieces) -> int:
+    result = 0
+    for _, square in pieces:
+        result |= chess.BB_SQUARES[square]
+    return result
+
+
+Answer = tuple[Pieces, int, list[int]]
+
+
+def answer(field: Field, pieces: Pieces, region: int, index_: int, target: int) -> Answer | None:
+    """``mate.answer`` on ``field``: what moving ``pieces[index_]`` to ``target`` leads to
+    against a king that must move, somewhere in ``region``; ``None`` when some answer
+    surely loses the mate (a stalemate, a piece or pawn of ours the king may take, a
+    piece where a wall pawn takes it) or the move is surely refused."""
+    kind, _ = pieces[index_]
+    if chess.BB_SQUARES[target] & field.danger:
+        return None
+    refused = 0
+    legal = region
+    if kind == chess.KING:
+        refused = region & chess.BB_KING_ATTACKS[target]
+        legal = region & ~refused
+        if not legal:
+            return None
+    after = (*pieces[:index_], (kind, target), *pieces[index_ + 1 :])
+    mine = _occupied(after)
+    occupied = mine | field.pawns | field.walls
+    attacked = field.guard
+    for piece, square in after:
+        attacked |= attacks(piece, field.color, square, occupied)
+    free = chess.BB_ALL & ~attacked & ~chess.BB_SQUARES[after[0][1]] & ~field.walls
+    exposed = (mine | field.pawns) & free
+    if exposed and neighbours(legal) & exposed:
+        return None
+    escapes = neighbours(free)
+    if legal & ~attacked & ~escapes:
+        return None  # stalemate: the walls cannot move either
+    free &= ~(mine | field.pawns)
+    regions = []
+    quiet = legal & ~attacked
+    if quiet:
+        regions.append(neighbours(quiet) & free)
+    checked = legal & attacked & escapes
+    if checked:
+        for group in check_groups(after, occupied, checked):
+            regions.append(neighbours(group) & free)
+    return after, refused, regions
+
+
+class PawnsStill:
+    """Finds an attempt that forces mate within ``depth`` of our moves on a king that
+    must move, our pawns and its blocked pawns standing still (:class:`Field`).
+
+    The search gives up at ``deadline`` (a value of ``clock``) or after ``max_nodes``
+    positions; a node budget's clock is ticked one node a position, as ``mate.py`` does.
+    Mates and failures are memoised per (field, pieces, region) between decisions."""
+
+    def __init__(
+        self,
+        color: chess.Color,
+        *,
+        max_nodes: int = MAX_NODES,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
+        self.color = color
+        self.clock = clock
+        self._tick = tick(clock)
+        self.max_nodes = max_nodes
+        self.deadline = 0.0
+        self.nodes = 0
+        self._field: Field | None = None
+        self._mates: dict[tuple[Field, Pieces, int], tuple[int, tuple[int, int]]] = {}
+        self._fails: dict[tuple[Field, Pieces, int], int] = {}
+
+    def find(
+        self, meta: Metaposition, deadline: float, depth: int = DEPTH
+    ) -> tuple[chess.Move, int] | None:
+        """The first move of a forced mate within ``depth`` moves and that depth, the
+        shortest first; ``None`` when ``meta`` is not this search's (:func:`field_of`),
+        there is none, or the budget ran out."""
+        field = field_of(meta)
+        own = meta.own
+        king = own.king(self.color)
+        region = meta.may[chess.KING]
+        if field is None or king is None or not region:
+            return None
+        self.deadline = deadline
+        self.nodes = 0
+        if len(self._mates) + len(self._fails) > MEMORY:
+            self._mates.clear()
+            self._fails.clear()
+        others = tuple(
+            sorted(
+                (own.piece_type_at(square) or 0, square)
+                for square in chess.SquareSet(own.occupied_co[self.color] & ~own.kings & ~own.pawns)
+            )
+        )
+        pieces: Pieces = ((chess.KING, king), *others)
+        self._field = field
+        try:
+            for limit in range(1, depth + 1):
+                found = self._attack(pieces, region, limit)
+                if found is not None:
+                    move = chess.Move(*found)
+                    return move, limit
+        except _OutOfTime:
+            return None
+        return None
+
+    def _attack(self, pieces: Pieces, region: int, depth: int) -> tuple[int, int] | None:
+        field = self._field
+        assert field is not None
+        key = (field, pieces, region)
+        known = self._mates.get(key)
+        if known is not None and known[0] <= depth:
+            return known[1]
+        if self._fails.get(key, 0) >= depth:
+            return None
+        self.nodes += 1
+        if self._tick is not None:
+            self._tick(1)
+        if self.nodes > self.max_nodes or (self.nodes & 15 == 1 and self.clock() > self.deadline):
+            raise _OutOfTime
+        mine = _occupied(pieces)
+        occupied = mine | field.pawns | field.walls
+        candidates = []
+        for at, (kind, square) in enumerate(pieces):
+            reach = attacks(kind, field.color, square, occupied) & ~occupied
+            for target in chess.SquareSet(reach):
+                result = answer(field, pieces, region, at, target)
+                if result is None:
+                    continue
+                after, refused, regions = result
+                if depth == 1 and (refused or regions):
+                    continue
+                size = refused.bit_count() + sum(child.bit_count() for child in regions)
+                candidates.append((size, (square, target), result))
+        candidates.sort(key=lambda item: item[0])
+        for _, move, (after, refused, regions) in candidates:
+            if self._holds(pieces, after, refused, regions, depth):
+                self._mates[key] = (depth, move)
+                return move
+        self._fails[key] = depth
+        return None
+
+    def _holds(
+        self, pieces: Pieces, after: Pieces, refused: int, regions: list[int], depth: int
+    ) -> bool:
+        if depth == 1:
+            return not (refused or regions)
+        for region in sorted(regions, key=lambda bits: -bits.bit_count()):
+            if self._attack(after, region, depth - 1) is None:
+                return False
+        return not refused or self._attack(pieces, refused, depth) is not None
