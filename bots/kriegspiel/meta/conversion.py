@@ -69,7 +69,8 @@ class Field:
 
 def jammed_pawns(meta: Metaposition, board: chess.Board) -> int:
     """The squares of the enemy pawns blocked in front of our pawns on ``board``, when
-    every enemy unit is one (as :func:`search.jammed` tells), else 0."""
+    every enemy unit is one (as :func:`search.jammed` tells: a refused step of ours
+    located it, or its set is exactly its square), else 0."""
     color = meta.color
     enemy = not color
     pawns = board.pawns & board.occupied_co[color]
@@ -79,7 +80,17 @@ def jammed_pawns(meta: Metaposition, board: chess.Board) -> int:
     for square in chess.SquareSet(meta.blockers & ahead & meta.may[chess.PAWN]):
         if not chess.BB_PAWN_ATTACKS[enemy][square] & ours:
             stuck |= chess.BB_SQUARES[square]
-    return stuck if stuck.bit_count() >= meta.units else 0
+    if stuck.bit_count() >= meta.units:
+        return stuck
+    # Located exactly (the set holds one square a unit, no pieces): each in front of a
+    # pawn of ours, with nothing of ours to take (a custom start shown to both players).
+    located = meta.may[chess.PAWN]
+    if meta.pieces_max or located.bit_count() != meta.units or located & ~forward(pawns, color):
+        return 0
+    for square in chess.SquareSet(located):
+        if chess.BB_PAWN_ATTACKS[enemy][square] & ours:
+            return 0
+    return located
 
 
 def field_of(meta: Metaposition) -> Field | None:
