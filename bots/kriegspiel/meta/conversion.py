@@ -32,12 +32,12 @@ from dataclasses import dataclass
 
 import chess
 
-from bots.kriegspiel.meta.geometry import attacks, forward
+from bots.kriegspiel.meta.geometry import PIECE_KINDS, VALUES, attacks, forward, pawn_pushes
 from bots.kriegspiel.meta.mate import check_groups, neighbours
 from bots.kriegspiel.meta.metaposition import Metaposition
 from bots.sdk.budget import tick
 
-__all__ = ["DEPTH", "Field", "PawnsStill", "field_of", "jammed_pawns"]
+__all__ = ["DEPTH", "Field", "PawnsStill", "far_ahead", "field_of", "jammed_pawns"]
 
 #: How many of our moves the search looks ahead (iterative deepening from 1).
 DEPTH = 5
@@ -65,6 +65,11 @@ class Field:
     guard: int
     walls: int
     danger: int
+    #: Whether the king may stay (some enemy unit may move instead: :func:`field_of`),
+    #: and the squares such units may step onto (``reach``: a check across them may be
+    #: blocked) or attack (folded into ``danger``).
+    stay: bool = False
+    reach: int = 0
 
 
 def jammed_pawns(meta: Metaposition, board: chess.Board) -> int:
@@ -94,13 +99,15 @@ def jammed_pawns(meta: Metaposition, board: chess.Board) -> int:
 
 
 def field_of(meta: Metaposition) -> Field | None:
-    """The field of ``meta`` if the enemy king must move as a lone one and the plan
-    needs this search: the king is lone and we have pawns, or every enemy unit is a
-    pawn blocked by ours (our pawns may then be none but the blocking ones). ``None``
-    otherwise (a lone king and no pawns of ours is ``mate.py``'s)."""
+    """The field of ``meta`` if the plan needs this search: the king is lone and we have
+    pawns, or every enemy unit is a pawn blocked by ours (the king must move), or, far
+    ahead (:func:`far_ahead`), a few units may move instead of the king (it may stay).
+    ``None`` otherwise (a lone king and no pawns of ours is ``mate.py``'s)."""
     own = meta.own
     color = meta.color
     pawns = own.pawns & own.occupied_co[color]
+    stay = False
+    reach = hit = 0
     if meta.units == 0:
         if not pawns:
             return None
@@ -108,14 +115,69 @@ def field_of(meta: Metaposition) -> Field | None:
     else:
         walls = jammed_pawns(meta, own)
         if not walls:
-            return None
+            if not far_ahead(meta):
+                return None
+            walls = _blocked(meta, own)
+            stay = True
+            reach, hit = _reach(meta, walls)
     guard = 0
     for square in chess.SquareSet(pawns):
         guard |= chess.BB_PAWN_ATTACKS[color][square]
-    danger = 0
+    danger = hit
     for square in chess.SquareSet(walls):
         danger |= chess.BB_PAWN_ATTACKS[not color][square]
-    return Field(color, pawns, guard, walls, danger)
+    return Field(color, pawns, guard, walls, danger, stay, reach)
+
+
+#: The units the enemy may have besides its king for the may-stay plan, and how far
+#: ahead we must be (centipawns of material).
+STAY_UNITS = 3
+STAY_AHEAD = VALUES[chess.QUEEN]
+#: The may-stay plan waits for this many of our moves without a capture or a pawn move
+#: (``Metaposition.quiet_moves``): until then the heuristic search converts, as before.
+STAY_ALARM = 10
+#: The positions the may-stay plan may examine in one decision (a fixed count).
+STAY_NODES = 2_000
+
+
+def far_ahead(meta: Metaposition) -> bool:
+    """Whether the enemy has at most STAY_UNITS units and we a queen and STAY_AHEAD of
+    material more, and STAY_ALARM quiet moves have passed: a won position whose king
+    may stay while a unit moves, and which the heuristic search has not converted."""
+    own = meta.own
+    if meta.units > STAY_UNITS or not own.queens & own.occupied_co[meta.color]:
+        return False
+    if meta.quiet_moves < STAY_ALARM:
+        return False
+    mine = sum(VALUES[kind] * own.pieces_mask(kind, meta.color).bit_count() for kind in PIECE_KINDS)
+    return mine >= meta.enemy_material() + STAY_AHEAD
+
+
+def _blocked(meta: Metaposition, board: chess.Board) -> int:
+    """The located enemy pawns (refused a step of ours) in front of our pawns with
+    nothing of ours to take: they stand still whatever the others do."""
+    color = meta.color
+    ahead = forward(board.pawns & board.occupied_co[color], color)
+    ours = board.occupied_co[color] & ~board.kings
+    walls = 0
+    for square in chess.SquareSet(meta.blockers & ahead & meta.may[chess.PAWN]):
+        if not chess.BB_PAWN_ATTACKS[not color][square] & ours:
+            walls |= chess.BB_SQUARES[square]
+    return walls
+
+
+def _reach(meta: Metaposition, walls: int) -> tuple[int, int]:
+    """Where the enemy pawns not in ``walls`` may step (``reach``) and what they may
+    attack (``hit``). Pieces are left out: the bound on them counts every pawn that
+    may have promoted unseen, and their sets, wide after a long game, would forbid
+    every square (game 127 of seed 9: two pawns, pieces "possible", 64 squares hit)."""
+    enemy = not meta.color
+    pawns = meta.may[chess.PAWN] & ~walls
+    reach = pawn_pushes(pawns, enemy, meta.own.occupied)
+    hit = 0
+    for square in chess.SquareSet(pawns):
+        hit |= chess.BB_PAWN_ATTACKS[enemy][square]
+    return reach | hit, hit
 
 
 def _occupied(pieces: Pieces) -> int:
@@ -160,11 +222,18 @@ def answer(field: Field, pieces: Pieces, region: int, index_: int, target: int) 
     regions = []
     quiet = legal & ~attacked
     if quiet:
-        regions.append(neighbours(quiet) & free)
+        regions.append(neighbours(quiet) & free | (quiet if field.stay else 0))
     checked = legal & attacked & escapes
+    blockable = 0
+    if field.stay:
+        # A unit may step across the moved piece's check: the king then stays put.
+        for square in chess.SquareSet(legal & attacked):
+            if chess.between(target, square) & field.reach:
+                blockable |= chess.BB_SQUARES[square]
+        checked |= blockable
     if checked:
         for group in check_groups(after, occupied, checked):
-            regions.append(neighbours(group) & free)
+            regions.append(neighbours(group) & free | (group & blockable))
     return after, refused, regions
 
 
@@ -190,6 +259,8 @@ class PawnsStill:
         self.deadline = 0.0
         self.nodes = 0
         self._field: Field | None = None
+        self._counting = self._tick
+        self._cap = max_nodes
         self._mates: dict[tuple[Field, Pieces, int], tuple[int, tuple[int, int]]] = {}
         self._fails: dict[tuple[Field, Pieces, int], int] = {}
 
@@ -207,6 +278,11 @@ class PawnsStill:
             return None
         self.deadline = deadline
         self.nodes = 0
+        # The may-stay plan needs more positions than a node budget's share gives (a
+        # mate in 4 of game 127: 1,607); it is bounded by a fixed count instead, not
+        # ticked, so the heuristic search keeps its nodes.
+        self._counting = self._tick if not field.stay else None
+        self._cap = self.max_nodes if not field.stay else STAY_NODES
         if len(self._mates) + len(self._fails) > MEMORY:
             self._mates.clear()
             self._fails.clear()
@@ -238,9 +314,9 @@ class PawnsStill:
         if self._fails.get(key, 0) >= depth:
             return None
         self.nodes += 1
-        if self._tick is not None:
-            self._tick(1)
-        if self.nodes > self.max_nodes or (self.nodes & 15 == 1 and self.clock() > self.deadline):
+        if self._counting is not None:
+            self._counting(1)
+        if self.nodes > self._cap or (self.nodes & 15 == 1 and self.clock() > self.deadline):
             raise _OutOfTime
         mine = _occupied(pieces)
         occupied = mine | field.pawns | field.walls
