@@ -136,18 +136,22 @@ STAY_AHEAD = VALUES[chess.QUEEN]
 #: The may-stay plan waits for this many of our moves without a capture or a pawn move
 #: (``Metaposition.quiet_moves``): until then the heuristic search converts, as before.
 STAY_ALARM = 10
+#: ... and a king's region of at most this many squares: in a wider one (game 191 of
+#: seed 9: 25 to 29) no mate is found within the count, and each decision paid for it.
+STAY_REGION = 16
 #: The positions the may-stay plan may examine in one decision (a fixed count).
 STAY_NODES = 2_000
 
 
 def far_ahead(meta: Metaposition) -> bool:
     """Whether the enemy has at most STAY_UNITS units and we a queen and STAY_AHEAD of
-    material more, and STAY_ALARM quiet moves have passed: a won position whose king
-    may stay while a unit moves, and which the heuristic search has not converted."""
+    material more, STAY_ALARM quiet moves have passed and the king's region has at most
+    STAY_REGION squares: a won position whose king may stay while a unit moves, which
+    the heuristic search has not converted."""
     own = meta.own
     if meta.units > STAY_UNITS or not own.queens & own.occupied_co[meta.color]:
         return False
-    if meta.quiet_moves < STAY_ALARM:
+    if meta.quiet_moves < STAY_ALARM or meta.may[chess.KING].bit_count() > STAY_REGION:
         return False
     mine = sum(VALUES[kind] * own.pieces_mask(kind, meta.color).bit_count() for kind in PIECE_KINDS)
     return mine >= meta.enemy_material() + STAY_AHEAD
