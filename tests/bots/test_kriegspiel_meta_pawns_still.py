@@ -9,7 +9,13 @@ import random
 import chess
 
 from bots.kriegspiel.meta import Metaposition
-from bots.kriegspiel.meta.conversion import PawnsStill, field_of, jammed_pawns
+from bots.kriegspiel.meta.conversion import (
+    STAY_ALARM,
+    STAY_NODES,
+    PawnsStill,
+    field_of,
+    jammed_pawns,
+)
 from bots.kriegspiel.meta.search import WIN, Searcher
 from bots.kriegspiel.meta.update import observe
 from bots.sdk.budget import NodeClock
@@ -86,3 +92,35 @@ def test_game_121s_position_is_mated_where_main_drew_by_the_fifty_move_rule() ->
     assert played.outcome.reason == "checkmate"
     assert played.outcome.ranks == (2, 1)
     assert meta.meta is not None and meta.meta.color == chess.BLACK
+
+
+#: Game 127 of seed 9 at ply 380 (white to move): three queens, two rooks and a knight
+#: against a king in the corner a5-c8 and two pawns, c5 (blocked by our c4, located by
+#: a refused step) and c6 (behind it, never located). The king "may stay" while a pawn
+#: moves, so its region never shrank, and main shuffled for fifty moves (a draw).
+CORNER = "4Q3/8/2p5/k1p3RQ/2P1NR1Q/1K6/8/8 w - - 0 1"
+
+
+def _corner(quiet: int) -> Metaposition:
+    meta = _located(CORNER, chess.WHITE, ["c4c5"])
+    region = 0
+    for name in ("a5", "a6", "b6", "c6", "a7", "b7", "c7", "a8", "b8", "c8"):
+        region |= chess.BB_SQUARES[chess.parse_square(name)]
+    meta.may[chess.KING] = region  # as the replay had it
+    meta.quiet_moves = quiet
+    return meta
+
+
+def test_far_ahead_the_king_that_may_stay_is_mated_by_a_plan() -> None:
+    meta = _corner(quiet=40)
+    assert meta.units == 2 and jammed_pawns(meta, meta.own) == 0  # c6's pawn may move
+    field = field_of(meta)
+    assert field is not None and field.stay
+    assert field.walls == chess.BB_C5
+    search = PawnsStill(chess.WHITE, clock=NodeClock())
+    found = search.find(meta, 0.0)  # the may-stay plan is bounded by its own count
+    assert found is not None
+    assert found == (chess.Move.from_uci("f4f7"), 4)
+    assert search.nodes <= STAY_NODES
+    # Until STAY_ALARM quiet moves have passed the heuristic search plays, as before.
+    assert field_of(_corner(quiet=STAY_ALARM - 1)) is None
