@@ -136,11 +136,13 @@ STAY_AHEAD = VALUES[chess.QUEEN]
 #: The may-stay plan waits for this many of our moves without a capture or a pawn move
 #: (``Metaposition.quiet_moves``): until then the heuristic search converts, as before.
 STAY_ALARM = 10
-#: ... and a king's region of at most this many squares: in a wider one (game 191 of
-#: seed 9: 25 to 29) no mate is found within the count, and each decision paid for it.
-STAY_REGION = 16
-#: The positions the may-stay plan may examine in one decision (a fixed count).
+#: ... and a king's region of at most this many squares (16 kept game 127 of seed 9
+#: from it: its region was 18 to 36 squares in the last 50 moves).
+STAY_REGION = 32
+#: The positions the may-stay plan may examine in one decision, and in one game (fixed
+#: counts: ungated, game 213 of seed 9 spent 40 CPU seconds on failed plans).
 STAY_NODES = 2_000
+STAY_POOL = 25_000
 
 
 def far_ahead(meta: Metaposition) -> bool:
@@ -265,6 +267,7 @@ class PawnsStill:
         self._field: Field | None = None
         self._counting = self._tick
         self._cap = max_nodes
+        self.pool = STAY_POOL  #: what the may-stay plan may still examine this game
         self._mates: dict[tuple[Field, Pieces, int], tuple[int, tuple[int, int]]] = {}
         self._fails: dict[tuple[Field, Pieces, int], int] = {}
 
@@ -286,7 +289,9 @@ class PawnsStill:
         # mate in 4 of game 127: 1,607); it is bounded by a fixed count instead, not
         # ticked, so the heuristic search keeps its nodes.
         self._counting = self._tick if not field.stay else None
-        self._cap = self.max_nodes if not field.stay else STAY_NODES
+        self._cap = self.max_nodes if not field.stay else min(STAY_NODES, self.pool)
+        if self._cap <= 0:
+            return None
         if len(self._mates) + len(self._fails) > MEMORY:
             self._mates.clear()
             self._fails.clear()
@@ -306,6 +311,9 @@ class PawnsStill:
                     return move, limit
         except _OutOfTime:
             return None
+        finally:
+            if field.stay:
+                self.pool -= self.nodes
         return None
 
     def _attack(self, pieces: Pieces, region: int, depth: int) -> tuple[int, int] | None:
