@@ -124,3 +124,12 @@ def test_far_ahead_the_king_that_may_stay_is_mated_by_a_plan() -> None:
     assert search.nodes <= STAY_NODES
     # Until STAY_ALARM quiet moves have passed the heuristic search plays, as before.
     assert field_of(_corner(quiet=STAY_ALARM - 1)) is None
+
+
+def test_game_127s_corner_is_mated_where_main_drew_by_the_fifty_move_rule() -> None:
+    # From the position of game 127, only the material known to the bot, seed 2 against
+    # kriegspiel-random: main (91b9f92) drew by the fifty-move rule (100 plies, seed 0
+    # too); with the may-stay plan it mates.
+    played, _ = asyncio.run(checked_game("wild16", 2, fen=CORNER, budget="nodes=1000"))
+    assert played.outcome.reason == "checkmate"
+    assert played.outcome.ranks == (1, 2)
