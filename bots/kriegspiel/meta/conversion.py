@@ -186,6 +186,17 @@ def _reach(meta: Metaposition, walls: int) -> tuple[int, int]:
     return reach | hit, hit
 
 
+def _repeats(meta: Metaposition, move: chess.Move) -> bool:
+    """Whether ``move`` places our pieces as they already stood after one of our moves
+    (asked of the may-stay plan). A plan is a plan (the walls are hints, the king may
+    have stayed): re-planned at every decision, the may-stay plan of game 127 of seed 9
+    went round in a circle and drew by threefold repetition. The heuristic search
+    weighs repetitions instead."""
+    after = meta.own.copy(stack=False)
+    after.push(move)
+    return after.board_fen() in meta.history
+
+
 def _occupied(pieces: Pieces) -> int:
     result = 0
     for _, square in pieces:
@@ -308,7 +319,7 @@ class PawnsStill:
                 found = self._attack(pieces, region, limit)
                 if found is not None:
                     move = chess.Move(*found)
-                    return move, limit
+                    return None if field.stay and _repeats(meta, move) else (move, limit)
         except _OutOfTime:
             return None
         finally:
