@@ -70,6 +70,9 @@ class Field:
     #: blocked) or attack (folded into ``danger``).
     stay: bool = False
     reach: int = 0
+    #: Where an enemy unit may stand besides the walls (may-stay plan): our lines count
+    #: as sure only up to such a square.
+    maybe: int = 0
 
 
 def jammed_pawns(meta: Metaposition, board: chess.Board) -> int:
@@ -126,7 +129,8 @@ def field_of(meta: Metaposition) -> Field | None:
     danger = hit
     for square in chess.SquareSet(walls):
         danger |= chess.BB_PAWN_ATTACKS[not color][square]
-    return Field(color, pawns, guard, walls, danger, stay, reach)
+    maybe = meta.maybe_units() & ~walls if stay else 0
+    return Field(color, pawns, guard, walls, danger, stay, reach, maybe)
 
 
 #: The units the enemy may have besides its king for the may-stay plan, and how far
@@ -229,22 +233,32 @@ def answer(field: Field, pieces: Pieces, region: int, index_: int, target: int) 
     after = (*pieces[:index_], (kind, target), *pieces[index_ + 1 :])
     mine = _occupied(after)
     occupied = mine | field.pawns | field.walls
-    attacked = field.guard
+    attacked = sure = field.guard
     for piece, square in after:
         attacked |= attacks(piece, field.color, square, occupied)
-    free = chess.BB_ALL & ~attacked & ~chess.BB_SQUARES[after[0][1]] & ~field.walls
-    exposed = (mine | field.pawns) & free
+        if field.maybe:
+            sure |= attacks(piece, field.color, square, occupied | field.maybe)
+    if not field.maybe:
+        sure = attacked
+    # ``attacked``: what our pieces may attack (a unit not located may block a line);
+    # ``sure``: what they attack whatever stands where. A flight counts unless surely
+    # attacked (for a mate), a square is stalemated unless it surely has one.
+    closed = ~chess.BB_SQUARES[after[0][1]] & ~field.walls & chess.BB_ALL
+    free = closed & ~attacked
+    loose = closed & ~sure
+    exposed = (mine | field.pawns) & loose
     if exposed and neighbours(legal) & exposed:
         return None
     escapes = neighbours(free)
-    if legal & ~attacked & ~escapes:
-        return None  # stalemate: the walls cannot move either
+    if legal & ~sure & ~escapes:
+        return None  # a stalemate: the walls cannot move either, the units may not
     free &= ~(mine | field.pawns)
+    loose &= ~(mine | field.pawns)
     regions = []
-    quiet = legal & ~attacked
+    quiet = legal & ~sure
     if quiet:
-        regions.append(neighbours(quiet) & free | (quiet if field.stay else 0))
-    checked = legal & attacked & escapes
+        regions.append(neighbours(quiet) & loose | (quiet if field.stay else 0))
+    checked = legal & attacked & neighbours(loose)
     blockable = 0
     if field.stay:
         # A unit may step across the moved piece's check: the king then stays put.
@@ -254,7 +268,7 @@ def answer(field: Field, pieces: Pieces, region: int, index_: int, target: int) 
         checked |= blockable
     if checked:
         for group in check_groups(after, occupied, checked):
-            regions.append(neighbours(group) & free | (group & blockable))
+            regions.append(neighbours(group) & loose | (group & blockable))
     return after, refused, regions
 
 
