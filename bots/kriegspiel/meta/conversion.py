@@ -144,9 +144,10 @@ STAY_ALARM = 10
 #: from it: its region was 18 to 36 squares in the last 50 moves).
 STAY_REGION = 32
 #: The positions the may-stay plan may examine in one decision, and in one game (fixed
-#: counts: ungated, game 213 of seed 9 spent 40 CPU seconds on failed plans).
+#: counts: ungated, game 213 of seed 9 spent 40 CPU seconds on failed plans; with sure
+#: lines and a pool of 25,000, game 191 12.8 seconds, and no plan found).
 STAY_NODES = 2_000
-STAY_POOL = 25_000
+STAY_POOL = 10_000
 
 
 def far_ahead(meta: Metaposition) -> bool:
