@@ -159,8 +159,8 @@ def far_ahead(meta: Metaposition) -> bool:
     if meta.units > STAY_UNITS or not own.queens & own.occupied_co[meta.color]:
         return False
     if meta.pawns_max < meta.units:
-        # A unit is surely a piece, which the plan does not model: against a knight it
-        # stalemated (the knight pinned), seed 505 of the strength test.
+        # A unit is surely a piece, which the plan does not model (its moves, its
+        # captures of our checkers); a wide piece set would forbid every square.
         return False
     if meta.quiet_moves < STAY_ALARM or meta.may[chess.KING].bit_count() > STAY_REGION:
         return False
