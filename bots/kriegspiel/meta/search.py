@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 import chess
 
+from bots.kriegspiel.meta.conversion import PawnsStill
 from bots.kriegspiel.meta.dtm import rook_mate_distance, warm
 from bots.kriegspiel.meta.endgames import (
     has_mating_material,
@@ -257,6 +258,7 @@ class Searcher:
         self._weights: list[list[float]] | None = None  #: the decision's unit weights
         self._mate: MateSearch | None = None  #: kept between moves: its memo stays true
         self._minor = MinorEndgame(rng)  #: KBB vs K and KBN vs K: rules of their own
+        self._still: PawnsStill | None = None  #: mates with pawns standing (conversion.py)
 
     def choose(self, meta: Metaposition, attempts: list[str], budget: float) -> str:
         """The best of ``attempts`` (UCI texts) for ``meta`` within ``budget`` seconds."""
@@ -266,6 +268,8 @@ class Searcher:
         deadline = started + budget
         small = meta.may[chess.KING].bit_count() <= SMALL_REGION
         forced = self._forced_mate(meta, started + budget * MATE_SHARE[small])
+        if forced is None:
+            forced = self._pawns_still_mate(meta, started + budget * MATE_SHARE[small])
         if forced is not None and forced in attempts:
             self.last = {forced: WIN}
             return forced
@@ -336,6 +340,14 @@ class Searcher:
         if self._mate is None or self._mate.color != meta.color:
             self._mate = MateSearch(meta.color, deadline, clock=self.clock)
         found = self._mate.find(own, meta.may[chess.KING], MATE_DEPTH, deadline)
+        return found[0].uci() if found is not None else None
+
+    def _pawns_still_mate(self, meta: Metaposition, deadline: float) -> str | None:
+        """A forced mate on a king that must move while pawns stand still: a lone king
+        and pawns of ours, or every enemy unit a pawn blocked by ours (``conversion.py``)."""
+        if self._still is None or self._still.color != meta.color:
+            self._still = PawnsStill(meta.color, clock=self.clock)
+        found = self._still.find(meta, deadline)
         return found[0].uci() if found is not None else None
 
     def _promise(self, meta: Metaposition, move: chess.Move) -> float:
