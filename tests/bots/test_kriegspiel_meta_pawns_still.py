@@ -85,7 +85,9 @@ def test_the_shuttling_king_of_game_121_is_mated_by_a_forced_line() -> None:
 def test_game_121s_position_is_mated_where_main_drew_by_the_fifty_move_rule() -> None:
     # From the position of game 121, black's pieces only its material known to the bot,
     # seed 1 against kriegspiel-random: main (91b9f92) drew it by the fifty-move rule
-    # (133 plies); with the search it mates (75 plies). Seeds 0, 2, 3 mate either way.
+    # (133 plies); with the search it mates (75 plies; 91 since issue 33's merge, whose
+    # first cut drew it by threefold repetition: the plan for walls, one of them a pawn
+    # already taken, shuttled a queen g8-a2-g8). Seeds 0, 2, 3 mate either way.
     played, meta = asyncio.run(
         checked_game("wild16", 1, fen=SHUTTLE, meta_seat=1, budget="nodes=1000")
     )

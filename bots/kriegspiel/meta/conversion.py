@@ -195,15 +195,17 @@ def _reach(meta: Metaposition, walls: int) -> tuple[int, int]:
     return reach | hit, hit
 
 
-def _repeats(meta: Metaposition, move: chess.Move) -> bool:
-    """Whether ``move`` places our pieces as they already stood after one of our moves
-    (asked of the may-stay plan). A plan is a plan (the walls are hints, the king may
-    have stayed): re-planned at every decision, the may-stay plan of game 127 of seed 9
-    went round in a circle and drew by threefold repetition. The heuristic search
-    weighs repetitions instead."""
+def _seen(meta: Metaposition, move: chess.Move) -> int:
+    """How many times ``move`` places our pieces as they already stood after one of our
+    moves. A plan is a plan (the walls are hints, the king may have stayed): re-planned
+    at every decision, the may-stay plan of game 127 of seed 9 went round in a circle
+    and drew by threefold repetition, so it never repeats a placement; and the plan for
+    walls of game 121's position (seed 1), one wall a pawn already taken, shuttled a
+    queen g8-a2-g8 into a threefold repetition, so no plan makes a placement a third
+    time. The heuristic search weighs repetitions instead."""
     after = meta.own.copy(stack=False)
     after.push(move)
-    return after.board_fen() in meta.history
+    return meta.history.count(after.board_fen())
 
 
 def _occupied(pieces: Pieces) -> int:
@@ -338,7 +340,10 @@ class PawnsStill:
                 found = self._attack(pieces, region, limit)
                 if found is not None:
                     move = chess.Move(*found)
-                    return None if field.stay and _repeats(meta, move) else (move, limit)
+                    seen = _seen(meta, move)
+                    # a may-stay plan never re-places our pieces; no plan steps into a
+                    # placement seen twice (the walls are hints: a wrong one loops)
+                    return None if seen >= (1 if field.stay else 2) else (move, limit)
         except _OutOfTime:
             return None
         finally:
