@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -123,19 +124,21 @@ def solve_tied(
     recall: int = DEFAULT_RECALL,
     tremble: float = 1e-3,
     restricted: bool = True,
+    dtype: type[np.floating[Any]] = np.float64,
 ) -> TiedSolution:
     """Solve the ``a`` v ``b`` round's tied abstraction with windows of ``recall`` bids
     (see the module). With ``restricted`` each seat is solved in its own run, restricted
     against an unrestricted opponent, and only its own table kept; moves below
-    :data:`~bots.perudo.endgame.policy.PLAY_FLOOR` are dropped."""
+    :data:`~bots.perudo.endgame.policy.PLAY_FLOOR` are dropped. ``dtype`` is the
+    passes' values' (:func:`~bots.perudo.endgame.tied_cfr.solve_graph`)."""
     graph = build_graph(a, b, recall, loss)
     model: tuple[FloatArray, FloatArray] | None = None
     if restricted:
-        s0, u1 = solve_graph(graph, iterations, tremble, (True, False))
-        u0, s1 = solve_graph(graph, iterations, tremble, (False, True))
+        s0, u1 = solve_graph(graph, iterations, tremble, (True, False), dtype)
+        u0, s1 = solve_graph(graph, iterations, tremble, (False, True), dtype)
         model = (u0 >= PLAY_FLOOR) * u0, (u1 >= PLAY_FLOOR) * u1
     else:
-        s0, s1 = solve_graph(graph, iterations, tremble)
+        s0, s1 = solve_graph(graph, iterations, tremble, dtype=dtype)
     value = opener_value(graph, (s0, s1))
     keep = (s0 >= PLAY_FLOOR) * s0, (s1 >= PLAY_FLOOR) * s1
     policy = TiedPolicy(a, b, graph.key, keep, graph.start, model, recall)
