@@ -263,7 +263,7 @@ SHIPPED_TIED = {(2, 2): SHIPPED.with_name("round_2v2.npz")}
 #: played (it bounds the support a best response must walk).
 TIED_RECALL = 4
 TIED_ITERATIONS = 200
-TIED_FLOOR = 0.01
+TIED_FLOOR = 0.003
 #: The values' type in the solve's passes (float32: half the memory, some 20% faster;
 #: :func:`~bots.perudo.endgame.tied_cfr.solve_graph`).
 TIED_DTYPE = np.float32
