@@ -67,6 +67,7 @@ def test_a_tied_policy_is_saved_and_a_broken_file_refused(
     path = tmp_path / "t.npz"
     save(last_bet_tied, path)
     again = load(path)
+    assert (again.recall, again.iterations) == (last_bet_tied.recall, 60)
     # only the moves some hand plays are kept, to 1/65535
     assert len(again.key) < len(last_bet_tied.key)
     for codes in ([], [bid_code(Bid(1, 3))], [bid_code(Bid(1, 3)), bid_code(Bid(2, 2))]):
@@ -170,6 +171,37 @@ def test_hard_states_the_tied_mix_in_real_engine_games() -> None:
         )
         assert expected is not None and stated.keys() == expected.keys()
         for move, p in expected.items():
+            assert stated[move] == pytest.approx(p)
+    assert not oracle.decided
+
+
+def test_the_shipped_two_dice_solve_is_kept_and_hard_states_what_is_measured() -> None:
+    # the shipped file keeps how it was solved: 200 CFR+ iterations per seat (it was
+    # 100 and a floor of 0.03: 0.0497 over the support; the same 200-iteration solve
+    # measures 0.0415 with a floor of 0.03, 0.0217 with 0.01, 0.0185 with 0.003,
+    # docs/perudo_endgame.md)
+    policy = _shipped()
+    assert policy.iterations == solved.TIED_ITERATIONS == 200
+    # and moves down to the floor of 0.003 are played (0.01 dropped more of the mix)
+    played = np.concatenate((policy.prob[0].ravel(), policy.prob[1].ravel()))
+    positive = played[played > 0]
+    assert solved.TIED_FLOOR == 0.003
+    assert positive.min() >= solved.TIED_FLOOR - 1e-4 and np.any(positive < 0.01)
+    # the bot states the mix the measure's oracle reads (tied.TiedOracle: the
+    # benchmark's --tied shipped), through a real engine game
+    oracle = BotOracle(_hard, lambda: round_start(2, 2))
+    direct = TiedOracle(policy)
+    for role, hand, bids in (
+        (0, (1, 6), []),
+        (1, (4, 4), ["1x5"]),
+        (0, (2, 5), ["1x2", "1x5"]),
+        (1, (3, 6), ["1x3", "1x4", "2x3", "2x4", "2x6"]),
+    ):
+        codes = [bid_code(Bid.parse(t)) for t in bids]
+        stated = asyncio.run(oracle.ask(5, role, hand, codes))
+        read = asyncio.run(direct.ask(None, role, hand, codes))
+        assert stated.keys() == read.keys()
+        for move, p in read.items():
             assert stated[move] == pytest.approx(p)
     assert not oracle.decided
 

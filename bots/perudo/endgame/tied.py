@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -63,6 +64,7 @@ class TiedPolicy:
     #: solved against (what that seat's beliefs assume); ``None`` when not kept
     model: tuple[FloatArray, FloatArray] | None = None
     recall: int = DEFAULT_RECALL  #: how many of the last bids a key names
+    iterations: int = 0  #: the CFR+ iterations per seat it was solved with (0: not kept)
 
     def rows(self, player: int) -> tuple[int, int]:
         """The range of ``player``'s keys."""
@@ -123,22 +125,24 @@ def solve_tied(
     recall: int = DEFAULT_RECALL,
     tremble: float = 1e-3,
     restricted: bool = True,
+    dtype: type[np.floating[Any]] = np.float64,
 ) -> TiedSolution:
     """Solve the ``a`` v ``b`` round's tied abstraction with windows of ``recall`` bids
     (see the module). With ``restricted`` each seat is solved in its own run, restricted
     against an unrestricted opponent, and only its own table kept; moves below
-    :data:`~bots.perudo.endgame.policy.PLAY_FLOOR` are dropped."""
+    :data:`~bots.perudo.endgame.policy.PLAY_FLOOR` are dropped. ``dtype`` is the
+    passes' values' (:func:`~bots.perudo.endgame.tied_cfr.solve_graph`)."""
     graph = build_graph(a, b, recall, loss)
     model: tuple[FloatArray, FloatArray] | None = None
     if restricted:
-        s0, u1 = solve_graph(graph, iterations, tremble, (True, False))
-        u0, s1 = solve_graph(graph, iterations, tremble, (False, True))
+        s0, u1 = solve_graph(graph, iterations, tremble, (True, False), dtype)
+        u0, s1 = solve_graph(graph, iterations, tremble, (False, True), dtype)
         model = (u0 >= PLAY_FLOOR) * u0, (u1 >= PLAY_FLOOR) * u1
     else:
-        s0, s1 = solve_graph(graph, iterations, tremble)
+        s0, s1 = solve_graph(graph, iterations, tremble, dtype=dtype)
     value = opener_value(graph, (s0, s1))
     keep = (s0 >= PLAY_FLOOR) * s0, (s1 >= PLAY_FLOOR) * s1
-    policy = TiedPolicy(a, b, graph.key, keep, graph.start, model, recall)
+    policy = TiedPolicy(a, b, graph.key, keep, graph.start, model, recall, iterations)
     return TiedSolution(policy, value)
 
 
@@ -196,6 +200,7 @@ def save(policy: TiedPolicy, path: Path) -> None:
         "a": np.array(policy.a),
         "b": np.array(policy.b),
         "recall": np.array(policy.recall),
+        "iterations": np.array(policy.iterations),
         "key": policy.key[played],
         "prob0": _quantised(policy.prob[0][zero]),
         "prob1": _quantised(policy.prob[1][played[policy.start :]]),
@@ -217,6 +222,7 @@ def load(path: Path) -> TiedPolicy:
     with np.load(path) as data:
         a, b = int(data["a"]), int(data["b"])
         recall = int(data["recall"]) if "recall" in data.files else DEFAULT_RECALL
+        iterations = int(data["iterations"]) if "iterations" in data.files else 0
         key = np.array(data["key"], dtype=np.int64)
         prob = (_table(data["prob0"]), _table(data["prob1"]))
         model = (_table(data["model0"]), _table(data["model1"])) if "model0" in data.files else None
@@ -233,7 +239,7 @@ def load(path: Path) -> TiedPolicy:
         raise ValueError(f"{path} is not a tied policy")
     if model is not None and (model[0].shape != prob[0].shape or model[1].shape != prob[1].shape):
         raise ValueError(f"{path} is not a tied policy (its model does not fit)")
-    return TiedPolicy(a, b, key, prob, start, model, recall)
+    return TiedPolicy(a, b, key, prob, start, model, recall, iterations)
 
 
 class TiedOracle:
