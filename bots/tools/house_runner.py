@@ -49,6 +49,7 @@ import functools
 import importlib
 import json
 import logging
+import os
 import signal
 import sys
 from collections.abc import Callable, Coroutine
@@ -292,6 +293,19 @@ async def _main() -> None:
     stdin = asyncio.StreamReader(limit=LINE_LIMIT)
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(stdin), sys.stdin)
     await serve(stdin)
+    _exit_now()
+
+
+def _exit_now() -> None:
+    """Leave at once, without joining the worker threads: a thread still computing (the
+    advisor's warm-up, a hard bot's decision) would hold the runner alive for seconds
+    after its server is gone (``asyncio.run`` and the interpreter's exit both join every
+    pool's threads). Every bot task has been cancelled; what is left to lose is output."""
+    logging.shutdown()
+    with contextlib.suppress(OSError, ValueError):
+        sys.stdout.flush()
+        sys.stderr.flush()
+    os._exit(0)
 
 
 def main() -> None:

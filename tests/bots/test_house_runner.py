@@ -14,6 +14,7 @@ import pytest
 
 from bots.sdk.bot import Bot, Decision
 from bots.tools.house_runner import Runner, Threaded, load_advisor
+from tests.eventually import eventually
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -173,3 +174,46 @@ def test_the_experts_warm_up_loads_every_table_a_hint_may_read() -> None:
     for a, b in TIED:
         tied_policy(a, b)
     assert [f.cache_info().misses for f in tables] == misses
+
+
+async def test_a_runner_exits_at_once_even_while_its_advisor_warms_up(tmp_path: Path) -> None:
+    """CI caught a runner that outlived its SIGKILLed server by more than 10 s: the
+    advisor's warm-up (1.5 s idle, far more loaded) ran in a pool thread, and both
+    ``asyncio.run`` and the interpreter's exit join pool threads. Here the warm-up blocks
+    until a file appears, which it never does: the runner must leave without it."""
+    gate = tmp_path / "never"
+    module = tmp_path / "slow_warm_advisor.py"
+    module.write_text(
+        "import pathlib, time\n"
+        f"GATE = pathlib.Path({str(gate)!r})\n"
+        "def warm():\n"
+        "    pathlib.Path(str(GATE) + '.started').touch()\n"
+        "    while not GATE.exists():\n"
+        "        time.sleep(0.05)\n"
+        "def advise(view, events, **options):\n"
+        "    raise ValueError('never asked')\n"
+    )
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "bots.tools.house_runner",
+        stdin=asyncio.subprocess.PIPE,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{tmp_path}"},
+    )
+    assert proc.stdin is not None
+    config = {"op": "config", "url": f"ws://127.0.0.1:{dead_port()}", "header": "X"}
+    command = {**config, "secret": "s", "advisor": "slow_warm_advisor:advise", "warm": True}
+    proc.stdin.write(json.dumps(command).encode() + b"\n")
+    await proc.stdin.drain()
+    started = Path(str(gate) + ".started")
+    try:
+        await eventually(started.exists, what="the warm-up's start")
+        proc.stdin.close()
+        # the warm-up never ends: before the fix this wait ran out
+        assert await asyncio.wait_for(proc.wait(), 30) == 0
+    finally:
+        gate.touch()
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
