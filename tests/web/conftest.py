@@ -16,6 +16,7 @@ import shutil
 import signal
 import subprocess
 import sys
+from collections import deque
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,9 @@ ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 #: how long a page may take to reach a state (a whole bot game fits in it)
 WAIT_MS = 30_000
+#: the lines of the server's log, and the websocket frames of each page, that a failed
+#: test shows (printed at teardown; pytest shows captured output only on failure)
+JOURNAL = 120
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-background-networking",
@@ -94,6 +98,9 @@ def serving(tmp_path: Path, module: str = "server.cli") -> Iterator[Served]:
         yield server
     finally:
         server.stop()
+        # (captured: pytest shows it only when the test failed)
+        tail = server.log.read_text(errors="replace").splitlines()[-JOURNAL:]
+        print(f"--- the server's log, last {len(tail)} lines:", *tail, sep="\n")
     assert not server.errors(), "\n".join(server.errors())
 
 
@@ -130,12 +137,16 @@ def new_page(browser: Any) -> Iterator[Callable[..., Any]]:
     fails the test on any JavaScript error."""
     contexts: list[Any] = []
     errors: list[str] = []
+    journals: list[deque[str]] = []
 
     def factory(**options: Any) -> Any:
         context = browser.new_context(**options)
         context.set_default_timeout(WAIT_MS)
         contexts.append(context)
         page = context.new_page()
+        journal: deque[str] = deque(maxlen=JOURNAL)
+        journals.append(journal)
+        page.on("websocket", lambda ws: _journal(ws, journal))
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         page.on(
             "console",
@@ -151,7 +162,17 @@ def new_page(browser: Any) -> Iterator[Callable[..., Any]]:
     yield factory
     for context in contexts:
         context.close()
+    for number, journal in enumerate(journals):
+        print(f"--- page {number}'s websocket frames, the last {len(journal)}:", *journal, sep="\n")
     assert not errors, errors
+
+
+def _journal(ws: Any, journal: deque[str]) -> None:
+    """Keep what goes over ``ws`` (each frame cut to 400 characters) in ``journal``."""
+    journal.append(f"open {ws.url}")
+    ws.on("framesent", lambda payload: journal.append(f"> {str(payload)[:400]}"))
+    ws.on("framereceived", lambda payload: journal.append(f"< {str(payload)[:400]}"))
+    ws.on("close", lambda _: journal.append("closed"))
 
 
 def shot(page: Any, name: str, tmp_path: Path) -> Path:
