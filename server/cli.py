@@ -327,7 +327,7 @@ def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "--mqtt-buffer", type=_count, default=10_000, help="messages kept while the broker is away"
     )
     serve.add_argument(
-        "--house-procs", type=_count, default=1, help="processes in which the house bots play"
+        "--house-procs", type=_positive, default=1, help="processes in which the house bots play"
     )
     serve.add_argument(
         "--leaderboard-min-games",

@@ -84,6 +84,7 @@ def cases(files: dict[str, str]) -> list[tuple[list[str], int, str]]:
         (["serve", "--no-show", "-1"], 2, "-1"),
         (["serve", "--seek-grace", "soon"], 2, "soon"),
         (["serve", "--ladder-per-bot", "-2"], 2, "-2"),
+        (["serve", "--house-procs", "0"], 2, "0"),
         ([*b, "kriegspiel-meta", "--game", "perudo"], 2, "kriegspiel-meta"),
         ([*b, "perudo-random", "--game", "perudo", "-o", "seats=99"], 2, "99"),
         ([*b, "perudo-random", "--game", "perudo", "--seat", "-4"], 2, "-4"),
