@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import chess
 
+from benchmarks.kriegspiel_draws import play, tournament
 from bots.kriegspiel.meta import Metaposition
 from bots.kriegspiel.meta.crowding import expected_units, unit_scale
 from bots.kriegspiel.meta.evaluate import densities
@@ -36,3 +37,13 @@ def test_tight_bounds_are_left_alone() -> None:
     meta = Metaposition.from_start(chess.WHITE, "wild16", _FEN)
     assert unit_scale(meta) == 1.0  # every kind's count exact
     assert densities(meta)[chess.QUEEN] == 1 / 48
+
+
+def test_game_20_of_seed_9_is_mated_now() -> None:
+    # The reference run's game 20 (seed 9, wild16, nodes=1000, against kriegspiel-random):
+    # main drew it by the fifty-move rule, far ahead (docs/kriegspiel_meta.md, *Issue 33
+    # after the merge*); with the densities scaled, checkmate.
+    bots = ["kriegspiel-meta:hard", "kriegspiel-random"]
+    spec = tournament(bots, 21, "9", "wild16", "nodes=1000")[20]
+    row = play(spec, bots)
+    assert (row.ending.result, row.ending.reason) == ("win", "checkmate")
