@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 import chess
 
+from bots.kriegspiel.meta.crowding import unit_scale
 from bots.kriegspiel.meta.geometry import (
     PIECE_KINDS,
     VALUES,
@@ -247,7 +248,8 @@ class Metaposition:
         size = self.may[kind].bit_count()
         if size == 0:
             return 0.0
-        return min(1.0, self.count_max(kind) / size)
+        # Scaled so that the kinds' densities together expect the units there are.
+        return min(1.0, self.count_max(kind) / size) * unit_scale(self)
 
     def occupancy(self, square: chess.Square) -> float:
         """A rough chance that an enemy unit (not the king) stands on ``square``."""
