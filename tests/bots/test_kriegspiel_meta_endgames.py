@@ -141,3 +141,43 @@ def test_a_pawn_promotes_to_a_piece_that_can_mate(fen: str) -> None:
     assert not choice.endswith(("b", "n"))
     queen = chess.Move(pawn, pawn + 8, chess.QUEEN).uci()
     assert searcher.last[queen] > searcher.last[queen[:-1] + "b"]
+
+
+def _hunt_h5(region: int) -> tuple[str, dict[str, float]]:
+    """The searcher's choice (2000 nodes) with Kf7, Rf5 against a king in ``region``."""
+    import random
+
+    from bots.sdk.budget import parse_budget
+
+    meta = Metaposition.from_start(chess.WHITE, "wild16", "8/5K2/8/5R2/8/8/8/7k w - - 0 1")
+    meta.may[chess.KING] = region
+    budget = parse_budget("nodes=2000")
+    searcher = Searcher(random.Random(1), clock=budget.clock())
+    legal = [m.uci() for m in meta.own.generate_pseudo_legal_moves()]
+    return searcher.choose(meta, legal, budget.amount), searcher.last
+
+
+def test_a_check_the_king_may_answer_by_taking_the_rook_is_not_a_gamble() -> None:
+    # KR vs K, start 10 against the random king (2000 nodes): the king on h6 of a region
+    # of 15 squares, Rf5-h5+ mates on h7 and h8 and loses the rook from h6. One square in
+    # 15 is below LOSS_CHANCE, so the mean took the gamble; the king stood on h6 and took
+    # the rook (a draw). A checked king must move: the rook is one of its few flights.
+    west = chess.BB_FILE_A | chess.BB_FILE_B | chess.BB_FILE_C | chess.BB_FILE_D
+    region = (west | chess.BB_FILE_H) & (chess.BB_RANK_6 | chess.BB_RANK_7 | chess.BB_RANK_8)
+    choice, scores = _hunt_h5(region)
+    assert choice != "f5h5"
+    assert scores.get("f5h5", -1e9) < max(scores.values())
+
+
+async def test_kr_vs_k_start_10_keeps_its_rook_and_mates() -> None:
+    # The benchmark's game (`benchmarks.kriegspiel_meta endgames --endgames KR`, 2000
+    # nodes, the random king): the rook was lost to the gamble above at move 11; mated
+    # here in 33 moves.
+    from bots.baseline import KriegspielRandom
+    from bots.sdk.local import play_local
+
+    fen = random_start([chess.ROOK], 10)
+    bot = KriegspielMeta(seed=10, budget="nodes=2000")
+    other = KriegspielRandom(seed=10)
+    played = await play_local("kriegspiel", {"fen": fen}, [bot, other], (10).to_bytes(8, "big"))
+    assert played.outcome.reason == "checkmate" and played.outcome.ranks == (1, 2)

@@ -279,3 +279,17 @@ async def test_kbn_vs_k_starts_drawn_before_are_mated(defender: str, start: int)
     other: Bot = CentreKing(seed=start) if defender == "centre" else KriegspielRandom(seed=start)
     played = await play_local("kriegspiel", {"fen": fen}, [bot, other], start.to_bytes(8, "big"))
     assert played.outcome.reason == "checkmate" and played.outcome.ranks == (1, 2)
+
+
+@pytest.mark.parametrize("start", [41, 79])
+async def test_a_located_random_kbn_king_is_kept_located(start: int) -> None:
+    # The benchmark's starts against the random king (2000 nodes). Before the region's
+    # size counted in the located phase, both drew by the 50-move rule after locating the
+    # king and losing it again (start 41: 4 squares at our sixth decision, then 7, 21, 30,
+    # 41; located at 4 again at the 19th and lost again; start 79: 1 square at the 27th,
+    # then 3, 8, 22, 26, 30, 36, 40). Mated here in 20 and 35 moves.
+    fen = random_start([chess.BISHOP, chess.KNIGHT], start)
+    bot = KriegspielMeta(seed=start, budget="nodes=2000")
+    other = KriegspielRandom(seed=start)
+    played = await play_local("kriegspiel", {"fen": fen}, [bot, other], start.to_bytes(8, "big"))
+    assert played.outcome.reason == "checkmate" and played.outcome.ranks == (1, 2)

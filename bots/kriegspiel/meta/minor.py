@@ -57,7 +57,15 @@ from bots.kriegspiel.meta.mate import Pieces, neighbours
 from bots.kriegspiel.meta.metaposition import Metaposition
 from bots.kriegspiel.meta.minor_dtm import KINDS, MinorTable, index, minor_kinds, ready
 
-__all__ = ["ADVERSE", "LOSS", "REPEAT_COST", "TOLERANCE", "WORST_WEIGHT", "MinorEndgame"]
+__all__ = [
+    "ADVERSE",
+    "LOCATED_SIZE",
+    "LOSS",
+    "REPEAT_COST",
+    "TOLERANCE",
+    "WORST_WEIGHT",
+    "MinorEndgame",
+]
 
 #: How much a region's worst square counts next to the expected distance over it.
 WORST_WEIGHT = 0.5
@@ -83,6 +91,9 @@ TOLERANCE = 0.5
 #: KBN vs K: a region of at most this many squares is *located*, and the room terms
 #: are dropped there (see :meth:`MinorEndgame._room`).
 LOCATED = 8
+#: KBN vs K once located: the cost (in plies) of each square of the king's region after
+#: its reply, in place of the room terms (the box stays out).
+LOCATED_SIZE = 1.0
 #: The worth of a square the table calls a draw (never chosen while anything mates).
 _DRAWN = 200.0
 #: The worth of an answer after which we have no move at all.
@@ -260,11 +271,15 @@ class MinorEndgame:
         return expected + repeat
 
     def _room(self, region: int, covered: int) -> float:
-        """:func:`_room`; nothing in KBN vs K once the king is located (there the box, which
-        a knight hardly fences, outweighed the table: with the king known on e5, Bc6-f3
-        was played for its smaller box, 2 plies worse than Kd7-e7)."""
+        """:func:`_room`; in KBN vs K once the king is located, :data:`LOCATED_SIZE` a
+        square of the region and no box (there the box, which a knight hardly fences,
+        outweighed the table: with the king known on e5, Bc6-f3 was played for its smaller
+        box, 2 plies worse than Kd7-e7). With nothing at all there, a located random king
+        was lost again: the table alone does not value keeping the region small, and the
+        region grew a ring a move (3, 8, 22, 26, 30: a third of the 50-move draws against
+        the random king)."""
         if self.knight and self.belief.region.bit_count() <= LOCATED:
-            return 0.0
+            return LOCATED_SIZE * region.bit_count()
         return _room(region, covered)
 
     def _reply(self, minor: MinorTable, pieces: Pieces, region: int, mass: Floats) -> float:

@@ -225,6 +225,19 @@ def probing(meta: Metaposition, text: str, found: int) -> bool:
     return not meta.could_be_pinned(move.from_square)
 
 
+def _mate_gamble(branches: list[Branch]) -> bool:
+    """Whether the attempt may mate and some answer is a check to a king that may take
+    our last mating piece: a checked king must move, and the piece is one of its few
+    flights (KR vs K, start 10 against the random king: Rf5-h5+, mate if the king stood
+    on h7 or h8 and the rook lost from h6, a share of the region below LOSS_CHANCE; it
+    stood on h6). A mate now is worth little over the mate later that keeping the piece
+    still wins. (Every exposed check, mate or not, merged by its worst case left no
+    attempt to the mean at some starts, and the least bad worst case lost the rook.)"""
+    if not any(branch.answer == "mate" for branch in branches):
+        return False
+    return any(branch.exposure > 0.0 and "check" in branch.answer for branch in branches)
+
+
 class Searcher:
     """Scores attempts on a metaposition and picks the best within a time budget.
 
@@ -606,7 +619,7 @@ class Searcher:
         mean = sum(branch.value * branch.weight for branch in branches) / total
         if hunt:
             lost = sum(branch.exposure * branch.weight for branch in branches) / total
-            if lost > LOSS_CHANCE:
+            if lost > LOSS_CHANCE or _mate_gamble(branches):
                 return worst  # not a gamble worth the game
             merged = worst + self.hunt_blend * (mean - worst)
             drawn = [branch.value for branch in branches if branch.answer == "stalemate"]
