@@ -19,6 +19,11 @@ from bots.kriegspiel.meta.evaluate import (
 from bots.kriegspiel.meta.legality import BLOCKER_STAYS, illegal_chance
 from bots.kriegspiel.meta.search import BLOCKER_WALK, Searcher, jammed
 from bots.kriegspiel.meta.update import observe
+from bots.sdk.budget import NodeClock
+
+#: a node budget the searches below never reach: a deterministic stand-in for the
+#: seconds they were once given (wall time made the choice depend on the machine's load)
+ALL_NODES = 10**7
 
 
 def _known(fen: str) -> Metaposition:
@@ -44,16 +49,16 @@ def test_taking_the_last_unit_into_a_stalemate_is_a_draw() -> None:
     meta = _known("k7/8/8/6B1/8/4n3/2K5/7R w - - 0 1")
     meta.own.push(chess.Move.from_uci("c2c7"))  # our king to c7 (a legal own-board step)
     meta.own.turn = chess.WHITE
-    searcher = Searcher(random.Random(1))
+    searcher = Searcher(random.Random(1), clock=NodeClock())
     assert searcher.score(meta, chess.Move.from_uci("g5e3")) < -1000
     legal = [m.uci() for m in meta.own.generate_pseudo_legal_moves()]
-    assert searcher.choose(meta, legal, 0.5) != "g5e3"
+    assert searcher.choose(meta, legal, ALL_NODES) != "g5e3"
 
 
 def test_a_king_without_flight_is_no_stalemate_while_a_knight_can_move() -> None:
     # The king on a8 has no flight already; quiet moves leave it so, but the knight moves.
     meta = _known("k7/2K5/8/8/3B4/4n3/8/7R w - - 0 1")
-    searcher = Searcher(random.Random(1))
+    searcher = Searcher(random.Random(1), clock=NodeClock())
     assert searcher.score(meta, chess.Move.from_uci("h1h2")) > -1000
 
 
@@ -75,7 +80,7 @@ def test_a_refused_pawn_step_leaves_a_blocker_our_king_walks_to() -> None:
     assert meta.blockers == chess.BB_SQUARES[chess.E5]
     unknown = meta.copy()
     unknown.blockers = 0
-    searcher = Searcher(random.Random(1))
+    searcher = Searcher(random.Random(1), clock=NodeClock())
 
     def gap(meta: Metaposition) -> float:  # b2 is a step nearer e5 than a2
         nearer = searcher.score(meta, chess.Move.from_uci("a1b2"))

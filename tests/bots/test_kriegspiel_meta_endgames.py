@@ -14,7 +14,12 @@ from bots.kriegspiel.meta.endgames import box, king_outcomes
 from bots.kriegspiel.meta.metaposition import possible_attacks
 from bots.kriegspiel.meta.search import Searcher
 from bots.sdk.bot import Decision
+from bots.sdk.budget import NodeClock
 from tests.bots.kriegspiel_meta_harness import CentreKing, checked_game, random_start
+
+#: a node budget the searches below never reach: a deterministic stand-in for the
+#: seconds they were once given (wall time made the choice depend on the machine's load)
+ALL_NODES = 10**7
 
 
 def test_the_box_is_the_room_our_rook_leaves() -> None:
@@ -48,9 +53,9 @@ def test_the_search_mates_a_known_king_and_avoids_stalemate() -> None:
     meta = Metaposition.from_start(
         chess.WHITE, "wild16", "k7/8/1K6/8/8/8/8/3R4 w - - 0 1", know_start=True
     )
-    searcher = Searcher(random.Random(1))
+    searcher = Searcher(random.Random(1), clock=NodeClock())
     legal = [m.uci() for m in meta.own.generate_pseudo_legal_moves()]
-    assert searcher.choose(meta, legal, 1.0) == "d1d8"  # found by the forced-mate search
+    assert searcher.choose(meta, legal, ALL_NODES) == "d1d8"  # found by the forced-mate search
     scores = {text: searcher.score(meta, chess.Move.from_uci(text)) for text in legal}
     assert scores["d1d8"] > max(v for m, v in scores.items() if m != "d1d8")  # and scored
 
@@ -61,9 +66,9 @@ def test_the_search_avoids_a_stalemate() -> None:
     meta = Metaposition.from_start(
         chess.WHITE, "wild16", "k7/8/8/8/8/8/1Q6/4K3 w - - 0 1", know_start=True
     )
-    searcher = Searcher(random.Random(1))
+    searcher = Searcher(random.Random(1), clock=NodeClock())
     legal = [m.uci() for m in meta.own.generate_pseudo_legal_moves()]
-    assert searcher.choose(meta, legal, 1.0) != "b2b6"
+    assert searcher.choose(meta, legal, ALL_NODES) != "b2b6"
     assert searcher.score(meta, chess.Move.from_uci("b2b6")) < -1000
 
 
@@ -111,9 +116,9 @@ def test_the_hunt_does_not_stake_the_rook_on_a_likely_mate() -> None:
     # The king is on h6, h7 or h8: Rh5+ mates on h7/h8, but from h6 takes the lone rook.
     meta = Metaposition.from_start(chess.WHITE, "wild16", "8/5K2/8/5R2/8/8/8/7k w - - 0 1")
     meta.may[chess.KING] = chess.BB_H6 | chess.BB_H7 | chess.BB_H8
-    searcher = Searcher(random.Random(1))
+    searcher = Searcher(random.Random(1), clock=NodeClock())
     legal = [m.uci() for m in meta.own.generate_pseudo_legal_moves()]
-    choice = searcher.choose(meta, legal, 1.0)
+    choice = searcher.choose(meta, legal, ALL_NODES)
     assert choice != "f5h5"
     assert searcher.last.get("f5h5", -1e9) < max(searcher.last.values())  # or a forced mate
     # Without the cap the mean alone would take the two-in-three chance of mate.
@@ -131,13 +136,13 @@ def test_a_pawn_promotes_to_a_piece_that_can_mate(fen: str) -> None:
     # Found by the KP vs K benchmark: a bishop left no region to shrink and outscored
     # the queen, and the umpire drew the game by insufficient material at once.
     meta = Metaposition.from_start(chess.WHITE, "wild16", fen)
-    searcher = Searcher(random.Random(1))
+    searcher = Searcher(random.Random(1), clock=NodeClock())
     legal = [m.uci() for m in meta.own.generate_pseudo_legal_moves()]
     pawn = next(iter(meta.own.pieces(chess.PAWN, chess.WHITE)))
     for piece in "bn":
         promotion = chess.Move(pawn, pawn + 8, chess.Piece.from_symbol(piece).piece_type)
         assert [b.answer for b in searcher.branches(meta, promotion)] == ["draw"]
-    choice = searcher.choose(meta, legal, 1.0)
+    choice = searcher.choose(meta, legal, ALL_NODES)
     assert not choice.endswith(("b", "n"))
     queen = chess.Move(pawn, pawn + 8, chess.QUEEN).uci()
     assert searcher.last[queen] > searcher.last[queen[:-1] + "b"]

@@ -18,6 +18,11 @@ from bots.kriegspiel.meta.evaluate import (
 )
 from bots.kriegspiel.meta.search import FEW_UNITS, Searcher, probes
 from bots.kriegspiel.meta.update import observe
+from bots.sdk.budget import NodeClock
+
+#: a node budget the searches below never reach: a deterministic stand-in for the
+#: seconds they were once given (wall time made the choice depend on the machine's load)
+ALL_NODES = 10**7
 
 
 def _blocked(fen: str, step: str) -> Metaposition:
@@ -61,9 +66,9 @@ def test_the_search_takes_a_blocked_pawn_next_to_its_rook() -> None:
     meta = _blocked("7k/8/8/8/pR6/P7/8/4K3 w - - 0 1", "a3a4")
     assert meta.units == 1
     assert meta.blockers == chess.BB_SQUARES[chess.A4]
-    searcher = Searcher(random.Random(3))
+    searcher = Searcher(random.Random(3), clock=NodeClock())
     legal = [move.uci() for move in meta.own.generate_pseudo_legal_moves()]
-    assert searcher.choose(meta, legal, 10.0) == "b4a4"
+    assert searcher.choose(meta, legal, ALL_NODES) == "b4a4"
 
 
 def test_with_few_units_a_spare_piece_is_feared_by_the_share_of_the_region() -> None:
@@ -92,7 +97,7 @@ def test_a_king_whose_only_flight_may_hold_its_pawn_fears_a_stalemate() -> None:
     meta.may[chess.KING] = chess.BB_SQUARES[chess.H8] | chess.BB_SQUARES[chess.G8]
     meta.may[chess.PAWN] = chess.BB_SQUARES[chess.H7] | chess.BB_SQUARES[chess.H6]
     meta.tighten()
-    searcher = Searcher(random.Random(1))
+    searcher = Searcher(random.Random(1), clock=NodeClock())
     branches = searcher.branches(meta, chess.Move.from_uci("e7f7"))
     assert any(branch.answer == "stalemate" for branch in branches)
     safe = searcher.branches(meta, chess.Move.from_uci("e7d7"))
@@ -105,7 +110,7 @@ def test_the_fifty_move_count_is_heard_and_a_reset_is_worth_more_late() -> None:
     observe(meta, {"type": "move", "color": "black"})
     observe(meta, {"type": "move", "color": "white", "move": "c5c6"})
     assert meta.quiet_moves == 2
-    searcher = Searcher(random.Random(1))
+    searcher = Searcher(random.Random(1), clock=NodeClock())
     push = chess.Move.from_uci("a2a3")
     early = searcher.score(meta, push) - searcher.score(meta, chess.Move.from_uci("c6c7"))
     meta.quiet_moves = 45
@@ -122,9 +127,9 @@ def test_a_step_that_may_locate_a_blocked_pawn_is_a_probe_until_it_is_refused() 
     meta = Metaposition.from_start(chess.WHITE, "wild16", "k7/8/8/8/2p5/2P5/8/K2Q4 w - - 0 1")
     meta.check_known = True
     assert probes(meta) == chess.BB_SQUARES[chess.C4]
-    searcher = Searcher(random.Random(1))
+    searcher = Searcher(random.Random(1), clock=NodeClock())
     legal = [move.uci() for move in meta.own.generate_pseudo_legal_moves()]
-    searcher.choose(meta, legal, 10.0)
+    searcher.choose(meta, legal, ALL_NODES)
     probing = searcher.last["c3c4"]
     observe(meta, {"type": "illegal", "color": "white", "move": "c3c4", "answer": "illegal"})
     assert meta.blockers == chess.BB_SQUARES[chess.C4]
@@ -132,10 +137,10 @@ def test_a_step_that_may_locate_a_blocked_pawn_is_a_probe_until_it_is_refused() 
     crowded = Metaposition.from_start(chess.WHITE, "wild16", "k7/pppp4/8/8/8/2P5/8/K2Q4 w")
     assert probes(crowded) == 0  # four units: not yet
     # The same position with no pawn possible on c4: the step scores as a plain move.
-    blind = Searcher(random.Random(1))
+    blind = Searcher(random.Random(1), clock=NodeClock())
     plain = Metaposition.from_start(chess.WHITE, "wild16", "k7/8/8/8/2p5/2P5/8/K2Q4 w")
     plain.check_known = True
     plain.may[chess.PAWN] &= ~chess.BB_SQUARES[chess.C4]
     assert probes(plain) == 0
-    blind.choose(plain, legal, 10.0)
+    blind.choose(plain, legal, ALL_NODES)
     assert probing > blind.last["c3c4"] + 5

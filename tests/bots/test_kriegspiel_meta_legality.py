@@ -17,8 +17,13 @@ from bots.kriegspiel.meta.legality import (
 )
 from bots.kriegspiel.meta.search import Searcher
 from bots.sdk.bot import Decision
+from bots.sdk.budget import NodeClock
 from tests.bots.kriegspiel_meta_harness import Checked, checked_game
 from tests.bots.kriegspiel_squares import bb
+
+#: a node budget the searches below never reach: a deterministic stand-in for the
+#: seconds they were once given (wall time made the choice depend on the machine's load)
+ALL_NODES = 10**7
 
 W = chess.WHITE
 
@@ -33,7 +38,7 @@ def checked_on_the_file() -> Metaposition:
 def test_in_check_only_moves_onto_the_checking_line_may_be_legal() -> None:
     meta = checked_on_the_file()
     assert block_squares(meta) == bb("e2", "e3", "e4", "e5", "e6", "e7", "e8")
-    searcher = Searcher(random.Random(1))
+    searcher = Searcher(random.Random(1), clock=NodeClock())
     assert searcher.score(meta, chess.Move.from_uci("a2a3")) < -1e5
     assert searcher.score(meta, chess.Move.from_uci("b1c3")) < -1e5
     assert searcher.score(meta, chess.Move.from_uci("h2e2")) > -1e5  # blocks
@@ -59,7 +64,10 @@ def test_no_pawn_tries_means_no_pawn_capture_at_all() -> None:
     observe(meta, {"type": "pawn_tries", "color": "white", "count": 0})
     assert meta.tries == 0
     assert illegal_chance(meta, chess.Move.from_uci("e4d5")) == 1.0
-    assert Searcher(random.Random(1)).score(meta, chess.Move.from_uci("e4d5")) < -1e5
+    assert (
+        Searcher(random.Random(1), clock=NodeClock()).score(meta, chess.Move.from_uci("e4d5"))
+        < -1e5
+    )
 
 
 def test_a_pawn_step_onto_a_unit_is_a_refusal_not_a_capture() -> None:
@@ -67,7 +75,7 @@ def test_a_pawn_step_onto_a_unit_is_a_refusal_not_a_capture() -> None:
     meta.units = 1
     meta.may[chess.KNIGHT] = bb("e3")
     meta.known = bb("e3")
-    searcher = Searcher(random.Random(1))
+    searcher = Searcher(random.Random(1), clock=NodeClock())
     assert searcher.branches(meta, chess.Move.from_uci("e2e3")) == []
     assert illegal_chance(meta, chess.Move.from_uci("e2e4")) == 1.0
 
@@ -105,11 +113,11 @@ def test_the_king_never_steps_along_the_checking_line_away_from_the_checker() ->
     assert illegal_chance(meta, chess.Move.from_uci("e4d4")) == 1.0
     # Off the line nothing can attack the king (the rook's squares do not reach e5).
     assert illegal_chance(meta, chess.Move.from_uci("e4e5")) < 0.05
-    searcher = Searcher(random.Random(1))
+    searcher = Searcher(random.Random(1), clock=NodeClock())
     attempts = ["e4f4", "e4d4", "e4e5", "e4f5", "e4d5", "e4e3", "e4f3", "e4d3", "b2b3"]
     for seed in range(5):
         searcher.rng = random.Random(seed)
-        choice = searcher.choose(meta, attempts, 10.0)
+        choice = searcher.choose(meta, attempts, ALL_NODES)
         assert choice not in ("e4f4", "e4d4")
     assert searcher.last["e4f4"] < searcher.last["e4e5"]
 
