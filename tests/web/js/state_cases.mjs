@@ -7,7 +7,7 @@ import {
 } from "../../../server/web/js/state.js";
 import { GAME_WORDS, STRINGS, translate } from "../../../server/web/js/i18n.js";
 import { GAMES, gameOf } from "../../../server/web/js/games/index.js";
-import { legalBids, matches, parseBid, perudoReplay, rollDice } from "../../../server/web/js/games/perudo.js";
+import { legalBids, matches, parseBid, perudoReplay, rollDice, roundHistory } from "../../../server/web/js/games/perudo.js";
 import { applyOwnMove, attemptsFrom, isDark, kriegReplay, parsePlacement } from "../../../server/web/js/games/kriegspiel.js";
 import { waitingRooms } from "../../../server/web/js/attention.js";
 import { fromFen, pgn, play, san } from "../../../server/web/js/games/san.js";
@@ -30,6 +30,32 @@ const seats = (names) => names.map((name, seat) => ({ seat, player: name ? `p${s
 const feed = (state, frames) => frames.reduce(applyFrame, state);
 
 export const cases = [
+  ["a Perudo game attached by a snapshot (a finished game reloaded) still shows its earlier rounds", () => {
+    // CI caught a reload after the game's end: the page watched (a snapshot) and replayed
+    // the stream for its log only, so the round history was empty
+    const opts = { seats: 2, dice_per_player: 1, reveal: "all" };
+    const events = [
+      { type: "game_started", game: "perudo", seats: 2, options: opts },
+      { type: "round_started", round: 1, starter: 0, aces_wild: true, seat: 0, dice: [3] },
+      { type: "bid", round: 1, seat: 0, bid: "1x3", next: 1 },
+      { type: "challenge", round: 1, kind: "dudo", seat: 1, bidder: 0, bid: "1x3" },
+      { type: "reveal", round: 1, bid: "1x3", aces_wild: true, revealed: [{ seat: 0, dice: [3] }, { seat: 1, dice: [5] }], count: 1, complete: true, bid_true: true },
+      { type: "dice_changed", round: 1, seat: 1, change: -1, reason: "lost_dudo", out: true, dice_left: 0 },
+      { type: "game_over", round: 1, ranks: [1, 2], winners: [0], reason: "last_player_standing", placing: [0, 1] },
+    ];
+    const s = feed(initialState(), [
+      { type: "room", room: ROOM, game: "perudo", state: "finished", seq: events.length, seats: seats(["ana", "bob"]) },
+      { type: "snapshot", room: ROOM, seq: events.length, seat: 0, view: { game: "perudo", seats: 2, options: opts, outcome: { winners: [0] } } },
+      { type: "watching", room: ROOM, seat: 0 },
+      ...events.map((event, i) => ({ type: "event", room: ROOM, seq: i + 1, event })),
+    ]);
+    const room = s.rooms[ROOM];
+    eq(room.table.history, [], "the live table saw no round");
+    const rounds = roundHistory(room);
+    eq(rounds.map((r) => r.round), [1], "rounds");
+    eq(rounds[0].reveal.revealed.length, 2, "cups");
+    eq(rounds[0].bids, [{ seat: 0, bid: "1x3" }], "bids");
+  }],
   ["a paused room: the notice comes and goes, the clocks stand still meanwhile", () => {
     const s = feed(initialState(), [
       { type: "watching", room: ROOM, seat: null },

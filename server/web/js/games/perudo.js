@@ -242,8 +242,30 @@ export function table(ui, room) {
   }
   if (room.turn && ui.acting !== room.id) parts.push(bidPicker(ui, room));
   if (p.outcome) parts.push(placingsView(ui, room, p.outcome));
-  if (p.history && p.history.length) parts.push(historyView(ui, room, p.history, names));
+  const history = roundHistory(room);
+  if (history.length) parts.push(historyView(ui, room, history, names));
   return h("div", { class: "perudo" }, parts);
+}
+
+/** Every finished round's record. A page that attached late (a snapshot: a finished game
+ * reloaded or watched, a spectator who came in mid-game) saw no events before it, so the
+ * rounds before come from the room's whole stream (asked for once the page attaches),
+ * replayed on a scratch table, once per room. */
+export function roundHistory(room) {
+  const p = room.table;
+  const live = p.history || [];
+  const first = room.log.length ? room.log[0].seq : room.seq + 1;
+  if (!(first > 1)) return live;
+  if (!room.earlierRounds || room.earlierRounds.first !== first) {
+    const scratch = { ...room, table: newTable(), log: [] };
+    for (let seq = 1; seq < first; seq += 1) {
+      if (!(seq in room.events)) return live; // the stream is not all here yet
+      applyEvent(scratch, room.events[seq]);
+    }
+    room.earlierRounds = { first, rounds: scratch.table.history || [] };
+  }
+  const known = new Set(live.map((r) => r.round));
+  return [...room.earlierRounds.rounds.filter((r) => !known.has(r.round)), ...live];
 }
 
 /** Out of the game: say so, and offer to leave or to watch the others play on. */
