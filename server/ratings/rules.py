@@ -49,7 +49,15 @@ class RatedGame:
 RATED_GAMES: dict[str, RatedGame] = {
     # 2 plies (as lichess); 15 minutes + 10 seconds a move when the room set no clock
     "kriegspiel": RatedGame(GLICKO2, "rules", played=("move", 2), clock=(900.0, 10.0)),
-    "perudo": RatedGame(OPENSKILL, "preset", free=("seats", "max_players"), played=("reveal", 1)),
+    # the first round ended; 5 minutes + 15 seconds a bid or call when the room set no
+    # time limit (a bid rarely takes longer than the increment, a staller is out in 5)
+    "perudo": RatedGame(
+        OPENSKILL,
+        "preset",
+        free=("seats", "max_players"),
+        played=("reveal", 1),
+        clock=(300.0, 15.0),
+    ),
 }
 
 

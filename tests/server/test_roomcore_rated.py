@@ -368,6 +368,31 @@ def test_an_absent_player_of_a_rated_perudo_game_forfeits_its_seat() -> None:
     assert end.row.result["ranks"][1] == 3  # behind every player still in
 
 
+def test_a_rated_perudo_game_without_a_time_limit_gets_a_clock_and_a_staller_loses_on_it() -> None:
+    cid = Player("p-cid", "cid", False, kind="account")
+    h = core("perudo", {"seats": 3, "preset": "classic"})
+    conns = sit(h, ANA, BOB, cid)
+    assert h.core.row.rated is not None and h.core.clocks is not None
+    assert conns[0].last("room")["clock"] == {"base": 300.0, "increment": 15.0}
+    start = next(e for e in h.log.entries if isinstance(e, journal.Start))
+    assert start.row.settings["clock_base"] == 300.0  # (a restart keeps it)
+    # a player who stays connected and never bids is out when the clock runs out
+    game = h.core.game
+    assert game is not None and game.to_move is not None
+    staller = game.to_move
+    h.run_until(h.now + 300.0 + 1)
+    forfeits = [e.truth for e in h.core.streams.log if e.truth["type"] == "forfeit"]
+    assert [(f["seat"], f["reason"]) for f in forfeits] == [(staller, "timeout")]
+    # a room with a turn limit keeps it (a stand-in moves for a slow seat), and so does
+    # a casual room without any limit
+    turned = core("perudo", {"seats": 3, "preset": "classic"}, turn_time=30.0)
+    sit(turned, ANA, BOB, cid)
+    assert turned.core.row.rated is not None and turned.core.clocks is None
+    casual = core("perudo", {"seats": 3, "preset": "classic"}, rated=False)
+    sit(casual, ANA, BOB, cid)
+    assert casual.core.clocks is None
+
+
 def test_a_rated_kriegspiel_game_without_a_clock_gets_the_default_clock() -> None:
     h = core()
     ana, _ = sit(h, ANA, BOB)
