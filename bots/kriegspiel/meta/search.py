@@ -47,6 +47,7 @@ from bots.kriegspiel.meta.legality import BLOCKER_STAYS, could_be_legal, illegal
 from bots.kriegspiel.meta.mate import MateSearch
 from bots.kriegspiel.meta.metaposition import Metaposition, certain_attacks, possible_attacks
 from bots.kriegspiel.meta.minor import MinorEndgame
+from bots.kriegspiel.meta.rook import RookEndgame
 from bots.kriegspiel.meta.safety import away_from_home, danger, unit_weights
 from bots.sdk.budget import tick
 
@@ -271,6 +272,7 @@ class Searcher:
         self._weights: list[list[float]] | None = None  #: the decision's unit weights
         self._mate: MateSearch | None = None  #: kept between moves: its memo stays true
         self._minor = MinorEndgame(rng)  #: KBB vs K and KBN vs K: rules of their own
+        self._rook = RookEndgame(rng)  #: KR vs K: the rook's cut (rook.py)
         self._still: PawnsStill | None = None  #: mates with pawns standing (conversion.py)
 
     def choose(self, meta: Metaposition, attempts: list[str], budget: float) -> str:
@@ -287,6 +289,8 @@ class Searcher:
             self.last = {forced: WIN}
             return forced
         planned = self._minor.choose(meta, attempts)
+        if planned is None:
+            planned = self._rook.choose(meta, attempts)
         if planned is not None:
             self.last = {planned: 0.0}
             return planned

@@ -1,0 +1,89 @@
+"""KR vs K by the rook's cut (``bots/kriegspiel/meta/rook.py``).
+
+The strength tests replay the benchmark's starts that the heuristic search drew by the
+50-move rule (``python -m benchmarks.kriegspiel_meta endgames --endgames KR --budget
+nodes=2000``, main at 0be6a4b): a node budget plays the same game on any machine.
+"""
+
+from __future__ import annotations
+
+import random
+
+import chess
+import pytest
+
+from bots.kriegspiel.meta import KriegspielMeta, Metaposition
+from bots.kriegspiel.meta.belief import attacked_by
+from bots.kriegspiel.meta.rook import RookEndgame, cut, lone_rook
+from tests.bots.kriegspiel_meta_harness import CentreKing, random_start
+
+_WEST = chess.BB_FILE_A | chess.BB_FILE_B | chess.BB_FILE_C | chess.BB_FILE_D
+_NORTH = chess.BB_RANK_6 | chess.BB_RANK_7 | chess.BB_RANK_8
+#: Kriegspiel KR vs K, centre king, start 0 at our tenth decision: Ke4, Re5, the king
+#: located on c6, c7 or d7, fenced by the rook's rank and file into a6-d8.
+_CUT_FEN = "8/2k5/8/4R3/4K3/8/8/8 w - - 0 1"
+_CUT_REGION = chess.BB_C6 | chess.BB_C7 | chess.BB_D7
+
+
+def _meta(fen: str, region: int) -> Metaposition:
+    meta = Metaposition.from_start(chess.WHITE, "wild16", fen)
+    meta.may[chess.KING] = region
+    return meta
+
+
+def test_the_cut_is_the_part_of_the_board_on_the_kings_side_of_the_rook() -> None:
+    pieces = ((chess.KING, chess.E4), (chess.ROOK, chess.E5))
+    assert cut(_CUT_REGION, attacked_by(pieces)) == _WEST & _NORTH
+
+
+def test_the_planner_never_gives_the_rooks_line_up() -> None:
+    meta = _meta(_CUT_FEN, _CUT_REGION)
+    assert lone_rook(meta)
+    planner = RookEndgame(random.Random(1))
+    legal = [move.uci() for move in meta.own.generate_pseudo_legal_moves()]
+    choice = planner.choose(meta, legal)
+    assert choice is not None
+    # the rook keeps its rank and file (Re5-d5 and Re5-f5 stay on the rank, guarded)
+    assert choice not in ("e5a5", "e5b5", "e5c5", "e5g5", "e5h5", "e5e6", "e5e7", "e5e8")
+    # the rook giving up its file (Re5-h5 or Re5-a5: the king may walk east along the
+    # back ranks) is worth much less than what was chosen, and a rook next to the king's
+    # region, undefended (Re5-c5), is a priced risk of the rook
+    best = planner.scores[choice]
+    assert planner.scores["e5h5"] > best + 20.0
+    assert planner.scores["e5a5"] > best + 20.0
+    assert planner.scores["e5c5"] > best + 500.0
+
+
+def test_the_planner_leaves_other_endgames_to_the_search() -> None:
+    meta = Metaposition.from_start(chess.WHITE, "wild16", "8/8/8/3Q4/4K3/8/8/k7 w - - 0 1")
+    legal = [move.uci() for move in meta.own.generate_pseudo_legal_moves()]
+    assert not lone_rook(meta)
+    assert RookEndgame(random.Random(1)).choose(meta, legal) is None
+
+
+@pytest.mark.parametrize(
+    ("defender", "start"),
+    [
+        ("random", 12),
+        ("random", 129),
+        ("centre", 0),
+        ("centre", 26),
+        ("centre", 64),
+        ("centre", 72),
+        ("centre", 91),
+    ],
+)
+async def test_kr_vs_k_starts_drawn_by_the_search_are_mated(defender: str, start: int) -> None:
+    # Drawn on main (0be6a4b) by the 50-move rule: random 12 and 129 a standstill (the
+    # region at 44-49 squares, the rook beside our king), the centre king located at 1-3
+    # squares again and again and never cut off. Mated here in 16 to 20 moves.
+    from bots.baseline import KriegspielRandom
+    from bots.sdk.bot import Bot
+    from bots.sdk.local import play_local
+
+    fen = random_start([chess.ROOK], start)
+    bot = KriegspielMeta(seed=start, budget="nodes=2000")
+    other: Bot = CentreKing(seed=start) if defender == "centre" else KriegspielRandom(seed=start)
+    seed = start.to_bytes(8, "big")
+    played = await play_local("kriegspiel", {"fen": fen}, [bot, other], seed)
+    assert played.outcome.reason == "checkmate" and played.outcome.ranks == (1, 2)
