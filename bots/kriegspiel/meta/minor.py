@@ -94,6 +94,11 @@ LOCATED = 8
 #: KBN vs K once located: the cost (in plies) of each square of the king's region after
 #: its reply, in place of the room terms (the box stays out).
 LOCATED_SIZE = 1.0
+#: KBN vs K while the king is not located (its region above :data:`LOCATED` squares):
+#: the cost (in plies) of each king step between our king and the hunted king, in
+#: expectation over the belief after its reply. Our king walks toward where the king
+#: most likely is instead of shuffling beside its pieces (see :meth:`MinorEndgame._pull`).
+PULL = 4.0
 #: The worth of a square the table calls a draw (never chosen while anything mates).
 _DRAWN = 200.0
 #: The worth of an answer after which we have no move at all.
@@ -260,6 +265,7 @@ class MinorEndgame:
             if not part:
                 continue
             value = self._reply(minor, after, part, stepped) + self._room(part, covered)
+            value += self._pull(after, stepped)
             expected += float(stepped.sum()) * value
         if refused:
             # The king is next to the target: we stay as we are and know more.
@@ -281,6 +287,20 @@ class MinorEndgame:
         if self.knight and self.belief.region.bit_count() <= LOCATED:
             return LOCATED_SIZE * region.bit_count()
         return _room(region, covered)
+
+    def _pull(self, pieces: Pieces, mass: Floats) -> float:
+        """KBN vs K while the king is not located: :data:`PULL` times the expected king
+        distance from our king to the hunted one under ``mass`` (any positive total).
+        Without it the planner kept its king beside its pieces in the centre while the
+        region stayed at some 40 squares for 25 moves (start 191: Kc6-d6-c6-b5 with the
+        hunted king on the g and h files): the table over a wide region hardly depends on
+        where our king stands, and every piece move exposes a piece."""
+        if not self.knight or self.belief.region.bit_count() <= LOCATED or not PULL:
+            return 0.0
+        total = float(mass.sum())
+        if total <= 0.0:
+            return 0.0
+        return PULL * float(_DISTANCE[pieces[0][1]] @ mass) / total
 
     def _reply(self, minor: MinorTable, pieces: Pieces, region: int, mass: Floats) -> float:
         """The worth of the king in ``region`` (weighted by ``mass``) with us to move: our
@@ -309,12 +329,18 @@ class MinorEndgame:
                 ]
                 if rooms:
                     value += SECOND_ROOM * max(rooms)
+            value += self._pull(after, inside)
             if refused:
                 kept = mass * mask(refused)
                 share = float(kept.sum()) / total
                 value = (1.0 - share) * value + share * _worth(_row(minor, pieces, True), kept)
             best = min(best, value + 1.0 + LOSS * risk / total)
         return best
+
+
+_DISTANCE = np.array(
+    [[float(chess.square_distance(a, b)) for b in range(64)] for a in range(64)]
+)
 
 
 def _occupied(pieces: Pieces) -> int:
