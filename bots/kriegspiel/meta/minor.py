@@ -94,11 +94,27 @@ LOCATED = 8
 #: KBN vs K once located: the cost (in plies) of each square of the king's region after
 #: its reply, in place of the room terms (the box stays out).
 LOCATED_SIZE = 1.0
+#: KBN vs K once located: how much the region's worst square counts next to the
+#: expected distance (:data:`WORST_WEIGHT` elsewhere); see :meth:`MinorEndgame._worst`.
+LOCATED_WORST = 0.5
 #: KBN vs K while the king is not located (its region above :data:`LOCATED` squares):
 #: the cost (in plies) of each king step between our king and the hunted king, in
 #: expectation over the belief after its reply. Our king walks toward where the king
 #: most likely is instead of shuffling beside its pieces (see :meth:`MinorEndgame._pull`).
-PULL = 4.0
+PULL = 0.0
+#: KBN vs K while the king is not located: what a check answer is worth (in plies,
+#: times its chance): it locates the king, which the table over a wide region does
+#: not value (see :meth:`MinorEndgame._probe`).
+CHECK_BONUS = 0.0
+#: ... for regions of more than PROBE_MIN and at most PROBE_MAX squares.
+PROBE_MIN = LOCATED
+PROBE_MAX = 64
+#: KBN vs K while the king is not located: attempts this close to the best are drawn.
+WIDE_TOLERANCE = TOLERANCE
+#: KBN vs K: the least ``adverse`` (see :data:`ADVERSE`) whatever the belief says; the
+#: planner takes the central hypothesis's weight as the chance that a king next to a
+#: piece takes it (1.0 here keeps :data:`ADVERSE` always).
+ADVERSE_MIN = 0.0
 #: The worth of a square the table calls a draw (never chosen while anything mates).
 _DRAWN = 200.0
 #: The worth of an answer after which we have no move at all.
@@ -116,14 +132,14 @@ def _row(minor: MinorTable, pieces: Pieces, turn_white: bool) -> Floats:
     return raw
 
 
-def _worth(values: Floats, mass: Floats) -> float:
+def _worth(values: Floats, mass: Floats, worst: float = WORST_WEIGHT) -> float:
     """The expected value of ``values`` under ``mass`` (any positive total), plus
-    WORST_WEIGHT times its worst square; 0 for no mass."""
+    ``worst`` times its worst square; 0 for no mass."""
     total = float(mass.sum())
     if total <= 0.0:
         return 0.0
     expected = float(values @ mass) / total
-    return expected + WORST_WEIGHT * float(values[mass > 0.0].max())
+    return expected + worst * float(values[mass > 0.0].max())
 
 
 def _room(region: int, covered: int) -> float:
@@ -221,7 +237,10 @@ class MinorEndgame:
         if not scored:
             return None
         best = min(value for value, _ in scored)
-        near = sorted(uci for value, uci in scored if value <= best + TOLERANCE)
+        tolerance = TOLERANCE
+        if self.knight and self.belief.region.bit_count() > LOCATED:
+            tolerance = WIDE_TOLERANCE
+        near = sorted(uci for value, uci in scored if value <= best + tolerance)
         return self.rng.choice(near)
 
     @staticmethod
@@ -259,7 +278,7 @@ class MinorEndgame:
         for group in answer_groups(after, live, attacked):
             before = mass * mask(group)
             stepped = step(before, after, attacked, self.belief.central)
-            expected += take_chance(before, after, attacked, ADVERSE) * LOSS
+            expected += take_chance(before, after, attacked, self._adverse()) * LOSS
             stepped = stepped * ours
             part = _bits(stepped)
             if not part:
@@ -270,8 +289,9 @@ class MinorEndgame:
         if refused:
             # The king is next to the target: we stay as we are and know more.
             kept = mass * mask(refused)
-            value = _worth(_row(minor, pieces, True), kept)
+            value = _worth(_row(minor, pieces, True), kept, self._worst())
             expected += float(kept.sum()) * value
+        expected -= self._probe(mass, legal & attacked)
         seen = self.seen[after]
         repeat = REPEAT_COST * seen + (THIRD_TIME if seen >= 2 else 0.0)
         return expected + repeat
@@ -287,6 +307,28 @@ class MinorEndgame:
         if self.knight and self.belief.region.bit_count() <= LOCATED:
             return LOCATED_SIZE * region.bit_count()
         return _room(region, covered)
+
+    def _worst(self) -> float:
+        """How much the worst square counts: :data:`LOCATED_WORST` in KBN vs K once
+        located, else :data:`WORST_WEIGHT`."""
+        if self.knight and self.belief.region.bit_count() <= LOCATED:
+            return LOCATED_WORST
+        return WORST_WEIGHT
+
+    def _adverse(self) -> float:
+        """The chance taken that a king next to a piece it may take takes it: in KBN vs K
+        the central hypothesis's weight, at least :data:`ADVERSE_MIN`."""
+        if not self.knight:
+            return ADVERSE
+        return max(ADVERSE_MIN, min(ADVERSE, self.belief.weights[1]))
+
+    def _probe(self, mass: Floats, checked: int) -> float:
+        """KBN vs K while the king is not located: :data:`CHECK_BONUS` times the chance
+        of a check (the mass on ``checked``)."""
+        size = self.belief.region.bit_count()
+        if not self.knight or not PROBE_MIN < size <= PROBE_MAX or not CHECK_BONUS:
+            return 0.0
+        return CHECK_BONUS * float(mass[mask(checked)].sum())
 
     def _pull(self, pieces: Pieces, mass: Floats) -> float:
         """KBN vs K while the king is not located: :data:`PULL` times the expected king
@@ -318,8 +360,10 @@ class MinorEndgame:
             mated, stalemated = _lost(after, legal, attacked)
             inside = mass * mask(legal)
             risk = float(mass[mask(stalemated)].sum())
-            risk += take_chance(inside * mask(~stalemated & chess.BB_ALL), after, attacked, ADVERSE)
-            value = _worth(_row(minor, after, False), inside) if legal != mated else 0.0
+            risk += take_chance(
+                inside * mask(~stalemated & chess.BB_ALL), after, attacked, self._adverse()
+            )
+            value = _worth(_row(minor, after, False), inside, self._worst()) if legal != mated else 0.0
             if SECOND_ROOM:
                 live = legal & ~mated & ~stalemated
                 free = chess.BB_ALL & ~attacked & ~_occupied(after)
@@ -333,7 +377,7 @@ class MinorEndgame:
             if refused:
                 kept = mass * mask(refused)
                 share = float(kept.sum()) / total
-                value = (1.0 - share) * value + share * _worth(_row(minor, pieces, True), kept)
+                value = (1.0 - share) * value + share * _worth(_row(minor, pieces, True), kept, self._worst())
             best = min(best, value + 1.0 + LOSS * risk / total)
         return best
 
