@@ -13,7 +13,9 @@ support is the region):
 - a risk is a probability, not a ban: the chance that the king takes a piece of ours at
   its next step (the mass next to an undefended piece times the chance it steps there,
   at least :data:`ADVERSE`: 1, so a king next to a piece it may take is taken to take
-  it, since the centre-seeking king does whenever the piece is its most central step)
+  it, since the centre-seeking king does whenever the piece is its most central step;
+  in KBN vs K the weight of the belief's central hypothesis, so that against a king the
+  belief takes as random an exposed piece costs its uniform-step chance)
   or is stalemated costs :data:`LOSS` plies times that chance. A set-based ban (no bishop
   next to any square of the region) left 2 safe attempts of 27 in the wide phase and
   handed the first moves to the heuristic search, which lost bishops;
@@ -81,6 +83,9 @@ LOSS = 3000.0
 #: uniform step model says one in its number of steps; a king that is not random may
 #: prefer the capture, as the centre-seeking one does when the piece is central).
 ADVERSE = 1.0
+#: KBN vs K: the least chance taken that a king next to a piece it may take takes it,
+#: whatever the belief says (see :meth:`MinorEndgame._adverse`).
+ADVERSE_MIN = 0.0
 #: The extra cost of placing our pieces a third time as before (a threefold repetition
 #: if the king stands where it stood).
 THIRD_TIME = 300.0
@@ -94,27 +99,6 @@ LOCATED = 8
 #: KBN vs K once located: the cost (in plies) of each square of the king's region after
 #: its reply, in place of the room terms (the box stays out).
 LOCATED_SIZE = 1.0
-#: KBN vs K once located: how much the region's worst square counts next to the
-#: expected distance (:data:`WORST_WEIGHT` elsewhere); see :meth:`MinorEndgame._worst`.
-LOCATED_WORST = 0.5
-#: KBN vs K while the king is not located (its region above :data:`LOCATED` squares):
-#: the cost (in plies) of each king step between our king and the hunted king, in
-#: expectation over the belief after its reply. Our king walks toward where the king
-#: most likely is instead of shuffling beside its pieces (see :meth:`MinorEndgame._pull`).
-PULL = 0.0
-#: KBN vs K while the king is not located: what a check answer is worth (in plies,
-#: times its chance): it locates the king, which the table over a wide region does
-#: not value (see :meth:`MinorEndgame._probe`).
-CHECK_BONUS = 0.0
-#: ... for regions of more than PROBE_MIN and at most PROBE_MAX squares.
-PROBE_MIN = LOCATED
-PROBE_MAX = 64
-#: KBN vs K while the king is not located: attempts this close to the best are drawn.
-WIDE_TOLERANCE = TOLERANCE
-#: KBN vs K: the least ``adverse`` (see :data:`ADVERSE`) whatever the belief says; the
-#: planner takes the central hypothesis's weight as the chance that a king next to a
-#: piece takes it (1.0 here keeps :data:`ADVERSE` always).
-ADVERSE_MIN = 0.0
 #: The worth of a square the table calls a draw (never chosen while anything mates).
 _DRAWN = 200.0
 #: The worth of an answer after which we have no move at all.
@@ -132,14 +116,14 @@ def _row(minor: MinorTable, pieces: Pieces, turn_white: bool) -> Floats:
     return raw
 
 
-def _worth(values: Floats, mass: Floats, worst: float = WORST_WEIGHT) -> float:
+def _worth(values: Floats, mass: Floats) -> float:
     """The expected value of ``values`` under ``mass`` (any positive total), plus
-    ``worst`` times its worst square; 0 for no mass."""
+    WORST_WEIGHT times its worst square; 0 for no mass."""
     total = float(mass.sum())
     if total <= 0.0:
         return 0.0
     expected = float(values @ mass) / total
-    return expected + worst * float(values[mass > 0.0].max())
+    return expected + WORST_WEIGHT * float(values[mass > 0.0].max())
 
 
 def _room(region: int, covered: int) -> float:
@@ -237,10 +221,7 @@ class MinorEndgame:
         if not scored:
             return None
         best = min(value for value, _ in scored)
-        tolerance = TOLERANCE
-        if self.knight and self.belief.region.bit_count() > LOCATED:
-            tolerance = WIDE_TOLERANCE
-        near = sorted(uci for value, uci in scored if value <= best + tolerance)
+        near = sorted(uci for value, uci in scored if value <= best + TOLERANCE)
         return self.rng.choice(near)
 
     @staticmethod
@@ -284,14 +265,12 @@ class MinorEndgame:
             if not part:
                 continue
             value = self._reply(minor, after, part, stepped) + self._room(part, covered)
-            value += self._pull(after, stepped)
             expected += float(stepped.sum()) * value
         if refused:
             # The king is next to the target: we stay as we are and know more.
             kept = mass * mask(refused)
-            value = _worth(_row(minor, pieces, True), kept, self._worst())
+            value = _worth(_row(minor, pieces, True), kept)
             expected += float(kept.sum()) * value
-        expected -= self._probe(mass, legal & attacked)
         seen = self.seen[after]
         repeat = REPEAT_COST * seen + (THIRD_TIME if seen >= 2 else 0.0)
         return expected + repeat
@@ -308,41 +287,21 @@ class MinorEndgame:
             return LOCATED_SIZE * region.bit_count()
         return _room(region, covered)
 
-    def _worst(self) -> float:
-        """How much the worst square counts: :data:`LOCATED_WORST` in KBN vs K once
-        located, else :data:`WORST_WEIGHT`."""
-        if self.knight and self.belief.region.bit_count() <= LOCATED:
-            return LOCATED_WORST
-        return WORST_WEIGHT
-
     def _adverse(self) -> float:
-        """The chance taken that a king next to a piece it may take takes it: in KBN vs K
-        the central hypothesis's weight, at least :data:`ADVERSE_MIN`."""
+        """The chance taken that a king next to a piece it may take takes it.
+
+        In KBB vs K :data:`ADVERSE`. In KBN vs K the weight of the belief's central
+        hypothesis (at least :data:`ADVERSE_MIN`): a king heading for the centre takes a
+        piece whenever it is its most central step, a random one with the chance of one
+        step among its legal ones, which :func:`take_chance` gives at ``adverse`` 0.
+        With :data:`ADVERSE` against every king, each piece next to a wide region cost
+        3000 plies times its whole mass: the planner kept its pieces together, its king
+        shuffling, and the region at some 40 squares for 25 moves and more (starts 16,
+        33, 191 against the random king). Against the random king the central weight
+        falls to the floor within a few moves; against the central one it passes 0.9."""
         if not self.knight:
             return ADVERSE
-        return max(ADVERSE_MIN, min(ADVERSE, self.belief.weights[1]))
-
-    def _probe(self, mass: Floats, checked: int) -> float:
-        """KBN vs K while the king is not located: :data:`CHECK_BONUS` times the chance
-        of a check (the mass on ``checked``)."""
-        size = self.belief.region.bit_count()
-        if not self.knight or not PROBE_MIN < size <= PROBE_MAX or not CHECK_BONUS:
-            return 0.0
-        return CHECK_BONUS * float(mass[mask(checked)].sum())
-
-    def _pull(self, pieces: Pieces, mass: Floats) -> float:
-        """KBN vs K while the king is not located: :data:`PULL` times the expected king
-        distance from our king to the hunted one under ``mass`` (any positive total).
-        Without it the planner kept its king beside its pieces in the centre while the
-        region stayed at some 40 squares for 25 moves (start 191: Kc6-d6-c6-b5 with the
-        hunted king on the g and h files): the table over a wide region hardly depends on
-        where our king stands, and every piece move exposes a piece."""
-        if not self.knight or self.belief.region.bit_count() <= LOCATED or not PULL:
-            return 0.0
-        total = float(mass.sum())
-        if total <= 0.0:
-            return 0.0
-        return PULL * float(_DISTANCE[pieces[0][1]] @ mass) / total
+        return min(ADVERSE, max(ADVERSE_MIN, self.belief.weights[1]))
 
     def _reply(self, minor: MinorTable, pieces: Pieces, region: int, mass: Floats) -> float:
         """The worth of the king in ``region`` (weighted by ``mass``) with us to move: our
@@ -363,7 +322,7 @@ class MinorEndgame:
             risk += take_chance(
                 inside * mask(~stalemated & chess.BB_ALL), after, attacked, self._adverse()
             )
-            value = _worth(_row(minor, after, False), inside, self._worst()) if legal != mated else 0.0
+            value = _worth(_row(minor, after, False), inside) if legal != mated else 0.0
             if SECOND_ROOM:
                 live = legal & ~mated & ~stalemated
                 free = chess.BB_ALL & ~attacked & ~_occupied(after)
@@ -373,18 +332,12 @@ class MinorEndgame:
                 ]
                 if rooms:
                     value += SECOND_ROOM * max(rooms)
-            value += self._pull(after, inside)
             if refused:
                 kept = mass * mask(refused)
                 share = float(kept.sum()) / total
-                value = (1.0 - share) * value + share * _worth(_row(minor, pieces, True), kept, self._worst())
+                value = (1.0 - share) * value + share * _worth(_row(minor, pieces, True), kept)
             best = min(best, value + 1.0 + LOSS * risk / total)
         return best
-
-
-_DISTANCE = np.array(
-    [[float(chess.square_distance(a, b)) for b in range(64)] for a in range(64)]
-)
 
 
 def _occupied(pieces: Pieces) -> int:
