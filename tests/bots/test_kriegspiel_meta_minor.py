@@ -293,3 +293,83 @@ async def test_a_located_random_kbn_king_is_kept_located(start: int) -> None:
     other = KriegspielRandom(seed=start)
     played = await play_local("kriegspiel", {"fen": fen}, [bot, other], start.to_bytes(8, "big"))
     assert played.outcome.reason == "checkmate" and played.outcome.ranks == (1, 2)
+
+
+@pytest.mark.parametrize("start", [11, 21, 31])
+def test_a_kbn_piece_lost_at_the_first_move_is_the_starts_doing(start: int) -> None:
+    # Starts 11, 21 and 31 against the random king lost a piece at our first move
+    # (`benchmarks.kriegspiel_meta endgames --endgames KBN --failures`, 2000 nodes). The
+    # belief was not wrong about which squares we defend, nor did the mean hide a safe
+    # attempt: from these starts every first attempt leaves a square of the region next
+    # to an undefended piece, and the planner played the least exposed one. The king
+    # happened to stand there (start 11: Kb8, Ba4, Nh3, king d8; Ba4-d7 defends the
+    # knight and is itself next to d8).
+    fen = random_start([chess.BISHOP, chess.KNIGHT], start)
+    meta = Metaposition.from_start(chess.WHITE, "wild16", fen)
+    region = meta.may[chess.KING]
+    board = chess.Board(fen)
+    pieces = MinorEndgame._pieces(meta)
+    risks = {}
+    for text in _attempts(fen):
+        move = chess.Move.from_uci(text)
+        moved = board.copy()
+        moved.push(move)
+        placed = MinorEndgame._pieces(_meta(moved.fen(), ["h8"]))
+        near = chess.BB_KING_ATTACKS[move.to_square] if move.from_square == pieces[0][1] else 0
+        risks[text] = take_chance(uniform(region & ~near), placed, None, 1.0)
+    assert min(risks.values()) > 0.0
+    names = [chess.square_name(square) for square in chess.SquareSet(region)]
+    choice = MinorEndgame(random.Random(start)).choose(_meta(fen, names), _attempts(fen))
+    assert choice is not None
+    assert risks[choice] <= 1.1 * min(risks.values())
+
+
+def _kbn_value(central: float, move: str) -> float:
+    """The planner's worth of ``move`` in Kc6, Bc5, Nf2 against a king anywhere it may
+    be (41 squares), the belief giving the central hypothesis the weight ``central``."""
+    fen = "8/8/2K5/2B5/8/8/5N2/8 w - - 0 1"
+    board = chess.Board(fen)
+    planner = MinorEndgame(random.Random(5))
+    planner.belief.weights = [1.0 - central, central]
+    pieces = _placement_kbn(board)
+    region = chess.BB_ALL & ~board.occupied & ~attacked_by(pieces)
+    region &= ~chess.BB_KING_ATTACKS[chess.C6]
+    names = [chess.square_name(square) for square in chess.SquareSet(region)]
+    assert planner.choose(_meta(fen, names), _attempts(fen)) is not None
+    minor = minor_dtm.ready(KBN)
+    assert minor is not None
+    parsed = chess.Move.from_uci(move)
+    at = [square for _, square in pieces].index(parsed.from_square)
+    value = planner._value(minor, pieces, planner.belief.mass, at, parsed.to_square)
+    assert value is not None
+    return value
+
+
+def _placement_kbn(board: chess.Board) -> Pieces:
+    king = board.king(chess.WHITE)
+    assert king is not None
+    others = chess.SquareSet(board.occupied_co[chess.WHITE] & ~board.kings)
+    return ((chess.KING, king), *sorted((board.piece_type_at(s) or 0, s) for s in others))
+
+
+def test_a_kbn_piece_next_to_a_random_kings_region_costs_its_chance() -> None:
+    # Start 191's wide phase (Kc6, Bc5, Nf2, the region at 41 squares): every piece move
+    # leaves a piece next to the region, and each cost 3000 plies times the whole mass
+    # next to it (a king there taken to take it), 150 to 900 plies against a few for a
+    # king step: the planner shuffled its king (c6-d6-b5) for 25 moves and the random
+    # king was never located. Against a king the belief takes as random the risk is
+    # the chance it steps onto the piece; against the central one it stays the mass.
+    assert _kbn_value(0.02, "f2h1") < _kbn_value(0.98, "f2h1") - 100.0
+
+
+@pytest.mark.parametrize("start", [16, 33])
+async def test_a_random_kbn_king_is_found_in_time(start: int) -> None:
+    # The benchmark's starts against the random king (2000 nodes), drawn by the 50-move
+    # rule on main (0be6a4b): the region at 37 to 45 squares for 15 to 25 moves while
+    # the planner shuffled its king beside its pieces; found, then lost or found too
+    # late. With the risk weighed by the belief's central weight, mated in 47 and 30.
+    fen = random_start([chess.BISHOP, chess.KNIGHT], start)
+    bot = KriegspielMeta(seed=start, budget="nodes=2000")
+    other = KriegspielRandom(seed=start)
+    played = await play_local("kriegspiel", {"fen": fen}, [bot, other], start.to_bytes(8, "big"))
+    assert played.outcome.reason == "checkmate" and played.outcome.ranks == (1, 2)

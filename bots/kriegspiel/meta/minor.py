@@ -13,7 +13,9 @@ support is the region):
 - a risk is a probability, not a ban: the chance that the king takes a piece of ours at
   its next step (the mass next to an undefended piece times the chance it steps there,
   at least :data:`ADVERSE`: 1, so a king next to a piece it may take is taken to take
-  it, since the centre-seeking king does whenever the piece is its most central step)
+  it, since the centre-seeking king does whenever the piece is its most central step;
+  in KBN vs K the weight of the belief's central hypothesis, so that against a king the
+  belief takes as random an exposed piece costs its uniform-step chance)
   or is stalemated costs :data:`LOSS` plies times that chance. A set-based ban (no bishop
   next to any square of the region) left 2 safe attempts of 27 in the wide phase and
   handed the first moves to the heuristic search, which lost bishops;
@@ -81,6 +83,9 @@ LOSS = 3000.0
 #: uniform step model says one in its number of steps; a king that is not random may
 #: prefer the capture, as the centre-seeking one does when the piece is central).
 ADVERSE = 1.0
+#: KBN vs K: the least chance taken that a king next to a piece it may take takes it,
+#: whatever the belief says (see :meth:`MinorEndgame._adverse`).
+ADVERSE_MIN = 0.0
 #: The extra cost of placing our pieces a third time as before (a threefold repetition
 #: if the king stands where it stood).
 THIRD_TIME = 300.0
@@ -254,7 +259,7 @@ class MinorEndgame:
         for group in answer_groups(after, live, attacked):
             before = mass * mask(group)
             stepped = step(before, after, attacked, self.belief.central)
-            expected += take_chance(before, after, attacked, ADVERSE) * LOSS
+            expected += take_chance(before, after, attacked, self._adverse()) * LOSS
             stepped = stepped * ours
             part = _bits(stepped)
             if not part:
@@ -282,6 +287,22 @@ class MinorEndgame:
             return LOCATED_SIZE * region.bit_count()
         return _room(region, covered)
 
+    def _adverse(self) -> float:
+        """The chance taken that a king next to a piece it may take takes it.
+
+        In KBB vs K :data:`ADVERSE`. In KBN vs K the weight of the belief's central
+        hypothesis (at least :data:`ADVERSE_MIN`): a king heading for the centre takes a
+        piece whenever it is its most central step, a random one with the chance of one
+        step among its legal ones, which :func:`take_chance` gives at ``adverse`` 0.
+        With :data:`ADVERSE` against every king, each piece next to a wide region cost
+        3000 plies times its whole mass: the planner kept its pieces together, its king
+        shuffling, and the region at some 40 squares for 25 moves and more (starts 16,
+        33, 191 against the random king). Against the random king the central weight
+        falls to the floor within a few moves; against the central one it passes 0.9."""
+        if not self.knight:
+            return ADVERSE
+        return min(ADVERSE, max(ADVERSE_MIN, self.belief.weights[1]))
+
     def _reply(self, minor: MinorTable, pieces: Pieces, region: int, mass: Floats) -> float:
         """The worth of the king in ``region`` (weighted by ``mass``) with us to move: our
         best next move's expected plies to mate (Black to move after it), its room and
@@ -298,7 +319,9 @@ class MinorEndgame:
             mated, stalemated = _lost(after, legal, attacked)
             inside = mass * mask(legal)
             risk = float(mass[mask(stalemated)].sum())
-            risk += take_chance(inside * mask(~stalemated & chess.BB_ALL), after, attacked, ADVERSE)
+            risk += take_chance(
+                inside * mask(~stalemated & chess.BB_ALL), after, attacked, self._adverse()
+            )
             value = _worth(_row(minor, after, False), inside) if legal != mated else 0.0
             if SECOND_ROOM:
                 live = legal & ~mated & ~stalemated
