@@ -69,8 +69,11 @@ _CERTAINLY_ILLEGAL = -1_000_000.0
 #: over the decisions of 40 games of seed 1, 25 with those chances gives up 0.3
 #: centipawns a decision of the search's own value against 15 with the densities'
 #: chances, at 0.194 refusals per attempt instead of 0.231, but takes 17% fewer pawns'
-#: captures (docs/kriegspiel_meta.md, *The fifth round*).
-ILLEGAL_COST = 25.0
+#: captures (docs/kriegspiel_meta.md, *The fifth round*). 30 since the densities' crowding
+#: (``crowding.py``): fewer squares look occupied, and at 25 the refusals rose from 0.201
+#: to 0.211 an attempt over 400 games of seed 9 (docs/kriegspiel_meta.md, *Issue 33, round
+#: five: against kriegspiel-random*).
+ILLEGAL_COST = 30.0
 #: What a refused probe (a pawn step that may locate a blocked pawn) is worth beyond the
 #: best attempt that cannot be refused (see :func:`probes`).
 PROBE = 300.0
