@@ -17,6 +17,7 @@ from bots.kriegspiel.meta.belief import attacked_by, take_chance, uniform
 from bots.kriegspiel.meta.mate import Pieces, answer
 from bots.kriegspiel.meta.minor import MinorEndgame
 from bots.kriegspiel.meta.minor_dtm import KINDS, minor_kinds, table
+from bots.kriegspiel.meta.planner import placement
 from bots.sdk.bot import Bot
 from bots.sdk.local import play_local
 from tests.bots.kriegspiel_meta_harness import CentreKing, checked_game, random_start
@@ -308,13 +309,13 @@ def test_a_kbn_piece_lost_at_the_first_move_is_the_starts_doing(start: int) -> N
     meta = Metaposition.from_start(chess.WHITE, "wild16", fen)
     region = meta.may[chess.KING]
     board = chess.Board(fen)
-    pieces = MinorEndgame._pieces(meta)
+    pieces = placement(meta)
     risks = {}
     for text in _attempts(fen):
         move = chess.Move.from_uci(text)
         moved = board.copy()
         moved.push(move)
-        placed = MinorEndgame._pieces(_meta(moved.fen(), ["h8"]))
+        placed = placement(_meta(moved.fen(), ["h8"]))
         near = chess.BB_KING_ATTACKS[move.to_square] if move.from_square == pieces[0][1] else 0
         risks[text] = take_chance(uniform(region & ~near), placed, None, 1.0)
     assert min(risks.values()) > 0.0
@@ -336,13 +337,7 @@ def _kbn_value(central: float, move: str) -> float:
     region &= ~chess.BB_KING_ATTACKS[chess.C6]
     names = [chess.square_name(square) for square in chess.SquareSet(region)]
     assert planner.choose(_meta(fen, names), _attempts(fen)) is not None
-    minor = minor_dtm.ready(KBN)
-    assert minor is not None
-    parsed = chess.Move.from_uci(move)
-    at = [square for _, square in pieces].index(parsed.from_square)
-    value = planner._value(minor, pieces, planner.belief.mass, at, parsed.to_square)
-    assert value is not None
-    return value
+    return planner.scores[move]
 
 
 def _placement_kbn(board: chess.Board) -> Pieces:
