@@ -40,6 +40,7 @@ __all__ = [
     "answer_groups",
     "attacked_by",
     "mask",
+    "occupied_by",
     "spread",
     "spread_central",
     "step",

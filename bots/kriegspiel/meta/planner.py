@@ -44,10 +44,12 @@ from bots.kriegspiel.meta.belief import (
     answer_groups,
     attacked_by,
     mask,
+    occupied_by,
     step,
     take_chance,
 )
 from bots.kriegspiel.meta.endgames import box
+from bots.kriegspiel.meta.geometry import attacks
 from bots.kriegspiel.meta.mate import Pieces, neighbours
 from bots.kriegspiel.meta.metaposition import Metaposition
 
@@ -185,7 +187,7 @@ class TablePlanner:
         live = legal & ~mated & ~stalemated
         if not refused and not live and not stalemated:
             return -1_000.0  # mate whatever the king does
-        ours = ~mask(_occupied(after))
+        ours = ~mask(occupied_by(after))
         expected = float(mass[mask(stalemated)].sum()) * LOSS
         for group in answer_groups(after, live, attacked):
             before = mass * mask(group)
@@ -226,7 +228,7 @@ class TablePlanner:
             )
             value = _worth(self._row(after, False), inside) if legal != mated else 0.0
             live = legal & ~mated & ~stalemated
-            free = chess.BB_ALL & ~attacked & ~_occupied(after)
+            free = chess.BB_ALL & ~attacked & ~occupied_by(after)
             rooms = [
                 self._room(neighbours(group) & free, attacked)
                 for group in answer_groups(after, live, attacked)
@@ -253,20 +255,10 @@ def _worth(values: Floats, mass: Floats) -> float:
 
 def _moves(pieces: Pieces) -> list[tuple[int, int]]:
     """(piece index, target) of every move of our pieces on a board holding only them."""
-    occupied = _occupied(pieces)
+    occupied = occupied_by(pieces)
     result = []
     for at, (kind, square) in enumerate(pieces):
-        if kind == chess.KING:
-            reach = chess.BB_KING_ATTACKS[square]
-        elif kind == chess.KNIGHT:
-            reach = chess.BB_KNIGHT_ATTACKS[square]
-        else:
-            reach = 0
-            if kind in (chess.BISHOP, chess.QUEEN):
-                reach |= chess.BB_DIAG_ATTACKS[square][chess.BB_DIAG_MASKS[square] & occupied]
-            if kind in (chess.ROOK, chess.QUEEN):
-                reach |= chess.BB_RANK_ATTACKS[square][chess.BB_RANK_MASKS[square] & occupied]
-                reach |= chess.BB_FILE_ATTACKS[square][chess.BB_FILE_MASKS[square] & occupied]
+        reach = attacks(kind, chess.WHITE, square, occupied)
         for target in chess.SquareSet(reach & ~occupied):
             result.append((at, target))
     return result
@@ -289,13 +281,6 @@ def _lost(pieces: Pieces, legal: int, attacked: int) -> tuple[int, int]:
     free = chess.BB_ALL & ~attacked & ~chess.BB_SQUARES[pieces[0][1]]
     stuck = legal & ~neighbours(free)
     return stuck & attacked, stuck & ~attacked
-
-
-def _occupied(pieces: Pieces) -> int:
-    result = 0
-    for _, square in pieces:
-        result |= chess.BB_SQUARES[square]
-    return result
 
 
 def _bits(mass: Floats) -> int:
