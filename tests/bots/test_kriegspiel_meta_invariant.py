@@ -27,7 +27,7 @@ RULES = ("wild16", "cincinnati", "rand", "english")
 async def test_the_bot_keeps_the_real_position_inside_its_metaposition(
     rules: str, seed: int
 ) -> None:
-    played, bot = await checked_game(rules, 100 + seed, meta_seat=seed % 2, budget=0.005)
+    played, bot = await checked_game(rules, 100 + seed, meta_seat=seed % 2, budget="nodes=5")
     assert played.game.is_over
     assert bot.problems == []
     assert bot.resyncs == 0
@@ -71,7 +71,7 @@ async def test_the_bot_only_sends_offered_actions(rules: str) -> None:
     from bots.baseline import KriegspielRandom
     from bots.sdk.local import play_local
 
-    bots: list[Any] = [LegalOnly(seed=3, budget=0.005), KriegspielRandom(seed=4)]
+    bots: list[Any] = [LegalOnly(seed=3, budget="nodes=5"), KriegspielRandom(seed=4)]
     played = await play_local("kriegspiel", {"rules": rules}, bots, b"legal")
     assert played.game.is_over and not played.faults
     assert chess.Board(played.game.view(0)["revealed"]["fen"]) is not None
