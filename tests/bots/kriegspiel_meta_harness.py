@@ -195,3 +195,16 @@ def random_start(pieces: list[chess.PieceType], seed: int) -> str:
             continue
         if board.is_valid() and not board.is_game_over():
             return board.fen()
+
+
+async def play_start(
+    pieces: list[chess.PieceType], start: int, defender: str = "random", nodes: int = 2000
+) -> LocalGame:
+    """The endgame benchmark's game from :func:`random_start` number ``start``:
+    ``kriegspiel-meta`` at ``nodes`` a decision, white, against the ``random`` king
+    (``kriegspiel-random``) or the ``centre`` one (:class:`CentreKing`), seeded by the
+    start, so it is the same game on any machine."""
+    fen = random_start(pieces, start)
+    bot = KriegspielMeta(seed=start, budget=f"nodes={nodes}")
+    other: Bot = CentreKing(seed=start) if defender == "centre" else KriegspielRandom(seed=start)
+    return await play_local("kriegspiel", {"fen": fen}, [bot, other], start.to_bytes(8, "big"))

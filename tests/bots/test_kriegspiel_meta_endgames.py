@@ -15,7 +15,7 @@ from bots.kriegspiel.meta.metaposition import possible_attacks
 from bots.kriegspiel.meta.search import Searcher
 from bots.sdk.bot import Decision
 from bots.sdk.budget import NodeClock
-from tests.bots.kriegspiel_meta_harness import CentreKing, checked_game, random_start
+from tests.bots.kriegspiel_meta_harness import CentreKing, checked_game, play_start, random_start
 
 #: a node budget the searches below never reach: a deterministic stand-in for the
 #: seconds they were once given (wall time made the choice depend on the machine's load)
@@ -178,11 +178,5 @@ async def test_kr_vs_k_start_10_keeps_its_rook_and_mates() -> None:
     # The benchmark's game (`benchmarks.kriegspiel_meta endgames --endgames KR`, 2000
     # nodes, the random king): the rook was lost to the gamble above at move 11; mated
     # here in 33 moves.
-    from bots.baseline import KriegspielRandom
-    from bots.sdk.local import play_local
-
-    fen = random_start([chess.ROOK], 10)
-    bot = KriegspielMeta(seed=10, budget="nodes=2000")
-    other = KriegspielRandom(seed=10)
-    played = await play_local("kriegspiel", {"fen": fen}, [bot, other], (10).to_bytes(8, "big"))
+    played = await play_start([chess.ROOK], 10)
     assert played.outcome.reason == "checkmate" and played.outcome.ranks == (1, 2)

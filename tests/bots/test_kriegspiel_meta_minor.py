@@ -11,16 +11,13 @@ import chess
 import numpy as np
 import pytest
 
-from bots.baseline import KriegspielRandom
-from bots.kriegspiel.meta import KriegspielMeta, Metaposition, minor_dtm, table_cache
+from bots.kriegspiel.meta import Metaposition, minor_dtm, table_cache
 from bots.kriegspiel.meta.belief import attacked_by, take_chance, uniform
 from bots.kriegspiel.meta.mate import Pieces, answer
 from bots.kriegspiel.meta.minor import MinorEndgame
 from bots.kriegspiel.meta.minor_dtm import KINDS, minor_kinds, table
 from bots.kriegspiel.meta.planner import placement
-from bots.sdk.bot import Bot
-from bots.sdk.local import play_local
-from tests.bots.kriegspiel_meta_harness import CentreKing, checked_game, random_start
+from tests.bots.kriegspiel_meta_harness import CentreKing, checked_game, play_start, random_start
 
 KBB, KBN = KINDS
 #: On a machine without the cache files the first test to ask for a table builds it
@@ -275,10 +272,7 @@ async def test_kbn_vs_k_starts_drawn_before_are_mated(defender: str, start: int)
     # nodes): before the room was dropped in the located phase and the central king was
     # filtered, both drew by the 50-move rule with the king located for some 40 moves
     # (centre: mated here in 29 moves; random: in 35).
-    fen = random_start([chess.BISHOP, chess.KNIGHT], start)
-    bot = KriegspielMeta(seed=start, budget="nodes=2000")
-    other: Bot = CentreKing(seed=start) if defender == "centre" else KriegspielRandom(seed=start)
-    played = await play_local("kriegspiel", {"fen": fen}, [bot, other], start.to_bytes(8, "big"))
+    played = await play_start([chess.BISHOP, chess.KNIGHT], start, defender)
     assert played.outcome.reason == "checkmate" and played.outcome.ranks == (1, 2)
 
 
@@ -289,10 +283,7 @@ async def test_a_located_random_kbn_king_is_kept_located(start: int) -> None:
     # king and losing it again (start 41: 4 squares at our sixth decision, then 7, 21, 30,
     # 41; located at 4 again at the 19th and lost again; start 79: 1 square at the 27th,
     # then 3, 8, 22, 26, 30, 36, 40). Mated here in 20 and 35 moves.
-    fen = random_start([chess.BISHOP, chess.KNIGHT], start)
-    bot = KriegspielMeta(seed=start, budget="nodes=2000")
-    other = KriegspielRandom(seed=start)
-    played = await play_local("kriegspiel", {"fen": fen}, [bot, other], start.to_bytes(8, "big"))
+    played = await play_start([chess.BISHOP, chess.KNIGHT], start)
     assert played.outcome.reason == "checkmate" and played.outcome.ranks == (1, 2)
 
 
@@ -332,19 +323,12 @@ def _kbn_value(central: float, move: str) -> float:
     board = chess.Board(fen)
     planner = MinorEndgame(random.Random(5))
     planner.belief.weights = [1.0 - central, central]
-    pieces = _placement_kbn(board)
+    pieces = placement(_meta(fen, ["h8"]))
     region = chess.BB_ALL & ~board.occupied & ~attacked_by(pieces)
     region &= ~chess.BB_KING_ATTACKS[chess.C6]
     names = [chess.square_name(square) for square in chess.SquareSet(region)]
     assert planner.choose(_meta(fen, names), _attempts(fen)) is not None
     return planner.scores[move]
-
-
-def _placement_kbn(board: chess.Board) -> Pieces:
-    king = board.king(chess.WHITE)
-    assert king is not None
-    others = chess.SquareSet(board.occupied_co[chess.WHITE] & ~board.kings)
-    return ((chess.KING, king), *sorted((board.piece_type_at(s) or 0, s) for s in others))
 
 
 def test_a_kbn_piece_next_to_a_random_kings_region_costs_its_chance() -> None:
@@ -363,8 +347,5 @@ async def test_a_random_kbn_king_is_found_in_time(start: int) -> None:
     # rule on main (0be6a4b): the region at 37 to 45 squares for 15 to 25 moves while
     # the planner shuffled its king beside its pieces; found, then lost or found too
     # late. With the risk weighed by the belief's central weight, mated in 47 and 30.
-    fen = random_start([chess.BISHOP, chess.KNIGHT], start)
-    bot = KriegspielMeta(seed=start, budget="nodes=2000")
-    other = KriegspielRandom(seed=start)
-    played = await play_local("kriegspiel", {"fen": fen}, [bot, other], start.to_bytes(8, "big"))
+    played = await play_start([chess.BISHOP, chess.KNIGHT], start)
     assert played.outcome.reason == "checkmate" and played.outcome.ranks == (1, 2)

@@ -12,10 +12,10 @@ import random
 import chess
 import pytest
 
-from bots.kriegspiel.meta import KriegspielMeta, Metaposition
+from bots.kriegspiel.meta import Metaposition
 from bots.kriegspiel.meta.belief import attacked_by
 from bots.kriegspiel.meta.rook import RookEndgame, cut, lone_rook
-from tests.bots.kriegspiel_meta_harness import CentreKing, random_start
+from tests.bots.kriegspiel_meta_harness import play_start
 
 _WEST = chess.BB_FILE_A | chess.BB_FILE_B | chess.BB_FILE_C | chess.BB_FILE_D
 _NORTH = chess.BB_RANK_6 | chess.BB_RANK_7 | chess.BB_RANK_8
@@ -77,13 +77,5 @@ async def test_kr_vs_k_starts_drawn_by_the_search_are_mated(defender: str, start
     # Drawn on main (0be6a4b) by the 50-move rule: random 12 and 129 a standstill (the
     # region at 44-49 squares, the rook beside our king), the centre king located at 1-3
     # squares again and again and never cut off. Mated here in 16 to 20 moves.
-    from bots.baseline import KriegspielRandom
-    from bots.sdk.bot import Bot
-    from bots.sdk.local import play_local
-
-    fen = random_start([chess.ROOK], start)
-    bot = KriegspielMeta(seed=start, budget="nodes=2000")
-    other: Bot = CentreKing(seed=start) if defender == "centre" else KriegspielRandom(seed=start)
-    seed = start.to_bytes(8, "big")
-    played = await play_local("kriegspiel", {"fen": fen}, [bot, other], seed)
+    played = await play_start([chess.ROOK], start, defender)
     assert played.outcome.reason == "checkmate" and played.outcome.ranks == (1, 2)
