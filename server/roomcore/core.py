@@ -1202,9 +1202,16 @@ class RoomCore:
 
     def _timeout(self, seat: int) -> None:
         """The seat to move ran out of turn time: a stand-in bot makes this one move (the
-        fallback policy moves if the bot does not act in time)."""
+        fallback policy moves if the bot does not act in time). In a rated game no bot
+        ever moves for a player (a stand-in's bids would earn the placing), so a player's
+        seat loses on time instead, as it would on a clock."""
         game = self.game
         if game is None or self.state != PLAYING or game.to_move != seat:
+            return
+        if self.row.rated is not None and not self.seats[seat].house:
+            # (a house bot's slowness is the server's failing: its policy moves, below)
+            self._out.append(m.Note(f"seat {seat} timed out in a rated game: out on time"))
+            self._forfeit(seat, "timeout")
             return
         if self._launch_standin(seat, once=True):
             self._out.append(m.Note(f"seat {seat} timed out; a stand-in bot moves"))

@@ -63,9 +63,11 @@ ROOM_OPTIONS: dict[str, Option] = {
     "turn_time": Option(
         Text(
             en="seconds a player has for each move, 0 for no limit; when it runs out the "
-            "house stand-in plays for the absent player (games with a stand-in only)",
+            "house stand-in plays for the absent player, or in a rated game the player is "
+            "out on time (games with a stand-in only)",
             it="secondi per ogni mossa, 0 per nessun limite; allo scadere il sostituto della "
-            "casa gioca per l'assente (solo nei giochi con un sostituto)",
+            "casa gioca per l'assente, o in una partita valutata il giocatore è eliminato "
+            "per tempo (solo nei giochi con un sostituto)",
         )
     ),
     "clock": Option(

@@ -383,14 +383,44 @@ def test_a_rated_perudo_game_without_a_time_limit_gets_a_clock_and_a_staller_los
     h.run_until(h.now + 300.0 + 1)
     forfeits = [e.truth for e in h.core.streams.log if e.truth["type"] == "forfeit"]
     assert [(f["seat"], f["reason"]) for f in forfeits] == [(staller, "timeout")]
-    # a room with a turn limit keeps it (a stand-in moves for a slow seat), and so does
-    # a casual room without any limit
+    # a room with a turn limit keeps it (its slow seat loses on time: the test below),
+    # and so does a casual room without any limit
     turned = core("perudo", {"seats": 3, "preset": "classic"}, turn_time=30.0)
     sit(turned, ANA, BOB, cid)
     assert turned.core.row.rated is not None and turned.core.clocks is None
     casual = core("perudo", {"seats": 3, "preset": "classic"}, rated=False)
     sit(casual, ANA, BOB, cid)
     assert casual.core.clocks is None
+
+
+def test_a_slow_player_of_a_rated_perudo_game_with_a_turn_limit_loses_on_time() -> None:
+    """No bot ever moves for a player in a rated game: where a casual room's stand-in
+    makes a slow player's move, the rated seat is out on time, like a clock's flag."""
+    cid = Player("p-cid", "cid", False, kind="account")
+    h = core("perudo", {"seats": 3, "preset": "classic"}, turn_time=30.0)
+    conns = sit(h, ANA, BOB, cid)
+    while not any(e.truth["type"] == "reveal" for e in h.core.streams.log):
+        play(h, list(conns), moves=1)  # the first round ends: the game will be rated
+    game = h.core.game
+    assert h.core.row.rated is not None and game is not None and game.to_move is not None
+    slow, launched = game.to_move, len(h.launches())
+    h.run_until(h.now + 30.0 + 1)
+    forfeits = [e.truth for e in h.core.streams.log if e.truth["type"] == "forfeit"]
+    assert [(f["seat"], f["reason"]) for f in forfeits] == [(slow, "timeout")]
+    assert len(h.launches()) == launched  # no stand-in was sent
+    assert h.core.game is not None and h.core.game.to_move != slow
+    live: list[Conn | None] = [None if i == slow else c for i, c in enumerate(conns)]
+    play_to_the_end(h, live)
+    end = finish_entry(h)
+    assert end.plan is not None and end.row.result is not None
+    assert end.row.result["ranks"][slow] == 3  # behind every player still in
+
+    # the same turn limit in a casual room: a stand-in bot makes the slow move
+    casual = core("perudo", {"seats": 3, "preset": "classic"}, rated=False, turn_time=30.0)
+    sit(casual, ANA, BOB, cid)
+    casual.run_until(casual.now + 30.0 + 1)
+    assert not any(e.truth["type"] == "forfeit" for e in casual.core.streams.log)
+    assert casual.launches()  # a stand-in was sent for the slow seat
 
 
 def test_a_rated_kriegspiel_game_without_a_clock_gets_the_default_clock() -> None:
