@@ -214,7 +214,13 @@ def main() -> int:
     parser = arguments(__doc__, games=200, seed="1")
     parser.add_argument("--bots", default="kriegspiel-meta:hard,kriegspiel-random")
     parser.add_argument("--rules", default="wild16", help="the Kriegspiel rule set")
-    parser.add_argument("--first", type=int, default=0, help="skip the games before this one")
+    parser.add_argument(
+        "--first",
+        type=int,
+        default=0,
+        help="skip the games before this one (--games counts from game 0: game 33 alone is "
+        "--first 33 --games 34)",
+    )
     parser.add_argument(
         "--budget",
         default="nodes=1000",
@@ -229,6 +235,12 @@ def main() -> int:
         "URL) instead of playing: --games, --seed, --first, --budget do not apply",
     )
     args = parser.parse_args()
+    if not args.db and not 0 <= args.first < args.games:
+        parser.error(
+            f"--first {args.first} leaves none of games 0-{args.games - 1} to play "
+            f"(--games counts from game 0: game {max(args.first, 0)} alone is "
+            f"--first {max(args.first, 0)} --games {max(args.first, 0) + 1})"
+        )
     bots = args.bots.split(",")
     started = time.process_time()
     if args.db:

@@ -112,3 +112,19 @@ def test_budget_none_leaves_each_bot_its_own() -> None:
     assert [spec.budget for spec in specs] == [None, None]
     assert [spec.options for spec in specs] == [{"rules": "wild16"}] * 2
     assert tournament(bots, 1, "9", "wild16", "nodes=1000")[0].budget == "nodes=1000"
+
+
+@pytest.mark.parametrize("argv", [["--games", "1", "--first", "33"], ["--first", "-1"]])
+def test_a_first_game_past_the_games_is_refused_with_the_command_that_plays_it(
+    argv: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # ``--games 1 --first 33`` once played nothing and printed empty tables: --games
+    # counts from game 0, so the error says how to play game 33 alone.
+    monkeypatch.setattr(sys, "argv", ["kriegspiel_draws", *argv])
+    with pytest.raises(SystemExit) as exited:
+        main()
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert "leaves none of games" in err and "--games" in err
+    if argv[-1] == "33":
+        assert "game 33 alone is --first 33 --games 34" in err
