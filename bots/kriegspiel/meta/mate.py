@@ -333,7 +333,11 @@ class MateSearch:
     # -- OR: our attempt -------------------------------------------------------------
 
     def _attack(
-        self, pieces: Pieces, region: int, depth: int, skip: frozenset[tuple[int, int]] = frozenset()
+        self,
+        pieces: Pieces,
+        region: int,
+        depth: int,
+        skip: frozenset[tuple[int, int]] = frozenset(),
     ) -> tuple[int, int] | None:
         key = (pieces, region)
         known = self._mates.get(key)
