@@ -180,3 +180,31 @@ async def test_kr_vs_k_start_10_keeps_its_rook_and_mates() -> None:
     # here in 33 moves.
     played = await play_start([chess.ROOK], 10)
     assert played.outcome.reason == "checkmate" and played.outcome.ranks == (1, 2)
+
+
+#: KQ vs K start 149 (random king, 2000 nodes) at our 16th decision: Kf5, Qd4, the king
+#: fenced into e1-h3; Kg4 with Qd4 had been our placement after two of our moves.
+_KQ_149 = "8/8/8/5K2/3Q4/8/8/4k3 w - - 0 1"
+_KQ_149_REGION = chess.BB_E1 | chess.BB_F1 | chess.BB_H1 | chess.BB_E2 | chess.BB_G2
+_KQ_149_REGION |= chess.BB_H2 | chess.BB_F3 | chess.BB_G3 | chess.BB_H3
+
+
+def test_the_forced_mate_does_not_place_our_pieces_a_third_time() -> None:
+    import random
+
+    meta = Metaposition.from_start(chess.WHITE, "wild16", _KQ_149)
+    meta.may[chess.KING] = _KQ_149_REGION
+    legal = [m.uci() for m in meta.own.generate_pseudo_legal_moves()]
+    fresh = Searcher(random.Random(1), clock=NodeClock())
+    assert fresh.choose(meta, legal, ALL_NODES) == "f5g4"  # the shortest mate, by g4
+    meta.history = ["8/8/8/8/3Q2K1/8/8/8"] * 2  # Kg4 Qd4 twice before
+    searcher = Searcher(random.Random(1), clock=NodeClock())
+    choice = searcher.choose(meta, legal, ALL_NODES)
+    assert choice != "f5g4" and searcher.last == {choice: searcher.last[choice]}  # still a mate
+
+
+async def test_kq_vs_k_start_149_is_mated_not_drawn_by_repetition() -> None:
+    # Drawn on main (0f3c0e8) by threefold repetition after 16 moves (the mate above
+    # walked our king back onto Kg4 Qd4 while the king stepped e1-f1-e1); mated here in 21.
+    played = await play_start([chess.QUEEN], 149)
+    assert played.outcome.reason == "checkmate" and played.outcome.ranks == (1, 2)

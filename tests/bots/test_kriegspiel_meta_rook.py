@@ -15,7 +15,7 @@ import pytest
 from bots.kriegspiel.meta import Metaposition
 from bots.kriegspiel.meta.belief import attacked_by
 from bots.kriegspiel.meta.rook import RookEndgame, cut, lone_rook
-from tests.bots.kriegspiel_meta_harness import play_start
+from tests.bots.kriegspiel_meta_harness import play_start, random_start
 
 _WEST = chess.BB_FILE_A | chess.BB_FILE_B | chess.BB_FILE_C | chess.BB_FILE_D
 _NORTH = chess.BB_RANK_6 | chess.BB_RANK_7 | chess.BB_RANK_8
@@ -79,3 +79,41 @@ async def test_kr_vs_k_starts_drawn_by_the_search_are_mated(defender: str, start
     # squares again and again and never cut off. Mated here in 16 to 20 moves.
     played = await play_start([chess.ROOK], start, defender)
     assert played.outcome.reason == "checkmate" and played.outcome.ranks == (1, 2)
+
+
+def _exposure(meta: Metaposition, move: chess.Move) -> int:
+    """The squares of the king's region from which, after ``move``, the king steps next
+    to our undefended rook (a king step's refusal squares left out: we learn of them)."""
+    own = meta.own
+    king, rook = own.king(chess.WHITE), next(iter(chess.SquareSet(own.rooks)))
+    assert king is not None
+    region = meta.may[chess.KING]
+    if move.from_square == king:
+        king = move.to_square
+        region &= ~chess.BB_KING_ATTACKS[king]
+    else:
+        rook = move.to_square
+    if chess.BB_KING_ATTACKS[king] & chess.BB_SQUARES[rook]:
+        return 0
+    return region & chess.BB_KING_ATTACKS[rook]
+
+
+@pytest.mark.parametrize(("start", "least"), [(61, 4), (107, 2)])
+def test_starts_61_and_107_have_no_safe_first_move(start: int, least: int) -> None:
+    # The two starts main (0f3c0e8) loses to the random king, the rook taken at the
+    # king's first step: 61 (Kh8, Rd4, king h3) and 107 (Kh4, Rf8, king g7). No first
+    # move defends the rook or takes it away from every square of the uniform region
+    # (45 and 43 squares): each leaves it next to 4 (61) or 2 (107) squares at least.
+    meta = Metaposition.from_start(chess.WHITE, "wild16", random_start([chess.ROOK], start))
+    moves = list(meta.own.generate_pseudo_legal_moves())
+    assert min(_exposure(meta, move).bit_count() for move in moves) == least
+    planner = RookEndgame(random.Random(start))
+    choice = planner.choose(meta, [move.uci() for move in moves])
+    assert choice is not None
+    assert _exposure(meta, chess.Move.from_uci(choice)).bit_count() == least
+    if start == 61:
+        # Kh8 and Rd4 stand on the long diagonal: the position is its own mirror image
+        # across a1-h8, and Rd4-h4 (which lost the rook to the king on h3) and Rd4-d8 (its
+        # mirror, next to c8) are worth exactly the same: a coin decides between them.
+        assert {choice, "d4d8", "d4h4"} == {"d4d8", "d4h4"}
+        assert planner.scores["d4h4"] == pytest.approx(planner.scores["d4d8"])

@@ -279,12 +279,18 @@ class MateSearch:
         self._bound: Callable[[Pieces, int], int] | None = None
 
     def find(
-        self, board: chess.Board, region: int, depth: int, deadline: float | None = None
+        self,
+        board: chess.Board,
+        region: int,
+        depth: int,
+        deadline: float | None = None,
+        avoid: frozenset[chess.Move] = frozenset(),
     ) -> tuple[chess.Move, int] | None:
         """The first move of a forced mate within ``depth`` moves (and that depth), trying
         the shortest first; ``None`` if there is none or time ran out. What was learnt
         is kept for the next call (a new ``deadline`` may be given): a position's
-        forced mates do not change."""
+        forced mates do not change. No mate starts with a move of ``avoid`` (the caller's:
+        moves that may repeat a position a third time, a draw the search cannot see)."""
         if deadline is not None:
             self.deadline = deadline
             self.nodes = 0
@@ -311,9 +317,10 @@ class MateSearch:
             self._bound = _minor_bounded((kinds[0], kinds[1]))
         start = max(1, self._lower(pieces, region))
         try:
+            skip = frozenset((move.from_square, move.to_square) for move in avoid)
             for limit in range(start, depth + 1):
                 self.reached = limit
-                found = self._attack(pieces, region, limit)
+                found = self._attack(pieces, region, limit, skip)
                 if found is not None:
                     return chess.Move(*found), limit
         except _OutOfTime:
@@ -325,10 +332,16 @@ class MateSearch:
 
     # -- OR: our attempt -------------------------------------------------------------
 
-    def _attack(self, pieces: Pieces, region: int, depth: int) -> tuple[int, int] | None:
+    def _attack(
+        self,
+        pieces: Pieces,
+        region: int,
+        depth: int,
+        skip: frozenset[tuple[int, int]] = frozenset(),
+    ) -> tuple[int, int] | None:
         key = (pieces, region)
         known = self._mates.get(key)
-        if known is not None and known[0] <= depth:
+        if known is not None and known[0] <= depth and known[1] not in skip:
             return known[1]
         if self._fails.get(key, 0) >= depth:
             return None
@@ -357,10 +370,14 @@ class MateSearch:
                 candidates.append((order, size, (square, target), result))
         candidates.sort(key=lambda item: item[:2])
         for _, _, move, (after, refused, regions) in candidates:
+            if move in skip:
+                continue
             if self._holds(pieces, after, refused, regions, depth):
-                self._mates[key] = (depth, move)
+                if not skip:
+                    self._mates[key] = (depth, move)
                 return move
-        self._fails[key] = depth
+        if not skip:
+            self._fails[key] = depth
         return None
 
     # -- AND: the umpire's answers and the king's reply -------------------------------
