@@ -256,6 +256,13 @@ class Game(ABC):
         self.history.append(Record(seat, str(action)))
         return events
 
+    def in_play(self, seat: int) -> bool:
+        """Whether ``seat`` still takes part: it may move again and can be forfeited. In a
+        game every seat plays to the end, this is the game not being over; a game that
+        puts seats out (Perudo) says which are."""
+        self._check_seat(seat)
+        return not self.is_over
+
     def forfeit(self, seat: int, reason: str) -> list[Event]:
         """Take ``seat`` out of the game for ``reason`` (``"timeout"``, ``"abandoned"``...).
 

@@ -313,6 +313,10 @@ class Perudo(Game):
     def parse_action(cls, text: str) -> Action:
         return parse_action(text)
 
+    def in_play(self, seat: int) -> bool:
+        """A seat is in play while it holds dice (a forfeit takes them all)."""
+        return super().in_play(seat) and self.counts[seat] > 0
+
     def active_seats(self) -> list[int]:
         """The seats still holding dice, in seat order."""
         return [s for s, n in enumerate(self.counts) if n > 0]

@@ -105,6 +105,9 @@ class RoomCore:
         self._jobs: dict[str, tuple[_Job, tuple[Any, ...]]] = {}
         self._turn_seat: int | None = None
         self._turn_since = 0.0
+        #: no turn limit runs out before this (after a restart: the grace period, so a
+        #: player has the time to come back before the stand-in or the forfeit)
+        self._turn_floor = 0.0
         #: while a house seat's move is held back: the viewers to show it to on release
         self._hold: tuple[int, list[Event], set[Viewer]] | None = None
         self._held_inputs: list[m.Input] = []
@@ -321,6 +324,7 @@ class RoomCore:
         if clocks is not None and clocks.running is not None:
             clocks.since += pause
         self._turn_since += pause
+        self._turn_floor += pause
         for seat in self.seats:
             if seat.away_since is not None:
                 seat.away_since += pause
@@ -958,6 +962,8 @@ class RoomCore:
         # such attempt would push the paced release later, telling the opponent through
         # the timing how many attempts were refused: wild16's illegal attempts)
         private = game.to_move == held and all(_mover_only(e, held) for e in events)
+        if not private:
+            self._turn_seat = None  # a turn ended: the next, even the same seat's, is new
         if paced and mover == held and not private:
             release = max(self._now, self._turn_since + self.timing.autopilot_delay)
         self._charge_clock(mover, release)
@@ -1168,7 +1174,8 @@ class RoomCore:
                 paced += STANDIN_FALLBACK
             self._at("turn", paced, self._autoplay, seat, "absent")
         elif self.settings.turn_time:
-            self._at("turn", self._turn_since + self.settings.turn_time, self._timeout, seat)
+            due = max(self._turn_since + self.settings.turn_time, self._turn_floor)
+            self._at("turn", due, self._timeout, seat)
         if self.clocks is not None:
             due = self.clocks.flag_at()
             assert due is not None
@@ -1195,6 +1202,7 @@ class RoomCore:
     def _forfeit(self, seat: int, reason: str) -> None:
         game = self.game
         assert game is not None
+        self._cancel(f"grace:{seat}")  # (out of the game: no abandonment to come)
         events = self._engine(game.forfeit, seat, reason)
         base = self._record(events, "timeout")
         seen = self._broadcast(base, events)
@@ -1234,6 +1242,7 @@ class RoomCore:
         if seat in self.seating.standin_once:
             self._dismiss_standin(seat)
         events = self._engine(game.apply, seat, action)
+        self._turn_seat = None  # a turn ended: the next, even the same seat's, is new
         self._charge_clock(seat, self._now)
         # (the engine's policy: for a house seat, the house's own; else a stand-in's)
         base = self._record(events, "house" if self.seats[seat].house else "standin")
@@ -1285,6 +1294,8 @@ class RoomCore:
         player: abandoning it is a loss."""
         if self.state != PLAYING or self.connected(seat) or self.game is None:
             return
+        if not self.game.in_play(seat):
+            return  # out already (its dice lost, or forfeited): nothing to play or forfeit
         bot = self.seats[seat].bot
         if bot is not None:
             # A house bot that has not come (back) is the server's own failing, never a
@@ -1425,6 +1436,7 @@ class RoomCore:
             for index, seat in enumerate(self.seats):
                 if not seat.server_played:
                     self._away(index)
+            self._turn_floor = now + self.timing.grace
             self._plan()
         out, self._out = self._out, []
         return out

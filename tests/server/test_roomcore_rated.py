@@ -28,6 +28,7 @@ from tests.server.roomcore_harness import (
     WES,
     Conn,
     Harness,
+    dudo_or_lowest,
     play,
     play_to_the_end,
 )
@@ -436,3 +437,95 @@ def test_a_rated_kriegspiel_game_without_a_clock_gets_the_default_clock() -> Non
     casual = core(rated=False)
     sit(casual, ANA, BOB)
     assert casual.core.clocks is None
+
+
+def _play_in_time(h: Harness, conns: list[Conn], step: float) -> None:
+    """Every seat acts ``step`` seconds after the last action, the room's timers running
+    in between, until the game ends."""
+    for _ in range(10_000):
+        h.run_until(h.now + step)
+        game = h.core.game
+        if h.core.state != "playing" or game is None or game.to_move is None:
+            return
+        h.request(m.Act(h.mover(*conns), action=dudo_or_lowest(h.legal(game.to_move))))
+    raise AssertionError("the game did not end")
+
+
+def test_a_seat_that_moves_twice_in_a_row_gets_the_whole_turn_limit_for_each_move() -> None:
+    # A dudo caller who loses opens the next round: the same seat moves twice. Its
+    # opening bid once inherited the time spent on the call, so a player who took 20 s
+    # of a 30 s limit for each move was put out on time 10 s into its bid.
+    cid = Player("p-cid", "cid", False, kind="account")
+    h = core("perudo", {"seats": 3, "preset": "classic"}, turn_time=30.0)
+    conns = sit(h, ANA, BOB, cid)
+    _play_in_time(h, conns, step=20.0)
+    game = h.core.game
+    assert game is not None and game.is_over
+    doubled = [
+        (a.seat, b.action)
+        for a, b in zip(game.history, game.history[1:], strict=False)
+        if a.seat == b.seat
+    ]
+    assert doubled  # (the case happened: a seat moved twice in a row)
+    assert not any(r.action.startswith("forfeit") for r in game.history)
+    assert h.core.row.rated is not None and finish_entry(h).plan is not None
+
+
+def test_a_seat_out_on_time_is_not_forfeited_again_when_its_grace_period_ends() -> None:
+    cid = Player("p-cid", "cid", False, kind="account")
+    h = core("perudo", {"seats": 3, "preset": "classic"}, turn_time=5.0)
+    conns = sit(h, ANA, BOB, cid)
+    while not any(e.truth["type"] == "reveal" for e in h.core.streams.log):
+        play(h, list(conns), moves=1)
+    game = h.core.game
+    assert game is not None and game.to_move is not None
+    gone = game.to_move
+    h.feed(m.Detach(conns[gone]), at=h.now)  # away, and its turn's 5 s run out first
+    h.run_until(h.now + 5.0 + 0.5)
+    forfeits = [e.truth for e in h.core.streams.log if e.truth["type"] == "forfeit"]
+    assert [(f["seat"], f["reason"]) for f in forfeits] == [(gone, "timeout")]
+    assert f"grace:{gone}" not in h.timers  # (it once fired: "already out of the game")
+    _play_in_time(h, conns, step=1.0)  # the others play on, past the grace period's end
+    forfeits = [e.truth for e in h.core.streams.log if e.truth["type"] == "forfeit"]
+    assert [(f["seat"], f["reason"]) for f in forfeits] == [(gone, "timeout")]
+
+
+def test_a_seat_out_of_dice_that_leaves_gets_no_stand_in_and_no_forfeit() -> None:
+    cid = Player("p-cid", "cid", False, kind="account")
+    for rated in (None, False):
+        h = core("perudo", {"seats": 3, "preset": "classic"}, rated=rated)
+        conns = sit(h, ANA, BOB, cid)
+        game = h.core.game
+        assert game is not None
+        while h.core.state == "playing" and all(game.in_play(s) for s in range(3)):
+            play(h, list(conns), moves=1)
+        assert h.core.state == "playing"
+        (out,) = [s for s in range(3) if not game.in_play(s)]
+        launched = len(h.launches())
+        h.feed(m.Detach(conns[out]), at=h.now)
+        live: list[Conn | None] = [None if s == out else c for s, c in enumerate(conns)]
+        h.run_until(h.now + TIMING.grace + 1)  # (once raised "already out of the game")
+        assert len(h.launches()) == launched and not h.core.seats[out].autopilot
+        assert not any(e.truth["type"] == "forfeit" for e in h.core.streams.log)
+        play_to_the_end(h, live)
+
+
+def test_after_a_restart_a_turn_limit_waits_for_the_grace_period() -> None:
+    # Downtime is nobody's fault: a rated player whose client comes back within the grace
+    # period after a restart is not out on time for the minutes the server was down.
+    cid = Player("p-cid", "cid", False, kind="account")
+    h = core("perudo", {"seats": 3, "preset": "classic"}, turn_time=5.0)
+    conns = sit(h, ANA, BOB, cid)
+    while not any(e.truth["type"] == "reveal" for e in h.core.streams.log):
+        play(h, list(conns), moves=1)
+    again = h.restart(at=h.now + 600.0, players={p.id: p for p in (ANA, BOB, cid)})
+    game = again.core.game
+    assert game is not None and game.to_move is not None
+    mover = game.to_move
+    (due,) = [t.at for name, t in again.timers.items() if name == "turn"]
+    assert due == again.now + TIMING.grace > again.now + 5.0
+    back = Conn((ANA, BOB, cid)[mover])
+    again.run_until(again.now + 7.0)  # past the turn limit, within the grace period
+    again.request(m.Join(back), at=again.now)
+    again.request(m.Act(back, action=dudo_or_lowest(again.legal(mover))), at=again.now)
+    assert not any(e.truth["type"] == "forfeit" for e in again.core.streams.log)
