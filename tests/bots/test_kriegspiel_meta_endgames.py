@@ -12,7 +12,7 @@ import pytest
 from bots.kriegspiel.meta import KriegspielMeta, Metaposition
 from bots.kriegspiel.meta.endgames import box, king_outcomes
 from bots.kriegspiel.meta.metaposition import possible_attacks
-from bots.kriegspiel.meta.search import Searcher
+from bots.kriegspiel.meta.search import WIN, Searcher
 from bots.sdk.bot import Decision
 from bots.sdk.budget import NodeClock
 from tests.bots.kriegspiel_meta_harness import CentreKing, checked_game, play_start, random_start
@@ -200,7 +200,7 @@ def test_the_forced_mate_does_not_place_our_pieces_a_third_time() -> None:
     meta.history = ["8/8/8/8/3Q2K1/8/8/8"] * 2  # Kg4 Qd4 twice before
     searcher = Searcher(random.Random(1), clock=NodeClock())
     choice = searcher.choose(meta, legal, ALL_NODES)
-    assert choice != "f5g4" and searcher.last == {choice: searcher.last[choice]}  # still a mate
+    assert choice != "f5g4" and searcher.last == {choice: WIN}  # still a forced mate
 
 
 async def test_kq_vs_k_start_149_is_mated_not_drawn_by_repetition() -> None:

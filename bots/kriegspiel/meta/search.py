@@ -142,10 +142,8 @@ def _repeating(meta: Metaposition) -> frozenset[chess.Move]:
     board.turn = meta.color
     found = set()
     for move in board.generate_pseudo_legal_moves():
-        piece = board.piece_at(move.from_square)
         placed = board.copy(stack=False)
-        placed.remove_piece_at(move.from_square)
-        placed.set_piece_at(move.to_square, piece)
+        placed.push(move)  # (castling and promotion placed as the move places them)
         if counts[placed.board_fen()] >= 2:
             found.add(move)
     return frozenset(found)
