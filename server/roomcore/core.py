@@ -1174,8 +1174,8 @@ class RoomCore:
                 paced += STANDIN_FALLBACK
             self._at("turn", paced, self._autoplay, seat, "absent")
         elif self.settings.turn_time:
-            due = max(self._turn_since + self.settings.turn_time, self._turn_floor)
-            self._at("turn", due, self._timeout, seat)
+            limit = max(self._turn_since + self.settings.turn_time, self._turn_floor)
+            self._at("turn", limit, self._timeout, seat)
         if self.clocks is not None:
             due = self.clocks.flag_at()
             assert due is not None
