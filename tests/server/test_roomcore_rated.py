@@ -390,18 +390,27 @@ def test_a_rated_perudo_game_without_a_time_limit_gets_a_clock_and_a_staller_los
     sit(turned, ANA, BOB, cid)
     assert turned.core.row.rated is not None and turned.core.clocks is None
     casual = core("perudo", {"seats": 3, "preset": "classic"}, rated=False)
-    sit(casual, ANA, BOB, cid)
+    sit(casual, ANA, BOB, CID)
     assert casual.core.clocks is None
+
+
+CID = Player("p-cid", "cid", False, kind="account")
+
+
+def _rated_past_its_first_round(turn_time: float) -> tuple[Harness, list[Conn]]:
+    """A rated three-seat Perudo game with a turn limit, played past its first round (a
+    game that ends sooner is never rated): the harness and the seats' connections."""
+    h = core("perudo", {"seats": 3, "preset": "classic"}, turn_time=turn_time)
+    conns = sit(h, ANA, BOB, CID)
+    while not any(e.truth["type"] == "reveal" for e in h.core.streams.log):
+        play(h, list(conns), moves=1)
+    return h, conns
 
 
 def test_a_slow_player_of_a_rated_perudo_game_with_a_turn_limit_loses_on_time() -> None:
     """No bot ever moves for a player in a rated game: where a casual room's stand-in
     makes a slow player's move, the rated seat is out on time, like a clock's flag."""
-    cid = Player("p-cid", "cid", False, kind="account")
-    h = core("perudo", {"seats": 3, "preset": "classic"}, turn_time=30.0)
-    conns = sit(h, ANA, BOB, cid)
-    while not any(e.truth["type"] == "reveal" for e in h.core.streams.log):
-        play(h, list(conns), moves=1)  # the first round ends: the game will be rated
+    h, conns = _rated_past_its_first_round(turn_time=30.0)
     game = h.core.game
     assert h.core.row.rated is not None and game is not None and game.to_move is not None
     slow, launched = game.to_move, len(h.launches())
@@ -418,7 +427,7 @@ def test_a_slow_player_of_a_rated_perudo_game_with_a_turn_limit_loses_on_time() 
 
     # the same turn limit in a casual room: a stand-in bot makes the slow move
     casual = core("perudo", {"seats": 3, "preset": "classic"}, rated=False, turn_time=30.0)
-    sit(casual, ANA, BOB, cid)
+    sit(casual, ANA, BOB, CID)
     casual.run_until(casual.now + 30.0 + 1)
     assert not any(e.truth["type"] == "forfeit" for e in casual.core.streams.log)
     assert casual.launches()  # a stand-in was sent for the slow seat
@@ -472,11 +481,7 @@ def test_a_seat_that_moves_twice_in_a_row_gets_the_whole_turn_limit_for_each_mov
 
 
 def test_a_seat_out_on_time_is_not_forfeited_again_when_its_grace_period_ends() -> None:
-    cid = Player("p-cid", "cid", False, kind="account")
-    h = core("perudo", {"seats": 3, "preset": "classic"}, turn_time=5.0)
-    conns = sit(h, ANA, BOB, cid)
-    while not any(e.truth["type"] == "reveal" for e in h.core.streams.log):
-        play(h, list(conns), moves=1)
+    h, conns = _rated_past_its_first_round(turn_time=5.0)
     game = h.core.game
     assert game is not None and game.to_move is not None
     gone = game.to_move
@@ -513,18 +518,14 @@ def test_a_seat_out_of_dice_that_leaves_gets_no_stand_in_and_no_forfeit() -> Non
 def test_after_a_restart_a_turn_limit_waits_for_the_grace_period() -> None:
     # Downtime is nobody's fault: a rated player whose client comes back within the grace
     # period after a restart is not out on time for the minutes the server was down.
-    cid = Player("p-cid", "cid", False, kind="account")
-    h = core("perudo", {"seats": 3, "preset": "classic"}, turn_time=5.0)
-    conns = sit(h, ANA, BOB, cid)
-    while not any(e.truth["type"] == "reveal" for e in h.core.streams.log):
-        play(h, list(conns), moves=1)
-    again = h.restart(at=h.now + 600.0, players={p.id: p for p in (ANA, BOB, cid)})
+    h, _ = _rated_past_its_first_round(turn_time=5.0)
+    again = h.restart(at=h.now + 600.0, players={p.id: p for p in (ANA, BOB, CID)})
     game = again.core.game
     assert game is not None and game.to_move is not None
     mover = game.to_move
     (due,) = [t.at for name, t in again.timers.items() if name == "turn"]
     assert due == again.now + TIMING.grace > again.now + 5.0
-    back = Conn((ANA, BOB, cid)[mover])
+    back = Conn((ANA, BOB, CID)[mover])
     again.run_until(again.now + 7.0)  # past the turn limit, within the grace period
     again.request(m.Join(back), at=again.now)
     again.request(m.Act(back, action=dudo_or_lowest(again.legal(mover))), at=again.now)
