@@ -9,7 +9,8 @@ when the opponent moves unseen; so the real position stays inside the metapositi
   not attacked after it; the enemy king is checked from exactly the announced directions;
 - our illegal attempt: a pawn capture refused (not in check, pawn not pinnable) means no
   enemy unit on that square; a refused single pawn step names a blocker; a refused king
-  step against a lone king puts that king next to the target;
+  step against a lone king puts that king next to the target, with units left a
+  unit attacking the target (``refusals``);
 - a capture we made: the unit on that square is gone (pawn or piece where announced);
 - pawn tries: none means no unit where our (unpinnable) pawns could take; as many as the
   candidates means every candidate square is occupied; ``rand`` names the pawns;
@@ -35,6 +36,7 @@ from bots.kriegspiel.meta.geometry import (
 )
 from bots.kriegspiel.meta.legality import tries_posterior
 from bots.kriegspiel.meta.metaposition import Metaposition
+from bots.kriegspiel.meta.refusals import lift_attackers
 
 __all__ = ["observe"]
 
@@ -135,6 +137,12 @@ def _our_illegal(meta: Metaposition, move: chess.Move) -> None:
         # next to the target (castling may also be refused for the squares it crosses).
         if chess.square_distance(move.from_square, move.to_square) == 1:
             meta.may[chess.KING] &= chess.BB_KING_ATTACKS[move.to_square]
+        return
+    if kind == chess.KING:
+        # With units left the step was refused by a unit attacking the square (or the
+        # king next to it): the presence map holds one there (``refusals``).
+        if chess.square_distance(move.from_square, move.to_square) == 1:
+            lift_attackers(meta, move)
         return
     if kind != chess.PAWN or meta.checks_on_us or not meta.check_known:
         return
