@@ -84,6 +84,9 @@ class Metaposition:
     checks_on_us: tuple[str, ...] = ()  #: the check directions on our king now
     checks_given: tuple[str, ...] = ()  #: the check directions our last move gave
     check_zone: int = 0  #: squares where the piece checking us may stand
+    #: squares our king was refused this turn with enemy units left: an enemy unit
+    #: attacks each (or the enemy king stands next to it) until our move
+    attacked: int = 0
     known: int = 0  #: squares known to hold an enemy unit now
     #: squares where a step of one of our pawns was refused, kept while a unit may still
     #: stand there: a hint for planning (a blocking pawn stays), never a legality fact
@@ -161,6 +164,7 @@ class Metaposition:
             checks_on_us=self.checks_on_us,
             checks_given=self.checks_given,
             check_zone=self.check_zone,
+            attacked=self.attacked,
             known=self.known,
             blockers=self.blockers,
             our_ep=self.our_ep,

@@ -23,6 +23,7 @@ import chess
 from bots.kriegspiel.meta.geometry import attacks, forward, last_rank, start_rank
 from bots.kriegspiel.meta.metaposition import Metaposition
 from bots.kriegspiel.meta.presence import KINDS
+from bots.kriegspiel.meta.refusals import lift_proven
 
 PIECES = (chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN)
 
@@ -56,7 +57,8 @@ def unit_weights(meta: Metaposition) -> list[list[float]]:
     kind, then square): the presence map's weight inside the kind's set (the set's
     density without one), 0 outside it; a square known to hold a unit, and the squares
     where the piece checking us may stand, hold one unit in all (the presence map does
-    not hear either)."""
+    not hear either); the squares our king was refused this turn are attacked
+    (:func:`~bots.kriegspiel.meta.refusals.lift_proven`)."""
     weights = [[0.0] * 64 for _ in range(7)]
     presence = meta.presence
     may = meta.may
@@ -86,6 +88,8 @@ def unit_weights(meta: Metaposition) -> list[list[float]]:
         _lift(weights, meta.may, chess.BB_SQUARES[square])
     if meta.check_zone:
         _lift(weights, meta.may, meta.check_zone)
+    if meta.attacked:  # our king's steps refused this turn: attacked squares
+        lift_proven(meta, weights)
     return weights
 
 

@@ -120,6 +120,7 @@ def _our_move(meta: Metaposition, event: dict[str, Any]) -> None:
     meta.check_known = True
     meta.checks_on_us = ()
     meta.check_zone = 0
+    meta.attacked = 0
     meta.tighten()
     meta.restrict_checks_on_us(())  # a legal move never leaves our king attacked
     checks = tuple(event.get("check") or ())
@@ -142,6 +143,7 @@ def _our_illegal(meta: Metaposition, move: chess.Move) -> None:
         # With units left the step was refused by a unit attacking the square (or the
         # king next to it): the presence map holds one there (``refusals``).
         if chess.square_distance(move.from_square, move.to_square) == 1:
+            meta.attacked |= chess.BB_SQUARES[move.to_square]
             lift_attackers(meta, move)
         return
     if kind != chess.PAWN or meta.checks_on_us or not meta.check_known:
