@@ -1,4 +1,4 @@
-"""A refused king step: an enemy unit attacks the square, so lift the presence map there.
+"""A refused king step: an enemy unit attacks the square, so the map holds one there.
 
 The umpire refuses a step of our king onto a square that an enemy unit attacks (a unit
 standing on it and defended counts: its defender attacks the square) or that the enemy
@@ -11,11 +11,15 @@ from h8 to f8, and a pawn took it there and promoted with mate.
 
 :func:`attackers_of` lists the (kind, square) cells from which an enemy unit would
 attack the square through our pieces (in check, our king's square left open: the
-checking slider attacks the squares beyond it); :func:`lift_attackers` makes them hold one unit in all,
-less the chance that the enemy king is the one next to the square (the share of its set
-there). The map is often wrong about where the units stand (the pawn that took on f8 had
-0.002 of a pawn on g7), so half the unit goes to the cells in proportion to the map and
-half evenly over them; each kind's mass is kept by scaling its other squares.
+checking slider attacks the squares beyond it). :func:`lift_attackers` makes the
+presence map hold one unit in all on them, less the chance that the enemy king is the
+one next to the square (the share of its set there): the map diffuses it on, so the
+king does not try the step again soon. The map is often wrong about where the units
+stand (the pawn that took on f8 had 0.002 of a pawn on g7), so half the unit goes to
+the cells in proportion to the map and half evenly over them; each kind's mass is kept
+by scaling its other squares. :func:`lift_proven` says, for this turn's decision, that
+the squares refused are attacked (``Metaposition.attacked``) in the unit weights of
+:mod:`~bots.kriegspiel.meta.safety`, which read the cells as independent.
 """
 
 from __future__ import annotations
@@ -33,7 +37,9 @@ __all__ = ["EVEN", "attackers_of", "king_near", "lift_attackers", "lift_proven"]
 EVEN = 0.5
 
 
-def attackers_of(meta: Metaposition, target: chess.Square, king: chess.Square) -> list[tuple[int, int]]:
+def attackers_of(
+    meta: Metaposition, target: chess.Square, king: chess.Square
+) -> list[tuple[int, int]]:
     """The (kind, square) cells of the enemy's sets from which a unit of that kind
     attacks ``target`` through our pieces; while we are in check our king (on ``king``)
     is taken off the board (the checker's line goes on past it), else a slider beyond
