@@ -85,6 +85,11 @@ async def test_two_nodes_never_pair_one_seek_twice(nodes: list[UmpireServer]) ->
         assert row.room is not None
         tables.setdefault(row.room, []).append(row.player)
     assert all(len(seated) == 2 for seated in tables.values())
+
+    def rooms_open() -> bool:  # a claim is stored as matched just before its room opens
+        return sum(len(node.lobby.rooms) for node in (a, b)) >= len(tables)
+
+    await eventually(rooms_open, interval=0.05, what="every claimed room opened")
     opened = {
         room_id: sorted(p for p in room.row.seats if p is not None)
         for node in (a, b)
