@@ -6,6 +6,7 @@ import random
 from typing import Any
 
 import chess
+import pytest
 
 from bots.kriegspiel.meta import Metaposition, observe
 from bots.kriegspiel.meta.legality import (
@@ -175,6 +176,9 @@ def text_is_move(text: str) -> bool:
     return len(text) in (4, 5) and text[1].isdigit()
 
 
+# Two whole games by node budget, every legal attempt checked: about 40 s alone, several
+# times that on a loaded machine (the suite's 120 s default is a guard against hangs).
+@pytest.mark.timeout(600)
 async def test_no_legal_attempt_is_ever_ruled_out() -> None:
     illegal = attempts = 0
     for seed, rules in ((11, "wild16"), (12, "cincinnati")):

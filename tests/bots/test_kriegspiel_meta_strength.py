@@ -16,6 +16,9 @@ async def test_the_registry_knows_the_bot() -> None:
     assert load_bot("kriegspiel-meta:easy")[1]().budget < bot.budget  # type: ignore[attr-defined]
 
 
+# Six whole games by node budget: about 60 s alone, several times that on a loaded
+# machine; the suite's 120 s default is a guard against hangs, not a speed limit.
+@pytest.mark.timeout(600)
 async def test_it_wins_most_games_against_random() -> None:
     wins = losses = 0
     games = 6

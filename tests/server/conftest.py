@@ -43,7 +43,7 @@ async def make_server(db_path: str) -> AsyncIterator[ServerFactory]:
         advisor: str | None = None,
         **config: Any,
     ) -> UmpireServer:
-        config = ServerConfig(
+        settings = ServerConfig(
             host="127.0.0.1",
             port=0,
             db=db or db_path,
@@ -52,7 +52,9 @@ async def make_server(db_path: str) -> AsyncIterator[ServerFactory]:
             timing=timing or FAST,
             **config,
         )
-        server = build_server(config) if advisor is None else build_server(config, advisor=advisor)
+        server = (
+            build_server(settings) if advisor is None else build_server(settings, advisor=advisor)
+        )
         await server.start()
         servers.append(server)
         return server

@@ -150,8 +150,8 @@ def check_frame(text: str | bytes) -> None:
     try:
         frames.check(text)
     except (msgspec.ValidationError, msgspec.DecodeError) as exc:
-        shown = text if len(text) < 2000 else text[:2000] + "..."
-        raise AssertionError(f"the server sent an undocumented frame ({exc}): {shown!r}") from None
+        shown = repr(text) if len(text) < 2000 else f"{text[:2000]!r}..."
+        raise AssertionError(f"the server sent an undocumented frame ({exc}): {shown}") from None
 
 
 class RawSocket:
