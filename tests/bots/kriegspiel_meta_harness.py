@@ -8,15 +8,19 @@ bot never sees them).
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from typing import Any
 
 import chess
 
 from bots.baseline import KriegspielRandom
 from bots.kriegspiel.meta import KriegspielMeta, Metaposition
+from bots.kriegspiel.meta.metaposition import STANDARD_COUNTS
+from bots.kriegspiel.meta.presence import Presence
 from bots.sdk.bot import Bot
 from bots.sdk.local import LocalGame, play_local
 from server.games.base import Event
+from tests.bots.kriegspiel_squares import bb
 
 KINDS = (chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN, chess.KING)
 
@@ -175,6 +179,54 @@ async def tracked_random_game(rules: str, seed: int, fen: str | None = None) -> 
         options["fen"] = fen
     await play_local("kriegspiel", options, bots, seed.to_bytes(8, "big"), sink=truth_sink(truth))
     return bots[0].problems + bots[1].problems
+
+
+def recorded(
+    own: str,
+    color: chess.Color,
+    may: Mapping[int, str],
+    weights: Mapping[int, str | Mapping[str, float]],
+    *,
+    units: int,
+    pawn_captures: int,
+    piece_captures: int,
+    promotions: int,
+    blockers: str = "",
+    their_ep: str = "",
+    rules: str = "wild16",
+) -> Metaposition:
+    """A metaposition as the bot held it at a decision of a logged game, rebuilt from
+    what a replay printed: our pieces (``own``, a board FEN), each enemy kind's set of
+    squares (``may``: names apart by spaces), the presence map's weights (``"a2=0.14
+    c2=0.08"`` or ``{"a2": 0.14}``; each kind's mass is their sum) and the counts. The
+    enemy started with the usual army."""
+    board = chess.Board(None)
+    board.set_board_fen(own)
+    board.turn = color
+    sets = [0] * 7
+    for kind, names in may.items():
+        sets[kind] = bb(*names.split())
+    shares = [[0.0] * 64 for _ in range(7)]
+    for kind, row in weights.items():
+        pairs = row.items() if isinstance(row, Mapping) else (i.split("=") for i in row.split())
+        for name, weight in pairs:
+            shares[kind][chess.parse_square(name)] = float(weight)
+    meta = Metaposition(
+        color=color,
+        rules=rules,
+        own=board,
+        may=sets,
+        units=units,
+        start_counts=dict(STANDARD_COUNTS),
+        pawn_captures=pawn_captures,
+        piece_captures=piece_captures,
+        promotions=promotions,
+        blockers=bb(*blockers.split()),
+        their_ep=bb(*their_ep.split()),
+        presence=Presence(not color, shares, [sum(row) for row in shares]),
+    )
+    meta.history.append(board.board_fen())
+    return meta
 
 
 def random_start(pieces: list[chess.PieceType], seed: int) -> str:

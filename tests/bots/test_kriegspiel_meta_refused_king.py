@@ -11,20 +11,11 @@ import chess
 
 from bots.kriegspiel.meta import Metaposition
 from bots.kriegspiel.meta.legality import king_attack_chance
-from bots.kriegspiel.meta.presence import Presence
 from bots.kriegspiel.meta.refusals import attackers_of
 from bots.kriegspiel.meta.safety import mate_chance, unit_weights
 from bots.kriegspiel.meta.update import observe
+from tests.bots.kriegspiel_meta_harness import recorded
 from tests.bots.kriegspiel_squares import bb
-
-_START = {
-    chess.PAWN: 8,
-    chess.KNIGHT: 2,
-    chess.BISHOP: 2,
-    chess.ROOK: 2,
-    chess.QUEEN: 1,
-    chess.KING: 1,
-}
 
 #: Game 33 before Ke8-f8 was tried (the enemy king may be on 34 squares, g7 one of them).
 GAME_33: dict[str, object] = {
@@ -98,38 +89,17 @@ GAME_33: dict[str, object] = {
 def _rebuilt() -> Metaposition:
     """The metaposition of game 33 at our 63rd move (black), as recorded: 6 enemy units,
     4 pawns and 5 pieces taken, 17 moves that may have promoted."""
-    own = chess.Board(None)
-    own.set_board_fen(str(GAME_33["own"]))
-    own.turn = chess.BLACK
-    names = GAME_33["may"]
-    assert isinstance(names, dict)
-    may = [0] * 7
-    for kind, squares in names.items():
-        may[kind] = bb(*squares.split())
-    weights = [[0.0] * 64 for _ in range(7)]
-    mass = [0.0] * 7
-    given = GAME_33["weights"]
-    assert isinstance(given, dict)
-    for kind, row in given.items():
-        for item in row.split():
-            name, weight = item.split("=")
-            weights[kind][chess.parse_square(name)] = float(weight)
-        mass[kind] = sum(weights[kind])
-    meta = Metaposition(
-        color=chess.BLACK,
-        rules="wild16",
-        own=own,
-        may=may,
+    return recorded(
+        str(GAME_33["own"]),
+        chess.BLACK,
+        GAME_33["may"],  # type: ignore[arg-type]
+        GAME_33["weights"],  # type: ignore[arg-type]
         units=6,
-        start_counts=dict(_START),
         pawn_captures=4,
         piece_captures=5,
         promotions=17,
-        their_ep=bb("a3", "f3", "g3", "h3"),
-        presence=Presence(chess.WHITE, weights, mass),
+        their_ep="a3 f3 g3 h3",
     )
-    meta.history.append(own.board_fen())
-    return meta
 
 
 def _held(meta: Metaposition, target: chess.Square) -> float:

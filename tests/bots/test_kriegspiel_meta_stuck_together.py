@@ -19,18 +19,9 @@ from bots.kriegspiel.meta.evaluate import (
     _all_stuck,
     stuck_chance,
 )
-from bots.kriegspiel.meta.presence import Presence
 from bots.kriegspiel.meta.search import Searcher
+from tests.bots.kriegspiel_meta_harness import recorded
 from tests.bots.kriegspiel_squares import bb
-
-_START = {
-    chess.PAWN: 8,
-    chess.KNIGHT: 2,
-    chess.BISHOP: 2,
-    chess.ROOK: 2,
-    chess.QUEEN: 1,
-    chess.KING: 1,
-}
 
 #: Game 166, our 61st move as black: QQRRBBNPPP (after h2-h1) against the white king on c2
 #: and its pawns a4, a5 and f5, a5 blocked by our rook a6, f5 by our bishop f6, a4 by a5.
@@ -101,35 +92,16 @@ def _rebuilt(decision: dict[str, object]) -> Metaposition:
     4 pawns and 8 pieces taken (as in both games), the sets and the map as recorded."""
     color = decision["color"]
     assert isinstance(color, bool)
-    own = chess.Board(None)
-    own.set_board_fen(str(decision["own"]))
-    own.turn = color
-    may_names = decision["may"]
-    assert isinstance(may_names, dict)
-    may = [0] * 7
-    for kind, names in may_names.items():
-        may[kind] = bb(*names.split())
-    weights = [[0.0] * 64 for _ in range(7)]
-    mass = [0.0] * 7
-    given = decision["weights"]
-    assert isinstance(given, dict)
-    for kind, row in given.items():
-        for name, weight in row.items():
-            weights[kind][chess.parse_square(name)] = weight
-        mass[kind] = sum(row.values())
-    blockers = str(decision["blockers"])
-    return Metaposition(
-        color=color,
-        rules="wild16",
-        own=own,
-        may=may,
+    return recorded(
+        str(decision["own"]),
+        color,
+        decision["may"],  # type: ignore[arg-type]
+        decision["weights"],  # type: ignore[arg-type]
         units=3,
-        start_counts=dict(_START),
         pawn_captures=4,
         piece_captures=8,
         promotions=13,
-        blockers=bb(*blockers.split()) if blockers else 0,
-        presence=Presence(not color, weights, mass),
+        blockers=str(decision["blockers"]),
     )
 
 

@@ -28,7 +28,7 @@ from bots.kriegspiel.meta.presence import Presence
 __all__ = ["Metaposition", "certain_attacks", "possible_attacks"]
 
 _PIECES = (chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN)
-_STANDARD_COUNTS = {
+STANDARD_COUNTS = {
     chess.PAWN: 8,
     chess.KNIGHT: 2,
     chess.BISHOP: 2,
@@ -128,7 +128,7 @@ class Metaposition:
             elif counts[kind]:
                 may[kind] = chess.BB_ALL & ~board.occupied_co[color]
         if fen is None:
-            counts = dict(_STANDARD_COUNTS)
+            counts = dict(STANDARD_COUNTS)
         own = _own_board(board, color)
         units = sum(counts[k] for k in PIECE_KINDS if k != chess.KING)
         meta = cls(
