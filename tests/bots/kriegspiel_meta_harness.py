@@ -260,3 +260,41 @@ async def play_start(
     bot = KriegspielMeta(seed=start, budget=f"nodes={nodes}")
     other: Bot = CentreKing(seed=start) if defender == "centre" else KriegspielRandom(seed=start)
     return await play_local("kriegspiel", {"fen": fen}, [bot, other], start.to_bytes(8, "big"))
+
+
+def rebuilt(recorded: dict[str, Any]) -> Metaposition:
+    """A metaposition recorded at one of the bot's decisions, from a test's literal:
+    ``own`` (our board's placement), ``color``, ``units``, ``may`` (kind: square names),
+    the presence map's ``weights`` (kind: {square name: weight}) and ``mass`` (kind:
+    expected count; the weights' sum where not given); any other key is a
+    :class:`Metaposition` field as it was (``known``, ``blockers`` and ``attacked`` as
+    square names). The map's small weights may be left out: what a test asserts on the
+    rebuilt position must not hang on them."""
+    fields = dict(recorded)
+    color = fields.pop("color")
+    own = chess.Board(None)
+    own.set_board_fen(str(fields.pop("own")))
+    own.turn = color
+    may = [0] * 7
+    for kind, names in fields.pop("may").items():
+        for name in str(names).split():
+            may[kind] |= chess.BB_SQUARES[chess.parse_square(name)]
+    weights = [[0.0] * 64 for _ in range(7)]
+    mass = [0.0] * 7
+    for kind, row in fields.pop("weights").items():
+        for name, weight in row.items():
+            weights[kind][chess.parse_square(name)] = weight
+        mass[kind] = sum(row.values())
+    for kind, value in fields.pop("mass", {}).items():
+        mass[kind] = value
+    for name in ("known", "blockers", "attacked"):
+        if name in fields:
+            fields[name] = chess.SquareSet(map(chess.parse_square, fields[name].split())).mask
+    return Metaposition(
+        color=color,
+        rules=fields.pop("rules", "wild16"),
+        own=own,
+        may=may,
+        presence=Presence(not color, weights, mass),
+        **fields,
+    )
