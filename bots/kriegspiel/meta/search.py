@@ -110,6 +110,16 @@ BLOCKER_WALK = 6.0
 #: (which reset the count) is worth CLOCK_STEP for each move past it.
 CLOCK_ALARM = 30
 CLOCK_STEP = 15.0
+#: From CLOCK_DRAWN of our moves without a reset, while we are ahead, each branch that
+#: does not reset the count is drawn by the rule with a share that grows to 1 at our
+#: fiftieth move (:meth:`Searcher._stale`): a branch worth DRAW beside it, so the worst
+#: case sees the coming draw as it sees a stalemate. Replays of games 269 and 385 of seed
+#: 9 (wild16, nodes=1000): far ahead against a king and pawns blocked by ours, the one
+#: capture that reset the count (a located pawn) had a stalemate branch on a square or
+#: two of a region of 24 (worth DRAW by the worst case), while every quiet move counted
+#: the reset bonus alone (CLOCK_STEP a move, 300 at most): the count ran out.
+CLOCK_DRAWN = 40
+_FIFTY = 50
 _LATER = 20.0
 
 
@@ -118,7 +128,8 @@ class Branch:
     """One umpire answer to an attempt: its value and how likely it looked."""
 
     answer: str  #: "silent", "capture", "check", "capture+check", "mate", "stalemate",
-    #: "draw" (no mating material left against a lone king)
+    #: "draw" (no mating material left against a lone king), "fifty" (the 50-move
+    #: rule: :meth:`Searcher._stale`)
     value: float
     weight: float
     board: chess.Board | None = None  #: our pieces after the move (open branches only)
@@ -457,6 +468,7 @@ class Searcher:
         repeated = _REPEAT[min(meta.history.count(after.board_fen()), 2)]
         static -= repeated
         reset = self._reset_value(meta, after)
+        stale = self._stale(meta, after)
         if kind == chess.PAWN:
             static += reset  # a pawn move resets the 50-move count
         chance = meta.occupancy(move.to_square) if can_take else 0.0
@@ -518,6 +530,11 @@ class Searcher:
                 weight_ = share * max(size, 1e-3)
                 kept = risk + repeated
                 exposed = exposure(meta, after, region, possible)
+                if stale > 0.0 and not took and kind != chess.PAWN:
+                    result.append(Branch("fifty", DRAW, weight_ * stale))
+                    weight_ *= 1.0 - stale
+                    if weight_ <= 0.0:
+                        continue
                 result.append(Branch(answer, value, weight_, after, after_region, kept, exposed))
             if here.mated:
                 # Surely mate when the king alone can move; else likely mate or a block.
@@ -567,6 +584,20 @@ class Searcher:
         if material(after, meta.color) < meta.enemy_material() + VALUES[chess.ROOK]:
             return 0.0
         return CLOCK_STEP * late
+
+    @staticmethod
+    def _stale(meta: Metaposition, after: chess.Board) -> float:
+        """The share of a branch that does not reset the 50-move count (no capture, no
+        pawn move) drawn by the rule: 0 before CLOCK_DRAWN of our quiet moves, then
+        growing evenly to 1 when this move is our fiftieth, while we are ahead as
+        :meth:`_reset_value` requires (a draw is no loss when we are not)."""
+        left = _FIFTY - meta.quiet_moves - 1  # our moves left after this one
+        share = 1.0 - left / (_FIFTY - CLOCK_DRAWN)
+        if share <= 0.0 or not strong_material(after, meta.color):
+            return 0.0
+        if material(after, meta.color) < meta.enemy_material() + VALUES[chess.ROOK]:
+            return 0.0
+        return min(1.0, share)
 
     def _hemmed_chance(
         self, meta: Metaposition, hemmed: int, possible: int, board: chess.Board
