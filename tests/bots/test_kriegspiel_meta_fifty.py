@@ -30,7 +30,7 @@ _START = {
     chess.KING: 1,
 }
 
-#: Game 385, black, our 70th move (ply 279): QQRRBP against a king and the h4 pawn our h5
+#: Game 385, black, our 140th move (ply 279): QQRRBP against a king and the h4 pawn our h5
 #: pawn blocks (h5-h4 was just refused: it stands there), our 41st move without a reset.
 #: 8/8/r1r2q2/7p/7P/5q2/1k4b1/6K1 b - - 83 140 (the real board); main chose c6b6.
 GAME_385: dict[str, Any] = {
@@ -38,10 +38,22 @@ GAME_385: dict[str, Any] = {
     "own": "8/8/r1r2q2/7p/8/5q2/1k4b1/8",
     "may": {
         chess.PAWN: "e2 f2 h2 e3 h3 e4 h4 e5 e6 d7 e7",
-        chess.KNIGHT: "a1 b1 c1 e1 f1 g1 h1 a2 c2 d2 e2 f2 h2 a3 b3 c3 e3 g3 h3 b4 d4 e4 f4 h4 a5 b5 c5 d5 e5 f5 g5 b6 d6 e6 g6 h6 a7 b7 c7 d7 e7 f7 g7 h7 a8 b8 c8 d8 e8 f8 g8 h8",
-        chess.BISHOP: "b1 d1 e1 f1 g1 h1 a2 c2 d2 e2 f2 h2 b3 d3 e3 g3 h3 a4 b4 c4 d4 e4 f4 h4 a5 b5 c5 d5 e5 f5 g5 b6 d6 e6 g6 h6 a7 b7 c7 d7 e7 f7 g7 h7 a8 b8 c8 d8 e8 f8 g8 h8",
-        chess.ROOK: "a1 c1 d1 e1 f1 g1 h1 d2 e2 f2 h2 a3 c3 d3 e3 g3 h3 a4 b4 c4 d4 e4 f4 h4 a5 b5 c5 d5 e5 f5 g5 b6 d6 e6 g6 h6 a7 b7 c7 d7 e7 f7 g7 h7 a8 b8 c8 d8 e8 f8 g8 h8",
-        chess.QUEEN: "d1 e1 f1 g1 h1 d2 e2 f2 h2 d3 e3 g3 h3 a4 b4 c4 d4 e4 f4 h4 a5 b5 c5 d5 e5 f5 g5 b6 d6 e6 g6 h6 a7 b7 c7 d7 e7 f7 g7 h7 a8 b8 c8 d8 e8 f8 g8 h8",
+        chess.KNIGHT: (
+            "a1 b1 c1 e1 f1 g1 h1 a2 c2 d2 e2 f2 h2 a3 b3 c3 e3 g3 h3 b4 d4 e4 f4 h4 a5 b5 c5 d5 "
+            "e5 f5 g5 b6 d6 e6 g6 h6 a7 b7 c7 d7 e7 f7 g7 h7 a8 b8 c8 d8 e8 f8 g8 h8"
+        ),
+        chess.BISHOP: (
+            "b1 d1 e1 f1 g1 h1 a2 c2 d2 e2 f2 h2 b3 d3 e3 g3 h3 a4 b4 c4 d4 e4 f4 h4 a5 b5 c5 d5 "
+            "e5 f5 g5 b6 d6 e6 g6 h6 a7 b7 c7 d7 e7 f7 g7 h7 a8 b8 c8 d8 e8 f8 g8 h8"
+        ),
+        chess.ROOK: (
+            "a1 c1 d1 e1 f1 g1 h1 d2 e2 f2 h2 a3 c3 d3 e3 g3 h3 a4 b4 c4 d4 e4 f4 h4 a5 b5 c5 d5 "
+            "e5 f5 g5 b6 d6 e6 g6 h6 a7 b7 c7 d7 e7 f7 g7 h7 a8 b8 c8 d8 e8 f8 g8 h8"
+        ),
+        chess.QUEEN: (
+            "d1 e1 f1 g1 h1 d2 e2 f2 h2 d3 e3 g3 h3 a4 b4 c4 d4 e4 f4 h4 a5 b5 c5 d5 e5 f5 g5 b6 "
+            "d6 e6 g6 h6 a7 b7 c7 d7 e7 f7 g7 h7 a8 b8 c8 d8 e8 f8 g8 h8"
+        ),
         chess.KING: "d1 e1 g1 d2 h2 d3 a4 b4 c4 d4 b5 d5 h6 b7 d7 h7 a8 b8 c8 d8 e8 f8 g8 h8",
     },
     "units": 1,
@@ -55,7 +67,13 @@ GAME_385: dict[str, Any] = {
     "tries": 0,
     "weights": {
         chess.PAWN: "h4=0.8039 d7=0.0011 e7=0.0008",
-        chess.QUEEN: "d1=0.0079 f1=0.0052 g1=0.0035 h1=0.0028 d2=0.0102 f2=0.0052 h2=0.0044 e3=0.0103 g3=0.0037 h3=0.0045 a4=0.0039 e4=0.0099 f4=0.0044 a5=0.0066 b5=0.0041 c5=0.0102 d5=0.0097 e5=0.0074 b6=0.0048 e6=0.0098 g6=0.0083 h6=0.0039 b7=0.0028 c7=0.0117 d7=0.0143 e7=0.0131 g7=0.0020 h7=0.0019 a8=0.0075 b8=0.0131 c8=0.0013 f8=0.0069 g8=0.0105 h8=0.0068",
+        chess.QUEEN: (
+            "d1=0.0079 f1=0.0052 g1=0.0035 h1=0.0028 d2=0.0102 f2=0.0052 h2=0.0044 e3=0.0103 "
+            "g3=0.0037 h3=0.0045 a4=0.0039 e4=0.0099 f4=0.0044 a5=0.0066 b5=0.0041 c5=0.0102 "
+            "d5=0.0097 e5=0.0074 b6=0.0048 e6=0.0098 g6=0.0083 h6=0.0039 b7=0.0028 c7=0.0117 "
+            "d7=0.0143 e7=0.0131 g7=0.0020 h7=0.0019 a8=0.0075 b8=0.0131 c8=0.0013 f8=0.0069 "
+            "g8=0.0105 h8=0.0068"
+        ),
     },
     "history": [
         "8/8/2r2q2/7p/8/1kr2q2/6b1/8",
@@ -71,19 +89,38 @@ GAME_385: dict[str, Any] = {
         "8/8/2r2q2/7p/8/r4q2/1k4b1/8",
         "8/8/r1r2q2/7p/8/5q2/1k4b1/8",
     ],
-    "attempts": "a6a1 a6a2 a6a3 a6a4 a6a5 a6a7 a6a8 a6b6 b2a1 b2a2 b2a3 b2b1 b2b3 b2c1 b2c2 b2c3 c6b6 c6c1 c6c2 c6c3 c6c4 c6c5 c6c7 c6c8 c6d6 c6e6 f3a3 f3b3 f3c3 f3d1 f3d3 f3d5 f3e2 f3e3 f3e4 f3f1 f3f2 f3f4 f3f5 f3g3 f3g4 f3h3 f6c3 f6d4 f6d6 f6d8 f6e5 f6e6 f6e7 f6f4 f6f5 f6f7 f6f8 f6g5 f6g6 f6g7 f6h4 f6h6 f6h8 g2f1 g2h1 g2h3 h5g4",
+    "attempts": (
+        "a6a1 a6a2 a6a3 a6a4 a6a5 a6a7 a6a8 a6b6 b2a1 b2a2 b2a3 b2b1 b2b3 b2c1 b2c2 b2c3 c6b6 c6c1 "
+        "c6c2 c6c3 c6c4 c6c5 c6c7 c6c8 c6d6 c6e6 f3a3 f3b3 f3c3 f3d1 f3d3 f3d5 f3e2 f3e3 f3e4 f3f1 "
+        "f3f2 f3f4 f3f5 f3g3 f3g4 f3h3 f6c3 f6d4 f6d6 f6d8 f6e5 f6e6 f6e7 f6f4 f6f5 f6f7 f6f8 f6g5 "
+        "f6g6 f6g7 f6h4 f6h6 f6h8 g2f1 g2h1 g2h3 h5g4"
+    ),
 }
 
+#: Game 269, black, our 221st move (ply 441): RRNPP against a king and the c3 and d4 pawns
+#: our c4 and d5 pawns block, our 45th move without a reset.
 #: 8/8/r4r2/3p4/1KpPn3/2P5/5k2/8 b - - 91 221 (the real board); main chose a6e6.
 GAME_269: dict[str, Any] = {
     "color": chess.BLACK,
     "own": "8/8/r4r2/3p4/2p1n3/8/5k2/8",
     "may": {
         chess.PAWN: "c2 c3 d4 h4 h5 h6 h7",
-        chess.KNIGHT: "a1 b1 c1 e1 f1 g1 a2 b2 c2 d2 e2 g2 h2 a3 c3 e3 f3 g3 a4 b4 d4 f4 h4 a5 b5 c5 e5 f5 g5 h5 b6 c6 d6 e6 g6 h6 a7 b7 c7 d7 e7 f7 g7 h7 a8 b8 c8 d8 e8 f8 g8 h8",
-        chess.BISHOP: "a1 b1 c1 d1 f1 h1 a2 b2 c2 d2 e2 g2 h2 a3 c3 f3 h3 a4 b4 d4 f4 g4 h4 a5 b5 c5 e5 f5 g5 h5 b6 c6 d6 e6 g6 h6 a7 b7 c7 d7 e7 f7 g7 h7 a8 b8 c8 d8 e8 f8 g8 h8",
-        chess.ROOK: "a1 b1 c1 d1 e1 g1 h1 a2 b2 c2 d2 h2 a3 c3 e3 g3 h3 a4 b4 d4 f4 g4 h4 a5 b5 c5 e5 f5 g5 h5 b6 c6 d6 e6 g6 h6 a7 b7 c7 d7 e7 f7 g7 h7 a8 b8 c8 d8 e8 f8 g8 h8",
-        chess.QUEEN: "a1 b1 c1 d1 h1 a2 b2 c2 d2 h2 a3 c3 h3 a4 b4 d4 f4 g4 h4 a5 b5 c5 e5 f5 g5 h5 b6 c6 d6 e6 g6 h6 a7 b7 c7 d7 e7 f7 g7 h7 a8 b8 c8 d8 e8 f8 g8 h8",
+        chess.KNIGHT: (
+            "a1 b1 c1 e1 f1 g1 a2 b2 c2 d2 e2 g2 h2 a3 c3 e3 f3 g3 a4 b4 d4 f4 h4 a5 b5 c5 e5 f5 "
+            "g5 h5 b6 c6 d6 e6 g6 h6 a7 b7 c7 d7 e7 f7 g7 h7 a8 b8 c8 d8 e8 f8 g8 h8"
+        ),
+        chess.BISHOP: (
+            "a1 b1 c1 d1 f1 h1 a2 b2 c2 d2 e2 g2 h2 a3 c3 f3 h3 a4 b4 d4 f4 g4 h4 a5 b5 c5 e5 f5 "
+            "g5 h5 b6 c6 d6 e6 g6 h6 a7 b7 c7 d7 e7 f7 g7 h7 a8 b8 c8 d8 e8 f8 g8 h8"
+        ),
+        chess.ROOK: (
+            "a1 b1 c1 d1 e1 g1 h1 a2 b2 c2 d2 h2 a3 c3 e3 g3 h3 a4 b4 d4 f4 g4 h4 a5 b5 c5 e5 f5 "
+            "g5 h5 b6 c6 d6 e6 g6 h6 a7 b7 c7 d7 e7 f7 g7 h7 a8 b8 c8 d8 e8 f8 g8 h8"
+        ),
+        chess.QUEEN: (
+            "a1 b1 c1 d1 h1 a2 b2 c2 d2 h2 a3 c3 h3 a4 b4 d4 f4 g4 h4 a5 b5 c5 e5 f5 g5 h5 b6 c6 "
+            "d6 e6 g6 h6 a7 b7 c7 d7 e7 f7 g7 h7 a8 b8 c8 d8 e8 f8 g8 h8"
+        ),
         chess.KING: "a1 b1 a2 b2 a3 a4 b4 b5 b7 e7 g7 a8 b8 e8 f8 g8",
     },
     "units": 2,
@@ -113,11 +150,12 @@ GAME_269: dict[str, Any] = {
         "8/8/1r3r2/3p4/2p1n3/8/5k2/8",
         "8/8/r4r2/3p4/2p1n3/8/5k2/8",
     ],
-    "attempts": "a6a1 a6a2 a6a3 a6a4 a6a5 a6a7 a6a8 a6b6 a6c6 a6d6 a6e6 c4b3 c4c3 c4d3 d5d4 e4c3 e4c5 e4d2 e4d6 e4g3 e4g5 f2e1 f2e2 f2e3 f2f1 f2f3 f2g1 f2g2 f2g3 f6b6 f6c6 f6d6 f6e6 f6f3 f6f4 f6f5 f6f7 f6f8 f6g6 f6h6",
+    "attempts": (
+        "a6a1 a6a2 a6a3 a6a4 a6a5 a6a7 a6a8 a6b6 a6c6 a6d6 a6e6 c4b3 c4c3 c4d3 d5d4 e4c3 e4c5 e4d2 "
+        "e4d6 e4g3 e4g5 f2e1 f2e2 f2e3 f2f1 f2f3 f2g1 f2g2 f2g3 f6b6 f6c6 f6d6 f6e6 f6f3 f6f4 f6f5 "
+        "f6f7 f6f8 f6g6 f6h6"
+    ),
 }
-
-#: (GAME_269: our 111th move, ply 441, RRNPP against a king and the c3 and d4 pawns our c4
-#: and d5 pawns block, our 45th move without a reset.)
 
 
 def _rebuilt(record: dict[str, Any]) -> Metaposition:
