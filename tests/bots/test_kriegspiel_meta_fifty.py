@@ -1,5 +1,7 @@
 """The 50-move rule far ahead: a branch that does not reset the count is drawn by it with
-a share that grows from ``CLOCK_DRAWN`` of our quiet moves (``Searcher._stale``).
+a share that grows from ``CLOCK_DRAWN`` of our quiet moves (``Searcher._stale``); scored
+so, when the best attempts all reset the count one of them is played, else the decision
+is the search's as before (``Searcher._clock_reset``).
 
 Main's games 269 and 385 against ``kriegspiel-random`` (seed 9, wild16, nodes=1000; main
 at 3dcaf65) were drawn by the rule far ahead: the king and one or two pawns blocked by
@@ -215,19 +217,25 @@ def _resets(record: dict[str, Any], text: str) -> bool:
 
 
 def test_game_385_takes_the_blocked_pawn_before_the_count_runs_out() -> None:
-    """Main played Rc6-b6 (41 quiet moves, a draw eight moves later); taking the h4 pawn
-    with the queen (f6xh4) resets the count and leaves a lone king."""
-    choice, _ = _choice(GAME_385)
+    """Main played Rc6-b6 (41 quiet moves, a draw eight moves later). Taking the h4 pawn
+    with the queen (f6xh4) resets the count and leaves a lone king, but may stalemate it
+    (the real king stood on g1: no flight once h2 is taken): with 41 quiet moves the
+    search's own choice stands; from the stale share CLOCK_RISK (44) the capture."""
+    choice, searcher = _choice(GAME_385)
+    assert (
+        choice != "f6h4" and max(searcher.last_stale, key=searcher.last_stale.__getitem__) == "f6h4"
+    )
+    choice, _ = _choice(dict(GAME_385, quiet_moves=44))
     assert choice == "f6h4"
 
 
 def test_game_269_resets_the_count() -> None:
     """Main played Ra6-e6 (45 quiet moves); now a step onto a blocked pawn (refused: it
-    names it again) or the knight's capture on c3 comes first, and the capture scores
-    above every quiet piece move."""
+    names it again) or the knight's capture on c3 comes first, and with the quiet
+    branches moved toward the draw the capture scores above every quiet piece move."""
     choice, searcher = _choice(GAME_269)
     assert _resets(GAME_269, choice)
-    scores = searcher.last
+    scores = searcher.last_stale
     quiet = [text for text in scores if not _resets(GAME_269, text)]
     assert scores["e4c3"] > max(scores[text] for text in quiet)
 
@@ -245,3 +253,10 @@ def test_the_stale_share_grows_from_the_alarm_to_the_fiftieth_move() -> None:
     for square in chess.SquareSet(bare.occupied_co[chess.BLACK] & ~bare.kings):
         bare.remove_piece_at(square)
     assert Searcher._stale(meta, bare) == 0.0
+
+
+def test_before_the_alarm_the_decision_is_the_searchs() -> None:
+    """With fewer than CLOCK_DRAWN quiet moves no branch is stale: no second scoring."""
+    record = dict(GAME_385, quiet_moves=CLOCK_DRAWN - 1)
+    _, searcher = _choice(record)
+    assert searcher.last_stale == {}
