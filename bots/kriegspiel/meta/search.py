@@ -18,7 +18,7 @@ import random
 import time
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import chess
 
@@ -110,6 +110,27 @@ BLOCKER_WALK = 6.0
 #: (which reset the count) is worth CLOCK_STEP for each move past it.
 CLOCK_ALARM = 30
 CLOCK_STEP = 15.0
+#: From CLOCK_DRAWN of our moves without a reset, while we are ahead, each branch that
+#: does not reset the count is drawn by the rule with a share that grows to 1 at our
+#: fiftieth move (:meth:`Searcher._stale`); scored so (its value moved toward DRAW by
+#: that share), when the best attempts all reset the count, one of them is played
+#: (:meth:`Searcher._clock_reset`). Replays of games 269 and 385 of seed 9 (wild16,
+#: nodes=1000): far ahead against a king and pawns blocked by ours, the one capture that
+#: reset the count (a located pawn) had a stalemate branch on a square or two of a
+#: region of 24 (DRAW by the worst case), while every quiet move counted the reset bonus
+#: alone (CLOCK_STEP a move, 300 at most): the count ran out.
+CLOCK_DRAWN = 40
+#: Below this stale share a reset that may stalemate is not taken (a move or two may
+#: find one that cannot): game 385 took its located pawn with 41 quiet moves, a
+#: stalemate branch on 2 squares of 24, and the king stood on one (a stalemate).
+CLOCK_RISK = 0.5
+#: A piece's move resets the count for :meth:`Searcher._clock_reset` when a unit is
+#: located on its target or stands there with at least this chance: a rook's step onto
+#: a square where a unit might stand (Rc2-d2 at 40 quiet moves, game 303 of seed 9) won
+#: the stale scores by its small capture branch, left main's path (a win by mate at ply
+#: 377) and the game bled to a knight against the king.
+CLOCK_SURE = 0.5
+_FIFTY = 50
 _LATER = 20.0
 
 
@@ -127,6 +148,7 @@ class Branch:
     #: placement: both kept when the branch is valued by our next move instead
     exposure: float = 0.0  #: the share of its region from which a lone king may take
     #: our last mating piece
+    stale: float = 0.0  #: the share of it drawn by the 50-move rule (:meth:`Searcher._stale`)
 
 
 def _repeating(meta: Metaposition) -> frozenset[chess.Move]:
@@ -292,6 +314,9 @@ class Searcher:
         self.blend = blend
         self.hunt_blend = hunt_blend
         self.last: dict[str, float] = {}  #: the scores of the last decision (for tests)
+        #: ... with the quiet branches moved toward the 50-move draw (:meth:`_clock_reset`)
+        self.last_stale: dict[str, float] = {}
+        self._risky: set[str] = set()  #: this decision's attempts that may stalemate
         self._density: list[float] | None = None
         self._weights: list[list[float]] | None = None  #: the decision's unit weights
         self._mate: MateSearch | None = None  #: kept between moves: its memo stays true
@@ -321,10 +346,12 @@ class Searcher:
         moves = [chess.Move.from_uci(text) for text in attempts]
         order = sorted(moves, key=lambda move: -self._promise(meta, move))
         scores: dict[str, float] = {}
+        staled: dict[str, float] = {}
+        self._risky = set()
         self._density = densities(meta)
         self._weights = unit_weights(meta) if meta.units else None
         for move in order:
-            scores[move.uci()] = self.score(meta, move)
+            scores[move.uci()], staled[move.uci()] = self._scores(meta, move)
             if self.clock() > deadline:
                 break
         if meta.units == 0 and self.depth > 1:
@@ -333,13 +360,60 @@ class Searcher:
             for text in ranked:
                 if self.clock() > deadline:
                     break
-                scores[text] = self.score(meta, chess.Move.from_uci(text), depth=2)
+                move = chess.Move.from_uci(text)
+                scores[text], staled[text] = self._scores(meta, move, depth=2)
+        reset = self._clock_reset(meta, scores, staled, moves)
         scores = self._refusals(meta, scores, moves)
         self.last = scores
         self._density = None
         self._weights = None
+        if reset is not None:
+            return reset
         best = max(scores.values())
         tied = sorted(text for text, value in scores.items() if value >= best - 0.5)
+        return self.rng.choice(tied)
+
+    def _clock_reset(
+        self,
+        meta: Metaposition,
+        scores: dict[str, float],
+        staled: dict[str, float],
+        offered: list[chess.Move],
+    ) -> str | None:
+        """An attempt that resets the 50-move count (a pawn move, a likely capture)
+        when, with the quiet branches moved toward DRAW by their stale share, the best
+        attempts all reset it; else None, and the decision is the search's as before
+        the count mattered. Only a reset changes a decision: moving every quiet branch
+        alike re-dealt game 201 of seed 9 (BNP against a lone king, no reset worth
+        making, mated at ply 384 on main), the ties among the quiet moves tighter and
+        the refusals' fixed cost unscaled (a fifty-move draw at ply 390)."""
+        self.last_stale = {}
+        if staled == scores:
+            return None
+        staled = self._refusals(meta, staled, offered)
+        self.last_stale = staled
+        located = meta.known | meta.blockers
+
+        def resets(text: str) -> bool:
+            move = chess.Move.from_uci(text)
+            if meta.own.piece_type_at(move.from_square) == chess.PAWN:
+                return True
+            if chess.BB_SQUARES[move.to_square] & located:
+                return True
+            return meta.occupancy(move.to_square) >= CLOCK_SURE
+
+        if self._stale(meta, meta.own) < CLOCK_RISK:
+            staled = {
+                text: value
+                for text, value in staled.items()
+                if text not in self._risky or not resets(text)
+            }
+        if not staled:
+            return None
+        best = max(staled.values())
+        tied = sorted(text for text, value in staled.items() if value >= best - 0.5)
+        if not all(resets(text) for text in tied):
+            return None
         return self.rng.choice(tied)
 
     def _refusals(
@@ -457,6 +531,7 @@ class Searcher:
         repeated = _REPEAT[min(meta.history.count(after.board_fen()), 2)]
         static -= repeated
         reset = self._reset_value(meta, after)
+        stale = self._stale(meta, after)
         if kind == chess.PAWN:
             static += reset  # a pawn move resets the 50-move count
         chance = meta.occupancy(move.to_square) if can_take else 0.0
@@ -518,7 +593,10 @@ class Searcher:
                 weight_ = share * max(size, 1e-3)
                 kept = risk + repeated
                 exposed = exposure(meta, after, region, possible)
-                result.append(Branch(answer, value, weight_, after, after_region, kept, exposed))
+                late = stale if not took and kind != chess.PAWN else 0.0
+                result.append(
+                    Branch(answer, value, weight_, after, after_region, kept, exposed, late)
+                )
             if here.mated:
                 # Surely mate when the king alone can move; else likely mate or a block.
                 size = here.mated.bit_count() / max(1, king_set.bit_count())
@@ -568,6 +646,20 @@ class Searcher:
             return 0.0
         return CLOCK_STEP * late
 
+    @staticmethod
+    def _stale(meta: Metaposition, after: chess.Board) -> float:
+        """The share of a branch that does not reset the 50-move count (no capture, no
+        pawn move) drawn by the rule: 0 before CLOCK_DRAWN of our quiet moves, then
+        growing evenly to 1 when this move is our fiftieth, while we are ahead as
+        :meth:`_reset_value` requires (a draw is no loss when we are not)."""
+        left = _FIFTY - meta.quiet_moves - 1  # our moves left after this one
+        share = 1.0 - left / (_FIFTY - CLOCK_DRAWN)
+        if share <= 0.0 or not strong_material(after, meta.color):
+            return 0.0
+        if material(after, meta.color) < meta.enemy_material() + VALUES[chess.ROOK]:
+            return 0.0
+        return min(1.0, share)
+
     def _hemmed_chance(
         self, meta: Metaposition, hemmed: int, possible: int, board: chess.Board
     ) -> float:
@@ -612,13 +704,27 @@ class Searcher:
         With ``depth`` 2 (lone enemy king only) each open branch is worth our best next
         attempt from it instead of its static value: our move, the umpire's answer, the
         king's reply, our next move."""
+        return self._scores(meta, move, depth)[0]
+
+    def _scores(self, meta: Metaposition, move: chess.Move, depth: int = 1) -> tuple[float, float]:
+        """:meth:`score`, and the same with each branch that does not reset the 50-move
+        count moved toward DRAW by its stale share (the two merged from one search)."""
         branches = self.branches(meta, move)
         if not branches:
-            return _CERTAINLY_ILLEGAL
+            return _CERTAINLY_ILLEGAL, _CERTAINLY_ILLEGAL
         if depth > 1:
             branches = [self._deepen(meta, branch) for branch in branches]
         hunt = self._hunting(meta)
-        return self.merge(branches, hunt)
+        value = self.merge(branches, hunt)
+        if any(branch.answer == "stalemate" for branch in branches):
+            self._risky.add(move.uci())
+        if not any(branch.stale for branch in branches):
+            return value, value
+        staled = [
+            replace(branch, value=(1.0 - branch.stale) * branch.value + branch.stale * DRAW)
+            for branch in branches
+        ]
+        return value, self.merge(staled, hunt)
 
     def _deepen(self, meta: Metaposition, branch: Branch) -> Branch:
         if branch.board is None or not branch.region:
@@ -634,7 +740,12 @@ class Searcher:
         # A move later is worth a little less: mate now beats mate next move.
         value = max(best, _CERTAINLY_ILLEGAL + 1) - branch.risk - _LATER
         return Branch(
-            branch.answer, value, branch.weight, risk=branch.risk, exposure=branch.exposure
+            branch.answer,
+            value,
+            branch.weight,
+            risk=branch.risk,
+            exposure=branch.exposure,
+            stale=branch.stale,
         )
 
     def merge(self, branches: list[Branch], hunt: bool = False) -> float:
