@@ -181,54 +181,6 @@ async def tracked_random_game(rules: str, seed: int, fen: str | None = None) -> 
     return bots[0].problems + bots[1].problems
 
 
-def recorded(
-    own: str,
-    color: chess.Color,
-    may: Mapping[int, str],
-    weights: Mapping[int, str | Mapping[str, float]],
-    *,
-    units: int,
-    pawn_captures: int,
-    piece_captures: int,
-    promotions: int,
-    blockers: str = "",
-    their_ep: str = "",
-    rules: str = "wild16",
-) -> Metaposition:
-    """A metaposition as the bot held it at a decision of a logged game, rebuilt from
-    what a replay printed: our pieces (``own``, a board FEN), each enemy kind's set of
-    squares (``may``: names apart by spaces), the presence map's weights (``"a2=0.14
-    c2=0.08"`` or ``{"a2": 0.14}``; each kind's mass is their sum) and the counts. The
-    enemy started with the usual army."""
-    board = chess.Board(None)
-    board.set_board_fen(own)
-    board.turn = color
-    sets = [0] * 7
-    for kind, names in may.items():
-        sets[kind] = bb(*names.split())
-    shares = [[0.0] * 64 for _ in range(7)]
-    for kind, row in weights.items():
-        pairs = row.items() if isinstance(row, Mapping) else (i.split("=") for i in row.split())
-        for name, weight in pairs:
-            shares[kind][chess.parse_square(name)] = float(weight)
-    meta = Metaposition(
-        color=color,
-        rules=rules,
-        own=board,
-        may=sets,
-        units=units,
-        start_counts=dict(STANDARD_COUNTS),
-        pawn_captures=pawn_captures,
-        piece_captures=piece_captures,
-        promotions=promotions,
-        blockers=bb(*blockers.split()),
-        their_ep=bb(*their_ep.split()),
-        presence=Presence(not color, shares, [sum(row) for row in shares]),
-    )
-    meta.history.append(board.board_fen())
-    return meta
-
-
 def random_start(pieces: list[chess.PieceType], seed: int) -> str:
     """A random legal position: white king and ``pieces`` against the lone black king,
     white to move, not already over (the endgame tests' and benchmark's starts)."""
@@ -262,14 +214,15 @@ async def play_start(
     return await play_local("kriegspiel", {"fen": fen}, [bot, other], start.to_bytes(8, "big"))
 
 
-def rebuilt(recorded: dict[str, Any]) -> Metaposition:
+def rebuilt(recorded: Mapping[str, Any]) -> Metaposition:
     """A metaposition recorded at one of the bot's decisions, from a test's literal:
     ``own`` (our board's placement), ``color``, ``units``, ``may`` (kind: square names),
-    the presence map's ``weights`` (kind: {square name: weight}) and ``mass`` (kind:
-    expected count; the weights' sum where not given); any other key is a
-    :class:`Metaposition` field as it was (``known``, ``blockers`` and ``attacked`` as
-    square names). The map's small weights may be left out: what a test asserts on the
-    rebuilt position must not hang on them."""
+    the presence map's ``weights`` (kind: {square name: weight}, or ``"a2=0.14 c2=0.08"``)
+    and ``mass`` (kind: expected count; the weights' sum where not given); any other key
+    is a :class:`Metaposition` field as it was (``known``, ``blockers``, ``attacked`` and
+    ``their_ep`` as square names; ``start_counts`` the usual army's where not given). The
+    map's small weights may be left out: what a test asserts on the rebuilt position must
+    not hang on them. Our placement is in the history (the bot had played it)."""
     fields = dict(recorded)
     color = fields.pop("color")
     own = chess.Board(None)
@@ -277,20 +230,21 @@ def rebuilt(recorded: dict[str, Any]) -> Metaposition:
     own.turn = color
     may = [0] * 7
     for kind, names in fields.pop("may").items():
-        for name in str(names).split():
-            may[kind] |= chess.BB_SQUARES[chess.parse_square(name)]
+        may[kind] = bb(*str(names).split())
     weights = [[0.0] * 64 for _ in range(7)]
     mass = [0.0] * 7
     for kind, row in fields.pop("weights").items():
-        for name, weight in row.items():
-            weights[kind][chess.parse_square(name)] = weight
-        mass[kind] = sum(row.values())
+        pairs = row.items() if isinstance(row, Mapping) else (i.split("=") for i in row.split())
+        for name, weight in pairs:
+            weights[kind][chess.parse_square(name)] = float(weight)
+        mass[kind] = sum(weights[kind])
     for kind, value in fields.pop("mass", {}).items():
         mass[kind] = value
-    for name in ("known", "blockers", "attacked"):
-        if name in fields:
-            fields[name] = chess.SquareSet(map(chess.parse_square, fields[name].split())).mask
-    return Metaposition(
+    for name in ("known", "blockers", "attacked", "their_ep"):
+        if isinstance(fields.get(name), str):
+            fields[name] = bb(*fields[name].split())
+    fields.setdefault("start_counts", dict(STANDARD_COUNTS))
+    meta = Metaposition(
         color=color,
         rules=fields.pop("rules", "wild16"),
         own=own,
@@ -298,3 +252,5 @@ def rebuilt(recorded: dict[str, Any]) -> Metaposition:
         presence=Presence(not color, weights, mass),
         **fields,
     )
+    meta.history.append(own.board_fen())
+    return meta

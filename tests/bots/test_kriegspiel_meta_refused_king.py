@@ -14,7 +14,7 @@ from bots.kriegspiel.meta.legality import king_attack_chance
 from bots.kriegspiel.meta.refusals import attackers_of
 from bots.kriegspiel.meta.safety import mate_chance, unit_weights
 from bots.kriegspiel.meta.update import observe
-from tests.bots.kriegspiel_meta_harness import recorded
+from tests.bots.kriegspiel_meta_harness import rebuilt
 from tests.bots.kriegspiel_squares import bb
 
 #: Game 33 before Ke8-f8 was tried (the enemy king may be on 34 squares, g7 one of them).
@@ -89,16 +89,16 @@ GAME_33: dict[str, object] = {
 def _rebuilt() -> Metaposition:
     """The metaposition of game 33 at our 63rd move (black), as recorded: 6 enemy units,
     4 pawns and 5 pieces taken, 17 moves that may have promoted."""
-    return recorded(
-        str(GAME_33["own"]),
-        chess.BLACK,
-        GAME_33["may"],  # type: ignore[arg-type]
-        GAME_33["weights"],  # type: ignore[arg-type]
-        units=6,
-        pawn_captures=4,
-        piece_captures=5,
-        promotions=17,
-        their_ep="a3 f3 g3 h3",
+    return rebuilt(
+        {
+            **GAME_33,
+            "color": chess.BLACK,
+            "units": 6,
+            "pawn_captures": 4,
+            "piece_captures": 5,
+            "promotions": 17,
+            "their_ep": "a3 f3 g3 h3",
+        }
     )
 
 

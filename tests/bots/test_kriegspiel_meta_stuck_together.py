@@ -20,7 +20,7 @@ from bots.kriegspiel.meta.evaluate import (
     stuck_chance,
 )
 from bots.kriegspiel.meta.search import Searcher
-from tests.bots.kriegspiel_meta_harness import recorded
+from tests.bots.kriegspiel_meta_harness import rebuilt
 from tests.bots.kriegspiel_squares import bb
 
 #: Game 166, our 61st move as black: QQRRBBNPPP (after h2-h1) against the white king on c2
@@ -90,18 +90,8 @@ GAME_119 = {
 def _rebuilt(decision: dict[str, object]) -> Metaposition:
     """The metaposition of a recorded decision: three units left, 13 promotions possible,
     4 pawns and 8 pieces taken (as in both games), the sets and the map as recorded."""
-    color = decision["color"]
-    assert isinstance(color, bool)
-    return recorded(
-        str(decision["own"]),
-        color,
-        decision["may"],  # type: ignore[arg-type]
-        decision["weights"],  # type: ignore[arg-type]
-        units=3,
-        pawn_captures=4,
-        piece_captures=8,
-        promotions=13,
-        blockers=str(decision["blockers"]),
+    return rebuilt(
+        {**decision, "units": 3, "pawn_captures": 4, "piece_captures": 8, "promotions": 13}
     )
 
 
