@@ -222,7 +222,8 @@ def rebuilt(recorded: Mapping[str, Any]) -> Metaposition:
     is a :class:`Metaposition` field as it was (``known``, ``blockers``, ``attacked`` and
     ``their_ep`` as square names; ``start_counts`` the usual army's where not given). The
     map's small weights may be left out: what a test asserts on the rebuilt position must
-    not hang on them. Our placement is in the history (the bot had played it)."""
+    not hang on them. Without a ``history`` our placement is its one entry (the bot had
+    played it)."""
     fields = dict(recorded)
     color = fields.pop("color")
     own = chess.Board(None)
@@ -252,5 +253,6 @@ def rebuilt(recorded: Mapping[str, Any]) -> Metaposition:
         presence=Presence(not color, weights, mass),
         **fields,
     )
-    meta.history.append(own.board_fen())
+    if not meta.history:
+        meta.history.append(own.board_fen())
     return meta

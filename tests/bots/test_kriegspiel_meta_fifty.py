@@ -18,19 +18,10 @@ from typing import Any
 import chess
 
 from bots.kriegspiel.meta import Metaposition
-from bots.kriegspiel.meta.presence import Presence
 from bots.kriegspiel.meta.search import CLOCK_DRAWN, Searcher
 from bots.sdk.budget import parse_budget
+from tests.bots.kriegspiel_meta_harness import rebuilt
 from tests.bots.kriegspiel_squares import bb
-
-_START = {
-    chess.PAWN: 8,
-    chess.KNIGHT: 2,
-    chess.BISHOP: 2,
-    chess.ROOK: 2,
-    chess.QUEEN: 1,
-    chess.KING: 1,
-}
 
 #: Game 385, black, our 140th move (ply 279): QQRRBP against a king and the h4 pawn our h5
 #: pawn blocks (h5-h4 was just refused: it stands there), our 41st move without a reset.
@@ -162,39 +153,7 @@ GAME_269: dict[str, Any] = {
 
 def _rebuilt(record: dict[str, Any]) -> Metaposition:
     """The recorded metaposition ``record`` (its presence map's weights to 4 places)."""
-    color = record["color"]
-    own = chess.Board(None)
-    own.set_board_fen(record["own"])
-    own.turn = color
-    may = [0] * 7
-    for kind, names in record["may"].items():
-        may[kind] = bb(*names.split())
-    weights = [[0.0] * 64 for _ in range(7)]
-    mass = [0.0] * 7
-    for kind, row in record["weights"].items():
-        for item in row.split():
-            name, weight = item.split("=")
-            weights[kind][chess.parse_square(name)] = float(weight)
-        mass[kind] = sum(weights[kind])
-    meta = Metaposition(
-        color=color,
-        rules="wild16",
-        own=own,
-        may=may,
-        units=record["units"],
-        start_counts=dict(_START),
-        pawn_captures=record["pawn_captures"],
-        piece_captures=record["piece_captures"],
-        promotions=record["promotions"],
-        known=bb(*record["known"].split()),
-        blockers=bb(*record["blockers"].split()),
-        their_ep=bb(*record["their_ep"].split()),
-        tries=record["tries"],
-        quiet_moves=record["quiet_moves"],
-        presence=Presence(not color, weights, mass),
-    )
-    meta.history.extend(record["history"])
-    return meta
+    return rebuilt({key: value for key, value in record.items() if key != "attempts"})
 
 
 def _choice(record: dict[str, Any]) -> tuple[str, Searcher]:
