@@ -240,6 +240,7 @@ class Director:
         self._locks: dict[str, asyncio.Lock] = {}
         self._task: asyncio.Task[None] | None = None
         self._pending: set[asyncio.Task[None]] = set()
+        self._closed = False  #: after :meth:`close`: rooms that end now are not read
         #: told a tournament's id and frame object whenever it changes (the app pushes a
         #: ``tournament`` frame to its entrants and watchers, and feeds the bus)
         self.changed: Callable[[str, TournamentInfo], None] | None = None
@@ -265,13 +266,19 @@ class Director:
         self._task = asyncio.create_task(self._ticker(), name="tournament-director")
 
     async def close(self) -> None:
-        """Stop ticking (the tournaments stay in the store)."""
+        """Stop ticking (the tournaments stay in the store). The results being read are
+        cancelled and awaited, so none runs on after the store closes (one did once, in
+        CI: "pool is closing", raised in a task nobody awaited); a room that ends later
+        is left to the store, read again by whichever node directs next."""
+        self._closed = True
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
-        for task in list(self._pending):
+        pending = list(self._pending)
+        for task in pending:
             task.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)
 
     async def _take_over(self) -> None:
         """(Several nodes.) Direct every tournament not over whose node is dead: claimed by
@@ -648,7 +655,7 @@ class Director:
 
     def _room_ended(self, room_id: str, row: GameRow) -> None:
         tid = row.settings.get("match_ref") if isinstance(row.settings, dict) else None
-        if not isinstance(tid, str) or tid not in self.cores:
+        if self._closed or not isinstance(tid, str) or tid not in self.cores:
             return
         task = asyncio.get_running_loop().create_task(self._ended(tid, room_id, row))
         self._pending.add(task)
