@@ -41,6 +41,22 @@ def choose_game(page: Any, url: str, name: str, game: str) -> None:
 
 #: the create form's checkboxes by what a test asks for (the form is built from the
 #: catalogue: one control per option, ``#f-<option>``)
+def ask_hint(page: Any, title: str) -> None:
+    """Click Hint until the expert's hint titled ``title`` shows, as a person would: the
+    server answers ``busy`` ("try again in a moment") when no hint comes within its 10 s
+    (a loaded machine, the expert's first call), and the page says so."""
+    from playwright.sync_api import TimeoutError as PageTimeout
+
+    for _ in range(4):
+        page.click("#hint")
+        try:
+            page.wait_for_selector(f".hint strong:has-text({title!r})", timeout=20_000)
+            return
+        except PageTimeout:  # then the page must say the server was busy
+            page.wait_for_selector("p.error[data-code='busy']", timeout=1_000)
+    raise AssertionError("the server stayed busy for four hints")
+
+
 BOXES = {"private": ("public", False), "counts": ("show_dice_counts", True)}
 
 
@@ -299,12 +315,10 @@ def test_phone_sized_screen(served: Served, new_page: Any, tmp_path: Path) -> No
     page.wait_for_selector(".my-dice svg.die")
     page.wait_for_selector("#bid, #dudo")  # my turn: the game waits for me from now on
     page.wait_for_selector(".turn-timer")  # a timed room shows the turn's seconds
-    page.click("#hint")
-    page.wait_for_selector(".hint strong:has-text('The expert suggests')")
+    ask_hint(page, "The expert suggests")
     page.click("#lang")  # Italiano
     page.wait_for_selector("#hint:has-text('Consiglio')")
-    page.click("#hint")
-    page.wait_for_selector('.hint strong:has-text("L\'esperto suggerisce")')
+    ask_hint(page, "L'esperto suggerisce")
     assert page.locator("html").get_attribute("lang") == "it"
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 375, f"the page scrolls sideways: {width}px"
