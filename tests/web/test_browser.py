@@ -39,8 +39,6 @@ def choose_game(page: Any, url: str, name: str, game: str) -> None:
     page.select_option("#f-game", game)
 
 
-#: the create form's checkboxes by what a test asks for (the form is built from the
-#: catalogue: one control per option, ``#f-<option>``)
 def ask_hint(page: Any, title: str) -> None:
     """Click Hint until the expert's hint titled ``title`` shows, as a person would: the
     server answers ``busy`` ("try again in a moment") when no hint comes within its 10 s
@@ -57,6 +55,8 @@ def ask_hint(page: Any, title: str) -> None:
     raise AssertionError("the server stayed busy for four hints")
 
 
+#: the create form's checkboxes by what a test asks for (the form is built from the
+#: catalogue: one control per option, ``#f-<option>``)
 BOXES = {"private": ("public", False), "counts": ("show_dice_counts", True)}
 
 
