@@ -178,8 +178,9 @@ def feed_policy(room: Room) -> str:
 
 
 def topic_word(text: str) -> str:
-    """``text`` made safe as one topic level (no ``/``, ``+`` or ``#``)."""
-    return _TOPIC_WORD.sub("-", text).strip("-") or "-"
+    """``text`` made safe as one topic level (no ``/``, ``+`` or ``#``). A word that is
+    already safe (every id: ``[A-Za-z0-9_-]``) is itself, also with a ``-`` at an end."""
+    return _TOPIC_WORD.sub("-", text) or "-"
 
 
 class MqttBus(Bus):

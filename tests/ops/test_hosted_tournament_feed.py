@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from server.feed.bus import topic_word
 from server.net.app import UmpireServer
 from tests.ops.conftest import PREFIX, Broker, Subscriber, test_bus
 
@@ -36,3 +37,29 @@ async def test_hosted_standings_are_published(
     assert message.json()["tournament"] == tid
     assert sorted(r["name"] for r in rows) == ["perudo-random", "perudo-simple"]
     assert sum(r["points"] for r in rows) == 1.0 and rows[0]["rank"] == 1
+
+
+def test_a_safe_id_is_its_own_topic_word() -> None:
+    """Ids are ``token_urlsafe``: one in 64 ends with ``-``, and its topic keeps it."""
+    assert topic_word("aDtHjfX-") == "aDtHjfX-"
+    assert topic_word("a_b-c.d") == "a_b-c.d"
+    assert topic_word("perudo/classic+#x") == "perudo-classic-x"
+    assert topic_word("") == "-"
+
+
+async def test_standings_of_an_id_ending_with_a_dash(
+    broker: Broker, subscriber: Subscriber
+) -> None:
+    """Published under the id itself (the topic once lost the ``-``: a CI failure)."""
+    bus = test_bus(broker.url)
+    await bus.start()
+    try:
+        bus.standings("aDtHjfX-", {"status": "finished", "round": 1, "rows": []})
+        topic = f"{PREFIX}/tournaments/aDtHjfX-/standings"
+        message = await subscriber.wait_for(
+            lambda: next((m for m in subscriber.messages if m.topic == topic), None),
+            what="the standings under the id's own topic",
+        )
+        assert message.json()["tournament"] == "aDtHjfX-"
+    finally:
+        await bus.close()
