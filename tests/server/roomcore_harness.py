@@ -211,6 +211,11 @@ class Harness:
         assert game is not None and game.to_move is not None
         return conns[game.to_move]
 
+    def autopilot(self, seat: int) -> bool:
+        """Whether the server plays for ``seat`` now (a call, read afresh after each input:
+        mypy keeps an asserted ``core.seats[i].autopilot`` narrowed across inputs)."""
+        return self.core.seats[seat].autopilot
+
     def legal(self, seat: int) -> list[str]:
         """The seat's legal actions now, as texts."""
         game = self.core.game

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -24,7 +25,7 @@ def bot(
     )
 
 
-def opens(effects: list[object]) -> list[Open]:
+def opens(effects: Sequence[object]) -> list[Open]:
     return [e for e in effects if isinstance(e, Open)]
 
 
@@ -202,7 +203,7 @@ def test_random_runs_keep_every_rule(seed: int) -> None:
     for _ in range(200):
         now += rng.random()
         roll = rng.random()
-        effects: list[object]
+        effects: list[Open | Left]
         if roll < 0.35:
             name = f"p{rng.randrange(10)}"
             owner = owners[int(name[1:]) % 4]
@@ -236,8 +237,8 @@ def test_random_runs_keep_every_rule(seed: int) -> None:
         for game in live.values():
             for seat in game.seats:
                 count[seat.player] = count.get(seat.player, 0) + 1
-            ids = tuple(sorted(s.player for s in game.seats))
-            pairs[ids] = pairs.get(ids, 0) + 1
+            pair = tuple(sorted(s.player for s in game.seats))
+            pairs[pair] = pairs.get(pair, 0) + 1
         for player, n in count.items():
             assert n == ladder.playing(player)
             if not player.startswith("bot-"):

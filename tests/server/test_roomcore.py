@@ -32,8 +32,7 @@ def test_an_action_is_persisted_before_it_is_acknowledged_or_shown() -> None:
         if isinstance(e, m.Send) and decoded(e.frames[0])["type"] == "event"
     )
     assert first_persist < first_event
-    mover = h.core.game.to_move  # type: ignore[union-attr]
-    conn = (ana, bob)[mover]  # type: ignore[index]
+    conn = h.mover(ana, bob)
     turn = [f for f in conn.frames if f["type"] == "turn"][-1]
     action = next(a for a in turn["legal"] if "x" in a)
     out = h.feed(m.Act(conn, action=action, token=object()))
@@ -51,7 +50,8 @@ def test_a_refused_action_changes_nothing_and_persists_nothing() -> None:
     game = h.core.game
     assert game is not None
     before = (list(game.history), game.view(None), h.core.viewer_seq(None))
-    idle = (bob, ana)[game.to_move]  # type: ignore[index]
+    assert game.to_move is not None
+    idle = (bob, ana)[game.to_move]
     for bad in ("9x9", "not an action", "dudo"):
         out = h.feed(m.Act(idle, action=bad, token=object()))
         assert not any(isinstance(e, m.Persist) for e in out)
@@ -122,7 +122,7 @@ def test_a_perudo_clock_puts_out_the_seat_that_flags() -> None:
     h = Harness(make_core("perudo", {"seats": 3}, Settings(clock_base=30.0)))
     for player in (ANA, BOB, cid):
         h.request(m.Join(Conn(player)), at=0.0)
-    assert h.core.clocks is not None
+    assert h.core.clocks is not None and h.core.game is not None
     first = h.core.game.to_move
     assert first is not None
     h.run_until(31.0)
@@ -196,7 +196,8 @@ def opponent_view(attempts: int) -> tuple[list[dict[str, Any]], list[tuple[float
     t += 0.1
     h.feed(m.Act(bot, action="e7e5", token=object()), at=t)
     h.run_until(10.0)
-    history = h.core.game.history  # type: ignore[union-attr]
+    assert h.core.game is not None
+    history = h.core.game.history
     assert [r.action for r in history][-1] == "e7e5" and len(history) == 2 + attempts
     return ana.frames[start:], _release_times(h)
 
@@ -277,16 +278,15 @@ def test_a_perudo_player_gone_past_the_grace_period_gets_a_stand_in_at_once() ->
     h.request(m.Join(ana))
     h.request(m.Join(bob))
     h.feed(m.Detach(bob, token=None), at=1.0)
-    out: list[m.Effect] = []
     h.run_until(11.0)
-    out = [e for e in h.effects if isinstance(e, m.Launch)]
+    out = h.launches()
     assert out and out[-1].seat == 1 and out[-1].bot == "perudo-simple"
-    assert h.core.seats[1].autopilot
+    assert h.autopilot(1)
     # the stand-in's ticket opens bob's seat; bob's return sends it away
     standin = Conn(Player("bot-perudo-simple", "perudo-simple", True))
     assert h.request(m.Join(standin, ticket=out[-1].ticket))["seat"] == 1
     h.request(m.Resume(Conn(BOB), since=0), at=12.0)
-    assert not h.core.seats[1].autopilot
+    assert not h.autopilot(1)
     assert {"type": "left", "room": "r1"} in standin.frames
 
 
@@ -305,7 +305,7 @@ def test_a_house_seat_whose_bot_is_late_gets_no_stand_in_and_keeps_its_ticket() 
     launches = [e for e in h.effects if isinstance(e, m.Launch)]
     assert launches and all(e == m.Launch(1, "perudo-random", ticket) for e in launches)
     assert len(launches) == 4  # added at 0 s, asked for again at 10, 20 and 30 s (grace 10 s)
-    assert h.core.seats[1].autopilot
+    assert h.autopilot(1)
     # the policy moves for the late bot when it is its turn
     game = h.core.game
     assert game is not None
@@ -316,7 +316,7 @@ def test_a_house_seat_whose_bot_is_late_gets_no_stand_in_and_keeps_its_ticket() 
     # the house bot arrives with its ticket and plays on
     bot = Conn(bot_player)
     assert h.request(m.Join(bot, ticket=ticket), at=41.0)["seat"] == 1
-    assert not h.core.seats[1].autopilot
+    assert not h.autopilot(1)
     assert h.core.row.house == {"1": ticket}
     assert not any(f["type"] == "left" for f in bot.frames)
 
