@@ -71,6 +71,13 @@ def only(events: list[Event], kind: str) -> Event:
     return found[0]
 
 
+def seen(event: Event, seat: int) -> dict[str, Any]:
+    """What ``seat`` is shown of ``event``, which it must be shown."""
+    view = event.seats[seat]
+    assert view is not None, f"seat {seat} is shown nothing of {event.truth}"
+    return view
+
+
 def tries_of(table: Table) -> Event:
     """The last pawn-tries event of the game so far."""
     truths = [truth for truth in table.game.truths if truth["type"] == "pawn_tries"]
@@ -168,7 +175,7 @@ def test_repeated_promotion_is_refused() -> None:
     table.refuse(0, "a7a8n", "repeated")
     table.refuse(0, "a7a8q", "repeated")
     # the push without a promotion piece is another (impossible) attempt
-    assert only(table.play("a7a8"), "illegal").seats[0]["answer"] == "impossible"
+    assert seen(only(table.play("a7a8"), "illegal"), 0)["answer"] == "impossible"
 
 
 @pytest.mark.parametrize("rules", RULES)
@@ -177,9 +184,9 @@ def test_illegal_and_impossible_per_rule_set(rules: str) -> None:
     table.play("e2e4", "e7e5")
     illegal = only(table.play("e4e5"), "illegal")
     impossible = only(table.play("e4e6"), "illegal")
-    mover_answer = impossible.seats[0]["answer"]
+    mover_answer = seen(impossible, 0)["answer"]
     assert mover_answer == ("impossible" if rules in ("cincinnati", "rand") else "illegal")
-    assert illegal.seats[0]["answer"] == "illegal"
+    assert seen(illegal, 0)["answer"] == "illegal"
     if rules == "wild16":
         assert illegal.seats[1] is None and illegal.spectator is None
         assert impossible.seats[1] is None and impossible.spectator is None
@@ -204,7 +211,7 @@ def test_illegal_and_impossible_per_rule_set(rules: str) -> None:
 def test_attempt_from_an_enemy_square_is_impossible() -> None:
     table = Table("rand")
     event = only(table.play("e7e5"), "illegal")
-    assert event.seats[0]["answer"] == "impossible"
+    assert seen(event, 0)["answer"] == "impossible"
 
 
 def test_legal_actions_come_from_the_own_board_only() -> None:
@@ -243,8 +250,8 @@ def test_capture_of_a_pawn(rules: str) -> None:
     table = Table(rules, "4k3/8/8/3p4/8/8/8/3RK3 w - - 0 1")
     move = only(table.play("d1d5"), "move")
     unit = None if rules == "english" else "pawn"
-    assert move.seats[1]["capture"] == "d5" and move.seats[1]["captured"] == unit
-    assert move.seats[0]["move"] == "d1d5" and "move" not in move.seats[1]
+    assert seen(move, 1)["capture"] == "d5" and seen(move, 1)["captured"] == unit
+    assert seen(move, 0)["move"] == "d1d5" and "move" not in seen(move, 1)
     assert move.spectator == move.seats[1]
 
 
@@ -252,8 +259,8 @@ def test_capture_of_a_pawn(rules: str) -> None:
 def test_capture_of_a_piece(rules: str) -> None:
     table = Table(rules, "4k3/8/8/3n4/8/8/8/3RK3 w - - 0 1")
     move = only(table.play("d1d5"), "move")
-    assert move.seats[1]["capture"] == "d5"
-    assert move.seats[1]["captured"] == (None if rules == "english" else "piece")
+    assert seen(move, 1)["capture"] == "d5"
+    assert seen(move, 1)["captured"] == (None if rules == "english" else "piece")
     assert move.truth["captured_unit"] == "piece" and move.truth["san"] == "Rxd5"
 
 
@@ -265,12 +272,13 @@ def test_en_passant_announces_the_captured_pawns_square(rules: str) -> None:
         assert tries_of(table).truth["moves"] == ["e5d6"]
     move = only(table.play("e5d6"), "move")
     assert move.truth["en_passant"] is True
-    assert move.seats[1]["capture"] == "d5"
-    assert move.seats[0]["capture"] == "d5"
-    assert move.seats[1]["captured"] == (None if rules == "english" else "pawn")
+    assert seen(move, 1)["capture"] == "d5"
+    assert seen(move, 0)["capture"] == "d5"
+    assert seen(move, 1)["captured"] == (None if rules == "english" else "pawn")
     # English rules (thesis 3.2): "il Bianco cattura en-passant in f6", the landing square;
     # "capture" stays the captured pawn's square, which every board needs
     for view in (move.seats[0], move.seats[1], move.spectator):
+        assert view is not None
         assert view.get("en_passant_at") == ("d6" if rules == "english" else None)
 
 
@@ -315,30 +323,30 @@ def test_no_pawn_tries_announce_false() -> None:
 def test_pinned_pawn_does_not_count() -> None:
     # the e4 pawn is pinned on the e-file: exd5 is not a pawn try
     table = Table("wild16", "4r1k1/8/8/3n4/4P3/8/8/4K3 w - - 0 1")
-    assert table.opening[-1].seats[0]["count"] == 0
+    assert seen(table.opening[-1], 0)["count"] == 0
     assert only(table.play("e4d5"), "illegal").seats[1] is None
 
 
 def test_pawn_capturing_its_pinner_counts() -> None:
     table = Table("wild16", "4k3/8/8/8/8/6b1/5P2/4K3 w - - 0 1")
-    assert table.opening[-1].seats[0]["count"] == 1
+    assert seen(table.opening[-1], 0)["count"] == 1
 
 
 def test_in_check_only_resolving_captures_count() -> None:
     table = Table("rand", "k7/8/8/8/8/2n4r/1P4P1/7K w - - 0 1")
-    assert table.opening[-1].seats[0]["squares"] == ["g2"]
+    assert seen(table.opening[-1], 0)["squares"] == ["g2"]
     assert table.opening[-1].seats[1] == {
         "type": "pawn_tries",
         "color": "white",
         "seat": 0,
         "pawns": 1,
     }
-    assert only(table.play("b2c3"), "illegal").seats[0]["answer"] == "illegal"
+    assert seen(only(table.play("b2c3"), "illegal"), 0)["answer"] == "illegal"
 
 
 def test_capture_promotion_counts_once() -> None:
     table = Table("wild16", "1n2k3/P7/8/8/8/8/8/4K3 w - - 0 1")
-    assert table.opening[-1].seats[0]["count"] == 1
+    assert seen(table.opening[-1], 0)["count"] == 1
     board = chess.Board("1n2k3/P7/8/8/8/8/8/4K3 w - - 0 1")
     assert [move.uci() for move in legal_pawn_captures(board)] == ["a7b8q"]
 
@@ -370,7 +378,7 @@ def test_english_any_yes_and_the_duty() -> None:
 
 def test_english_any_no_and_timing() -> None:
     table = Table("english")
-    assert only(table.play("any"), "any").seats[1]["answer"] is False
+    assert seen(only(table.play("any"), "any"), 1)["answer"] is False
     table.play("e2e4")
     table.refuse(0, "any", "not_your_turn")
     table.play("e7e5")
@@ -447,16 +455,16 @@ def test_long_and_short_diagonal(king: str, checker: str, direction: str) -> Non
 def test_check_directions(fen: str, move: str, checks: list[str] | None, rules: str) -> None:
     table = Table(rules, fen)
     event = only(table.play(move), "move")
-    assert event.seats[1]["check"] == (checks or [])
+    assert seen(event, 1)["check"] == (checks or [])
     assert event.spectator == event.seats[1]
 
 
 def test_check_on_a_king_of_each_diagonal() -> None:
     # g8's diagonals: a2-g8 (7 squares, long) and g8-h7 (2 squares, short)
     table = Table("wild16", "6k1/p7/8/1B6/8/8/8/K7 w - - 0 1")
-    assert only(table.play("b5c4"), "move").seats[1]["check"] == ["long_diagonal"]
+    assert seen(only(table.play("b5c4"), "move"), 1)["check"] == ["long_diagonal"]
     table = Table("wild16", "6k1/8/8/8/8/8/8/K6Q w - - 0 1")
-    assert only(table.play("h1h7"), "move").seats[1]["check"] == ["short_diagonal"]
+    assert seen(only(table.play("h1h7"), "move"), 1)["check"] == ["short_diagonal"]
 
 
 # -- castling -----------------------------------------------------------------------------
@@ -490,18 +498,18 @@ def test_castling_out_of_through_into_check(black: str, kingside: bool, queensid
             }
             assert event.truth["castling"] is True
         else:
-            assert event.seats[0]["answer"] == "illegal"
+            assert seen(event, 0)["answer"] == "illegal"
 
 
 def test_castling_spelling_and_rights() -> None:
     table = Table("cincinnati", "8/8/2k5/8/8/8/8/R3K2R w KQ - 0 1")
-    assert only(table.play("e1h1"), "illegal").seats[0]["answer"] == "impossible"
+    assert seen(only(table.play("e1h1"), "illegal"), 0)["answer"] == "impossible"
     no_rights = Table("cincinnati", "8/8/2k5/8/8/8/8/R3K2R w - - 0 1")
-    assert only(no_rights.play("e1g1"), "illegal").seats[0]["answer"] == "impossible"
+    assert seen(only(no_rights.play("e1g1"), "illegal"), 0)["answer"] == "impossible"
     blocked = Table("cincinnati", "8/8/2k5/8/8/8/8/R3KB1R w KQ - 0 1")
-    assert only(blocked.play("e1g1"), "illegal").seats[0]["answer"] == "impossible"
+    assert seen(only(blocked.play("e1g1"), "illegal"), 0)["answer"] == "impossible"
     hidden = Table("cincinnati", "8/8/2k5/8/8/8/8/R3Kb1R w KQ - 0 1")
-    assert only(hidden.play("e1g1"), "illegal").seats[0]["answer"] == "illegal"
+    assert seen(only(hidden.play("e1g1"), "illegal"), 0)["answer"] == "illegal"
 
 
 # -- promotion ----------------------------------------------------------------------------
@@ -511,7 +519,7 @@ def test_castling_spelling_and_rights() -> None:
 def test_promotion_is_silent_except_under_rand(rules: str) -> None:
     table = Table(rules, "4k3/P7/8/8/8/8/8/4K3 w - - 0 1")
     event = only(table.play("a7a8n"), "move")
-    heard = event.seats[1]
+    heard = seen(event, 1)
     if rules == "rand":
         assert heard["promotion"] is True
     else:
@@ -525,19 +533,19 @@ def test_promotion_is_silent_except_under_rand(rules: str) -> None:
 def test_promotion_capture_with_check(rules: str) -> None:
     table = Table(rules, "1n2k3/P7/8/8/8/8/8/4K3 w - - 0 1")
     event = only(table.play("a7b8q"), "move")
-    assert event.seats[1]["capture"] == "b8"
-    assert event.seats[1]["check"] == ["rank"]
+    assert seen(event, 1)["capture"] == "b8"
+    assert seen(event, 1)["check"] == ["rank"]
     if rules == "rand":
-        assert event.seats[1]["promotion"] is True
+        assert seen(event, 1)["promotion"] is True
     # a non-promotion move under rand is announced as such
     if rules == "rand":
-        assert only(table.play("e8d7"), "move").seats[0]["promotion"] is False
+        assert seen(only(table.play("e8d7"), "move"), 0)["promotion"] is False
 
 
 def test_promotion_needs_a_piece() -> None:
     table = Table("wild16", "4k3/P7/8/8/8/8/8/4K3 w - - 0 1")
     event = only(table.play("a7a8"), "illegal")
-    assert event.seats[0]["answer"] == "illegal" and event.seats[1] is None
+    assert seen(event, 0)["answer"] == "illegal" and event.seats[1] is None
 
 
 # -- endings ------------------------------------------------------------------------------
@@ -548,7 +556,7 @@ def test_checkmate(rules: str) -> None:
     table = Table(rules, "7k/8/6K1/8/8/8/8/R7 w - - 0 1")
     events = table.play("a1a8")
     assert [event.type for event in events] == ["move", "game_over"]
-    assert events[0].seats[1]["check"] == ["rank"]
+    assert seen(events[0], 1)["check"] == ["rank"]
     over = events[1]
     assert over.seats[0] == over.seats[1] == over.spectator
     assert over.seats[0] == {
@@ -568,8 +576,8 @@ def test_checkmate(rules: str) -> None:
 def test_fools_mate_from_the_start() -> None:
     table = Table("wild16")
     events = table.play("f2f3", "e7e5", "g2g4", "d8h4")
-    assert events[-1].seats[0]["reason"] == "checkmate"
-    assert events[-2].seats[0]["check"] == ["short_diagonal"]  # e1: d2-e1? no: e1-h4 is short
+    assert seen(events[-1], 0)["reason"] == "checkmate"
+    assert seen(events[-2], 0)["check"] == ["short_diagonal"]  # e1: d2-e1? no: e1-h4 is short
     assert table.game.outcome == Outcome((2, 1), "checkmate")
 
 
@@ -577,15 +585,15 @@ def test_stalemate() -> None:
     table = Table("rand", "k7/8/8/1Q6/8/8/8/K7 w - - 0 1")
     events = table.play("b5b6")
     assert [event.type for event in events] == ["move", "game_over"]
-    assert events[1].seats[0]["reason"] == "stalemate"
+    assert seen(events[1], 0)["reason"] == "stalemate"
     assert table.game.outcome == Outcome((1, 1), "stalemate")
 
 
 def test_insufficient_material_after_a_capture() -> None:
     table = Table("wild16", "k7/8/8/8/8/8/1n6/KB6 w - - 0 1")
     events = table.play("a1b2")
-    assert events[0].seats[1]["capture"] == "b2" and events[0].seats[1]["captured"] == "piece"
-    assert events[1].seats[1]["reason"] == "insufficient_material"
+    assert seen(events[0], 1)["capture"] == "b2" and seen(events[0], 1)["captured"] == "piece"
+    assert seen(events[1], 1)["reason"] == "insufficient_material"
     assert table.game.outcome == Outcome((1, 1), "insufficient_material")
 
 
@@ -594,7 +602,7 @@ def test_fifty_moves(auto: bool) -> None:
     table = Table("wild16", "k7/8/8/8/8/8/8/KR6 w - - 99 80", auto_fifty_moves=auto)
     events = table.play("b1b2")
     if auto:
-        assert events[-1].seats[0]["reason"] == "fifty_moves"
+        assert seen(events[-1], 0)["reason"] == "fifty_moves"
         assert table.game.outcome == Outcome((1, 1), "fifty_moves")
     else:
         assert not table.game.is_over
@@ -602,7 +610,7 @@ def test_fifty_moves(auto: bool) -> None:
 
 def test_seventyfive_moves_even_when_fifty_is_off() -> None:
     table = Table("wild16", "k7/8/8/8/8/8/8/KR6 w - - 149 80", auto_fifty_moves=False)
-    assert table.play("b1b2")[-1].seats[1]["reason"] == "seventyfive_moves"
+    assert seen(table.play("b1b2")[-1], 1)["reason"] == "seventyfive_moves"
 
 
 def test_seventyfive_moves_can_be_switched_off() -> None:
@@ -632,7 +640,7 @@ def test_threefold_repetition(rules: str) -> None:
     table.play(*KNIGHT_DANCE, *KNIGHT_DANCE[:3])
     assert not table.game.is_over
     events = table.play(KNIGHT_DANCE[3])
-    assert events[-1].seats[0]["reason"] == "threefold_repetition"
+    assert seen(events[-1], 0)["reason"] == "threefold_repetition"
     assert table.game.outcome == Outcome((1, 1), "threefold_repetition")
 
 
@@ -640,7 +648,7 @@ def test_fivefold_repetition_when_threefold_is_off() -> None:
     table = Table("wild16", auto_threefold=False)
     table.play(*KNIGHT_DANCE * 3, *KNIGHT_DANCE[:3])
     assert not table.game.is_over
-    assert table.play(KNIGHT_DANCE[3])[-1].seats[0]["reason"] == "fivefold_repetition"
+    assert seen(table.play(KNIGHT_DANCE[3])[-1], 0)["reason"] == "fivefold_repetition"
 
 
 def test_fivefold_can_be_switched_off() -> None:
@@ -685,7 +693,7 @@ def test_draw_offer_accept() -> None:
         0
     ) and OFFER_DRAW not in table.game.legal_actions(1)
     events = table.send(0, "accept_draw")
-    assert events[0].seats[1]["reason"] == "agreed_draw"
+    assert seen(events[0], 1)["reason"] == "agreed_draw"
     assert table.game.outcome == Outcome((1, 1), "agreed_draw")
 
 
@@ -723,8 +731,8 @@ def test_forfeit(fen: str | None, reason: str, outcome: Outcome) -> None:
     table = Table("wild16", fen)
     table.send(0, "offer_draw")
     events = table.checker.forfeit(0, reason)
-    assert events[0].seats[1]["reason"] == reason
-    assert events[0].seats[1]["by"] == "white"
+    assert seen(events[0], 1)["reason"] == reason
+    assert seen(events[0], 1)["by"] == "white"
     assert table.game.outcome == outcome
     assert table.game.view(1)["draw_offer"] is None
     assert table.game.history[-1].action == f"forfeit:{reason}"
