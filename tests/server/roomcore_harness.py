@@ -216,6 +216,16 @@ class Harness:
         mypy keeps an asserted ``core.seats[i].autopilot`` narrowed across inputs)."""
         return self.core.seats[seat].autopilot
 
+    def paused(self) -> bool:
+        """Whether the room is paused now (read afresh, as :meth:`autopilot`)."""
+        return self.core.paused
+
+    def to_move(self) -> int:
+        """The seat to move now; the game must be on and waiting for a move."""
+        game = self.core.game
+        assert game is not None and game.to_move is not None
+        return game.to_move
+
     def legal(self, seat: int) -> list[str]:
         """The seat's legal actions now, as texts."""
         game = self.core.game

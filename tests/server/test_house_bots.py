@@ -14,7 +14,9 @@ from bots.baseline import KriegspielRandom, PerudoRandom, PerudoSimple
 from bots.perudo.expert.hint import perudo_hint
 from bots.sdk.bot import Decision
 from bots.sdk.remote import RemotePlayer, Target, play_remote
+from server.games.perudo import Perudo
 from server.net.app import UmpireServer
+from server.rooms.connection import Client
 from server.rooms.room import Timing
 from tests.eventually import eventually
 from tests.server.conftest import wait_state
@@ -33,8 +35,9 @@ async def test_named_house_bots_play_a_perudo_game(make_server: Any, connect: An
         added = await host.request("add_bot", "bot_added", room=room_id, bot=name)
         assert added["bot"] == f"bot-{name}"
     room = await wait_state(server, room_id, timeout=60)
+    assert room.game is not None
     assert {seat for seat, _ in room.game.history} == {0, 1, 2}  # every bot client played
-    assert [s.player.id for s in room.seats] == [
+    assert [s.player.id if s.player else None for s in room.seats] == [
         "bot-perudo-simple",
         "bot-perudo-random",
         "bot-perudo-expert",
@@ -61,6 +64,7 @@ async def test_a_kriegspiel_house_bot_plays_an_external_bot(
     )
     room = await wait_state(server, room_id, timeout=60)
     assert len(results) == 1 and results[0].seat == 0
+    assert room.game is not None and room.game.outcome is not None
     assert results[0].ranks == list(room.game.outcome.ranks)
     assert {seat for seat, _ in room.game.history} == {0, 1}
 
@@ -166,6 +170,7 @@ async def test_hints_come_from_the_seats_own_knowledge(server: UmpireServer, con
     hint = await ana.request("hint", "hint", room=room_id, lang="it", bluff=0.2)
     assert hint["seat"] == 0 and hint["thresholds"]["bluff"] == 0.2
     room = server.lobby.rooms[room_id]
+    assert isinstance(room.game, Perudo)
     assert hint["action"] in [str(a) for a in room.game.legal_actions(0)] or not hint["your_turn"]
     assert isinstance(hint["explanation"], str) and hint["explanation"]
     # the advice depends only on what seat 0 knows: re-rolling seat 1's dice changes nothing
@@ -307,7 +312,10 @@ async def test_a_remote_bot_reconnects_and_resumes_after_a_dropped_connection(
     room = server.lobby.rooms[room_id]
     await asyncio.wait_for(bot.holding.wait(), 30)  # mid-game, and the game waits for it
     assert room.game is not None and room.game.history and room.state == "playing"
-    victim = next(c for c, s in room.viewers.items() if s == 1 and c.player.name == "fragile")
+    victim = next(
+        c for c, s in room.viewers.items() if s == 1 and c.player and c.player.name == "fragile"
+    )
+    assert isinstance(victim, Client) and victim.ws is not None
     victim.ws.transport.abort()  # the network drops: no close frame
     bot.release.set()
     results = await asyncio.wait_for(task, 30)
@@ -355,11 +363,14 @@ def test_public_perudo_statistics_for_the_expert() -> None:
     assert starter is not None
     bluffer = starter
     events += game.apply(starter, "6x6")  # nobody holds a six (nor an ace)
-    events += game.apply(game.to_move, "dudo")
+    challenger = game.to_move
+    assert challenger is not None
+    events += game.apply(challenger, "dudo")
     while not game.is_over:
         seat = game.to_move
         assert seat is not None
         events += game.apply(seat, game.legal_actions(seat)[-1])
+    assert game.outcome is not None
     per_seat = stats.compute("perudo", events, game.outcome, 3)
     assert per_seat[bluffer]["bluffs"] >= 1 and per_seat[bluffer]["bids_revealed"] >= 1
     assert all(s["players"] == 3 for s in per_seat)
@@ -404,6 +415,7 @@ async def test_kriegspiel_meta_plays_black_as_a_house_bot(
             what="three attempts by black",
         )
         assert black_attempts() >= 1
+        assert room.game is not None
         assert not any(text.startswith("forfeit") for _, text in room.game.history)
     finally:
         task.cancel()
@@ -508,6 +520,7 @@ async def test_bots_of_one_kind_relaunched_together_all_come_back(
     room = await wait_state(again, room_id, timeout=60)
     bot_seats = {i for i, s in enumerate(room.seats) if s.bot == "perudo-random"}
     assert len(bot_seats) == 3
+    assert room.game is not None
     after = {seat for seat, _ in room.game.history[restart:]}
     assert bot_seats <= after  # every one of them said hello and played after the restart
 
@@ -538,7 +551,8 @@ async def test_a_runner_killed_under_the_server_is_restarted_and_its_bots_play_o
     os.kill(old, signal.SIGKILL)
     results = await asyncio.wait_for(task, 60)
     assert results[0].seat == 0 and room.state == "finished"
-    (new,) = server.house.pids() or [None]
+    running: list[int | None] = [*server.house.pids()]
+    (new,) = running or [None]
     assert new != old
 
 
@@ -680,7 +694,7 @@ async def test_an_external_bot_pauses_once_per_turn_never_before_a_retry(
         )
     )["room"]
     await host.request("add_bot", "bot_added", room=room_id, bot="kriegspiel-random", seat=1)
-    player = Paced(
+    player: Paced = Paced(
         f"ws://127.0.0.1:{server.port}",
         lambda: FirstTriesA8(player),
         name="paced",
@@ -695,6 +709,7 @@ async def test_an_external_bot_pauses_once_per_turn_never_before_a_retry(
         with contextlib.suppress(asyncio.CancelledError):
             await task
     room = server.lobby.rooms[room_id]
+    assert room.game is not None
     assert room.game.history[0].seat == 0 and room.game.history[0].action == "a1a8"
     assert player.log[:2] == [("decide", "a1a8"), ("pause",)]  # the turn's first attempt
     assert player.log[2][0] == "decide" and player.log[3][0] == "decide"  # the retry: no pause

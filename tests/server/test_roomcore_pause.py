@@ -76,7 +76,7 @@ def test_a_failed_write_pauses_the_room_and_nothing_unstored_is_shown() -> None:
     listed = h.core.summary()
     before = {c: len(c.frames) for c in (ana, bob, wes)}
     room.failing = True
-    token = room.ask(m.Act(white, action=h.legal(h.core.game.to_move)[0]), at=5.0)  # type: ignore[union-attr]
+    token = room.ask(m.Act(white, action=h.legal(h.to_move())[0]), at=5.0)
     assert h.core.paused
     # every viewer is told, and told nothing else: no ack, no event, no clock, no turn
     for conn in (ana, bob, wes):
@@ -98,13 +98,14 @@ def test_a_failed_write_pauses_the_room_and_nothing_unstored_is_shown() -> None:
     assert h.core.state == "playing" and not h.launches()
     # space is freed: the act is acknowledged, everyone sees it, the clocks go on
     room.recover(at=3605.0)
-    assert not h.core.paused and h.answers[token] is None
+    assert not h.paused() and h.answers[token] is None
     assert white.of("ack") and white.last("paused")["paused"] is False
     assert bob.last("paused")["paused"] is False and wes.last("paused")["paused"] is False
     clock = black.last("clock")
     # white spent its 5 s before the pause; the hour of the pause was charged to nobody
     assert sorted(clock["remaining"]) == [55.0, 60.0], clock
-    assert black.last("turn")["seq"] == h.core.viewer_seq(h.core.game.to_move)  # type: ignore[union-attr]
+    assert h.core.game is not None
+    assert black.last("turn")["seq"] == h.core.viewer_seq(h.core.game.to_move)
     assert h.timers, "the clock's flag is armed again"
 
 
@@ -113,8 +114,7 @@ def test_the_end_of_a_game_is_never_shown_before_it_is_stored() -> None:
         """Play dudo-or-lowest; the ``fail_at``-th action's write fails. Return the count."""
         n = 0
         while h.core.state == "playing" and not h.core.paused:
-            seat = h.core.game.to_move  # type: ignore[union-attr]
-            assert seat is not None
+            seat = h.to_move()
             legal = h.legal(seat)
             n += 1
             room.failing = n == fail_at
@@ -144,7 +144,7 @@ def test_a_player_away_during_the_pause_keeps_a_whole_grace_period() -> None:
     room.failing = True
     white = h.mover(ana, bob)
     black = bob if white is ana else ana
-    room.ask(m.Act(white, action=h.legal(h.core.game.to_move)[0]), at=1.0)  # type: ignore[union-attr]
+    room.ask(m.Act(white, action=h.legal(h.to_move())[0]), at=1.0)
     assert h.core.paused
     room.feed(m.Detach(black), at=2.0)  # black closes the page: "paused"...
     h.run_until(500.0)  # ... for fifty grace periods
@@ -164,12 +164,12 @@ def test_a_restart_while_paused_resumes_from_the_stored_log() -> None:
     h, (ana, bob) = seated("kriegspiel")
     room = Failing(h)
     for _ in range(3):
-        seat = h.core.game.to_move  # type: ignore[union-attr]
-        h.request(m.Act((ana, bob)[seat], action=h.legal(seat)[0]), at=h.now + 1)  # type: ignore[index]
+        seat = h.to_move()
+        h.request(m.Act((ana, bob)[seat], action=h.legal(seat)[0]), at=h.now + 1)
     stored = len(h.log.events)
     room.failing = True
-    seat = h.core.game.to_move  # type: ignore[union-attr]
-    room.ask(m.Act((ana, bob)[seat], action=h.legal(seat)[0]), at=h.now + 1)  # type: ignore[index]
+    seat = h.to_move()
+    room.ask(m.Act((ana, bob)[seat], action=h.legal(seat)[0]), at=h.now + 1)
     assert h.core.paused
     closed = h.core.drop_held(ClientError("no_such_room", "closed"))
     assert not closed  # nothing kept for later asked anything
@@ -189,7 +189,7 @@ def test_attaching_during_a_pause_waits_for_its_end() -> None:
     room = Failing(h)
     room.failing = True
     white = h.mover(ana, bob)
-    room.ask(m.Act(white, action=h.legal(h.core.game.to_move)[0]), at=1.0)  # type: ignore[union-attr]
+    room.ask(m.Act(white, action=h.legal(h.to_move())[0]), at=1.0)
     wes = Conn(WES)
     token = room.ask(m.Watch(wes), at=2.0)
     assert [f["type"] for f in wes.frames] == ["paused"]  # told at once why it waits
