@@ -94,7 +94,7 @@ def test_a_reply_and_an_error_carry_the_message_they_answer() -> None:
     assert isinstance(error, Refused) and error.code == "no_such_room"
     assert error.request == {"type": "join", "room": "nope", "ref": bad}
     (late,) = core.receive({"type": "pong", "ref": ref})  # answered already: no request
-    assert late.request is None
+    assert isinstance(late, Received) and late.request is None
 
 
 def test_a_forgotten_token_makes_a_new_player_and_other_refusals_are_final() -> None:
@@ -153,7 +153,8 @@ def test_the_turn_after_an_own_accepted_attempt_is_a_retry() -> None:
     ref = core.act("r1", "a1a8")
     assert sent(core) == [{"type": "act", "room": "r1", "action": "a1a8", "ref": ref}]
     (ack,) = core.receive({"type": "ack", "room": "r1", "seq": 2, "first": 2, "ref": ref})
-    assert ack.request is not None and core.streams["r1"].turn is None
+    assert isinstance(ack, Received) and ack.request is not None
+    assert core.streams["r1"].turn is None
     core.receive(event("r1", 2, "illegal"))
     (again,) = core.receive(turn("r1", 2))
     assert isinstance(again, Turn) and again.retry

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import warnings
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pytest
@@ -43,7 +44,7 @@ def _api_test(env: UmpireEnv, cycles: int) -> None:
 
 
 @pytest.mark.parametrize("options", PERUDO_OPTIONS, ids=lambda o: str(o))
-def test_perudo_passes_pettingzoo_api_and_seed_tests(options: dict[str, object]) -> None:
+def test_perudo_passes_pettingzoo_api_and_seed_tests(options: dict[str, Any]) -> None:
     _api_test(perudo_env(**options), 300)
     seed_test(lambda: perudo_env(**options), num_cycles=200)
 
@@ -95,7 +96,7 @@ def test_perudo_rollouts_end_with_rewards_from_the_ranks(seed: int) -> None:
 
 @pytest.mark.parametrize("options", PERUDO_OPTIONS, ids=lambda o: str(o))
 def test_perudo_rollouts_stay_in_bounds_with_masks_from_the_engine(
-    options: dict[str, object],
+    options: dict[str, Any],
 ) -> None:
     for seed in range(25):
         _rollout(lambda: perudo_env(**options), seed)

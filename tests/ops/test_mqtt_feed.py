@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from server.feed.bus import FeedDelay
+from server.feed.bus import FeedDelay, MqttBus
 from server.net.app import UmpireServer
 from server.rooms.room import Room, Timing
 from server.store import signing
@@ -73,10 +73,12 @@ async def test_bot_game_lobby_events_result(
 
     result = subscriber.on(f"results/{room_id}")[-1]
     assert result.json()["state"] == "finished"
-    assert result.json()["outcome"] == room.game.outcome.to_json()  # type: ignore[union-attr]
+    assert room.game is not None and room.game.outcome is not None
+    assert result.json()["outcome"] == room.game.outcome.to_json()
     assert result.json()["seed"] == room.row.seed.hex()  # revealed at the end
     # the log's final hash, signed (issue 32): checked with the server's public key
     signed = result.json()
+    assert server.signer is not None
     assert signed["final_hash"] == room.row.final_hash and signed["key_id"] == server.signer.key_id
     assert signing.verify(server.signer.public, room_id, signed["final_hash"], signed["signature"])
 
@@ -131,8 +133,10 @@ async def test_policies_private_after_none(
         assert not any(room_id in topic for topic in topics), topics
     listed = {r["room"] for r in subscriber.on("lobby")[-1].json()["rooms"]}
     assert private not in listed and live in listed
+    invite = server.lobby.rooms[private].invite
+    assert invite is not None
     for message in subscriber.messages:
-        assert server.lobby.rooms[private].invite not in message.payload.decode()
+        assert invite not in message.payload.decode()
 
 
 async def test_kriegspiel_feed_never_names_a_move(
@@ -162,7 +166,9 @@ async def test_kriegspiel_feed_never_names_a_move(
         while frame["type"] not in ("ack", "error"):
             frame = await clients[seat].next()
     else:
-        seat = room.game.to_move  # type: ignore[union-attr]
+        assert room.game is not None
+        seat = room.game.to_move
+        assert seat is not None
         await clients[seat].send(type="act", room=room_id, action="resign")
         await clients[seat].expect("ack")
     await wait_state(server, room_id, "finished")
@@ -246,7 +252,7 @@ async def test_broker_restart_mid_game(
     seqs = [p["seq"] for p in payloads]
     assert seqs[-1] == room.viewer_seq(None)  # the feed resumed up to the end
     assert max(seqs) > stopped_at
-    assert server.bus.reconnects >= 1
+    assert isinstance(server.bus, MqttBus) and server.bus.reconnects >= 1
     assert_no_dice_leak(subscriber)
 
 

@@ -79,6 +79,7 @@ async def test_a_whole_game_turns_answered_and_the_end_after_every_event(ana: Cl
                 )
             elif isinstance(output, Received) and output.kind == "event":
                 seen.append(int(output.frame["seq"]))
+    assert isinstance(output, GameEnded)
     assert output.room == room and output.frame["state"] == "finished"
     assert seen == list(range(1, int(output.frame["seq"]) + 1))
     assert seen and ana.core.streams[room].over

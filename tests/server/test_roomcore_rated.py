@@ -126,7 +126,7 @@ def test_a_game_between_accounts_is_rated_and_everyone_sees_the_rating_changes()
     for conn in (ana, bob, wes):
         room = conn.last("room")
         assert room["state"] == "finished" and room.get("rated") is True
-        ratings = room.get("ratings")
+        ratings = room["ratings"]
         assert [r["seat"] for r in ratings] == [0, 1]
         assert [r["player"] for r in ratings] == [ANA.id, BOB.id]
         assert [r["after"] for r in ratings] == [c.after.rating for c in changes]

@@ -9,8 +9,9 @@ import urllib.request
 import pytest
 from websockets.exceptions import InvalidStatus
 
-from server.net.app import Limits
+from server.net.app import Limits, UmpireServer
 from server.net.web import WebClient, static_file
+from tests.server.conftest import ServerFactory
 from tests.server.wsclient import WsClient
 
 
@@ -22,7 +23,7 @@ def _get(port: int, path: str) -> tuple[int, dict[str, str], bytes]:
         return exc.code, dict(exc.headers), exc.read()
 
 
-async def test_index_is_served_with_a_strict_csp(make_server) -> None:
+async def test_index_is_served_with_a_strict_csp(make_server: ServerFactory) -> None:
     server = await make_server()
     status, headers, body = await asyncio.to_thread(_get, server.port, "/")
     assert status == 200
@@ -45,7 +46,7 @@ def test_paths_outside_the_client_are_not_served() -> None:
     assert static_file("/index.html?x=1") is not None
 
 
-async def test_health_still_answers(make_server) -> None:
+async def test_health_still_answers(make_server: ServerFactory) -> None:
     server = await make_server()
     status, _, _ = await asyncio.to_thread(_get, server.port, "/healthz")
     assert status == 200
@@ -61,7 +62,7 @@ def test_origin_rules() -> None:
     assert WebClient(["*"]).origin_allowed("https://evil.example", "x")
 
 
-async def test_websocket_from_a_foreign_origin_is_refused(make_server) -> None:
+async def test_websocket_from_a_foreign_origin_is_refused(make_server: ServerFactory) -> None:
     server = await make_server()
     with pytest.raises(InvalidStatus) as caught:
         await WsClient.open(server.port, origin="https://evil.example")
@@ -75,7 +76,7 @@ async def test_websocket_from_a_foreign_origin_is_refused(make_server) -> None:
 
 
 async def _room_with_two_players_and_a_spectator(
-    server, **create: object
+    server: UmpireServer, **create: object
 ) -> tuple[str, WsClient, WsClient, WsClient]:
     ana, bob, eve = [await WsClient.open(server.port) for _ in range(3)]
     for client, name in ((ana, "ana"), (bob, "bob"), (eve, "eve")):
@@ -89,7 +90,7 @@ async def _room_with_two_players_and_a_spectator(
     return room, ana, bob, eve
 
 
-async def test_chat_channels_and_text(make_server) -> None:
+async def test_chat_channels_and_text(make_server: ServerFactory) -> None:
     server = await make_server(limits=Limits(rate=1000, burst=1000))
     room, ana, bob, eve = await _room_with_two_players_and_a_spectator(server)
     markup = "<b>hi</b> & <script>alert(1)</script>"
@@ -123,7 +124,7 @@ async def test_chat_channels_and_text(make_server) -> None:
         await client.close()
 
 
-async def test_chat_can_be_switched_off_and_is_rate_limited(make_server) -> None:
+async def test_chat_can_be_switched_off_and_is_rate_limited(make_server: ServerFactory) -> None:
     server = await make_server()
     room, ana, bob, eve = await _room_with_two_players_and_a_spectator(server, chat=False)
     frame = await ana.request("watch", "watching", room=room)
