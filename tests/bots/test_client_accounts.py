@@ -99,7 +99,12 @@ def test_register_renames_and_logout_ends_the_session() -> None:
     ref = core.send({"type": "logout", "everywhere": True})
     sent(core)
     (out,) = core.receive({"type": "logged_out", "ref": ref, "revoked": 2})
-    assert out.kind == "logged_out" and core.logged_out and core.token is None
+    assert (
+        isinstance(out, Received)
+        and out.kind == "logged_out"
+        and core.logged_out
+        and core.token is None
+    )
 
 
 def test_an_accounts_revoked_token_is_not_replaced_by_a_guest() -> None:
@@ -111,7 +116,7 @@ def test_an_accounts_revoked_token_is_not_replaced_by_a_guest() -> None:
     core.connection_made()
     sent(core)
     (out,) = core.receive({"type": "error", "code": "bad_token", "message": "revoked"})
-    assert isinstance(out, HelloRefused) and not isinstance(out, Refused)
+    assert not isinstance(out, Refused) and isinstance(out, HelloRefused)
     assert sent(core) == []  # no hello as a guest under the account's name
 
 

@@ -14,6 +14,7 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
+from textual.widget import Widget
 from textual.widgets import Input, RichLog, Select, Static
 
 from client_cli.app import UmpireApp
@@ -21,6 +22,7 @@ from client_cli.games.goofspiel import model_of
 from client_cli.games.goofspiel.screen import GoofspielScreen
 from client_cli.screens.create import CreateScreen
 from client_cli.screens.replay import ReplayScreen
+from client_cli.state import RoomState
 from server.games import register
 from server.net.app import UmpireServer
 from tests.client.pilot import RecordingSession, in_the_lobby, type_text, until
@@ -29,6 +31,17 @@ from tests.server.wsclient import WsClient
 register("goofspiel", "tests.games.goofspiel")
 
 CARDS = 3
+
+
+def focused(app: UmpireApp) -> Widget | None:
+    """``app.focused`` read anew: mypy keeps an asserted ``app.focused is game`` narrowed
+    across the keys pressed since."""
+    return app.focused
+
+
+def is_over(room: RoomState) -> bool:
+    """``room.over`` read anew (as :func:`focused`: the loop's test narrows it)."""
+    return room.over
 
 
 def outcome(scores: list[int]) -> str:
@@ -76,7 +89,7 @@ async def test_a_whole_goofspiel_game_with_real_keys(
         assert game.value == "goofspiel"
         assert form.query_one("#fields-goofspiel").display
         cards = form.query_one("#goofspiel-cards", Input)
-        while app.focused is not cards:
+        while focused(app) is not cards:
             await pilot.press("tab")
         await type_text(pilot, str(CARDS))
         await pilot.press("enter")
@@ -93,7 +106,7 @@ async def test_a_whole_goofspiel_game_with_real_keys(
         await until(pilot, lambda: room.state == "playing")
         await pilot.pause()
         # issue 29: after the screen change the typing lands in the command line
-        assert app.focused is screen.query_one("#command", Input)
+        assert focused(app) is screen.query_one("#command", Input)
 
         # a card not in the hand is refused before sending; the command line takes a bid
         await until(pilot, lambda: room.turn is not None)
@@ -106,18 +119,22 @@ async def test_a_whole_goofspiel_game_with_real_keys(
 
         while not room.over:
             await until(pilot, lambda: room.turn is not None or room.over)
-            if room.over:
+            if is_over(room):
                 break
             await pilot.pause()
             table = str(screen.query_one("#table", Static).render())
             assert "YOUR TURN" in table and "Your hand: " in table
             turn, card = room.turn, room.legal[-1]
+
+            def played(t: dict[str, Any] | None = turn) -> bool:
+                return room.turn is not t or room.over
+
             await pilot.press("e")
-            assert app.focused is screen.query_one("#card", Input)
+            assert focused(app) is screen.query_one("#card", Input)
             await type_text(pilot, card)
             await pilot.press("enter")
-            await until(pilot, lambda t=turn: room.turn is not t or room.over)  # type: ignore[misc]
-            assert not isinstance(app.focused, Input)  # back to the log: keys work again
+            await until(pilot, played)
+            assert not isinstance(focused(app), Input)  # back to the log: keys work again
         over = await asyncio.wait_for(opponent, 20)
         await until(pilot, lambda: room.state == "finished")
         await pilot.pause()

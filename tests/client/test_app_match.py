@@ -21,6 +21,7 @@ from client_cli.session import Session
 from client_cli.state import ClientState
 from client_cli.tokens import TokenStore
 from server.net.app import UmpireServer
+from server.rooms.lobby import MatchSeat
 from tests.client.pilot import in_the_lobby, type_text, until
 from tests.eventually import eventually
 
@@ -87,7 +88,8 @@ async def test_a_match_frame_opens_the_room_in_both_apps_and_they_play(
     async def ana_plays(pilot: Pilot[Any]) -> None:
         app = ana.app
         await until(pilot, lambda: isinstance(app.screen, KriegspielScreen))
-        assert app.screen.room_id == room_id[0]
+        screen = app.screen
+        assert isinstance(screen, KriegspielScreen) and screen.room_id == room_id[0]
         await until(pilot, lambda: isinstance(app.focused, BoardView))  # typing is a move
         white = ana.state.rooms[room_id[0]]
         await until(pilot, lambda: white.turn is not None)
@@ -105,9 +107,14 @@ async def test_a_match_frame_opens_the_room_in_both_apps_and_they_play(
 
     tasks = [start(ana, ana_plays), start(bob, bob_plays)]
     await eventually(lambda: ana.ready.is_set() and bob.ready.is_set(), timeout=20)
-    players = [await server.identities.get(p.state.player["id"]) for p in (ana, bob)]
+    seats: list[MatchSeat] = []
+    for p in (ana, bob):
+        assert p.state.player is not None
+        known = await server.identities.get(p.state.player["id"])
+        assert known is not None
+        seats.append(known)
     room = await server.lobby.open_match(
-        "kriegspiel", {"rules": "wild16"}, players, source="seek", ref="s-test"
+        "kriegspiel", {"rules": "wild16"}, seats, source="seek", ref="s-test"
     )
     room_id.append(room.id)
     await asyncio.wait_for(asyncio.gather(*tasks), 60)
@@ -119,7 +126,9 @@ async def play_kriegspiel_briefly(player: Player, pilot: Pilot[Any]) -> str:
     resigns at its first turn. Return the room's id."""
     app = player.app
     await until(pilot, lambda: isinstance(app.screen, KriegspielScreen), timeout=SLOW)
-    room_id = app.screen.room_id  # type: ignore[attr-defined]
+    screen = app.screen
+    assert isinstance(screen, KriegspielScreen)
+    room_id = screen.room_id
     room = player.state.rooms[room_id]
     await until(pilot, lambda: isinstance(app.focused, BoardView), SLOW)  # typing is a move
     await until(pilot, lambda: room.over or room.turn is not None, timeout=SLOW)
@@ -229,8 +238,12 @@ async def test_a_tournament_joined_by_key_its_standings_live_its_game_played(
             if room.over:
                 break
             turn = room.turn
+
+            def moved(turn: dict[str, Any] | None = turn) -> bool:
+                return room.over or room.turn is not turn
+
             await command(pilot, "dudo" if "dudo" in room.legal else room.legal[0])
-            await until(pilot, lambda turn=turn: room.over or room.turn is not turn)
+            await until(pilot, moved)
         await until(pilot, lambda: app.session.state.tournament[tid]["status"] == "finished")
         await command(pilot, f"tournament {tid}")
         await until(pilot, lambda: isinstance(app.screen, TournamentScreen))

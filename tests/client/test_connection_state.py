@@ -33,6 +33,12 @@ def on_turn_then_dropped() -> Session:
     return session
 
 
+def connected(session: Session) -> bool:
+    """``session.state.connected`` read anew: mypy keeps an asserted
+    ``not session.state.connected`` narrowed across the frame applied since."""
+    return session.state.connected
+
+
 def test_the_player_on_turn_is_told_the_connection_is_down() -> None:
     session = on_turn_then_dropped()
     lines = perudo_lines(session.state.rooms["r1"])
@@ -51,7 +57,7 @@ def test_the_welcome_brings_the_connection_back() -> None:
     session = on_turn_then_dropped()
     assert not session.state.connected
     session.state.apply({"type": "welcome", "player": {"id": "p1", "name": "ana"}, "token": "t"})
-    assert session.state.connected
+    assert connected(session)
     assert not session.state.rooms["r1"].offline
 
 
@@ -63,8 +69,9 @@ async def test_plain_against_a_dead_server_says_so_in_one_line_and_exits_1(
     client = PlainClient(session, out, connect_timeout=0.5)
 
     async def nothing() -> AsyncIterator[str]:
-        return
-        yield ""  # (an async generator)
+        lines: list[str] = []  # (no input at all)
+        for line in lines:
+            yield line
 
     assert await client.run(nothing()) == 1
     err = capsys.readouterr().err
@@ -84,6 +91,7 @@ async def test_the_tui_says_a_dead_server_cannot_be_reached() -> None:
     app.CONNECTION_TICK = 0.05
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
-        assert "not connected to ws://127.0.0.1:9" in app.screen.sub_title
+        sub_title = app.screen.sub_title
+        assert sub_title is not None and "not connected to ws://127.0.0.1:9" in sub_title
         await until(pilot, lambda: any("Cannot reach" in m for m in app.messages))
         await app.session.close()

@@ -4,6 +4,7 @@ input line (never from the command), every bad input is one line, and ``--login`
 from __future__ import annotations
 
 import asyncio
+import getpass
 import io
 from collections.abc import AsyncIterator, Callable
 from typing import Any
@@ -156,16 +157,17 @@ def test_login_flag_asks_the_password_with_getpass(monkeypatch: pytest.MonkeyPat
         asked.append(prompt)
         return PASSWORD
 
-    monkeypatch.setattr(cli.getpass, "getpass", fake_getpass)
+    # (the module ``cli`` imported: ``cli.getpass is getpass``)
+    monkeypatch.setattr(getpass, "getpass", fake_getpass)
     assert cli.ask_password("ana", "ws://h:1") == PASSWORD
     assert asked == ["Password of ana on ws://h:1: "]
 
     def interrupted(prompt: str) -> str:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli.getpass, "getpass", interrupted)
+    monkeypatch.setattr(getpass, "getpass", interrupted)
     assert cli.ask_password("ana", "ws://h:1") is None
-    monkeypatch.setattr(cli.getpass, "getpass", lambda prompt: "")
+    monkeypatch.setattr(getpass, "getpass", lambda prompt: "")
     assert cli.main(["--login", "ana", "--server", "ws://127.0.0.1:9"]) == 1  # none typed
     assert cli.main(["--login", " ", "--server", "ws://127.0.0.1:9"]) == 2
 

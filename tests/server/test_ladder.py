@@ -78,7 +78,7 @@ async def test_six_bots_play_rated_games_continuously(make_server: ServerFactory
 
     rows = await server.store.games(["finished", "aborted"])
     assert rows and all(row.status == "finished" for row in rows)
-    ids: dict[str, str] = {}
+    ids: dict[str | None, str] = {}  # (keyed as ``row.seats`` are)
     for row in rows:
         assert row.rated is not None, f"{row.id} was not rated"
         assert row.rated["versions"] == ["1.0", "1.0"]
@@ -340,7 +340,8 @@ class HeldLeave(LadderPlayer):
         client = self._client
         assert client is not None
         send, self.held = client.send, []
-        client.send = self.held.append  # type: ignore[method-assign]
+        # a stand-in that holds the message back and returns no ref (``send`` returns one)
+        client.send = self.held.append  # type: ignore[method-assign, assignment]
         try:
             super().stop()
         finally:

@@ -178,5 +178,5 @@ async def test_sqlite_a_rating_is_never_lost_nor_counted_twice(tmp_path: Any, wh
 
 @pytest.mark.parametrize("when", ["before", "after"])
 async def test_postgresql_a_rating_is_never_lost_nor_counted_twice(pg_dsn: str, when: str) -> None:
-    nodes = [("--node-name", f"n{i}", "--lease-ttl", "1") for i in (1, 2, 3)]
+    nodes: list[tuple[str, ...]] = [("--node-name", f"n{i}", "--lease-ttl", "1") for i in (1, 2, 3)]
     await rated_game_killed(pg_dsn, when, nodes)

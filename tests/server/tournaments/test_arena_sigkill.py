@@ -99,6 +99,7 @@ async def test_an_arena_survives_a_sigkill(tmp_path: Path) -> None:
         for g in final["games"]:
             row = await store.game(g["room"])
             assert row is not None and row.status == "finished", g
+            assert row.result is not None and row.finished is not None, g
             ranks = row.result["ranks"]
             first = 1.0 if ranks[0] < ranks[1] else 0.0 if ranks[0] > ranks[1] else 0.5
             games.append((row.finished, row.seats, [first, 1.0 - first]))
@@ -112,7 +113,7 @@ async def test_an_arena_survives_a_sigkill(tmp_path: Path) -> None:
     assert sorted(opened) == sorted(g["room"] for g in final["games"])  # no room lost
     assert at_kill["status"] == "running" and len(final["games"]) > len(at_kill["games"])
     assert len(games) >= 5
-    results: dict[str, list[float]] = defaultdict(list)
+    results: dict[str | None, list[float]] = defaultdict(list)
     for _, seats, scores in sorted(games, key=lambda x: x[0]):
         for seat, player in enumerate(seats):
             results[player].append(scores[seat])

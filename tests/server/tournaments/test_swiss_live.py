@@ -41,7 +41,8 @@ async def external_bot(
                 action = dudo[0] if dudo and rnd.random() < 0.5 else rnd.choice(legal)
                 await ws.send(json.dumps({"type": "act", "room": frame["room"], "action": action}))
             elif kind == "tournament" and frame["tournament"]["status"] == "finished":
-                return frame["tournament"]
+                finished: dict[str, Any] = frame["tournament"]
+                return finished
             elif kind == "error":
                 raise AssertionError(f"{name} was refused: {frame}")
     raise AssertionError(f"{name}: the connection closed before the end")
@@ -114,11 +115,13 @@ async def test_a_swiss_of_eight_plays_three_rounds(server: UmpireServer, connect
             byes.append(g["players"][0])
             continue
         row = await server.store.game(g["room"])
-        assert row is not None and row.status == "finished"
+        assert row is not None and row.status == "finished" and row.result is not None
         assert row.settings["match_ref"] == tid
         ranks = row.result["ranks"]
         a_score = 1.0 if ranks[0] < ranks[1] else 0.0 if ranks[0] > ranks[1] else 0.5
-        games.append((row.seats[0], row.seats[1], a_score, 1.0 - a_score))
+        a, b = row.seats[0], row.seats[1]
+        assert a is not None and b is not None
+        games.append((a, b, a_score, 1.0 - a_score))
     assert len(games) == 12 and not byes
     pairs = [frozenset((a, b)) for a, b, _, _ in games]
     assert len(set(pairs)) == 12  # no repeat in 3 rounds of 8
