@@ -3,6 +3,7 @@ umpire-games, from its source folder), never PyPI's unrelated ``umpire`` (issue 
 
 from __future__ import annotations
 
+import importlib.util
 import re
 import sys
 import tomllib
@@ -52,7 +53,8 @@ def test_the_distribution_is_umpire_games_and_dev_names_it() -> None:
 def test_the_error_hints_name_the_extra_and_the_source_folder(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr(event_loop.importlib.util, "find_spec", lambda name: None)
+    # (the function event_loop calls: ``event_loop.importlib is importlib``)
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
     with pytest.raises(RuntimeError, match=r"uvloop extra of umpire-games \(pip install -e"):
         event_loop.loop_factory("uvloop")
     monkeypatch.undo()

@@ -32,7 +32,8 @@ def welcomed(follow_seats: bool) -> ClientCore:
 def test_a_match_is_followed_and_resumed_from_the_start() -> None:
     core = welcomed(follow_seats=True)
     out = core.receive(MATCH)
-    assert [type(o) for o in out] == [Received] and out[0].frame == MATCH
+    assert [type(o) for o in out] == [Received]
+    assert isinstance(out[0], Received) and out[0].frame == MATCH
     assert [(f["type"], f["room"], f["since"]) for f in sent(core)] == [("resume", "Qz81_kLm", 0)]
     assert core.streams["Qz81_kLm"].seat == 1
     core.receive(MATCH)  # the same frame again (two connections): no second resume

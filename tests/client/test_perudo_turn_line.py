@@ -9,7 +9,13 @@ from typing import Any
 from client_cli.games.perudo.text import perudo_lines
 from client_cli.state import RoomState
 
-ROOM = {"type": "room", "room": "r1", "game": "perudo", "state": "playing", "options": {}}
+ROOM: dict[str, Any] = {
+    "type": "room",
+    "room": "r1",
+    "game": "perudo",
+    "state": "playing",
+    "options": {},
+}
 ROOM["seats"] = [{"seat": s, "name": n} for s, n in enumerate(["ana", "bob"])]
 
 

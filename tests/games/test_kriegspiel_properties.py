@@ -136,6 +136,7 @@ class RandomPlayer:
 def assert_replays(game: KriegspielGame, opening: list[Event], played: list[Event]) -> None:
     """Replaying the history gives the same events, views and records."""
     again, events = replay(new_game, game.config, game.seed, game.history)
+    assert isinstance(again, KriegspielGame)
     assert events == opening + played
     for viewer in (0, 1, None):
         assert again.view(viewer) == game.view(viewer)
@@ -192,8 +193,10 @@ def test_short_random_games(rules: str) -> None:
 def test_whole_random_games_end(rules: str) -> None:
     rng = random.Random(f"long/{rules}")
     for index in range(LONG_GAMES):
-        options = {"auto_fifty_moves": index % 3 != 2, "auto_threefold": index % 2 == 0}
-        game, opening = new_game(KriegspielConfig(rules=rules, **options), rng.randbytes(8))
+        config = KriegspielConfig(
+            rules=rules, auto_fifty_moves=index % 3 != 2, auto_threefold=index % 2 == 0
+        )
+        game, opening = new_game(config, rng.randbytes(8))
         checker = LeakChecker(game, opening, views_every=64)
         attempts = 0
         while (seat := game.to_move) is not None:

@@ -27,6 +27,7 @@ from server.games.kriegspiel_rules import (
     legal_pawn_captures,
 )
 from tests.games.kriegspiel_leakcheck import LeakChecker
+from tests.games.views import seen
 
 RULES = ("wild16", "cincinnati", "rand", "english")
 
@@ -69,13 +70,6 @@ def only(events: list[Event], kind: str) -> Event:
     found = [event for event in events if event.type == kind]
     assert len(found) == 1, [event.type for event in events]
     return found[0]
-
-
-def seen(event: Event, seat: int) -> dict[str, Any]:
-    """What ``seat`` is shown of ``event``, which it must be shown."""
-    view = event.seats[seat]
-    assert view is not None, f"seat {seat} is shown nothing of {event.truth}"
-    return view
 
 
 def tries_of(table: Table) -> Event:

@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 
 from server.games.base import Event, IllegalAction
 from server.games.perudo import CALZA, DUDO, Bid, Perudo, PerudoConfig, new_game, replay_game
+from tests.games.views import seen
 
 # -- an independent reading of the rules --------------------------------------------------
 
@@ -139,7 +140,7 @@ class Checker:
                     self.challenge["kind"],
                     self.config.reveal == "all",
                 )
-                shown = [r["seat"] for r in event.view(None)["revealed"]]
+                shown = [r["seat"] for r in seen(event, None)["revealed"]]
                 assert shown == expected, (shown, expected)
                 self.known = set(expected)
                 self.check_challenge(truth)
@@ -212,7 +213,7 @@ def play_random_game(
     assert len(game.outcome.winners) == 1
     assert sorted(game.outcome.ranks) == list(range(1, config.seats + 1))
     assert game.to_move is None
-    assert events[-1].type == "game_over" and events[-1].view(None)["seed"] == seed.hex()
+    assert events[-1].type == "game_over" and seen(events[-1], None)["seed"] == seed.hex()
     return game, events
 
 

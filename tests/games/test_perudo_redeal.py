@@ -6,6 +6,7 @@ import pytest
 
 from server.games.base import IllegalAction
 from server.games.perudo import Perudo, PerudoConfig, new_game
+from tests.games.views import seen
 
 CONFIG = PerudoConfig.from_options({"seats": 3, "dice_per_player": 2})
 
@@ -21,8 +22,8 @@ def test_redeal_replaces_the_dice_and_tells_each_seat_its_own() -> None:
     event = game.redeal([[1, 6], [2, 2], [5, 3]])
     assert game.round.dice == [[1, 6], [2, 2], [5, 3]]
     assert event.truth["dice"] == [[1, 6], [2, 2], [5, 3]]
-    assert [event.view(s)["dice"] for s in range(3)] == [[1, 6], [2, 2], [5, 3]]
-    assert "dice" not in event.spectator
+    assert [seen(event, s)["dice"] for s in range(3)] == [[1, 6], [2, 2], [5, 3]]
+    assert "dice" not in seen(event, None)
     assert game.view(1)["dice"] == [2, 2]
     # The challenge counts the dealt dice: two 2s and an ace (wild) make three 2s.
     starter = game.to_move

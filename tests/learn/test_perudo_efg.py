@@ -80,7 +80,8 @@ def _value(
     else:
         player = state.current_player()
         moves = list(policies[player][state.information_state_string(player)].items())
-    return sum(p * _value(efg, state.child(a), policies) for a, p in moves if p > 0)
+    value: float = sum(p * _value(efg, state.child(a), policies) for a, p in moves if p > 0)
+    return value
 
 
 def test_a_mixture_of_seeds_is_worth_the_seeds_average(

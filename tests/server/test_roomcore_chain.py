@@ -9,6 +9,7 @@ import dataclasses
 
 from server.roomcore import messages as m
 from server.store import chain, signing
+from server.store.contract import ActionRow, ChatRow, EventRow
 from server.store.signing import Signer
 from tests.server.roomcore_harness import (
     ANA,
@@ -63,7 +64,8 @@ def test_a_stand_in_s_moves_are_its_own_and_the_chain_holds_across_a_restart() -
     by_seat = {(a.seat, a.by) for a in log.actions}
     assert (1, "standin") in by_seat and (0, "player") in by_seat
     assert all(a.by == "player" for a in log.actions if a.seat == 0)
-    positions = sorted(r.pos for r in [*log.actions, *log.events, *log.chat] if r.pos is not None)
+    rows: list[ActionRow | EventRow | ChatRow] = [*log.actions, *log.events, *log.chat]
+    positions = sorted(r.pos for r in rows if r.pos is not None)
     assert positions == list(range(1, len(positions) + 1))
     said, answered = (c.pos or 0 for c in log.chat)
     assert said < min(a.pos or 0 for a in log.actions) < answered  # (the room's order)

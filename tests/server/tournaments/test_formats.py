@@ -75,7 +75,7 @@ def test_swiss_no_avoidable_repeats_and_fair_byes(
         rnd_no = core.state.round
         games = [g for g in core.state.games if g.round == rnd_no]
         earlier = [g for g in core.state.games if g.round < rnd_no and not g.bye]
-        met = {p: set() for p in players}
+        met: dict[str, set[str]] = {p: set() for p in players}
         for g in earlier:
             a, b = g.players
             met[a].add(b)
