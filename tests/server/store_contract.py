@@ -25,7 +25,7 @@ import itertools
 import json
 import random
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from typing import Any
 
@@ -1008,9 +1008,12 @@ class StoreContract:
             finished("g1", ["p1", "p2"]), [], {}, toy.plan(["p1", "p2"], [1, 2])
         )
         plan = toy.plan(["p2", "p3"], [1, 2], versions=["", ""])
-        spy = RatingPlan(
-            plan.seats, lambda current: seen.append(list(current)) or plan.rate(current)
-        )
+
+        def rate(current: Sequence[Rating | None]) -> Sequence[Rating]:
+            seen.append(list(current))
+            return plan.rate(current)
+
+        spy = RatingPlan(plan.seats, rate)
         second = await store.finish_game(finished("g2", ["p2", "p3"], at=20.0), [], {}, spy)
         assert seen == [[first[1].after, None]]
         assert second[0].before == first[1].after and second[1].before == NEW_GLICKO2
@@ -1234,24 +1237,6 @@ class StoreContract:
         finally:
             await harness.close_all()
 
-
-def seek_row(seek_id: str, player: str, **fields: Any) -> SeekRow:
-    """A seek row of ``player`` (a two-seat casual Kriegspiel by default)."""
-    game = fields.pop("game", "kriegspiel")
-    options = fields.pop("options", {"rules": "wild16"} if game == "kriegspiel" else {})
-    return SeekRow(
-        id=seek_id,
-        player=player,
-        game=game,
-        options=options,
-        rated=fields.pop("rated", False),
-        seats=fields.pop("seats", 2),
-        created=fields.pop("created", 1.0),
-        pool=fields.pop("pool", f"pool-{game}"),
-        updated=fields.pop("updated", 1.0),
-        rating=fields.pop("rating", 1500.0),
-        **fields,
-    )
     # -- tournaments -----------------------------------------------------------------------
 
     async def test_tournaments_compare_and_set(self, store: Store) -> None:
@@ -1282,3 +1267,22 @@ def seek_row(seek_id: str, player: str, **fields: Any) -> SeekRow:
         assert not await store.save_tournament(stale, 1, [(3, '{"g": 3}')])
         assert len(await store.tournament_games("t1")) == 3
         assert await store.tournament_games("nope") == []
+
+
+def seek_row(seek_id: str, player: str, **fields: Any) -> SeekRow:
+    """A seek row of ``player`` (a two-seat casual Kriegspiel by default)."""
+    game = fields.pop("game", "kriegspiel")
+    options = fields.pop("options", {"rules": "wild16"} if game == "kriegspiel" else {})
+    return SeekRow(
+        id=seek_id,
+        player=player,
+        game=game,
+        options=options,
+        rated=fields.pop("rated", False),
+        seats=fields.pop("seats", 2),
+        created=fields.pop("created", 1.0),
+        pool=fields.pop("pool", f"pool-{game}"),
+        updated=fields.pop("updated", 1.0),
+        rating=fields.pop("rating", 1500.0),
+        **fields,
+    )

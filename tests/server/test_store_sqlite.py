@@ -225,7 +225,8 @@ async def test_iter_games_holds_one_page_at_a_time(tmp_path: Path) -> None:
         queries: list[str] = []
         await store.reader.set_trace_callback(queries.append)
         fetched = [row.id async for row in store.iter_games()]
-        await store.reader.set_trace_callback(None)
+        # None removes the callback (sqlite3's API; aiosqlite's hint leaves None out)
+        await store.reader.set_trace_callback(None)  # type: ignore[arg-type]
         assert fetched == [f"g{i:02}" for i in range(23)]
         pages = [q for q in queries if q.startswith("SELECT") and "FROM games" in q]
         assert len(pages) == 5 and all(q.endswith("LIMIT 5") for q in pages)
