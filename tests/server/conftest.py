@@ -15,7 +15,7 @@ from server.net.app import Limits, ServerConfig, UmpireServer
 from server.players.throttle import Rate
 from server.rooms.room import Room, Timing
 from server.root import build_server
-from tests.conftest import no_error_logs  # noqa: F401  (for conftests that import it from here)
+from tests.conftest import no_error_logs as no_error_logs  # (conftests import it from here)
 from tests.eventually import eventually
 from tests.server.wsclient import WsClient
 

@@ -72,7 +72,7 @@ class DiskFull:
     async def __call__(self) -> None:
         if self.full:
             error = sqlite3.OperationalError("database or disk is full")
-            error.sqlite_errorcode = sqlite3.SQLITE_FULL  # type: ignore[attr-defined]
+            error.sqlite_errorcode = sqlite3.SQLITE_FULL
             raise error
 
 
@@ -381,7 +381,8 @@ async def test_a_write_reported_failed_but_stored_is_not_written_twice(
 
 def a_move(turn: dict[str, Any]) -> str:
     """The first legal move of a Kriegspiel ``turn`` (never a resignation or a draw)."""
-    return next(a for a in turn["legal"] if a not in ("any", "resign", "offer_draw"))
+    move: str = next(a for a in turn["legal"] if a not in ("any", "resign", "offer_draw"))
+    return move
 
 
 async def play_until_paused(

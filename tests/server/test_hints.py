@@ -70,7 +70,9 @@ async def perudo_room(connect: Any, port: int, host: str, guest: str) -> tuple[s
 
 async def bid(server: UmpireServer, room: str, players: list[WsClient]) -> WsClient:
     """The seat to move bids; return its client once every player has the bid's event."""
-    mover = players[server.lobby.rooms[room].game.to_move]
+    game = server.lobby.rooms[room].game
+    assert game is not None and game.to_move is not None
+    mover = players[game.to_move]
     turn = await mover.expect("turn", room=room)
     await mover.send(type="act", room=room, action=next(a for a in turn["legal"] if "x" in a))
     ack = await mover.expect("ack", room=room)

@@ -113,12 +113,12 @@ async def test_a_rematch_swaps_the_colours(server: UmpireServer, connect: Any) -
     to_bob = await bob.expect("match", source="rematch")
     assert to_ana["ref"] == room.id and to_ana["room"] == to_bob["room"] != room.id
     assert (to_ana["seat"], to_bob["seat"]) == (1, 0)  # ana played white: now black
-    await eventually(
-        lambda: (
-            room.core.summary().rematch is not None
-            and room.core.summary().rematch.room == to_ana["room"]
-        )
-    )
+
+    def rematch_opened() -> bool:
+        rematch = room.core.summary().rematch
+        return rematch is not None and rematch.room == to_ana["room"]
+
+    await eventually(rematch_opened)
     await ana.send(type="rematch", room=room.id)
     await ana.error("bad_state")
     new = server.lobby.rooms[to_ana["room"]]

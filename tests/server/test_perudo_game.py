@@ -36,4 +36,5 @@ async def test_game_is_logged_with_the_seed(server: UmpireServer, connect: Any) 
     room = server.lobby.rooms[room_id]
     assert [e.truth for e in events] == [e.truth for e in room.log]
     actions = await server.store.actions(room_id)
+    assert room.game is not None
     assert [(a.seat, a.action) for a in actions] == [tuple(r) for r in room.game.history]

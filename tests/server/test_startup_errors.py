@@ -158,9 +158,9 @@ def test_every_unusable_database_is_one_line(tmp_path: Path) -> None:
             name: (finished(proc), str(path), needle) for name, (proc, path, needle) in runs.items()
         }
         read = finished(reader)
-    for name, (result, path, needle) in results.items():
+    for name, (result, named, needle) in results.items():
         print(name, result[2].strip())
-        assert_one_line(result, path, *([needle] if needle else []))
+        assert_one_line(result, named, *([needle] if needle else []))
     # the read-only file is untouched, and verify still reads it
     assert ro_file.read_bytes() == good.read_bytes()
     assert read[0] == 0 and "no finished games" in read[2], read
