@@ -66,7 +66,7 @@ async def test_umpire_bot_resumes_its_game_after_a_server_restart(tmp_path: Path
         over = await asyncio.wait_for(play_seat(back, script.room, script.seat, script=script), 60)
         assert over is not None  # (the bot played its turns after the restart)
         out, err = await asyncio.wait_for(bot.communicate(), 30)
-        assert bot.returncode == 0, err.decode()
+        assert await bot.wait() == 0, err.decode()  # (its return code, now it has ended)
         assert b"seat 1: placed" in out
     finally:
         for p in (proc, bot):

@@ -167,9 +167,9 @@ async def test_register_login_rated_game_leaderboard_profile(rated_server: Umpir
         await until(pilot, lambda: room.state == "playing")
         assert room.frame.get("rated") is True
         await until(pilot, lambda: room.turn is not None)
-        first = room.turn
+        first_turn = room.turn
         await command(pilot, "e2e4")  # (a game shorter than 2 plies is never rated)
-        await until(pilot, lambda: room.turn is not None and room.turn is not first)
+        await until(pilot, lambda: room.turn is not None and room.turn is not first_turn)
         await command(pilot, "resign")
         await until(pilot, lambda: room.state == "finished")
         await until(pilot, lambda: bool(room.frame.get("ratings")), timeout=15)

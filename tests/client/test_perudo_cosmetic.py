@@ -30,6 +30,7 @@ async def test_at_80x24_calza_hides_and_hint_and_the_placeholder_fit(
         await app.run_line("create perudo seats=2 dice=5 calza=false")
         await until(pilot, lambda: isinstance(app.screen, PerudoScreen))
         screen = app.screen
+        assert isinstance(screen, PerudoScreen)
         room = session.state.room(screen.room_id)
         await app.run_line("bot autopilot")
         await until(pilot, lambda: room.state == "playing")

@@ -27,6 +27,7 @@ async def test_wait_match_then_play_the_room_the_server_opened(
         yield "rematch"  # not in a room: one line, nothing sent
         ana = await server.identities.get(str((session.state.player or {})["id"]))
         bob_player = await server.identities.get(bob.player["id"])
+        assert ana is not None and bob_player is not None
         room = await server.lobby.open_match(
             "kriegspiel", {"rules": "wild16"}, [ana, bob_player], source="seek", ref="s-1"
         )

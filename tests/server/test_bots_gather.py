@@ -6,6 +6,7 @@ room moves to the open room with the smallest id, whose bots stay."""
 from __future__ import annotations
 
 import asyncio
+import functools
 from typing import Any
 
 from bots.baseline import PerudoRandom
@@ -18,7 +19,7 @@ async def test_four_bots_started_at_once_all_play(server: UmpireServer) -> None:
     players = [
         RemotePlayer(
             url,
-            lambda i=i: PerudoRandom(seed=i),
+            functools.partial(PerudoRandom, seed=i),
             name=f"rnd{i}",
             target=Target(game="perudo", options={"seats": 4}),
             gather_every=0.05,

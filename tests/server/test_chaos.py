@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import os
 import random
@@ -262,7 +263,7 @@ def match(db: list[str], sent: list[Sent]) -> bool:
     """Whether the seat's logged actions are its acknowledged actions, each exactly once and
     in order, plus possibly some sent ones whose ack a kill swallowed."""
 
-    @_memo
+    @functools.cache
     def ok(i: int, j: int) -> bool:
         if j == len(sent):
             return i == len(db)
@@ -271,12 +272,6 @@ def match(db: list[str], sent: list[Sent]) -> bool:
         return i < len(db) and db[i] == sent[j].action and ok(i + 1, j + 1)
 
     return ok(0, 0)
-
-
-def _memo(fn: Any) -> Any:
-    import functools
-
-    return functools.lru_cache(maxsize=None)(fn)
 
 
 @pytest.mark.timeout(240)

@@ -116,7 +116,7 @@ def _rechain(db: str, game_id: str, attacker: signing.Signer | None) -> None:
         store = SqliteStore(db)
         await store.open()
         try:
-            got = [await store.game(game_id), await store.actions(game_id)]
+            got: list[Any] = [await store.game(game_id), await store.actions(game_id)]
             return (*got, await store.events(game_id), await store.chat(game_id))
         finally:
             await store.close()

@@ -53,8 +53,8 @@ async def test_a_second_server_on_the_same_file_refuses_naming_the_first(tmp_pat
         assert first.returncode is None  # the first one serves on
     finally:
         first.terminate()
-        await first.wait()
-    assert first.returncode == 0
+        returncode = await first.wait()
+    assert returncode == 0
     assert holder_of(db) is None  # once the first has stopped, the file is free again
 
 

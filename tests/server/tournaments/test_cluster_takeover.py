@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from server.net.app import UmpireServer
 from tests.eventually import eventually
 from tests.server.conftest import FAST, ServerFactory
 from tests.server.wsclient import WsClient
@@ -16,7 +17,10 @@ HOUSE = ["perudo-random", "perudo-simple", "perudo-expert", "perudo-search"]
 
 async def test_another_node_finishes_a_tournament(make_server: ServerFactory, pg_dsn: str) -> None:
     timing = dataclasses.replace(FAST, grace=30.0)
-    a, b = [await make_server(db=pg_dsn, timing=timing, lease_ttl=1.5) for _ in range(2)]
+    nodes: list[UmpireServer] = [
+        await make_server(db=pg_dsn, timing=timing, lease_ttl=1.5) for _ in range(2)
+    ]
+    a, b = nodes
     for node in (a, b):
         node.tournaments.tick = 0.1
         node.tournaments.sweep_every = 3
