@@ -47,7 +47,7 @@ def cluster() -> Iterator[str]:
         local.add_node(num_cpus=1, object_store_memory=SMALL_STORE)
         yield local.address
     finally:
-        local.shutdown()
+        local.shutdown()  # type: ignore[no-untyped-call]  # (Ray leaves it unannotated)
 
 
 def export(
