@@ -28,7 +28,7 @@ def arm() -> None:
         async def full() -> None:
             if os.path.exists(flag):
                 error = sqlite3.OperationalError("database or disk is full")
-                error.sqlite_errorcode = sqlite3.SQLITE_FULL  # type: ignore[attr-defined]
+                error.sqlite_errorcode = sqlite3.SQLITE_FULL
                 raise error
 
         await original(self)

@@ -14,8 +14,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from tests.web.conftest import Served, shot
-from tests.web.test_accounts_flow import Wire, enter_as_guest, no_sideways_scroll
+from tests.web.conftest import Served, Wire, shot
+from tests.web.test_accounts_flow import enter_as_guest, no_sideways_scroll
 
 
 def room_of(page: Any) -> str:
