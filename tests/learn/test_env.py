@@ -69,7 +69,8 @@ def _rollout(make: Callable[[], UmpireEnv], seed: int, steps: int = 100_000) -> 
         # The mask is exactly the engine's legal actions, and the info carries them.
         texts = sorted(env.encoding.action_text(int(i)) for i in legal)
         assert texts == sorted(info["legal"])
-        assert info["view"] == env.game.view(env.possible_agents.index(agent))  # type: ignore[union-attr]
+        assert env.game is not None
+        assert info["view"] == env.game.view(env.possible_agents.index(agent))
         env.step(int(rng.choice(legal)))
     return env
 
@@ -191,4 +192,5 @@ def test_kriegspiel_observation_is_the_seats_own_pieces() -> None:
     assert planes_w[0, 8:16].sum() == 8 and planes_w[0, 48:56].sum() == 0  # own pawns only
     assert planes_b[0, 48:56].sum() == 8 and planes_b[0, 8:16].sum() == 0
     enc = KriegspielEncoding()
-    assert np.array_equal(white, enc.encode(env.game.view(0)))  # type: ignore[union-attr]
+    assert env.game is not None
+    assert np.array_equal(white, enc.encode(env.game.view(0)))

@@ -59,5 +59,7 @@ def test_the_dudo_model_example_runs(tmp_path: Path) -> None:
     lines = done.stdout.splitlines()
     simple = next(line for line in lines if line.startswith("bot-perudo-simple:"))
     # perudo-simple calls dudo more often the less likely the bid: a positive slope.
-    slope = float(re.search(r"w1=([+-][0-9.]+)", simple).group(1))  # type: ignore[union-attr]
+    found = re.search(r"w1=([+-][0-9.]+)", simple)
+    assert found is not None, simple
+    slope = float(found.group(1))
     assert slope > 0

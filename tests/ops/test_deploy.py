@@ -29,8 +29,11 @@ def parses(argv: list[str]) -> None:
 
 def dockerfile_cmd() -> list[str]:
     text = (DEPLOY / "Dockerfile").read_text()
-    entry = json.loads(re.search(r"^ENTRYPOINT (\[.*\])$", text, re.M).group(1))  # type: ignore[union-attr]
-    cmd = json.loads(re.search(r"^CMD (\[.*\])$", text, re.M).group(1))  # type: ignore[union-attr]
+    entry_line = re.search(r"^ENTRYPOINT (\[.*\])$", text, re.M)
+    cmd_line = re.search(r"^CMD (\[.*\])$", text, re.M)
+    assert entry_line is not None and cmd_line is not None
+    entry = json.loads(entry_line.group(1))
+    cmd = json.loads(cmd_line.group(1))
     assert entry == ["umpire"]
     return list(cmd)
 
@@ -47,7 +50,9 @@ def test_dockerfile_runs_the_cli_as_a_non_root_user() -> None:
 
 def test_systemd_unit_runs_the_cli() -> None:
     text = (DEPLOY / "umpire.service").read_text()
-    line = re.search(r"^ExecStart=(.*)$", text, re.M).group(1)  # type: ignore[union-attr]
+    found = re.search(r"^ExecStart=(.*)$", text, re.M)
+    assert found is not None
+    line = found.group(1)
     argv = shlex.split(line)
     assert argv[0].endswith("/umpire")
     parses(argv[1:])

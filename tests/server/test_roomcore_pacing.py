@@ -89,7 +89,8 @@ def _move_shown_at(refusals: int) -> tuple[float, float]:
     while len(ana.events()) == shown_before:
         assert h.timers, "black's move is never shown"
         h.run_until(min(t.at for t in h.timers.values()))
-    history = h.core.game.history  # type: ignore[union-attr]
+    assert h.core.game is not None
+    history = h.core.game.history
     assert len(history) == 2 + refusals and history[-1].action == "e7e5"
     return acked, h.now
 

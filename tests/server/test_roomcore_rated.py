@@ -239,9 +239,9 @@ def test_a_game_whose_end_was_logged_but_not_stored_is_rated_when_the_room_is_re
     again = h.restart(at=100.0, players=PLAYERS)
     assert again.core.state == "finished"
     redone = finish_entry(again)
-    assert redone.plan is not None
+    assert redone.plan is not None and end.plan is not None
     assert redone.row.rated == end.row.rated and redone.row.result == end.row.result
-    assert [key for key, _ in redone.plan.seats] == [key for key, _ in end.plan.seats]  # type: ignore[union-attr]
+    assert [key for key, _ in redone.plan.seats] == [key for key, _ in end.plan.seats]
 
 
 def test_rating_changes_for_a_game_not_over_are_ignored() -> None:
@@ -299,10 +299,11 @@ def test_a_rated_perudo_game_rates_every_seat_from_its_placings() -> None:
     assert rated is not None and (rated["system"], rated["rules"]) == ("openskill", "classic")
     play_to_the_end(h, list(conns))
     end = finish_entry(h)
-    assert end.row.result is not None
+    result = end.row.result
+    assert result is not None
     h.feed(m.Rated(changes_of(end)), at=h.now)
     ratings = conns[0].last("room")["ratings"]
-    by_rank = sorted(ratings, key=lambda r: end.row.result["ranks"][r["seat"]])  # type: ignore[index]
+    by_rank = sorted(ratings, key=lambda r: result["ranks"][r["seat"]])
     assert by_rank[0]["after"] > by_rank[0]["before"] > by_rank[-1]["after"]
 
 

@@ -128,7 +128,8 @@ def test_the_host_starts_early_with_the_seats_taken() -> None:
     assert refused(h, m.Start(ana)) == "bad_state"
     play_to_the_end(h, [ana, bob])
     assert h.core.state == "finished"
-    assert {seat for seat, _ in h.core.game.history} == {0, 1}  # type: ignore[union-attr]
+    assert h.core.game is not None
+    assert {seat for seat, _ in h.core.game.history} == {0, 1}
 
 
 def test_only_the_host_adds_bots_and_only_before_the_start() -> None:
