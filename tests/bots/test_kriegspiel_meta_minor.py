@@ -11,7 +11,7 @@ import chess
 import numpy as np
 import pytest
 
-from bots.kriegspiel.meta import Metaposition, minor_dtm, table_cache
+from bots.kriegspiel.meta import Metaposition, dtm, minor_dtm, table_cache
 from bots.kriegspiel.meta.belief import attacked_by, take_chance, uniform
 from bots.kriegspiel.meta.mate import Pieces, answer
 from bots.kriegspiel.meta.minor import MinorEndgame
@@ -45,7 +45,7 @@ def _distance(kinds: tuple[int, int], board: chess.Board) -> int | None:
     _, first, second = found
     side = table(kinds).white if board.turn == chess.WHITE else table(kinds).black
     plies = int(side[minor_dtm.index(wk, first, second, bk)])
-    return None if plies == minor_dtm.UNKNOWN else plies
+    return None if plies == dtm.UNKNOWN else plies
 
 
 def _by_play(kinds: tuple[int, int], board: chess.Board) -> int | None:
@@ -70,7 +70,7 @@ def _by_play(kinds: tuple[int, int], board: chess.Board) -> int | None:
 @pytest.mark.parametrize(("kinds", "plies"), [(KBB, 37), (KBN, 65)])
 def test_the_longest_mates_are_the_known_ones(kinds: tuple[int, int], plies: int) -> None:
     white = table(kinds).white
-    assert int(white[white != minor_dtm.UNKNOWN].max()) == plies  # 19 and 33 moves
+    assert int(white[white != dtm.UNKNOWN].max()) == plies  # 19 and 33 moves
     e = chess.parse_square
     if kinds == KBB:  # Kg6, Be6, Bf4 against Kh8: Be5 mates
         assert table(kinds).mate_distance(e("g6"), e("e6"), e("f4"), e("h8")) == 1
