@@ -26,6 +26,7 @@ def test_budget_texts() -> None:
     assert clock() == 3.0
 
 
+@pytest.mark.timeout(600)  # (four whole games twice: the default guards hangs, not load)
 def test_a_node_budget_plays_the_same_games_and_counts_illegal_attempts() -> None:
     specs = schedule("kriegspiel", SMALL, BOTS, 2, 2, "nodes", budget="nodes=150")
     first = run_local(specs)

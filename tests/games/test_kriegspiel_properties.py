@@ -169,6 +169,7 @@ def play(config: KriegspielConfig, rng: random.Random, actions: int) -> str | No
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(600)  # (whole games: the 120 s default guards hangs, not a loaded CI)
 @pytest.mark.parametrize("rules", RULE_SETS)
 def test_short_random_games(rules: str) -> None:
     rng = random.Random(f"short/{rules}")
