@@ -32,7 +32,14 @@ from dataclasses import dataclass
 
 import chess
 
-from bots.kriegspiel.meta.geometry import PIECE_KINDS, VALUES, attacks, forward, pawn_pushes
+from bots.kriegspiel.meta.geometry import (
+    PIECE_KINDS,
+    VALUES,
+    attacks,
+    forward,
+    pawn_pushes,
+    uncapturing,
+)
 from bots.kriegspiel.meta.mate import check_groups, neighbours
 from bots.kriegspiel.meta.metaposition import Metaposition
 from bots.sdk.budget import tick
@@ -80,25 +87,16 @@ def jammed_pawns(meta: Metaposition, board: chess.Board) -> int:
     every enemy unit is one (as :func:`search.jammed` tells: a refused step of ours
     located it, or its set is exactly its square), else 0."""
     color = meta.color
-    enemy = not color
-    pawns = board.pawns & board.occupied_co[color]
-    ahead = forward(pawns, color)
-    ours = board.occupied_co[color] & ~board.kings
-    stuck = 0
-    for square in chess.SquareSet(meta.blockers & ahead & meta.may[chess.PAWN]):
-        if not chess.BB_PAWN_ATTACKS[enemy][square] & ours:
-            stuck |= chess.BB_SQUARES[square]
+    stuck = _blocked(meta, board)
     if stuck.bit_count() >= meta.units:
         return stuck
     # Located exactly (the set holds one square a unit, no pieces): each in front of a
     # pawn of ours, with nothing of ours to take (a custom start shown to both players).
     located = meta.may[chess.PAWN]
+    pawns = board.pawns & board.occupied_co[color]
     if meta.pieces_max or located.bit_count() != meta.units or located & ~forward(pawns, color):
         return 0
-    for square in chess.SquareSet(located):
-        if chess.BB_PAWN_ATTACKS[enemy][square] & ours:
-            return 0
-    return located
+    return located if uncapturing(located, board, color) == located else 0
 
 
 def field_of(meta: Metaposition) -> Field | None:
@@ -173,12 +171,7 @@ def _blocked(meta: Metaposition, board: chess.Board) -> int:
     nothing of ours to take: they stand still whatever the others do."""
     color = meta.color
     ahead = forward(board.pawns & board.occupied_co[color], color)
-    ours = board.occupied_co[color] & ~board.kings
-    walls = 0
-    for square in chess.SquareSet(meta.blockers & ahead & meta.may[chess.PAWN]):
-        if not chess.BB_PAWN_ATTACKS[not color][square] & ours:
-            walls |= chess.BB_SQUARES[square]
-    return walls
+    return uncapturing(meta.blockers & ahead & meta.may[chess.PAWN], board, color)
 
 
 def _reach(meta: Metaposition, walls: int) -> tuple[int, int]:

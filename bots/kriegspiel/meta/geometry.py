@@ -84,6 +84,19 @@ def forward(mask: int, color: chess.Color) -> int:
     return (mask << 8) & chess.BB_ALL if color == chess.WHITE else mask >> 8
 
 
+def uncapturing(squares: int, board: chess.Board, color: chess.Color) -> int:
+    """Those of ``squares`` from which an enemy pawn (of ``color``'s opponent) has none
+    of ``color``'s units on ``board`` to take but its king: with one of ours in front of
+    it, such a pawn has no move at all."""
+    ours = board.occupied_co[color] & ~board.kings
+    enemy = not color
+    found = 0
+    for square in chess.SquareSet(squares):
+        if not chess.BB_PAWN_ATTACKS[enemy][square] & ours:
+            found |= chess.BB_SQUARES[square]
+    return found
+
+
 def pawn_pushes(pawns: int, color: chess.Color, blockers: int) -> int:
     """The squares ``color``'s pawns on ``pawns`` may step to, one or two squares, when
     only ``blockers`` may stand in their way."""

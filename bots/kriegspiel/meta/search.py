@@ -43,7 +43,7 @@ from bots.kriegspiel.meta.evaluate import (
     stuck_chance,
     threats,
 )
-from bots.kriegspiel.meta.geometry import PIECE_KINDS, VALUES, forward
+from bots.kriegspiel.meta.geometry import PIECE_KINDS, VALUES, forward, uncapturing
 from bots.kriegspiel.meta.legality import BLOCKER_STAYS, could_be_legal, illegal_chance
 from bots.kriegspiel.meta.mate import MateSearch
 from bots.kriegspiel.meta.metaposition import Metaposition, certain_attacks, possible_attacks
@@ -233,15 +233,9 @@ def _stuck_behind(meta: Metaposition, board: chess.Board) -> int:
     seed 9 (nodes=1000) stalemated a king on g4 whose flight g3 held its pawn, stuck
     behind our bishop on g2; the map held 0.08 of a pawn there (it had lost the pawn
     while it stood unmoved on g7 for 180 plies) and the stalemate looked 0.025 likely."""
-    enemy = not meta.color
     ours = board.occupied_co[meta.color]
-    pieces = ours & ~board.pawns
-    behind = forward(pieces, meta.color) & meta.may[chess.PAWN] & ~ours
-    stuck = 0
-    for square in chess.SquareSet(behind):
-        if not chess.BB_PAWN_ATTACKS[enemy][square] & ours & ~board.kings:
-            stuck |= chess.BB_SQUARES[square]
-    return stuck
+    behind = forward(ours & ~board.pawns, meta.color) & meta.may[chess.PAWN] & ~ours
+    return uncapturing(behind, board, meta.color)
 
 
 def probes(meta: Metaposition) -> int:
