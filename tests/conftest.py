@@ -19,14 +19,16 @@ declared in ``pyproject.toml``). Server-specific fixtures live in ``tests/server
 
 from __future__ import annotations
 
+import inspect
 import logging
 import os
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 
 import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis.internal.conjecture import engine as _hypothesis_engine
 
+from tests.connections import abort_leftovers
 from tests.pgcluster import Cluster, admin_dsn_from_env, create_database, find_bindir
 
 #: the environment variable that names the hypothesis profile, and its default
@@ -89,6 +91,22 @@ def no_error_logs(request: pytest.FixtureRequest) -> Iterator[_ErrorCollector]:
     if collector.records and request.node.get_closest_marker("allow_errors") is None:
         messages = "\n".join(f"{r.name}: {r.getMessage()}" for r in collector.records)
         pytest.fail(f"the test logged errors:\n{messages}")
+
+
+@pytest.fixture(autouse=True)
+def no_leftover_connections(request: pytest.FixtureRequest) -> None:
+    """In an asyncio test, abort the test clients' connections it left open
+    (``tests/connections.py``). Set up before the test's other fixtures, it is torn
+    down after them (its servers), on the test's own loop. A sync test is left alone:
+    it may run a loop of its own (Playwright's) where a fixture's loop cannot run."""
+    if inspect.iscoroutinefunction(request.function):
+        request.getfixturevalue("_abort_leftover_connections")
+
+
+@pytest.fixture
+async def _abort_leftover_connections() -> AsyncIterator[None]:
+    yield
+    await abort_leftovers()
 
 
 @pytest.fixture(scope="session")

@@ -21,6 +21,7 @@ from websockets.exceptions import ConnectionClosed
 
 from bots.client.core import ClientCore
 from server.wire import frames
+from tests.connections import track
 
 TIMEOUT = 5.0
 
@@ -53,6 +54,7 @@ class WsClient:
     @classmethod
     async def open(cls, port: int, **kwargs: Any) -> WsClient:
         ws = await connect(f"ws://127.0.0.1:{port}", compression=None, **kwargs)
+        track(ws.transport)  # aborted at the test's end if it is left open
         return cls(ws)
 
     async def close(self) -> None:
@@ -175,6 +177,7 @@ class RawSocket:
             ).encode()
         )
         await writer.drain()
+        track(writer.transport)  # aborted at the test's end if it is left open
         status = await reader.readuntil(b"\r\n\r\n")
         assert status.startswith(b"HTTP/1.1 101"), status
         return cls(reader, writer)
