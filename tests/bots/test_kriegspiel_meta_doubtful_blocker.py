@@ -5,7 +5,8 @@ until the step is refused again where the king cannot be. Game 61 of seed 9 (wil
 nodes=1000, main at 66a0f09): f3-f2 was refused by the white king on f2 (ply 115), the
 king left, and with one unit left the f2 "wall" stood for it; ``PawnsStill`` planned a
 mate with the h-file empty while the h-pawn ran up it, and stalemated its king
-(docs/kriegspiel_meta.md, *A blocker the king may have made*)."""
+(docs/kriegspiel_meta.md, *A blocker the king may have made*). Nor is such a blocker
+taken as held once the king cannot stand there (``Metaposition.held``, game 274)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import chess
 
 from bots.kriegspiel.meta import Metaposition
 from bots.kriegspiel.meta.conversion import field_of, jammed_pawns
+from bots.kriegspiel.meta.legality import BLOCKER_BLOCKS, path_occupancy
 from bots.kriegspiel.meta.search import jammed, probes
 from bots.kriegspiel.meta.update import observe
 from tests.bots.kriegspiel_squares import quiet
@@ -46,6 +48,24 @@ def test_a_step_the_king_may_have_refused_is_a_blocker_but_no_wall() -> None:
     assert jammed_pawns(meta, meta.own) == 0
     assert not jammed(meta, meta.own)
     assert field_of(meta) is None
+
+
+def test_a_doubtful_blocker_the_king_cannot_stand_on_now_is_not_taken_as_held() -> None:
+    """Game 274 of seed 9: g3-g2 once refused by the king; with the king gone, the step
+    was retried as 90% refused (the floor on every blocker), went through and
+    stalemated the king. Where the king cannot stand now, the square is as likely held
+    as the map says; while it may, the floor stays."""
+    meta = _start(KING_IN_FRONT)
+    _refused(meta, "f3f2")
+    assert meta.held() == chess.BB_F2
+    assert path_occupancy(meta, chess.F2) >= BLOCKER_BLOCKS
+    meta.may[chess.KING] = chess.BB_G4 | chess.BB_H4 | chess.BB_H3  # the king went away
+    assert meta.held() == 0
+    assert path_occupancy(meta, chess.F2) < 0.5
+    wall = _start(KING_AWAY)
+    wall.may[chess.KING] = chess.BB_H3
+    _refused(wall, "f3f2")
+    assert wall.held() == chess.BB_F2 and path_occupancy(wall, chess.F2) >= BLOCKER_BLOCKS
 
 
 def test_the_step_refused_again_where_the_king_cannot_be_makes_it_a_wall() -> None:
