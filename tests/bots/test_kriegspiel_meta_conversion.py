@@ -102,11 +102,13 @@ def test_a_refused_pawn_step_is_not_retried_blindly() -> None:
 def test_pawns_that_refused_ours_a_step_leave_only_king_moves() -> None:
     meta = Metaposition.from_start(chess.WHITE, "wild16", "7k/8/8/4p3/4P3/8/8/K7 w - - 0 1")
     meta.check_known = True
+    meta.may[chess.KING] = chess.BB_H8  # located: not the king's refusal (a pawn's)
     assert not jammed(meta, meta.own)
     observe(meta, {"type": "illegal", "color": "white", "move": "e4e5", "answer": "illegal"})
     assert jammed(meta, meta.own)
     knight = Metaposition.from_start(chess.WHITE, "wild16", "7k/8/8/4p3/4P3/8/8/K5n1 w - - 0 1")
     knight.check_known = True
+    knight.may[chess.KING] = chess.BB_H8
     observe(knight, {"type": "illegal", "color": "white", "move": "e4e5", "answer": "illegal"})
     assert not jammed(knight, knight.own)  # the knight may move
 

@@ -171,7 +171,7 @@ def _blocked(meta: Metaposition, board: chess.Board) -> int:
     nothing of ours to take: they stand still whatever the others do."""
     color = meta.color
     ahead = forward(board.pawns & board.occupied_co[color], color)
-    return uncapturing(meta.blockers & ahead & meta.may[chess.PAWN], board, color)
+    return uncapturing(meta.walls() & ahead & meta.may[chess.PAWN], board, color)
 
 
 def _reach(meta: Metaposition, walls: int) -> tuple[int, int]:

@@ -10,7 +10,8 @@ it is made:
   double check only the king may move;
 - "no pawn tries" (a count of 0, "any?" answered no) means no pawn capture is legal;
 - a pawn steps only onto an empty square (a square where a step was refused before,
-  ``Metaposition.blockers``, probably still holds its blocker: :data:`BLOCKER_BLOCKS`);
+  ``Metaposition.blockers``, probably still holds its blocker: :data:`BLOCKER_BLOCKS`,
+  unless the king may have refused it and cannot stand there now);
 - our king steps only onto a square no enemy unit attacks: while a slider checks us, the
   square beyond our king on the checking line, away from every square where the checker
   may stand, is surely attacked (:func:`king_attack_chance`).
@@ -131,7 +132,7 @@ def square_chance(meta: Metaposition, square: chess.Square) -> float:
             return 0.5
         return min(1.0 - FLOOR, max(FLOOR, presence.ep.get(square, 0.0)))
     chance = presence.at(square, meta.may) if presence is not None else meta.occupancy(square)
-    if bit & meta.blockers:
+    if bit & meta.held():
         chance = max(chance, BLOCKER_STAYS)
     return chance
 
@@ -208,14 +209,15 @@ def path_occupancy(meta: Metaposition, square: chess.Square) -> float:
     move's path (so that the move is refused): 1 where a unit is known; else the
     square's presence (:meth:`~bots.kriegspiel.meta.presence.Presence.at`, or the kinds'
     densities without a presence map) or the king's share of its set; at least
-    :data:`BLOCKER_BLOCKS` where a unit refused one of our pawns a step."""
+    :data:`BLOCKER_BLOCKS` where a unit refused one of our pawns a step (and may stand
+    still: :meth:`Metaposition.held`)."""
     bit = chess.BB_SQUARES[square]
     if bit & meta.known:
         return 1.0
     presence = meta.presence
     unit = presence.at(square, meta.may) if presence is not None else meta.occupancy(square)
     chance = 1.0 - (1.0 - unit) * (1.0 - _enemy_king_share(meta, bit))
-    if bit & meta.blockers:
+    if bit & meta.held():
         chance = max(chance, BLOCKER_BLOCKS)
     return chance
 

@@ -91,6 +91,13 @@ class Metaposition:
     #: squares where a step of one of our pawns was refused, kept while a unit may still
     #: stand there: a hint for planning (a blocking pawn stays), never a legality fact
     blockers: int = 0
+    #: the blockers whose refusal the enemy king may have made (the square was in its
+    #: region then): a king moves on, so these are no walls (:meth:`walls`) until a step
+    #: there is refused again where the king cannot be. Game 61 of seed 9 (wild16,
+    #: nodes=1000): f3-f2 refused by the king on f2, which left; the "wall" on f2 stood
+    #: for the enemy's one unit, a plan counted the h-file empty, and the h-pawn on it
+    #: stalemated its king.
+    doubtful: int = 0
     our_ep: int | None = None  #: the square behind our pawn that just stepped two squares
     their_ep: int = 0  #: squares our pawns may capture onto en passant
     check_known: bool = True  #: False at a custom start until the first move is heard
@@ -167,6 +174,7 @@ class Metaposition:
             attacked=self.attacked,
             known=self.known,
             blockers=self.blockers,
+            doubtful=self.doubtful,
             our_ep=self.our_ep,
             their_ep=self.their_ep,
             check_known=self.check_known,
@@ -223,6 +231,18 @@ class Metaposition:
         if king.bit_count() == 1:
             mask |= king
         return mask | self.known
+
+    def walls(self) -> int:
+        """The blockers that no king step may have made (:attr:`doubtful`): a unit
+        refused our pawn there, and a pawn held so stays."""
+        return self.blockers & ~self.doubtful
+
+    def held(self) -> int:
+        """The blockers still likely held: the walls, and the doubtful ones where the
+        king may still stand. A doubtful blocker the king cannot stand on now was empty
+        if the king made it (game 274 of seed 9: g3-g2 once refused by the king, retried
+        as 70% refused by the floor on blockers, went through and stalemated)."""
+        return self.blockers & ~(self.doubtful & ~self.may[chess.KING])
 
     def maybe_units(self) -> int:
         """Squares where some enemy unit other than the king may stand."""
@@ -300,6 +320,7 @@ class Metaposition:
                 may[kind] = 0
         self.known &= self.maybe_units()
         self.blockers &= self.maybe_units()
+        self.doubtful &= self.blockers
 
     def restrict_enemy_king(self, directions: tuple[str, ...] | list[str]) -> None:
         """The enemy king is checked from exactly ``directions`` (none: not in check)."""

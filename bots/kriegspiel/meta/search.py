@@ -208,10 +208,11 @@ def jammed(meta: Metaposition, board: chess.Board) -> bool:
     """Whether every enemy unit is likely a pawn stuck in front of one of our pawns (on
     ``board``): as many of our pawns had a step refused by a unit that may still stand
     there (a pawn may), unable to take anything of ours. Then only its king
-    moves, as against a lone king (a hint from the refusals, not a certainty: the blocker
-    may have been the king). Seen in replays (seed 1): without it, games with our queen
-    and rooks against two or three blocked pawns ended by the 50-move rule, since the
-    king "may stay" while a pawn moves, so its region never shrank."""
+    moves, as against a lone king (a hint from the refusals, not a certainty; a step the
+    king may have refused is no wall: :meth:`Metaposition.walls`). Seen in replays (seed
+    1): without it, games with our queen and rooks against two or three blocked pawns
+    ended by the 50-move rule, since the king "may stay" while a pawn moves, so its
+    region never shrank."""
     if meta.units == 0 or meta.units > FEW_UNITS:
         return False
     color = meta.color
@@ -220,7 +221,7 @@ def jammed(meta: Metaposition, board: chess.Board) -> bool:
     ahead = (pawns << 8 if color == chess.WHITE else pawns >> 8) & chess.BB_ALL
     ours = board.occupied_co[color] & ~board.kings
     stuck = 0
-    for square in chess.SquareSet(meta.blockers & ahead & meta.may[chess.PAWN]):
+    for square in chess.SquareSet(meta.walls() & ahead & meta.may[chess.PAWN]):
         if not chess.BB_PAWN_ATTACKS[enemy][square] & ours:
             stuck += 1
     return stuck >= meta.units
@@ -245,7 +246,8 @@ def probes(meta: Metaposition) -> int:
     blocker), and blocked pawns leave the king alone to move (:func:`jammed`). Game
     38 of seed 2: three queens against a king and the pawn blocked by ours, never
     located: its set covered three files, the king "may stay" and was not mated in
-    50 moves."""
+    50 moves. A blocker the king may have made (:attr:`Metaposition.doubtful`) is worth
+    the step again once the king cannot stand there: refused, it is a wall."""
     own = meta.own
     if meta.units > FEW_UNITS or not strong_material(own, meta.color):
         return 0
@@ -253,7 +255,8 @@ def probes(meta: Metaposition) -> int:
     if pawns.bit_count() <= meta.pawns_max:
         return 0
     fronts = forward(own.pawns & own.occupied_co[meta.color], meta.color)
-    return fronts & pawns & ~(meta.blockers | meta.known)
+    retry = meta.doubtful & ~meta.may[chess.KING]
+    return fronts & pawns & (~(meta.blockers | meta.known) | retry)
 
 
 def _occupancy(meta: Metaposition, square: chess.Square, density: list[float]) -> float:

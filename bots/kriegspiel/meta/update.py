@@ -109,6 +109,7 @@ def _our_move(meta: Metaposition, event: dict[str, Any]) -> None:
         meta.may[piece] &= ~clear
     meta.known &= ~clear
     meta.blockers &= ~clear
+    meta.doubtful &= ~clear
     own.push(move)
     own.turn = meta.color
     own.ep_square = None
@@ -158,9 +159,12 @@ def _our_illegal(meta: Metaposition, move: chess.Move) -> None:
         meta.their_ep &= ~target
         meta.known &= ~target
     elif abs(move.to_square - move.from_square) == 8:
-        meta.blockers |= target & meta.maybe_units()
         if not target & meta.may[chess.KING]:
             meta.known |= target & meta.maybe_units()
+            meta.doubtful &= ~target  # a unit: a wall from now on
+        elif not target & meta.blockers:
+            meta.doubtful |= target & meta.maybe_units()  # perhaps the king, in passing
+        meta.blockers |= target & meta.maybe_units()
 
 
 # -- pawn tries ------------------------------------------------------------------------
