@@ -241,7 +241,7 @@ class Metaposition:
         """The blockers still likely held: the walls, and the doubtful ones where the
         king may still stand. A doubtful blocker the king cannot stand on now was empty
         if the king made it (game 274 of seed 9: g3-g2 once refused by the king, retried
-        as 70% refused by the floor on blockers, went through and stalemated)."""
+        as 90% refused by the floor on blockers, went through and stalemated)."""
         return self.blockers & ~(self.doubtful & ~self.may[chess.KING])
 
     def maybe_units(self) -> int:
