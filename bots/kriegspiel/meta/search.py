@@ -216,15 +216,9 @@ def jammed(meta: Metaposition, board: chess.Board) -> bool:
     if meta.units == 0 or meta.units > FEW_UNITS:
         return False
     color = meta.color
-    enemy = not color
-    pawns = board.pawns & board.occupied_co[color]
-    ahead = (pawns << 8 if color == chess.WHITE else pawns >> 8) & chess.BB_ALL
-    ours = board.occupied_co[color] & ~board.kings
-    stuck = 0
-    for square in chess.SquareSet(meta.walls() & ahead & meta.may[chess.PAWN]):
-        if not chess.BB_PAWN_ATTACKS[enemy][square] & ours:
-            stuck += 1
-    return stuck >= meta.units
+    ahead = forward(board.pawns & board.occupied_co[color], color)
+    stuck = uncapturing(meta.walls() & ahead & meta.may[chess.PAWN], board, color)
+    return stuck.bit_count() >= meta.units
 
 
 def _stuck_behind(meta: Metaposition, board: chess.Board) -> int:
