@@ -219,8 +219,9 @@ def rebuilt(recorded: Mapping[str, Any]) -> Metaposition:
     ``own`` (our board's placement), ``color``, ``units``, ``may`` (kind: square names),
     the presence map's ``weights`` (kind: {square name: weight}, or ``"a2=0.14 c2=0.08"``)
     and ``mass`` (kind: expected count; the weights' sum where not given); any other key
-    is a :class:`Metaposition` field as it was (``known``, ``blockers``, ``attacked`` and
-    ``their_ep`` as square names; ``start_counts`` the usual army's where not given). The
+    is a :class:`Metaposition` field as it was (``known``, ``blockers``, ``doubtful``,
+    ``attacked`` and ``their_ep`` as square names; ``start_counts`` the usual army's where
+    not given). The
     map's small weights may be left out: what a test asserts on the rebuilt position must
     not hang on them. Without a ``history`` our placement is its one entry (the bot had
     played it)."""
@@ -241,7 +242,7 @@ def rebuilt(recorded: Mapping[str, Any]) -> Metaposition:
         mass[kind] = sum(weights[kind])
     for kind, value in fields.pop("mass", {}).items():
         mass[kind] = value
-    for name in ("known", "blockers", "attacked", "their_ep"):
+    for name in ("known", "blockers", "doubtful", "attacked", "their_ep"):
         if isinstance(fields.get(name), str):
             fields[name] = bb(*fields[name].split())
     fields.setdefault("start_counts", dict(STANDARD_COUNTS))

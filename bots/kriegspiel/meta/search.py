@@ -42,6 +42,7 @@ from bots.kriegspiel.meta.evaluate import (
     strong_material,
     stuck_chance,
     threats,
+    unit_chance,
 )
 from bots.kriegspiel.meta.geometry import PIECE_KINDS, VALUES, forward, uncapturing
 from bots.kriegspiel.meta.legality import BLOCKER_STAYS, could_be_legal, illegal_chance
@@ -544,6 +545,11 @@ class Searcher:
         if kind == chess.PAWN:
             static += reset  # a pawn move resets the 50-move count
         chance = meta.occupancy(move.to_square) if can_take else 0.0
+        if can_take and meta.units <= FEW_UNITS:
+            # With few units the presence map knows better than the sets' densities:
+            # game 219 of seed 9 (wild16, nodes=1000) drew with our king beside the
+            # last unit, a pawn the map held 0.5 to 0.6 likely there, taken at 0.04.
+            chance = max(chance, unit_chance(meta, move.to_square))
         if can_take and target & meta.blockers:
             chance = max(chance, BLOCKER_STAYS)
         if diagonal_pawn and not target & units:
