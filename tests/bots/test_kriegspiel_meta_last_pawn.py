@@ -35,10 +35,16 @@ GAME_68: dict[str, Any] = {
     "tries": 0,
     "may": {
         chess.PAWN: "c2 f2 c4 c5 e5 g6",
-        chess.KNIGHT: "a1 c1 d1 e1 g1 a2 c2 e2 f2 g2 h2 a3 c3 e3 g3 h3 a4 b4 d4 f4 g4 h4 a5 b5 c5 d5 e5 f5 h5 a6 b6 c6 d6 f6 g6 a7 b7 c7 d7 e7 f7 h7 a8 b8 c8 d8 e8 f8 g8 h8",
-        chess.BISHOP: "b1 d1 f1 g1 a2 c2 e2 f2 g2 h2 a3 b3 d3 f3 g3 h3 a4 b4 c4 d4 f4 g4 h4 a5 b5 c5 d5 e5 f5 h5 a6 b6 c6 d6 f6 g6 a7 b7 c7 d7 e7 f7 h7 a8 b8 c8 d8 e8 f8 g8 h8",
-        chess.ROOK: "a1 b1 c1 e1 f1 g1 a2 f2 g2 h2 a3 b3 c3 e3 f3 g3 h3 a4 b4 c4 d4 f4 g4 h4 a5 b5 c5 d5 e5 f5 h5 a6 b6 c6 d6 f6 g6 a7 b7 c7 d7 e7 f7 h7 a8 b8 c8 d8 e8 f8 g8 h8",
-        chess.QUEEN: "a1 b1 f1 g1 a2 f2 g2 h2 a3 b3 f3 g3 h3 a4 b4 c4 d4 f4 g4 h4 a5 b5 c5 d5 e5 f5 h5 a6 b6 c6 d6 f6 g6 a7 b7 c7 d7 e7 f7 h7 a8 b8 c8 d8 e8 f8 g8 h8",
+        chess.KNIGHT: "a1 c1 d1 e1 g1 a2 c2 e2 f2 g2 h2 a3 c3 e3 g3 h3 a4 b4 d4 f4 g4 h4 a5 b5 c5 "
+                      "d5 e5 f5 h5 a6 b6 c6 d6 f6 g6 a7 b7 c7 d7 e7 f7 h7 a8 b8 c8 d8 e8 f8 g8 h8",
+        chess.BISHOP: "b1 d1 f1 g1 a2 c2 e2 f2 g2 h2 a3 b3 d3 f3 g3 h3 a4 b4 c4 d4 f4 g4 h4 a5 b5 "
+                      "c5 d5 e5 f5 h5 a6 b6 c6 d6 f6 g6 a7 b7 c7 d7 e7 f7 h7 a8 b8 c8 d8 e8 f8 g8 "
+                      "h8",
+        chess.ROOK: "a1 b1 c1 e1 f1 g1 a2 f2 g2 h2 a3 b3 c3 e3 f3 g3 h3 a4 b4 c4 d4 f4 g4 h4 a5 "
+                    "b5 c5 d5 e5 f5 h5 a6 b6 c6 d6 f6 g6 a7 b7 c7 d7 e7 f7 h7 a8 b8 c8 d8 e8 f8 "
+                    "g8 h8",
+        chess.QUEEN: "a1 b1 f1 g1 a2 f2 g2 h2 a3 b3 f3 g3 h3 a4 b4 c4 d4 f4 g4 h4 a5 b5 c5 d5 e5 "
+                     "f5 h5 a6 b6 c6 d6 f6 g6 a7 b7 c7 d7 e7 f7 h7 a8 b8 c8 d8 e8 f8 g8 h8",
         chess.KING: "b1 a2 b3 a4 b4 c4 d4 f4 g4 h4 a5 b5 d5 f5 a6 b6 c6 a7 b7 c7 d7 a8 b8 c8 d8 e8",
     },
     "mass": {
@@ -49,7 +55,11 @@ GAME_68: dict[str, Any] = {
     "weights": {
         chess.PAWN: "c2=0.0006 e5=0.2921 g6=0.6254",
         chess.KNIGHT: "h2=0.0006 h8=0.0013",
-        chess.QUEEN: "a1=0.0019 b1=0.0006 f1=0.0050 a2=0.0030 g2=0.0019 h2=0.0036 a3=0.0022 g3=0.0046 h3=0.0005 a4=0.0052 c4=0.0035 d4=0.0036 g4=0.0029 h4=0.0016 c5=0.0055 d5=0.0015 e5=0.0030 h5=0.0010 b6=0.0058 c6=0.0043 d6=0.0049 f6=0.0030 a7=0.0059 b7=0.0037 e7=0.0011 f7=0.0054 h7=0.0016 b8=0.0059 c8=0.0047 f8=0.0063 g8=0.0017 h8=0.0022",
+        chess.QUEEN: "a1=0.0019 b1=0.0006 f1=0.0050 a2=0.0030 g2=0.0019 h2=0.0036 a3=0.0022 "
+                     "g3=0.0046 h3=0.0005 a4=0.0052 c4=0.0035 d4=0.0036 g4=0.0029 h4=0.0016 "
+                     "c5=0.0055 d5=0.0015 e5=0.0030 h5=0.0010 b6=0.0058 c6=0.0043 d6=0.0049 "
+                     "f6=0.0030 a7=0.0059 b7=0.0037 e7=0.0011 f7=0.0054 h7=0.0016 b8=0.0059 "
+                     "c8=0.0047 f8=0.0063 g8=0.0017 h8=0.0022",
     },
 }  # fmt: skip
 
@@ -67,10 +77,16 @@ GAME_219: dict[str, Any] = {
     "doubtful": "h8",
     "may": {
         chess.PAWN: "h2 f3 h3 f4 h4 h5 g6",
-        chess.KNIGHT: "a1 b1 c1 f1 g1 a2 b2 c2 d2 e2 g2 h2 a3 b3 c3 e3 f3 g3 a4 b4 c4 d4 f4 h4 a5 b5 c5 d5 e5 f5 h5 a6 b6 d6 f6 g6 h6 a7 c7 e7 f7 h7 a8 b8 c8 d8 e8 f8 g8 h8",
-        chess.BISHOP: "a1 b1 c1 d1 f1 h1 a2 b2 c2 d2 e2 g2 h2 a3 b3 c3 d3 f3 h3 a4 b4 c4 d4 e4 f4 g4 a5 b5 c5 d5 e5 f5 h5 a6 b6 d6 f6 g6 h6 a7 c7 e7 f7 h7 a8 b8 c8 d8 e8 f8 g8 h8",
-        chess.ROOK: "a1 b1 c1 d1 g1 h1 a2 b2 c2 d2 h2 a3 b3 c3 d3 e3 g3 h3 a4 b4 c4 d4 e4 f4 g4 h4 a5 b5 c5 d5 e5 f5 h5 a6 b6 d6 f6 g6 h6 a7 c7 e7 f7 h7 a8 b8 c8 d8 e8 f8 g8 h8",
-        chess.QUEEN: "a1 b1 c1 d1 h1 a2 b2 c2 d2 h2 a3 b3 c3 d3 h3 a4 b4 c4 d4 e4 f4 g4 h4 a5 b5 c5 d5 e5 f5 h5 a6 b6 d6 f6 g6 h6 a7 c7 e7 f7 h7 a8 b8 c8 d8 e8 f8 g8 h8",
+        chess.KNIGHT: "a1 b1 c1 f1 g1 a2 b2 c2 d2 e2 g2 h2 a3 b3 c3 e3 f3 g3 a4 b4 c4 d4 f4 h4 a5 "
+                      "b5 c5 d5 e5 f5 h5 a6 b6 d6 f6 g6 h6 a7 c7 e7 f7 h7 a8 b8 c8 d8 e8 f8 g8 h8",
+        chess.BISHOP: "a1 b1 c1 d1 f1 h1 a2 b2 c2 d2 e2 g2 h2 a3 b3 c3 d3 f3 h3 a4 b4 c4 d4 e4 f4 "
+                      "g4 a5 b5 c5 d5 e5 f5 h5 a6 b6 d6 f6 g6 h6 a7 c7 e7 f7 h7 a8 b8 c8 d8 e8 f8 "
+                      "g8 h8",
+        chess.ROOK: "a1 b1 c1 d1 g1 h1 a2 b2 c2 d2 h2 a3 b3 c3 d3 e3 g3 h3 a4 b4 c4 d4 e4 f4 g4 "
+                    "h4 a5 b5 c5 d5 e5 f5 h5 a6 b6 d6 f6 g6 h6 a7 c7 e7 f7 h7 a8 b8 c8 d8 e8 f8 "
+                    "g8 h8",
+        chess.QUEEN: "a1 b1 c1 d1 h1 a2 b2 c2 d2 h2 a3 b3 c3 d3 h3 a4 b4 c4 d4 e4 f4 g4 h4 a5 b5 "
+                     "c5 d5 e5 f5 h5 a6 b6 d6 f6 g6 h6 a7 c7 e7 f7 h7 a8 b8 c8 d8 e8 f8 g8 h8",
         chess.KING: "h1 h2 h3 h4 e7 f7 h7 g8",
     },
     "mass": {
@@ -79,7 +95,12 @@ GAME_219: dict[str, Any] = {
     },
     "weights": {
         chess.PAWN: "h2=0.0031 f3=0.5084 h3=0.0181 f4=0.2913 h4=0.0364",
-        chess.QUEEN: "a1=0.0068 b1=0.0050 c1=0.0070 d1=0.0092 h1=0.0065 a2=0.0038 b2=0.0091 c2=0.0076 d2=0.0101 h2=0.0017 a4=0.0114 b4=0.0160 c4=0.0151 d4=0.0175 e4=0.0129 a5=0.0090 b5=0.0077 c5=0.0088 d5=0.0097 f5=0.0121 h5=0.0084 a6=0.0043 b6=0.0044 f6=0.0081 g6=0.0028 h6=0.0063 a7=0.0035 c7=0.0065 e7=0.0036 f7=0.0028 h7=0.0090 a8=0.0035 c8=0.0041 d8=0.0041 e8=0.0020 f8=0.0083 g8=0.0020 h8=0.0082",
+        chess.QUEEN: "a1=0.0068 b1=0.0050 c1=0.0070 d1=0.0092 h1=0.0065 a2=0.0038 b2=0.0091 "
+                     "c2=0.0076 d2=0.0101 h2=0.0017 a4=0.0114 b4=0.0160 c4=0.0151 d4=0.0175 "
+                     "e4=0.0129 a5=0.0090 b5=0.0077 c5=0.0088 d5=0.0097 f5=0.0121 h5=0.0084 "
+                     "a6=0.0043 b6=0.0044 f6=0.0081 g6=0.0028 h6=0.0063 a7=0.0035 c7=0.0065 "
+                     "e7=0.0036 f7=0.0028 h7=0.0090 a8=0.0035 c8=0.0041 d8=0.0041 e8=0.0020 "
+                     "f8=0.0083 g8=0.0020 h8=0.0082",
     },
 }  # fmt: skip
 
@@ -124,5 +145,5 @@ def test_the_last_pawn_stuck_behind_our_knight_is_taken() -> None:
 
 
 def test_the_last_pawn_stuck_behind_our_king_is_taken() -> None:
-    best, scores = _best(rebuilt(GAME_219))
+    best, _ = _best(rebuilt(GAME_219))
     assert best == "f2f3"  # main: Rg5-g1
