@@ -147,6 +147,9 @@ class RemotePlayer:
                     await gathering
             self.token = core.token or self.token
             await client.close()
+            # Closed, it would still sit out a reconnection's backoff (up to 15 s) before
+            # it noticed: a house runner outlived its SIGKILLed server so.
+            running.cancel()
             with contextlib.suppress(ConnectionFailed, asyncio.CancelledError):
                 await running
 
