@@ -65,11 +65,12 @@ STUCK_CORRELATION = 0.15
 #: attacks one.
 HUNT_TARGET = 60.0
 HUNT_STEP = 30.0
-#: A pawn the presence map holds at least this likely on one square is located too: game
-#: 68 of seed 9 (wild16, nodes=1000) ended `QRRBBNN` against a king and its last unit, a
-#: pawn on g6 stuck behind our knight, drawn by the 50-move rule with the map holding
-#: 0.92 to 0.98 of a pawn there for the last 100 plies. It never refused a step of
-#: ours (we had no pawns), so it was no target, and a rook next to it did not take it.
+#: A pawn the presence map holds at least this likely on one square (more likely there
+#: than not) is located too: game 68 of seed 9 (wild16, nodes=1000) ended `QRRBBNN`
+#: against a king and its last unit, a pawn on g6 stuck behind our knight, drawn by the
+#: 50-move rule with the map holding 0.59 to 0.98 of a pawn there for the last 155
+#: plies. It never refused a step of ours (we had no pawns), so it was no target, and
+#: a rook next to it did not take it. (The ghosts of captured pawns held 0.16 to 0.38.)
 HUNT_SURE = 0.5
 
 #: Bonus of a pawn by how many ranks it has advanced from its start (0..5).
@@ -218,7 +219,8 @@ def king_threat(
 
 def hunt_targets(meta: Metaposition, board: chess.Board, stepped: int = 0) -> int:
     """Squares where an enemy pawn likely stands (known there, or it refused one of our
-    pawns a step and may still stand there) and no piece of ours stands on ``board``,
+    pawns a step and may still stand there, or the presence map holds it there at least
+    :data:`HUNT_SURE` likely) and no piece of ours stands on ``board``,
     but for ``stepped``: where a pawn of ours stepped, which takes nothing (scored as
     taken, the refused step onto a blocker was tried again every move)."""
     pawns = meta.may[chess.PAWN]
