@@ -221,10 +221,9 @@ def rebuilt(recorded: Mapping[str, Any]) -> Metaposition:
     and ``mass`` (kind: expected count; the weights' sum where not given); any other key
     is a :class:`Metaposition` field as it was (``known``, ``blockers``, ``doubtful``,
     ``attacked`` and ``their_ep`` as square names; ``start_counts`` the usual army's where
-    not given). The
-    map's small weights may be left out: what a test asserts on the rebuilt position must
-    not hang on them. Without a ``history`` our placement is its one entry (the bot had
-    played it)."""
+    not given). The map's small weights may be left out: what a test asserts on the
+    rebuilt position must not hang on them. Without a ``history`` our placement is its
+    one entry (the bot had played it)."""
     fields = dict(recorded)
     color = fields.pop("color")
     own = chess.Board(None)

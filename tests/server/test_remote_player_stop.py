@@ -55,8 +55,8 @@ async def test_a_bot_stopped_in_its_reconnection_backoff_stops_at_once(
         max_reconnects=100,
     )
     playing = asyncio.create_task(player.play())
-    await asyncio.wait_for(tried.wait(), 30)  # refused once: now in the backoff's sleep
-    await asyncio.sleep(0)
+    # Refused once: the client runs on into the backoff's wait before this task resumes.
+    await asyncio.wait_for(tried.wait(), 30)
     playing.cancel()
     # A hang guard, not a timing: without the fix the task waits out PATIENCE.
     done, _ = await asyncio.wait({playing}, timeout=30)
