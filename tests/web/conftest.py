@@ -153,7 +153,7 @@ def new_page(browser: Any) -> Iterator[Callable[..., Any]]:
             "console",
             # a lost websocket is logged by the browser itself (the restart test)
             lambda msg: (
-                errors.append(msg.text)
+                errors.append(f"{msg.text} ({msg.location.get('url')})")
                 if msg.type == "error" and "WebSocket" not in msg.text
                 else None
             ),

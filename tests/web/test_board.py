@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 import pytest
 
@@ -55,6 +56,21 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     yield from serving(tmp_path_factory.mktemp("board"))
 
 
+def tab_icon(page: Any) -> str:
+    """``"turn"`` or ``"idle"``: which picture the tab's icon is (a data: SVG, the turn's
+    with a red dot)."""
+    href = page.locator("#favicon").get_attribute("href") or ""
+    assert href.startswith("data:image/svg+xml,"), href
+    return "turn" if "#e0362b" in unquote(href) else "idle"
+
+
+def icon_requests(page: Any) -> list[str]:
+    """The requests for a tab icon that ``page`` makes from now on (kept up to date)."""
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if "favicon" in r.url else None)
+    return asked
+
+
 def square(page: Any, sq: str) -> Any:
     return page.locator(f".krieg .sq[data-square={sq}]")
 
@@ -82,13 +98,14 @@ def test_kriegspiel_board_turn_signals_and_final_position(
     bob.click(f".room-card[data-room='{room}'] button:has-text('Join')")
     bob.wait_for_selector(".krieg .board")
     bob.click("#lang")  # bob reads Italian
+    ana_icons, bob_icons = icon_requests(ana), icon_requests(bob)
     ana.wait_for_selector(".turn-of:has-text('Your turn')")
 
     # the tab says when a game waits for you, and only then
     ana.wait_for_function("document.title.includes('Your turn')")
-    assert ana.locator("#favicon").get_attribute("href") == "/favicon-turn.svg"
+    assert tab_icon(ana) == "turn"
     assert bob.title() == "umpire"
-    assert bob.locator("#favicon").get_attribute("href") == "/favicon.svg"
+    assert tab_icon(bob) == "idle"
     # "White to play", capitalised, in Italian
     assert bob.locator(".turn-of").inner_text() == "Tocca al Bianco"
 
@@ -132,7 +149,10 @@ def test_kriegspiel_board_turn_signals_and_final_position(
     ana.wait_for_selector(".krieg .sq[data-square=e4].last-move")
     assert "last-move" in (square(ana, "e2").get_attribute("class") or "")
     ana.wait_for_function("document.title === 'umpire'")
-    assert ana.locator("#favicon").get_attribute("href") == "/favicon.svg"
+    assert tab_icon(ana) == "idle"
+    # the icons are drawn in the page: switching them asks the server nothing (it may be
+    # away: the restart test's page switched icons while it was, a failed load)
+    assert ana_icons == [] and bob_icons == []
     bob.wait_for_function("document.title.includes('Tocca a te')")
     # whose pawn tries
     ana.wait_for_selector('.tries:has-text("Black\'s pawn tries: 0")')

@@ -2,8 +2,18 @@
 // so, and (only if the player turned it on: off by default, kept in localStorage) a short
 // tone is played with WebAudio when a new turn arrives. No sound file is shipped.
 
-const ICON = "/favicon.svg";
-const ICON_TURN = "/favicon-turn.svg";
+// The tab's icons are data: addresses, drawn here: switching them never asks the server,
+// which may be away (a request then is a failed load in the console). The idle icon is
+// favicon.svg's picture; the turn's adds a red dot.
+const DOTS =
+  '<rect x="6" y="6" width="88" height="88" rx="18" fill="#fff" stroke="#1f1d1a" stroke-width="8"/>' +
+  '<circle cx="30" cy="30" r="9" fill="#a8322d"/><circle cx="50" cy="50" r="9"/><circle cx="70" cy="70" r="9"/>';
+const RED_DOT = '<circle cx="80" cy="20" r="19" fill="#e0362b" stroke="#fff" stroke-width="5"/>';
+const icon = (inside) =>
+  "data:image/svg+xml," +
+  encodeURIComponent(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">${inside}</svg>`);
+export const ICON = icon(DOTS);
+export const ICON_TURN = icon(DOTS + RED_DOT);
 const SOUND_KEY = "umpire.sound";
 
 /** The rooms that wait for this page's player: a turn frame of a running game (pure). */
@@ -52,9 +62,9 @@ export function attend(ui) {
   const waiting = waitingRooms(ui.state);
   const title = waiting.length ? ui.t("titleYourTurn") : "umpire";
   if (document.title !== title) document.title = title;
-  const icon = document.getElementById("favicon");
+  const link = document.getElementById("favicon");
   const href = waiting.length ? ICON_TURN : ICON;
-  if (icon && icon.getAttribute("href") !== href) icon.setAttribute("href", href);
+  if (link && link.getAttribute("href") !== href) link.setAttribute("href", href);
   const fresh = waiting.some((id) => !waitingBefore.has(id));
   waitingBefore = new Set(waiting);
   if (fresh && soundOn()) beep();
