@@ -13,9 +13,11 @@ from bots.kriegspiel.meta.conversion import (
     STAY_ALARM,
     STAY_NODES,
     PawnsStill,
+    answer,
     field_of,
     jammed_pawns,
 )
+from bots.kriegspiel.meta.geometry import attacks
 from bots.kriegspiel.meta.search import WIN, Searcher
 from bots.kriegspiel.meta.update import observe
 from bots.sdk.budget import NodeClock
@@ -130,3 +132,46 @@ def test_far_ahead_the_king_that_may_stay_is_mated_by_a_plan() -> None:
     assert search.nodes <= STAY_NODES
     # Until STAY_ALARM quiet moves have passed the heuristic search plays, as before.
     assert field_of(_corner(quiet=STAY_ALARM - 1)) is None
+
+
+def test_a_leaf_answers_mates_only_and_the_same_ones() -> None:
+    """``answer(..., leaf=True)`` (the search's last move: it stops once a move surely is
+    not a mate) drops no move the full answer finds mating, and answers what it keeps
+    as the full answer does, over every move of our pieces and random regions."""
+    rng = random.Random(33)
+    cases = [
+        (_located(SHUTTLE, chess.BLACK, ["g5g4", "h6h5"]), chess.BLACK),
+        (Metaposition.from_start(chess.WHITE, "wild16", "7k/8/8/8/8/8/P7/K6Q w - - 0 1"), 1),
+        (Metaposition.from_start(chess.WHITE, "wild16", "4k3/8/8/8/8/8/P7/R3K2R w - - 0 1"), 1),
+    ]
+    mates = dropped = checked = 0
+    for meta, _ in cases:
+        field = field_of(meta)
+        assert field is not None
+        own = meta.own
+        king = own.king(meta.color)
+        assert king is not None
+        others = sorted(
+            (own.piece_type_at(square) or 0, square)
+            for square in chess.SquareSet(own.occupied_co[meta.color] & ~own.kings & ~own.pawns)
+        )
+        pieces = ((chess.KING, king), *others)
+        occupied = own.occupied
+        region_squares = list(chess.SquareSet(meta.may[chess.KING]))
+        for _ in range(60):
+            region = 0
+            for square in rng.sample(region_squares, rng.randint(1, min(6, len(region_squares)))):
+                region |= chess.BB_SQUARES[square]
+            for at, (kind, square) in enumerate(pieces):
+                reach = attacks(kind, meta.color, square, occupied) & ~occupied
+                for target in chess.SquareSet(reach):
+                    full = answer(field, pieces, region, at, target)
+                    leaf = answer(field, pieces, region, at, target, leaf=True)
+                    mating = full is not None and not (full[1] or full[2])
+                    assert (leaf is not None and not (leaf[1] or leaf[2])) == mating
+                    if leaf is not None:
+                        assert leaf == full  # what it does not drop, it answers the same
+                    mates += mating
+                    dropped += full is not None and leaf is None
+                    checked += 1
+    assert checked > 1_000 and mates > 0 and dropped > 0

@@ -53,6 +53,9 @@ MAX_NODES = 20_000
 #: The memo is cleared beyond this many entries.
 MEMORY = 200_000
 
+#: The kinds whose attacks a unit standing in their way may cut.
+SLIDERS = (chess.BISHOP, chess.ROOK, chess.QUEEN)
+
 #: Our pieces besides pawns: (kind, square), the king first.
 Pieces = tuple[tuple[int, int], ...]
 
@@ -211,11 +214,16 @@ def _occupied(pieces: Pieces) -> int:
 Answer = tuple[Pieces, int, list[int]]
 
 
-def answer(field: Field, pieces: Pieces, region: int, index_: int, target: int) -> Answer | None:
+def answer(
+    field: Field, pieces: Pieces, region: int, index_: int, target: int, leaf: bool = False
+) -> Answer | None:
     """``mate.answer`` on ``field``: what moving ``pieces[index_]`` to ``target`` leads to
     against a king that must move, somewhere in ``region``; ``None`` when some answer
     surely loses the mate (a stalemate, a piece or pawn of ours the king may take, a
-    piece where a wall pawn takes it) or the move is surely refused."""
+    piece where a wall pawn takes it) or the move is surely refused.
+
+    A ``leaf`` (the search's last move) takes mates only: ``None`` as soon as the move
+    surely is not one (a refusal or a quiet square left), the rest not worked out."""
     kind, _ = pieces[index_]
     if chess.BB_SQUARES[target] & field.danger:
         return None
@@ -224,18 +232,25 @@ def answer(field: Field, pieces: Pieces, region: int, index_: int, target: int) 
     if kind == chess.KING:
         refused = region & chess.BB_KING_ATTACKS[target]
         legal = region & ~refused
-        if not legal:
+        if not legal or (leaf and refused):
             return None
     after = (*pieces[:index_], (kind, target), *pieces[index_ + 1 :])
     mine = _occupied(after)
     occupied = mine | field.pawns | field.walls
     attacked = sure = field.guard
+    maybe = field.maybe
     for piece, square in after:
-        attacked |= attacks(piece, field.color, square, occupied)
-        if field.maybe:
-            sure |= attacks(piece, field.color, square, occupied | field.maybe)
-    if not field.maybe:
+        reach = attacks(piece, field.color, square, occupied)
+        attacked |= reach
+        if maybe:
+            # only a slider's line may be cut by a unit not located
+            sure |= (
+                attacks(piece, field.color, square, occupied | maybe) if piece in SLIDERS else reach
+            )
+    if not maybe:
         sure = attacked
+    if leaf and legal & ~sure:
+        return None  # a square where the king is not surely attacked: no mate
     # ``attacked``: what our pieces may attack (a unit not located may block a line);
     # ``sure``: what they attack whatever stands where. A flight counts unless surely
     # attacked (for a mate), a square is stalemated unless it surely has one.
@@ -364,7 +379,7 @@ class PawnsStill:
         for at, (kind, square) in enumerate(pieces):
             reach = attacks(kind, field.color, square, occupied) & ~occupied
             for target in chess.SquareSet(reach):
-                result = answer(field, pieces, region, at, target)
+                result = answer(field, pieces, region, at, target, depth == 1)
                 if result is None:
                     continue
                 after, refused, regions = result
