@@ -134,20 +134,24 @@ def test_far_ahead_the_king_that_may_stay_is_mated_by_a_plan() -> None:
     assert field_of(_corner(quiet=STAY_ALARM - 1)) is None
 
 
-def test_a_leaf_answers_mates_only_and_the_same_ones() -> None:
+def test_a_leaf_and_kept_attacks_answer_as_the_full_answer() -> None:
     """``answer(..., leaf=True)`` (the search's last move: it stops once a move surely is
     not a mate) drops no move the full answer finds mating, and answers what it keeps
-    as the full answer does, over every move of our pieces and random regions."""
+    as the full answer does, over every move of our pieces and random regions; and the
+    attacks kept from the position before the move (``reaches``) answer as attacks
+    computed afresh do."""
     rng = random.Random(33)
     cases = [
         (_located(SHUTTLE, chess.BLACK, ["g5g4", "h6h5"]), chess.BLACK),
         (Metaposition.from_start(chess.WHITE, "wild16", "7k/8/8/8/8/8/P7/K6Q w - - 0 1"), 1),
         (Metaposition.from_start(chess.WHITE, "wild16", "4k3/8/8/8/8/8/P7/R3K2R w - - 0 1"), 1),
+        (_corner(quiet=40), 1),  # the king may stay: a unit not located may cut our lines
     ]
-    mates = dropped = checked = 0
+    mates = dropped = checked = maybes = 0
     for meta, _ in cases:
         field = field_of(meta)
         assert field is not None
+        maybes += field.maybe != 0
         own = meta.own
         king = own.king(meta.color)
         assert king is not None
@@ -156,6 +160,8 @@ def test_a_leaf_answers_mates_only_and_the_same_ones() -> None:
             for square in chess.SquareSet(own.occupied_co[meta.color] & ~own.kings & ~own.pawns)
         )
         pieces = ((chess.KING, king), *others)
+        every = [chess.BB_ALL] * len(pieces)  # a base whose every square a move touches
+        fresh = (every, every)
         occupied = own.occupied
         region_squares = list(chess.SquareSet(meta.may[chess.KING]))
         for _ in range(60):
@@ -167,6 +173,8 @@ def test_a_leaf_answers_mates_only_and_the_same_ones() -> None:
                 for target in chess.SquareSet(reach):
                     full = answer(field, pieces, region, at, target)
                     leaf = answer(field, pieces, region, at, target, leaf=True)
+                    # every piece's attacks computed afresh (none kept from ``reaches``)
+                    assert full == answer(field, pieces, region, at, target, base=fresh)
                     mating = full is not None and not (full[1] or full[2])
                     assert (leaf is not None and not (leaf[1] or leaf[2])) == mating
                     if leaf is not None:
@@ -174,4 +182,4 @@ def test_a_leaf_answers_mates_only_and_the_same_ones() -> None:
                     mates += mating
                     dropped += full is not None and leaf is None
                     checked += 1
-    assert checked > 1_000 and mates > 0 and dropped > 0
+    assert checked > 1_000 and mates > 0 and dropped > 0 and maybes == 1

@@ -214,8 +214,34 @@ def _occupied(pieces: Pieces) -> int:
 Answer = tuple[Pieces, int, list[int]]
 
 
+#: Each piece's attacks through the position's occupancy, and through it and the units
+#: not located (:func:`reaches`), in the order of the pieces.
+Reaches = tuple[list[int], list[int]]
+
+
+def reaches(field: Field, pieces: Pieces) -> Reaches:
+    """What each of ``pieces`` attacks on ``field``: through what stands (ours, our pawns,
+    the walls), and through that and the units not located (``field.maybe``)."""
+    occupied = _occupied(pieces) | field.pawns | field.walls
+    plain = [attacks(kind, field.color, square, occupied) for kind, square in pieces]
+    if not field.maybe:
+        return plain, plain
+    through = occupied | field.maybe
+    sure = [
+        attacks(kind, field.color, square, through) if kind in SLIDERS else reach
+        for (kind, square), reach in zip(pieces, plain, strict=True)
+    ]
+    return plain, sure
+
+
 def answer(
-    field: Field, pieces: Pieces, region: int, index_: int, target: int, leaf: bool = False
+    field: Field,
+    pieces: Pieces,
+    region: int,
+    index_: int,
+    target: int,
+    leaf: bool = False,
+    base: Reaches | None = None,
 ) -> Answer | None:
     """``mate.answer`` on ``field``: what moving ``pieces[index_]`` to ``target`` leads to
     against a king that must move, somewhere in ``region``; ``None`` when some answer
@@ -223,7 +249,10 @@ def answer(
     piece where a wall pawn takes it) or the move is surely refused.
 
     A ``leaf`` (the search's last move) takes mates only: ``None`` as soon as the move
-    surely is not one (a refusal or a quiet square left), the rest not worked out."""
+    surely is not one (a refusal or a quiet square left), the rest not worked out.
+    ``base`` is :func:`reaches` of ``pieces`` (computed when not given): a piece's
+    attacks change only if the move leaves or enters one of their squares (a ray ends
+    at the first square occupied; what stands beyond it does not count)."""
     kind, _ = pieces[index_]
     if chess.BB_SQUARES[target] & field.danger:
         return None
@@ -239,14 +268,22 @@ def answer(
     occupied = mine | field.pawns | field.walls
     attacked = sure = field.guard
     maybe = field.maybe
-    for piece, square in after:
-        reach = attacks(piece, field.color, square, occupied)
+    plain, through = base if base is not None else reaches(field, pieces)
+    moved = chess.BB_SQUARES[pieces[index_][1]] | chess.BB_SQUARES[target]
+    for at, (piece, square) in enumerate(after):
+        if at != index_ and not plain[at] & moved:
+            reach = plain[at]
+        else:
+            reach = attacks(piece, field.color, square, occupied)
         attacked |= reach
         if maybe:
             # only a slider's line may be cut by a unit not located
-            sure |= (
-                attacks(piece, field.color, square, occupied | maybe) if piece in SLIDERS else reach
-            )
+            if piece not in SLIDERS:
+                sure |= reach
+            elif at != index_ and not through[at] & moved:
+                sure |= through[at]
+            else:
+                sure |= attacks(piece, field.color, square, occupied | maybe)
     if not maybe:
         sure = attacked
     if leaf and legal & ~sure:
@@ -375,11 +412,11 @@ class PawnsStill:
             raise _OutOfTime
         mine = _occupied(pieces)
         occupied = mine | field.pawns | field.walls
+        base = reaches(field, pieces)
         candidates = []
-        for at, (kind, square) in enumerate(pieces):
-            reach = attacks(kind, field.color, square, occupied) & ~occupied
-            for target in chess.SquareSet(reach):
-                result = answer(field, pieces, region, at, target, depth == 1)
+        for at, (_, square) in enumerate(pieces):
+            for target in chess.SquareSet(base[0][at] & ~occupied):
+                result = answer(field, pieces, region, at, target, depth == 1, base)
                 if result is None:
                     continue
                 after, refused, regions = result
