@@ -34,6 +34,7 @@ import chess
 
 from bots.kriegspiel.meta.geometry import (
     PIECE_KINDS,
+    SLIDERS,
     VALUES,
     attacks,
     forward,
@@ -52,9 +53,6 @@ DEPTH = 5
 MAX_NODES = 20_000
 #: The memo is cleared beyond this many entries.
 MEMORY = 200_000
-
-#: The kinds whose attacks a unit standing in their way may cut.
-SLIDERS = (chess.BISHOP, chess.ROOK, chess.QUEEN)
 
 #: Our pieces besides pawns: (kind, square), the king first.
 Pieces = tuple[tuple[int, int], ...]

@@ -13,6 +13,7 @@ from server.games.kriegspiel_rules import check_direction
 
 __all__ = [
     "PIECE_KINDS",
+    "SLIDERS",
     "VALUES",
     "attacks",
     "check_direction",
@@ -26,6 +27,9 @@ __all__ = [
 
 #: The enemy piece kinds the metaposition tracks, in python-chess order.
 PIECE_KINDS = (chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN, chess.KING)
+
+#: The kinds whose attacks stop at the first square occupied along a line.
+SLIDERS = (chess.BISHOP, chess.ROOK, chess.QUEEN)
 
 #: Material values in centipawns (the king counts nothing: it is never captured).
 VALUES = {

@@ -41,7 +41,6 @@ from bots.kriegspiel.meta.refusals import lift_attackers
 __all__ = ["observe"]
 
 _PIECES = (chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN)
-_SLIDERS = (chess.BISHOP, chess.ROOK, chess.QUEEN)
 
 
 def _color(name: str) -> chess.Color:
