@@ -19,12 +19,13 @@ import os
 import pwd
 import shutil
 import signal
-import socket
 import subprocess
 import tempfile
 import time
 import uuid
 from pathlib import Path
+
+from tests.ports import free_port
 
 ENV_DSN = "UMPIRE_TEST_PG_DSN"
 
@@ -46,13 +47,6 @@ def admin_dsn_from_env() -> str | None:
     return os.environ.get(ENV_DSN) or None
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 class Cluster:
     """One throwaway PostgreSQL server: ``start()``, ``new_database()``, ``stop()``."""
 
@@ -61,7 +55,7 @@ class Cluster:
         self.fsync = fsync
         self.root = Path(tempfile.mkdtemp(prefix="umpire-pg-"))
         self.data = self.root / "data"
-        self.port = _free_port()
+        self.port = free_port()
         self.user = "umpire"
         self._run_as: list[str] = []
         self._proc: subprocess.Popen[bytes] | None = None

@@ -15,6 +15,7 @@ import pytest
 from bots.sdk.bot import Bot, Decision
 from bots.tools.house_runner import Runner, Threaded, load_advisor
 from tests.eventually import eventually
+from tests.ports import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -45,20 +46,11 @@ async def test_a_threaded_bot_runs_off_the_event_loop_thread() -> None:
     assert threading.get_ident() not in inner.threads
 
 
-def dead_port() -> int:
-    import socket
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-    return port  # closed again: nothing listens there
-
-
 async def test_launch_replaces_a_seat_only_for_a_new_ticket_and_stop_ends_it() -> None:
     reports: list[dict[str, Any]] = []
     runner = Runner(reports.append)
     runner.handle(
-        {"op": "config", "url": f"ws://127.0.0.1:{dead_port()}", "header": "X", "secret": "s"}
+        {"op": "config", "url": f"ws://127.0.0.1:{free_port()}", "header": "X", "secret": "s"}
     )
     launch = {"op": "launch", "room": "r1", "seat": 1, "bot": "perudo-random", "ticket": "a"}
     runner.handle(launch)
@@ -89,7 +81,7 @@ async def test_the_runner_process_exits_when_its_standard_input_closes() -> None
     )
     assert proc.stdin is not None and proc.stdout is not None
     for command in (
-        {"op": "config", "url": f"ws://127.0.0.1:{dead_port()}", "header": "X", "secret": "s"},
+        {"op": "config", "url": f"ws://127.0.0.1:{free_port()}", "header": "X", "secret": "s"},
         {"op": "launch", "room": "r1", "seat": 0, "bot": "kriegspiel-random", "ticket": "t"},
     ):
         proc.stdin.write(json.dumps(command).encode() + b"\n")
@@ -202,7 +194,7 @@ async def test_a_runner_exits_at_once_even_while_its_advisor_warms_up(tmp_path: 
         env={**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{tmp_path}"},
     )
     assert proc.stdin is not None
-    config = {"op": "config", "url": f"ws://127.0.0.1:{dead_port()}", "header": "X"}
+    config = {"op": "config", "url": f"ws://127.0.0.1:{free_port()}", "header": "X"}
     command = {**config, "secret": "s", "advisor": "slow_warm_advisor:advise", "warm": True}
     proc.stdin.write(json.dumps(command).encode() + b"\n")
     await proc.stdin.drain()

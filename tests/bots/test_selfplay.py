@@ -23,6 +23,7 @@ from server.rooms.lobby import Lobby
 from server.rooms.room import Timing
 from server.store.contract import GameRow
 from server.store.sqlite import SqliteStore
+from tests.ports import free_port
 
 
 async def selfplay(db: Path, game: str, bots: list[str], seats: int, games: int) -> None:
@@ -246,11 +247,7 @@ async def test_a_repeated_selfplay_run_logs_each_scheduled_game_once(tmp_path: P
 def test_ray_at_an_address_where_nothing_listens_fails_at_once(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    import socket
-
-    with socket.socket() as probe:  # a port that was free a moment ago: nothing listens
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()  # nothing listens there
     argv = ["selfplay", "--game", "perudo", "--bots", "perudo-random", "--games", "1"]
     argv += ["--db", str(tmp_path / "kb.db"), "--ray", f"127.0.0.1:{port}"]
     assert main(argv) == 1  # Ray itself would wait for ever

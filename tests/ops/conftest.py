@@ -27,19 +27,12 @@ from server.net.app import Limits, ServerConfig, UmpireServer
 from server.rooms.room import Timing
 from server.root import build_server
 from tests.eventually import eventually, eventually_sync
+from tests.ports import free_port
 from tests.server.conftest import db_path, loopback_limits  # noqa: F401  (fixtures)
 from tests.server.wsclient import WsClient
 
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
 PREFIX = "test"
-
-
-def free_port() -> int:
-    """A TCP port nobody listens on right now (loopback)."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 class Broker:

@@ -24,7 +24,6 @@ import json
 import os
 import random
 import signal
-import socket
 import sqlite3
 import time
 from dataclasses import dataclass, field
@@ -35,6 +34,7 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
+from tests.ports import free_port
 from tests.server.serve import spawn_serve
 from tests.server.wsclient import WsClient
 
@@ -56,13 +56,6 @@ KRIEGSPIEL_FENS = (
     "4k3/pp6/8/8/8/8/PP6/4K3 w - - 0 1",
 )
 COMMANDS = {"resign", "offer_draw", "accept_draw", "decline_draw"}
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 async def start_server(db: Path, port: int) -> asyncio.subprocess.Process:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import socket
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -14,6 +13,7 @@ import pytest
 from bots.client.core import ClientCore, GameEnded, Received, Turn
 from bots.client.driver import Client, ClientError, ConnectionFailed
 from server.net.app import UmpireServer
+from tests.ports import free_port
 
 
 @pytest.fixture
@@ -93,10 +93,7 @@ async def test_a_refused_hello_stops_the_client(server: UmpireServer) -> None:
 
 
 async def test_a_server_that_is_not_there_is_given_up_after_the_retries() -> None:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    client = Client(f"ws://127.0.0.1:{port}", ClientCore("ana"), retry=0.01, retries=2)
+    client = Client(f"ws://127.0.0.1:{free_port()}", ClientCore("ana"), retry=0.01, retries=2)
     with pytest.raises(ConnectionFailed):
         await asyncio.wait_for(client.run(), 5)
     assert client.failures == 3

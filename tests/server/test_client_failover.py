@@ -8,22 +8,19 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import socket
 
 from bots.client.core import ClientCore
 from bots.client.driver import Client, ConnectionFailed, server_urls
 from bots.tools.cli import ServerUrls, ws_url
 from server.rooms.room import Timing
 from tests.eventually import eventually
+from tests.ports import free_port
 from tests.server.conftest import ServerFactory
 
 
 def dead_url() -> str:
     """The URL of a port nothing listens on (a server that is stopped)."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    return f"ws://127.0.0.1:{port}"
+    return f"ws://127.0.0.1:{free_port()}"
 
 
 async def test_the_first_node_down_the_client_uses_the_next(make_server: ServerFactory) -> None:

@@ -7,7 +7,6 @@ that outlived a SIGKILLed server by ten seconds failed a test once
 from __future__ import annotations
 
 import asyncio
-import socket
 from collections.abc import Callable, Generator
 
 import pytest
@@ -15,16 +14,10 @@ import pytest
 import bots.client.driver as driver
 from bots.baseline import PerudoRandom
 from bots.sdk.remote import RemotePlayer, Target
+from tests.ports import free_port
 
 #: The delay between connection attempts here: longer than any test may take.
 PATIENCE = 3600.0
-
-
-def _closed_port() -> int:
-    """A loopback port with nothing listening (bound, then released)."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def _slow(first: float, most: float) -> Callable[[], Generator[float]]:
@@ -48,7 +41,7 @@ async def test_a_bot_stopped_in_its_reconnection_backoff_stops_at_once(
 
     monkeypatch.setattr(driver.Client, "_retryable", counted)
     player = RemotePlayer(
-        f"ws://127.0.0.1:{_closed_port()}",
+        f"ws://127.0.0.1:{free_port()}",
         PerudoRandom,
         name="patient",
         target=Target(game="perudo"),
