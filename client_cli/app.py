@@ -11,6 +11,7 @@ from typing import Any, ClassVar
 
 from textual.app import App
 from textual.binding import Binding, BindingType
+from textual.screen import Screen
 
 from client_cli import commands, games
 from client_cli.controller import fetch_replay, run_account, send_command
@@ -91,6 +92,14 @@ class UmpireApp(App[None]):
     CONNECTION_TICK: float = 1.0
     OFFLINE_TICKS: int = 3
 
+    @property
+    def top(self) -> Screen[object] | None:
+        """The screen on top, or ``None`` once the app has stopped: its screens are gone
+        while a timer, a worker or the session may still call in (``self.screen`` would
+        raise ``ScreenStackError``)."""
+        stack = self.screen_stack
+        return stack[-1] if stack else None
+
     def _watch_connection(self) -> None:
         """Say once when the server cannot be reached (the lobby's title shows it too)."""
         if self.session.ready.is_set():
@@ -101,13 +110,13 @@ class UmpireApp(App[None]):
             line = f"Cannot reach {self.session.url}: retrying (is the server running?)"
             self.say(line)
             self.notify(line, severity="error", timeout=6)
-        screen = self.screen
+        screen = self.top
         if isinstance(screen, ClientScreen):
             screen.safe_refresh()
 
     def _refresh_lobby(self) -> None:
-        if isinstance(self.screen, LobbyScreen):
-            self.screen.list_rooms_again()
+        if isinstance(self.top, LobbyScreen):
+            self.top.list_rooms_again()
 
     async def _first_listing(self) -> None:
         await self.session.ready.wait()
@@ -118,25 +127,25 @@ class UmpireApp(App[None]):
         """After a restart, open the room of an unfinished seat (``welcome.seats``), if any."""
         state = self.session.state
         current = state.current
-        if current is None or not isinstance(self.screen, LobbyScreen):
+        if current is None or not isinstance(self.top, LobbyScreen):
             return
         room = state.room(current)
         try:
             await self.session.wait_until(lambda: room.game != "", timeout=5)
         except (SessionError, TimeoutError):
             return
-        if isinstance(self.screen, LobbyScreen):
+        if isinstance(self.top, LobbyScreen):
             self.show_room(current)
 
     def say(self, *lines: str) -> None:
         """Show lines in the current screen's log."""
         self.messages.extend(lines)
-        screen = self.screen
+        screen = self.top
         if isinstance(screen, ClientScreen):
             screen.write(*lines)
 
     def _on_frame(self, frame: Json, lines: list[str]) -> None:
-        if not self.screen_stack:
+        if self.top is None:
             return  # the app has stopped; the session still speaks
         kind = frame.get("type")
         if kind == "error" and isinstance(frame.get("ref"), int):
@@ -152,7 +161,7 @@ class UmpireApp(App[None]):
             self.to_lobby()  # logged out, refused, or another player: its rooms are gone
         elif kind == "welcome" and self.session.state.current:
             self.call_later(self._show_current)
-        screen = self.screen
+        screen = self.top
         if isinstance(screen, ClientScreen):
             screen.safe_refresh()
 
@@ -168,7 +177,7 @@ class UmpireApp(App[None]):
 
     def show_room(self, room_id: str) -> None:
         """Bring the room's screen to the front (its game's screen, from its module)."""
-        screen = self.screen
+        screen = self.top
         if getattr(screen, "room_id", None) == room_id:
             return
         room = self.session.state.room(room_id)
@@ -207,7 +216,7 @@ class UmpireApp(App[None]):
 
     def _show_page(self, page: ClientScreen) -> None:
         """Show a profile or a leaderboard (in place of one already on top)."""
-        if isinstance(self.screen, PAGE_SCREENS) and isinstance(page, type(self.screen)):
+        if isinstance(self.top, PAGE_SCREENS) and isinstance(page, type(self.top)):
             self.pop_screen()
         self.push_screen(page)
 
@@ -215,7 +224,7 @@ class UmpireApp(App[None]):
         """Back to the lobby (every screen above it closed)."""
         while len(self.screen_stack) > 2:
             self.pop_screen()
-        screen = self.screen
+        screen = self.top
         if isinstance(screen, ClientScreen):
             screen.safe_refresh()
 
@@ -243,7 +252,7 @@ class UmpireApp(App[None]):
         if kind == "login":
             self.to_lobby()  # (the lobby lists the rooms again as it comes back)
             await self._back_to_my_seat()
-        screen = self.screen
+        screen = self.top
         if isinstance(screen, ClientScreen):
             screen.safe_refresh()
 
@@ -284,8 +293,8 @@ class UmpireApp(App[None]):
         except ValueError as exc:
             self.say(f"Not done: {exc}")
             return False
-        if isinstance(self.screen, ClientScreen):
-            self.screen.safe_refresh()
+        if isinstance(self.top, ClientScreen):
+            self.top.safe_refresh()
         return True
 
     async def open_replay(self, room_id: str) -> None:
@@ -300,7 +309,7 @@ class UmpireApp(App[None]):
 
     def action_help(self) -> None:
         """Show the help screen."""
-        if not isinstance(self.screen, HelpScreen):
+        if not isinstance(self.top, HelpScreen):
             state = self.session.state
             self.push_screen(HelpScreen(state.catalogue, state.lang))
 

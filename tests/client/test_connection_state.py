@@ -95,3 +95,17 @@ async def test_the_tui_says_a_dead_server_cannot_be_reached() -> None:
         assert sub_title is not None and "not connected to ws://127.0.0.1:9" in sub_title
         await until(pilot, lambda: any("Cannot reach" in m for m in app.messages))
         await app.session.close()
+
+
+async def test_the_tuis_timers_after_it_stopped_do_nothing() -> None:
+    """Session thirteen's CI: the connection's timer ticked while the app was closing,
+    its screens gone (``ScreenStackError``, and the test that closed it failed). What
+    a timer, a worker or the session may call after the app stopped does nothing."""
+    app = UmpireApp(Session("ws://127.0.0.1:9", "ana", retry=0.05))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen))
+    assert app.screen_stack == [] and app.top is None
+    app._watch_connection()
+    app._refresh_lobby()
+    app.say("a late line")
+    assert app.messages[-1] == "a late line"
