@@ -1,12 +1,13 @@
 """Fixtures for every test: a guard that fails any test which logs an ERROR; and the
 hypothesis profile.
 
-Hypothesis: ``UMPIRE_HYPOTHESIS_PROFILE`` names the profile, ``ci`` by default, so that a
-plain ``python -m pytest`` is deterministic: every property test runs the same examples on
-every run (``derandomize``), with no deadline, a bounded shrink and the reproducing blob
-printed on failure. ``explore`` is for local runs that look for new failures: random seeds,
-1,000 examples where a test does not set its own count (ten times the default), and the
-example database (``.hypothesis/``) that replays what failed before. The profile is loaded
+Hypothesis: ``UMPIRE_HYPOTHESIS_PROFILE`` names the profile (``tests/profile.py``), ``ci``
+by default, so that a plain ``python -m pytest`` is deterministic: every property test runs
+the same examples on every run (``derandomize``), with no deadline, a bounded shrink and the
+reproducing blob printed on failure. ``explore`` is for local runs that look for new
+failures: random seeds, 1,000 examples where a test does not set its own count (ten times
+the default), the example database (``.hypothesis/``) that replays what failed before, and
+ten times the seeded playouts (``tests.profile.playouts``). The profile is loaded
 here, before any test module is imported, so that a test's own
 ``@settings(max_examples=...)`` inherits the rest from it (tests/test_hypothesis_profile.py).
 
@@ -21,7 +22,6 @@ from __future__ import annotations
 
 import inspect
 import logging
-import os
 from collections.abc import AsyncIterator, Iterator
 
 import pytest
@@ -30,10 +30,8 @@ from hypothesis.internal.conjecture import engine as _hypothesis_engine
 
 from tests.connections import abort_leftovers
 from tests.pgcluster import Cluster, admin_dsn_from_env, create_database, find_bindir
+from tests.profile import profile_name
 
-#: the environment variable that names the hypothesis profile, and its default
-PROFILE_VARIABLE = "UMPIRE_HYPOTHESIS_PROFILE"
-DEFAULT_PROFILE = "ci"
 #: seconds hypothesis may spend shrinking one failure, per profile (its own default is 300,
 #: longer than the tests' 120 s timeout, which then hides the failing example)
 SHRINK_SECONDS = {"ci": 20, "explore": 60}
@@ -57,7 +55,7 @@ settings.register_profile(
 
 def load_profile() -> str:
     """Load the profile ``UMPIRE_HYPOTHESIS_PROFILE`` names (``ci`` if unset); return it."""
-    name = os.environ.get(PROFILE_VARIABLE) or DEFAULT_PROFILE
+    name = profile_name()
     settings.load_profile(name)  # an unknown name fails here, before any test runs
     # hypothesis documents this module constant as the way to bound the shrink phase
     _hypothesis_engine.MAX_SHRINKING_SECONDS = SHRINK_SECONDS.get(name, 60)

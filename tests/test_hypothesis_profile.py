@@ -13,7 +13,8 @@ import pytest
 from hypothesis import settings
 from hypothesis.internal.conjecture import engine
 
-from tests.conftest import DEFAULT_PROFILE, PROFILE_VARIABLE, SHRINK_SECONDS
+from tests.conftest import SHRINK_SECONDS
+from tests.profile import DEFAULT_PROFILE, PROFILE_VARIABLE, playouts
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -79,3 +80,15 @@ def test_tests_with_their_own_settings_follow_the_profile(request: pytest.Fixtur
             assert own.database is None, test.__qualname__
         checked += 1
     assert checked > 0
+
+
+def test_the_seeded_playouts_follow_the_profile(monkeypatch: pytest.MonkeyPatch) -> None:
+    """CI's count by default; ten times as many when exploring, CI's seeds first."""
+    monkeypatch.delenv(PROFILE_VARIABLE, raising=False)
+    assert playouts(16) == 16
+    monkeypatch.setenv(PROFILE_VARIABLE, "")
+    assert playouts(16) == 16
+    monkeypatch.setenv(PROFILE_VARIABLE, "explore")
+    assert playouts(16) == 160
+    monkeypatch.setenv(PROFILE_VARIABLE, "ci")
+    assert playouts(500) == 500

@@ -18,6 +18,7 @@ import pytest
 from bots.kriegspiel.meta import KriegspielMeta
 from bots.sdk.bot import Decision
 from tests.bots.kriegspiel_meta_harness import checked_game, tracked_random_game
+from tests.profile import playouts
 
 RULES = ("wild16", "cincinnati", "rand", "english")
 
@@ -37,7 +38,7 @@ async def test_the_bot_keeps_the_real_position_inside_its_metaposition(
 @pytest.mark.parametrize("rules", RULES)
 async def test_tracked_random_games_stay_inside_the_metaposition(rules: str) -> None:
     problems: list[str] = []
-    for seed in range(16):
+    for seed in range(playouts(8)):
         problems += await tracked_random_game(rules, seed)
     assert problems == []
 

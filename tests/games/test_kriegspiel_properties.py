@@ -32,12 +32,14 @@ from server.games.kriegspiel_rules import (
     own_board_attempts,
 )
 from tests.games.kriegspiel_leakcheck import LeakChecker, announcement_key, check_opponent_blind
+from tests.profile import playouts
 
-#: Short games per rule set (from random positions, at most SHORT_ACTIONS actions each).
-SHORT_GAMES = 1000
+#: Short games per rule set (from random positions, at most SHORT_ACTIONS actions each;
+#: ten times as many when exploring, tests/profile.py).
+SHORT_GAMES = playouts(500)
 SHORT_ACTIONS = 24
 #: Whole games per rule set, played from the start to their end.
-LONG_GAMES = 8
+LONG_GAMES = playouts(8)
 #: A bound no game may reach: the 75-move and fivefold rules end every game well before.
 ATTEMPT_LIMIT = 30_000
 PROMOTIONS = ("", "", "", "q", "n")
