@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import re
 import urllib.error
 import urllib.request
+from pathlib import Path
 
 import pytest
 from websockets.exceptions import InvalidStatus
@@ -182,3 +184,16 @@ def test_chat_text_rules() -> None:
             assert exc.code == "bad_message"
         else:
             raise AssertionError(f"{bad!r} was accepted")
+
+
+def test_the_idle_tab_icon_is_the_favicons_picture() -> None:
+    """``attention.js`` draws the tab's icons as data: addresses (switching them never asks
+    the server); the idle one must stay ``favicon.svg``'s picture, which the page loads
+    first, or the tab's icon would change the first time a turn comes and goes."""
+    web = Path(__file__).resolve().parents[2] / "server" / "web"
+    script = (web / "js" / "attention.js").read_text(encoding="utf-8")
+    dots = "".join(re.findall(r"'([^']*)'", script.split("const DOTS =", 1)[1].split(";", 1)[0]))
+    frame = re.search(r"`(<svg [^`$]*)\$\{inside\}(</svg>)`", script)
+    assert frame is not None and dots
+    favicon = (web / "favicon.svg").read_text(encoding="utf-8").strip()
+    assert frame.group(1) + dots + frame.group(2) == favicon
