@@ -76,6 +76,24 @@ def create_perudo(
     return str(page.evaluate("location.hash").rsplit("/", 1)[1])
 
 
+def box(page: Any, selector: str) -> dict[str, float]:
+    """The first element ``selector`` matches, measured in one step in the page. The page
+    draws itself again on every frame and on its clock's tick (twice a second), so a
+    locator's ``bounding_box()`` may find the element it resolved already replaced, and
+    returns ``None`` (a CI run on a loaded machine did)."""
+    found = page.evaluate(
+        """(selector) => {
+            const element = document.querySelector(selector);
+            if (!element) return null;
+            const r = element.getBoundingClientRect();
+            return {x: r.x, y: r.y, width: r.width, height: r.height};
+        }""",
+        selector,
+    )
+    assert found is not None, f"nothing matches {selector}"
+    return {key: float(value) for key, value in found.items()}
+
+
 def add_bots(page: Any, seats: range, bot: str) -> None:
     for seat in seats:
         page.select_option(f"#bot-kind-{seat}", bot)
@@ -399,4 +417,4 @@ def test_kriegspiel_any_only_under_rules_that_have_it_and_flip_on_a_phone(
     assert page.locator(".game-over").count() == 0
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 375, f"the page scrolls sideways: {width}px"
-    assert page.locator(".board").bounding_box()["width"] <= 375
+    assert box(page, ".board")["width"] <= 375

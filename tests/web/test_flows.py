@@ -21,6 +21,7 @@ import pytest
 from tests.web.conftest import Served, Wire, serving
 from tests.web.test_browser import (
     add_bots,
+    box,
     choose_game,
     create_perudo,
     enter,
@@ -174,10 +175,10 @@ def test_on_a_phone_the_create_form_fits_and_lobby_names_keep_their_width(
     names = bob.locator(f".room-card[data-room='{room}'] .names")
     names.wait_for()
     assert names.inner_text() == "ana, perudo-expert:normal#1, perudo-expert:normal#2"
-    box = names.bounding_box()
+    measured = box(bob, f".room-card[data-room='{room}'] .names")
     line = float(bob.evaluate("parseFloat(getComputedStyle(document.body).lineHeight) || 20"))
-    assert box is not None and box["width"] >= 200, box  # not a narrow column
-    assert box["height"] <= 2.5 * line, box  # two lines at most
+    assert measured["width"] >= 200, measured  # not a narrow column
+    assert measured["height"] <= 2.5 * line, measured  # two lines at most
     for lang, (width, height) in (("en", (375, 667)), ("it", (375, 667)), ("it", (320, 568))):
         if bob.evaluate("document.documentElement.lang") != lang:
             bob.click("#lang")
