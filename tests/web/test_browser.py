@@ -78,9 +78,10 @@ def create_perudo(
 
 def box(page: Any, selector: str) -> dict[str, float]:
     """The first element ``selector`` matches, measured in one step in the page. The page
-    draws itself again on every frame and on its clock's tick (twice a second), so a
-    locator's ``bounding_box()`` may find the element it resolved already replaced, and
-    returns ``None`` (a CI run on a loaded machine did)."""
+    draws itself again, replacing its elements, on every frame, every click and some
+    promises (a seed's commitment checked), so a locator's ``bounding_box()`` may find the
+    element it resolved already replaced, and returns ``None`` (a CI run on a loaded
+    machine did)."""
     found = page.evaluate(
         """(selector) => {
             const element = document.querySelector(selector);
