@@ -115,8 +115,9 @@ class UmpireApp(App[None]):
             screen.safe_refresh()
 
     def _refresh_lobby(self) -> None:
-        if isinstance(self.top, LobbyScreen):
-            self.top.list_rooms_again()
+        screen = self.top
+        if isinstance(screen, LobbyScreen):
+            screen.list_rooms_again()
 
     async def _first_listing(self) -> None:
         await self.session.ready.wait()
@@ -216,7 +217,8 @@ class UmpireApp(App[None]):
 
     def _show_page(self, page: ClientScreen) -> None:
         """Show a profile or a leaderboard (in place of one already on top)."""
-        if isinstance(self.top, PAGE_SCREENS) and isinstance(page, type(self.top)):
+        screen = self.top
+        if isinstance(screen, PAGE_SCREENS) and isinstance(page, type(screen)):
             self.pop_screen()
         self.push_screen(page)
 
@@ -293,8 +295,9 @@ class UmpireApp(App[None]):
         except ValueError as exc:
             self.say(f"Not done: {exc}")
             return False
-        if isinstance(self.top, ClientScreen):
-            self.top.safe_refresh()
+        screen = self.top
+        if isinstance(screen, ClientScreen):
+            screen.safe_refresh()
         return True
 
     async def open_replay(self, room_id: str) -> None:

@@ -172,10 +172,11 @@ def test_on_a_phone_the_create_form_fits_and_lobby_names_keep_their_width(
     add_bots(ana, range(1, 3), "perudo-expert:normal")
     bob = new_page(**PHONE)
     enter(bob, server.url, "bob")
-    names = bob.locator(f".room-card[data-room='{room}'] .names")
+    selector = f".room-card[data-room='{room}'] .names"
+    names = bob.locator(selector)
     names.wait_for()
     assert names.inner_text() == "ana, perudo-expert:normal#1, perudo-expert:normal#2"
-    measured = box(bob, f".room-card[data-room='{room}'] .names")
+    measured = box(bob, selector)
     line = float(bob.evaluate("parseFloat(getComputedStyle(document.body).lineHeight) || 20"))
     assert measured["width"] >= 200, measured  # not a narrow column
     assert measured["height"] <= 2.5 * line, measured  # two lines at most

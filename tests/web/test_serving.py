@@ -6,7 +6,6 @@ import asyncio
 import re
 import urllib.error
 import urllib.request
-from pathlib import Path
 
 import pytest
 from websockets.exceptions import InvalidStatus
@@ -190,10 +189,10 @@ def test_the_idle_tab_icon_is_the_favicons_picture() -> None:
     """``attention.js`` draws the tab's icons as data: addresses (switching them never asks
     the server); the idle one must stay ``favicon.svg``'s picture, which the page loads
     first, or the tab's icon would change the first time a turn comes and goes."""
-    web = Path(__file__).resolve().parents[2] / "server" / "web"
-    script = (web / "js" / "attention.js").read_text(encoding="utf-8")
+    served_script, served_icon = static_file("/js/attention.js"), static_file("/favicon.svg")
+    assert served_script is not None and served_icon is not None
+    script = served_script[0].decode()
     dots = "".join(re.findall(r"'([^']*)'", script.split("const DOTS =", 1)[1].split(";", 1)[0]))
     frame = re.search(r"`(<svg [^`$]*)\$\{inside\}(</svg>)`", script)
     assert frame is not None and dots
-    favicon = (web / "favicon.svg").read_text(encoding="utf-8").strip()
-    assert frame.group(1) + dots + frame.group(2) == favicon
+    assert frame.group(1) + dots + frame.group(2) == served_icon[0].decode().strip()
