@@ -21,7 +21,9 @@ Then the conversion of won positions (issue 33): a game reaches one when the her
 its own (``benchmarks.kriegspiel_material.won_at``). It prints how many games reached
 one and how many of those the hero won by checkmate (with a 95% Wilson interval), and a
 table of those it did not convert: the cause, the move at which the won position was
-reached, the material then and at the end.
+reached, the material then and at the end. Last, the material's flow of both sides, over
+all games and over the hero's losses: points lost to captures, points gained by
+promotions, the shares of pawn and king moves (``benchmarks.kriegspiel_material.flows``).
 
     python -m benchmarks.kriegspiel_draws [--bots kriegspiel-meta:hard,kriegspiel-random]
         [--games 200] [--seed 1] [--budget nodes=1000] [--parallel 1] [--first 0]
@@ -48,9 +50,12 @@ from typing import Any
 from benchmarks.common import arguments
 from benchmarks.kriegspiel_material import (
     Ending,
+    Flow,
     cause_table,
     conversion_summary,
     conversion_table,
+    flow_summary,
+    flows,
     material,
     trail,
 )
@@ -64,13 +69,15 @@ from server.store.contract import open_store
 
 @dataclass(frozen=True, slots=True)
 class Counted:
-    """One game from the hero's side: its ending, its plies and the hero's moves and
-    illegal attempts."""
+    """One game from the hero's side: its ending, its plies, the hero's moves and
+    illegal attempts, and each side's material flow (the hero's, the other's)."""
 
     ending: Ending
     plies: int
     moves: float
     illegal: float
+    flow: Flow
+    other_flow: Flow
 
 
 def hero_seat(bots: Sequence[str], index: int, seats: int = 2) -> int:
@@ -95,6 +102,7 @@ def count(
     mine, other = outcome.ranks[hero], outcome.ranks[1 - hero]
     result = "win" if mine < other else "draw" if mine == other else "loss"
     stats = engine("kriegspiel").stats(list(truths), outcome, len(outcome.ranks))
+    flowed = flows(board)
     return Counted(
         Ending(
             index,
@@ -107,6 +115,8 @@ def count(
         len(board.move_stack),
         stats[hero].get("moves", 0.0),
         stats[hero].get("illegal_attempts", 0.0),
+        flowed[color],
+        flowed[not color],
     )
 
 
@@ -192,7 +202,7 @@ def game_line(row: Counted) -> str:
 
 def report(rows: Sequence[Counted], hero: str) -> list[str]:
     """The summary: the results by reason, the table of non-wins by cause and material,
-    and the conversion of won positions."""
+    the conversion of won positions, and the material's flow (all games, the losses)."""
     endings = [row.ending for row in rows]
     reasons = Counter(f"{ending.result}: {ending.reason}" for ending in endings)
     moves = sum(row.moves for row in rows)
@@ -206,6 +216,18 @@ def report(rows: Sequence[Counted], hero: str) -> list[str]:
         "",
         conversion_summary(endings),
         *conversion_table(endings),
+        "",
+        *(
+            flow_summary(
+                sum((row.flow for row in chosen), Flow()),
+                sum((row.other_flow for row in chosen), Flow()),
+                label,
+            )
+            for label, chosen in (
+                ("all games", rows),
+                ("the hero's losses", [row for row in rows if row.ending.result == "loss"]),
+            )
+        ),
     ]
 
 

@@ -12,6 +12,11 @@ first move after which its last 20 moves all ended 5 or more points ahead. A gam
 *converts* it when that side then wins by checkmate; any other end (a draw, a loss, a
 win by another reason) is a non-conversion, listed by its cause and by the material
 when the won position was reached beside the material at the end.
+
+**The material's flow** (issue 33, round fourteen): over a game, the points each side
+lost to captures and gained by promotions (the promoted piece less its pawn), and its
+moves by kind (pawn, king). Against ``kriegspiel-meta:nodes=20`` the stronger seat's
+losses came from the other side's promotions, not from captures.
 """
 
 from __future__ import annotations
@@ -175,3 +180,64 @@ def cause_table(endings: Sequence[Ending]) -> list[str]:
         listed = " ".join(str(index) for index in sorted(indices))
         lines.append(f"| {why} | {where} | {len(indices)} | {listed} |")
     return lines
+
+
+@dataclass(frozen=True, slots=True)
+class Flow:
+    """One side's material over a game: points lost to captures, points gained by
+    promotions, and its moves (all, pawn, king)."""
+
+    lost: int = 0
+    promoted: int = 0
+    moves: int = 0
+    pawn_moves: int = 0
+    king_moves: int = 0
+
+    def __add__(self, other: Flow) -> Flow:
+        return Flow(
+            self.lost + other.lost,
+            self.promoted + other.promoted,
+            self.moves + other.moves,
+            self.pawn_moves + other.pawn_moves,
+            self.king_moves + other.king_moves,
+        )
+
+
+def flows(board: chess.Board) -> dict[chess.Color, Flow]:
+    """Each colour's :class:`Flow` over ``board``'s move stack, replayed from its root."""
+    counts = {color: [0, 0, 0, 0, 0] for color in chess.COLORS}
+    replay = board.root()
+    for move in board.move_stack:
+        mover = replay.turn
+        moved = replay.piece_type_at(move.from_square)
+        if replay.is_capture(move):
+            square = move.to_square
+            if replay.is_en_passant(move):
+                square = chess.square(
+                    chess.square_file(move.to_square), chess.square_rank(move.from_square)
+                )
+            taken = replay.piece_type_at(square)
+            if taken is not None:
+                counts[not mover][0] += _POINTS[chess.piece_symbol(taken).upper()]
+        if move.promotion:
+            counts[mover][1] += _POINTS[chess.piece_symbol(move.promotion).upper()] - 1
+        counts[mover][2] += 1
+        counts[mover][3] += moved == chess.PAWN
+        counts[mover][4] += moved == chess.KING
+        replay.push(move)
+    return {color: Flow(*figures) for color, figures in counts.items()}
+
+
+def flow_summary(hero: Flow, other: Flow, label: str = "all games") -> str:
+    """One line: the hero's flow beside the other side's."""
+
+    def share(part: int, whole: int) -> str:
+        return f"{100 * part / max(1, whole):.1f}%"
+
+    return (
+        f"material's flow ({label}), hero / other: lost to captures {hero.lost} / "
+        f"{other.lost} points, gained by promotions {hero.promoted} / {other.promoted}; "
+        f"pawn moves {share(hero.pawn_moves, hero.moves)} / "
+        f"{share(other.pawn_moves, other.moves)}, king moves "
+        f"{share(hero.king_moves, hero.moves)} / {share(other.king_moves, other.moves)}"
+    )

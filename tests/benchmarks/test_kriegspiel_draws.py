@@ -80,7 +80,14 @@ def test_the_logged_games_give_the_same_tables_as_playing_them(tmp_path: Path) -
     lines = report(read, BOTS[0])
     assert [row.ending.won_at is not None for row in read] == [1, 0, 0, 1, 1, 0]
     assert "reached in 3 of 6 games; mated in 2 = 66.7%" in "\n".join(lines)
-    assert lines[-1].startswith("| 0 | ")  # the one not mated
+    assert lines[-4].startswith("| 0 | ")  # the one not mated
+    # Then each side's material flow, over all games and over the hero's losses (the
+    # rows compared above carry each game's flows, replayed from the log or played).
+    assert lines[-2].startswith("material's flow (all games), hero / other: lost to captures ")
+    assert lines[-1].startswith("material's flow (the hero's losses), hero / other: ")
+    assert sum(row.flow.moves + row.other_flow.moves for row in read) == sum(
+        row.plies for row in read
+    )
     # other rules, other bots: none of these games
     assert asyncio.run(read_logged(str(db), BOTS, "berkeley")) == []
     others = ["kriegspiel-random", "kriegspiel-meta:easy"]

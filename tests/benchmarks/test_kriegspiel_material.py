@@ -8,10 +8,13 @@ import chess
 
 from benchmarks.kriegspiel_material import (
     Ending,
+    Flow,
     cause,
     cause_table,
     conversion_summary,
     conversion_table,
+    flow_summary,
+    flows,
     material,
     material_bin,
     points,
@@ -137,3 +140,25 @@ def test_the_cause_table_groups_non_wins_and_lists_their_games() -> None:
         "| fifty_moves | K+RRP vs K | 1 | 5 |",
         "| loss: checkmate | behind | 1 | 4 |",
     ]
+
+
+def test_the_flow_counts_captures_en_passant_promotions_and_moves_by_kind() -> None:
+    board = chess.Board()
+    # The e-pawn takes, queens and is taken; then black's b4 pawn takes c4 en passant.
+    line = "e2e4 d7d5 e4d5 g8f6 d5d6 f6d5 d6c7 d8d6 c7b8q a8b8 g1f3 b7b5 a2a4 b5b4 c2c4 b4c3 e1e2"
+    for text in line.split(" "):
+        board.push_uci(text)
+    found = flows(board)
+    # White lost the e-pawn's queen (9) on b8 and the c-pawn (1) en passant; black its d-
+    # and c-pawns (2) and the knight taken on b8 (3).
+    assert found[chess.WHITE] == Flow(lost=10, promoted=8, moves=9, pawn_moves=7, king_moves=1)
+    assert found[chess.BLACK] == Flow(lost=5, promoted=0, moves=8, pawn_moves=4, king_moves=0)
+    assert found[chess.WHITE] + found[chess.BLACK] == Flow(15, 8, 17, 11, 1)
+
+
+def test_the_flow_summary_reads_both_sides() -> None:
+    line = flow_summary(Flow(10, 8, 9, 7, 1), Flow(5, 0, 8, 4, 0), "the hero's losses")
+    assert line == (
+        "material's flow (the hero's losses), hero / other: lost to captures 10 / 5 points, "
+        "gained by promotions 8 / 0; pawn moves 77.8% / 50.0%, king moves 11.1% / 0.0%"
+    )
