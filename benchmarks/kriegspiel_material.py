@@ -21,6 +21,7 @@ losses came from the other side's promotions, not from captures.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -205,7 +206,7 @@ class Flow:
 
 def flows(board: chess.Board) -> dict[chess.Color, Flow]:
     """Each colour's :class:`Flow` over ``board``'s move stack, replayed from its root."""
-    counts = {color: [0, 0, 0, 0, 0] for color in chess.COLORS}
+    counts = {color: Counter[str]() for color in chess.COLORS}
     replay = board.root()
     for move in board.move_stack:
         mover = replay.turn
@@ -218,14 +219,14 @@ def flows(board: chess.Board) -> dict[chess.Color, Flow]:
                 )
             taken = replay.piece_type_at(square)
             if taken is not None:
-                counts[not mover][0] += _POINTS[chess.piece_symbol(taken).upper()]
+                counts[not mover]["lost"] += points(chess.piece_symbol(taken).upper())
         if move.promotion:
-            counts[mover][1] += _POINTS[chess.piece_symbol(move.promotion).upper()] - 1
-        counts[mover][2] += 1
-        counts[mover][3] += moved == chess.PAWN
-        counts[mover][4] += moved == chess.KING
+            counts[mover]["promoted"] += points(chess.piece_symbol(move.promotion).upper()) - 1
+        counts[mover]["moves"] += 1
+        counts[mover]["pawn_moves"] += moved == chess.PAWN
+        counts[mover]["king_moves"] += moved == chess.KING
         replay.push(move)
-    return {color: Flow(*figures) for color, figures in counts.items()}
+    return {color: Flow(**figures) for color, figures in counts.items()}
 
 
 def flow_summary(hero: Flow, other: Flow, label: str = "all games") -> str:
