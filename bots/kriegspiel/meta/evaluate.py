@@ -73,8 +73,13 @@ HUNT_STEP = 30.0
 #: a rook next to it did not take it. (The ghosts of captured pawns held 0.16 to 0.38.)
 HUNT_SURE = 0.5
 
-#: Bonus of a pawn by how many ranks it has advanced from its start (0..5).
-PAWN_BONUS = (0, 8, 18, 32, 55, 90)
+#: Bonus of a pawn by how many ranks it has advanced from its start (0..5). Doubled from
+#: (0, 8, 18, 32, 55, 90) in issue 33's round fifteen: the 1,000-node seat lost 36 of 100
+#: games to the same code at 20 nodes, out-promoted (its pawns pushed 11% of its moves
+#: against 13.7%); with the bonus doubled, and a refused pawn step priced at
+#: REFUSED_PAWN_COST (``search.py``) so that the pawns' attempts do not raise the refusals, see
+#: docs/kriegspiel_meta.md, *Issue 33, round fifteen*.
+PAWN_BONUS = (0, 16, 36, 64, 110, 180)
 
 
 def material(board: chess.Board, color: chess.Color) -> int:

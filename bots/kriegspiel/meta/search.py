@@ -76,6 +76,12 @@ _CERTAINLY_ILLEGAL = -1_000_000.0
 #: to 0.211 an attempt over 400 games of seed 9 (docs/kriegspiel_meta.md, *Issue 33, round
 #: five: against kriegspiel-random*).
 ILLEGAL_COST = 30.0
+#: ILLEGAL_COST for a refused pawn step (into a unit we do not see). With
+#: :data:`evaluate.PAWN_BONUS` doubled (issue 33, round fifteen) the pawns' attempts
+#: outweighed ILLEGAL_COST, and the refusals against kriegspiel-random rose from 0.196 to
+#: 0.227 an attempt; with the steps at 60, 0.222 (the captures tried rose by a sixth);
+#: with every pawn attempt at 60, 0.169 but no more wins (docs/kriegspiel_meta.md).
+REFUSED_PAWN_COST = 60.0
 #: What a refused probe (a pawn step that may locate a blocked pawn) is worth beyond the
 #: best attempt that cannot be refused (see :func:`probes`).
 PROBE = 300.0
@@ -150,6 +156,17 @@ class Branch:
     exposure: float = 0.0  #: the share of its region from which a lone king may take
     #: our last mating piece
     stale: float = 0.0  #: the share of it drawn by the 50-move rule (:meth:`Searcher._stale`)
+
+
+def _refusal_cost(meta: Metaposition, text: str) -> float:
+    """What the umpire's refusal of the attempt ``text`` costs beyond the best attempt
+    that cannot be refused: REFUSED_PAWN_COST for a pawn's step, ILLEGAL_COST for any
+    other (a pawn's capture onto an empty square too)."""
+    move = chess.Move.from_uci(text)
+    step = chess.square_file(move.from_square) == chess.square_file(move.to_square)
+    if step and meta.own.piece_type_at(move.from_square) == chess.PAWN:
+        return REFUSED_PAWN_COST
+    return ILLEGAL_COST
 
 
 def _repeating(meta: Metaposition) -> frozenset[chess.Move]:
@@ -431,8 +448,9 @@ class Searcher:
     ) -> dict[str, float]:
         """Each score as the expectation over the umpire's refusal: with the chance
         ``q`` that the attempt is illegal we play the best attempt that cannot be refused
-        instead, less ILLEGAL_COST (a wasted attempt tells us little and costs time).
-        A refused *probe* (:func:`probes`) is worth that best attempt plus PROBE."""
+        instead, less ILLEGAL_COST (a wasted attempt tells us little and costs time), or
+        less REFUSED_PAWN_COST for a pawn's step. A refused *probe*
+        (:func:`probes`) is worth that best attempt plus PROBE."""
         density = self._density
         chances = {
             text: illegal_chance(meta, chess.Move.from_uci(text), offered, density)
@@ -443,10 +461,11 @@ class Searcher:
         if not opened:
             return scores
         best = max(safe or opened)
-        fallback = best - ILLEGAL_COST
         found = probes(meta)
         refused = {
-            text: best + PROBE if found and probing(meta, text, found) else min(fallback, value)
+            text: best + PROBE
+            if found and probing(meta, text, found)
+            else min(best - _refusal_cost(meta, text), value)
             for text, value in scores.items()
         }
         return {
