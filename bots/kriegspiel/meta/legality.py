@@ -38,12 +38,14 @@ __all__ = [
     "BLOCKER_BLOCKS",
     "BLOCKER_STAYS",
     "MAYBE",
+    "answer_chance",
     "block_squares",
     "capture_chance",
     "could_be_legal",
     "illegal_chance",
     "king_attack_chance",
     "path_occupancy",
+    "pin_chance",
     "square_chance",
     "tries_posterior",
 ]
@@ -239,22 +241,23 @@ def _attacker(meta: Metaposition, kind: chess.PieceType, square: chess.Square) -
     return min(1.0 - FLOOR, max(ATTACKER_FLOOR, weight))
 
 
-def _checker_beyond(
-    meta: Metaposition, king: chess.Square, target: chess.Square, density: list[float]
-) -> float:
-    """The chance that the piece checking our king on ``king`` still attacks ``target``
-    after the king steps there: a slider does when the target lies on its line (beyond
-    the king, or between it and the king), a pawn does not. The checker stands somewhere
-    in ``check_zone``: the chance is the share of the zone, each square weighted by the
-    density of the kinds that could check from it, where a slider would (1 when the
-    checker can only be a slider on the other side)."""
-    if len(meta.checks_on_us) != 1 or meta.checks_on_us[0] == "knight":
-        return 0.0
+def _checkers(
+    meta: Metaposition, king: chess.Square, density: list[float]
+) -> list[tuple[chess.Square, float, float]]:
+    """Where the one piece checking our king on ``king`` may stand: each square of
+    ``check_zone`` with the weight of a slider that would check from it (the density of
+    the kinds that could) and of any other checker (a pawn next to the king, a knight)."""
     may = meta.may
-    total = 0.0
-    hits = 0.0
+    knight = meta.checks_on_us[0] == "knight"
+    result = []
     for square in chess.SquareSet(meta.check_zone):
         bit = chess.BB_SQUARES[square]
+        if knight:
+            other = density[chess.KNIGHT] if may[chess.KNIGHT] & bit else 0.0
+            if bit & meta.known:
+                other = max(other, 1e-3)
+            result.append((square, 0.0, other))
+            continue
         straight = chess.square_file(square) == chess.square_file(king) or chess.square_rank(
             square
         ) == chess.square_rank(king)
@@ -265,10 +268,50 @@ def _checker_beyond(
         pawn = 0.0
         if not straight and chess.square_distance(square, king) == 1 and may[chess.PAWN] & bit:
             pawn = density[chess.PAWN]
-        total += slider + pawn
+        result.append((square, slider, pawn))
+    return result
+
+
+def _checker_beyond(
+    meta: Metaposition, king: chess.Square, target: chess.Square, density: list[float]
+) -> float:
+    """The chance that the piece checking our king on ``king`` still attacks ``target``
+    after the king steps there: a slider does when the target lies on its line (beyond
+    the king, or between it and the king), a pawn does not. The checker stands somewhere
+    in ``check_zone`` (:func:`_checkers`): the chance is the share of the zone, each
+    square weighted by the density of the kinds that could check from it, where a slider
+    would (1 when the checker can only be a slider on the other side)."""
+    if len(meta.checks_on_us) != 1 or meta.checks_on_us[0] == "knight":
+        return 0.0
+    total = 0.0
+    hits = 0.0
+    for square, slider, other in _checkers(meta, king, density):
+        total += slider + other
         if target != square and chess.BB_RAYS[square][king] & chess.BB_SQUARES[target]:
             hits += slider
     return min(1.0, hits / total) if total > 0.0 else 0.0
+
+
+def answer_chance(meta: Metaposition, target: chess.Square, density: list[float]) -> float:
+    """The chance that a move of ours other than a king's onto ``target`` answers the one
+    check on us: it takes the checker, or lands between a checking slider and our king
+    (the checker stands in ``check_zone``, weighted as by :func:`_checkers`; a target on
+    the announced line but beyond the checker, or on the king's other side, does not).
+    1 when we are not in check, or when nothing in the zone can check (the sets missed
+    it: let the other estimates speak)."""
+    king = meta.own.king(meta.color)
+    if len(meta.checks_on_us) != 1 or king is None:
+        return 1.0
+    total = 0.0
+    answers = 0.0
+    bit = chess.BB_SQUARES[target]
+    for square, slider, other in _checkers(meta, king, density):
+        total += slider + other
+        if square == target:
+            answers += slider + other
+        elif chess.between(king, square) & bit:
+            answers += slider
+    return min(1.0, answers / total) if total > 0.0 else 1.0
 
 
 def king_attack_chance(
@@ -321,6 +364,49 @@ def king_attack_chance(
     return 1.0 - free
 
 
+def pin_chance(meta: Metaposition, move: chess.Move) -> float:
+    """The chance that our piece moving with ``move`` is pinned to our king by an unseen
+    slider and leaves the line (so that the umpire refuses it): our piece stands on a
+    line from our king with nothing of ours between them and moves off it; a slider of
+    the line's kinds stands beyond it (:func:`_attacker`, the presence map), by the chance
+    that the squares between it and our king are free (:func:`path_occupancy`)."""
+    king = meta.own.king(meta.color)
+    start = move.from_square
+    if king is None or king == start:
+        return 0.0
+    line = chess.BB_RAYS[king][start]
+    if not line or line & chess.BB_SQUARES[move.to_square]:
+        return 0.0
+    own = meta.own.occupied
+    between = chess.between(king, start)
+    if between & own:
+        return 0.0
+    clear = 1.0
+    for square in chess.SquareSet(between):
+        clear *= 1.0 - path_occupancy(meta, square)
+    df = (chess.square_file(start) > chess.square_file(king)) - (
+        chess.square_file(start) < chess.square_file(king)
+    )
+    dr = (chess.square_rank(start) > chess.square_rank(king)) - (
+        chess.square_rank(start) < chess.square_rank(king)
+    )
+    kinds = (chess.BISHOP, chess.QUEEN) if df and dr else (chess.ROOK, chess.QUEEN)
+    free = 1.0
+    f, r = chess.square_file(start) + df, chess.square_rank(start) + dr
+    while 0 <= f < 8 and 0 <= r < 8 and clear > 0.01:
+        square = chess.square(f, r)
+        bit = chess.BB_SQUARES[square]
+        if bit & own:
+            break
+        there = sum(_attacker(meta, kind, square) for kind in kinds)
+        free *= 1.0 - clear * min(1.0 - FLOOR, there)
+        if bit & meta.known:
+            break
+        clear *= 1.0 - path_occupancy(meta, square)
+        f, r = f + df, r + dr
+    return 1.0 - free
+
+
 def illegal_chance(
     meta: Metaposition,
     move: chess.Move,
@@ -339,9 +425,16 @@ def illegal_chance(
     )
     if not could_be_legal(meta, move, kind, diagonal_pawn):
         return 1.0
+    answers = 1.0
+    if meta.checks_on_us and kind != chess.KING:
+        if density is None:
+            density = [0.0] + [meta.density(each) for each in PIECE_KINDS]
+        en_passant = diagonal_pawn and chess.BB_SQUARES[move.to_square] & meta.their_ep
+        answers = 1.0 if en_passant else answer_chance(meta, move.to_square, density)
+    unpinned = 1.0 if kind == chess.KING else 1.0 - pin_chance(meta, move)
     if diagonal_pawn:
-        return 1.0 - capture_chance(meta, move.to_square, offered)
-    free = 1.0
+        return 1.0 - min(answers, capture_chance(meta, move.to_square, offered)) * unpinned
+    free = answers * unpinned
     path = chess.between(move.from_square, move.to_square)
     if kind == chess.PAWN:
         path |= chess.BB_SQUARES[move.to_square]

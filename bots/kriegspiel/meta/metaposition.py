@@ -357,34 +357,35 @@ class Metaposition:
         if king is None:
             return
         may = self.may
-        # The enemy king blocks its own side's lines to our king as well.
+        # A piece on the first square where any enemy unit (the king too) may stand
+        # would surely check from there. The checker itself may stand further, beyond
+        # squares that may as well be empty, up to our own piece or a unit we know of.
         blockers = self.own.occupied | self.maybe_any()
+        walls = self.own.occupied | self.known
         zone = 0
-        lines = (
-            (attacks(chess.ROOK, self.color, king, blockers), (chess.ROOK, chess.QUEEN)),
-            (attacks(chess.BISHOP, self.color, king, blockers), (chess.BISHOP, chess.QUEEN)),
-        )
-        for ray, kinds in lines:
-            for square in chess.SquareSet(ray):
-                name = check_direction(king, square, False)
-                bit = chess.BB_SQUARES[square]
-                if name in directions:
-                    zone |= bit
-                else:
+        for line, kinds in (
+            (chess.ROOK, (chess.ROOK, chess.QUEEN)),
+            (chess.BISHOP, (chess.BISHOP, chess.QUEEN)),
+        ):
+            for square in chess.SquareSet(attacks(line, self.color, king, blockers)):
+                if check_direction(king, square, False) not in directions:
                     for kind in kinds:
-                        may[kind] &= ~bit
-        pawn_squares = chess.BB_PAWN_ATTACKS[self.color][king]
-        for square in chess.SquareSet(pawn_squares):
+                        may[kind] &= ~chess.BB_SQUARES[square]
+            sliders = may[kinds[0]] | may[kinds[1]]
+            for square in chess.SquareSet(attacks(line, self.color, king, walls) & sliders):
+                if check_direction(king, square, False) in directions:
+                    zone |= chess.BB_SQUARES[square]
+        for square in chess.SquareSet(chess.BB_PAWN_ATTACKS[self.color][king]):
             if check_direction(king, square, False) in directions:
-                zone |= chess.BB_SQUARES[square]
+                zone |= chess.BB_SQUARES[square] & may[chess.PAWN]
             else:
                 may[chess.PAWN] &= ~chess.BB_SQUARES[square]
         if "knight" in directions:
-            zone |= chess.BB_KNIGHT_ATTACKS[king]
+            zone |= chess.BB_KNIGHT_ATTACKS[king] & may[chess.KNIGHT]
         else:
             may[chess.KNIGHT] &= ~chess.BB_KNIGHT_ATTACKS[king]
         self.checks_on_us = tuple(directions)
-        self.check_zone = zone & self.maybe_units() if directions else 0
+        self.check_zone = zone if directions else 0
 
     def could_be_pinned(self, square: chess.Square) -> bool:
         """Whether our piece on ``square`` may be pinned to our king by an unseen slider."""
