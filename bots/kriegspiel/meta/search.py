@@ -82,6 +82,13 @@ ILLEGAL_COST = 30.0
 #: 0.227 an attempt; with the steps at 60, 0.222 (the captures tried rose by a sixth);
 #: with every pawn attempt at 60, 0.169 but no more wins (docs/kriegspiel_meta.md).
 REFUSED_PAWN_COST = 60.0
+#: ILLEGAL_COST for a pawn's refused capture onto an empty square (issue 33, round
+#: sixteen): between the two, since a capture tried is a pawn's advance and material
+#: won at once, and a refused one at least shows the square empty. At 30 (the steps
+#: priced alone) the captures tried rose by a sixth and the refusals against
+#: kriegspiel-random to 0.210 an attempt; at 40, 0.192; at 50, 0.176 with fewer made
+#: (100 games of seed 9, docs/kriegspiel_meta.md, *Issue 33, round sixteen*).
+REFUSED_CAPTURE_COST = 40.0
 #: What a refused probe (a pawn step that may locate a blocked pawn) is worth beyond the
 #: best attempt that cannot be refused (see :func:`probes`).
 PROBE = 300.0
@@ -160,12 +167,12 @@ class Branch:
 
 def _refusal_cost(meta: Metaposition, text: str) -> float:
     """What the umpire's refusal of the attempt ``text`` costs beyond the best attempt
-    that cannot be refused: REFUSED_PAWN_COST for a pawn's step, ILLEGAL_COST for any
-    other (a pawn's capture onto an empty square too)."""
+    that cannot be refused: REFUSED_PAWN_COST for a pawn's step, REFUSED_CAPTURE_COST for
+    a pawn's capture, ILLEGAL_COST for any other."""
     move = chess.Move.from_uci(text)
     step = chess.square_file(move.from_square) == chess.square_file(move.to_square)
-    if step and meta.own.piece_type_at(move.from_square) == chess.PAWN:
-        return REFUSED_PAWN_COST
+    if meta.own.piece_type_at(move.from_square) == chess.PAWN:
+        return REFUSED_PAWN_COST if step else REFUSED_CAPTURE_COST
     return ILLEGAL_COST
 
 
@@ -449,8 +456,8 @@ class Searcher:
         """Each score as the expectation over the umpire's refusal: with the chance
         ``q`` that the attempt is illegal we play the best attempt that cannot be refused
         instead, less ILLEGAL_COST (a wasted attempt tells us little and costs time), or
-        less REFUSED_PAWN_COST for a pawn's step. A refused *probe*
-        (:func:`probes`) is worth that best attempt plus PROBE."""
+        a pawn's own price (:func:`_refusal_cost`). A refused *probe* (:func:`probes`) is
+        worth that best attempt plus PROBE."""
         density = self._density
         chances = {
             text: illegal_chance(meta, chess.Move.from_uci(text), offered, density)
