@@ -12,7 +12,7 @@ most of the rise in captures tried onto empty squares; a refused pawn step price
 alone leaves them at 0.222 (*round fifteen*: the strongest variant measured, not merged
 for that). Round sixteen prices the captures between (0.187 over 400 games).
 
-Two decisions of the 1,000-node seat, as recorded:
+Three decisions of the 1,000-node seat, as recorded:
 
 - game 6 of seed 9 against meta at 20 (black, our 16th move; main lost the game by
   checkmate with nothing left against QQPP): a unit has just taken our f5 pawn, the
