@@ -94,10 +94,11 @@ def test_the_announced_tries_are_shared_among_the_captures_still_offered() -> No
     assert capture_chance(meta, chess.E4, both[1:]) == 1.0
 
 
-def checked_from_the_west() -> Metaposition:
-    """White: Ke4, Pb2; Black: a king far away and one rook, which checks along the
-    fourth rank from a4, b4 or c4 (nothing else is possible)."""
-    meta = Metaposition.from_start(W, "wild16", "7k/8/8/8/r3K3/8/1P6/8 w - - 0 1")
+def checked_from_the_west(fen: str = "7k/8/8/8/r3K3/8/1P6/8 w - - 0 1") -> Metaposition:
+    """White: Ke4, Pb2 (or the white pieces of ``fen``); Black: a king far away and one
+    rook, which checks along the fourth rank from a4, b4 or c4 (nothing else is
+    possible)."""
+    meta = Metaposition.from_start(W, "wild16", fen)
     assert meta.units == 1
     for kind in (chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.QUEEN):
         meta.may[kind] = 0
@@ -133,13 +134,7 @@ def test_a_block_beyond_the_checker_or_on_the_kings_other_side_is_likely_refused
     but on the king's other side, and never answers it. Until round sixteen every one of
     them was estimated legal (100 games against kriegspiel-random: 115 refusals "does
     not answer the check", 103 of them estimated below 0.1)."""
-    meta = Metaposition.from_start(W, "wild16", "7k/8/8/8/r3K3/8/1PN5/6R1 w - - 0 1")
-    for kind in (chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.QUEEN):
-        meta.may[kind] = 0
-    meta.may[chess.ROOK] = bb("a4", "b4", "c4")
-    meta.may[chess.KING] = bb("h8", "g8", "h7")
-    meta.restrict_checks_on_us(("rank",))
-    assert meta.check_zone == bb("a4", "b4", "c4")
+    meta = checked_from_the_west("7k/8/8/8/r3K3/8/1PN5/6R1 w - - 0 1")
     density = [0.0] + [meta.density(kind) for kind in range(1, 7)]
     assert answer_chance(meta, chess.D4, density) == 1.0
     assert abs(answer_chance(meta, chess.B4, density) - 2 / 3) < 1e-9

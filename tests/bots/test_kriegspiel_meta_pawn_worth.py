@@ -204,13 +204,7 @@ GAME_2_MOVE_4: dict[str, Any] = {
     "units": 15,
     "tries": 1,
     "their_ep": "a3 b3 c3 d3 e3 f3 g3 h3",
-    "history": [
-        "rnbqkbnr/pppppppp/8/8/8/8/8/8",
-        "rnbqkbnr/ppppppp1/8/7p/8/8/8/8",
-        "rnbqkbnr/ppp1ppp1/8/3p3p/8/8/8/8",
-        "rnbqkbnr/ppp1p1p1/8/3p1p1p/8/8/8/8",
-        "rnbqkbnr/1pp1p1p1/8/p2p1p1p/8/8/8/8",
-    ],
+    "history": GAME_2["history"][:5],  # the same game, six moves earlier
     "may": {
         chess.PAWN: "a2 b2 c2 d2 e2 f2 g2 h2 a3 b3 c3 d3 e3 f3 g3 h3 a4 b4 c4 d4 e4 f4 g4 h4",
         chess.KNIGHT: (

@@ -314,6 +314,34 @@ def answer_chance(meta: Metaposition, target: chess.Square, density: list[float]
     return min(1.0, answers / total) if total > 0.0 else 1.0
 
 
+def _along_ray(
+    meta: Metaposition,
+    first: tuple[int, int],
+    step: tuple[int, int],
+    kinds: tuple[chess.PieceType, chess.PieceType],
+    own: int,
+    free: float,
+    clear: float = 1.0,
+) -> float:
+    """``free`` times the chance that no enemy slider of ``kinds`` stands on the ray from
+    the square ``first`` (file, rank) on by ``step`` with nothing between: each square's
+    slider (:func:`_attacker`) counts by the chance ``clear`` that the squares before it
+    are free (:func:`path_occupancy`); our own pieces (``own``) and a known unit end it."""
+    (f, r), (df, dr) = first, step
+    while 0 <= f < 8 and 0 <= r < 8 and clear > 0.01:
+        square = chess.square(f, r)
+        bit = chess.BB_SQUARES[square]
+        if bit & own:
+            break
+        there = sum(_attacker(meta, kind, square) for kind in kinds)
+        free *= 1.0 - clear * min(1.0 - FLOOR, there)
+        if bit & meta.known:
+            break
+        clear *= 1.0 - path_occupancy(meta, square)
+        f, r = f + df, r + dr
+    return free
+
+
 def king_attack_chance(
     meta: Metaposition, move: chess.Move, density: list[float] | None = None
 ) -> float:
@@ -343,19 +371,7 @@ def king_attack_chance(
         (_DIAGONAL, (chess.BISHOP, chess.QUEEN)),
     ):
         for df, dr in steps:
-            clear = 1.0
-            f, r = file + df, rank + dr
-            while 0 <= f < 8 and 0 <= r < 8 and clear > 0.01:
-                square = chess.square(f, r)
-                bit = chess.BB_SQUARES[square]
-                if bit & own:
-                    break
-                there = sum(_attacker(meta, kind, square) for kind in kinds)
-                free *= 1.0 - clear * min(1.0 - FLOOR, there)
-                if bit & meta.known:
-                    break
-                clear *= 1.0 - path_occupancy(meta, square)
-                f, r = f + df, r + dr
+            free = _along_ray(meta, (file + df, rank + dr), (df, dr), kinds, own, free)
     king_set = may[chess.KING]
     if king_set:
         near = (king_set & chess.BB_KING_ATTACKS[target]).bit_count()
@@ -391,20 +407,8 @@ def pin_chance(meta: Metaposition, move: chess.Move) -> float:
         chess.square_rank(start) < chess.square_rank(king)
     )
     kinds = (chess.BISHOP, chess.QUEEN) if df and dr else (chess.ROOK, chess.QUEEN)
-    free = 1.0
-    f, r = chess.square_file(start) + df, chess.square_rank(start) + dr
-    while 0 <= f < 8 and 0 <= r < 8 and clear > 0.01:
-        square = chess.square(f, r)
-        bit = chess.BB_SQUARES[square]
-        if bit & own:
-            break
-        there = sum(_attacker(meta, kind, square) for kind in kinds)
-        free *= 1.0 - clear * min(1.0 - FLOOR, there)
-        if bit & meta.known:
-            break
-        clear *= 1.0 - path_occupancy(meta, square)
-        f, r = f + df, r + dr
-    return 1.0 - free
+    first = (chess.square_file(start) + df, chess.square_rank(start) + dr)
+    return 1.0 - _along_ray(meta, first, (df, dr), kinds, own, 1.0, clear)
 
 
 def illegal_chance(
