@@ -76,9 +76,9 @@ HUNT_SURE = 0.5
 #: Bonus of a pawn by how many ranks it has advanced from its start (0..5). Doubled from
 #: (0, 8, 18, 32, 55, 90) in issue 33's round fifteen: the 1,000-node seat lost 36 of 100
 #: games to the same code at 20 nodes, out-promoted (its pawns pushed 11% of its moves
-#: against 13.7%); with the bonus doubled, and a refused pawn step priced at
-#: REFUSED_PAWN_COST (``search.py``) so that the pawns' attempts do not raise the refusals, see
-#: docs/kriegspiel_meta.md, *Issue 33, round fifteen*.
+#: against 13.7%). Merged in round sixteen, with the pawns' refused attempts priced
+#: apart (``search.REFUSED_PAWN_COST``, ``REFUSED_CAPTURE_COST``) so that they do not
+#: raise the refusals: docs/kriegspiel_meta.md, *Issue 33, rounds fifteen and sixteen*.
 PAWN_BONUS = (0, 16, 36, 64, 110, 180)
 
 
