@@ -132,8 +132,8 @@ def test_a_block_beyond_the_checker_or_on_the_kings_other_side_is_likely_refused
     likely). Nd4 answers the check wherever the rook is; Nb4 only when the rook stands
     on b4 (taken) or a4 (blocked), two chances in three; Rg4 lands on the announced rank
     but on the king's other side, and never answers it. Until round sixteen every one of
-    them was estimated legal (100 games against kriegspiel-random: 115 refusals "does
-    not answer the check", 103 of them estimated below 0.1)."""
+    them was estimated legal (main, 100 games against kriegspiel-random: 123 refusals
+    "does not answer the check", 103 of them estimated below 0.1)."""
     meta = checked_from_the_west("7k/8/8/8/r3K3/8/1PN5/6R1 w - - 0 1")
     density = [0.0] + [meta.density(kind) for kind in range(1, 7)]
     assert answer_chance(meta, chess.D4, density) == 1.0
@@ -163,8 +163,8 @@ def test_a_piece_that_may_be_pinned_is_likely_refused_off_its_line() -> None:
     Without a presence map each of the three squares holds a rook by two chances in
     three, so the bishop leaving the e-file is likely refused; along the file, or the
     knight (off every line a rook could pin along), it is not. Until round sixteen
-    every such move was estimated legal (100 games against kriegspiel-random: 94
-    refusals of a pinned piece, 73 of them estimated below 0.1)."""
+    every such move was estimated legal (main, 100 games against kriegspiel-random: 121
+    refusals of a pinned piece, 111 of them estimated below 0.1)."""
     meta = Metaposition.from_start(W, "wild16", "r6k/4r3/8/8/8/8/3NB3/4K3 w - - 0 1")
     for kind in (chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.QUEEN):
         meta.may[kind] = 0
