@@ -331,8 +331,11 @@ function bidPicker(ui, room) {
     Object.assign(chosen, next);
     ui.render();
     if (focus) {
+      // a button the choice disabled (the "+" at the highest quantity) cannot hold the
+      // focus: it falls back to the quantity itself, not to the page
       const el = document.querySelector(`[data-key="${focus}"]`);
-      if (el) el.focus();
+      const target = el && !el.disabled ? el : document.querySelector('[data-key="quantity"]');
+      if (target) target.focus();
     }
   };
   // the faces are one radio group: one Tab stop (the chosen face), arrows move the choice
