@@ -382,23 +382,19 @@ def king_attack_chance(
 
 def pin_chance(meta: Metaposition, move: chess.Move) -> float:
     """The chance that our piece moving with ``move`` is pinned to our king by an unseen
-    slider and leaves the line (so that the umpire refuses it): our piece stands on a
-    line from our king with nothing of ours between them and moves off it; a slider of
-    the line's kinds stands beyond it (:func:`_attacker`, the presence map), by the chance
-    that the squares between it and our king are free (:func:`path_occupancy`)."""
+    slider and leaves the line (so that the umpire refuses it): our piece may be pinned
+    (:meth:`Metaposition.could_be_pinned`) and moves off the line; a slider of the line's
+    kinds stands beyond it (:func:`_attacker`, the presence map), by the chance that the
+    squares between it and our king are free (:func:`path_occupancy`)."""
     king = meta.own.king(meta.color)
     start = move.from_square
-    if king is None or king == start:
+    if king is None or not meta.could_be_pinned(start):
         return 0.0
-    line = chess.BB_RAYS[king][start]
-    if not line or line & chess.BB_SQUARES[move.to_square]:
-        return 0.0
+    if chess.BB_RAYS[king][start] & chess.BB_SQUARES[move.to_square]:
+        return 0.0  # it stays on the line
     own = meta.own.occupied
-    between = chess.between(king, start)
-    if between & own:
-        return 0.0
     clear = 1.0
-    for square in chess.SquareSet(between):
+    for square in chess.SquareSet(chess.between(king, start)):
         clear *= 1.0 - path_occupancy(meta, square)
     df = (chess.square_file(start) > chess.square_file(king)) - (
         chess.square_file(start) < chess.square_file(king)
