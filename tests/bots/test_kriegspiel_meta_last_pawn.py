@@ -20,6 +20,7 @@ import chess
 
 from bots.kriegspiel.meta.evaluate import HUNT_SURE, HUNT_TARGET, hunt_cost, hunt_targets
 from bots.kriegspiel.meta.search import Searcher
+from bots.sdk.budget import NodeClock
 from tests.bots.kriegspiel_meta_harness import rebuilt
 from tests.bots.kriegspiel_squares import bb
 
@@ -145,5 +146,11 @@ def test_the_last_pawn_stuck_behind_our_knight_is_taken() -> None:
 
 
 def test_the_last_pawn_stuck_behind_our_king_is_taken() -> None:
-    best, _ = _best(rebuilt(GAME_219))
-    assert best == "f2f3"  # main: Rg5-g1
+    meta = rebuilt(GAME_219)
+    searcher = Searcher(random.Random(1), clock=NodeClock())
+    attempts = [move.uci() for move in meta.own.generate_pseudo_legal_moves()]
+    # The decision, the umpire's refusals weighed: Kf2-g3 scores higher if legal (the
+    # lines our pieces see through the unit's squares shut the king in, round
+    # seventeen), but it steps next to h2, h3 and h4 of the region and is likely refused.
+    assert searcher.choose(meta, attempts, 1000) == "f2f3"  # main at 2914903: Rg5-g1
+    assert searcher.last["f2f3"] > searcher.last["g5g1"]

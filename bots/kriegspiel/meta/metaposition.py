@@ -25,7 +25,13 @@ from bots.kriegspiel.meta.geometry import (
 )
 from bots.kriegspiel.meta.presence import Presence
 
-__all__ = ["Metaposition", "certain_attacks", "possible_attacks"]
+__all__ = [
+    "Metaposition",
+    "certain_attacks",
+    "outnumbered_lines",
+    "possible_attacks",
+    "surely_attacked",
+]
 
 _PIECES = (chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN)
 STANDARD_COUNTS = {
@@ -60,6 +66,35 @@ def certain_attacks(board: chess.Board, color: chess.Color, maybe: int) -> int:
         assert kind is not None
         result |= attacks(kind, color, square, occupied)
     return result
+
+
+def outnumbered_lines(board: chess.Board, color: chess.Color, units: int, squares: int) -> int:
+    """The squares of ``squares`` that ``color``'s pieces on ``board`` attack along more
+    open lines than there are enemy ``units`` to block them: each line needs a unit of
+    its own between the piece and the square (two pieces attacking one square from the
+    board's own occupancy do so from different directions, so their lines share no
+    square), and a king never stands where one line stays open. With one unit left, a
+    square that a queen and a rook both see through unknown squares is no square for
+    the king, though neither line is sure alone (:func:`certain_attacks`)."""
+    result = 0
+    for square in chess.SquareSet(squares):
+        if board.attackers_mask(color, square).bit_count() > units:
+            result |= chess.BB_SQUARES[square]
+    return result
+
+
+def surely_attacked(
+    board: chess.Board, color: chess.Color, maybe: int, units: int, possible: int | None = None
+) -> int:
+    """:func:`certain_attacks`, and the squares :func:`outnumbered_lines` makes sure
+    (``possible``: :func:`possible_attacks` of ``board``, if already known)."""
+    certain = certain_attacks(board, color, maybe)
+    if not maybe:
+        return certain
+    if possible is None:
+        possible = possible_attacks(board, color)
+    doubtful = possible & ~certain
+    return certain | outnumbered_lines(board, color, units, doubtful)
 
 
 @dataclass(slots=True)
@@ -264,8 +299,10 @@ class Metaposition:
         return self.own.king(self.color)
 
     def certain_attacks_by_us(self, board: chess.Board | None = None) -> int:
-        """Squares our pieces attack whatever the unseen enemy pieces are."""
-        return certain_attacks(board or self.own, self.color, self.maybe_units())
+        """Squares our pieces attack whatever the unseen enemy pieces are: our lines
+        through squares where units may stand count when there are more of them than
+        units (:func:`surely_attacked`)."""
+        return surely_attacked(board or self.own, self.color, self.maybe_units(), self.units)
 
     def density(self, kind: chess.PieceType) -> float:
         """A rough chance that a given square of ``may[kind]`` holds such a piece."""
@@ -363,6 +400,7 @@ class Metaposition:
         blockers = self.own.occupied | self.maybe_any()
         walls = self.own.occupied | self.known
         zone = 0
+        zones = dict.fromkeys(PIECE_KINDS, 0)  # where each kind would give an announced check
         for line, kinds in (
             (chess.ROOK, (chess.ROOK, chess.QUEEN)),
             (chess.BISHOP, (chess.BISHOP, chess.QUEEN)),
@@ -375,15 +413,29 @@ class Metaposition:
             for square in chess.SquareSet(attacks(line, self.color, king, walls) & sliders):
                 if check_direction(king, square, False) in directions:
                     zone |= chess.BB_SQUARES[square]
+                    for kind in kinds:
+                        zones[kind] |= chess.BB_SQUARES[square]
         for square in chess.SquareSet(chess.BB_PAWN_ATTACKS[self.color][king]):
             if check_direction(king, square, False) in directions:
                 zone |= chess.BB_SQUARES[square] & may[chess.PAWN]
+                zones[chess.PAWN] |= chess.BB_SQUARES[square]
             else:
                 may[chess.PAWN] &= ~chess.BB_SQUARES[square]
         if "knight" in directions:
             zone |= chess.BB_KNIGHT_ATTACKS[king] & may[chess.KNIGHT]
+            zones[chess.KNIGHT] = chess.BB_KNIGHT_ATTACKS[king]
         else:
             may[chess.KNIGHT] &= ~chess.BB_KNIGHT_ATTACKS[king]
+        if directions and self.units <= len(directions):
+            # Every unit is a checker (a king gives no check): each stands where its
+            # kind gives one of the announced checks. Game 191 of seed 9 (wild16,
+            # nodes=1000): the last unit, a knight, checked our king from a3 while its
+            # sets held 48 squares; by them a king on d8 could stand beside a knight
+            # pinned on c8, a stalemate on every quiet move, and the bot took the
+            # knight, stalemating the king on c6.
+            for kind in PIECE_KINDS:
+                if kind != chess.KING:
+                    may[kind] &= zones[kind]
         self.checks_on_us = tuple(directions)
         self.check_zone = zone if directions else 0
 

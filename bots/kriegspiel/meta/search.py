@@ -47,7 +47,7 @@ from bots.kriegspiel.meta.evaluate import (
 from bots.kriegspiel.meta.geometry import PIECE_KINDS, VALUES, forward, uncapturing
 from bots.kriegspiel.meta.legality import BLOCKER_STAYS, could_be_legal, illegal_chance
 from bots.kriegspiel.meta.mate import MateSearch
-from bots.kriegspiel.meta.metaposition import Metaposition, certain_attacks, possible_attacks
+from bots.kriegspiel.meta.metaposition import Metaposition, possible_attacks, surely_attacked
 from bots.kriegspiel.meta.minor import MinorEndgame
 from bots.kriegspiel.meta.rook import RookEndgame
 from bots.kriegspiel.meta.safety import away_from_home, danger, unit_weights
@@ -552,7 +552,11 @@ class Searcher:
         lone = only_king_moves(after, color, meta.may, meta.pieces_max, meta.units)
         lone = lone or jammed(meta, after)
         possible = possible_attacks(after, color)
-        certain = possible if meta.units == 0 else certain_attacks(after, color, units & ~passed)
+        certain = (
+            possible
+            if meta.units == 0
+            else surely_attacked(after, color, units & ~passed, meta.units, possible)
+        )
         few = meta.units <= 4
         # A flight counts unless a unit likely stands on it (known there, or a blocker):
         # counting every square a unit may stand on made most squares look stalemated.
