@@ -44,10 +44,11 @@ STANDARD_COUNTS = {
 }
 
 
-def possible_attacks(board: chess.Board, color: chess.Color) -> int:
+def possible_attacks(board: chess.Board, color: chess.Color, sure: int = 0) -> int:
     """Squares ``color``'s pieces on ``board`` may attack if unseen enemy pieces do not
-    block (an over-approximation: rays stop only at pieces on ``board``)."""
-    occupied = board.occupied
+    block (an over-approximation: rays stop only at pieces on ``board`` and at the
+    squares ``sure`` to hold an enemy unit)."""
+    occupied = board.occupied | sure
     result = 0
     for square in chess.SquareSet(board.occupied_co[color]):
         kind = board.piece_type_at(square)
@@ -289,6 +290,12 @@ class Metaposition:
             | may[chess.ROOK]
             | may[chess.QUEEN]
         )
+
+    def sure_units(self) -> int:
+        """Squares surely holding an enemy unit now: the known ones, and every square
+        where a unit may stand when there are no more of those than units."""
+        maybe = self.maybe_units()
+        return maybe if maybe.bit_count() <= self.units else self.known & maybe
 
     def maybe_any(self) -> int:
         """Squares where some enemy unit, the king included, may stand."""

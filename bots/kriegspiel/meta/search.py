@@ -551,7 +551,10 @@ class Searcher:
                 return []  # the enemy king stands next to that square: surely illegal
         lone = only_king_moves(after, color, meta.may, meta.pieces_max, meta.units)
         lone = lone or jammed(meta, after)
-        possible = possible_attacks(after, color)
+        # A unit surely there blocks our lines: game 191 of seed 9 (wild16, nodes=1000),
+        # the last unit a knight on a3, checking us, hid a4-a6 from our queen a1; seen
+        # through it the king there was mated or stalemated on every move.
+        possible = possible_attacks(after, color, meta.sure_units() & ~passed)
         certain = (
             possible
             if meta.units == 0
