@@ -196,6 +196,18 @@ def _repeating(meta: Metaposition) -> frozenset[chess.Move]:
     return frozenset(found)
 
 
+def _late(meta: Metaposition, after: chess.Board) -> bool:
+    """Whether the 50-move count calls for a capture: CLOCK_ALARM of our moves without a
+    reset, a rook or more ahead. Then the located pawns are hunted whatever the units
+    left (:func:`evaluate.hunt_cost`), so that a piece walks to where it can take one:
+    game 13 of seed 10 against meta at 20 (wild16) was drawn by the rule with
+    QRRBBNNPPPP against RBNNPPPPPP, every pawn blocked, our knights two moves from the
+    blockers they could take; one reached d6 on the fiftieth move."""
+    if meta.quiet_moves < CLOCK_ALARM:
+        return False
+    return material(after, meta.color) >= meta.enemy_material() + VALUES[chess.ROOK]
+
+
 def _lone_rook(board: chess.Board, color: chess.Color) -> chess.Square | None:
     """The square of our rook when it is our only piece besides the king."""
     mine = board.occupied_co[color] & ~board.kings
@@ -840,7 +852,7 @@ class Searcher:
                     value += 25.0
         elif walk is not None:
             value -= BLOCKER_WALK * walk
-        if meta.units <= FEW_UNITS and strong_material(after, color):
+        if strong_material(after, color) and (meta.units <= FEW_UNITS or _late(meta, after)):
             value -= hunt_cost(meta, after, stepped)
         return value
 
