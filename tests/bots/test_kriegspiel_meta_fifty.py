@@ -151,6 +151,91 @@ GAME_269: dict[str, Any] = {
 }
 
 
+#: Game 13 of seed 10 against ``kriegspiel-meta:nodes=20`` (wild16; the hero at
+#: nodes=1000 on round seventeen's first commits, 2388acb), black, our 96th move: QRRBBNNPPPP
+#: against RBNNPPPPPP, every pawn blocked (a5-a4, b6-b5, c5-c4, h6-h5), our 46th move
+#: without a reset by our count (40 by the board's: the enemy's pawn moves are unseen).
+#: q1n2rn1/rb1k4/1p1b3p/pPp4P/P1P1P1P1/2N5/NR2B3/3K4 b - - 80 96 (the real board); it
+#: chose a8b8, and the game was drawn by the rule on our 106th move. The map's weights
+#: below 0.01 are left out.
+GAME_13_LOCKED: dict[str, Any] = {
+    "own": "q1n2rn1/rb1k4/1p1b3p/p1p5/8/8/8/8",
+    "color": chess.BLACK,
+    "units": 10,
+    "pawn_captures": 2, "piece_captures": 3, "promotions": 6, "quiet_moves": 46,
+    "tries": 0,
+    "known": "",
+    "blockers": "a4 c4 b5 h5",
+    "doubtful": "a4 c4 b5",
+    "their_ep": "a3 b3 c3 d3 e3 f3 g3 h3",
+    "may": {
+        chess.PAWN: (
+            "a2 b2 c2 d2 e2 f2 g2 h2 a3 b3 c3 d3 e3 f3 g3 h3 a4 c4 e4 f4 g4 h4 b5 d5 e5 f5 h5 f6 "
+            "f7"
+        ),
+        chess.KNIGHT: (
+            "a1 b1 c1 d1 e1 f1 g1 h1 a2 b2 c2 d2 e2 f2 g2 h2 a3 b3 c3 d3 e3 f3 g3 h3 a4 c4 e4 f4 "
+            "g4 h4 b5 d5 f5 h5 a6 c6 e6 g6 c7 e7 f7 g7 h7 d8 e8 h8"
+        ),
+        chess.BISHOP: (
+            "a1 b1 c1 d1 e1 f1 g1 h1 a2 b2 c2 d2 e2 f2 g2 h2 a3 b3 c3 d3 e3 f3 g3 h3 a4 c4 e4 f4 "
+            "g4 h4 b5 d5 e5 f5 h5 a6 f6 g6 c7 e7 f7 g7 h7 b8 d8 h8"
+        ),
+        chess.ROOK: (
+            "a1 b1 c1 d1 e1 f1 g1 h1 a2 b2 c2 d2 e2 f2 g2 h2 a3 b3 c3 d3 e3 f3 g3 h3 a4 c4 e4 f4 "
+            "g4 h4 b5 d5 e5 f5 h5 c6 e6 f6 g6 f7 g7 h7 e8 h8"
+        ),
+        chess.QUEEN: (
+            "a1 b1 c1 d1 e1 f1 g1 h1 a2 b2 c2 d2 e2 f2 g2 h2 a3 b3 c3 d3 e3 f3 g3 h3 a4 c4 e4 f4 "
+            "g4 h4 b5 d5 e5 f5 h5 a6 f6 g6 f7 g7 h7 b8 h8"
+        ),
+        chess.KING: (
+            "a1 b1 c1 d1 e1 f1 g1 h1 a2 b2 c2 d2 e2 f2 g2 h2 a3 b3 c3 d3 e3 f3 g3 h3 a4 c4 e4 f4 "
+            "g4 h4 b5 d5 f5 h5 g6 g7 h7 h8"
+        ),
+    },
+    "mass": {
+        chess.PAWN: 5.9999,
+        chess.KNIGHT: 1.2949,
+        chess.BISHOP: 1.1872,
+        chess.ROOK: 1.3240,
+        chess.QUEEN: 0.1941,
+    },
+    "weights": {
+        chess.PAWN: (
+            "a2=0.4220 b2=0.0130 c2=0.1838 d2=0.0130 e2=0.0177 f2=0.0134 g2=0.0282 h2=0.0209 "
+            "a3=0.5237 b3=0.1396 c3=0.5347 d3=0.1396 e3=0.0513 f3=0.1437 g3=0.0813 h3=0.1545 "
+            "a4=0.7293 c4=0.6546 e4=0.2570 f4=0.2068 g4=0.3085 h4=0.3851 b5=0.0156 d5=0.1268 "
+            "e5=0.1540 f5=0.1557 h5=0.4756 f6=0.0471"
+        ),
+        chess.KNIGHT: (
+            "a1=0.0448 b1=0.1706 c1=0.0478 d1=0.0523 e1=0.0367 f1=0.0555 g1=0.0482 h1=0.0472 "
+            "a2=0.0219 b2=0.0576 c2=0.0278 d2=0.0760 e2=0.0377 f2=0.0415 g2=0.0342 h2=0.0475 "
+            "b3=0.0480 d3=0.0327 e3=0.0342 f3=0.0333 g3=0.0418 h3=0.0337 e4=0.0333 f4=0.0249 "
+            "g4=0.0300 h4=0.0298 f5=0.0217 h5=0.0121 g6=0.0159 g7=0.0119 h8=0.0103"
+        ),
+        chess.BISHOP: (
+            "a1=0.0513 b1=0.0551 c1=0.0172 d1=0.0568 e1=0.0101 f1=0.0562 h1=0.0447 a2=0.0375 "
+            "b2=0.0446 c2=0.0542 d2=0.0104 e2=0.0559 g2=0.0458 b3=0.0659 d3=0.0534 f3=0.0469 "
+            "h3=0.0455 e4=0.0467 g4=0.0472 b5=0.0226 d5=0.0392 f5=0.0469 h5=0.0193 a6=0.0114 "
+            "g6=0.0454 f7=0.0348 h7=0.0521"
+        ),
+        chess.ROOK: (
+            "a1=0.0497 b1=0.0426 c1=0.0489 d1=0.0373 e1=0.0392 f1=0.0409 g1=0.0387 h1=0.0477 "
+            "a2=0.0192 b2=0.0427 c2=0.0495 d2=0.0371 e2=0.0392 f2=0.0410 g2=0.0386 h2=0.0482 "
+            "b3=0.0422 d3=0.0328 e3=0.0359 f3=0.0381 g3=0.0350 h3=0.0465 e4=0.0318 f4=0.0340 "
+            "g4=0.0308 h4=0.0411 b5=0.0412 d5=0.0133 e5=0.0289 f5=0.0313 h5=0.0163 e6=0.0304 "
+            "f6=0.0328 g6=0.0292 g7=0.0265 h7=0.0164"
+        ),
+    },
+    "attempts": (
+        "a5b4 c5b4 c5d4 d6h2 d6g3 d6f4 d6e5 d6c7 d6e7 d6b8 h6g5 a7a6 b7h1 b7g2 b7f3 b7e4 b7d5 "
+        "b7a6 b7c6 d7c6 d7e6 d7c7 d7e7 d7d8 d7e8 a8b8 c8e7 f8f1 f8f2 f8f3 f8f4 f8f5 f8f6 f8f7 "
+        "f8d8 f8e8 g8f6 g8e7"
+    ),
+}  # fmt: skip
+
+
 def _rebuilt(record: dict[str, Any]) -> Metaposition:
     """The recorded metaposition ``record`` (its presence map's weights to 4 places)."""
     return rebuilt({key: value for key, value in record.items() if key != "attempts"})
@@ -219,3 +304,33 @@ def test_before_the_alarm_the_decision_is_the_searchs() -> None:
     record = dict(GAME_385, quiet_moves=CLOCK_DRAWN - 1)
     _, searcher = _choice(record)
     assert searcher.last_stale == {}
+
+
+def test_a_locked_position_brings_a_piece_onto_a_blocker_before_the_count_runs_out() -> None:
+    """Game 13 of seed 10 (against meta at 20): every pawn blocked, no capture of a
+    located pawn ready, every quiet move equally stale. A quiet move that brings a
+    piece onto a located pawn (``Searcher._prepares``) is half as stale and counts as a
+    reset: the bishop's b7-d5, onto c4, is played where a8b8 was (the knight's g8-f6,
+    onto h5, prepares one too)."""
+    meta = _rebuilt(GAME_13_LOCKED)
+    for text, ready in (("b7d5", True), ("g8f6", True), ("a8b8", False), ("d7e8", False)):
+        move = chess.Move.from_uci(text)
+        after = meta.own.copy(stack=False)
+        after.push(move)
+        assert Searcher._prepares(meta, after, move) is ready, text
+    choice, searcher = _choice(GAME_13_LOCKED)
+    assert choice in searcher._prepared
+    assert choice == "b7d5"
+    # Scored plainly, a shuffle is still the search's best: the count decides.
+    plain = max(searcher.last, key=lambda text: searcher.last[text])
+    assert plain not in searcher._prepared
+    assert not _resets(GAME_13_LOCKED, plain)
+
+
+def test_with_a_capture_ready_no_quiet_move_is_prepared() -> None:
+    """Game 269: our knight e4 attacks the c3 pawn already. Every quiet move would keep
+    that capture ready, so none counts as preparing one (the count still asks for the
+    capture or a pawn's step, as before)."""
+    choice, searcher = _choice(GAME_269)
+    assert not searcher._prepared
+    assert _resets(GAME_269, choice)
