@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from bots.kriegspiel.meta import Metaposition, observe
 from bots.kriegspiel.meta.legality import capture_chance, tries_posterior
-from bots.kriegspiel.meta.presence import KINDS, exact_count_posterior
+from bots.kriegspiel.meta.presence import KINDS, Presence, exact_count_posterior
 from bots.sdk.bot import Decision
 from tests.bots.kriegspiel_meta_harness import Checked, checked_game
 from tests.bots.kriegspiel_squares import bb, quiet
@@ -31,6 +31,35 @@ def test_one_unseen_move_from_the_start_spreads_one_twentieth_a_move() -> None:
     assert abs(presence.ep[chess.E6] - 0.05) < 1e-9
     assert presence.weights[chess.BISHOP][chess.C8] == 2.0 / 2  # the bishops cannot move
     assert abs(sum(presence.weights[chess.PAWN]) - 8.0) < 1e-9
+
+
+def test_the_units_keep_their_mass_when_every_kind_that_held_it_is_ruled_out() -> None:
+    """One unit the map held a bishop, ruled out as a bishop (it checked us as a knight):
+    the unit's mass goes to the kinds still allowed, never to nothing (game 372 of seed
+    9, round seventeen: the empty map saw no pinned knight and the bot stalemated)."""
+
+    def held_a_bishop() -> Presence:
+        weights = [[0.0] * 64 for _ in range(7)]
+        weights[chess.BISHOP][chess.E4] = 1.0
+        mass = [0.0] * 7
+        mass[chess.BISHOP] = 1.0
+        return Presence(chess.BLACK, weights, mass)
+
+    presence = held_a_bishop()
+    may = [0] * 7
+    may[chess.KNIGHT] = bb("a3", "b4")
+    may[chess.KING] = bb("h8")
+    caps = [0, 0, 1, 1, 1, 1, 0]
+    presence.project(may, caps, 1)
+    assert presence.mass[chess.KNIGHT] == 1.0
+    assert presence.weights[chess.KNIGHT][chess.A3] == presence.weights[chess.KNIGHT][chess.B4]
+    assert abs(sum(presence.weights[chess.KNIGHT]) - 1.0) < 1e-9
+    assert not any(presence.weights[chess.BISHOP])
+    # Two kinds left, their caps allowing: half each.
+    presence = held_a_bishop()
+    may[chess.ROOK] = bb("h1")
+    presence.project(may, caps, 1)
+    assert presence.mass[chess.KNIGHT] == presence.mass[chess.ROOK] == 0.5
 
 
 def test_one_try_and_two_candidates_are_exclusive() -> None:

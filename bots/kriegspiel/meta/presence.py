@@ -122,6 +122,15 @@ class Presence:
                 self.mass[kind] = 0.0
             self.mass[kind] = min(self.mass[kind], float(caps[kind]))
         total = sum(self.mass[kind] for kind in KINDS)
+        if total <= 0.0 < units:
+            # Every kind that held weight was ruled out (the last unit checked us as a
+            # knight while the map held it a bishop: game 372 of seed 9, round
+            # seventeen, where the empty map then saw no pin and the bot stalemated):
+            # the units are shared evenly among the kinds still allowed.
+            allowed = [kind for kind in KINDS if may[kind] and caps[kind] > 0]
+            for kind in allowed:
+                self.mass[kind] = min(float(caps[kind]), units / len(allowed))
+            total = sum(self.mass[kind] for kind in KINDS)
         if total > 0.0 and abs(total - units) > 1e-9:
             scale = units / total
             for kind in KINDS:
