@@ -127,9 +127,9 @@ class Presence:
             # knight while the map held it a bishop: game 372 of seed 9, round
             # seventeen, where the empty map then saw no pin and the bot stalemated):
             # the units are shared evenly among the kinds still allowed.
-            allowed = [kind for kind in KINDS if may[kind] and caps[kind] > 0]
-            for kind in allowed:
-                self.mass[kind] = min(float(caps[kind]), units / len(allowed))
+            left = [kind for kind in KINDS if may[kind] and caps[kind] > 0]
+            for kind in left:
+                self.mass[kind] = min(float(caps[kind]), units / len(left))
             total = sum(self.mass[kind] for kind in KINDS)
         if total > 0.0 and abs(total - units) > 1e-9:
             scale = units / total
