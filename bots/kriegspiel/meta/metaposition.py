@@ -34,6 +34,7 @@ __all__ = [
 ]
 
 _PIECES = (chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN)
+_UNITS = (chess.PAWN, *_PIECES)  #: every kind but the king
 STANDARD_COUNTS = {
     chess.PAWN: 8,
     chess.KNIGHT: 2,
@@ -406,8 +407,7 @@ class Metaposition:
         # squares that may as well be empty, up to our own piece or a unit we know of.
         blockers = self.own.occupied | self.maybe_any()
         walls = self.own.occupied | self.known
-        zone = 0
-        zones = dict.fromkeys(PIECE_KINDS, 0)  # where each kind would give an announced check
+        zones = dict.fromkeys(_UNITS, 0)  # where each kind would give an announced check
         for line, kinds in (
             (chess.ROOK, (chess.ROOK, chess.QUEEN)),
             (chess.BISHOP, (chess.BISHOP, chess.QUEEN)),
@@ -419,20 +419,20 @@ class Metaposition:
             sliders = may[kinds[0]] | may[kinds[1]]
             for square in chess.SquareSet(attacks(line, self.color, king, walls) & sliders):
                 if check_direction(king, square, False) in directions:
-                    zone |= chess.BB_SQUARES[square]
                     for kind in kinds:
                         zones[kind] |= chess.BB_SQUARES[square]
         for square in chess.SquareSet(chess.BB_PAWN_ATTACKS[self.color][king]):
             if check_direction(king, square, False) in directions:
-                zone |= chess.BB_SQUARES[square] & may[chess.PAWN]
                 zones[chess.PAWN] |= chess.BB_SQUARES[square]
             else:
                 may[chess.PAWN] &= ~chess.BB_SQUARES[square]
         if "knight" in directions:
-            zone |= chess.BB_KNIGHT_ATTACKS[king] & may[chess.KNIGHT]
             zones[chess.KNIGHT] = chess.BB_KNIGHT_ATTACKS[king]
         else:
             may[chess.KNIGHT] &= ~chess.BB_KNIGHT_ATTACKS[king]
+        zone = 0  # where the checker may stand
+        for kind in _UNITS:
+            zone |= zones[kind] & may[kind]
         if directions and self.units <= len(directions):
             # Every unit is a checker (a king gives no check): each stands where its
             # kind gives one of the announced checks. Game 191 of seed 9 (wild16,
@@ -440,9 +440,8 @@ class Metaposition:
             # sets held 48 squares; by them a king on d8 could stand beside a knight
             # pinned on c8, a stalemate on every quiet move, and the bot took the
             # knight, stalemating the king on c6.
-            for kind in PIECE_KINDS:
-                if kind != chess.KING:
-                    may[kind] &= zones[kind]
+            for kind in _UNITS:
+                may[kind] &= zones[kind]
         self.checks_on_us = tuple(directions)
         self.check_zone = zone if directions else 0
 
