@@ -164,3 +164,29 @@ async def test_the_presence_map_stays_inside_the_sets_over_a_game() -> None:
     _, bot = await checked_game("wild16", 21, meta_seat=1, budget="nodes=100", cls=Watched)
     assert isinstance(bot, Watched)
     assert bot.problems == [] and bot.faults == [] and bot.decisions > 20
+
+
+def test_a_knights_check_lifts_the_knights_and_not_the_pawns_on_its_squares() -> None:
+    """A check holds the checker on the squares from which it gives it, and only the
+    kinds that give that check there count: by every kind's weight on the zone, a
+    knight's check on d5 lifted the pawns' weight on f6 and e7, and the pawn blocked
+    on h5 fell to 0.006 (game 109 of seed 10 against random, round eighteen: the bot
+    took the knight and stalemated the king)."""
+    fen = "7k/8/8/8/3K4/8/5p2/Q2n4 w - - 0 1"  # only the material is known
+    zone = chess.BB_KNIGHT_ATTACKS[chess.D4]
+
+    def after(check: list[str]) -> Presence:
+        meta = Metaposition.from_start(W, "wild16", fen)
+        observe(meta, quiet("white", move="a1a2"))
+        observe(meta, quiet("black", check=check))
+        assert meta.presence is not None
+        return meta.presence
+
+    quietly, checked = after([]), after(["knight"])
+    pawns_before = sum(quietly.weights[chess.PAWN][square] for square in chess.SquareSet(zone))
+    assert pawns_before > 0.0  # the pawn may stand on b3, f3, b5, f5, c6, e6
+    pawns = sum(checked.weights[chess.PAWN][square] for square in chess.SquareSet(zone))
+    knights = sum(checked.weights[chess.KNIGHT][square] for square in chess.SquareSet(zone))
+    assert knights >= 1.0 - 1e-6  # the checker
+    assert pawns <= pawns_before + 1e-9  # a pawn gives no knight's check
+    assert abs(sum(checked.weights[chess.PAWN]) - sum(quietly.weights[chess.PAWN])) < 1e-9

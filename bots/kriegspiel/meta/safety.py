@@ -87,7 +87,7 @@ def unit_weights(meta: Metaposition) -> list[list[float]]:
     for square in chess.SquareSet(meta.known):
         _lift(weights, meta.may, chess.BB_SQUARES[square])
     if meta.check_zone:
-        _lift(weights, meta.may, meta.check_zone)
+        _lift(weights, meta.checker_sets(), meta.check_zone)
     if meta.attacked:  # our king's steps refused this turn: attacked squares
         lift_proven(meta, weights)
     return weights

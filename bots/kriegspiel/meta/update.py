@@ -315,7 +315,7 @@ def _their_move(meta: Metaposition, event: dict[str, Any]) -> None:
     meta.tighten()
     meta.restrict_checks_on_us(tuple(event.get("check") or ()))
     if presence is not None and meta.check_zone:  # the checker stands on its line
-        presence.hold(meta.check_zone, min(meta.units, len(meta.checks_on_us)), meta.may)
+        presence.hold(meta.check_zone, min(meta.units, len(meta.checks_on_us)), meta.checker_sets())
     # After their legal move the enemy king is not attacked by us.
     meta.may[chess.KING] &= ~meta.certain_attacks_by_us()
     meta.tighten()
