@@ -110,7 +110,9 @@ def schedule(
     return specs
 
 
-def _make(spec_name: str, seed: int, budget: str | None = None) -> Any:
+def make_bot(spec_name: str, seed: int, budget: str | None = None) -> Any:
+    """The bot ``spec_name`` names, seeded with ``seed`` and given ``budget`` when it
+    searches (as a scheduled game makes its players)."""
     if budget is not None:
         _, factory = load_bot(spec_name, seed=seed, budget=budget)
         try:
@@ -128,7 +130,8 @@ def _make(spec_name: str, seed: int, budget: str | None = None) -> Any:
 async def play_spec(spec: GameSpec) -> PlayedGame:
     """Play one scheduled game in this process."""
     bots = [
-        _make(name, seed, spec.budget) for name, seed in zip(spec.bots, spec.bot_seeds, strict=True)
+        make_bot(name, seed, spec.budget)
+        for name, seed in zip(spec.bots, spec.bot_seeds, strict=True)
     ]
     local = await play_local(spec.game, spec.options, bots, spec.seed, names=spec.bots)
     stats = engine(spec.game).stats(
@@ -214,7 +217,7 @@ async def play_spec_remote(spec: GameSpec, url: str) -> PlayedGame:
         games = [
             play_remote(
                 url,
-                functools.partial(_make, name, seed, spec.budget),
+                functools.partial(make_bot, name, seed, spec.budget),
                 name=name,
                 target=Target(invite=invite, seat=seat),
             )

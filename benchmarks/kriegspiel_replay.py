@@ -1,0 +1,140 @@
+"""One game of ``kriegspiel_draws`` replayed, with the real board beside the hero's beliefs.
+
+Plays game ``--game`` of the same tournament as :mod:`benchmarks.kriegspiel_draws` (the
+same bots, seed, rules and budget give the same game) and prints, for each decision of
+the hero (the first of ``--bots``, a ``kriegspiel-meta``): the attempt it chose, the
+enemy king's region (how many squares, and whether the real king is inside), the enemy's
+units as the presence map holds them by kind (their expected counts) against the real
+board's, and the half-move clock; then the real board at the last ``--boards``
+decisions. This is how the replays of issue 33 were read (docs/kriegspiel_meta.md): a
+draw or a loss is found in the table of ``kriegspiel_draws``, replayed here, and the
+decision where belief and board part is where to look.
+
+    python -m benchmarks.kriegspiel_replay --game 265 --seed 10
+        [--bots kriegspiel-meta:hard,kriegspiel-random] [--budget nodes=1000]
+        [--rules wild16] [--boards 4] [--from 0]
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+
+import chess
+
+from benchmarks.common import arguments
+from benchmarks.kriegspiel_draws import hero_seat, tournament
+from bots.kriegspiel.meta import KriegspielMeta
+from bots.sdk.bot import Decision
+from bots.sdk.local import play_local
+from bots.tools.arena import GameSpec, make_bot
+from server.games.base import Event
+
+#: The presence map's kinds, in the order printed.
+KINDS = (chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN)
+
+
+@dataclass(frozen=True, slots=True)
+class Seen:
+    """One decision of the hero: what it chose, what it believed, what was true."""
+
+    index: int
+    choice: str
+    region: int  #: squares the enemy king may stand on
+    inside: bool  #: the real king is one of them
+    units: int  #: the enemy's units (besides its king) as the hero counts them
+    believed: tuple[float, ...]  #: the presence map's mass by kind (KINDS' order)
+    real: tuple[int, ...]  #: the real board's units by kind
+    clock: int  #: the half-move clock
+    fen: str
+
+
+def line(seen: Seen) -> str:
+    """One decision on one line."""
+    kinds = " ".join(
+        f"{chess.piece_symbol(kind).upper()} {belief:.2f}/{real}"
+        for kind, belief, real in zip(KINDS, seen.believed, seen.real, strict=True)
+    )
+    inside = "" if seen.inside else " (the real king outside!)"
+    return (
+        f"{seen.index:3d} {seen.choice:6s} region {seen.region:2d}{inside}  units {seen.units}"
+        f"  believed/real {kinds}  clock {seen.clock}"
+    )
+
+
+async def replay(spec: GameSpec, hero: int) -> tuple[list[Seen], str]:
+    """Play ``spec`` with the hero in seat ``hero`` watched: its decisions and the end."""
+    bots = [
+        make_bot(name, seed, spec.budget)
+        for name, seed in zip(spec.bots, spec.bot_seeds, strict=True)
+    ]
+    watched = bots[hero]
+    if not isinstance(watched, KriegspielMeta):
+        raise SystemExit(f"the first bot must be a kriegspiel-meta, not {spec.bots[hero]}")
+    truth: dict[str, chess.Board] = {}
+    seen: list[Seen] = []
+    decide = watched.decide
+
+    async def decide_watched(decision: Decision) -> str:
+        meta = watched.meta
+        board = truth.get("board")
+        choice = await decide(decision)
+        if meta is None or board is None or "-" in choice or len(choice) < 4:
+            return choice  # (a command, or before the first event)
+        enemy = not meta.color
+        king = board.king(enemy)
+        presence = meta.presence
+        seen.append(
+            Seen(
+                len(seen),
+                choice,
+                meta.may[chess.KING].bit_count(),
+                king is not None and bool(meta.may[chess.KING] & chess.BB_SQUARES[king]),
+                meta.units,
+                tuple(presence.mass[kind] if presence else 0.0 for kind in KINDS),
+                tuple(board.pieces_mask(kind, enemy).bit_count() for kind in KINDS),
+                board.halfmove_clock,
+                board.fen(),
+            )
+        )
+        return choice
+
+    def sink(events: list[Event]) -> None:
+        for event in events:
+            fen = event.truth.get("fen")
+            if isinstance(fen, str):
+                truth["board"] = chess.Board(fen)
+
+    setattr(watched, "decide", decide_watched)  # noqa: B010 (an instance's own method)
+    local = await play_local(spec.game, spec.options, bots, spec.seed, names=spec.bots, sink=sink)
+    ranks = local.outcome.ranks
+    result = "won" if ranks[hero] < ranks[1 - hero] else "drew" if ranks[0] == ranks[1] else "lost"
+    return seen, f"the hero ({'white' if hero == 0 else 'black'}) {result}: {local.outcome.reason}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Replay the game and print its decisions."""
+    parser = arguments(__doc__, seed="1")
+    parser.add_argument("--game", type=int, required=True, help="the game's index")
+    parser.add_argument("--bots", default="kriegspiel-meta:hard,kriegspiel-random")
+    parser.add_argument("--rules", default="wild16", help="the Kriegspiel rule set")
+    parser.add_argument("--budget", default="nodes=1000", help="as kriegspiel_draws's")
+    parser.add_argument("--boards", type=int, default=4, help="real boards printed at the end")
+    parser.add_argument("--from", dest="start", type=int, default=0, help="the first decision")
+    args = parser.parse_args(argv)
+    if args.game < 0:
+        parser.error(f"--game {args.game}: a game's index is 0 or more")
+    bots = args.bots.split(",")
+    spec = tournament(bots, args.game + 1, args.seed, args.rules, args.budget)[args.game]
+    seen, end = asyncio.run(replay(spec, hero_seat(bots, args.game, len(spec.bots))))
+    print(f"game {args.game} of seed {args.seed}: {end}, {len(seen)} decisions")
+    for one in seen[args.start :]:
+        print(line(one))
+    for one in seen[-args.boards :] if args.boards > 0 else []:
+        print(f"\ndecision {one.index}, before {one.choice}: {one.fen}")
+        print(chess.Board(one.fen))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
