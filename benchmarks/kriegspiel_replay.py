@@ -18,6 +18,7 @@ decision where belief and board part is where to look.
 from __future__ import annotations
 
 import asyncio
+import re
 from dataclasses import dataclass
 
 import chess
@@ -28,10 +29,12 @@ from bots.kriegspiel.meta import KriegspielMeta
 from bots.sdk.bot import Decision
 from bots.sdk.local import play_local
 from bots.tools.arena import GameSpec, make_bot
-from server.games.base import Event
+from tests.bots.kriegspiel_meta_harness import truth_sink
 
 #: The presence map's kinds, in the order printed.
 KINDS = (chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN)
+#: An attempt (a move in UCI), as opposed to a command (resign, a draw, "any").
+_ATTEMPT = re.compile(r"[a-h][1-8][a-h][1-8][qrbn]?")
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +82,7 @@ async def replay(spec: GameSpec, hero: int) -> tuple[list[Seen], str]:
         meta = watched.meta
         board = truth.get("board")
         choice = await decide(decision)
-        if meta is None or board is None or "-" in choice or len(choice) < 4:
+        if meta is None or board is None or not _ATTEMPT.fullmatch(choice):
             return choice  # (a command, or before the first event)
         enemy = not meta.color
         king = board.king(enemy)
@@ -99,14 +102,10 @@ async def replay(spec: GameSpec, hero: int) -> tuple[list[Seen], str]:
         )
         return choice
 
-    def sink(events: list[Event]) -> None:
-        for event in events:
-            fen = event.truth.get("fen")
-            if isinstance(fen, str):
-                truth["board"] = chess.Board(fen)
-
     setattr(watched, "decide", decide_watched)  # noqa: B010 (an instance's own method)
-    local = await play_local(spec.game, spec.options, bots, spec.seed, names=spec.bots, sink=sink)
+    local = await play_local(
+        spec.game, spec.options, bots, spec.seed, names=spec.bots, sink=truth_sink(truth)
+    )
     ranks = local.outcome.ranks
     result = "won" if ranks[hero] < ranks[1 - hero] else "drew" if ranks[0] == ranks[1] else "lost"
     return seen, f"the hero ({'white' if hero == 0 else 'black'}) {result}: {local.outcome.reason}"
