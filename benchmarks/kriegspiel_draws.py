@@ -21,7 +21,10 @@ Then the conversion of won positions (issue 33): a game reaches one when the her
 its own (``benchmarks.kriegspiel_material.won_at``). It prints how many games reached
 one and how many of those the hero won by checkmate (with a 95% Wilson interval), and a
 table of those it did not convert: the cause, the move at which the won position was
-reached, the material then and at the end. Last, the material's flow of both sides, over
+reached, the material then and at the end; and where the hero's material went after it
+(``benchmarks.kriegspiel_material.bleed``: its units taken, by the taker, whether it had
+just moved there, whether the square was defended and taken back; the other side's
+promotions). Last, the material's flow of both sides, over
 all games and over the hero's losses: points lost to captures, points gained by
 promotions, the shares of pawn and king moves (``benchmarks.kriegspiel_material.flows``).
 
@@ -49,8 +52,11 @@ from typing import Any
 
 from benchmarks.common import arguments
 from benchmarks.kriegspiel_material import (
+    Bleed,
     Ending,
     Flow,
+    bleed,
+    bleed_table,
     cause_table,
     conversion_summary,
     conversion_table,
@@ -70,7 +76,8 @@ from server.store.contract import open_store
 @dataclass(frozen=True, slots=True)
 class Counted:
     """One game from the hero's side: its ending, its plies, the hero's moves and
-    illegal attempts, and each side's material flow (the hero's, the other's)."""
+    illegal attempts, each side's material flow (the hero's, the other's), and where
+    the hero's material went after a won position it did not convert."""
 
     ending: Ending
     plies: int
@@ -78,6 +85,7 @@ class Counted:
     illegal: float
     flow: Flow
     other_flow: Flow
+    bleed: Bleed | None = None
 
 
 def hero_seat(bots: Sequence[str], index: int, seats: int = 2) -> int:
@@ -103,20 +111,23 @@ def count(
     result = "win" if mine < other else "draw" if mine == other else "loss"
     stats = engine("kriegspiel").stats(list(truths), outcome, len(outcome.ranks))
     flowed = flows(board)
+    ending = Ending(
+        index,
+        outcome.reason,
+        result,
+        tuple(trail(board, color)),
+        material(board, color),
+        material(board, not color),
+    )
+    won = ending.won_at
     return Counted(
-        Ending(
-            index,
-            outcome.reason,
-            result,
-            tuple(trail(board, color)),
-            material(board, color),
-            material(board, not color),
-        ),
+        ending,
         len(board.move_stack),
         stats[hero].get("moves", 0.0),
         stats[hero].get("illegal_attempts", 0.0),
         flowed[color],
         flowed[not color],
+        bleed(board, color, won) if won is not None and not ending.converted else None,
     )
 
 
@@ -216,6 +227,7 @@ def report(rows: Sequence[Counted], hero: str) -> list[str]:
         "",
         conversion_summary(endings),
         *conversion_table(endings),
+        *bleed_table([row.bleed for row in rows if row.bleed is not None]),
         "",
         *(
             flow_summary(

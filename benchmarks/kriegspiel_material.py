@@ -17,6 +17,14 @@ when the won position was reached beside the material at the end.
 lost to captures and gained by promotions (the promoted piece less its pawn), and its
 moves by kind (pawn, king). Against ``kriegspiel-meta:nodes=20`` the stronger seat's
 losses came from the other side's promotions, not from captures.
+
+**The bleed** (issue 33, round twenty): in a won position not converted, where the
+hero's material went after the won position was reached. Each of its units taken from
+then on is a :class:`Taken`: by what (the king, a pawn, a piece), whether the hero had
+just moved it there (*stepped*) or it stood there from before (*stood*), whether one of
+the hero's units attacked the square (*defended*) or none did (*hanging*), and whether
+the hero took back on that square at its next move; beside them, how many times the
+other side promoted.
 """
 
 from __future__ import annotations
@@ -180,6 +188,105 @@ def cause_table(endings: Sequence[Ending]) -> list[str]:
     ):
         listed = " ".join(str(index) for index in sorted(indices))
         lines.append(f"| {why} | {where} | {len(indices)} | {listed} |")
+    return lines
+
+
+@dataclass(frozen=True, slots=True)
+class Taken:
+    """One of the hero's units taken: its points, the taker (``king``, ``pawn`` or
+    ``piece``), whether the hero had moved it there at its last move, whether one of the
+    hero's units attacked its square, and whether the hero took back there next."""
+
+    points: int
+    taker: str
+    stepped: bool
+    defended: bool
+    retaken: bool
+
+    @property
+    def kind(self) -> str:
+        """The capture's class, as the bleed table prints it."""
+        return (
+            f"by {'the king' if self.taker == 'king' else 'a ' + self.taker}, "
+            f"{'stepped there' if self.stepped else 'stood there'}, "
+            f"{'defended' if self.defended else 'hanging'}, "
+            f"{'taken back' if self.retaken else 'not taken back'}"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Bleed:
+    """Where the hero's material went after a won position (:func:`bleed`)."""
+
+    taken: tuple[Taken, ...] = ()
+    #: the other side's promotions
+    promotions: int = 0
+
+
+def bleed(board: chess.Board, color: chess.Color, after: int) -> Bleed:
+    """``color``'s units taken and the other side's promotions in ``board``'s move stack
+    (replayed from its root) after ``color``'s move number ``after`` (1-based)."""
+    replay = board.root()
+    moves = board.move_stack
+    played = 0
+    arrived: dict[chess.Square, int] = {}  # our unit's square: the ply it moved there
+    taken: list[Taken] = []
+    promotions = 0
+    for ply, move in enumerate(moves):
+        mover = replay.turn
+        if mover == color:
+            played += 1
+            arrived[move.to_square] = ply
+        elif played >= after:
+            promotions += move.promotion is not None
+            square = move.to_square
+            if replay.is_en_passant(move):
+                square = chess.square(
+                    chess.square_file(move.to_square), chess.square_rank(move.from_square)
+                )
+            victim = replay.piece_at(square)
+            if victim is not None and victim.color == color:
+                moved = replay.piece_type_at(move.from_square)
+                following = moves[ply + 1] if ply + 1 < len(moves) else None
+                taken.append(
+                    Taken(
+                        points(victim.symbol().upper()),
+                        "king"
+                        if moved == chess.KING
+                        else "pawn"
+                        if moved == chess.PAWN
+                        else "piece",
+                        arrived.get(square) == ply - 1,
+                        replay.is_attacked_by(color, square),
+                        following is not None and following.to_square == move.to_square,
+                    )
+                )
+        replay.push(move)
+    return Bleed(tuple(taken), promotions)
+
+
+def bleed_table(bleeds: Sequence[Bleed]) -> list[str]:
+    """Lines: the other side's promotions over ``bleeds`` (one per won position not
+    converted), then a markdown table of the hero's units taken, by class, with their
+    count and points, most points first."""
+    if not bleeds:
+        return []
+    promoted = sum(one.promotions for one in bleeds)
+    games = sum(1 for one in bleeds if one.promotions)
+    lines = [
+        f"after the won positions not converted ({len(bleeds)}): the other side promoted "
+        f"{promoted} times (in {games} of them); the hero's units taken:",
+        "| taken | captures | points |",
+        "| --- | ---: | ---: |",
+    ]
+    counts: Counter[str] = Counter()
+    lost: Counter[str] = Counter()
+    for one in bleeds:
+        for capture in one.taken:
+            counts[capture.kind] += 1
+            lost[capture.kind] += capture.points
+    for kind in sorted(lost, key=lambda kind: (-lost[kind], kind)):
+        lines.append(f"| {kind} | {counts[kind]} | {lost[kind]} |")
     return lines
 
 

@@ -80,7 +80,11 @@ def test_the_logged_games_give_the_same_tables_as_playing_them(tmp_path: Path) -
     lines = report(read, BOTS[0])
     assert [row.ending.won_at is not None for row in read] == [1, 0, 0, 1, 1, 0]
     assert "reached in 3 of 6 games; mated in 2 = 66.7%" in "\n".join(lines)
-    assert lines[-4].startswith("| 0 | ")  # the one not mated
+    row = next(line for line in lines if line.startswith("| 0 | "))  # the one not mated
+    # Where its material went after the won position: the table below it.
+    bleeding = lines[lines.index(row) + 1]
+    assert bleeding.startswith("after the won positions not converted (1): the other side ")
+    assert [one.bleed is not None for one in read] == [True] + [False] * 5
     # Then each side's material flow, over all games and over the hero's losses (the
     # rows compared above carry each game's flows, replayed from the log or played).
     assert lines[-2].startswith("material's flow (all games), hero / other: lost to captures ")

@@ -1,14 +1,18 @@
 """Material over a Kriegspiel game: points, bins, the trail of a side's material after
 each of its moves, won positions (>= 5 points ahead for 20 moves of one's own) and the
-tables of their conversion."""
+tables of their conversion, and where the material went after one (the bleed)."""
 
 from __future__ import annotations
 
 import chess
 
 from benchmarks.kriegspiel_material import (
+    Bleed,
     Ending,
     Flow,
+    Taken,
+    bleed,
+    bleed_table,
     cause,
     cause_table,
     conversion_summary,
@@ -162,3 +166,58 @@ def test_the_flow_summary_reads_both_sides() -> None:
         "material's flow (the hero's losses), hero / other: lost to captures 10 / 5 points, "
         "gained by promotions 8 / 0; pawn moves 77.8% / 50.0%, king moves 11.1% / 0.0%"
     )
+
+
+def _played(line: str, fen: str = chess.STARTING_FEN) -> chess.Board:
+    board = chess.Board(fen)
+    for text in line.split(" "):
+        board.push_uci(text)
+    return board
+
+
+def test_the_bleed_classes_each_unit_taken_after_the_won_position() -> None:
+    # White's pawn d5 is taken at once (stepped, hanging), the knight b5 by the queen
+    # (defended by the bishop, taken back), the bishop c6 by a pawn (hanging), and the
+    # queen f7 by the king.
+    board = _played(
+        "e2e4 d7d5 e4d5 d8d5 b1c3 d5a5 c3b5 a5b5 f1b5 c7c6 b5c6 b7c6 d1h5 e7e6 h5f7 e8f7"
+    )
+    assert bleed(board, chess.WHITE, 1) == Bleed(
+        (
+            Taken(1, "piece", stepped=True, defended=False, retaken=False),
+            Taken(3, "piece", stepped=True, defended=True, retaken=True),
+            Taken(3, "pawn", stepped=True, defended=False, retaken=False),
+            Taken(9, "king", stepped=True, defended=False, retaken=False),
+        ),
+        0,
+    )
+    # Only what was taken after white's third move counts (d5 fell after its second).
+    assert [taken.points for taken in bleed(board, chess.WHITE, 3).taken] == [3, 3, 9]
+    assert bleed(board, chess.WHITE, 99) == Bleed()
+
+
+def test_the_bleed_counts_a_unit_that_stood_there_and_the_promotions() -> None:
+    # The rook h1 stood there from the start; the pawn takes it and queens.
+    board = _played("g2h1q e1f2", fen="4k3/8/8/8/8/8/6p1/4K2R b - - 0 1")
+    assert bleed(board, chess.WHITE, 0) == Bleed(
+        (Taken(5, "pawn", stepped=False, defended=False, retaken=False),), 1
+    )
+
+
+def test_the_bleed_table_sums_the_classes_by_points() -> None:
+    taken = Taken(9, "king", stepped=True, defended=False, retaken=False)
+    lines = bleed_table(
+        [
+            Bleed((taken, Taken(3, "piece", False, True, True)), 2),
+            Bleed((taken,), 0),
+        ]
+    )
+    assert lines == [
+        "after the won positions not converted (2): the other side promoted 2 times (in 1 "
+        "of them); the hero's units taken:",
+        "| taken | captures | points |",
+        "| --- | ---: | ---: |",
+        "| by the king, stepped there, hanging, not taken back | 2 | 18 |",
+        "| by a piece, stood there, defended, taken back | 1 | 3 |",
+    ]
+    assert bleed_table([]) == []
