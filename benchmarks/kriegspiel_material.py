@@ -191,6 +191,13 @@ def cause_table(endings: Sequence[Ending]) -> list[str]:
     return lines
 
 
+def taken_square(board: chess.Board, move: chess.Move) -> chess.Square:
+    """Where ``move`` (legal on ``board``) takes: its target, or the pawn passed en passant."""
+    if board.is_en_passant(move):
+        return chess.square(chess.square_file(move.to_square), chess.square_rank(move.from_square))
+    return move.to_square
+
+
 @dataclass(frozen=True, slots=True)
 class Taken:
     """One of the hero's units taken: its points, the taker (``king``, ``pawn`` or
@@ -239,11 +246,7 @@ def bleed(board: chess.Board, color: chess.Color, after: int) -> Bleed:
             arrived[move.to_square] = ply
         elif played >= after:
             promotions += move.promotion is not None
-            square = move.to_square
-            if replay.is_en_passant(move):
-                square = chess.square(
-                    chess.square_file(move.to_square), chess.square_rank(move.from_square)
-                )
+            square = taken_square(replay, move)
             victim = replay.piece_at(square)
             if victim is not None and victim.color == color:
                 moved = replay.piece_type_at(move.from_square)
@@ -319,11 +322,7 @@ def flows(board: chess.Board) -> dict[chess.Color, Flow]:
         mover = replay.turn
         moved = replay.piece_type_at(move.from_square)
         if replay.is_capture(move):
-            square = move.to_square
-            if replay.is_en_passant(move):
-                square = chess.square(
-                    chess.square_file(move.to_square), chess.square_rank(move.from_square)
-                )
+            square = taken_square(replay, move)
             taken = replay.piece_type_at(square)
             if taken is not None:
                 counts[not mover]["lost"] += points(chess.piece_symbol(taken).upper())
