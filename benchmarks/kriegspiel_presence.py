@@ -1,0 +1,254 @@
+"""How well ``kriegspiel-meta``'s presence map knows where the enemy's units stand: the
+map of every decision of a seeded tournament's games, scored against the real board.
+
+Plays the same games as ``umpire tournament`` (the arena's schedule and seeds), or reads
+games saved by an earlier run (``--load``), and replays the hero's projections (the
+first of ``--bots``, in the seat the schedule gives it) into a fresh metaposition: at
+the hero's first decision after each enemy move, the presence map
+(``bots.kriegspiel.meta.presence``) is scored against the real enemy units.
+
+Per kind it prints the log loss per decision (natural log, summed over the squares where
+the kind's set allows a unit or a real one stands: each square a yes/no guess of the
+map's weight there, clipped to 0.01..0.99): lower is better; a map that knows every
+unit scores 0.2 per square. For the enemy pawns three or more ranks from their start
+(those walking to promote, issue 33) the mean weight the map holds on the pawn's square
+and on the advanced squares of its file, and the *lag*: how many ranks the real pawns
+stand, on average, ahead of the map's pawns.
+
+A saved set (``--save``) is the hero's projections and the real boards, so that a change
+to the map is measured on the same games without playing them again (``--load``): the
+hero's moves are the saved ones, whatever the map now says.
+
+    python -m benchmarks.kriegspiel_presence [--bots kriegspiel-meta:nodes=1000,
+        kriegspiel-meta:nodes=20] [--games 50] [--seed 9] [--budget none]
+        [--parallel 2] [--rules wild16] [--save PATH] [--load PATH]
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gzip
+import json
+import math
+import os
+import time
+from collections.abc import Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+import chess
+
+from benchmarks.common import arguments
+from benchmarks.kriegspiel_draws import hero_seat, tournament
+from bots.kriegspiel.meta.metaposition import Metaposition
+from bots.kriegspiel.meta.presence import KINDS
+from bots.kriegspiel.meta.update import observe
+from bots.tools.arena import GameSpec, play_spec
+
+#: A weight is clipped to this distance from 0 and 1 before its log loss is taken.
+CLIP = 0.01
+#: A pawn this many ranks from its start or more is *advanced*.
+ADVANCED = 3
+_NAMES = {chess.PAWN: "P", chess.KNIGHT: "N", chess.BISHOP: "B", chess.ROOK: "R", chess.QUEEN: "Q"}
+
+
+@dataclass(frozen=True, slots=True)
+class Recorded:
+    """One game as the hero heard it: its seat, the rule set, and for each event the
+    hero's projection (``None`` where it heard nothing) with the event's truth (its
+    type, colour and, after a move, the real board)."""
+
+    index: int
+    hero: int
+    rules: str
+    events: list[tuple[dict[str, Any] | None, dict[str, Any]]]
+
+
+@dataclass(slots=True)
+class Score:
+    """Sums over the decisions scored."""
+
+    decisions: int = 0
+    loss: dict[int, float] = field(default_factory=lambda: dict.fromkeys(KINDS, 0.0))
+    advanced: int = 0  #: advanced enemy pawns seen, over all decisions
+    on_square: float = 0.0  #: the map's weight on their squares, summed
+    on_file: float = 0.0  #: the map's weight on the advanced squares of their files
+    lag: float = 0.0  #: real pawns' mean advance minus the map's, summed
+    lagged: int = 0  #: decisions where the lag was measured (enemy pawns left)
+
+    def add(self, other: Score) -> None:
+        self.decisions += other.decisions
+        for kind in KINDS:
+            self.loss[kind] += other.loss[kind]
+        self.advanced += other.advanced
+        self.on_square += other.on_square
+        self.on_file += other.on_file
+        self.lag += other.lag
+        self.lagged += other.lagged
+
+
+def _truth(truth: dict[str, Any]) -> dict[str, Any]:
+    kept: dict[str, Any] = {key: truth[key] for key in ("type", "color") if key in truth}
+    if truth.get("type") == "move" and "fen" in truth:
+        kept["fen"] = truth["fen"]
+    return kept
+
+
+def record(spec: GameSpec, bots: Sequence[str]) -> Recorded:
+    """Play one scheduled game and keep what the hero heard."""
+    played = asyncio.run(play_spec(spec))
+    assert played.local is not None
+    hero = hero_seat(bots, spec.index, len(spec.bots))
+    events = [(event.view(hero), _truth(event.truth)) for event in played.local.events]
+    return Recorded(spec.index, hero, str(spec.options.get("rules", "wild16")), events)
+
+
+def advance(square: chess.Square, color: chess.Color) -> int:
+    """How many ranks a ``color`` pawn on ``square`` stands from its start."""
+    rank = chess.square_rank(square)
+    return rank - 1 if color == chess.WHITE else 6 - rank
+
+
+def _loss(weight: float, held: bool) -> float:
+    weight = min(1.0 - CLIP, max(CLIP, weight))
+    return -math.log(weight if held else 1.0 - weight)
+
+
+def score_map(meta: Metaposition, board: chess.Board) -> Score:
+    """The presence map of ``meta`` against the real ``board`` (one decision)."""
+    score = Score(decisions=1)
+    presence = meta.presence
+    assert presence is not None
+    enemy = not meta.color
+    for kind in KINDS:
+        row = presence.weights[kind]
+        real = board.pieces(kind, enemy)
+        squares = chess.SquareSet(meta.may[kind]) | real
+        score.loss[kind] = sum(_loss(row[square], square in real) for square in squares)
+    pawns = presence.weights[chess.PAWN]
+    real = board.pieces(chess.PAWN, enemy)
+    for square in real:
+        if advance(square, enemy) < ADVANCED:
+            continue
+        score.advanced += 1
+        score.on_square += pawns[square]
+        file = chess.BB_FILES[chess.square_file(square)]
+        score.on_file += min(
+            1.0,
+            sum(pawns[s] for s in chess.SquareSet(file) if advance(s, enemy) >= ADVANCED),
+        )
+    mass = sum(pawns)
+    if real and mass > 0.1:
+        believed = sum(weight * advance(s, enemy) for s, weight in enumerate(pawns) if weight)
+        score.lag = sum(advance(s, enemy) for s in real) / len(real) - believed / mass
+        score.lagged = 1
+    return score
+
+
+def score_game(game: Recorded) -> Score:
+    """Replay ``game``'s projections into a fresh metaposition; score the map at the
+    hero's first decision after each enemy move."""
+    color = game.hero == 0
+    meta = Metaposition.from_start(color, game.rules)
+    total = Score()
+    board = chess.Board()
+    due = False
+    for view, truth in game.events:
+        ours = truth.get("color") == ("white" if color else "black")
+        if due and ours and truth.get("type") in ("move", "illegal"):
+            due = False
+            total.add(score_map(meta, board))
+        if view is not None:
+            observe(meta, view)
+        if truth.get("type") == "move" and "fen" in truth:
+            board = chess.Board(truth["fen"])
+            due = not ours
+    return total
+
+
+def report(total: Score, games: int) -> list[str]:
+    """The scores' table."""
+    count = max(1, total.decisions)
+    lines = [
+        f"{games} games, {total.decisions} decisions scored",
+        "| kind | log loss per decision |",
+        "| --- | ---: |",
+    ]
+    for kind in KINDS:
+        lines.append(f"| {_NAMES[kind]} | {total.loss[kind] / count:.3f} |")
+    lines.append(f"| all | {sum(total.loss.values()) / count:.3f} |")
+    if total.advanced:
+        lines.append(
+            f"advanced enemy pawns ({ADVANCED}+ ranks, {total.advanced} over the decisions): "
+            f"the map's weight on the square {total.on_square / total.advanced:.3f}, "
+            f"on the file's advanced squares {total.on_file / total.advanced:.3f}"
+        )
+    if total.lagged:
+        lines.append(
+            f"the real pawns stand {total.lag / total.lagged:.2f} ranks ahead of the map's"
+        )
+    return lines
+
+
+def save(path: str, games: Iterable[Recorded]) -> None:
+    """Write ``games`` as gzipped JSON lines."""
+    with gzip.open(path, "wt", encoding="utf-8") as out:
+        for game in games:
+            row = {"index": game.index, "hero": game.hero, "rules": game.rules}
+            out.write(json.dumps(dict(row, events=game.events)) + "\n")
+
+
+def load(path: str) -> list[Recorded]:
+    """Read games written by :func:`save`."""
+    games = []
+    with gzip.open(path, "rt", encoding="utf-8") as source:
+        for line in source:
+            row = json.loads(line)
+            events = [(view, truth) for view, truth in row["events"]]
+            games.append(Recorded(row["index"], row["hero"], row["rules"], events))
+    return games
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Play (or load) the games and print the map's scores."""
+    parser = arguments(__doc__, games=50, seed="9")
+    parser.add_argument("--bots", default="kriegspiel-meta:nodes=1000,kriegspiel-meta:nodes=20")
+    parser.add_argument("--rules", default="wild16", help="the Kriegspiel rule set")
+    parser.add_argument(
+        "--budget",
+        default="none",
+        help="every searching bot's budget, over its level (none: each bot's own)",
+    )
+    parser.add_argument("--parallel", type=int, default=1)
+    parser.add_argument("--save", help="write the games played to this file (gzipped JSON)")
+    parser.add_argument("--load", help="score the games of this file instead of playing")
+    args = parser.parse_args(argv)
+    if args.games < 1:
+        parser.error("--games must be 1 or more")
+    if args.parallel < 1:
+        parser.error("--parallel must be 1 or more")
+    bots = args.bots.split(",")
+    started = time.process_time()
+    if args.load:
+        try:
+            games = load(args.load)
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            parser.error(f"cannot read {args.load}: {error}")
+    else:
+        specs = tournament(bots, args.games, args.seed, args.rules, args.budget)
+        with ProcessPoolExecutor(args.parallel) as pool:
+            games = list(pool.map(record, specs, [bots] * len(specs)))
+        if args.save:
+            save(args.save, games)
+    total = Score()
+    for game in games:
+        total.add(score_game(game))
+    print("\n".join(report(total, len(games))))
+    cpu = time.process_time() - started + sum(os.times()[2:4])
+    print(f"CPU {cpu:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

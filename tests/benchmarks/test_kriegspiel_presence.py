@@ -1,0 +1,109 @@
+"""The presence map's calibration benchmark: games played, saved, loaded and scored."""
+
+from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
+
+import chess
+import pytest
+
+from benchmarks.kriegspiel_presence import (
+    CLIP,
+    Recorded,
+    load,
+    main,
+    save,
+    score_game,
+    score_map,
+)
+from bots.kriegspiel.meta.metaposition import Metaposition
+from bots.kriegspiel.meta.presence import KINDS
+
+ARGS = ["--seed", "t1", "--budget", "nodes=30", "--bots", "kriegspiel-meta:hard,kriegspiel-random"]
+ROW = re.compile(r"^\| (?P<kind>[PNBRQ]|all) \| (?P<loss>\d+\.\d{3}) \|$")
+
+
+def test_a_saved_set_scores_as_the_games_played(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    saved = tmp_path / "games.jsonl.gz"
+    assert main(["--games", "2", "--save", str(saved), *ARGS]) == 0
+    played = capsys.readouterr().out.splitlines()
+    assert re.match(r"^2 games, \d+ decisions scored$", played[0])
+    rows = {match["kind"]: float(match["loss"]) for line in played if (match := ROW.match(line))}
+    assert set(rows) == {"P", "N", "B", "R", "Q", "all"}
+    assert abs(rows["all"] - sum(rows[k] for k in "PNBRQ")) < 0.01
+    assert all(loss > 0 for loss in rows.values())
+    assert main(["--load", str(saved)]) == 0
+    loaded = capsys.readouterr().out.splitlines()
+    assert loaded[:-1] == played[:-1]  # all but the CPU line
+    games = load(str(saved))
+    assert [game.index for game in games] == [0, 1]
+    assert [game.hero for game in games] == [0, 1]  # the schedule's seats, by position
+
+
+def test_a_map_that_knows_the_board_scores_only_the_clip() -> None:
+    board = chess.Board("4k3/2p5/8/3n4/1P6/8/5PPP/4K3 w - - 0 1")
+    meta = Metaposition.from_start(chess.WHITE, "wild16", board.fen())
+    presence = meta.presence
+    assert presence is not None
+    for kind in KINDS:
+        presence.weights[kind] = [0.0] * 64
+        meta.may[kind] = int(board.pieces(kind, chess.BLACK))
+    presence.weights[chess.PAWN][chess.C7] = 1.0
+    presence.weights[chess.KNIGHT][chess.D5] = 1.0
+    score = score_map(meta, board)
+    assert score.decisions == 1
+    assert abs(score.loss[chess.PAWN] + math.log(1 - CLIP)) < 1e-9  # one square, held
+    assert abs(score.loss[chess.KNIGHT] + math.log(1 - CLIP)) < 1e-9
+    assert score.loss[chess.ROOK] == 0.0  # no square allowed, none real
+    assert score.advanced == 0  # c7 has not moved
+    assert score.lagged == 1 and score.lag == 0.0
+
+
+def test_an_advanced_pawn_the_map_holds_elsewhere_lags() -> None:
+    """Black's pawn stands on c3 (four ranks advanced); the map holds it on c6 (one)."""
+    board = chess.Board("4k3/8/8/8/8/2p5/8/4K3 w - - 0 1")
+    meta = Metaposition.from_start(chess.WHITE, "wild16", board.fen())
+    presence = meta.presence
+    assert presence is not None
+    presence.weights[chess.PAWN] = [0.0] * 64
+    presence.weights[chess.PAWN][chess.C6] = 1.0
+    meta.may[chess.PAWN] = chess.BB_C6 | chess.BB_C3
+    score = score_map(meta, board)
+    assert score.advanced == 1 and score.on_square == 0.0 and score.on_file == 0.0
+    assert score.lag == 3.0
+    assert abs(score.loss[chess.PAWN] - 2 * -math.log(CLIP)) < 1e-9
+
+
+def test_a_game_without_moves_scores_nothing(tmp_path: Path) -> None:
+    game = Recorded(0, 0, "wild16", [])
+    assert score_game(game).decisions == 0
+    path = tmp_path / "one.jsonl.gz"
+    save(str(path), [game])
+    assert load(str(path)) == [game]
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--games", "0"], "--games must be 1 or more"),
+        (["--parallel", "0"], "--parallel must be 1 or more"),
+    ],
+)
+def test_nonsense_is_refused(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit):
+        main(argv)
+    assert message in capsys.readouterr().err
+
+
+def test_an_unreadable_set_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "garbage.gz"
+    path.write_bytes(b"not gzip at all")
+    with pytest.raises(SystemExit):
+        main(["--load", str(path)])
+    assert f"cannot read {path}" in capsys.readouterr().err
