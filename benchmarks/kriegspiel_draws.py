@@ -43,14 +43,18 @@ from __future__ import annotations
 import asyncio
 import functools
 import os
+import sys
+import tempfile
 import time
 from collections import Counter
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from benchmarks.common import arguments
+from benchmarks.kriegspiel_ladder import unpack
 from benchmarks.kriegspiel_material import (
     Bleed,
     Ending,
@@ -190,6 +194,46 @@ async def read_logged(db: str, bots: Sequence[str], rules: str) -> list[Counted]
         await store.close()
 
 
+#: The module of the earlier version's bots, one class per level asked for.
+OPPONENTS = '''"""{package}'s bot at the levels of a kriegspiel_draws run."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from {package}.ladder import Previous
+'''
+LEVEL = '''
+
+class Level{index}(Previous):
+    """``{spec}`` as committed."""
+
+    def __init__(self, seed: int | None = None, budget: Any = None, **kwargs: Any) -> None:
+        if budget is None and {level!r}:
+            kwargs.setdefault("level", {level!r})
+        super().__init__(seed=seed, budget=budget, **kwargs)
+'''
+
+
+def previous_opponents(bots: Sequence[str], commit: str, folder: Path) -> list[str]:
+    """``bots`` with every ``kriegspiel-meta`` after the first (the hero) played as
+    committed at ``commit``: unpacked into ``folder`` (``benchmarks.kriegspiel_ladder``)
+    and put on ``sys.path`` (the workers are forked and inherit it)."""
+    package = unpack(commit, folder)
+    text = OPPONENTS.format(package=package)
+    specs = [bots[0]]
+    for index, spec in enumerate(bots[1:]):
+        name, _, level = spec.partition(":")
+        if name != "kriegspiel-meta":
+            specs.append(spec)
+            continue
+        text += LEVEL.format(index=index, spec=spec, level=level)
+        specs.append(f"{package}.opponents:Level{index}")
+    (folder / package / "opponents.py").write_text(text)
+    sys.path.insert(0, str(folder))
+    return specs
+
+
 def tournament(
     bots: Sequence[str], games: int, seed: str, rules: str, budget: str
 ) -> list[GameSpec]:
@@ -264,6 +308,12 @@ def main() -> int:
     parser.add_argument("--parallel", type=int, default=1)
     parser.add_argument("--every", action="store_true", help="print every game, won or not")
     parser.add_argument(
+        "--previous",
+        help="play every kriegspiel-meta after the first (the hero) as committed at this "
+        "revision: a fixed opponent, so that a change to the code both seats share (the "
+        "presence map) changes only the hero",
+    )
+    parser.add_argument(
         "--db",
         help="read the finished games of this knowledge base (SQLite file or postgresql:// "
         "URL) instead of playing: --games, --seed, --first, --budget do not apply",
@@ -275,8 +325,13 @@ def main() -> int:
             f"(--games counts from game 0: game {max(args.first, 0)} alone is "
             f"--first {max(args.first, 0)} --games {max(args.first, 0) + 1})"
         )
+    if args.db and args.previous:
+        parser.error("--previous plays the games; --db reads them: give one")
     bots = args.bots.split(",")
     started = time.process_time()
+    folder = tempfile.TemporaryDirectory(prefix="draws-")
+    if args.previous:
+        bots = previous_opponents(bots, args.previous, Path(folder.name))
     if args.db:
         rows = asyncio.run(read_logged(args.db, bots, args.rules))
         for row in rows:
@@ -291,6 +346,7 @@ def main() -> int:
                 if row.ending.result != "win" or args.every:
                     print(game_line(row), flush=True)
     print("\n".join(report(rows, bots[0])))
+    folder.cleanup()
     cpu = time.process_time() - started + sum(os.times()[2:4])
     print(f"CPU {cpu:.0f} s")
     return 0

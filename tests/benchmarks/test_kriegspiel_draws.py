@@ -4,6 +4,7 @@ logged games (``--db``) as from playing them."""
 from __future__ import annotations
 
 import asyncio
+import subprocess
 import sys
 from pathlib import Path
 
@@ -15,10 +16,12 @@ from benchmarks.kriegspiel_draws import (
     logged_seat,
     main,
     play,
+    previous_opponents,
     read_logged,
     report,
     tournament,
 )
+from bots.registry import load_bot
 from bots.tools.arena import schedule, seating
 from bots.tools.cli import play_and_record
 from server.cli import open_recorder
@@ -139,3 +142,40 @@ def test_a_first_game_past_the_games_is_refused_with_the_command_that_plays_it(
     assert "leaves none of games" in err and "--games" in err
     if argv[-1] == "33":
         assert "game 33 alone is --first 33 --games 34" in err
+
+
+def test_previous_opponents_play_as_committed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--previous``: the hero stays today's, every other ``kriegspiel-meta`` becomes
+    the committed one at its level; at ``HEAD`` (a clean checkout) the same games."""
+    if subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True).returncode != 0:
+        pytest.skip("not a git checkout")
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    bots = ["kriegspiel-meta:nodes=30", "kriegspiel-meta:nodes=20", "kriegspiel-random"]
+    specs = previous_opponents(bots, "HEAD", tmp_path)
+    package = specs[1].split(".")[0]
+    assert specs == [bots[0], f"{package}.opponents:Level0", "kriegspiel-random"]
+    assert package.startswith("ks_prev_")
+    _, factory = load_bot(specs[1], seed=7)
+    bot = factory()
+    assert bot.budget == 20 and not bot.timed  # nodes=20, as the spec asked
+    dirty = subprocess.run(
+        ["git", "diff", "--quiet", "HEAD", "--", "bots/kriegspiel/meta"], capture_output=True
+    ).returncode
+    if dirty:
+        return  # today's bot is not HEAD's: the games may differ
+    pair = [bots[0], bots[1]]
+    today = tournament(pair, 1, "prev", "wild16", "none")[0]
+    committed = tournament([bots[0], specs[1]], 1, "prev", "wild16", "none")[0]
+    assert play(today, pair).ending == play(committed, [bots[0], specs[1]]).ending
+
+
+def test_previous_and_db_are_not_given_together(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["kriegspiel_draws", "--db", str(tmp_path / "x.sqlite"), "--previous", "HEAD"]
+    monkeypatch.setattr(sys, "argv", argv)
+    with pytest.raises(SystemExit):
+        main()
+    assert "--previous plays the games; --db reads them" in capsys.readouterr().err
