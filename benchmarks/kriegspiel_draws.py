@@ -30,12 +30,19 @@ promotions, the shares of pawn and king moves (``benchmarks.kriegspiel_material.
 
     python -m benchmarks.kriegspiel_draws [--bots kriegspiel-meta:hard,kriegspiel-random]
         [--games 200] [--seed 1] [--budget nodes=1000] [--parallel 1] [--first 0]
-        [--rules wild16] [--every] [--db PATH]
+        [--rules wild16] [--every] [--db PATH] [--previous COMMIT]
 
 ``--budget`` goes to every bot that searches and overrides its level: under the default
 ``nodes=1000``, ``kriegspiel-meta:easy`` plays exactly as ``kriegspiel-meta:hard``. To
 give the bots different node budgets, put them in the specs and pass ``--budget none``
 (``--bots kriegspiel-meta:nodes=1000,kriegspiel-meta:nodes=20``).
+
+``--previous COMMIT`` plays every ``kriegspiel-meta`` after the first (the hero) as
+committed at ``COMMIT`` (unpacked as ``benchmarks.kriegspiel_ladder`` does), at the level
+its spec names. Both seats share the code of the presence map and the update rules, so
+a change there changes the opponent too: measured against today's ``meta:nodes=20``,
+the pawn-tries count read into the map (issue 33, round twenty-two) cost 9 wins of 50,
+because the 20-node opponent read it too. Against a fixed opponent only the hero moves.
 """
 
 from __future__ import annotations
