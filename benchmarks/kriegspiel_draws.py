@@ -40,9 +40,8 @@ give the bots different node budgets, put them in the specs and pass ``--budget 
 ``--previous COMMIT`` plays every ``kriegspiel-meta`` after the first (the hero) as
 committed at ``COMMIT`` (unpacked as ``benchmarks.kriegspiel_ladder`` does), at the level
 its spec names. Both seats share the code of the presence map and the update rules, so
-a change there changes the opponent too: measured against today's ``meta:nodes=20``,
-the pawn-tries count read into the map (issue 33, round twenty-two) cost 9 wins of 50,
-because the 20-node opponent read it too. Against a fixed opponent only the hero moves.
+against today's ``meta:nodes=20`` a change there changes the opponent too; against a
+fixed opponent only the hero moves.
 """
 
 from __future__ import annotations
