@@ -16,7 +16,10 @@ when the won position was reached beside the material at the end.
 **The material's flow** (issue 33, round fourteen): over a game, the points each side
 lost to captures and gained by promotions (the promoted piece less its pawn), and its
 moves by kind (pawn, king). Against ``kriegspiel-meta:nodes=20`` the stronger seat's
-losses came from the other side's promotions, not from captures.
+losses came from the other side's promotions, not from captures. And (round twenty-three)
+how often it took back at once: of the other side's captures it could answer by a legal
+capture on the taker's square, how many it did, and the points of the takers it left
+standing (the real board's view: the seat itself only knows that a unit stands there).
 
 **The bleed** (issue 33, round twenty): in a won position not converted, where the
 hero's material went after the won position was reached. Each of its units taken from
@@ -31,7 +34,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass
 
 import chess
 
@@ -303,25 +306,26 @@ class Flow:
     moves: int = 0
     pawn_moves: int = 0
     king_moves: int = 0
+    #: the other side's captures this side could take back at once (a legal capture on
+    #: the taker's square), how many it did take back, and the points of the takers left
+    retakable: int = 0
+    retaken: int = 0
+    spared: int = 0
 
     def __add__(self, other: Flow) -> Flow:
-        return Flow(
-            self.lost + other.lost,
-            self.promoted + other.promoted,
-            self.moves + other.moves,
-            self.pawn_moves + other.pawn_moves,
-            self.king_moves + other.king_moves,
-        )
+        return Flow(*(mine + theirs for mine, theirs in zip(astuple(self), astuple(other))))
 
 
 def flows(board: chess.Board) -> dict[chess.Color, Flow]:
     """Each colour's :class:`Flow` over ``board``'s move stack, replayed from its root."""
     counts = {color: Counter[str]() for color in chess.COLORS}
     replay = board.root()
-    for move in board.move_stack:
+    moves = board.move_stack
+    for ply, move in enumerate(moves):
         mover = replay.turn
         moved = replay.piece_type_at(move.from_square)
-        if replay.is_capture(move):
+        took = replay.is_capture(move)
+        if took:
             square = taken_square(replay, move)
             taken = replay.piece_type_at(square)
             if taken is not None:
@@ -332,6 +336,15 @@ def flows(board: chess.Board) -> dict[chess.Color, Flow]:
         counts[mover]["pawn_moves"] += moved == chess.PAWN
         counts[mover]["king_moves"] += moved == chess.KING
         replay.push(move)
+        if took and any(answer.to_square == move.to_square for answer in replay.legal_moves):
+            following = moves[ply + 1] if ply + 1 < len(moves) else None
+            counts[not mover]["retakable"] += 1
+            if following is not None and following.to_square == move.to_square:
+                counts[not mover]["retaken"] += 1
+            else:
+                taker = replay.piece_type_at(move.to_square)
+                assert taker is not None
+                counts[not mover]["spared"] += points(chess.piece_symbol(taker).upper())
     return {color: Flow(**figures) for color, figures in counts.items()}
 
 
@@ -346,5 +359,9 @@ def flow_summary(hero: Flow, other: Flow, label: str = "all games") -> str:
         f"{other.lost} points, gained by promotions {hero.promoted} / {other.promoted}; "
         f"pawn moves {share(hero.pawn_moves, hero.moves)} / "
         f"{share(other.pawn_moves, other.moves)}, king moves "
-        f"{share(hero.king_moves, hero.moves)} / {share(other.king_moves, other.moves)}"
+        f"{share(hero.king_moves, hero.moves)} / {share(other.king_moves, other.moves)}; "
+        f"captures taken back at once {hero.retaken}/{hero.retakable} "
+        f"({share(hero.retaken, hero.retakable)}) / {other.retaken}/{other.retakable} "
+        f"({share(other.retaken, other.retakable)}), the takers' points left "
+        f"{hero.spared} / {other.spared}"
     )

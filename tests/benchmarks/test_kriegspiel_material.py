@@ -146,7 +146,7 @@ def test_the_cause_table_groups_non_wins_and_lists_their_games() -> None:
     ]
 
 
-def test_the_flow_counts_captures_en_passant_promotions_and_moves_by_kind() -> None:
+def test_the_flow_counts_captures_en_passant_promotions_moves_and_retakes() -> None:
     board = chess.Board()
     # The e-pawn takes, queens and is taken; then black's b4 pawn takes c4 en passant.
     line = "e2e4 d7d5 e4d5 g8f6 d5d6 f6d5 d6c7 d8d6 c7b8q a8b8 g1f3 b7b5 a2a4 b5b4 c2c4 b4c3 e1e2"
@@ -155,16 +155,21 @@ def test_the_flow_counts_captures_en_passant_promotions_and_moves_by_kind() -> N
     found = flows(board)
     # White lost the e-pawn's queen (9) on b8 and the c-pawn (1) en passant; black its d-
     # and c-pawns (2) and the knight taken on b8 (3).
-    assert found[chess.WHITE] == Flow(lost=10, promoted=8, moves=9, pawn_moves=7, king_moves=1)
-    assert found[chess.BLACK] == Flow(lost=5, promoted=0, moves=8, pawn_moves=4, king_moves=0)
-    assert found[chess.WHITE] + found[chess.BLACK] == Flow(15, 8, 17, 11, 1)
+    # White could take back once (c3, after the en passant capture) and did not: a pawn
+    # left. Black could three times: d5 and c7 (Qxd5, Qxc7; it moved on, two pawns left)
+    # and b8 (Rxb8 took the new queen); nothing of white's could reach b8 after it.
+    assert found[chess.WHITE] == Flow(10, 8, 9, 7, 1, retakable=1, retaken=0, spared=1)
+    assert found[chess.BLACK] == Flow(5, 0, 8, 4, 0, retakable=3, retaken=1, spared=2)
+    assert found[chess.WHITE] + found[chess.BLACK] == Flow(15, 8, 17, 11, 1, 4, 1, 3)
 
 
 def test_the_flow_summary_reads_both_sides() -> None:
-    line = flow_summary(Flow(10, 8, 9, 7, 1), Flow(5, 0, 8, 4, 0), "the hero's losses")
+    hero, other = Flow(10, 8, 9, 7, 1, 1, 0, 1), Flow(5, 0, 8, 4, 0, 3, 1, 2)
+    line = flow_summary(hero, other, "the hero's losses")
     assert line == (
         "material's flow (the hero's losses), hero / other: lost to captures 10 / 5 points, "
-        "gained by promotions 8 / 0; pawn moves 77.8% / 50.0%, king moves 11.1% / 0.0%"
+        "gained by promotions 8 / 0; pawn moves 77.8% / 50.0%, king moves 11.1% / 0.0%; "
+        "captures taken back at once 0/1 (0.0%) / 1/3 (33.3%), the takers' points left 1 / 2"
     )
 
 
