@@ -313,7 +313,8 @@ class Flow:
     spared: int = 0
 
     def __add__(self, other: Flow) -> Flow:
-        return Flow(*(mine + theirs for mine, theirs in zip(astuple(self), astuple(other))))
+        pairs = zip(astuple(self), astuple(other), strict=True)
+        return Flow(*(mine + theirs for mine, theirs in pairs))
 
 
 def flows(board: chess.Board) -> dict[chess.Color, Flow]:
