@@ -349,6 +349,37 @@ def flows(board: chess.Board) -> dict[chess.Color, Flow]:
     return {color: Flow(**figures) for color, figures in counts.items()}
 
 
+def unanswered(board: chess.Board, color: chess.Color) -> list[str]:
+    """The other side's captures in ``board``'s move stack (replayed from its root) that
+    ``color`` could have answered at once by a legal capture on the taker's square and
+    did not, one line each: the move number, the taker and the unit taken, the answers
+    ``color`` had, the move it played instead (the cases :class:`Flow`'s ``spared``
+    counts, for a replay to look into)."""
+    lines = []
+    replay = board.root()
+    moves = board.move_stack
+    for ply, move in enumerate(moves):
+        mover = replay.turn
+        took = replay.is_capture(move)
+        victim = replay.piece_at(taken_square(replay, move)) if took else None
+        replay.push(move)
+        if mover == color or victim is None:
+            continue
+        answers = [a.uci() for a in replay.legal_moves if a.to_square == move.to_square]
+        following = moves[ply + 1] if ply + 1 < len(moves) else None
+        if not answers or (following is not None and following.to_square == move.to_square):
+            continue
+        taker = replay.piece_at(move.to_square)
+        assert taker is not None
+        played = "nothing (the game ended)" if following is None else following.uci()
+        lines.append(
+            f"move {replay.fullmove_number}: {taker.symbol().upper()}x"
+            f"{victim.symbol().upper()} on {chess.square_name(move.to_square)}, "
+            f"answers {' '.join(answers)}, played {played}"
+        )
+    return lines
+
+
 def flow_summary(hero: Flow, other: Flow, label: str = "all games") -> str:
     """One line: the hero's flow beside the other side's."""
 

@@ -6,29 +6,37 @@ the hero (the first of ``--bots``, a ``kriegspiel-meta``): the attempt it chose,
 enemy king's region (how many squares, and whether the real king is inside), the enemy's
 units as the presence map holds them by kind (their expected counts) against the real
 board's, and the half-move clock; then the real board at the last ``--boards``
-decisions. This is how the replays of issue 33 were read (docs/kriegspiel_meta.md): a
-draw or a loss is found in the table of ``kriegspiel_draws``, replayed here, and the
-decision where belief and board part is where to look.
+decisions. Before the boards, each capture by the other side that the hero could have
+taken back at once and did not (``kriegspiel_material.unanswered``), with the move it
+played instead; ``--previous COMMIT`` plays the other ``kriegspiel-meta`` as committed
+there, as ``kriegspiel_draws --previous`` does. This is how the replays of issue 33 were
+read (docs/kriegspiel_meta.md): a draw or a loss is found in the table of
+``kriegspiel_draws``, replayed here, and the decision where belief and board part is
+where to look.
 
     python -m benchmarks.kriegspiel_replay --game 265 --seed 10
         [--bots kriegspiel-meta:hard,kriegspiel-random] [--budget nodes=1000]
-        [--rules wild16] [--boards 4] [--from 0]
+        [--rules wild16] [--boards 4] [--from 0] [--previous COMMIT]
 """
 
 from __future__ import annotations
 
 import asyncio
 import re
+import tempfile
 from dataclasses import dataclass
+from pathlib import Path
 
 import chess
 
 from benchmarks.common import arguments
-from benchmarks.kriegspiel_draws import hero_seat, tournament
+from benchmarks.kriegspiel_draws import hero_seat, previous_opponents, tournament
+from benchmarks.kriegspiel_material import unanswered
 from bots.kriegspiel.meta import KriegspielMeta
 from bots.sdk.bot import Decision
 from bots.sdk.local import play_local
 from bots.tools.arena import GameSpec, make_bot
+from server.games.kriegspiel import KriegspielGame
 from tests.bots.kriegspiel_meta_harness import truth_sink
 
 #: The presence map's kinds, in the order printed.
@@ -65,8 +73,9 @@ def line(seen: Seen) -> str:
     )
 
 
-async def replay(spec: GameSpec, hero: int) -> tuple[list[Seen], str]:
-    """Play ``spec`` with the hero in seat ``hero`` watched: its decisions and the end."""
+async def replay(spec: GameSpec, hero: int) -> tuple[list[Seen], str, chess.Board]:
+    """Play ``spec`` with the hero in seat ``hero`` watched: its decisions, the end and
+    the real board (with its moves)."""
     bots = [
         make_bot(name, seed, spec.budget)
         for name, seed in zip(spec.bots, spec.bot_seeds, strict=True)
@@ -108,7 +117,10 @@ async def replay(spec: GameSpec, hero: int) -> tuple[list[Seen], str]:
     )
     ranks = local.outcome.ranks
     result = "won" if ranks[hero] < ranks[1 - hero] else "drew" if ranks[0] == ranks[1] else "lost"
-    return seen, f"the hero ({'white' if hero == 0 else 'black'}) {result}: {local.outcome.reason}"
+    end = f"the hero ({'white' if hero == 0 else 'black'}) {result}: {local.outcome.reason}"
+    game = local.game
+    assert isinstance(game, KriegspielGame)
+    return seen, end, game.board
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -120,15 +132,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--budget", default="nodes=1000", help="as kriegspiel_draws's")
     parser.add_argument("--boards", type=int, default=4, help="real boards printed at the end")
     parser.add_argument("--from", dest="start", type=int, default=0, help="the first decision")
+    parser.add_argument(
+        "--previous", help="the other kriegspiel-meta as committed here (as kriegspiel_draws's)"
+    )
     args = parser.parse_args(argv)
     if args.game < 0:
         parser.error(f"--game {args.game}: a game's index is 0 or more")
     bots = args.bots.split(",")
-    spec = tournament(bots, args.game + 1, args.seed, args.rules, args.budget)[args.game]
-    seen, end = asyncio.run(replay(spec, hero_seat(bots, args.game, len(spec.bots))))
+    specs = bots
+    if args.previous:
+        folder = Path(tempfile.mkdtemp(prefix="kriegspiel_replay_"))
+        specs = previous_opponents(bots, args.previous, folder)
+    spec = tournament(specs, args.game + 1, args.seed, args.rules, args.budget)[args.game]
+    hero = hero_seat(bots, args.game, len(spec.bots))
+    seen, end, board = asyncio.run(replay(spec, hero))
     print(f"game {args.game} of seed {args.seed}: {end}, {len(seen)} decisions")
     for one in seen[args.start :]:
         print(line(one))
+    for text in unanswered(board, hero == 0):
+        print(f"not taken back: {text}")
     for one in seen[-args.boards :] if args.boards > 0 else []:
         print(f"\ndecision {one.index}, before {one.choice}: {one.fen}")
         print(chess.Board(one.fen))

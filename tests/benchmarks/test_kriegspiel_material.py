@@ -23,6 +23,7 @@ from benchmarks.kriegspiel_material import (
     material_bin,
     points,
     trail,
+    unanswered,
     won_at,
 )
 
@@ -161,6 +162,23 @@ def test_the_flow_counts_captures_en_passant_promotions_moves_and_retakes() -> N
     assert found[chess.WHITE] == Flow(10, 8, 9, 7, 1, retakable=1, retaken=0, spared=1)
     assert found[chess.BLACK] == Flow(5, 0, 8, 4, 0, retakable=3, retaken=1, spared=2)
     assert found[chess.WHITE] + found[chess.BLACK] == Flow(15, 8, 17, 11, 1, 4, 1, 3)
+
+
+def test_the_captures_not_taken_back_are_listed_with_the_move_played() -> None:
+    board = chess.Board()
+    line = "e2e4 d7d5 e4d5 g8f6 d5d6 f6d5 d6c7 d8d6 c7b8q a8b8 g1f3 b7b5 a2a4 b5b4 c2c4 b4c3 e1e2"
+    for text in line.split(" "):
+        board.push_uci(text)
+    # Black's view (the move it answers with): the two pawns it could take back and did
+    # not, c7 by the queen or the knight on d5 (b8 it took back).
+    assert unanswered(board, chess.BLACK) == [
+        "move 2: PxP on d5, answers d8d5, played g8f6",
+        "move 4: PxP on c7, answers d8c7 d5c7, played d8d6",
+    ]
+    # White's: the pawn that took en passant lands on c3, where three could take it.
+    assert unanswered(board, chess.WHITE) == [
+        "move 9: PxP on c3, answers b1c3 d2c3 b2c3, played e1e2",
+    ]
 
 
 def test_the_flow_summary_reads_both_sides() -> None:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 
 import pytest
 
@@ -46,3 +48,32 @@ def test_a_bad_game_index_is_refused(capsys: pytest.CaptureFixture[str]) -> None
     with pytest.raises(SystemExit):
         main(["--game", "-1", *ARGS])
     assert "a game's index is 0 or more" in capsys.readouterr().err
+
+
+NOT_TAKEN = re.compile(
+    r"^not taken back: move \d+: [PNBRQK]x[PNBRQ] on [a-h][1-8], "
+    r"answers [a-h][1-8][a-h][1-8][qrbn]?( [a-h][1-8][a-h][1-8][qrbn]?)*, played \S+"
+)
+
+
+def test_the_other_meta_as_committed_plays_the_same_game_and_lists_the_captures_left(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--previous HEAD`` replays the same game as today's opponent when the bot is
+    unchanged, and both list the captures the hero did not take back in one format."""
+    if subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True).returncode != 0:
+        pytest.skip("not a git checkout")
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    pair = ["--seed", "t2", "--budget", "none", "--boards", "0", "--game", "1"]
+    bots = ["--bots", "kriegspiel-meta:nodes=30,kriegspiel-meta:nodes=20"]
+    assert main([*pair, *bots]) == 0
+    today = capsys.readouterr().out.splitlines()
+    assert main([*pair, *bots, "--previous", "HEAD"]) == 0
+    committed = capsys.readouterr().out.splitlines()
+    left = [text for text in today if text.startswith("not taken back")]
+    assert left and all(NOT_TAKEN.match(text) for text in left), left  # (6 in this game)
+    dirty = subprocess.run(
+        ["git", "diff", "--quiet", "HEAD", "--", "bots/kriegspiel/meta"], capture_output=True
+    ).returncode
+    if not dirty:
+        assert committed == today
