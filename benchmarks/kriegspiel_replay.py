@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import re
 import tempfile
+import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,7 +33,7 @@ import chess
 from benchmarks.common import arguments
 from benchmarks.kriegspiel_draws import hero_seat, previous_opponents, tournament
 from benchmarks.kriegspiel_material import unanswered
-from bots.kriegspiel.meta import KriegspielMeta
+from bots.kriegspiel.meta import KriegspielMeta, Metaposition
 from bots.sdk.bot import Decision
 from bots.sdk.local import play_local
 from bots.tools.arena import GameSpec, make_bot
@@ -41,6 +42,8 @@ from tests.bots.kriegspiel_meta_harness import truth_sink
 
 #: The presence map's kinds, in the order printed.
 KINDS = (chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN)
+#: The search's scores printed at ``--at``, best first.
+SCORES = 8
 #: An attempt (a move in UCI), as opposed to a command (resign, a draw, "any").
 _ATTEMPT = re.compile(r"[a-h][1-8][a-h][1-8][qrbn]?")
 
@@ -58,6 +61,15 @@ class Seen:
     real: tuple[int, ...]  #: the real board's units by kind
     clock: int  #: the half-move clock
     fen: str
+    detail: str = ""  #: at ``--at``: the metaposition's literal and the search's scores
+
+
+def _detail(recorded: str, bot: KriegspielMeta) -> str:
+    """The literal taken before the decision and the scores the bot's search gave."""
+    scores = bot.searcher.last if bot.searcher is not None else {}
+    best = sorted(scores.items(), key=lambda pair: -pair[1])[:SCORES]
+    ranked = ", ".join(f"{move} {value:.1f}" for move, value in best)
+    return f"the search's best scores: {ranked}\n{recorded}"
 
 
 def line(seen: Seen) -> str:
@@ -73,9 +85,83 @@ def line(seen: Seen) -> str:
     )
 
 
-async def replay(spec: GameSpec, hero: int) -> tuple[list[Seen], str, chess.Board]:
+#: Kinds as a test's literal names them.
+_NAMES = {kind: f"chess.{chess.piece_name(kind).upper()}" for kind in chess.PIECE_TYPES}
+#: Metaposition fields a literal carries when they are not their defaults (square sets
+#: as square names, as ``rebuilt`` reads them).
+_COUNTS = ("pawn_captures", "piece_captures", "promotions", "quiet_moves", "tries")
+_SQUARES = ("known", "blockers", "doubtful", "attacked", "their_ep")
+
+
+def _names(mask: int) -> str:
+    return " ".join(chess.square_name(square) for square in chess.SquareSet(mask))
+
+
+def _wrapped(key: str, text: str, indent: int) -> list[str]:
+    """``key: "text"`` as lines of at most 100 characters, the string split at spaces."""
+    lead = " " * indent + key
+    parts = textwrap.wrap(text, 97 - len(lead)) or [""]
+    lines = []
+    for index, part in enumerate(parts):
+        tail = " " if index < len(parts) - 1 else ""
+        start = lead if index == 0 else " " * len(lead)
+        lines.append(f'{start}"{part}{tail}"' + ("," if index == len(parts) - 1 else ""))
+    return lines
+
+
+def literal(meta: Metaposition, name: str = "RECORDED") -> str:
+    """``meta`` as a test's literal for ``tests.bots.kriegspiel_meta_harness.rebuilt``:
+    our placement, the sets, the presence map (weights under 0.0005 left out) and the
+    fields that are not their defaults; not the history of our placements."""
+    lines = [
+        f"{name}: dict[str, Any] = {{",
+        f'    "own": "{meta.own.board_fen()}",',
+        f'    "color": chess.{"WHITE" if meta.color else "BLACK"},',
+        f'    "units": {meta.units},',
+    ]
+    for field in _COUNTS:
+        value = getattr(meta, field)
+        if value:
+            lines.append(f'    "{field}": {value},')
+    for field in _SQUARES:
+        mask = getattr(meta, field)
+        if mask:
+            lines.append(f'    "{field}": "{_names(mask)}",')
+    if meta.checks_on_us:
+        lines.append(f'    "checks_on_us": {tuple(meta.checks_on_us)!r},')
+    if meta.check_zone:
+        lines.append(f'    "check_zone": {meta.check_zone},')
+    lines.append('    "may": {')
+    for kind in chess.PIECE_TYPES:
+        if meta.may[kind]:
+            lines += _wrapped(f"{_NAMES[kind]}: ", _names(meta.may[kind]), 8)
+    lines.append("    },")
+    presence = meta.presence
+    if presence is not None:
+        lines.append('    "weights": {')
+        for kind in KINDS:
+            row = presence.weights[kind]
+            text = " ".join(
+                f"{chess.square_name(square)}={row[square]:.4f}"
+                for square in range(64)
+                if row[square] >= 0.0005
+            )
+            if text:
+                lines += _wrapped(f"{_NAMES[kind]}: ", text, 8)
+        lines.append("    },")
+        lines.append('    "mass": {')
+        lines += [f"        {_NAMES[kind]}: {presence.mass[kind]:.4f}," for kind in KINDS]
+        lines.append("    },")
+    lines.append("}  # fmt: skip")
+    return "\n".join(lines)
+
+
+async def replay(
+    spec: GameSpec, hero: int, at: int | None = None
+) -> tuple[list[Seen], str, chess.Board]:
     """Play ``spec`` with the hero in seat ``hero`` watched: its decisions, the end and
-    the real board (with its moves)."""
+    the real board (with its moves); at decision ``at`` also the metaposition as a
+    test's literal and the search's scores (the :class:`Seen`'s ``detail``)."""
     bots = [
         make_bot(name, seed, spec.budget)
         for name, seed in zip(spec.bots, spec.bot_seeds, strict=True)
@@ -90,6 +176,7 @@ async def replay(spec: GameSpec, hero: int) -> tuple[list[Seen], str, chess.Boar
     async def decide_watched(decision: Decision) -> str:
         meta = watched.meta
         board = truth.get("board")
+        recorded = literal(meta) if meta is not None and len(seen) == at else ""
         choice = await decide(decision)
         if meta is None or board is None or not _ATTEMPT.fullmatch(choice):
             return choice  # (a command, or before the first event)
@@ -107,6 +194,7 @@ async def replay(spec: GameSpec, hero: int) -> tuple[list[Seen], str, chess.Boar
                 tuple(board.pieces_mask(kind, enemy).bit_count() for kind in KINDS),
                 board.halfmove_clock,
                 board.fen(),
+                _detail(recorded, watched) if recorded else "",
             )
         )
         return choice
@@ -135,6 +223,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--previous", help="the other kriegspiel-meta as committed here (as kriegspiel_draws's)"
     )
+    parser.add_argument(
+        "--at", type=int, help="a decision whose metaposition (a test's literal) and scores print"
+    )
     args = parser.parse_args(argv)
     if args.game < 0:
         parser.error(f"--game {args.game}: a game's index is 0 or more")
@@ -145,12 +236,15 @@ def main(argv: list[str] | None = None) -> int:
         specs = previous_opponents(bots, args.previous, folder)
     spec = tournament(specs, args.game + 1, args.seed, args.rules, args.budget)[args.game]
     hero = hero_seat(bots, args.game, len(spec.bots))
-    seen, end, board = asyncio.run(replay(spec, hero))
+    seen, end, board = asyncio.run(replay(spec, hero, args.at))
     print(f"game {args.game} of seed {args.seed}: {end}, {len(seen)} decisions")
     for one in seen[args.start :]:
         print(line(one))
     for text in unanswered(board, hero == 0):
         print(f"not taken back: {text}")
+    for one in seen:
+        if one.detail:
+            print(f"decision {one.index} ({one.choice}, {one.fen}): {one.detail}")
     for one in seen[-args.boards :] if args.boards > 0 else []:
         print(f"\ndecision {one.index}, before {one.choice}: {one.fen}")
         print(chess.Board(one.fen))

@@ -5,10 +5,13 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+from typing import Any
 
+import chess
 import pytest
 
 from benchmarks.kriegspiel_replay import main
+from tests.bots.kriegspiel_meta_harness import rebuilt
 
 ARGS = ["--seed", "t1", "--budget", "nodes=30", "--bots", "kriegspiel-meta:hard,kriegspiel-random"]
 HEADER = re.compile(
@@ -77,3 +80,28 @@ def test_the_other_meta_as_committed_plays_the_same_game_and_lists_the_captures_
     ).returncode
     if not dirty:
         assert committed == today
+
+
+def test_a_decision_prints_as_a_test_literal_with_its_scores(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``--at``: the metaposition before the decision, as ``rebuilt`` reads it (our
+    placement is the real board's side of ours), and the scores the search gave."""
+    args = ["--seed", "t2", "--budget", "none", "--boards", "0", "--game", "1", "--at", "40"]
+    assert main([*args, "--bots", "kriegspiel-meta:nodes=30,kriegspiel-meta:nodes=20"]) == 0
+    out = capsys.readouterr().out
+    head = re.search(r"^decision 40 \((\S+), ([^)]+)\): the search's best scores: (.*)$", out, re.M)
+    assert head is not None
+    choice, fen, ranked = head.groups()
+    moves = [pair.split(" ")[0] for pair in ranked.split(", ")]
+    assert choice in moves and len(moves) <= 8
+    text = out[out.index("RECORDED: dict[str, Any] = {") :]
+    namespace: dict[str, Any] = {"Any": Any, "chess": chess}
+    exec(text[: text.index("}  # fmt: skip") + 1], namespace)  # (our own output)
+    meta = rebuilt(namespace["RECORDED"])
+    board = chess.Board(fen)
+    ours = chess.Board(None)
+    for square in chess.SquareSet(board.occupied_co[meta.color]):
+        ours.set_piece_at(square, board.piece_at(square))
+    assert meta.own.board_fen() == ours.board_fen()
+    assert meta.units == (board.occupied_co[not meta.color] & ~board.kings).bit_count()
