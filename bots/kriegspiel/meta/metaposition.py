@@ -35,6 +35,9 @@ __all__ = [
 
 _PIECES = (chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN)
 _UNITS = (chess.PAWN, *_PIECES)  #: every kind but the king
+#: The least weight a kind allowed on a known square counts for in :meth:`value_at` (the
+#: presence map drops tiny weights; a kind the sets allow is never quite ruled out).
+_VALUE_FLOOR = 1e-6
 STANDARD_COUNTS = {
     chess.PAWN: 8,
     chess.KNIGHT: 2,
@@ -336,6 +339,27 @@ class Metaposition:
         bit = chess.BB_SQUARES[square]
         values = [VALUES[k] for k in PIECE_KINDS[:-1] if self.may[k] & bit]
         return min(values) if values else 0
+
+    def value_at(self, square: chess.Square) -> float:
+        """What taking the enemy unit on ``square`` is expected to win.
+
+        Where a unit is known to stand (it has just taken one of ours there) it is one
+        unit, so its kinds are weighed against each other by the presence map: a queen
+        that took a rook is worth a queen even if a pawn might have made the capture.
+        Elsewhere (a unit only probable) the cheapest kind that may stand there, as the
+        search has always priced a speculative capture (0 if none may)."""
+        bit = chess.BB_SQUARES[square]
+        presence = self.presence
+        if presence is None or not bit & self.known:
+            return float(self.cheapest_at(square))
+        total = 0.0
+        worth = 0.0
+        for kind in PIECE_KINDS[:-1]:
+            if self.may[kind] & bit:
+                weight = max(presence.weights[kind][square], _VALUE_FLOOR)
+                total += weight
+                worth += weight * VALUES[kind]
+        return worth / total if total else 0.0
 
     def enemy_material(self) -> int:
         """A rough value of the enemy's remaining material."""

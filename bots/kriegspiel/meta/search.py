@@ -642,7 +642,7 @@ class Searcher:
         for took, share in takes:
             alone = lone or (took and last is not None)
             here = last if took and last is not None else outcome
-            gain = float(meta.cheapest_at(move.to_square) or VALUES[chess.PAWN]) if took else 0.0
+            gain = (meta.value_at(move.to_square) or float(VALUES[chess.PAWN])) if took else 0.0
             if took and kind != chess.PAWN:
                 gain += reset  # so does a capture
             if took and target & meta.may[chess.PAWN]:
