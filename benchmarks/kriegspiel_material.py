@@ -317,16 +317,63 @@ class Flow:
         return Flow(*(mine + theirs for mine, theirs in pairs))
 
 
+@dataclass(frozen=True, slots=True)
+class Retake:
+    """A capture that the other side could answer at once by a legal capture on the
+    taker's square: who answers, where, the taker and the unit it took, the answers it
+    had, its next move (None: the game ended) and the move's number."""
+
+    color: chess.Color  #: the side that could take back
+    square: chess.Square
+    taker: chess.Piece
+    victim: chess.Piece
+    answers: tuple[str, ...]
+    following: chess.Move | None
+    number: int  #: the full move number of the answer
+
+    @property
+    def retaken(self) -> bool:
+        """The next move took back on the square."""
+        return self.following is not None and self.following.to_square == self.square
+
+
+def retakes(board: chess.Board) -> list[Retake]:
+    """Every capture in ``board``'s move stack (replayed from its root) that the other
+    side could have answered at once on the taker's square."""
+    found = []
+    replay = board.root()
+    moves = board.move_stack
+    for ply, move in enumerate(moves):
+        victim = replay.piece_at(taken_square(replay, move)) if replay.is_capture(move) else None
+        replay.push(move)
+        if victim is None:
+            continue
+        answers = tuple(a.uci() for a in replay.legal_moves if a.to_square == move.to_square)
+        taker = replay.piece_at(move.to_square)
+        if answers and taker is not None:
+            following = moves[ply + 1] if ply + 1 < len(moves) else None
+            found.append(
+                Retake(
+                    replay.turn,
+                    move.to_square,
+                    taker,
+                    victim,
+                    answers,
+                    following,
+                    replay.fullmove_number,
+                )
+            )
+    return found
+
+
 def flows(board: chess.Board) -> dict[chess.Color, Flow]:
     """Each colour's :class:`Flow` over ``board``'s move stack, replayed from its root."""
     counts = {color: Counter[str]() for color in chess.COLORS}
     replay = board.root()
-    moves = board.move_stack
-    for ply, move in enumerate(moves):
+    for move in board.move_stack:
         mover = replay.turn
         moved = replay.piece_type_at(move.from_square)
-        took = replay.is_capture(move)
-        if took:
+        if replay.is_capture(move):
             square = taken_square(replay, move)
             taken = replay.piece_type_at(square)
             if taken is not None:
@@ -337,47 +384,27 @@ def flows(board: chess.Board) -> dict[chess.Color, Flow]:
         counts[mover]["pawn_moves"] += moved == chess.PAWN
         counts[mover]["king_moves"] += moved == chess.KING
         replay.push(move)
-        if took and any(answer.to_square == move.to_square for answer in replay.legal_moves):
-            following = moves[ply + 1] if ply + 1 < len(moves) else None
-            counts[not mover]["retakable"] += 1
-            if following is not None and following.to_square == move.to_square:
-                counts[not mover]["retaken"] += 1
-            else:
-                taker = replay.piece_type_at(move.to_square)
-                assert taker is not None
-                counts[not mover]["spared"] += points(chess.piece_symbol(taker).upper())
+    for one in retakes(board):
+        counts[one.color]["retakable"] += 1
+        if one.retaken:
+            counts[one.color]["retaken"] += 1
+        else:
+            counts[one.color]["spared"] += points(one.taker.symbol().upper())
     return {color: Flow(**figures) for color, figures in counts.items()}
 
 
 def unanswered(board: chess.Board, color: chess.Color) -> list[str]:
-    """The other side's captures in ``board``'s move stack (replayed from its root) that
-    ``color`` could have answered at once by a legal capture on the taker's square and
-    did not, one line each: the move number, the taker and the unit taken, the answers
-    ``color`` had, the move it played instead (the cases :class:`Flow`'s ``spared``
-    counts, for a replay to look into)."""
-    lines = []
-    replay = board.root()
-    moves = board.move_stack
-    for ply, move in enumerate(moves):
-        mover = replay.turn
-        took = replay.is_capture(move)
-        victim = replay.piece_at(taken_square(replay, move)) if took else None
-        replay.push(move)
-        if mover == color or victim is None:
-            continue
-        answers = [a.uci() for a in replay.legal_moves if a.to_square == move.to_square]
-        following = moves[ply + 1] if ply + 1 < len(moves) else None
-        if not answers or (following is not None and following.to_square == move.to_square):
-            continue
-        taker = replay.piece_at(move.to_square)
-        assert taker is not None
-        played = "nothing (the game ended)" if following is None else following.uci()
-        lines.append(
-            f"move {replay.fullmove_number}: {taker.symbol().upper()}x"
-            f"{victim.symbol().upper()} on {chess.square_name(move.to_square)}, "
-            f"answers {' '.join(answers)}, played {played}"
-        )
-    return lines
+    """The other side's captures that ``color`` could have answered at once on the
+    taker's square and did not (:func:`retakes`), one line each: the move number, the
+    taker and the unit taken, the answers ``color`` had, the move it played instead (the
+    cases :class:`Flow`'s ``spared`` counts, for a replay to look into)."""
+    return [
+        f"move {one.number}: {one.taker.symbol().upper()}x{one.victim.symbol().upper()} on "
+        f"{chess.square_name(one.square)}, answers {' '.join(one.answers)}, played "
+        f"{'nothing (the game ended)' if one.following is None else one.following.uci()}"
+        for one in retakes(board)
+        if one.color == color and not one.retaken
+    ]
 
 
 def flow_summary(hero: Flow, other: Flow, label: str = "all games") -> str:
