@@ -872,8 +872,8 @@ class Searcher:
         # The chance of a stalemate is paid in full on top (DRAW_AVERSION): by the worst
         # case alone a branch whose units are stuck 10% of the time, the king there one
         # time in three, cost no more than a move of the search's other terms.
-        drawn = sum(branch.drawn * branch.weight for branch in branches)
-        return worst + self.blend * (mean - worst) - DRAW_AVERSION * drawn
+        priced = sum(branch.drawn * branch.weight for branch in branches)
+        return worst + self.blend * (mean - worst) - DRAW_AVERSION * priced
 
     # -- static terms ------------------------------------------------------------------
 
