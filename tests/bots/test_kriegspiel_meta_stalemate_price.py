@@ -147,7 +147,7 @@ def test_a_promotion_priced_at_a_smaller_risk_still_goes_ahead() -> None:
     still promotes there (the price paid is recorded, not yet enough)."""
     choice, scores = _choice(GAME_122)
     assert scores["f2f1q"] < 3081.9 - 300.0  # main's value, less the chance's price
-    assert choice in scores
+    assert choice == "f2f1q"  # measured: 2427 against Bg2-b7's 2275
 
 
 def test_the_merge_pays_each_stalemate_branch_by_its_weight() -> None:
