@@ -13,11 +13,12 @@ any node can rebuild any room. This module is a node's part in that:
   client's own token, so the owner applies its ordinary rules to the same player; the
   cluster's shared secret (``X-Umpire-Peer``) only exempts the link from the per-address
   connection limit. A client's ``welcome.seats`` lists its rooms on every node.
-- **Failover.** Every ``ttl / 3`` the node renews its lease on life, publishes its public
-  rooms for the other nodes' listings, drops the rooms it lost, and takes over the
-  unfinished rooms of dead nodes: rebuilt from the log as after a restart (clocks and
-  timers resume, house bots are launched again here). When a link's owner goes away the
-  relayed client is closed with 1012: it reconnects and resumes, as after a restart.
+- **Failover.** At every heartbeat (``ttl / 3`` apart by default, on a fixed schedule)
+  the node renews its lease on life, publishes its public rooms for the other nodes'
+  listings, drops the rooms it lost, and takes over the unfinished rooms of dead nodes:
+  rebuilt from the log as after a restart (clocks and timers resume, house bots are
+  launched again here). When a link's owner goes away the relayed client is closed with
+  1012: it reconnects and resumes, as after a restart.
 """
 
 from __future__ import annotations
@@ -122,10 +123,22 @@ class Cluster:
 
     PEER_ADDRESS = PEER_ADDRESS
 
-    def __init__(self, store: PgStore, lobby: Lobby, *, name: str = "", ttl: float = 5.0):
+    def __init__(
+        self,
+        store: PgStore,
+        lobby: Lobby,
+        *,
+        name: str = "",
+        ttl: float = 5.0,
+        beat: float = 0.0,
+    ):
         self.store = store
         self.lobby = lobby
         self.ttl = ttl
+        #: seconds between heartbeats (0: a third of the ttl); shorter than the ttl
+        self.beat = beat or ttl / 3
+        if not 0 < self.beat < ttl:
+            raise ValueError(f"a heartbeat every {beat} s cannot keep a {ttl} s lease")
         self.node = new_node_id(name)
         self.leases = Leases(store.dsn, self.node, ttl=ttl)
         self.secret = ""
@@ -239,10 +252,13 @@ class Cluster:
         return [r for r in self._remote if game is None or r.game == game]
 
     async def _heartbeats(self) -> None:
-        """Renew this node's lease on life every ``ttl / 3``, and nothing slower: taking
-        rooms over (replaying their logs) runs in its own task, so that it can never
-        delay a renewal."""
+        """Renew this node's lease on life every ``beat`` seconds, and nothing slower:
+        the beats keep a fixed schedule (a slow renewal does not push the next one back),
+        and taking rooms over (replaying their logs) runs in its own task, so that it can
+        never delay a renewal."""
         adopting: asyncio.Task[None] | None = None
+        loop = asyncio.get_running_loop()
+        due = loop.time()
         try:
             while True:
                 try:
@@ -251,7 +267,8 @@ class Cluster:
                     log.warning("cluster heartbeat failed: %s", exc)
                 if self._listening and (adopting is None or adopting.done()):
                     adopting = asyncio.create_task(self._take_over(), name="cluster-takeover")
-                await asyncio.sleep(self.ttl / 3)
+                due = max(due + self.beat, loop.time())  # (late: beat now, not to catch up)
+                await asyncio.sleep(due - loop.time())
         finally:
             if adopting is not None:
                 adopting.cancel()

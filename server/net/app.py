@@ -182,6 +182,7 @@ class ServerConfig:
     node_name: str = ""  # this node's name in logs and the lease table (default: host name)
     advertise: str = ""  # the URL other nodes reach this one at (default: ws://host:port)
     lease_ttl: float = 5.0  # seconds a dead node keeps its rooms before others take them
+    lease_beat: float = 0.0  # seconds between a node's heartbeats (0: a third of lease_ttl)
     # start the house runners with the server, loading the hint advisor's tables at once
     # (``umpire serve`` does; the tests' servers start a runner at its first bot or hint)
     warm_hints: bool = False
@@ -328,7 +329,13 @@ class UmpireServer:
 
             assert isinstance(self.store, PgStore)
             name = self.config.node_name or socket.gethostname()
-            cluster = Cluster(self.store, self.lobby, name=name, ttl=self.config.lease_ttl)
+            cluster = Cluster(
+                self.store,
+                self.lobby,
+                name=name,
+                ttl=self.config.lease_ttl,
+                beat=self.config.lease_beat,
+            )
             cluster.on_lost = self._stop_house_bots
             await cluster.start()
             self.cluster = cluster

@@ -20,6 +20,10 @@ from tests.eventually import eventually
 from tests.server.wsclient import WsClient
 
 FAST = Timing(grace=0.5, autopilot_delay=0.0, finished_ttl=30.0)
+#: A cluster node's lease in tests: long enough to outlast any stall of a loaded machine
+#: (a node stopped in a test leaves, so its rooms are free at once), renewed and published
+#: often. A lease of 1.5 s once lapsed in CI while no node stopped, and a room moved.
+LEASE: dict[str, float] = {"lease_ttl": 30.0, "lease_beat": 0.2}
 
 
 @pytest.fixture

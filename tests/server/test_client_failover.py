@@ -15,7 +15,7 @@ from bots.tools.cli import ServerUrls, ws_url
 from server.rooms.room import Timing
 from tests.eventually import eventually
 from tests.ports import free_port
-from tests.server.conftest import ServerFactory
+from tests.server.conftest import LEASE, ServerFactory
 
 
 def dead_url() -> str:
@@ -41,8 +41,8 @@ async def test_a_node_that_stops_hands_the_player_to_the_next(
     make_server: ServerFactory, pg_dsn: str
 ) -> None:
     timing = Timing(grace=30.0, autopilot_delay=0.0, finished_ttl=30.0)
-    first = await make_server(db=pg_dsn, node_name="n1", lease_ttl=1.0, timing=timing)
-    second = await make_server(db=pg_dsn, node_name="n2", lease_ttl=1.0, timing=timing)
+    first = await make_server(db=pg_dsn, node_name="n1", timing=timing, **LEASE)
+    second = await make_server(db=pg_dsn, node_name="n2", timing=timing, **LEASE)
     urls = [f"ws://127.0.0.1:{first.port}", f"ws://127.0.0.1:{second.port}"]
     client = Client(urls, ClientCore("ana"), retry=0.05, max_retry=0.2, retries=50)
     task = asyncio.create_task(client.run())
@@ -54,7 +54,7 @@ async def test_a_node_that_stops_hands_the_player_to_the_next(
             {"type": "create_room", "game": "perudo", "options": {"seats": 2}}
         )
         room = created["room"]
-        await first.close()  # (1001 to every connection; its rooms' leases lapse)
+        await first.close()  # (1001 to every connection; it leaves: its rooms are free)
         await eventually(lambda: client.url == urls[1] and client.ready.is_set(), timeout=20)
         assert client.core.player == player and client.core.token == token
         # the room, taken over by the second node, is the player's still

@@ -6,16 +6,19 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import types
+from typing import Any
 
 import asyncpg
 import pytest
 
 from server.cluster.lease import Granted, Leases
+from server.cluster.nodes import Cluster
 from server.errors import LeaseLost
 from server.net.app import UmpireServer
 from server.store.contract import ActionRow
 from tests.eventually import eventually
-from tests.server.conftest import FAST, ServerFactory
+from tests.server.conftest import FAST, LEASE, ServerFactory
 from tests.server.scripted import play_seat
 from tests.server.wsclient import WsClient
 
@@ -24,12 +27,12 @@ from tests.server.wsclient import WsClient
 async def nodes(make_server: ServerFactory, pg_dsn: str) -> list[UmpireServer]:
     """Two nodes on one fresh database."""
     timing = dataclasses.replace(FAST, grace=30.0)
-    return [await make_server(db=pg_dsn, timing=timing, lease_ttl=1.5) for _ in range(2)]
+    return [await make_server(db=pg_dsn, timing=timing, **LEASE) for _ in range(2)]
 
 
 async def listed(client: WsClient, room: str) -> bool:
     """Whether ``room`` shows in the listing now (nodes publish their rooms at each
-    heartbeat, a third of the lease ttl)."""
+    heartbeat, here every 0.2 s)."""
     reply = await client.request("list_rooms", "rooms")
     return room in [r["room"] for r in reply["rooms"]]
 
@@ -58,7 +61,7 @@ async def test_a_client_on_any_node_plays_a_room_of_another(nodes: list[UmpireSe
 async def test_welcome_lists_a_players_rooms_on_every_node(
     make_server: ServerFactory, pg_dsn: str
 ) -> None:
-    a, b, c = [await make_server(db=pg_dsn, lease_ttl=1.5) for _ in range(3)]
+    a, b, c = [await make_server(db=pg_dsn, **LEASE) for _ in range(3)]
     ana = await WsClient.open(a.port)
     await ana.hello("ana")
     options = {"seats": 2, "dice_per_player": 2}
@@ -197,3 +200,12 @@ async def test_a_fenced_write_gives_the_room_up_at_once(
         assert room not in a.lobby.rooms
     finally:
         await thief.close(leave=False)
+
+
+def test_a_heartbeat_slower_than_the_lease_is_refused() -> None:
+    store: Any = types.SimpleNamespace(dsn="postgresql://unused")
+    lobby: Any = object()
+    assert Cluster(store, lobby, ttl=6.0).beat == 2.0  # a third of the ttl by default
+    assert Cluster(store, lobby, ttl=30.0, beat=0.2).beat == 0.2
+    with pytest.raises(ValueError, match="cannot keep"):
+        Cluster(store, lobby, ttl=1.0, beat=1.0)

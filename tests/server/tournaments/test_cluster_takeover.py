@@ -9,7 +9,7 @@ from typing import Any
 
 from server.net.app import UmpireServer
 from tests.eventually import eventually
-from tests.server.conftest import FAST, ServerFactory
+from tests.server.conftest import FAST, LEASE, ServerFactory
 from tests.server.wsclient import WsClient
 
 HOUSE = ["perudo-random", "perudo-simple", "perudo-expert", "perudo-search"]
@@ -18,7 +18,7 @@ HOUSE = ["perudo-random", "perudo-simple", "perudo-expert", "perudo-search"]
 async def test_another_node_finishes_a_tournament(make_server: ServerFactory, pg_dsn: str) -> None:
     timing = dataclasses.replace(FAST, grace=30.0)
     nodes: list[UmpireServer] = [
-        await make_server(db=pg_dsn, timing=timing, lease_ttl=1.5) for _ in range(2)
+        await make_server(db=pg_dsn, timing=timing, **LEASE) for _ in range(2)
     ]
     a, b = nodes
     for node in (a, b):
