@@ -138,7 +138,7 @@ class Cluster:
         #: seconds between heartbeats (0: a third of the ttl); shorter than the ttl
         self.beat = beat or ttl / 3
         if not 0 < self.beat < ttl:
-            raise ValueError(f"a heartbeat every {beat} s cannot keep a {ttl} s lease")
+            raise ValueError(f"a heartbeat every {self.beat:g} s cannot keep a {ttl:g} s lease")
         self.node = new_node_id(name)
         self.leases = Leases(store.dsn, self.node, ttl=ttl)
         self.secret = ""

@@ -214,6 +214,16 @@ async def play_start(
     return await play_local("kriegspiel", {"fen": fen}, [bot, other], start.to_bytes(8, "big"))
 
 
+def attempts(meta: Metaposition) -> list[str]:
+    """Our attempts: the moves on our own board, and each pawn's captures."""
+    board = meta.own
+    moves = [move.uci() for move in board.generate_pseudo_legal_moves()]
+    for pawn in board.pieces(chess.PAWN, meta.color):
+        targets = chess.BB_PAWN_ATTACKS[meta.color][pawn] & ~board.occupied
+        moves += [chess.Move(pawn, target).uci() for target in chess.SquareSet(targets)]
+    return moves
+
+
 def rebuilt(recorded: Mapping[str, Any]) -> Metaposition:
     """A metaposition recorded at one of the bot's decisions, from a test's literal:
     ``own`` (our board's placement), ``color``, ``units``, ``may`` (kind: square names),

@@ -20,7 +20,7 @@ import chess
 from bots.kriegspiel.meta.geometry import VALUES
 from bots.kriegspiel.meta.search import Searcher
 from bots.sdk.budget import NodeClock
-from tests.bots.kriegspiel_meta_harness import rebuilt
+from tests.bots.kriegspiel_meta_harness import attempts, rebuilt
 
 #: Game 26 of seed 10 against meta at 20 (wild16, main at c697128), black, our 12th move:
 #: the enemy's queen has just taken one of ours on e4 (the real board
@@ -69,16 +69,6 @@ GAME_26: dict[str, Any] = {
 }  # fmt: skip
 
 
-def _attempts(meta: Any) -> list[str]:
-    """Our attempts: the moves on our own board, and each pawn's captures."""
-    board = meta.own
-    moves = [move.uci() for move in board.generate_pseudo_legal_moves()]
-    for pawn in board.pieces(chess.PAWN, meta.color):
-        targets = chess.BB_PAWN_ATTACKS[meta.color][pawn] & ~board.occupied
-        moves += [chess.Move(pawn, target).uci() for target in chess.SquareSet(targets)]
-    return moves
-
-
 def test_a_known_unit_is_worth_its_kinds_weighed_by_the_map() -> None:
     meta = rebuilt(GAME_26)
     assert meta.presence is not None
@@ -102,5 +92,5 @@ def test_a_square_only_probable_is_still_priced_by_its_cheapest_kind() -> None:
 def test_the_queen_that_took_ours_is_taken_back() -> None:
     meta = rebuilt(GAME_26)
     searcher = Searcher(random.Random(1), clock=NodeClock())
-    assert searcher.choose(meta, _attempts(meta), 1000) == "f5e4"  # main: Qa7-b7
+    assert searcher.choose(meta, attempts(meta), 1000) == "f5e4"  # main: Qa7-b7
     assert searcher.last["f5e4"] > searcher.last["a7b7"]

@@ -22,8 +22,7 @@ import pytest
 from bots.kriegspiel.meta import search
 from bots.kriegspiel.meta.search import DRAW, Branch, Searcher
 from bots.sdk.budget import NodeClock
-from tests.bots.kriegspiel_meta_harness import rebuilt
-from tests.bots.test_kriegspiel_meta_retake import _attempts
+from tests.bots.kriegspiel_meta_harness import attempts, rebuilt
 
 #: Game 220 of seed 9 against kriegspiel-random (wild16, nodes=1000, main at 705b3a5),
 #: white, move 80: the real board 8/P5Bk/3pR3/3P4/P7/8/2K4p/Q6R, the king on h7 with two
@@ -127,7 +126,7 @@ GAME_122: dict[str, Any] = {
 def _choice(recorded: dict[str, Any]) -> tuple[str, dict[str, float]]:
     meta = rebuilt(recorded)
     searcher = Searcher(random.Random(1), clock=NodeClock())
-    choice = searcher.choose(meta, _attempts(meta), 1000)
+    choice = searcher.choose(meta, attempts(meta), 1000)
     return choice, dict(searcher.last)
 
 
