@@ -1,0 +1,481 @@
+"""Won Kriegspiel positions played on from where they were reached: a paired screen of
+the conversion (issue 33).
+
+A change to ``kriegspiel-meta``'s conversion was measured by whole games against meta
+at 20 nodes (``benchmarks.kriegspiel_draws``): a variant changes the games before the
+won position too, so each variant met other positions, and 100 games could not tell a
+conversion rate within ten points. This screen holds the positions fixed:
+
+- ``collect`` plays a tournament as ``kriegspiel_draws`` does (the same bots, seed,
+  rules, budget and ``--previous``) and records every decision of both seats. For each
+  game in which the hero (the first of ``--bots``) reached a won position
+  (``kriegspiel_material.won_at``: 5 or more points ahead after 20 consecutive moves of
+  its own) it saves the decisions made before that move's end, the ply and the real
+  board there, and how the game went on (``--out``, JSON).
+- ``screen`` plays each saved position on ``--repeats`` times with the code of the tree
+  it runs from: both seats replay their saved decisions up to the won position (each
+  bot folds the umpire's answers into its own beliefs, as in the game), then the bots
+  play on, seeded anew for each repeat (the seeds depend on the position and the
+  repeat only, not on the code). It checks that the real board at the won position is
+  the saved one, then counts the continuations the hero mated, with a 95% Wilson
+  interval, and their other endings. ``--compare`` reads another screen's results
+  (``--out``) and pairs the continuations (same position, same repeat): both mated,
+  only one, neither, and an exact two-sided sign test on the pairs that differ.
+
+    python -m benchmarks.kriegspiel_conversion collect --out won9.json --seed 9 --games 50
+        [--bots kriegspiel-meta:nodes=1000,kriegspiel-meta:nodes=20] [--budget none]
+        [--rules wild16] [--previous COMMIT] [--parallel 1]
+    python -m benchmarks.kriegspiel_conversion screen --positions won9.json [won10.json ...]
+        [--repeats 2] [--parallel 1] [--out results.json] [--compare base.json] [--every]
+
+The opponent's code is the one the positions were collected with (``--previous`` is
+saved with them and unpacked again); only the hero runs the tree's code.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import functools
+import json
+import math
+import os
+import sys
+import tempfile
+import time
+from collections import Counter, deque
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import chess
+
+from benchmarks.common import arguments
+from benchmarks.kriegspiel_draws import hero_seat, previous_opponents, tournament
+from benchmarks.kriegspiel_material import ahead, material, trail, won_at
+from bots.sdk.bot import Decision
+from bots.sdk.local import play_local
+from bots.tools.arena import GameSpec, bot_seed, make_bot, wilson_interval
+from server.games.base import Event
+from server.games.kriegspiel import KriegspielGame
+
+#: The defaults of the measure this screen serves: meta at 1,000 nodes against meta at 20.
+BOTS = "kriegspiel-meta:nodes=1000,kriegspiel-meta:nodes=20"
+#: The format of the positions' file, saved with them.
+FORMAT = 1
+
+
+class Mismatch(RuntimeError):
+    """A saved decision the umpire no longer offers, or the real board at the won
+    position not the saved one: the positions were collected with other rules or an
+    umpire that answers differently."""
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """A won position reached in game ``index`` of the collected tournament."""
+
+    index: int
+    hero: int  #: the hero's seat (0 plays white)
+    cut: int  #: the ply at which it was reached (the board's ``ply()``)
+    fen: str  #: the real board there
+    #: each seat's decisions (UCI attempts and commands) made before the cut, in order
+    prefix: tuple[tuple[str, ...], ...]
+    #: how the collected game ended for the hero (``win: checkmate``, ``draw: ...``)
+    then: str
+
+
+@dataclass(frozen=True, slots=True)
+class Continuation:
+    """One repeat of a position played on: the hero's result and the end's reason."""
+
+    seed: str  #: the collected tournament's seed
+    index: int
+    repeat: int
+    result: str  #: win, draw or loss
+    reason: str
+    plies: int  #: played after the won position
+    mine: str  #: the hero's material at the end (``kriegspiel_material.material``)
+    theirs: str
+
+    @property
+    def converted(self) -> bool:
+        """Whether the hero won by checkmate."""
+        return self.result == "win" and self.reason == "checkmate"
+
+    @property
+    def key(self) -> tuple[str, int, int]:
+        return (self.seed, self.index, self.repeat)
+
+
+def _ply(state: dict[str, int]) -> Any:
+    """An event sink that keeps ``state["ply"]`` at the real board's ply."""
+
+    def sink(events: list[Event]) -> None:
+        for event in events:
+            fen = event.truth.get("fen")
+            if isinstance(fen, str):
+                state["ply"] = chess.Board(fen).ply()
+
+    return sink
+
+
+def _result(ranks: Sequence[int], hero: int) -> str:
+    mine, other = ranks[hero], ranks[1 - hero]
+    return "win" if mine < other else "draw" if mine == other else "loss"
+
+
+def cut_at(board: chess.Board, hero: int) -> int | None:
+    """The ply (``Board.ply()``) right after the hero's move at which it first held a won
+    position in the game ``board`` (its move stack from its root), None: never."""
+    color = hero == 0
+    leads = [ahead(mine, theirs) for mine, theirs in trail(board, color)]
+    number = won_at(leads)
+    if number is None:
+        return None
+    replay = board.root()
+    moved = 0
+    for move in board.move_stack:
+        mover = replay.turn
+        replay.push(move)
+        if mover == color:
+            moved += 1
+            if moved == number:
+                return replay.ply()
+    raise AssertionError("won_at counted more moves than the game has")  # pragma: no cover
+
+
+async def collect_one(spec: GameSpec, hero: int) -> Position | None:
+    """Play ``spec`` recording each seat's decisions; the hero's won position, if any."""
+    bots = [
+        make_bot(name, seed, spec.budget)
+        for name, seed in zip(spec.bots, spec.bot_seeds, strict=True)
+    ]
+    state = {"ply": 0}
+    made: list[list[tuple[int, str]]] = [[] for _ in bots]
+    for seat, bot in enumerate(bots):
+        decide = bot.decide
+
+        async def recorded(
+            decision: Decision, decide: Any = decide, log: list[tuple[int, str]] = made[seat]
+        ) -> str:
+            choice: str = await decide(decision)
+            log.append((state["ply"], choice))
+            return choice
+
+        setattr(bot, "decide", recorded)  # noqa: B010 (an instance's own method)
+    sink = _ply(state)
+    local = await play_local(spec.game, spec.options, bots, spec.seed, names=spec.bots, sink=sink)
+    game = local.game
+    assert isinstance(game, KriegspielGame)
+    board = game.board
+    cut = cut_at(board, hero)
+    if cut is None:
+        return None
+    there = board.root()
+    for move in board.move_stack:
+        if there.ply() == cut:
+            break
+        there.push(move)
+    outcome = local.outcome
+    prefix = tuple(tuple(choice for ply, choice in log if ply < cut) for log in made)
+    then = f"{_result(outcome.ranks, hero)}: {outcome.reason}"
+    return Position(spec.index, hero, cut, there.fen(), prefix, then)
+
+
+def _collect_worker(spec: GameSpec, bots: Sequence[str]) -> Position | None:
+    return asyncio.run(collect_one(spec, hero_seat(bots, spec.index, len(spec.bots))))
+
+
+async def play_on(spec: GameSpec, position: Position, repeat: int, seed: str) -> Continuation:
+    """Play ``position`` (of game ``spec``) on: both seats replay their saved decisions,
+    then play freely, seeded by ``seed``, the game's index, the seat and ``repeat``."""
+    seeds = [
+        bot_seed(f"{seed}/conversion/{repeat}", spec.index, seat) for seat in range(len(spec.bots))
+    ]
+    bots = [make_bot(name, one, spec.budget) for name, one in zip(spec.bots, seeds, strict=True)]
+    queues = [deque(choices) for choices in position.prefix]
+    problems: list[str] = []
+    for bot, saved in zip(bots, queues, strict=True):
+
+        async def forced(decision: Decision, decide: Any = bot.decide, saved: Any = saved) -> str:
+            if not saved:
+                free: str = await decide(decision)
+                return free
+            choice: str = saved.popleft()
+            if choice not in decision.legal:
+                problems.append(f"game {spec.index}: the saved decision {choice} is not offered")
+                raise Mismatch(problems[-1])  # (the runner forfeits the seat and goes on)
+            return choice
+
+        setattr(bot, "decide", forced)  # noqa: B010 (an instance's own method)
+    local = await play_local(spec.game, spec.options, bots, spec.seed, names=spec.bots)
+    if problems or local.faults:
+        raise Mismatch(problems[0] if problems else f"game {spec.index}: faults {local.faults}")
+    game = local.game
+    assert isinstance(game, KriegspielGame)
+    board = game.board
+    reached = board.root()
+    for move in board.move_stack:
+        if reached.ply() == position.cut:
+            break
+        reached.push(move)
+    if any(queues) or reached.fen() != position.fen:
+        raise Mismatch(
+            f"game {spec.index}: the board at ply {position.cut} is {reached.fen()}, "
+            f"saved {position.fen}"
+        )
+    color = position.hero == 0
+    return Continuation(
+        seed,
+        spec.index,
+        repeat,
+        _result(local.outcome.ranks, position.hero),
+        local.outcome.reason,
+        board.ply() - position.cut,
+        material(board, color),
+        material(board, not color),
+    )
+
+
+def _screen_worker(item: tuple[GameSpec, Position, int, str]) -> Continuation:
+    spec, position, repeat, seed = item
+    return asyncio.run(play_on(spec, position, repeat, seed))
+
+
+@dataclass(frozen=True, slots=True)
+class Collected:
+    """A positions' file: the tournament they were collected from, and the positions."""
+
+    bots: tuple[str, ...]  #: as given (``--bots``), the hero first
+    seed: str
+    games: int
+    rules: str
+    budget: str
+    previous: str | None
+    positions: tuple[Position, ...]
+
+    def save(self, path: Path) -> None:
+        """Write the file (JSON), whole or not at all."""
+        data = {"format": FORMAT, **asdict(self)}
+        temporary = path.with_name(path.name + ".part")
+        temporary.write_text(json.dumps(data, indent=1) + "\n")
+        temporary.replace(path)
+
+    @classmethod
+    def load(cls, path: Path) -> Collected:
+        """Read a file :meth:`save` wrote; a clear error for anything else."""
+        try:
+            data = json.loads(path.read_text())
+            if data.get("format") != FORMAT:
+                raise ValueError(f"format {data.get('format')!r}, not {FORMAT}")
+            positions = tuple(
+                Position(
+                    int(one["index"]),
+                    int(one["hero"]),
+                    int(one["cut"]),
+                    str(one["fen"]),
+                    tuple(tuple(str(choice) for choice in seat) for seat in one["prefix"]),
+                    str(one["then"]),
+                )
+                for one in data["positions"]
+            )
+            return cls(
+                tuple(str(bot) for bot in data["bots"]),
+                str(data["seed"]),
+                int(data["games"]),
+                str(data["rules"]),
+                str(data["budget"]),
+                None if data["previous"] is None else str(data["previous"]),
+                positions,
+            )
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
+            raise SystemExit(f"{path}: not a positions' file of this screen ({error})") from None
+
+
+def save_results(path: Path, rows: Sequence[Continuation]) -> None:
+    """Write a screen's continuations (JSON), whole or not at all."""
+    data = {"format": FORMAT, "continuations": [asdict(row) for row in rows]}
+    temporary = path.with_name(path.name + ".part")
+    temporary.write_text(json.dumps(data, indent=1) + "\n")
+    temporary.replace(path)
+
+
+def load_results(path: Path) -> list[Continuation]:
+    """Read a screen's continuations (:func:`save_results`)."""
+    try:
+        data = json.loads(path.read_text())
+        if data.get("format") != FORMAT:
+            raise ValueError(f"format {data.get('format')!r}, not {FORMAT}")
+        return [Continuation(**one) for one in data["continuations"]]
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
+        raise SystemExit(f"{path}: not a screen's results ({error})") from None
+
+
+def sign_test(only_this: int, only_that: int) -> float:
+    """The exact two-sided p-value of the sign test on pairs that differ: ``only_this``
+    mated here and not there, ``only_that`` the other way."""
+    n = only_this + only_that
+    if n == 0:
+        return 1.0
+    low = min(only_this, only_that)
+    tail = sum(math.comb(n, k) for k in range(low + 1)) / (1 << n)
+    return min(1.0, 2 * tail)
+
+
+def summary(rows: Sequence[Continuation], positions: int) -> list[str]:
+    """The screen's figures: the share mated, with its interval, and the endings."""
+    mated = sum(1 for row in rows if row.converted)
+    low, high = wilson_interval(mated, len(rows))
+    endings = Counter(f"{row.result}: {row.reason}" for row in rows)
+    plies = sorted(row.plies for row in rows if row.converted)
+    median = plies[len(plies) // 2] if plies else 0
+    return [
+        f"{len(rows)} continuations of {positions} won positions: mated {mated} = "
+        f"{100 * mated / max(1, len(rows)):.1f}% (95% {100 * low:.1f}-{100 * high:.1f}%); "
+        f"median plies to mate {median}",
+        ", ".join(f"{why} {n}" for why, n in endings.most_common()),
+    ]
+
+
+def compare(rows: Sequence[Continuation], others: Sequence[Continuation], label: str) -> list[str]:
+    """The continuations paired with another screen's (same position, same repeat)."""
+    there = {row.key: row for row in others}
+    pairs = [(row, there[row.key]) for row in rows if row.key in there]
+    if not pairs:
+        return [f"no continuation of {label} pairs with this screen's"]
+    both = sum(1 for one, two in pairs if one.converted and two.converted)
+    only_this = sum(1 for one, two in pairs if one.converted and not two.converted)
+    only_that = sum(1 for one, two in pairs if two.converted and not one.converted)
+    neither = len(pairs) - both - only_this - only_that
+    return [
+        f"paired with {label} ({len(pairs)} continuations): mated {both + only_this} here, "
+        f"{both + only_that} there; both {both}, only here {only_this}, only there "
+        f"{only_that}, neither {neither}; sign test p = {sign_test(only_this, only_that):.3f}"
+    ]
+
+
+def _line(row: Continuation) -> str:
+    return (
+        f"seed {row.seed} game {row.index:3d} repeat {row.repeat}: {row.result:4s} "
+        f"{row.reason:26s} plies {row.plies:3d}  ours {row.mine:9s} theirs {row.theirs}"
+    )
+
+
+def _specs(collected: Collected, folder: Path) -> list[GameSpec]:
+    bots = list(collected.bots)
+    if collected.previous:
+        bots = previous_opponents(bots, collected.previous, folder)
+    return tournament(bots, collected.games, collected.seed, collected.rules, collected.budget)
+
+
+def collect(args: argparse.Namespace) -> int:
+    """Play the tournament and save its won positions."""
+    bots = args.bots.split(",")
+    folder = tempfile.TemporaryDirectory(prefix="conversion-")
+    empty = Collected(
+        tuple(bots), args.seed, args.games, args.rules, args.budget, args.previous, ()
+    )
+    specs = _specs(empty, Path(folder.name))
+    positions: list[Position] = []
+    with ProcessPoolExecutor(args.parallel) as pool:
+        worker = functools.partial(_collect_worker, bots=bots)
+        for spec, position in zip(specs, pool.map(worker, specs), strict=True):
+            reached = (
+                "no won position"
+                if position is None
+                else (f"won position at ply {position.cut}, then {position.then}")
+            )
+            print(f"game {spec.index:3d}: {reached}", flush=True)
+            if position is not None:
+                positions.append(position)
+    folder.cleanup()
+    collected = Collected(
+        tuple(bots),
+        args.seed,
+        args.games,
+        args.rules,
+        args.budget,
+        args.previous,
+        tuple(positions),
+    )
+    collected.save(Path(args.out))
+    mated = sum(1 for one in positions if one.then == "win: checkmate")
+    print(
+        f"{len(positions)} won positions in {args.games} games, {mated} mated in the games "
+        f"played; saved to {args.out}"
+    )
+    return 0
+
+
+def screen(args: argparse.Namespace) -> int:
+    """Play the saved positions on and print the conversion."""
+    files = [Collected.load(Path(path)) for path in args.positions]
+    seeds = [collected.seed for collected in files]
+    if len(set(seeds)) != len(seeds):
+        raise SystemExit(f"two positions' files of one seed: {', '.join(seeds)}")
+    folder = tempfile.TemporaryDirectory(prefix="conversion-")
+    items: list[tuple[GameSpec, Position, int, str]] = []
+    for number, collected in enumerate(files):
+        specs = _specs(collected, Path(folder.name) / str(number))
+        for position in collected.positions:
+            for repeat in range(args.repeats):
+                items.append((specs[position.index], position, repeat, collected.seed))
+    positions = sum(len(collected.positions) for collected in files)
+    rows: list[Continuation] = []
+    with ProcessPoolExecutor(args.parallel) as pool:
+        for row in pool.map(_screen_worker, items):
+            rows.append(row)
+            if args.every or not row.converted:
+                print(_line(row), flush=True)
+    folder.cleanup()
+    if args.out:
+        save_results(Path(args.out), rows)
+    print("\n".join(summary(rows, positions)))
+    then = sum(
+        1 for collected in files for one in collected.positions if one.then == "win: checkmate"
+    )
+    print(f"the collected games mated {then} of {positions}")
+    for path in args.compare or []:
+        print("\n".join(compare(rows, load_results(Path(path)), path)))
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``collect`` or ``screen``, as the module's docstring says."""
+    parser = arguments(__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+    gather = commands.add_parser("collect", help="play a tournament, save its won positions")
+    gather.add_argument("--out", required=True, help="the positions' file to write (JSON)")
+    gather.add_argument("--games", type=int, default=50, help="games to play")
+    gather.add_argument("--seed", default="9", help="the tournament's seed")
+    gather.add_argument("--bots", default=BOTS, help="the hero first")
+    gather.add_argument("--rules", default="wild16", help="the Kriegspiel rule set")
+    gather.add_argument("--budget", default="none", help="as kriegspiel_draws's")
+    gather.add_argument("--previous", help="the other kriegspiel-meta as committed here")
+    gather.add_argument("--parallel", type=int, default=1)
+    play = commands.add_parser("screen", help="play saved won positions on")
+    play.add_argument("--positions", nargs="+", required=True, help="positions' files")
+    play.add_argument("--repeats", type=int, default=2, help="continuations of each position")
+    play.add_argument("--parallel", type=int, default=1)
+    play.add_argument("--out", help="write the continuations here (JSON), for --compare")
+    play.add_argument("--compare", nargs="*", help="other screens' results to pair with")
+    play.add_argument("--every", action="store_true", help="print every continuation")
+    args = parser.parse_args(argv)
+    if args.command == "collect" and args.games < 1:
+        parser.error(f"--games {args.games}: play at least one game")
+    if args.command == "screen" and args.repeats < 1:
+        parser.error(f"--repeats {args.repeats}: play each position on at least once")
+    if getattr(args, "parallel", 1) < 1:
+        parser.error(f"--parallel {args.parallel}: at least one process")
+    started = time.process_time()
+    code = collect(args) if args.command == "collect" else screen(args)
+    cpu = time.process_time() - started + sum(os.times()[2:4])
+    print(f"CPU {cpu:.0f} s")
+    return code
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

@@ -1,0 +1,172 @@
+"""The conversion screen: a won position is saved where the game reached it, played on
+from exactly there by both seats' saved decisions, and counted and paired."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import json
+from pathlib import Path
+
+import chess
+import pytest
+
+from benchmarks.kriegspiel_conversion import (
+    Collected,
+    Continuation,
+    Mismatch,
+    Position,
+    collect_one,
+    compare,
+    cut_at,
+    load_results,
+    main,
+    play_on,
+    sign_test,
+    summary,
+)
+from benchmarks.kriegspiel_draws import hero_seat
+from benchmarks.kriegspiel_material import ahead, material
+from bots.tools.arena import GameSpec, schedule
+
+#: A won position for white from the start (queen and two rooks against a lone king),
+#: both seats random players under two names (as in test_kriegspiel_draws): games 0, 3
+#: and 4 of this seed reach a won position, at the hero's 20th move.
+FEN = "4k3/8/8/8/8/8/8/RQ2K2R w - - 0 1"
+BOTS = ["kriegspiel-random", "bots.baseline:KriegspielRandom"]
+SEED = "draws5"
+
+
+def _specs(games: int) -> list[GameSpec]:
+    return schedule("kriegspiel", {"rules": "wild16", "fen": FEN}, BOTS, 2, games, SEED)
+
+
+def _collected(spec: GameSpec) -> Position | None:
+    return asyncio.run(collect_one(spec, hero_seat(BOTS, spec.index)))
+
+
+def test_the_cut_is_right_after_the_heros_move_that_completes_the_won_run() -> None:
+    board = chess.Board(FEN)
+    for uci in ["b1b2", "e8d8", "b2b1", "d8e8"] * 11:
+        board.push_uci(uci)
+    # white is 19 points ahead after each of its moves: its 20th ends at ply 39
+    assert cut_at(board, 0) == 39
+    assert cut_at(board, 1) is None  # black is never ahead
+
+
+def test_a_position_is_saved_where_it_was_reached_and_played_on_from_there() -> None:
+    specs = _specs(5)
+    positions = [_collected(spec) for spec in specs]
+    assert [position is not None for position in positions] == [1, 0, 0, 1, 1]
+    position = positions[3]
+    assert position is not None
+    assert (position.index, position.hero, position.cut) == (3, 0, 39)
+    assert position.then == "win: checkmate"
+    board = chess.Board(position.fen)
+    assert board.ply() == 39 and board.turn == chess.BLACK  # the other side to move
+    assert ahead(material(board, chess.WHITE), material(board, chess.BLACK)) >= 5
+    # the hero's 20 moves (it is never refused against a lone king here), the other's 19
+    # moves and its refused attempts
+    assert len(position.prefix[0]) == 20 and len(position.prefix[1]) >= 19
+    first = asyncio.run(play_on(specs[3], position, 0, SEED))
+    again = asyncio.run(play_on(specs[3], position, 0, SEED))
+    assert first == again  # the repeat's seeds make the continuation
+    others = [asyncio.run(play_on(specs[3], position, repeat, SEED)) for repeat in (1, 2)]
+    assert len({first, *others}) == 3
+    assert all(one.plies > 0 and one.key == (SEED, 3, one.repeat) for one in [first, *others])
+
+
+@pytest.mark.allow_errors  # (the runner logs the forfeit of the seat whose decision is refused)
+def test_a_position_the_game_does_not_reach_is_refused() -> None:
+    spec = _specs(4)[3]
+    position = _collected(spec)
+    assert position is not None
+    moved = dataclasses.replace(position, fen=chess.Board(FEN).fen())
+    with pytest.raises(Mismatch, match="the board at ply 39"):
+        asyncio.run(play_on(spec, moved, 0, SEED))
+    hero, other = position.prefix
+    offered_never = dataclasses.replace(position, prefix=(("resign-not", *hero[1:]), other))
+    with pytest.raises(Mismatch, match="the saved decision resign-not is not offered"):
+        asyncio.run(play_on(spec, offered_never, 0, SEED))
+
+
+def _row(index: int, repeat: int, mated: bool) -> Continuation:
+    reason = "checkmate" if mated else "fifty_moves"
+    return Continuation("9", index, repeat, "win" if mated else "draw", reason, 40, "Q", "-")
+
+
+def test_the_sign_test_is_exact_and_two_sided() -> None:
+    assert sign_test(0, 0) == 1.0
+    assert sign_test(5, 0) == sign_test(0, 5) == pytest.approx(2 / 32)
+    assert sign_test(3, 3) == 1.0
+    assert sign_test(8, 2) == pytest.approx(2 * (1 + 10 + 45) / 1024)
+
+
+def test_continuations_pair_by_position_and_repeat() -> None:
+    here = [_row(0, 0, True), _row(0, 1, True), _row(1, 0, False), _row(2, 0, True)]
+    there = [_row(0, 0, True), _row(0, 1, False), _row(1, 0, False), _row(3, 0, True)]
+    (line,) = compare(here, there, "base.json")
+    assert line.startswith("paired with base.json (3 continuations): mated 2 here, 1 there; ")
+    assert "both 1, only here 1, only there 0, neither 1; sign test p = 1.000" in line
+    assert compare(here, [], "none.json") == [
+        "no continuation of none.json pairs with this screen's"
+    ]
+    lines = summary(here, 3)
+    assert lines[0].startswith("4 continuations of 3 won positions: mated 3 = 75.0% (95% ")
+    assert lines[1] == "win: checkmate 3, draw: fifty_moves 1"
+
+
+def test_the_script_collects_screens_and_compares(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Random players from the start: game 3 of seed "conv" reaches a won position.
+    positions = tmp_path / "won.json"
+    bots = ",".join(BOTS)
+    argv = ["collect", "--out", str(positions), "--games", "4", "--seed", "conv"]
+    assert main([*argv, "--bots", bots, "--budget", "none"]) == 0
+    out = capsys.readouterr().out
+    assert "game   3: won position at ply 279, then draw: fifty_moves" in out
+    assert "1 won positions in 4 games, 0 mated in the games played" in out
+    collected = Collected.load(positions)
+    assert [one.index for one in collected.positions] == [3]
+    assert (collected.bots, collected.seed, collected.previous) == (tuple(BOTS), "conv", None)
+    results = tmp_path / "results.json"
+    argv = ["screen", "--positions", str(positions), "--repeats", "3", "--every"]
+    assert main([*argv, "--out", str(results)]) == 0
+    out = capsys.readouterr().out
+    assert out.count("seed conv game   3 repeat ") == 3
+    assert "3 continuations of 1 won positions: mated " in out
+    rows = load_results(results)
+    assert [row.repeat for row in rows] == [0, 1, 2]
+    # the same code screened again pairs with itself exactly
+    assert main([*argv, "--compare", str(results)]) == 0
+    out = capsys.readouterr().out
+    mated = sum(row.converted for row in rows)
+    assert f"mated {mated} here, {mated} there; " in out
+    assert "only here 0, only there 0" in out
+
+
+def test_files_not_of_the_screen_are_refused_clearly(tmp_path: Path) -> None:
+    garbage = tmp_path / "garbage.json"
+    garbage.write_text("{not json")
+    with pytest.raises(SystemExit, match="not a positions' file of this screen"):
+        main(["screen", "--positions", str(garbage)])
+    garbage.write_text(json.dumps({"format": 99}))
+    with pytest.raises(SystemExit, match="format 99, not 1"):
+        Collected.load(garbage)
+    with pytest.raises(SystemExit, match="not a screen's results"):
+        load_results(tmp_path / "missing.json")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["collect", "--out", "x.json", "--games", "0"],
+        ["screen", "--positions", "x", "--repeats", "0"],
+    ],
+)
+def test_nonsense_counts_are_refused(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(argv)
+    assert exited.value.code == 2
+    assert "at least" in capsys.readouterr().err
