@@ -332,10 +332,17 @@ def summary(rows: Sequence[Continuation], positions: int) -> list[str]:
     endings = Counter(f"{row.result}: {row.reason}" for row in rows)
     plies = sorted(row.plies for row in rows if row.converted)
     median = plies[len(plies) // 2] if plies else 0
+    by_position: dict[tuple[str, int], list[bool]] = {}
+    for row in rows:
+        by_position.setdefault((row.seed, row.index), []).append(row.converted)
+    every = sum(1 for mates in by_position.values() if all(mates))
+    never = sum(1 for mates in by_position.values() if not any(mates))
     return [
         f"{len(rows)} continuations of {positions} won positions: mated {mated} = "
         f"{100 * mated / max(1, len(rows)):.1f}% (95% {100 * low:.1f}-{100 * high:.1f}%); "
         f"median plies to mate {median}",
+        f"positions mated in every continuation {every}, in some {len(by_position) - every - never}"
+        f", in none {never}",
         ", ".join(f"{why} {n}" for why, n in endings.most_common()),
     ]
 

@@ -113,7 +113,8 @@ def test_continuations_pair_by_position_and_repeat() -> None:
     ]
     lines = summary(here, 3)
     assert lines[0].startswith("4 continuations of 3 won positions: mated 3 = 75.0% (95% ")
-    assert lines[1] == "win: checkmate 3, draw: fifty_moves 1"
+    assert lines[1] == "positions mated in every continuation 2, in some 0, in none 1"
+    assert lines[2] == "win: checkmate 3, draw: fifty_moves 1"
 
 
 def test_the_script_collects_screens_and_compares(
