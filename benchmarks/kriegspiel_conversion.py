@@ -57,7 +57,8 @@ from benchmarks.kriegspiel_draws import hero_seat, previous_opponents, tournamen
 from benchmarks.kriegspiel_material import ahead, material, trail, won_at
 from bots.sdk.bot import Decision
 from bots.sdk.local import play_local
-from bots.tools.arena import GameSpec, bot_seed, make_bot, wilson_interval
+from bots.tools.arena import GameSpec, bot_seed, game_seed, make_bot, wilson_interval
+from server.games import engine
 from server.games.base import Event
 from server.games.kriegspiel import KriegspielGame
 
@@ -261,7 +262,7 @@ class Collected:
         """Write the file (JSON), whole or not at all."""
         data = {"format": FORMAT, **asdict(self)}
         temporary = path.with_name(path.name + ".part")
-        temporary.write_text(json.dumps(data, indent=1) + "\n")
+        temporary.write_text(json.dumps(data, separators=(",", ":")) + "\n")
         temporary.replace(path)
 
     @classmethod
@@ -295,11 +296,34 @@ class Collected:
             raise SystemExit(f"{path}: not a positions' file of this screen ({error})") from None
 
 
+def reached(collected: Collected, position: Position) -> str:
+    """The real board (FEN) that ``position``'s saved decisions alone lead to from its
+    game's start, no bot playing: the saved board, or :class:`Mismatch`."""
+    rules = engine("kriegspiel")
+    game, _ = rules.new_game(
+        rules.make_config({"rules": collected.rules}), game_seed(collected.seed, position.index)
+    )
+    assert isinstance(game, KriegspielGame)
+    queues = [deque(choices) for choices in position.prefix]
+    while game.to_move is not None and queues[game.to_move]:
+        seat = game.to_move
+        choice = queues[seat].popleft()
+        if choice not in [str(action) for action in game.legal_actions(seat)]:
+            raise Mismatch(f"game {position.index}: the saved decision {choice} is not offered")
+        game.apply(seat, choice)
+    fen = game.board.fen()
+    if any(queues) or fen != position.fen:
+        raise Mismatch(
+            f"game {position.index}: the saved decisions lead to {fen}, saved {position.fen}"
+        )
+    return fen
+
+
 def save_results(path: Path, rows: Sequence[Continuation]) -> None:
     """Write a screen's continuations (JSON), whole or not at all."""
     data = {"format": FORMAT, "continuations": [asdict(row) for row in rows]}
     temporary = path.with_name(path.name + ".part")
-    temporary.write_text(json.dumps(data, indent=1) + "\n")
+    temporary.write_text(json.dumps(data, separators=(",", ":")) + "\n")
     temporary.replace(path)
 
 
@@ -428,6 +452,7 @@ def screen(args: argparse.Namespace) -> int:
     for number, collected in enumerate(files):
         specs = _specs(collected, Path(folder.name) / str(number))
         for position in collected.positions:
+            reached(collected, position)  # (before hours of play: the file still fits)
             for repeat in range(args.repeats):
                 items.append((specs[position.index], position, repeat, collected.seed))
     positions = sum(len(collected.positions) for collected in files)

@@ -22,6 +22,7 @@ from benchmarks.kriegspiel_conversion import (
     load_results,
     main,
     play_on,
+    reached,
     sign_test,
     summary,
 )
@@ -171,3 +172,23 @@ def test_nonsense_counts_are_refused(argv: list[str], capsys: pytest.CaptureFixt
         main(argv)
     assert exited.value.code == 2
     assert "at least" in capsys.readouterr().err
+
+
+#: The positions of issue 33's round twenty-six: meta at 1,000 nodes (main at 2fc6bdd)
+#: against meta at 20 as committed at 01bd2ea, seeds 9 and 10.
+POSITIONS = Path(__file__).parents[2] / "benchmarks" / "positions"
+
+
+@pytest.mark.parametrize("name", ["vs20-seed9.json", "vs20-seed10.json"])
+def test_the_saved_positions_are_reached_by_their_decisions(name: str) -> None:
+    collected = Collected.load(POSITIONS / name)
+    assert collected.bots == ("kriegspiel-meta:nodes=1000", "kriegspiel-meta:nodes=20")
+    assert (collected.games, collected.rules, collected.previous) == (50, "wild16", "01bd2ea")
+    assert len(collected.positions) == {"vs20-seed9.json": 35, "vs20-seed10.json": 38}[name]
+    for position in collected.positions:
+        assert reached(collected, position) == position.fen
+        assert position.hero == hero_seat(list(collected.bots), position.index)
+    first = collected.positions[0]
+    wrong = dataclasses.replace(first, prefix=(first.prefix[0][:-1], first.prefix[1]))
+    with pytest.raises(Mismatch, match=f"game {first.index}: the saved decisions lead to "):
+        reached(collected, wrong)
