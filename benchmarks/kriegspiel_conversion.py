@@ -56,7 +56,7 @@ from benchmarks.common import arguments
 from benchmarks.kriegspiel_draws import hero_seat, previous_opponents, tournament
 from benchmarks.kriegspiel_material import ahead, material, trail, won_at
 from bots.sdk.bot import Decision
-from bots.sdk.local import play_local
+from bots.sdk.local import LocalGame, play_local
 from bots.tools.arena import GameSpec, bot_seed, game_seed, make_bot, wilson_interval
 from server.games import engine
 from server.games.base import Event
@@ -190,44 +190,78 @@ def _collect_worker(spec: GameSpec, bots: Sequence[str]) -> Position | None:
     return asyncio.run(collect_one(spec, hero_seat(bots, spec.index, len(spec.bots))))
 
 
-async def play_on(spec: GameSpec, position: Position, repeat: int, seed: str) -> Continuation:
-    """Play ``position`` (of game ``spec``) on: both seats replay their saved decisions,
-    then play freely, seeded by ``seed``, the game's index, the seat and ``repeat``."""
+@dataclass(frozen=True, slots=True)
+class Forced:
+    """The bots of a position's continuation (seat order), each replaying its saved
+    decisions (``queues``: those not yet replayed) before it plays; ``problems``: the
+    saved decisions the umpire did not offer."""
+
+    bots: list[Any]
+    queues: list[deque[str]]
+    problems: list[str]
+
+
+def forced_bots(spec: GameSpec, position: Position, repeat: int, seed: str) -> Forced:
+    """The bots that play ``position`` (of game ``spec``) on: they replay their saved
+    decisions, then play freely, seeded by ``seed``, the game's index, the seat and
+    ``repeat``."""
     seeds = [
         bot_seed(f"{seed}/conversion/{repeat}", spec.index, seat) for seat in range(len(spec.bots))
     ]
     bots = [make_bot(name, one, spec.budget) for name, one in zip(spec.bots, seeds, strict=True)]
-    queues = [deque(choices) for choices in position.prefix]
-    problems: list[str] = []
-    for bot, saved in zip(bots, queues, strict=True):
+    forced = Forced(bots, [deque(choices) for choices in position.prefix], [])
+    for bot, saved in zip(bots, forced.queues, strict=True):
 
-        async def forced(decision: Decision, decide: Any = bot.decide, saved: Any = saved) -> str:
+        async def replayed(decision: Decision, decide: Any = bot.decide, saved: Any = saved) -> str:
             if not saved:
                 free: str = await decide(decision)
                 return free
             choice: str = saved.popleft()
             if choice not in decision.legal:
-                problems.append(f"game {spec.index}: the saved decision {choice} is not offered")
-                raise Mismatch(problems[-1])  # (the runner forfeits the seat and goes on)
+                forced.problems.append(
+                    f"game {spec.index}: the saved decision {choice} is not offered"
+                )
+                raise Mismatch(forced.problems[-1])  # (the runner forfeits the seat, goes on)
             return choice
 
-        setattr(bot, "decide", forced)  # noqa: B010 (an instance's own method)
-    local = await play_local(spec.game, spec.options, bots, spec.seed, names=spec.bots)
-    if problems or local.faults:
-        raise Mismatch(problems[0] if problems else f"game {spec.index}: faults {local.faults}")
+        setattr(bot, "decide", replayed)  # noqa: B010 (an instance's own method)
+    return forced
+
+
+def check_reached(local: LocalGame, position: Position, forced: Forced) -> chess.Board:
+    """The real board at the end of ``local``, a continuation of ``position`` played by
+    ``forced``'s bots; :class:`Mismatch` unless it went through the saved board."""
+    if local.faults and not forced.problems:
+        raise Mismatch(f"game {position.index}: faults {local.faults}")
     game = local.game
     assert isinstance(game, KriegspielGame)
-    board = game.board
+    return went_through(game.board, position, forced)
+
+
+def went_through(board: chess.Board, position: Position, forced: Forced) -> chess.Board:
+    """``board`` (a game's end, with its moves), if the game went through ``position``'s
+    saved board with every saved decision offered and replayed; else :class:`Mismatch`."""
+    index = position.index
+    if forced.problems:
+        raise Mismatch(forced.problems[0])
     reached = board.root()
     for move in board.move_stack:
         if reached.ply() == position.cut:
             break
         reached.push(move)
-    if any(queues) or reached.fen() != position.fen:
+    if any(forced.queues) or reached.fen() != position.fen:
         raise Mismatch(
-            f"game {spec.index}: the board at ply {position.cut} is {reached.fen()}, "
+            f"game {index}: the board at ply {position.cut} is {reached.fen()}, "
             f"saved {position.fen}"
         )
+    return board
+
+
+async def play_on(spec: GameSpec, position: Position, repeat: int, seed: str) -> Continuation:
+    """Play ``position`` (of game ``spec``) on with :func:`forced_bots`."""
+    forced = forced_bots(spec, position, repeat, seed)
+    local = await play_local(spec.game, spec.options, forced.bots, spec.seed, names=spec.bots)
+    board = check_reached(local, position, forced)
     color = position.hero == 0
     return Continuation(
         seed,

@@ -14,9 +14,16 @@ read (docs/kriegspiel_meta.md): a draw or a loss is found in the table of
 ``kriegspiel_draws``, replayed here, and the decision where belief and board part is
 where to look.
 
+With ``--positions FILE`` (a positions' file of :mod:`benchmarks.kriegspiel_conversion`)
+it replays continuation ``--repeat`` of the won position saved for game ``--game``
+instead, as that screen played it: the tournament, the bots and ``--previous`` are the
+file's (``--seed``, ``--bots``, ``--rules``, ``--budget``, ``--previous`` do not apply),
+and ``--from`` defaults to the first decision after the won position.
+
     python -m benchmarks.kriegspiel_replay --game 265 --seed 10
         [--bots kriegspiel-meta:hard,kriegspiel-random] [--budget nodes=1000]
         [--rules wild16] [--boards 4] [--from 0] [--previous COMMIT]
+    python -m benchmarks.kriegspiel_replay --game 4 --positions won9.json [--repeat 1]
 """
 
 from __future__ import annotations
@@ -27,10 +34,12 @@ import tempfile
 import textwrap
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import chess
 
 from benchmarks.common import arguments
+from benchmarks.kriegspiel_conversion import Collected, Forced, forced_bots, went_through
 from benchmarks.kriegspiel_draws import hero_seat, previous_opponents, tournament
 from benchmarks.kriegspiel_material import unanswered
 from bots.kriegspiel.meta import KriegspielMeta, Metaposition
@@ -157,12 +166,13 @@ def literal(meta: Metaposition, name: str = "RECORDED") -> str:
 
 
 async def replay(
-    spec: GameSpec, hero: int, at: int | None = None
+    spec: GameSpec, hero: int, at: int | None = None, players: list[Any] | None = None
 ) -> tuple[list[Seen], str, chess.Board]:
     """Play ``spec`` with the hero in seat ``hero`` watched: its decisions, the end and
     the real board (with its moves); at decision ``at`` also the metaposition as a
-    test's literal and the search's scores (the :class:`Seen`'s ``detail``)."""
-    bots = [
+    test's literal and the search's scores (the :class:`Seen`'s ``detail``). ``players``:
+    the bots, in seat order (default: the schedule's, as the tournament seeds them)."""
+    bots = players or [
         make_bot(name, seed, spec.budget)
         for name, seed in zip(spec.bots, spec.bot_seeds, strict=True)
     ]
@@ -226,19 +236,44 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--at", type=int, help="a decision whose metaposition (a test's literal) and scores print"
     )
+    parser.add_argument(
+        "--positions", help="replay a won position of this file played on (kriegspiel_conversion)"
+    )
+    parser.add_argument("--repeat", type=int, default=0, help="with --positions: which repeat")
     args = parser.parse_args(argv)
     if args.game < 0:
         parser.error(f"--game {args.game}: a game's index is 0 or more")
-    bots = args.bots.split(",")
+    if args.repeat < 0:
+        parser.error(f"--repeat {args.repeat}: a repeat is 0 or more")
+    start = args.start
+    forced: Forced | None = None
+    if args.positions:
+        collected = Collected.load(Path(args.positions))
+        saved = [one for one in collected.positions if one.index == args.game]
+        if not saved:
+            indices = ", ".join(str(one.index) for one in collected.positions)
+            parser.error(f"--game {args.game}: {args.positions} saved games {indices}")
+        position = saved[0]
+        args.seed, bots, args.rules = collected.seed, list(collected.bots), collected.rules
+        args.budget, args.previous = collected.budget, collected.previous
+    else:
+        bots = args.bots.split(",")
     specs = bots
     if args.previous:
         folder = Path(tempfile.mkdtemp(prefix="kriegspiel_replay_"))
         specs = previous_opponents(bots, args.previous, folder)
     spec = tournament(specs, args.game + 1, args.seed, args.rules, args.budget)[args.game]
     hero = hero_seat(bots, args.game, len(spec.bots))
-    seen, end, board = asyncio.run(replay(spec, hero, args.at))
+    if args.positions:
+        forced = forced_bots(spec, position, args.repeat, collected.seed)
+        start = start or sum(1 for one in position.prefix[hero] if _ATTEMPT.fullmatch(one))
+    players = forced.bots if forced is not None else None
+    seen, end, board = asyncio.run(replay(spec, hero, args.at, players))
+    if forced is not None:
+        went_through(board, position, forced)
+        print(f"the won position of game {args.game}, ply {position.cut}: {position.fen}")
     print(f"game {args.game} of seed {args.seed}: {end}, {len(seen)} decisions")
-    for one in seen[args.start :]:
+    for one in seen[start:]:
         print(line(one))
     for text in unanswered(board, hero == 0):
         print(f"not taken back: {text}")

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import chess
 import pytest
 
+from benchmarks.kriegspiel_conversion import Collected, play_on
+from benchmarks.kriegspiel_conversion import main as conversion
 from benchmarks.kriegspiel_replay import main
+from bots.tools.arena import schedule
 from tests.bots.kriegspiel_meta_harness import rebuilt
 
 ARGS = ["--seed", "t1", "--budget", "nodes=30", "--bots", "kriegspiel-meta:hard,kriegspiel-random"]
@@ -22,6 +27,7 @@ ROW = re.compile(
     r"(?P<out> \(the real king outside!\))?  units (?P<units>\d+)"
     r"  believed/real (?P<kinds>.*)  clock (?P<clock>\d+)$"
 )
+ROW_CHOICE = re.compile(r"[a-h][1-8][a-h][1-8][qrbn]?")
 
 
 def test_a_replayed_game_prints_each_decision_with_the_truth(
@@ -108,3 +114,36 @@ def test_a_decision_prints_as_a_test_literal_with_its_scores(
         ours.set_piece_at(square, board.piece_at(square))
     assert meta.own.board_fen() == ours.board_fen()
     assert meta.units == (board.occupied_co[not meta.color] & ~board.kings).bit_count()
+
+
+def test_a_saved_won_position_is_replayed_as_the_screen_played_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Meta at 20 nodes against random: game 0 of seed "r" reaches a won position at ply
+    # 63 (white's 32nd move, after 37 attempts).
+    positions = tmp_path / "won.json"
+    bots = "kriegspiel-meta:nodes=20,kriegspiel-random"
+    argv = ["collect", "--out", str(positions), "--games", "1", "--seed", "r", "--bots", bots]
+    assert conversion(argv) == 0
+    capsys.readouterr()
+    assert main(["--game", "0", "--positions", str(positions), "--repeat", "1"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    position = Collected.load(positions).positions[0]
+    assert out[0] == f"the won position of game 0, ply 63: {position.fen}"
+    header = re.match(
+        r"^game 0 of seed r: the hero \(white\) (\w+): (\w+), (\d+) decisions$", out[1]
+    )
+    assert header is not None, out[1]
+    rows = [match for text in out if (match := ROW.match(text))]
+    attempts = sum(1 for one in position.prefix[0] if ROW_CHOICE.fullmatch(one))
+    assert [int(row["index"]) for row in rows] == list(range(attempts, int(header[3])))
+    # the screen's continuation: the same end
+    spec = schedule("kriegspiel", {"rules": "wild16"}, bots.split(","), 2, 1, "r")[0]
+    played = asyncio.run(play_on(spec, position, 1, "r"))
+    assert (header[1], header[2]) == (
+        {"win": "won", "draw": "drew", "loss": "lost"}[played.result],
+        played.reason,
+    )
+    with pytest.raises(SystemExit):
+        main(["--game", "3", "--positions", str(positions)])
+    assert f"--game 3: {positions} saved games 0" in capsys.readouterr().err
