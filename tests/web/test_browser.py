@@ -419,3 +419,40 @@ def test_kriegspiel_any_only_under_rules_that_have_it_and_flip_on_a_phone(
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 375, f"the page scrolls sideways: {width}px"
     assert box(page, ".board")["width"] <= 375
+
+
+def test_a_press_survives_a_frame_that_redraws_the_page(
+    served: Served, new_page: Any, tmp_path: Path
+) -> None:
+    # Every frame redraws the page. One that came between a button's press and its
+    # release (CI: the last bot's room frame as "add bot" was pressed) left the press and
+    # the release on two different buttons, and the browser fired the click on their
+    # common ancestor: no add_bot went out. A redraw now waits for the press's click.
+    ana, bob = new_page(), new_page()
+    frames: list[dict[str, Any]] = []
+    _dice_frames(ana, frames)  # (every frame ana's page receives)
+    enter(ana, served.url, "ana")
+    room = create_perudo(ana, seats=3, dice=2)
+    enter(bob, served.url, "bob")
+    join = f".room-card[data-room='{room}'] button:has-text('Join')"
+    bob.wait_for_selector(join)
+    button = box(ana, "[data-key=add-bot-2]")
+    ana.mouse.move(button["x"] + button["width"] / 2, button["y"] + button["height"] / 2)
+    ana.mouse.down()
+    bob.click(join)  # bob takes seat 1: ana's page gets the room's frame
+
+    def bob_seated() -> bool:
+        return any(
+            frame.get("type") == "room"
+            and any(seat.get("name") == "bob" for seat in frame.get("seats", []))
+            for frame in frames
+        )
+
+    for _ in range(200):  # the frame has reached ana's page, its redraw held
+        if bob_seated():
+            break
+        ana.wait_for_timeout(25)  # (lets the page's events run; no timing asserted)
+    assert bob_seated()
+    ana.mouse.up()
+    ana.wait_for_selector(".seat[data-seat='2']:not(.free)")  # the click went out
+    ana.wait_for_selector(".seat[data-seat='1'] .name:has-text('bob')")  # and the redraw

@@ -391,7 +391,40 @@ setInterval(() => {
 
 // -- rendering ----------------------------------------------------------------------
 
+// A render replaces the page's controls. One that lands while a pointer is pressed on a
+// control (a frame arriving between mousedown and mouseup) leaves the press and the
+// release on two different buttons, and the browser fires the click on their common
+// ancestor: the click is lost (CI: "add bot" pressed as the last bot's room frame came
+// in, and no add_bot went out). So a render waits for the press to end and its click to
+// go (RELEASE_AFTER ms after a release that makes no click; PRESS_WAIT ms at most).
+const PRESS_WAIT = 5000;
+const RELEASE_AFTER = 100;
+let pressed = false;
+let deferred = false;
+function release() {
+  pressed = false;
+  if (deferred) {
+    deferred = false;
+    render();
+  }
+}
+document.addEventListener("pointerdown", () => {
+  pressed = true;
+  setTimeout(() => { if (pressed) release(); }, PRESS_WAIT);
+}, true);
+document.addEventListener("pointerup", () => setTimeout(() => { if (pressed) release(); }, RELEASE_AFTER), true);
+document.addEventListener("pointercancel", () => setTimeout(release, 0), true);
+// the click's target is settled: its handlers render at once, a deferred render after them
+document.addEventListener("click", () => {
+  pressed = false;
+  setTimeout(release, 0);
+}, true);
+
 function render() {
+  if (pressed) {
+    deferred = true;
+    return;
+  }
   const t = ui.t;
   document.documentElement.lang = ui.lang;
   const banner = document.getElementById("banner");
