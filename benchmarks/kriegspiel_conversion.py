@@ -148,6 +148,16 @@ def cut_at(board: chess.Board, hero: int) -> int | None:
     raise AssertionError("won_at counted more moves than the game has")  # pragma: no cover
 
 
+def at_ply(board: chess.Board, ply: int) -> chess.Board:
+    """The position of ``board``'s game (its move stack from its root) at ``ply``."""
+    there = board.root()
+    for move in board.move_stack:
+        if there.ply() == ply:
+            break
+        there.push(move)
+    return there
+
+
 async def collect_one(spec: GameSpec, hero: int) -> Position | None:
     """Play ``spec`` recording each seat's decisions; the hero's won position, if any."""
     bots = [
@@ -175,11 +185,7 @@ async def collect_one(spec: GameSpec, hero: int) -> Position | None:
     cut = cut_at(board, hero)
     if cut is None:
         return None
-    there = board.root()
-    for move in board.move_stack:
-        if there.ply() == cut:
-            break
-        there.push(move)
+    there = at_ply(board, cut)
     outcome = local.outcome
     prefix = tuple(tuple(choice for ply, choice in log if ply < cut) for log in made)
     then = f"{_result(outcome.ranks, hero)}: {outcome.reason}"
@@ -244,11 +250,7 @@ def went_through(board: chess.Board, position: Position, forced: Forced) -> ches
     index = position.index
     if forced.problems:
         raise Mismatch(forced.problems[0])
-    reached = board.root()
-    for move in board.move_stack:
-        if reached.ply() == position.cut:
-            break
-        reached.push(move)
+    reached = at_ply(board, position.cut)
     if any(forced.queues) or reached.fen() != position.fen:
         raise Mismatch(
             f"game {index}: the board at ply {position.cut} is {reached.fen()}, "
