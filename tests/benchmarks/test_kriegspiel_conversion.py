@@ -174,17 +174,22 @@ def test_nonsense_counts_are_refused(argv: list[str], capsys: pytest.CaptureFixt
     assert "at least" in capsys.readouterr().err
 
 
-#: The positions of issue 33's round twenty-six: meta at 1,000 nodes (main at 2fc6bdd)
-#: against meta at 20 as committed at 01bd2ea, seeds 9 and 10.
+#: The positions of issue 33's rounds twenty-six (seeds 9 and 10, main at 2fc6bdd) and
+#: twenty-seven (seeds 11 and 12, main at 3c2ed4e, which plays as 2fc6bdd): meta at 1,000
+#: nodes against meta at 20 as committed at 01bd2ea.
 POSITIONS = Path(__file__).parents[2] / "benchmarks" / "positions"
 
 
-@pytest.mark.parametrize("name", ["vs20-seed9.json", "vs20-seed10.json"])
+#: How many won positions each file holds.
+SAVED = {"vs20-seed9.json": 35, "vs20-seed10.json": 38, "vs20-seed11.json": 35, "vs20-seed12.json": 39}
+
+
+@pytest.mark.parametrize("name", sorted(SAVED))
 def test_the_saved_positions_are_reached_by_their_decisions(name: str) -> None:
     collected = Collected.load(POSITIONS / name)
     assert collected.bots == ("kriegspiel-meta:nodes=1000", "kriegspiel-meta:nodes=20")
     assert (collected.games, collected.rules, collected.previous) == (50, "wild16", "01bd2ea")
-    assert len(collected.positions) == {"vs20-seed9.json": 35, "vs20-seed10.json": 38}[name]
+    assert len(collected.positions) == SAVED[name]
     for position in collected.positions:
         assert reached(collected, position) == position.fen
         assert position.hero == hero_seat(list(collected.bots), position.index)
