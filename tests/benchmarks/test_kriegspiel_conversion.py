@@ -181,7 +181,12 @@ POSITIONS = Path(__file__).parents[2] / "benchmarks" / "positions"
 
 
 #: How many won positions each file holds.
-SAVED = {"vs20-seed9.json": 35, "vs20-seed10.json": 38, "vs20-seed11.json": 35, "vs20-seed12.json": 39}
+SAVED = {
+    "vs20-seed9.json": 35,
+    "vs20-seed10.json": 38,
+    "vs20-seed11.json": 35,
+    "vs20-seed12.json": 39,
+}
 
 
 @pytest.mark.parametrize("name", sorted(SAVED))
