@@ -20,6 +20,7 @@ from bots.kriegspiel.meta.presence import KINDS
 
 __all__ = [
     "PAWN_BONUS",
+    "capture_chance",
     "densities",
     "enemy_pawn_bonus",
     "king_threat",
@@ -148,7 +149,25 @@ def piece_threat(
     kind = board.piece_type_at(square)
     if kind is None or kind == chess.KING:
         return 0.0
+    chance, cheapest = capture_chance(meta, board, square, density, gamma=gamma)
+    if not chance:
+        return 0.0
     value = VALUES[kind]
+    loss = max(0, value - cheapest) if defended & chess.BB_SQUARES[square] else value
+    return chance * (loss + keep_value(board, square, meta.color))
+
+
+def capture_chance(
+    meta: Metaposition,
+    board: chess.Board,
+    square: chess.Square,
+    density: list[float],
+    *,
+    gamma: float,
+) -> tuple[float, int]:
+    """The chance :func:`piece_threat` gives that our piece on ``square`` is taken next
+    move, and the value of the cheapest enemy kind that may attack it (10,000 if none).
+    ``benchmarks.kriegspiel_threats`` sets it against what happened."""
     occupied = board.occupied
     color = meta.color
     safe = 1.0
@@ -163,10 +182,7 @@ def piece_threat(
             expected = max(count * density[enemy_kind], attackers_expected(meta, enemy_kind, reach))
             safe *= 1.0 - gamma * min(1.0, expected)
             cheapest = min(cheapest, VALUES[enemy_kind])
-    if safe >= 1.0:
-        return 0.0
-    loss = max(0, value - cheapest) if defended & chess.BB_SQUARES[square] else value
-    return (1.0 - safe) * (loss + keep_value(board, square, color))
+    return 1.0 - safe, cheapest
 
 
 def exposure(meta: Metaposition, board: chess.Board, king_set: int, defended: int) -> float:
