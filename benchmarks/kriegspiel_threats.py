@@ -14,8 +14,10 @@ piece was taken. The pieces are counted by what the enemy knows of them:
 - **took**: the piece moved and took a unit (the umpire announced the square to both).
 
 For each class: the pieces, the takes the model expected (the sum of its chances), the
-takes that happened and their ratio, also by the model's chance. A calibrated model has
-ratios near 1.
+takes that happened and their ratio, also by the model's chance; then the same split by
+the taker: the chance from the enemy's pawns alone against the takes by a pawn, the
+chance from its pieces alone against the takes by a piece (under wild16 the enemy hears
+its pawn tries: a pawn that attacks ours knows it). A calibrated model has ratios near 1.
 
     python -m benchmarks.kriegspiel_threats --positions benchmarks/positions/vs20-seed10.json
         [more files] [--first 0] [--count 5] [--repeats 2] [--parallel 1]
@@ -51,20 +53,32 @@ from bots.tools.arena import GameSpec
 CLASSES = ("stayed", "moved silently", "took")
 #: The model's chance, bucketed for the table.
 BUCKETS = (0.0, 0.05, 0.2, 1.01)
+#: The enemy's pawns, and its pieces that may take ours.
+PAWNS = (chess.PAWN,)
+PIECES = (chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN)
 
 
 @dataclass(frozen=True, slots=True)
 class Piece:
     """One piece of ours after one of our moves: the model's chance it is taken next,
-    its class (an index into :data:`CLASSES`), and whether the enemy's next move took it."""
+    its class (an index into :data:`CLASSES`), and whether the enemy's next move took it;
+    the chances from the enemy's pawns alone and from its pieces alone, and whether a
+    pawn took it."""
 
     chance: float
     kind: int
     taken: bool
+    by_pawns: float = 0.0
+    by_pieces: float = 0.0
+    pawn_took: bool = False
 
 
-def chances(bot: Any, attempt: str) -> dict[chess.Square, float] | None:
-    """The chance the hero's model gives each of its pieces of being taken after
+#: A piece's chances of being taken: by any unit, by a pawn, by a piece.
+Chances = tuple[float, float, float]
+
+
+def chances(bot: Any, attempt: str) -> dict[chess.Square, Chances] | None:
+    """The chances the hero's model gives each of its pieces of being taken after
     ``attempt`` (None for a command, or a move of no piece of ours)."""
     meta = bot.meta
     try:
@@ -78,10 +92,13 @@ def chances(bot: Any, attempt: str) -> dict[chess.Square, float] | None:
     after.turn = meta.color
     density = densities(meta)
     gamma = bot.searcher.gamma
-    return {
-        square: capture_chance(meta, after, square, density, gamma=gamma)[0]
-        for square in chess.SquareSet(after.occupied_co[meta.color] & ~after.kings)
-    }
+    found: dict[chess.Square, Chances] = {}
+    for square in chess.SquareSet(after.occupied_co[meta.color] & ~after.kings):
+        every = capture_chance(meta, after, square, density, gamma=gamma)[0]
+        pawns = capture_chance(meta, after, square, density, gamma=gamma, kinds=PAWNS)[0]
+        pieces = capture_chance(meta, after, square, density, gamma=gamma, kinds=PIECES)[0]
+        found[square] = (every, pawns, pieces)
+    return found
 
 
 async def play(spec: GameSpec, position: Position, repeat: int, seed: str) -> list[Piece]:
@@ -92,7 +109,7 @@ async def play(spec: GameSpec, position: Position, repeat: int, seed: str) -> li
     queue = forced.queues[position.hero]
     #: our move number (placements made so far) -> (attempt, chances): the last attempt
     #: of a turn is the one the umpire accepted
-    seen: dict[int, tuple[str, dict[chess.Square, float]]] = {}
+    seen: dict[int, tuple[str, dict[chess.Square, Chances]]] = {}
     inner = hero.decide
 
     async def decide(decision: Decision) -> str:
@@ -111,7 +128,7 @@ async def play(spec: GameSpec, position: Position, repeat: int, seed: str) -> li
 
 
 def _pieces(
-    board: chess.Board, position: Position, seen: dict[int, tuple[str, dict[chess.Square, float]]]
+    board: chess.Board, position: Position, seen: dict[int, tuple[str, dict[chess.Square, Chances]]]
 ) -> Iterable[Piece]:
     color = position.hero == 0
     moves = board.move_stack[position.cut :]
@@ -131,9 +148,11 @@ def _pieces(
             continue
         reply = moves[index + 1]
         taken = reply.to_square if replay.is_capture(reply) else None
-        for square, chance in record[1].items():
+        pawn = replay.piece_type_at(reply.from_square) == chess.PAWN
+        for square, (chance, pawns, pieces) in record[1].items():
             kind = 0 if square != move.to_square else (2 if took else 1)
-            yield Piece(chance, kind, taken == square)
+            hit = taken == square
+            yield Piece(chance, kind, hit, pawns, pieces, hit and pawn)
 
 
 def _worker(item: tuple[GameSpec, Position, int, str]) -> list[Piece]:
@@ -165,6 +184,11 @@ def table(pieces: Sequence[Piece]) -> list[str]:
                 f"... chance {low:.2f}-{min(high, 1.0):.2f}",
                 [piece for piece in chosen if low <= piece.chance < high],
             )
+        row("... by a pawn", [Piece(one.by_pawns, kind, one.pawn_took) for one in chosen])
+        row(
+            "... by a piece",
+            [Piece(one.by_pieces, kind, one.taken and not one.pawn_took) for one in chosen],
+        )
     return lines
 
 

@@ -164,15 +164,17 @@ def capture_chance(
     density: list[float],
     *,
     gamma: float,
+    kinds: tuple[int, ...] = PIECE_KINDS[:-1],
 ) -> tuple[float, int]:
     """The chance :func:`piece_threat` gives that our piece on ``square`` is taken next
-    move, and the value of the cheapest enemy kind that may attack it (10,000 if none).
-    ``benchmarks.kriegspiel_threats`` sets it against what happened."""
+    move (by a unit of one of ``kinds``), and the value of the cheapest enemy kind that
+    may attack it (10,000 if none). ``benchmarks.kriegspiel_threats`` sets it against
+    what happened."""
     occupied = board.occupied
     color = meta.color
     safe = 1.0
     cheapest = 10_000
-    for enemy_kind in PIECE_KINDS[:-1]:
+    for enemy_kind in kinds:
         may = meta.may[enemy_kind]
         if not may:
             continue
