@@ -277,7 +277,7 @@ async def play_on(spec: GameSpec, position: Position, repeat: int, seed: str) ->
     )
 
 
-def _screen_worker(item: tuple[GameSpec, Position, int, str]) -> Continuation:
+def _screen_worker(item: Item) -> Continuation:
     spec, position, repeat, seed = item
     return asyncio.run(play_on(spec, position, repeat, seed))
 
@@ -477,20 +477,34 @@ def collect(args: argparse.Namespace) -> int:
     return 0
 
 
-def screen(args: argparse.Namespace) -> int:
-    """Play the saved positions on and print the conversion."""
-    files = [Collected.load(Path(path)) for path in args.positions]
+#: One continuation to play: the game, its won position, the repeat, the file's seed.
+Item = tuple[GameSpec, Position, int, str]
+
+
+def continuations(
+    files: Sequence[Collected], folder: Path, repeats: int, chosen: slice = slice(None)
+) -> list[Item]:
+    """The continuations of the ``chosen`` positions of each of ``files`` (``repeats``
+    each), every position first checked to be reached by its saved decisions; the
+    previous versions' code is unpacked under ``folder``."""
     seeds = [collected.seed for collected in files]
     if len(set(seeds)) != len(seeds):
         raise SystemExit(f"two positions' files of one seed: {', '.join(seeds)}")
-    folder = tempfile.TemporaryDirectory(prefix="conversion-")
-    items: list[tuple[GameSpec, Position, int, str]] = []
+    items: list[Item] = []
     for number, collected in enumerate(files):
-        specs = _specs(collected, Path(folder.name) / str(number))
-        for position in collected.positions:
+        specs = _specs(collected, folder / str(number))
+        for position in collected.positions[chosen]:
             reached(collected, position)  # (before hours of play: the file still fits)
-            for repeat in range(args.repeats):
+            for repeat in range(repeats):
                 items.append((specs[position.index], position, repeat, collected.seed))
+    return items
+
+
+def screen(args: argparse.Namespace) -> int:
+    """Play the saved positions on and print the conversion."""
+    files = [Collected.load(Path(path)) for path in args.positions]
+    folder = tempfile.TemporaryDirectory(prefix="conversion-")
+    items = continuations(files, Path(folder.name), args.repeats)
     positions = sum(len(collected.positions) for collected in files)
     rows: list[Continuation] = []
     with ProcessPoolExecutor(args.parallel) as pool:

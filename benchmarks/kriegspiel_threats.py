@@ -39,9 +39,10 @@ import chess
 from benchmarks.common import arguments
 from benchmarks.kriegspiel_conversion import (
     Collected,
+    Item,
     Position,
-    _specs,
     check_reached,
+    continuations,
     forced_bots,
 )
 from bots.kriegspiel.meta.evaluate import capture_chance, densities
@@ -94,10 +95,10 @@ def chances(bot: Any, attempt: str) -> dict[chess.Square, Chances] | None:
     gamma = bot.searcher.gamma
     found: dict[chess.Square, Chances] = {}
     for square in chess.SquareSet(after.occupied_co[meta.color] & ~after.kings):
-        every = capture_chance(meta, after, square, density, gamma=gamma)[0]
         pawns = capture_chance(meta, after, square, density, gamma=gamma, kinds=PAWNS)[0]
         pieces = capture_chance(meta, after, square, density, gamma=gamma, kinds=PIECES)[0]
-        found[square] = (every, pawns, pieces)
+        # (the kinds' safeties multiply: the chance by any unit follows from the two)
+        found[square] = (1.0 - (1.0 - pawns) * (1.0 - pieces), pawns, pieces)
     return found
 
 
@@ -155,7 +156,7 @@ def _pieces(
             yield Piece(chance, kind, hit, pawns, pieces, hit and pawn)
 
 
-def _worker(item: tuple[GameSpec, Position, int, str]) -> list[Piece]:
+def _worker(item: Item) -> list[Piece]:
     spec, position, repeat, seed = item
     return asyncio.run(play(spec, position, repeat, seed))
 
@@ -201,14 +202,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--parallel", type=int, default=1)
     args = parser.parse_args(argv)
     folder = tempfile.TemporaryDirectory(prefix="threats-")
-    items: list[tuple[GameSpec, Position, int, str]] = []
-    for number, path in enumerate(args.positions):
-        collected = Collected.load(Path(path))
-        specs = _specs(collected, Path(folder.name) / str(number))
-        end = None if args.count is None else args.first + args.count
-        for position in collected.positions[args.first : end]:
-            for repeat in range(args.repeats):
-                items.append((specs[position.index], position, repeat, collected.seed))
+    files = [Collected.load(Path(path)) for path in args.positions]
+    end = None if args.count is None else args.first + args.count
+    items = continuations(files, Path(folder.name), args.repeats, slice(args.first, end))
     pieces: list[Piece] = []
     with ProcessPoolExecutor(args.parallel) as pool:
         for found in pool.map(_worker, items):
