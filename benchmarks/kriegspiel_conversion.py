@@ -53,7 +53,7 @@ from typing import Any
 import chess
 
 from benchmarks.common import arguments
-from benchmarks.kriegspiel_draws import hero_seat, previous_opponents, tournament
+from benchmarks.kriegspiel_draws import hero_seat, previous_opponents, tournament, warm_tables
 from benchmarks.kriegspiel_material import ahead, material, trail, won_at
 from bots.sdk.bot import Decision
 from bots.sdk.local import LocalGame, play_local
@@ -447,6 +447,7 @@ def collect(args: argparse.Namespace) -> int:
     )
     specs = _specs(empty, Path(folder.name))
     positions: list[Position] = []
+    warm_tables()
     with ProcessPoolExecutor(args.parallel) as pool:
         worker = functools.partial(_collect_worker, bots=bots)
         for spec, position in zip(specs, pool.map(worker, specs), strict=True):
@@ -507,6 +508,7 @@ def screen(args: argparse.Namespace) -> int:
     items = continuations(files, Path(folder.name), args.repeats)
     positions = sum(len(collected.positions) for collected in files)
     rows: list[Continuation] = []
+    warm_tables()
     with ProcessPoolExecutor(args.parallel) as pool:
         for row in pool.map(_screen_worker, items):
             rows.append(row)

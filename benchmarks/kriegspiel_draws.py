@@ -75,6 +75,7 @@ from benchmarks.kriegspiel_material import (
     material,
     trail,
 )
+from bots.kriegspiel.meta import dtm, minor_dtm
 from bots.tools.arena import GameSpec, play_spec, schedule
 from server.export.reader import logs
 from server.games import engine
@@ -293,6 +294,16 @@ def report(rows: Sequence[Counted], hero: str) -> list[str]:
     ]
 
 
+def warm_tables() -> None:
+    """Read (or build, the first time on a machine: about a minute) every endgame table
+    before the first game. A bot builds a missing table in a background thread and plays
+    by its search until it is there, so without this a benchmark's games would depend on
+    what the machine's cache held, not only on the code and the seeds; the workers fork
+    with the tables loaded (or read them from the cache at once)."""
+    dtm.warm()
+    minor_dtm.warm()
+
+
 def main() -> int:
     """Play the tournament (or read the knowledge base) and print the tables."""
     parser = arguments(__doc__, games=200, seed="1")
@@ -345,6 +356,7 @@ def main() -> int:
                 print(game_line(row))
     else:
         specs = tournament(bots, args.games, args.seed, args.rules, args.budget)[args.first :]
+        warm_tables()
         with ProcessPoolExecutor(args.parallel) as pool:
             rows = []
             for row in pool.map(functools.partial(play, bots=bots), specs):

@@ -30,6 +30,7 @@ from typing import Any
 import chess
 
 from benchmarks.common import arguments, percentile
+from benchmarks.kriegspiel_draws import warm_tables
 from bots.kriegspiel.meta import KriegspielMeta
 from bots.tools.arena import wilson_interval
 
@@ -141,11 +142,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     started = time.perf_counter()
-    if {"KBB", "KBN"} & set(args.endgames.split(",")) and args.what == "endgames":
-        from bots.kriegspiel.meta.minor_dtm import KINDS, table
-
-        for kinds in KINDS:
-            table(kinds)  # built (or read) once here, not in every worker mid-game
+    warm_tables()  # built (or read) once here, not in every worker mid-game
     with ProcessPoolExecutor(args.parallel) as pool:
         if args.what == "games":
             jobs = [("game", "random", seed, args.budget, args.rules) for seed in range(args.games)]

@@ -45,6 +45,7 @@ from benchmarks.kriegspiel_conversion import (
     continuations,
     forced_bots,
 )
+from benchmarks.kriegspiel_draws import warm_tables
 from bots.kriegspiel.meta.evaluate import capture_chance, densities
 from bots.sdk.bot import Decision
 from bots.sdk.local import play_local
@@ -206,6 +207,7 @@ def main(argv: list[str] | None = None) -> int:
     end = None if args.count is None else args.first + args.count
     items = continuations(files, Path(folder.name), args.repeats, slice(args.first, end))
     pieces: list[Piece] = []
+    warm_tables()
     with ProcessPoolExecutor(args.parallel) as pool:
         for found in pool.map(_worker, items):
             pieces.extend(found)

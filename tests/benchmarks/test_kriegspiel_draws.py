@@ -20,8 +20,9 @@ from benchmarks.kriegspiel_draws import (
     read_logged,
     report,
     tournament,
+    warm_tables,
 )
-from bots.kriegspiel.meta import KriegspielMeta
+from bots.kriegspiel.meta import KriegspielMeta, dtm, minor_dtm
 from bots.registry import load_bot
 from bots.tools.arena import schedule, seating
 from bots.tools.cli import play_and_record
@@ -181,3 +182,36 @@ def test_previous_and_db_are_not_given_together(
     with pytest.raises(SystemExit):
         main()
     assert "--previous plays the games; --db reads them" in capsys.readouterr().err
+
+
+def test_every_endgame_table_is_ready_before_the_first_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With an empty cache a bot would play by its search until a background build ends,
+    so a benchmark's games would depend on the machine's cache: ``warm_tables`` loads or
+    builds every table first, and a game's ``ready`` then has each at once."""
+    minor = {kinds: minor_dtm.table(kinds) for kinds in minor_dtm.KINDS}
+    major = {kind: dtm.table(kind) for kind in dtm.KINDS}
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(minor_dtm, "_tables", {})
+    monkeypatch.setattr(minor_dtm, "_building", set())
+    monkeypatch.setattr(dtm, "_tables", {})
+    built: list[object] = []
+
+    def minor_build(kinds: tuple[int, int]) -> tuple[object, object]:
+        built.append(kinds)
+        return minor[kinds].white, minor[kinds].black
+
+    def major_build(kind: int) -> object:
+        built.append(kind)
+        return major[kind]
+
+    monkeypatch.setattr(minor_dtm, "build", minor_build)
+    monkeypatch.setattr(dtm, "build", major_build)
+    warm_tables()
+    assert sorted(map(str, built)) == sorted(map(str, [*minor_dtm.KINDS, *dtm.KINDS]))
+    assert all(minor_dtm.ready(kinds) is not None for kinds in minor_dtm.KINDS)
+    assert not minor_dtm._building  # nothing left to build in the background
+    assert len(list((tmp_path / "umpire").glob("dtm-*.bin"))) == len(built)
+    warm_tables()  # once built, read: never built again
+    assert len(built) == len(minor_dtm.KINDS) + len(dtm.KINDS)

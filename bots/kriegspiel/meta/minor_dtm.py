@@ -44,6 +44,7 @@ __all__ = [
     "index",
     "minor_kinds",
     "table",
+    "warm",
 ]
 
 #: The pairs of pieces a table exists for: (first, second).
@@ -109,6 +110,12 @@ def table(kinds: tuple[int, int]) -> MinorTable:
     found = _get(kinds, build_missing=True)
     assert found is not None
     return found
+
+
+def warm() -> None:
+    """Load (or build, the first time on a machine) every table now, not mid-game."""
+    for kinds in KINDS:
+        table(kinds)
 
 
 def ready(kinds: tuple[int, int]) -> MinorTable | None:
