@@ -186,6 +186,8 @@ SAVED = {
     "vs20-seed10.json": 38,
     "vs20-seed11.json": 35,
     "vs20-seed12.json": 39,
+    "vs20-seed13.json": 31,
+    "vs20-seed14.json": 33,
 }
 
 
