@@ -188,6 +188,10 @@ SAVED = {
     "vs20-seed12.json": 39,
     "vs20-seed13.json": 31,
     "vs20-seed14.json": 33,
+    "vs20-seed15.json": 37,
+    "vs20-seed16.json": 35,
+    "vs20-seed17.json": 38,
+    "vs20-seed18.json": 34,
 }
 
 
