@@ -18,7 +18,12 @@ from typing import Any
 import chess
 
 from bots.kriegspiel.meta import Metaposition
-from bots.kriegspiel.meta.search import CLOCK_DRAWN, Searcher
+from bots.kriegspiel.meta.search import (
+    CLOCK_ALARM,
+    CLOCK_DRAWN,
+    NERVE_FLOOR,
+    Searcher,
+)
 from bots.sdk.budget import parse_budget
 from tests.bots.kriegspiel_meta_harness import rebuilt
 from tests.bots.kriegspiel_squares import bb
@@ -321,10 +326,10 @@ def test_a_locked_position_brings_a_piece_onto_a_blocker_before_the_count_runs_o
     choice, searcher = _choice(GAME_13_LOCKED)
     assert choice in searcher._prepared
     assert choice == "b7d5"
-    # Scored plainly, a shuffle is still the search's best: the count decides.
+    # Scored plainly a prepared move is the best too: with 46 quiet moves the fear of
+    # losing a piece counts a quarter (``Searcher._nerve``); at full fear a shuffle won.
     plain = max(searcher.last, key=lambda text: searcher.last[text])
-    assert plain not in searcher._prepared
-    assert not _resets(GAME_13_LOCKED, plain)
+    assert plain in searcher._prepared
 
 
 def test_with_a_capture_ready_no_quiet_move_is_prepared() -> None:
@@ -334,3 +339,27 @@ def test_with_a_capture_ready_no_quiet_move_is_prepared() -> None:
     choice, searcher = _choice(GAME_269)
     assert not searcher._prepared
     assert _resets(GAME_269, choice)
+
+
+def test_the_fear_of_losing_a_piece_falls_from_the_alarm_to_the_floor() -> None:
+    """1 before CLOCK_ALARM quiet moves, falling evenly to NERVE_FLOOR, and 1 when not
+    ahead (a draw is no loss then)."""
+    meta = _rebuilt(GAME_385)
+    nerves = []
+    for moves in (CLOCK_ALARM - 1, CLOCK_ALARM, 40, 49):
+        meta.quiet_moves = moves
+        nerves.append(Searcher._nerve(meta, meta.own))
+    assert nerves[0] == 1.0 and nerves[-1] == NERVE_FLOOR
+    assert 1.0 > nerves[1] > nerves[2] > NERVE_FLOOR
+    bare = meta.own.copy()
+    for square in chess.SquareSet(bare.occupied_co[chess.BLACK] & ~bare.kings):
+        bare.remove_piece_at(square)
+    assert Searcher._nerve(meta, bare) == 1.0
+    # Against a lone king every piece of ours may be one the mate needs: no discount.
+    meta.quiet_moves = 49
+    units = meta.units
+    meta.units = 0
+    try:
+        assert Searcher._nerve(meta, meta.own) == 1.0
+    finally:
+        meta.units = units

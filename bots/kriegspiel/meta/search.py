@@ -37,7 +37,6 @@ from bots.kriegspiel.meta.evaluate import (
     exposure,
     hunt_cost,
     hunt_targets,
-    king_threat,
     material,
     pawn_progress,
     strong_material,
@@ -46,6 +45,7 @@ from bots.kriegspiel.meta.evaluate import (
     unit_chance,
 )
 from bots.kriegspiel.meta.geometry import PIECE_KINDS, VALUES, attacks, forward, uncapturing
+from bots.kriegspiel.meta.king_reach import reach_threat
 from bots.kriegspiel.meta.legality import BLOCKER_STAYS, could_be_legal, illegal_chance
 from bots.kriegspiel.meta.mate import MateSearch
 from bots.kriegspiel.meta.metaposition import Metaposition, possible_attacks, surely_attacked
@@ -156,6 +156,11 @@ CLOCK_SURE = 0.5
 #: knight moves away, and every quiet move equally stale; the count ran out.
 PREPARED_STALE = 0.5
 _FIFTY = 50
+#: From CLOCK_ALARM of our quiet moves, while we are ahead as the count's reset needs,
+#: the fear of losing a piece (the threats and the hidden king's reach) falls evenly to
+#: NERVE_FLOOR at our fiftieth: a draw by the count is near, and a piece lost, or traded
+#: (a capture resets the count), costs less than the won game drawn.
+NERVE_FLOOR = 0.25
 _LATER = 20.0
 
 
@@ -638,7 +643,8 @@ class Searcher:
         queen = bool(after.queens & after.occupied_co[color])
         rook = _lone_rook(after, color) if meta.units == 0 else None
         density = self._density if self._density is not None else densities(meta)
-        static -= threats(meta, after, possible, density, gamma=self.gamma)
+        nerve = self._nerve(meta, after)
+        static -= nerve * threats(meta, after, possible, density, gamma=self.gamma)
         static -= self._king_danger(meta, after)
         last = None
         if meta.units == 1 and can_take and not lone:
@@ -659,7 +665,7 @@ class Searcher:
             ):
                 if not region:
                     continue
-                risk = king_threat(meta, after, region, possible, FEW_UNITS)
+                risk = nerve * reach_threat(meta, after, region, possible, FEW_UNITS)
                 room = possible if lone else (certain if self._endgame(meta) else None)
                 if checked and lone and queen:
                     # A queen's check has found the king: its region's size says it
@@ -728,6 +734,19 @@ class Searcher:
         if material(after, meta.color) < meta.enemy_material() + VALUES[chess.ROOK]:
             return 0.0
         return CLOCK_STEP * late
+
+    @staticmethod
+    def _nerve(meta: Metaposition, after: chess.Board) -> float:
+        """How much of the fear of losing a piece counts: 1 until CLOCK_ALARM of our moves
+        passed without a reset, then falling evenly to NERVE_FLOOR at our fiftieth, while
+        we are ahead as :meth:`_reset_value` requires. A lone king's threat stays
+        whole: every piece of ours may be one the mate needs."""
+        late = meta.quiet_moves - CLOCK_ALARM + 1
+        if late <= 0 or meta.units == 0 or not strong_material(after, meta.color):
+            return 1.0
+        if material(after, meta.color) < meta.enemy_material() + VALUES[chess.ROOK]:
+            return 1.0
+        return max(NERVE_FLOOR, 1.0 - late / (_FIFTY - CLOCK_ALARM))
 
     @staticmethod
     def _prepares(meta: Metaposition, after: chess.Board, move: chess.Move) -> bool:
