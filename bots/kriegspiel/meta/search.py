@@ -729,22 +729,26 @@ class Searcher:
         Replays of the games drawn by the 50-move rule (seed 1): with our pawns free to
         move, the count ran out while the king was hunted."""
         late = meta.quiet_moves - CLOCK_ALARM + 1
-        if late <= 0 or not strong_material(after, meta.color):
-            return 0.0
-        if material(after, meta.color) < meta.enemy_material() + VALUES[chess.ROOK]:
+        if late <= 0 or not Searcher._ahead_to_reset(meta, after):
             return 0.0
         return CLOCK_STEP * late
+
+    @staticmethod
+    def _ahead_to_reset(meta: Metaposition, after: chess.Board) -> bool:
+        """Whether we (on ``after``) are ahead as the 50-move count's terms require: with
+        material that mates, and a rook or more over the enemy's."""
+        if not strong_material(after, meta.color):
+            return False
+        return material(after, meta.color) >= meta.enemy_material() + VALUES[chess.ROOK]
 
     @staticmethod
     def _nerve(meta: Metaposition, after: chess.Board) -> float:
         """How much of the fear of losing a piece counts: 1 until CLOCK_ALARM of our moves
         passed without a reset, then falling evenly to NERVE_FLOOR at our fiftieth, while
-        we are ahead as :meth:`_reset_value` requires. A lone king's threat stays
+        we are :meth:`_ahead_to_reset`. A lone king's threat stays
         whole: every piece of ours may be one the mate needs."""
         late = meta.quiet_moves - CLOCK_ALARM + 1
-        if late <= 0 or meta.units == 0 or not strong_material(after, meta.color):
-            return 1.0
-        if material(after, meta.color) < meta.enemy_material() + VALUES[chess.ROOK]:
+        if late <= 0 or meta.units == 0 or not Searcher._ahead_to_reset(meta, after):
             return 1.0
         return max(NERVE_FLOOR, 1.0 - late / (_FIFTY - CLOCK_ALARM))
 
@@ -768,13 +772,11 @@ class Searcher:
     def _stale(meta: Metaposition, after: chess.Board) -> float:
         """The share of a branch that does not reset the 50-move count (no capture, no
         pawn move) drawn by the rule: 0 before CLOCK_DRAWN of our quiet moves, then
-        growing evenly to 1 when this move is our fiftieth, while we are ahead as
-        :meth:`_reset_value` requires (a draw is no loss when we are not)."""
+        growing evenly to 1 when this move is our fiftieth, while we are
+        :meth:`_ahead_to_reset` (a draw is no loss when we are not)."""
         left = _FIFTY - meta.quiet_moves - 1  # our moves left after this one
         share = 1.0 - left / (_FIFTY - CLOCK_DRAWN)
-        if share <= 0.0 or not strong_material(after, meta.color):
-            return 0.0
-        if material(after, meta.color) < meta.enemy_material() + VALUES[chess.ROOK]:
+        if share <= 0.0 or not Searcher._ahead_to_reset(meta, after):
             return 0.0
         return min(1.0, share)
 
