@@ -2,12 +2,15 @@
 
 Endgames (issue 7, section 4): KR vs K and KQ vs K (and KBB vs K, KBN vs K, KP vs K) from random
 legal starts, the bot to move with white, the defender either ``kriegspiel-random`` or a
-king that always steps toward the centre. Prints the share mated within the 50-move rule
+king that always steps toward the centre. ``KQ-N`` and the like keep the defender a unit
+or more (``-N``, ``-B``, ``-R``, ``-P``, letters repeated for more): the nearly lone king
+that won games end in (issue 33: queen against knight drawn by the 50-move rule or the
+queen lost to the knight). Prints the share mated within the 50-move rule
 (draws by the rule, repetition, stalemate or a lost piece are failures), the average
 number of moves to mate, illegal attempts per move and the median time per decision.
 
     python -m benchmarks.kriegspiel_meta endgames [--starts 200] [--budget 0.2] [--parallel 2]
-        [--endgames KR,KQ] [--defenders random,centre] [--first 0] [--failures]
+        [--endgames KR,KQ,KQ-N] [--defenders random,centre] [--first 0] [--failures]
     python -m benchmarks.kriegspiel_meta games [--games 100] [--budget 0.2] [--rules wild16]
 
 With ``--failures`` every start that was not mated is printed too: its seed, how it
@@ -56,6 +59,18 @@ ENDGAMES = {
     "KBN": [chess.BISHOP, chess.KNIGHT],
     "KP": [chess.PAWN],
 }
+#: What the defender may keep beside its king: ``KQ-N`` is KQ vs KN.
+DEFENCES = {"N": chess.KNIGHT, "B": chess.BISHOP, "R": chess.ROOK, "P": chess.PAWN}
+
+
+def endgame(name: str) -> tuple[list[chess.PieceType], list[chess.PieceType]]:
+    """Our pieces and the defender's for an endgame's name: ``KQ`` (against a lone king)
+    or ``KQ-N`` (against a king and a knight; any letters of :data:`DEFENCES`)."""
+    ours, _, theirs = name.partition("-")
+    if ours not in ENDGAMES or any(letter not in DEFENCES for letter in theirs):
+        known = ", ".join(ENDGAMES)
+        raise ValueError(f"unknown endgame {name!r}: ours one of {known}, '-' and N, B, R, P")
+    return ENDGAMES[ours], [DEFENCES[letter] for letter in theirs]
 
 
 def _play(job: tuple[str, str, int, str, str | None]) -> dict[str, Any]:
@@ -76,7 +91,8 @@ def _play(job: tuple[str, str, int, str, str | None]) -> dict[str, Any]:
     else:
         seat = 0
         bots = [bot, other]
-        options = {"fen": random_start(ENDGAMES[kind], seed)}
+        pieces, theirs = endgame(kind)
+        options = {"fen": random_start(pieces, seed, theirs)}
     played = asyncio.run(play_local("kriegspiel", options, bots, seed.to_bytes(8, "big")))
     ranks = played.outcome.ranks
     game = played.game
@@ -141,6 +157,11 @@ def main() -> None:
         "--failures", action="store_true", help="print each start not won with its region sizes"
     )
     args = parser.parse_args()
+    for kind in args.endgames.split(",") if args.what == "endgames" else ():
+        try:
+            endgame(kind)
+        except ValueError as error:
+            parser.error(str(error))
     started = time.perf_counter()
     warm_tables()  # built (or read) once here, not in every worker mid-game
     with ProcessPoolExecutor(args.parallel) as pool:
@@ -153,7 +174,12 @@ def main() -> None:
                     seeds = range(args.first, args.first + args.starts)
                     jobs = [(kind, defender, seed, args.budget, None) for seed in seeds]
                     results = list(pool.map(_play, jobs))
-                    print(f"{kind} vs K ({defender}):", _summary(results), flush=True)
+                    versus = "K" + kind.partition("-")[2]
+                    print(
+                        f"{kind.partition('-')[0]} vs {versus} ({defender}):",
+                        _summary(results),
+                        flush=True,
+                    )
                     if args.failures and any(not r["won"] for r in results):
                         print(_failures(results), flush=True)
     print(f"({time.perf_counter() - started:.0f} s, budget {args.budget} per decision)")

@@ -8,7 +8,7 @@ bot never sees them).
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import chess
@@ -181,19 +181,26 @@ async def tracked_random_game(rules: str, seed: int, fen: str | None = None) -> 
     return bots[0].problems + bots[1].problems
 
 
-def random_start(pieces: list[chess.PieceType], seed: int) -> str:
-    """A random legal position: white king and ``pieces`` against the lone black king,
-    white to move, not already over (the endgame tests' and benchmark's starts)."""
+def random_start(
+    pieces: list[chess.PieceType], seed: int, theirs: Sequence[chess.PieceType] = ()
+) -> str:
+    """A random legal position: white king and ``pieces`` against the black king and
+    ``theirs`` (none: a lone king), white to move, not already over (the endgame tests'
+    and benchmark's starts; the starts against a lone king are the same as before
+    ``theirs`` was added)."""
     import random
 
     rng = random.Random(seed)
     while True:
         board = chess.Board(None)
-        squares = rng.sample(range(64), 2 + len(pieces))
+        squares = rng.sample(range(64), 2 + len(pieces) + len(theirs))
         board.set_piece_at(squares[0], chess.Piece(chess.KING, chess.WHITE))
         board.set_piece_at(squares[1], chess.Piece(chess.KING, chess.BLACK))
-        for kind, square in zip(pieces, squares[2:], strict=True):
+        ours = squares[2 : 2 + len(pieces)]
+        for kind, square in zip(pieces, ours, strict=True):
             board.set_piece_at(square, chess.Piece(kind, chess.WHITE))
+        for kind, square in zip(theirs, squares[2 + len(pieces) :], strict=True):
+            board.set_piece_at(square, chess.Piece(kind, chess.BLACK))
         board.turn = chess.WHITE
         if board.pawns & (chess.BB_RANK_1 | chess.BB_RANK_8):
             continue
