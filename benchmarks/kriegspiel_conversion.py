@@ -46,7 +46,7 @@ import time
 from collections import Counter, deque
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -275,6 +275,12 @@ async def play_on(spec: GameSpec, position: Position, repeat: int, seed: str) ->
         material(board, color),
         material(board, not color),
     )
+
+
+def without_fifty_moves(spec: GameSpec) -> GameSpec:
+    """``spec`` with the 50-move rule off (the 75-move rule still ends the game): a
+    screen so played says how many of the 50-move draws more time would have mated."""
+    return replace(spec, options={**spec.options, "auto_fifty_moves": False})
 
 
 def _screen_worker(item: Item) -> Continuation:
@@ -506,6 +512,8 @@ def screen(args: argparse.Namespace) -> int:
     files = [Collected.load(Path(path)) for path in args.positions]
     folder = tempfile.TemporaryDirectory(prefix="conversion-")
     items = continuations(files, Path(folder.name), args.repeats)
+    if args.no_fifty_moves:
+        items = [(without_fifty_moves(spec), *rest) for spec, *rest in items]
     positions = sum(len(collected.positions) for collected in files)
     rows: list[Continuation] = []
     warm_tables()
@@ -547,6 +555,12 @@ def main(argv: list[str] | None = None) -> int:
     play.add_argument("--out", help="write the continuations here (JSON), for --compare")
     play.add_argument("--compare", nargs="*", help="other screens' results to pair with")
     play.add_argument("--every", action="store_true", help="print every continuation")
+    play.add_argument(
+        "--no-fifty-moves",
+        action="store_true",
+        help="play on without the 50-move rule (the 75-move rule still applies): what more "
+        "time would mate",
+    )
     args = parser.parse_args(argv)
     if args.command == "collect" and args.games < 1:
         parser.error(f"--games {args.games}: play at least one game")

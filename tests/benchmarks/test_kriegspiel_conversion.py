@@ -25,6 +25,7 @@ from benchmarks.kriegspiel_conversion import (
     reached,
     sign_test,
     summary,
+    without_fifty_moves,
 )
 from benchmarks.kriegspiel_draws import hero_seat
 from benchmarks.kriegspiel_material import ahead, material
@@ -75,6 +76,21 @@ def test_a_position_is_saved_where_it_was_reached_and_played_on_from_there() -> 
     others = [asyncio.run(play_on(specs[3], position, repeat, SEED)) for repeat in (1, 2)]
     assert len({first, *others}) == 3
     assert all(one.plies > 0 and one.key == (SEED, 3, one.repeat) for one in [first, *others])
+
+
+def test_without_the_fifty_move_rule_a_continuation_plays_on_to_the_seventy_five() -> None:
+    spec = _specs(5)[3]
+    position = _collected(spec)
+    assert position is not None
+    free = without_fifty_moves(spec)
+    assert free.options == {**spec.options, "auto_fifty_moves": False}
+    assert spec.options.get("auto_fifty_moves", True)  # the spec itself is untouched
+    ruled = [asyncio.run(play_on(spec, position, repeat, SEED)) for repeat in (0, 1, 3)]
+    played = [asyncio.run(play_on(free, position, repeat, SEED)) for repeat in (0, 1, 3)]
+    assert [one.reason for one in ruled] == ["fifty_moves", "insufficient_material", "checkmate"]
+    # the same game to the 50-move draw, then 25 more moves each to the 75-move rule
+    assert (played[0].reason, played[0].plies) == ("seventyfive_moves", ruled[0].plies + 50)
+    assert played[1:] == ruled[1:]  # games that end otherwise do not change
 
 
 @pytest.mark.allow_errors  # (the runner logs the forfeit of the seat whose decision is refused)
@@ -146,6 +162,9 @@ def test_the_script_collects_screens_and_compares(
     mated = sum(row.converted for row in rows)
     assert f"mated {mated} here, {mated} there; " in out
     assert "only here 0, only there 0" in out
+    assert main([*argv, "--no-fifty-moves"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("seed conv game   3 repeat ") == 3 and "fifty_moves" not in out
 
 
 def test_files_not_of_the_screen_are_refused_clearly(tmp_path: Path) -> None:
