@@ -513,7 +513,10 @@ def screen(args: argparse.Namespace) -> int:
     folder = tempfile.TemporaryDirectory(prefix="conversion-")
     items = continuations(files, Path(folder.name), args.repeats)
     if args.no_fifty_moves:
-        items = [(without_fifty_moves(spec), *rest) for spec, *rest in items]
+        items = [
+            (without_fifty_moves(spec), position, repeat, seed)
+            for spec, position, repeat, seed in items
+        ]
     positions = sum(len(collected.positions) for collected in files)
     rows: list[Continuation] = []
     warm_tables()
