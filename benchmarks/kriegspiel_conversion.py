@@ -21,12 +21,15 @@ conversion rate within ten points. This screen holds the positions fixed:
   interval, and their other endings. ``--compare`` reads another screen's results
   (``--out``) and pairs the continuations (same position, same repeat): both mated,
   only one, neither, and an exact two-sided sign test on the pairs that differ.
+  ``--no-fifty-moves`` plays on with the 50-move rule off (the 75-move rule still ends
+  a game): how many of the 50-move draws more time would mate.
 
     python -m benchmarks.kriegspiel_conversion collect --out won9.json --seed 9 --games 50
         [--bots kriegspiel-meta:nodes=1000,kriegspiel-meta:nodes=20] [--budget none]
         [--rules wild16] [--previous COMMIT] [--parallel 1]
     python -m benchmarks.kriegspiel_conversion screen --positions won9.json [won10.json ...]
         [--repeats 2] [--parallel 1] [--out results.json] [--compare base.json] [--every]
+        [--no-fifty-moves]
 
 The opponent's code is the one the positions were collected with (``--previous`` is
 saved with them and unpacked again); only the hero runs the tree's code.
