@@ -97,6 +97,7 @@ class KriegspielMeta(Bot):
             return
         if event.get("type") == "move" and "move" in event:
             self.moves += 1
+        self.searcher.witness(self.meta, event)
         observe(self.meta, event)
 
     async def decide(self, decision: Decision) -> str:

@@ -19,6 +19,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import Any
 
 import chess
 
@@ -52,6 +53,7 @@ from bots.kriegspiel.meta.metaposition import Metaposition, possible_attacks, su
 from bots.kriegspiel.meta.minor import MinorEndgame
 from bots.kriegspiel.meta.rook import RookEndgame
 from bots.kriegspiel.meta.safety import away_from_home, danger, unit_weights
+from bots.kriegspiel.meta.unit import UnitEndgame
 from bots.sdk.budget import tick
 
 __all__ = ["WIN", "Branch", "Searcher", "jammed", "probes", "probing"]
@@ -388,6 +390,8 @@ class Searcher:
         self._mate: MateSearch | None = None  #: kept between moves: its memo stays true
         self._minor = MinorEndgame(rng)  #: KBB vs K and KBN vs K: rules of their own
         self._rook = RookEndgame(rng)  #: KR vs K: the rook's cut (rook.py)
+        #: KQ or KR against a king and one unit: the joint belief (unit.py)
+        self._unit = UnitEndgame(rng)
         self._still: PawnsStill | None = None  #: mates with pawns standing (conversion.py)
 
     def choose(self, meta: Metaposition, attempts: list[str], budget: float) -> str:
@@ -406,6 +410,8 @@ class Searcher:
         planned = self._minor.choose(meta, attempts)
         if planned is None:
             planned = self._rook.choose(meta, attempts)
+        if planned is None:
+            planned = self._unit.choose(meta, attempts)
         if planned is not None:
             self.last = {planned: 0.0}
             return planned
@@ -439,6 +445,11 @@ class Searcher:
         best = max(scores.values())
         tied = sorted(text for text, value in scores.items() if value >= best - 0.5)
         return self.rng.choice(tied)
+
+    def witness(self, meta: Metaposition, event: dict[str, Any]) -> None:
+        """A projection, seen before ``meta`` takes it: the planners that keep their own
+        belief between decisions (``unit.py``) follow it."""
+        self._unit.observe(meta, event)
 
     def _clock_reset(
         self,

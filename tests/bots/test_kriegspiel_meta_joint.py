@@ -1,0 +1,228 @@
+"""The joint belief over the hidden king and its one unit (``bots/kriegspiel/meta/joint.py``).
+
+Checked against an independent filter written with python-chess's legal moves and the
+umpire's own check directions (``server/games/kriegspiel_rules.py``): the same posterior,
+pair by pair, after our moves, our refused attempts and the enemy's random moves; and in
+longer random games the true pair never loses its mass.
+"""
+
+from __future__ import annotations
+
+import random
+
+import chess
+import numpy as np
+import pytest
+
+from bots.kriegspiel.meta.joint import JointBelief, move_outcomes, reply
+from server.games.kriegspiel_rules import check_directions
+from tests.bots.kriegspiel_meta_harness import random_start
+
+Pair = tuple[int, int]
+KINDS = (chess.KNIGHT, chess.BISHOP, chess.ROOK)
+
+
+def _ours(board: chess.Board) -> tuple[tuple[int, int], ...]:
+    king = board.king(chess.WHITE)
+    assert king is not None
+    others = sorted(
+        (board.piece_type_at(square) or 0, square)
+        for square in chess.SquareSet(board.occupied_co[chess.WHITE] & ~board.kings)
+    )
+    return ((chess.KING, king), *others)
+
+
+def _truth(board: chess.Board) -> Pair:
+    king = board.king(chess.BLACK)
+    assert king is not None
+    return king, chess.lsb(board.occupied_co[chess.BLACK] & ~board.kings)
+
+
+def _with(board: chess.Board, pair: Pair, kind: int, turn: chess.Color) -> chess.Board | None:
+    """Our pieces of ``board`` with the enemy king and unit on ``pair``; ``None`` if
+    the squares clash or the side not to move is in check."""
+    king, unit = pair
+    ours = board.occupied_co[chess.WHITE]
+    if king == unit or (ours >> king) & 1 or (ours >> unit) & 1:
+        return None
+    result = chess.Board(None)
+    for square in chess.SquareSet(ours):
+        result.set_piece_at(square, board.piece_at(square))
+    result.set_piece_at(king, chess.Piece(chess.KING, chess.BLACK))
+    result.set_piece_at(unit, chess.Piece(kind, chess.BLACK))
+    result.turn = turn
+    return result if result.is_valid() else None
+
+
+def _our_oracle(
+    states: dict[Pair, float], board: chess.Board, kind: int, move: chess.Move, heard: object
+) -> dict[Pair, float]:
+    """Condition ``states`` on our ``move``: ``heard`` is None (refused) or (capture,
+    check directions)."""
+    result = {}
+    for pair, mass in states.items():
+        position = _with(board, pair, kind, chess.WHITE)
+        assert position is not None
+        legal = move in position.legal_moves
+        if heard is None:
+            if not legal:
+                result[pair] = mass
+            continue
+        if not legal:
+            continue
+        capture = position.is_capture(move)
+        position.push(move)
+        if (capture, tuple(check_directions(position))) == heard:
+            result[pair] = mass
+    return result
+
+
+def _their_oracle(
+    states: dict[Pair, float], board: chess.Board, kind: int, heard: object
+) -> dict[Pair, float]:
+    """The enemy's uniformly random legal move from each pair, conditioned on ``heard``
+    = (the square of our piece taken or None, check directions on us)."""
+    result: dict[Pair, float] = {}
+    for pair, mass in states.items():
+        position = _with(board, pair, kind, chess.BLACK)
+        assert position is not None
+        moves = list(position.legal_moves)
+        for move in moves:
+            taken = move.to_square if position.is_capture(move) else None
+            after = position.copy(stack=False)
+            after.push(move)
+            if (taken, tuple(check_directions(after))) != heard:
+                continue
+            king, unit = move.to_square, pair[1]
+            if move.from_square == pair[1]:
+                king, unit = pair[0], move.to_square
+            result[(king, unit)] = result.get((king, unit), 0.0) + mass / len(moves)
+    return result
+
+
+def _normalised(states: dict[Pair, float]) -> np.ndarray:
+    array = np.zeros((64, 64))
+    for (king, unit), mass in states.items():
+        array[king, unit] = mass
+    return array / array.sum()
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("seed", range(6))
+def test_the_filter_equals_an_independent_one_pair_by_pair(kind: int, seed: int) -> None:
+    rng = random.Random(seed)
+    board = chess.Board(random_start([chess.QUEEN], 100 + seed, [kind]))
+    candidates = [
+        (king, unit)
+        for king in range(64)
+        for unit in range(64)
+        if _with(board, (king, unit), kind, chess.WHITE) is not None
+    ]
+    truth = _truth(board)
+    states = {pair: 1.0 for pair in rng.sample(candidates, 14) + [truth]}
+    joint = JointBelief(kind, _normalised(states))
+    for _ in range(3):  # three moves each
+        ours = _ours(board)
+        own = chess.Board(None)
+        for _, square in ours:
+            own.set_piece_at(square, board.piece_at(square))
+        attempts = list(own.generate_pseudo_legal_moves())
+        rng.shuffle(attempts)
+        for move in attempts:
+            if move in board.legal_moves:
+                capture = board.is_capture(move)
+                board.push(move)
+                heard = (capture, tuple(check_directions(board)))
+                assert joint.our_move(ours, move, capture, heard[1])
+                states = _our_oracle(states, _with_turn(board, chess.WHITE), kind, move, heard)
+                break
+            assert joint.refused(ours, move)
+            states = _our_oracle(states, board, kind, move, None)
+            assert np.allclose(joint.mass, _normalised(states), atol=1e-12)
+        if board.is_game_over() or capture:
+            return
+        assert np.allclose(joint.mass, _normalised(states), atol=1e-12)
+        ours = _ours(board)
+        before = board.copy(stack=False)
+        move = rng.choice(list(board.legal_moves))
+        taken = move.to_square if board.is_capture(move) else None
+        board.push(move)
+        heard = (taken, tuple(check_directions(board)))
+        assert joint.their_move(ours, taken, heard[1])
+        states = _their_oracle(states, before, kind, heard)
+        assert np.allclose(joint.mass, _normalised(states), atol=1e-12)
+        if board.is_game_over() or taken is not None:
+            return
+
+
+def _with_turn(board: chess.Board, turn: chess.Color) -> chess.Board:
+    """``board`` before its last move, for the oracle (it rebuilds the pairs itself)."""
+    before = board.copy()
+    before.pop()
+    return before
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_true_pair_keeps_its_mass_through_random_games(kind: int) -> None:
+    for seed in range(6):
+        rng = random.Random(seed)
+        board = chess.Board(random_start([chess.QUEEN], seed, [kind]))
+        ours = _ours(board)
+        everything = np.ones((64, 64))
+        joint = JointBelief(kind, everything / everything.sum())
+        for _ in range(30):
+            if board.is_game_over():
+                break
+            own = chess.Board(None)
+            for _, square in ours:
+                own.set_piece_at(square, board.piece_at(square))
+            attempts = list(own.generate_pseudo_legal_moves())
+            rng.shuffle(attempts)
+            for move in attempts:
+                if move not in board.legal_moves:
+                    assert joint.refused(ours, move)
+                    assert joint.mass[_truth(board)] > 0.0
+                    continue
+                capture = board.is_capture(move)
+                board.push(move)
+                assert joint.our_move(ours, move, capture, tuple(check_directions(board)))
+                break
+            if capture or board.is_game_over():
+                break
+            assert joint.mass[_truth(board)] > 0.0
+            ours = _ours(board)
+            move = rng.choice(list(board.legal_moves))
+            taken = move.to_square if board.is_capture(move) else None
+            board.push(move)
+            assert joint.their_move(ours, taken, tuple(check_directions(board)))
+            if taken is not None or board.is_game_over():
+                break
+            assert joint.mass[_truth(board)] > 0.0
+            ours = _ours(board)
+
+
+def test_a_pinned_knight_stays_and_a_mate_is_counted() -> None:
+    # Ka1, Qe2 against Ke8 and a knight on e5, Black to move: the knight is pinned.
+    ours = ((chess.KING, chess.A1), (chess.QUEEN, chess.E2))
+    mass = np.zeros((64, 64))
+    mass[chess.E8, chess.E5] = 1.0
+    after, mated, stalemated = reply(chess.KNIGHT, ours, mass)
+    assert after[:, chess.E5].sum() == pytest.approx(1.0)  # only the king moved
+    assert mated.sum() == 0.0 and stalemated.sum() == 0.0
+    # Kf6, Qg7 against Kh8 (mated) and a knight on a1.
+    ours = ((chess.KING, chess.F6), (chess.QUEEN, chess.G7))
+    mass = np.zeros((64, 64))
+    mass[chess.H8, chess.A1] = 1.0
+    _, mated, _ = reply(chess.KNIGHT, ours, mass)
+    assert mated.sum() == pytest.approx(1.0)
+
+
+def test_checks_given_are_split_by_the_unit_on_the_line() -> None:
+    # Kb1, Qa1 -> a4: the king on a8 is checked along the file unless the unit stands
+    # between (a5 to a7).
+    ours = ((chess.KING, chess.B1), (chess.QUEEN, chess.A1))
+    outcomes = move_outcomes(chess.BISHOP, ours, chess.Move(chess.A1, chess.A4))
+    assert outcomes.names(int(outcomes.codes[chess.A8, chess.H1])) == ("file",)
+    assert outcomes.codes[chess.A8, chess.A6] == 0
+    assert not outcomes.legal[chess.H8, chess.A2]  # the unit on the path
+    assert outcomes.captured[chess.H8, chess.A4]
