@@ -119,7 +119,7 @@ def test_the_filter_equals_an_independent_one_pair_by_pair(kind: int, seed: int)
         if _with(board, (king, unit), kind, chess.WHITE) is not None
     ]
     truth = _truth(board)
-    states = {pair: 1.0 for pair in rng.sample(candidates, 14) + [truth]}
+    states = {pair: 1.0 for pair in [*rng.sample(candidates, 14), truth]}
     joint = JointBelief(kind, _normalised(states))
     for _ in range(3):  # three moves each
         ours = _ours(board)

@@ -199,10 +199,7 @@ def move_outcomes(kind: chess.PieceType, pieces: Pieces, move: chess.Move) -> Ou
     for piece, square in after[1:]:
         reach = bools([attacks(piece, chess.WHITE, square, occupied)])[0]
         checks = reach[:, None] & ~_BETWEEN[square, :, :]
-        if piece == chess.KNIGHT:
-            code = np.full(64, 5)
-        else:
-            code = _LINE_CODE[:, square] + 1
+        code = np.full(64, 5) if piece == chess.KNIGHT else _LINE_CODE[:, square] + 1
         codes += checks * (code[:, None] * scale)
         scale *= 6
     return Outcomes(legal, captured, codes, after)
@@ -222,7 +219,7 @@ def reply(kind: chess.PieceType, pieces: Pieces, mass: Floats) -> tuple[Floats, 
     step_count = _KING_F @ steps.T.astype(np.float64)  # [k, u]
     lands = ~blocked  # [v, k]: after the unit's move to v the king is safe
     occupied = _occupied(pieces)
-    for piece, square in pieces[1:]:
+    for _piece, square in pieces[1:]:
         others = tuple(p for p in pieces if p[1] != square)
         lands[square, :] = ~bools([_attacks_of(others, occupied)])[0]
     lands[ours, :] = False
