@@ -1,0 +1,104 @@
+"""KQ or KR against a king and one unit, played on the joint belief (``unit.py``)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from typing import Any
+
+import chess
+import pytest
+
+from bots.baseline import KriegspielRandom
+from bots.kriegspiel.meta.metaposition import Metaposition
+from bots.kriegspiel.meta.unit import UnitEndgame
+from tests.bots.kriegspiel_meta_harness import Checked, attempts, checked_game, random_start
+
+
+def _choose(fen: str) -> tuple[str | None, UnitEndgame]:
+    meta = Metaposition.from_start(chess.WHITE, "wild16", fen, know_start=True)
+    planner = UnitEndgame(random.Random(1))
+    return planner.choose(meta, attempts(meta)), planner
+
+
+def test_a_located_king_is_mated_in_one() -> None:
+    # Kf6, Qa7 against Kh8 and a knight on a1: only Qa7-g7 mates.
+    choice, _ = _choose("7k/Q7/5K2/8/8/8/8/n7 w - - 0 1")
+    assert choice == "a7g7"
+
+
+def test_a_known_unit_in_reach_is_taken() -> None:
+    # Ka1, Qd1 against Kh8 and a knight on d4: the queen takes it (with check).
+    choice, _ = _choose("7k/8/8/8/3n4/8/8/K2Q4 w - - 0 1")
+    assert choice == "d1d4"
+
+
+def test_the_queen_keeps_off_a_known_knights_squares() -> None:
+    # Ka1, Qh1 against Kc8 and a knight on e5: no square the knight attacks is chosen,
+    # and each of them is priced well above the best.
+    choice, planner = _choose("2k5/8/8/4n3/8/8/8/K6Q w - - 0 1")
+    forked = chess.BB_KNIGHT_ATTACKS[chess.E5]
+    assert choice is not None
+    assert not chess.BB_SQUARES[chess.Move.from_uci(choice).to_square] & forked
+    best = min(planner.scores.values())
+    for text, value in planner.scores.items():
+        if chess.BB_SQUARES[chess.Move.from_uci(text).to_square] & forked:
+            assert value > best + 20.0, text
+
+
+def test_it_plays_only_its_endgame() -> None:
+    assert UnitEndgame.applies(
+        Metaposition.from_start(chess.WHITE, "wild16", "k7/8/8/4n3/8/8/8/K6Q w - - 0 1")
+    )
+    for fen in (
+        "k7/8/8/4n3/8/8/8/K5RQ w - - 0 1",  # two pieces of ours
+        "k7/8/8/4p3/8/8/8/K6Q w - - 0 1",  # a pawn
+        "k7/8/8/4q3/8/8/8/K6Q w - - 0 1",  # queen against queen
+        "k7/8/8/4r3/8/8/8/K6R w - - 0 1",  # rook against rook
+        "k7/8/8/8/8/8/8/K6Q w - - 0 1",  # a lone king
+    ):
+        meta = Metaposition.from_start(chess.WHITE, "wild16", fen)
+        assert not UnitEndgame.applies(meta), fen
+
+
+class Joint(Checked):
+    """Checks after every projection that the joint belief keeps the true pair."""
+
+    def __init__(self, truth: dict[str, chess.Board], **kwargs: Any) -> None:
+        super().__init__(truth, **kwargs)
+        self.checked = 0
+        self.lost: list[str] = []
+
+    async def observe(self, event: dict[str, Any]) -> None:
+        await super().observe(event)
+        joint = self.searcher._unit.joint
+        board = self.truth["board"]
+        units = board.occupied_co[chess.BLACK] & ~board.kings
+        if joint is None or units.bit_count() != 1:
+            return
+        king = board.king(chess.BLACK)
+        assert king is not None
+        self.checked += 1
+        if not joint.mass[king, chess.lsb(units)] > 0.0:
+            self.lost.append(f"after {event}: {board.fen()}")
+
+
+@pytest.mark.parametrize(("ours", "theirs", "start"), [("Q", "N", 0), ("Q", "B", 1), ("R", "B", 2)])
+def test_in_real_games_the_belief_never_drops_the_truth(ours: str, theirs: str, start: int) -> None:
+    kinds = {"Q": chess.QUEEN, "R": chess.ROOK, "N": chess.KNIGHT, "B": chess.BISHOP}
+    fen = random_start([kinds[ours]], start, [kinds[theirs]])
+    _, bot = asyncio.run(
+        checked_game(
+            "wild16",
+            start,
+            fen=fen,
+            cls=Joint,
+            budget="nodes=200",
+            opponent=KriegspielRandom(seed=start),
+        )
+    )
+    assert isinstance(bot, Joint)
+    assert bot.problems == []
+    assert bot.checked > 10
+    assert bot.lost == []
+    assert bot.searcher._unit.restarts == 0
