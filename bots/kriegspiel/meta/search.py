@@ -398,6 +398,7 @@ class Searcher:
         """The best of ``attempts`` (UCI texts) for ``meta`` within ``budget`` seconds."""
         if meta.units == 0:
             warm()  # a no-op once the tables are loaded: never paid from the budget
+        self._unit.track(meta)  # one enemy unit left: its joint belief narrows the sets
         started = self.clock()
         deadline = started + budget
         small = meta.may[chess.KING].bit_count() <= SMALL_REGION

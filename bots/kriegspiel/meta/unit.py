@@ -68,6 +68,14 @@ def _row(pieces: Pieces, turn_white: bool) -> Floats:
     return _table(kind, turn_white)[start : start + 64]
 
 
+def _support(mass: Floats) -> int:
+    """The squares with some mass, as a bitboard."""
+    result = 0
+    for square in np.flatnonzero(mass > 0.0):
+        result |= 1 << int(square)
+    return result
+
+
 def _expected(values: Floats, kings: Floats) -> float:
     """``values`` summed under ``kings`` (unnormalised mass)."""
     return float(values @ kings)
@@ -119,9 +127,6 @@ class UnitEndgame:
         color = event.get("color")
         ours = color is not None and (color == "white") == meta.color
         pieces = placement(meta)
-        if len(pieces) != 2:
-            self.joint = None
-            return
         try:
             if kind == "move" and ours:
                 move = chess.Move.from_uci(event["move"])
@@ -150,21 +155,38 @@ class UnitEndgame:
             self.joint = None
             self.restarts += 1
 
-    def choose(self, meta: Metaposition, attempts: list[str]) -> str | None:
-        """The attempt to make, or ``None`` (not this endgame)."""
-        if not self.applies(meta):
-            self.joint = None
-            return None
-        pieces = placement(meta)
+    def track(self, meta: Metaposition) -> None:
+        """At each of our decisions, whatever our pieces: keep the joint belief while the
+        enemy has one unit and no pawn is on the board, and narrow the metaposition's
+        king and unit sets to its support. The support does not depend on how the enemy
+        is taken to move (every legal move keeps some mass), so the narrowed sets are as
+        sound as before; they are only sharper, for every part of the search."""
         kind = unit_kind(meta)
-        assert kind is not None
+        if kind is None:
+            self.joint = None
+            return
         if self.joint is None or self.joint.kind != kind:
-            self.joint = JointBelief.start(meta, pieces)
+            self.joint = JointBelief.start(meta, placement(meta))
         elif not self.joint.restrict(meta):
             self.restarts += 1
-            self.joint = JointBelief.start(meta, pieces)
-        if self.joint is None:
+            self.joint = JointBelief.start(meta, placement(meta))
+        joint = self.joint
+        if joint is None:
+            return
+        unit = joint.unit()
+        meta.may[chess.KING] &= _support(joint.king())
+        meta.may[kind] &= _support(unit)
+        meta.tighten()
+        if meta.presence is not None:  # the unit's marginal is where it probably stands
+            meta.presence.weights[kind] = [float(weight) for weight in unit]
+            meta.presence.project(meta.may, meta.caps(), meta.units)
+
+    def choose(self, meta: Metaposition, attempts: list[str]) -> str | None:
+        """The attempt to make, or ``None`` (not this endgame). :meth:`track` first."""
+        if self.joint is None or not self.applies(meta):
             return None
+        pieces = placement(meta)
+        kind = self.joint.kind
         if pieces != self.last:  # a refused attempt asks again from the same placement
             self.seen[pieces] += 1
             self.last = pieces
