@@ -22,46 +22,75 @@ Pair = tuple[int, int]
 KINDS = (chess.KNIGHT, chess.BISHOP, chess.ROOK)
 
 
-def _ours(board: chess.Board) -> tuple[tuple[int, int], ...]:
-    king = board.king(chess.WHITE)
+def _ours(board: chess.Board, us: chess.Color) -> tuple[tuple[int, int], ...]:
+    king = board.king(us)
     assert king is not None
     others = sorted(
         (board.piece_type_at(square) or 0, square)
-        for square in chess.SquareSet(board.occupied_co[chess.WHITE] & ~board.kings)
+        for square in chess.SquareSet(board.occupied_co[us] & ~board.kings)
     )
     return ((chess.KING, king), *others)
 
 
-def _truth(board: chess.Board) -> Pair:
-    king = board.king(chess.BLACK)
+def _truth(board: chess.Board, us: chess.Color) -> Pair:
+    king = board.king(not us)
     assert king is not None
-    return king, chess.lsb(board.occupied_co[chess.BLACK] & ~board.kings)
+    return king, chess.lsb(board.occupied_co[not us] & ~board.kings)
 
 
-def _with(board: chess.Board, pair: Pair, kind: int, turn: chess.Color) -> chess.Board | None:
+def _with(
+    board: chess.Board, pair: Pair, kind: int, turn: chess.Color, us: chess.Color
+) -> chess.Board | None:
     """Our pieces of ``board`` with the enemy king and unit on ``pair``; ``None`` if
     the squares clash or the side not to move is in check."""
     king, unit = pair
-    ours = board.occupied_co[chess.WHITE]
+    ours = board.occupied_co[us]
     if king == unit or (ours >> king) & 1 or (ours >> unit) & 1:
         return None
     result = chess.Board(None)
     for square in chess.SquareSet(ours):
         result.set_piece_at(square, board.piece_at(square))
-    result.set_piece_at(king, chess.Piece(chess.KING, chess.BLACK))
-    result.set_piece_at(unit, chess.Piece(kind, chess.BLACK))
+    result.set_piece_at(king, chess.Piece(chess.KING, not us))
+    result.set_piece_at(unit, chess.Piece(kind, not us))
     result.turn = turn
     return result if result.is_valid() else None
 
 
+def _attempts(board: chess.Board, ours: tuple[tuple[int, int], ...], us: chess.Color) -> list:
+    """Our attempts on our own board: its moves and every pawn's two captures."""
+    own = chess.Board(None)
+    own.turn = us
+    for _, square in ours:
+        own.set_piece_at(square, board.piece_at(square))
+    moves = list(own.generate_pseudo_legal_moves())
+    for pawn in own.pieces(chess.PAWN, us):
+        for target in chess.SquareSet(chess.BB_PAWN_ATTACKS[us][pawn]):
+            last = chess.square_rank(target) in (0, 7)
+            moves.append(chess.Move(pawn, target, chess.QUEEN if last else None))
+    return moves
+
+
+def _start(kind: int, seed: int, pawn: bool, us: chess.Color) -> chess.Board:
+    """A random start with our queen (and a pawn), the enemy king and ``kind``; for
+    ``us`` black, the same mirrored (black to move)."""
+    pieces = [chess.QUEEN, chess.PAWN] if pawn else [chess.QUEEN]
+    board = chess.Board(random_start(pieces, seed, [kind]))
+    return board if us == chess.WHITE else board.mirror()
+
+
 def _our_oracle(
-    states: dict[Pair, float], board: chess.Board, kind: int, move: chess.Move, heard: object
+    states: dict[Pair, float],
+    board: chess.Board,
+    kind: int,
+    move: chess.Move,
+    heard: object,
+    us: chess.Color,
 ) -> dict[Pair, float]:
     """Condition ``states`` on our ``move``: ``heard`` is None (refused) or (capture,
     check directions)."""
     result = {}
     for pair, mass in states.items():
-        position = _with(board, pair, kind, chess.WHITE)
+        position = _with(board, pair, kind, us, us)
         assert position is not None
         legal = move in position.legal_moves
         if heard is None:
@@ -78,13 +107,13 @@ def _our_oracle(
 
 
 def _their_oracle(
-    states: dict[Pair, float], board: chess.Board, kind: int, heard: object
+    states: dict[Pair, float], board: chess.Board, kind: int, heard: object, us: chess.Color
 ) -> dict[Pair, float]:
     """The enemy's uniformly random legal move from each pair, conditioned on ``heard``
     = (the square of our piece taken or None, check directions on us)."""
     result: dict[Pair, float] = {}
     for pair, mass in states.items():
-        position = _with(board, pair, kind, chess.BLACK)
+        position = _with(board, pair, kind, not us, us)
         assert position is not None
         moves = list(position.legal_moves)
         for move in moves:
@@ -110,78 +139,70 @@ def _normalised(states: dict[Pair, float]) -> np.ndarray:
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("seed", range(6))
 def test_the_filter_equals_an_independent_one_pair_by_pair(kind: int, seed: int) -> None:
+    """From 15 pairs (the truth among them), three moves each: the same posterior. Seeds
+    split between white and black, with and without a pawn of ours."""
+    us = chess.WHITE if seed % 2 == 0 else chess.BLACK
     rng = random.Random(seed)
-    board = chess.Board(random_start([chess.QUEEN], 100 + seed, [kind]))
+    board = _start(kind, 100 + seed, seed % 3 == 1, us)
     candidates = [
         (king, unit)
         for king in range(64)
         for unit in range(64)
-        if _with(board, (king, unit), kind, chess.WHITE) is not None
+        if _with(board, (king, unit), kind, us, us) is not None
     ]
-    truth = _truth(board)
+    truth = _truth(board, us)
     states = {pair: 1.0 for pair in [*rng.sample(candidates, 14), truth]}
-    joint = JointBelief(kind, _normalised(states))
-    for _ in range(3):  # three moves each
-        ours = _ours(board)
-        own = chess.Board(None)
-        for _, square in ours:
-            own.set_piece_at(square, board.piece_at(square))
-        attempts = list(own.generate_pseudo_legal_moves())
+    joint = JointBelief(kind, _normalised(states), us)
+    for _ in range(3):
+        ours = _ours(board, us)
+        attempts = _attempts(board, ours, us)
         rng.shuffle(attempts)
         for move in attempts:
             if move in board.legal_moves:
+                before = board.copy(stack=False)
                 capture = board.is_capture(move)
                 board.push(move)
                 heard = (capture, tuple(check_directions(board)))
                 assert joint.our_move(ours, move, capture, heard[1])
-                states = _our_oracle(states, _with_turn(board, chess.WHITE), kind, move, heard)
+                states = _our_oracle(states, before, kind, move, heard, us)
                 break
             assert joint.refused(ours, move)
-            states = _our_oracle(states, board, kind, move, None)
+            states = _our_oracle(states, board, kind, move, None, us)
             assert np.allclose(joint.mass, _normalised(states), atol=1e-12)
         if board.is_game_over() or capture:
             return
         assert np.allclose(joint.mass, _normalised(states), atol=1e-12)
-        ours = _ours(board)
+        ours = _ours(board, us)
         before = board.copy(stack=False)
         move = rng.choice(list(board.legal_moves))
         taken = move.to_square if board.is_capture(move) else None
         board.push(move)
         heard = (taken, tuple(check_directions(board)))
         assert joint.their_move(ours, taken, heard[1])
-        states = _their_oracle(states, before, kind, heard)
+        states = _their_oracle(states, before, kind, heard, us)
         assert np.allclose(joint.mass, _normalised(states), atol=1e-12)
         if board.is_game_over() or taken is not None:
             return
 
 
-def _with_turn(board: chess.Board, turn: chess.Color) -> chess.Board:
-    """``board`` before its last move, for the oracle (it rebuilds the pairs itself)."""
-    before = board.copy()
-    before.pop()
-    return before
-
-
 @pytest.mark.parametrize("kind", KINDS)
-def test_the_true_pair_keeps_its_mass_through_random_games(kind: int) -> None:
+@pytest.mark.parametrize("us", [chess.WHITE, chess.BLACK])
+def test_the_true_pair_keeps_its_mass_through_random_games(kind: int, us: chess.Color) -> None:
     for seed in range(6):
         rng = random.Random(seed)
-        board = chess.Board(random_start([chess.QUEEN], seed, [kind]))
-        ours = _ours(board)
+        board = _start(kind, seed, seed % 2 == 1, us)
+        ours = _ours(board, us)
         everything = np.ones((64, 64))
-        joint = JointBelief(kind, everything / everything.sum())
+        joint = JointBelief(kind, everything / everything.sum(), us)
         for _ in range(30):
             if board.is_game_over():
                 break
-            own = chess.Board(None)
-            for _, square in ours:
-                own.set_piece_at(square, board.piece_at(square))
-            attempts = list(own.generate_pseudo_legal_moves())
+            attempts = _attempts(board, ours, us)
             rng.shuffle(attempts)
             for move in attempts:
                 if move not in board.legal_moves:
                     assert joint.refused(ours, move)
-                    assert joint.mass[_truth(board)] > 0.0
+                    assert joint.mass[_truth(board, us)] > 0.0
                     continue
                 capture = board.is_capture(move)
                 board.push(move)
@@ -189,16 +210,16 @@ def test_the_true_pair_keeps_its_mass_through_random_games(kind: int) -> None:
                 break
             if capture or board.is_game_over():
                 break
-            assert joint.mass[_truth(board)] > 0.0
-            ours = _ours(board)
+            assert joint.mass[_truth(board, us)] > 0.0
+            ours = _ours(board, us)
             move = rng.choice(list(board.legal_moves))
             taken = move.to_square if board.is_capture(move) else None
             board.push(move)
             assert joint.their_move(ours, taken, tuple(check_directions(board)))
             if taken is not None or board.is_game_over():
                 break
-            assert joint.mass[_truth(board)] > 0.0
-            ours = _ours(board)
+            assert joint.mass[_truth(board, us)] > 0.0
+            ours = _ours(board, us)
 
 
 def test_a_pinned_knight_stays_and_a_mate_is_counted() -> None:

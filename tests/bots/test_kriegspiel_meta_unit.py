@@ -99,13 +99,15 @@ class Joint(Checked):
 
 
 @pytest.mark.parametrize(
-    ("ours", "theirs", "start"), [("Q", "N", 0), ("Q", "B", 1), ("R", "B", 2), ("RB", "N", 3)]
+    ("ours", "theirs", "start"),
+    [("Q", "N", 0), ("Q", "B", 1), ("R", "B", 2), ("RB", "N", 3), ("QPP", "R", 4)],
 )
 def test_in_real_games_the_belief_never_drops_the_truth(ours: str, theirs: str, start: int) -> None:
     """The joint belief keeps the true pair and the sets it narrows stay sound (the
-    harness checks the metaposition after every projection); with a rook and a bishop
-    the search plays, on the narrowed sets."""
+    harness checks the metaposition after every projection); with a rook and a bishop,
+    or a queen and two pawns, the search plays, on the narrowed sets."""
     kinds = {"Q": chess.QUEEN, "R": chess.ROOK, "N": chess.KNIGHT, "B": chess.BISHOP}
+    kinds["P"] = chess.PAWN
     fen = random_start([kinds[letter] for letter in ours], start, [kinds[theirs]])
     _, bot = asyncio.run(
         checked_game(

@@ -87,12 +87,9 @@ _LINE_CODE = np.array([[_direction(k, c, False) for c in range(64)] for k in ran
 
 
 def unit_kind(meta: Metaposition) -> chess.PieceType | None:
-    """The kind of the enemy's one unit if the filter applies: exactly one unit, no pawn
-    of either side, and a single kind the unit may be."""
+    """The kind of the enemy's one unit if the filter applies: exactly one unit, not a
+    pawn, and a single kind the unit may be (our pawns may stand)."""
     if meta.units != 1 or meta.may[chess.PAWN]:
-        return None
-    own = meta.own
-    if own.pawns & own.occupied_co[meta.color]:
         return None
     kinds = [kind for kind in _UNIT_KINDS if meta.may[kind]]
     return kinds[0] if len(kinds) == 1 else None
@@ -105,19 +102,19 @@ def _occupied(pieces: Pieces) -> int:
     return result
 
 
-def _attacks_of(pieces: Pieces, occupied: int) -> int:
+def _attacks_of(pieces: Pieces, occupied: int, color: chess.Color) -> int:
     result = 0
     for kind, square in pieces:
-        result |= attacks(kind, chess.WHITE, square, occupied)
+        result |= attacks(kind, color, square, occupied)
     return result
 
 
-def _blocked_attacks(pieces: Pieces) -> Bools:
+def _blocked_attacks(pieces: Pieces, color: chess.Color) -> Bools:
     """[u, s]: our pieces attack ``s`` when the unit stands on ``u`` (a blocker)."""
     occupied = _occupied(pieces)
     if not any(kind in SLIDERS for kind, _ in pieces):
-        return np.repeat(bools([_attacks_of(pieces, occupied)]), 64, axis=0)
-    return bools([_attacks_of(pieces, occupied | (1 << u)) for u in range(64)])
+        return np.repeat(bools([_attacks_of(pieces, occupied, color)]), 64, axis=0)
+    return bools([_attacks_of(pieces, occupied | (1 << u), color) for u in range(64)])
 
 
 _knights: dict[int, npt.NDArray[np.float64]] = {}
@@ -174,13 +171,18 @@ class Outcomes:
         return tuple(sorted(found))
 
 
-def move_outcomes(kind: chess.PieceType, pieces: Pieces, move: chess.Move) -> Outcomes:
+def move_outcomes(
+    kind: chess.PieceType, pieces: Pieces, move: chess.Move, color: chess.Color = chess.WHITE
+) -> Outcomes:
     """For each pair (king, unit): is ``move`` (of one of ``pieces``, ours, our king
-    first) legal, does it take the unit, and which checks does it give."""
+    first, of ``color``) legal, does it take the unit, and which checks does it give."""
     source, target = move.from_square, move.to_square
     at = next(i for i, (_, square) in enumerate(pieces) if square == source)
     mover = pieces[at][0]
-    after = tuple((k, target if i == at else s) for i, (k, s) in enumerate(pieces))
+    after = tuple(
+        (move.promotion or k if i == at else k, target if i == at else s)
+        for i, (k, s) in enumerate(pieces)
+    )
     occupied = _occupied(after)
     king_after = after[0][1]
     legal = np.ones((64, 64), dtype=bool)
@@ -189,6 +191,12 @@ def move_outcomes(kind: chess.PieceType, pieces: Pieces, move: chess.Move) -> Ou
         legal &= ~path[:, None] & ~path[None, :]
     if mover == chess.KING:
         legal &= ~_KING[target][:, None]
+    if mover == chess.PAWN:
+        if chess.square_file(source) != chess.square_file(target):
+            legal &= (np.arange(64) == target)[None, :]  # a capture needs the unit there
+        else:
+            cells = bools([chess.BB_SQUARES[target] | chess.between(source, target)])[0]
+            legal &= ~cells[:, None] & ~cells[None, :]
     exposed = _sees(kind, king_after, occupied)
     exposed = exposed.copy()
     exposed[:, target] = False  # the unit taken there attacks nothing
@@ -197,7 +205,7 @@ def move_outcomes(kind: chess.PieceType, pieces: Pieces, move: chess.Move) -> Ou
     codes = np.zeros((64, 64), dtype=np.int64)
     scale = 1
     for piece, square in after[1:]:
-        reach = bools([attacks(piece, chess.WHITE, square, occupied)])[0]
+        reach = bools([attacks(piece, color, square, occupied)])[0]
         checks = reach[:, None] & ~_BETWEEN[square, :, :]
         code = np.full(64, 5) if piece == chess.KNIGHT else _LINE_CODE[:, square] + 1
         codes += checks * (code[:, None] * scale)
@@ -205,7 +213,9 @@ def move_outcomes(kind: chess.PieceType, pieces: Pieces, move: chess.Move) -> Ou
     return Outcomes(legal, captured, codes, after)
 
 
-def reply(kind: chess.PieceType, pieces: Pieces, mass: Floats) -> tuple[Floats, Floats, Floats]:
+def reply(
+    kind: chess.PieceType, pieces: Pieces, mass: Floats, color: chess.Color = chess.WHITE
+) -> tuple[Floats, Floats, Floats]:
     """The enemy's move from ``mass`` ([king, unit] with us having just moved to
     ``pieces``), each pair's mass spread uniformly over its legal moves.
 
@@ -213,7 +223,7 @@ def reply(kind: chess.PieceType, pieces: Pieces, mass: Floats) -> tuple[Floats, 
     after the move, captures of our pieces included (the king or the unit on one of our
     squares); ``mated`` and ``stalemated`` the mass of pairs with no legal move."""
     ours = pieces[0][1]
-    blocked = _blocked_attacks(pieces)  # [u, s]
+    blocked = _blocked_attacks(pieces, color)  # [u, s]
     near = _KING[ours] | _EYE[ours]
     steps = ~blocked & ~near[None, :] & ~_EYE  # [u, k']: the king may step to k'
     step_count = _KING_F @ steps.T.astype(np.float64)  # [k, u]
@@ -221,7 +231,7 @@ def reply(kind: chess.PieceType, pieces: Pieces, mass: Floats) -> tuple[Floats, 
     occupied = _occupied(pieces)
     for _piece, square in pieces[1:]:
         others = tuple(p for p in pieces if p[1] != square)
-        lands[square, :] = ~bools([_attacks_of(others, occupied)])[0]
+        lands[square, :] = ~bools([_attacks_of(others, occupied, color)])[0]
     lands[ours, :] = False
     unit = _unit_moves(kind, pieces)  # [k, u, v]
     landing = lands.T.astype(np.float64)  # [k, v]
@@ -250,9 +260,12 @@ def checks_on_us(kind: chess.PieceType, pieces: Pieces) -> npt.NDArray[np.int64]
 class JointBelief:
     """The filter of one stretch of a game with one enemy unit (see the module)."""
 
-    def __init__(self, kind: chess.PieceType, mass: Floats) -> None:
+    def __init__(
+        self, kind: chess.PieceType, mass: Floats, color: chess.Color = chess.WHITE
+    ) -> None:
         self.kind = kind
         self.mass = mass
+        self.color = color  #: ours
         self.resets = 0
 
     @classmethod
@@ -263,7 +276,7 @@ class JointBelief:
         kind = unit_kind(meta)
         if kind is None:
             return None
-        belief = cls(kind, np.zeros((64, 64)))
+        belief = cls(kind, np.zeros((64, 64)), meta.color)
         belief.mass = belief._prior(meta, pieces)
         return belief if belief.mass.sum() > 0.0 else None
 
@@ -280,7 +293,7 @@ class JointBelief:
         ours = _occupied(pieces)
         mass *= ~bools([ours])[0][None, :]
         mass *= ~bools([ours])[0][:, None]
-        attacked = _blocked_attacks(pieces).T  # [k, u]
+        attacked = _blocked_attacks(pieces, self.color).T  # [k, u]
         mass *= ~attacked  # at our turn the king is not in check
         mass *= ~_KING[pieces[0][1]][:, None]
         if meta.check_known:
@@ -312,7 +325,7 @@ class JointBelief:
     ) -> bool:
         """Our ``move`` (from ``pieces``) was accepted, with ``capture`` heard or not and
         ``checks`` announced. False if no pair agrees (the caller starts afresh)."""
-        outcomes = move_outcomes(self.kind, pieces, move)
+        outcomes = move_outcomes(self.kind, pieces, move, self.color)
         keep = outcomes.captured if capture else outcomes.legal & ~outcomes.captured
         mass = self.mass * keep
         wanted = tuple(sorted(checks))
@@ -324,7 +337,7 @@ class JointBelief:
 
     def refused(self, pieces: Pieces, move: chess.Move) -> bool:
         """Our attempt ``move`` was refused."""
-        outcomes = move_outcomes(self.kind, pieces, move)
+        outcomes = move_outcomes(self.kind, pieces, move, self.color)
         return self._set(self.mass * ~outcomes.legal)
 
     def their_move(
@@ -332,7 +345,7 @@ class JointBelief:
     ) -> bool:
         """The enemy moved (``pieces`` ours before it), taking our piece on ``capture``
         or nothing, and giving ``checks``."""
-        after, _, _ = reply(self.kind, pieces, self.mass)
+        after, _, _ = reply(self.kind, pieces, self.mass, self.color)
         ours = _occupied(pieces)
         if capture is None:
             taken = bools([ours])[0]

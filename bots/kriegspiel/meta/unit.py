@@ -130,9 +130,9 @@ class UnitEndgame:
         try:
             if kind == "move" and ours:
                 move = chess.Move.from_uci(event["move"])
-                if move.promotion or (
+                if (
                     chess.square_distance(move.from_square, move.to_square) > 1
-                    and (meta.own.piece_type_at(move.from_square) == chess.KING)
+                    and meta.own.piece_type_at(move.from_square) == chess.KING
                 ):
                     self.joint = None  # castling: not modelled
                     return
@@ -146,7 +146,12 @@ class UnitEndgame:
                 square = chess.parse_square(taken) if taken else None
                 agreed = joint.their_move(pieces, square, tuple(event.get("check") or ()))
             elif kind == "illegal" and ours and "move" in event:
-                agreed = joint.refused(pieces, chess.Move.from_uci(event["move"]))
+                move = chess.Move.from_uci(event["move"])
+                if chess.square_distance(move.from_square, move.to_square) > 1 and (
+                    meta.own.piece_type_at(move.from_square) == chess.KING
+                ):
+                    return  # a castling refused: not used (a coarser belief, still true)
+                agreed = joint.refused(pieces, move)
             else:
                 return
         except (KeyError, ValueError, StopIteration):
@@ -213,7 +218,8 @@ class UnitEndgame:
     ) -> float | None:
         """The attempt's expected worth in plies (lower is better); ``None`` if it is
         surely refused (it teaches nothing)."""
-        outcomes = move_outcomes(kind, pieces, move)
+        color = self.joint.color if self.joint is not None else chess.WHITE
+        outcomes = move_outcomes(kind, pieces, move, color)
         if not float((mass * outcomes.legal).sum()) > 0.0:
             return None
         after = outcomes.after
@@ -229,7 +235,7 @@ class UnitEndgame:
         next_row = _row(after, True)
         for code in np.unique(outcomes.codes[quiet > 0.0]):
             group = quiet * (outcomes.codes == code)
-            moved, mated, stalemated = reply(kind, after, group)
+            moved, mated, stalemated = reply(kind, after, group, color)
             value += MATE * float(mated.sum()) + LOSS * float(stalemated.sum())
             taken = float(moved[ours, :].sum() + moved[:, ours].sum())
             value += LOSS * taken
