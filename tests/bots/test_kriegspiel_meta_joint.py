@@ -56,7 +56,9 @@ def _with(
     return result if result.is_valid() else None
 
 
-def _attempts(board: chess.Board, ours: tuple[tuple[int, int], ...], us: chess.Color) -> list:
+def _attempts(
+    board: chess.Board, ours: tuple[tuple[int, int], ...], us: chess.Color
+) -> list[chess.Move]:
     """Our attempts on our own board: its moves and every pawn's two captures."""
     own = chess.Board(None)
     own.turn = us
@@ -133,7 +135,8 @@ def _normalised(states: dict[Pair, float]) -> np.ndarray:
     array = np.zeros((64, 64))
     for (king, unit), mass in states.items():
         array[king, unit] = mass
-    return array / array.sum()
+    result: np.ndarray = array / array.sum()
+    return result
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -177,9 +180,9 @@ def test_the_filter_equals_an_independent_one_pair_by_pair(kind: int, seed: int)
         move = rng.choice(list(board.legal_moves))
         taken = move.to_square if board.is_capture(move) else None
         board.push(move)
-        heard = (taken, tuple(check_directions(board)))
-        assert joint.their_move(ours, taken, heard[1])
-        states = _their_oracle(states, before, kind, heard, us)
+        answer = (taken, tuple(check_directions(board)))
+        assert joint.their_move(ours, taken, answer[1])
+        states = _their_oracle(states, before, kind, answer, us)
         assert np.allclose(joint.mass, _normalised(states), atol=1e-12)
         if board.is_game_over() or taken is not None:
             return

@@ -148,7 +148,8 @@ def _sees(kind: chess.PieceType, target: int, occupied: int) -> Bools:
     if kind == chess.KNIGHT:
         return np.broadcast_to(_KNIGHT[target][None, :], (64, 64))
     lines = bools([attacks(kind, chess.BLACK, target, occupied)])[0]
-    return lines[None, :] & ~_BETWEEN[:, target, :].T
+    result: Bools = lines[None, :] & ~_BETWEEN[:, target, :].T
+    return result
 
 
 class Outcomes:
@@ -301,7 +302,8 @@ class JointBelief:
             wanted = _code(meta.checks_on_us)
             mass *= codes == wanted if wanted is not None else codes > 0
         total = float(mass.sum())
-        return mass / total if total > 0.0 else mass
+        prior: Floats = mass / total if total > 0.0 else mass
+        return prior
 
     def king(self) -> Floats:
         """The king's marginal (64)."""
