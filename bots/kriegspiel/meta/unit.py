@@ -40,7 +40,7 @@ from bots.kriegspiel.meta.planner import DRAWN, REPEAT_COST, THIRD_TIME, TOLERAN
 __all__ = ["CAPTURE_BONUS", "LOSS", "MATE", "SIZE_WEIGHT", "UnitEndgame"]
 
 #: What losing our last mating piece or a stalemate costs, in plies, times its chance.
-LOSS = 600.0
+LOSS = 2000.0
 #: What taking the unit is worth (plies off the table's distance): the king is alone.
 CAPTURE_BONUS = 0.3 * LOSS
 #: The worth of a mate (plies; lower is better).
