@@ -100,7 +100,7 @@ class Joint(Checked):
 
 @pytest.mark.parametrize(
     ("ours", "theirs", "start"),
-    [("Q", "N", 0), ("Q", "B", 1), ("R", "B", 2), ("RB", "N", 3), ("QPP", "R", 4)],
+    [("Q", "N", 5), ("Q", "B", 1), ("R", "B", 2), ("RB", "N", 3), ("QPP", "R", 4)],
 )
 def test_in_real_games_the_belief_never_drops_the_truth(ours: str, theirs: str, start: int) -> None:
     """The joint belief keeps the true pair and the sets it narrows stay sound (the
