@@ -117,22 +117,13 @@ def _blocked_attacks(pieces: Pieces, color: chess.Color) -> Bools:
     return bools([_attacks_of(pieces, occupied | (1 << u), color) for u in range(64)])
 
 
-_knights: dict[int, npt.NDArray[np.float64]] = {}
-
-
-def _unit_moves(kind: chess.PieceType, pieces: Pieces) -> npt.NDArray[np.float64]:
-    """[k, u, v]: 1 where the unit on ``u`` may step to ``v`` with the king on ``k`` (on
-    our board: through our pieces' squares it may not pass; it may land on them, not on
-    either king)."""
+def _slides(kind: chess.PieceType, pieces: Pieces) -> npt.NDArray[np.float64]:
+    """[k, u, v]: 1 where a sliding unit on ``u`` may move to ``v`` with the king on
+    ``k`` (through our pieces' squares it may not pass; it may land on them, not on either
+    king). A knight's moves do not depend on ``k``: :func:`reply` takes them from
+    ``_KNIGHT``."""
     occupied = _occupied(pieces)
     ours_king = chess.BB_SQUARES[pieces[0][1]]
-    if kind == chess.KNIGHT:  # the same for any placement but our king's square
-        found = _knights.get(pieces[0][1])
-        if found is None:
-            base = _KNIGHT & ~bools([ours_king])[0][None, :]
-            table = np.broadcast_to(base, (64, 64, 64)) & ~_EYE[:, None, :]
-            found = _knights[pieces[0][1]] = table.astype(np.float64)
-        return found
     rows = [
         attacks(kind, chess.BLACK, u, occupied | (1 << k)) & ~(1 << k) & ~ours_king
         for k in range(64)
@@ -234,9 +225,13 @@ def reply(
         others = tuple(p for p in pieces if p[1] != square)
         lands[square, :] = ~bools([_attacks_of(others, occupied, color)])[0]
     lands[ours, :] = False
-    unit = _unit_moves(kind, pieces)  # [k, u, v]
-    landing = lands.T.astype(np.float64)  # [k, v]
-    unit_count = np.einsum("kuv,kv->ku", unit, landing)
+    landing = (lands.T & ~_EYE).astype(np.float64)  # [k, v]: never onto its own king
+    if kind == chess.KNIGHT:
+        jumps = (_KNIGHT & ~_EYE[ours][None, :]).astype(np.float64)  # [u, v]
+        unit_count = landing @ jumps.T
+    else:
+        unit = _slides(kind, pieces)  # [k, u, v]
+        unit_count = np.einsum("kuv,kv->ku", unit, landing)
     count = step_count + unit_count
     live = mass > 0.0
     stuck = live & (count == 0)
@@ -245,7 +240,10 @@ def reply(
     stalemated = np.where(stuck & ~in_check, mass, 0.0)
     share = np.divide(mass, count, out=np.zeros_like(mass), where=count > 0)
     after = (_KING_F @ share) * steps.T
-    after += np.einsum("ku,kuv->kv", share, unit) * landing
+    if kind == chess.KNIGHT:
+        after += (share @ jumps) * landing
+    else:
+        after += np.einsum("ku,kuv->kv", share, unit) * landing
     return after, mated, stalemated
 
 
