@@ -120,16 +120,14 @@ def _blocked_attacks(pieces: Pieces, color: chess.Color) -> Bools:
 def _slides(kind: chess.PieceType, pieces: Pieces) -> npt.NDArray[np.float64]:
     """[k, u, v]: 1 where a sliding unit on ``u`` may move to ``v`` with the king on
     ``k`` (through our pieces' squares it may not pass; it may land on them, not on either
-    king). A knight's moves do not depend on ``k``: :func:`reply` takes them from
-    ``_KNIGHT``."""
+    king): its moves on our board, less those past the king or onto it. A knight's moves
+    do not depend on ``k``: :func:`reply` takes them from ``_KNIGHT``."""
     occupied = _occupied(pieces)
     ours_king = chess.BB_SQUARES[pieces[0][1]]
-    rows = [
-        attacks(kind, chess.BLACK, u, occupied | (1 << k)) & ~(1 << k) & ~ours_king
-        for k in range(64)
-        for u in range(64)
-    ]
-    result: npt.NDArray[np.float64] = bools(rows).reshape(64, 64, 64).astype(np.float64)
+    base = bools([attacks(kind, chess.BLACK, u, occupied) & ~ours_king for u in range(64)])
+    past = _BETWEEN.transpose(2, 0, 1)  # [k, u, v]: k stands between u and v
+    table = base[None, :, :] & ~past & ~_EYE[:, None, :]
+    result: npt.NDArray[np.float64] = table.astype(np.float64)
     return result
 
 
