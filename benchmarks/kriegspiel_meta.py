@@ -1,8 +1,8 @@
 """Benchmark: ``kriegspiel-meta`` in the endgames and against the random player.
 
 Endgames (issue 7, section 4): KR vs K and KQ vs K (and KBB vs K, KBN vs K, KP vs K, KQR and
-KRB vs K) from random legal starts, the bot to move with white, the defender either ``kriegspiel-random`` or a
-king that always steps toward the centre. ``KQ-N`` and the like keep the defender a unit
+KRB vs K) from random legal starts, the bot to move with white, the defender either
+``kriegspiel-random`` or a king that always steps toward the centre. ``KQ-N`` and the like keep the defender a unit
 or more (``-N``, ``-B``, ``-R``, ``-Q``, ``-P``, letters repeated for more): the nearly lone king
 that won games end in (issue 33: queen against knight drawn by the 50-move rule or the
 queen lost to the knight). Prints the share mated within the 50-move rule
@@ -62,7 +62,13 @@ ENDGAMES = {
     "KRB": [chess.ROOK, chess.BISHOP],
 }
 #: What the defender may keep beside its king: ``KQ-N`` is KQ vs KN.
-DEFENCES = {"N": chess.KNIGHT, "B": chess.BISHOP, "R": chess.ROOK, "Q": chess.QUEEN, "P": chess.PAWN}
+DEFENCES = {
+    "N": chess.KNIGHT,
+    "B": chess.BISHOP,
+    "R": chess.ROOK,
+    "Q": chess.QUEEN,
+    "P": chess.PAWN,
+}
 
 
 def endgame(name: str) -> tuple[list[chess.PieceType], list[chess.PieceType]]:
