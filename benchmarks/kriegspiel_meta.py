@@ -2,11 +2,12 @@
 
 Endgames (issue 7, section 4): KR vs K and KQ vs K (and KBB vs K, KBN vs K, KP vs K, KQR and
 KRB vs K) from random legal starts, the bot to move with white, the defender either
-``kriegspiel-random`` or a king that always steps toward the centre. ``KQ-N`` and the like keep the defender a unit
-or more (``-N``, ``-B``, ``-R``, ``-Q``, ``-P``, letters repeated for more): the nearly lone king
-that won games end in (issue 33: queen against knight drawn by the 50-move rule or the
-queen lost to the knight). Prints the share mated within the 50-move rule
-(draws by the rule, repetition, stalemate or a lost piece are failures), the average
+``kriegspiel-random`` or a king that always steps toward the centre. ``KQ-N`` and the like
+keep the defender a unit or more (``-N``, ``-B``, ``-R``, ``-Q``, ``-P``, letters repeated
+for more): the nearly lone king that won games end in (issue 33: queen against knight
+drawn by the 50-move rule or the queen lost to the knight). Prints the share mated within
+the 50-move rule (draws by the rule, repetition, stalemate or a lost piece are failures),
+the average
 number of moves to mate, illegal attempts per move and the median time per decision.
 
     python -m benchmarks.kriegspiel_meta endgames [--starts 200] [--budget 0.2] [--parallel 2]
