@@ -1,7 +1,7 @@
 """Where the hidden king and its one last unit stand, together: an exact forward filter.
 
-With one enemy unit left (a knight, bishop, rook or queen; no pawns on the board) the
-metaposition's sets stop shrinking. A square of the king's region is cleared only by a
+With one enemy unit left (a knight, bishop, rook or queen; no enemy pawn, ours may stand)
+the metaposition's sets stop shrinking. A square of the king's region is cleared only by a
 line on which no square may hold the unit, and an unseen knight may stand almost
 anywhere, so the king's region stays near 50 squares for the whole endgame (round thirty
 of issue 33, ``docs/kriegspiel_meta.md``). The sets forget what silence says jointly: after

@@ -162,7 +162,7 @@ class UnitEndgame:
 
     def track(self, meta: Metaposition) -> None:
         """At each of our decisions, whatever our pieces: keep the joint belief while the
-        enemy has one unit and no pawn is on the board, and narrow the metaposition's
+        enemy has one unit and no pawn (ours may stand), and narrow the metaposition's
         king and unit sets to its support. The support does not depend on how the enemy
         is taken to move (every legal move keeps some mass), so the narrowed sets are as
         sound as before; they are only sharper, for every part of the search."""
