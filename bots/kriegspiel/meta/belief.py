@@ -45,6 +45,7 @@ __all__ = [
     "spread_central",
     "step",
     "steps",
+    "support",
     "take_chance",
     "uniform",
 ]
@@ -272,10 +273,10 @@ class KingBelief:
         covering: list[int] = []
         for group in answer_groups(pieces, self.region, attacked):
             after = spread(self.parts[0] * mask(group), pieces, attacked) * ours
-            support = _support(after)
-            if support == region:
+            squares = support(after)
+            if squares == region:
                 matched.append(group)
-            elif support & region == region:
+            elif squares & region == region:
                 covering.append(group)
         chosen = matched or covering
         if not chosen:
@@ -298,13 +299,14 @@ class KingBelief:
         mass = mass / total
         empty = inside & (mass <= 0.0)
         if np.any(empty):
-            self.repaired |= _support(empty.astype(np.float64))
+            self.repaired |= support(empty.astype(np.float64))
             mass = mass + FLOOR * empty
             mass = mass / mass.sum()
         return mass
 
 
-def _support(mass: Floats) -> int:
+def support(mass: Floats) -> int:
+    """The squares where ``mass`` is positive, as a bitboard."""
     result = 0
     for square in np.flatnonzero(mass > 0.0):
         result |= 1 << int(square)

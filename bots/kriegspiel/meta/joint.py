@@ -187,8 +187,7 @@ def move_outcomes(
         else:
             cells = bools([chess.BB_SQUARES[target] | chess.between(source, target)])[0]
             legal &= ~cells[:, None] & ~cells[None, :]
-    exposed = _sees(kind, king_after, occupied)
-    exposed = exposed.copy()
+    exposed = _sees(kind, king_after, occupied).copy()
     exposed[:, target] = False  # the unit taken there attacks nothing
     legal &= ~exposed
     captured = legal & (np.arange(64) == target)[None, :]
@@ -263,7 +262,6 @@ class JointBelief:
         self.kind = kind
         self.mass = mass
         self.color = color  #: ours
-        self.resets = 0
 
     @classmethod
     def start(cls, meta: Metaposition, pieces: Pieces) -> JointBelief | None:
@@ -287,9 +285,8 @@ class JointBelief:
                 units = units * np.maximum(weights, 1e-3)
         mass = kings[:, None] * units[None, :]
         mass *= ~_EYE
-        ours = _occupied(pieces)
-        mass *= ~bools([ours])[0][None, :]
-        mass *= ~bools([ours])[0][:, None]
+        free = ~bools([_occupied(pieces)])[0]
+        mass *= free[None, :] & free[:, None]
         attacked = _blocked_attacks(pieces, self.color).T  # [k, u]
         mass *= ~attacked  # at our turn the king is not in check
         mass *= ~_KING[pieces[0][1]][:, None]

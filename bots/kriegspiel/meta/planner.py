@@ -46,8 +46,10 @@ from bots.kriegspiel.meta.belief import (
     mask,
     occupied_by,
     step,
+    support,
     take_chance,
 )
+from bots.kriegspiel.meta.dtm import UNKNOWN, table
 from bots.kriegspiel.meta.endgames import box
 from bots.kriegspiel.meta.geometry import attacks
 from bots.kriegspiel.meta.mate import Pieces, neighbours
@@ -63,7 +65,9 @@ __all__ = [
     "TOLERANCE",
     "WORST_WEIGHT",
     "TablePlanner",
+    "near_best",
     "placement",
+    "table_rows",
 ]
 
 #: How much a region's worst square counts next to the expected distance over it.
@@ -88,6 +92,30 @@ TOLERANCE = 0.5
 DRAWN = 200.0
 #: The worth of an answer after which we have no move at all.
 _STUCK = 150.0
+
+
+_rows: dict[tuple[int, bool], Floats] = {}
+
+
+def table_rows(kind: int, turn_white: bool) -> Floats:
+    """The KQ vs K or KR vs K table of :mod:`~bots.kriegspiel.meta.dtm` (plies to mate,
+    indexed as ``dtm.index``) as floats, draws and illegal positions at :data:`DRAWN`."""
+    found = _rows.get((kind, turn_white))
+    if found is None:
+        white, black = table(kind)
+        raw = np.frombuffer(white if turn_white else black, dtype=np.uint8).astype(np.float64)
+        raw[raw == UNKNOWN] = DRAWN
+        found = _rows[(kind, turn_white)] = raw
+    return found
+
+
+def near_best(rng: random.Random, scored: list[tuple[float, str]]) -> str | None:
+    """One of the attempts within :data:`TOLERANCE` plies of the best (lowest) value,
+    drawn at random; ``None`` for none."""
+    if not scored:
+        return None
+    best = min(value for value, _ in scored)
+    return rng.choice(sorted(text for value, text in scored if value <= best + TOLERANCE))
 
 
 def placement(meta: Metaposition) -> Pieces:
@@ -167,11 +195,7 @@ class TablePlanner:
             if value is not None:
                 scored.append((value, uci))
         self.scores = {uci: value for value, uci in scored}
-        if not scored:
-            return None
-        best = min(value for value, _ in scored)
-        near = sorted(uci for value, uci in scored if value <= best + TOLERANCE)
-        return self.rng.choice(near)
+        return near_best(self.rng, scored)
 
     def _value(self, pieces: Pieces, mass: Floats, at: int, target: int) -> float | None:
         """The attempt's expected worth in plies to mate (lower is better) over the
@@ -194,7 +218,7 @@ class TablePlanner:
             stepped = step(before, after, attacked, self.belief.central)
             expected += take_chance(before, after, attacked, self._adverse()) * LOSS
             stepped = stepped * ours
-            part = _bits(stepped)
+            part = support(stepped)
             if not part:
                 continue
             value = self._reply(after, part, stepped) + self._room(part, attacked)
@@ -281,10 +305,3 @@ def _lost(pieces: Pieces, legal: int, attacked: int) -> tuple[int, int]:
     free = chess.BB_ALL & ~attacked & ~chess.BB_SQUARES[pieces[0][1]]
     stuck = legal & ~neighbours(free)
     return stuck & attacked, stuck & ~attacked
-
-
-def _bits(mass: Floats) -> int:
-    result = 0
-    for square in np.flatnonzero(mass > 0.0):
-        result |= 1 << int(square)
-    return result

@@ -36,21 +36,17 @@ The forced-mate search, which runs before it, finishes small regions.
 from __future__ import annotations
 
 import chess
-import numpy as np
 
 from bots.kriegspiel.meta.belief import Floats
-from bots.kriegspiel.meta.dtm import UNKNOWN, table
 from bots.kriegspiel.meta.endgames import box
 from bots.kriegspiel.meta.mate import Pieces
 from bots.kriegspiel.meta.metaposition import Metaposition
-from bots.kriegspiel.meta.planner import DRAWN, LOSS, TablePlanner
+from bots.kriegspiel.meta.planner import LOSS, TablePlanner, table_rows
 
 __all__ = ["CUT_WEIGHT", "LOSS", "RookEndgame", "cut", "lone_rook"]
 
 #: The cost (in plies) of each square of the box our pieces leave the king (:func:`cut`).
 CUT_WEIGHT = 0.5
-
-_rows: dict[bool, np.ndarray] = {}
 
 
 def lone_rook(meta: Metaposition) -> bool:
@@ -60,17 +56,6 @@ def lone_rook(meta: Metaposition) -> bool:
     own = meta.own
     mine = own.occupied_co[meta.color] & ~own.kings
     return mine.bit_count() == 1 and bool(mine & own.rooks)
-
-
-def _table(turn_white: bool) -> np.ndarray:
-    """The KR vs K table (plies to mate) as floats, draws at :data:`DRAWN`."""
-    found = _rows.get(turn_white)
-    if found is None:
-        white, black = table(chess.ROOK)
-        raw = np.frombuffer(white if turn_white else black, dtype=np.uint8).astype(np.float64)
-        raw[raw == UNKNOWN] = DRAWN
-        found = _rows[turn_white] = raw
-    return found
 
 
 def cut(region: int, attacked: int) -> int:
@@ -94,4 +79,4 @@ class RookEndgame(TablePlanner):
     def _row(self, pieces: Pieces, turn_white: bool) -> Floats:
         (_, king), (_, rook) = pieces
         start = (king << 12) | (rook << 6)
-        return _table(turn_white)[start : start + 64]
+        return table_rows(chess.ROOK, turn_white)[start : start + 64]

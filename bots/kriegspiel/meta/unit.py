@@ -18,7 +18,8 @@ everything a probability over the pairs (king, unit):
   :data:`SIZE_WEIGHT` times the king's *effective* number of squares (the exponential of
   its entropy): a check that splits the pairs is worth what it tells;
 - a placement of our pieces seen before costs more each time, and much more the third
-  time; attempts within :data:`TOLERANCE` plies of the best are drawn at random.
+  time; attempts near the best are drawn at random
+  (:func:`~bots.kriegspiel.meta.planner.near_best`).
 """
 
 from __future__ import annotations
@@ -30,12 +31,17 @@ from typing import Any
 import chess
 import numpy as np
 
-from bots.kriegspiel.meta.belief import Floats
-from bots.kriegspiel.meta.dtm import UNKNOWN, table
+from bots.kriegspiel.meta.belief import Floats, support
 from bots.kriegspiel.meta.joint import JointBelief, bools, move_outcomes, reply, unit_kind
 from bots.kriegspiel.meta.mate import Pieces
 from bots.kriegspiel.meta.metaposition import Metaposition
-from bots.kriegspiel.meta.planner import DRAWN, REPEAT_COST, THIRD_TIME, TOLERANCE, placement
+from bots.kriegspiel.meta.planner import (
+    REPEAT_COST,
+    THIRD_TIME,
+    near_best,
+    placement,
+    table_rows,
+)
 
 __all__ = ["CAPTURE_BONUS", "LOSS", "MATE", "SIZE_WEIGHT", "UnitEndgame"]
 
@@ -48,32 +54,19 @@ MATE = -1000.0
 #: The cost (plies) of each effective square of the king after the enemy's move.
 SIZE_WEIGHT = 0.3
 
-_rows: dict[tuple[int, bool], Floats] = {}
-
-
-def _table(kind: chess.PieceType, turn_white: bool) -> Floats:
-    found = _rows.get((kind, turn_white))
-    if found is None:
-        white, black = table(kind)
-        raw = np.frombuffer(white if turn_white else black, dtype=np.uint8).astype(np.float64)
-        raw[raw == UNKNOWN] = DRAWN
-        found = _rows[(kind, turn_white)] = raw
-    return found
-
 
 def _row(pieces: Pieces, turn_white: bool) -> Floats:
     """Plies to mate for every square of the enemy king, our king and piece as placed."""
     (_, king), (kind, piece) = pieces
     start = (king << 12) | (piece << 6)
-    return _table(kind, turn_white)[start : start + 64]
+    return table_rows(kind, turn_white)[start : start + 64]
 
 
-def _support(mass: Floats) -> int:
-    """The squares with some mass, as a bitboard."""
-    result = 0
-    for square in np.flatnonzero(mass > 0.0):
-        result |= 1 << int(square)
-    return result
+def _castles(meta: Metaposition, move: chess.Move) -> bool:
+    """Whether ``move`` is a castling of ours (the filter does not model it)."""
+    return meta.own.piece_type_at(move.from_square) == chess.KING and (
+        chess.square_distance(move.from_square, move.to_square) > 1
+    )
 
 
 def _expected(values: Floats, kings: Floats) -> float:
@@ -130,11 +123,8 @@ class UnitEndgame:
         try:
             if kind == "move" and ours:
                 move = chess.Move.from_uci(event["move"])
-                if (
-                    chess.square_distance(move.from_square, move.to_square) > 1
-                    and meta.own.piece_type_at(move.from_square) == chess.KING
-                ):
-                    self.joint = None  # castling: not modelled
+                if _castles(meta, move):
+                    self.joint = None  # not modelled: start afresh at the next decision
                     return
                 capture = event.get("capture") is not None
                 agreed = joint.our_move(pieces, move, capture, tuple(event.get("check") or ()))
@@ -147,9 +137,7 @@ class UnitEndgame:
                 agreed = joint.their_move(pieces, square, tuple(event.get("check") or ()))
             elif kind == "illegal" and ours and "move" in event:
                 move = chess.Move.from_uci(event["move"])
-                if chess.square_distance(move.from_square, move.to_square) > 1 and (
-                    meta.own.piece_type_at(move.from_square) == chess.KING
-                ):
+                if _castles(meta, move):
                     return  # a castling refused: not used (a coarser belief, still true)
                 agreed = joint.refused(pieces, move)
             else:
@@ -179,8 +167,8 @@ class UnitEndgame:
         if joint is None:
             return
         unit = joint.unit()
-        meta.may[chess.KING] &= _support(joint.king())
-        meta.may[kind] &= _support(unit)
+        meta.may[chess.KING] &= support(joint.king())
+        meta.may[kind] &= support(unit)
         meta.tighten()
         if meta.presence is not None:  # the unit's marginal is where it probably stands
             meta.presence.weights[kind] = [float(weight) for weight in unit]
@@ -188,37 +176,28 @@ class UnitEndgame:
 
     def choose(self, meta: Metaposition, attempts: list[str]) -> str | None:
         """The attempt to make, or ``None`` (not this endgame). :meth:`track` first."""
-        if self.joint is None or not self.applies(meta):
+        joint = self.joint
+        if joint is None or not self.applies(meta):
             return None
         pieces = placement(meta)
-        kind = self.joint.kind
         if pieces != self.last:  # a refused attempt asks again from the same placement
             self.seen[pieces] += 1
             self.last = pieces
         scored: list[tuple[float, str]] = []
         for text in attempts:
             move = chess.Move.from_uci(text)
-            if move.promotion or (
-                pieces[0][1] == move.from_square
-                and chess.square_distance(move.from_square, move.to_square) > 1
-            ):
+            if move.promotion or _castles(meta, move):
                 continue
-            value = self._value(kind, pieces, self.joint.mass, move)
+            value = self._value(joint, pieces, move)
             if value is not None:
                 scored.append((value, text))
         self.scores = {text: value for value, text in scored}
-        if not scored:
-            return None
-        best = min(value for value, _ in scored)
-        near = sorted(text for value, text in scored if value <= best + TOLERANCE)
-        return self.rng.choice(near)
+        return near_best(self.rng, scored)
 
-    def _value(
-        self, kind: chess.PieceType, pieces: Pieces, mass: Floats, move: chess.Move
-    ) -> float | None:
+    def _value(self, joint: JointBelief, pieces: Pieces, move: chess.Move) -> float | None:
         """The attempt's expected worth in plies (lower is better); ``None`` if it is
         surely refused (it teaches nothing)."""
-        color = self.joint.color if self.joint is not None else chess.WHITE
+        kind, mass, color = joint.kind, joint.mass, joint.color
         outcomes = move_outcomes(kind, pieces, move, color)
         if not float((mass * outcomes.legal).sum()) > 0.0:
             return None
