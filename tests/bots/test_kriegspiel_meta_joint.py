@@ -155,7 +155,7 @@ def test_the_filter_equals_an_independent_one_pair_by_pair(kind: int, seed: int)
     ]
     truth = _truth(board, us)
     states = {pair: 1.0 for pair in [*rng.sample(candidates, 14), truth]}
-    joint = JointBelief(kind, _normalised(states), us)
+    joint = JointBelief({kind: _normalised(states)}, us)
     for _ in range(3):
         ours = _ours(board, us)
         attempts = _attempts(board, ours, us)
@@ -171,10 +171,10 @@ def test_the_filter_equals_an_independent_one_pair_by_pair(kind: int, seed: int)
                 break
             assert joint.refused(ours, move)
             states = _our_oracle(states, board, kind, move, None, us)
-            assert np.allclose(joint.mass, _normalised(states), atol=1e-12)
+            assert np.allclose(joint.masses[kind], _normalised(states), atol=1e-12)
         if board.is_game_over() or capture:
             return
-        assert np.allclose(joint.mass, _normalised(states), atol=1e-12)
+        assert np.allclose(joint.masses[kind], _normalised(states), atol=1e-12)
         ours = _ours(board, us)
         before = board.copy(stack=False)
         move = rng.choice(list(board.legal_moves))
@@ -183,7 +183,84 @@ def test_the_filter_equals_an_independent_one_pair_by_pair(kind: int, seed: int)
         answer = (taken, tuple(check_directions(board)))
         assert joint.their_move(ours, taken, answer[1])
         states = _their_oracle(states, before, kind, answer, us)
-        assert np.allclose(joint.mass, _normalised(states), atol=1e-12)
+        assert np.allclose(joint.masses[kind], _normalised(states), atol=1e-12)
+        if board.is_game_over() or taken is not None:
+            return
+
+
+def _mixture(states: dict[int, dict[Pair, float]]) -> dict[int, np.ndarray]:
+    """Each kind's pairs as an array, all of them together normalised to one."""
+    total = sum(sum(pairs.values()) for pairs in states.values())
+    arrays = {}
+    for kind, pairs in states.items():
+        array = np.zeros((64, 64))
+        for (king, unit), mass in pairs.items():
+            array[king, unit] = mass / total
+        arrays[kind] = array
+    return arrays
+
+
+def _same(joint: JointBelief, states: dict[int, dict[Pair, float]]) -> None:
+    expected = {kind: array for kind, array in _mixture(states).items() if array.sum() > 0.0}
+    assert set(joint.masses) == set(expected)
+    for kind, array in expected.items():
+        assert np.allclose(joint.masses[kind], array, atol=1e-12), chess.piece_name(kind)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_unit_of_unknown_kind_is_filtered_as_a_mixture(seed: int) -> None:
+    """The unit may be any of three kinds (the true one among them, a queen always):
+    each kind's pairs follow the independent filter of that kind and the kinds are
+    weighed together, through three moves, refusals included."""
+    us = chess.WHITE if seed % 2 == 0 else chess.BLACK
+    rng = random.Random(seed)
+    kind = KINDS[seed % 3]
+    board = _start(kind, 200 + seed, seed % 3 == 2, us)
+    truth = _truth(board, us)
+    states: dict[int, dict[Pair, float]] = {}
+    for other in (kind, KINDS[(seed + 1) % 3], chess.QUEEN):
+        candidates = [
+            (king, unit)
+            for king in range(64)
+            for unit in range(64)
+            if _with(board, (king, unit), other, us, us) is not None
+        ]
+        chosen = rng.sample(candidates, 9)
+        states[other] = {pair: 1.0 for pair in [*chosen, *([truth] if other == kind else [])]}
+    joint = JointBelief(_mixture(states), us)
+    for _ in range(3):
+        ours = _ours(board, us)
+        attempts = _attempts(board, ours, us)
+        rng.shuffle(attempts)
+        for move in attempts:
+            if move in board.legal_moves:
+                before = board.copy(stack=False)
+                capture = board.is_capture(move)
+                board.push(move)
+                heard = (capture, tuple(check_directions(board)))
+                assert joint.our_move(ours, move, capture, heard[1])
+                states = {
+                    k: _our_oracle(pairs, before, k, move, heard, us) for k, pairs in states.items()
+                }
+                break
+            assert joint.refused(ours, move)
+            states = {
+                k: _our_oracle(pairs, board, k, move, None, us) for k, pairs in states.items()
+            }
+            _same(joint, states)
+        if board.is_game_over() or capture:
+            return
+        _same(joint, states)
+        ours = _ours(board, us)
+        before = board.copy(stack=False)
+        move = rng.choice(list(board.legal_moves))
+        taken = move.to_square if board.is_capture(move) else None
+        board.push(move)
+        answer = (taken, tuple(check_directions(board)))
+        assert joint.their_move(ours, taken, answer[1])
+        states = {k: _their_oracle(pairs, before, k, answer, us) for k, pairs in states.items()}
+        _same(joint, states)
+        assert joint.masses[kind][_truth(board, us)] > 0.0
         if board.is_game_over() or taken is not None:
             return
 
@@ -196,7 +273,7 @@ def test_the_true_pair_keeps_its_mass_through_random_games(kind: int, us: chess.
         board = _start(kind, seed, seed % 2 == 1, us)
         ours = _ours(board, us)
         everything = np.ones((64, 64))
-        joint = JointBelief(kind, everything / everything.sum(), us)
+        joint = JointBelief({kind: everything / everything.sum()}, us)
         for _ in range(30):
             if board.is_game_over():
                 break
@@ -205,7 +282,7 @@ def test_the_true_pair_keeps_its_mass_through_random_games(kind: int, us: chess.
             for move in attempts:
                 if move not in board.legal_moves:
                     assert joint.refused(ours, move)
-                    assert joint.mass[_truth(board, us)] > 0.0
+                    assert joint.masses[kind][_truth(board, us)] > 0.0
                     continue
                 capture = board.is_capture(move)
                 board.push(move)
@@ -213,7 +290,7 @@ def test_the_true_pair_keeps_its_mass_through_random_games(kind: int, us: chess.
                 break
             if capture or board.is_game_over():
                 break
-            assert joint.mass[_truth(board, us)] > 0.0
+            assert joint.masses[kind][_truth(board, us)] > 0.0
             ours = _ours(board, us)
             move = rng.choice(list(board.legal_moves))
             taken = move.to_square if board.is_capture(move) else None
@@ -221,7 +298,7 @@ def test_the_true_pair_keeps_its_mass_through_random_games(kind: int, us: chess.
             assert joint.their_move(ours, taken, tuple(check_directions(board)))
             if taken is not None or board.is_game_over():
                 break
-            assert joint.mass[_truth(board, us)] > 0.0
+            assert joint.masses[kind][_truth(board, us)] > 0.0
             ours = _ours(board, us)
 
 

@@ -19,6 +19,13 @@ square, the unit's square), a 64 x 64 array, conditioned on every answer exactly
   uniformly among its legal moves); against another opponent the weights are a model but
   the support is still exact. Then the capture heard (or none) and the checks on our king.
 
+When the unit's kind is not known (the sets allow more than one: a piece that took ours
+unseen, say, was one of several), there is one array per kind it may be, side by side,
+summing to one together: the kinds filter independently and every answer weighs them by
+how well it explains it (a check on a file rules out a knight and a bishop; under the
+move model a queen's many moves make each of its pairs' moves less likely than a
+bishop's).
+
 The enemy's refused attempts are not used (a coarser posterior, still a true one). The
 arrays are indexed ``[king, unit]``; everything is computed on numpy arrays over all
 pairs at once (:func:`reply` is also the planner's model of the enemy's move, see
@@ -34,6 +41,7 @@ import numpy.typing as npt
 from bots.kriegspiel.meta.geometry import SLIDERS, attacks
 from bots.kriegspiel.meta.mate import Pieces
 from bots.kriegspiel.meta.metaposition import Metaposition
+from bots.kriegspiel.meta.presence import FLOOR
 
 __all__ = [
     "DIRECTIONS",
@@ -41,8 +49,9 @@ __all__ = [
     "Outcomes",
     "bools",
     "move_outcomes",
+    "placed_after",
     "reply",
-    "unit_kind",
+    "unit_kinds",
 ]
 
 Floats = npt.NDArray[np.float64]
@@ -86,13 +95,12 @@ def _direction(king: int, checker: int, knight: bool) -> int:
 _LINE_CODE = np.array([[_direction(k, c, False) for c in range(64)] for k in range(64)])
 
 
-def unit_kind(meta: Metaposition) -> chess.PieceType | None:
-    """The kind of the enemy's one unit if the filter applies: exactly one unit, not a
-    pawn, and a single kind the unit may be (our pawns may stand)."""
+def unit_kinds(meta: Metaposition) -> tuple[chess.PieceType, ...]:
+    """The kinds the enemy's one unit may be if the filter applies (exactly one unit,
+    which may not be a pawn; our pawns may stand), else none."""
     if meta.units != 1 or meta.may[chess.PAWN]:
-        return None
-    kinds = [kind for kind in _UNIT_KINDS if meta.may[kind]]
-    return kinds[0] if len(kinds) == 1 else None
+        return ()
+    return tuple(kind for kind in _UNIT_KINDS if meta.may[kind])
 
 
 def _occupied(pieces: Pieces) -> int:
@@ -144,11 +152,10 @@ def _sees(kind: chess.PieceType, target: int, occupied: int) -> Bools:
 class Outcomes:
     """What our attempt does in each pair (see :func:`move_outcomes`)."""
 
-    def __init__(self, legal: Bools, captured: Bools, codes: npt.NDArray[np.int64], after: Pieces):
+    def __init__(self, legal: Bools, captured: Bools, codes: npt.NDArray[np.int64]):
         self.legal = legal  #: [k, u]: the attempt is legal
         self.captured = captured  #: [k, u]: legal and takes the unit
         self.codes = codes  #: [k, u]: the checks it gives (0: none; see :meth:`names`)
-        self.after = after  #: our pieces after it
 
     def names(self, code: int) -> tuple[str, ...]:
         """The check directions the umpire announces for ``code``, sorted."""
@@ -161,18 +168,22 @@ class Outcomes:
         return tuple(sorted(found))
 
 
+def placed_after(pieces: Pieces, move: chess.Move) -> Pieces:
+    """Our ``pieces`` (king first) after our ``move`` of one of them."""
+    return tuple(
+        (move.promotion or kind, move.to_square) if square == move.from_square else (kind, square)
+        for kind, square in pieces
+    )
+
+
 def move_outcomes(
     kind: chess.PieceType, pieces: Pieces, move: chess.Move, color: chess.Color = chess.WHITE
 ) -> Outcomes:
     """For each pair (king, unit): is ``move`` (of one of ``pieces``, ours, our king
     first, of ``color``) legal, does it take the unit, and which checks does it give."""
     source, target = move.from_square, move.to_square
-    at = next(i for i, (_, square) in enumerate(pieces) if square == source)
-    mover = pieces[at][0]
-    after = tuple(
-        (move.promotion or k if i == at else k, target if i == at else s)
-        for i, (k, s) in enumerate(pieces)
-    )
+    mover = next(kind for kind, square in pieces if square == source)
+    after = placed_after(pieces, move)
     occupied = _occupied(after)
     king_after = after[0][1]
     legal = np.ones((64, 64), dtype=bool)
@@ -199,7 +210,7 @@ def move_outcomes(
         code = np.full(64, 5) if piece == chess.KNIGHT else _LINE_CODE[:, square] + 1
         codes += checks * (code[:, None] * scale)
         scale *= 6
-    return Outcomes(legal, captured, codes, after)
+    return Outcomes(legal, captured, codes)
 
 
 def reply(
@@ -254,35 +265,44 @@ def checks_on_us(kind: chess.PieceType, pieces: Pieces) -> npt.NDArray[np.int64]
 
 
 class JointBelief:
-    """The filter of one stretch of a game with one enemy unit (see the module)."""
+    """The filter of one stretch of a game with one enemy unit (see the module): a mass
+    over (kind, king, unit) kept as one [king, unit] array per kind the unit may be, all
+    of them together summing to one. The kinds filter independently (the unit's kind
+    never changes: no pawn); an answer weighs each kind by how well it explains it, and a
+    kind whose array empties is ruled out."""
 
     def __init__(
-        self, kind: chess.PieceType, mass: Floats, color: chess.Color = chess.WHITE
+        self, masses: dict[chess.PieceType, Floats], color: chess.Color = chess.WHITE
     ) -> None:
-        self.kind = kind
-        self.mass = mass
+        self.masses = masses
         self.color = color  #: ours
+
+    @property
+    def kinds(self) -> tuple[chess.PieceType, ...]:
+        """The kinds the unit may still be."""
+        return tuple(self.masses)
 
     @classmethod
     def start(cls, meta: Metaposition, pieces: Pieces) -> JointBelief | None:
         """A filter for ``meta`` at our decision (``pieces`` ours, king first): every
-        pair the sets allow and the position does not rule out, the unit weighted by the
-        presence map. ``None`` if the filter does not apply."""
-        kind = unit_kind(meta)
-        if kind is None:
+        triple the sets allow and the position does not rule out, the kinds and squares
+        weighted by the presence map. ``None`` if the filter does not apply."""
+        kinds = unit_kinds(meta)
+        if not kinds:
             return None
-        belief = cls(kind, np.zeros((64, 64)), meta.color)
-        belief.mass = belief._prior(meta, pieces)
-        return belief if belief.mass.sum() > 0.0 else None
+        belief = cls({}, meta.color)
+        masses = {kind: belief._prior(meta, pieces, kind) for kind in kinds}
+        return belief if belief._set(masses) else None
 
-    def _prior(self, meta: Metaposition, pieces: Pieces) -> Floats:
+    def _prior(self, meta: Metaposition, pieces: Pieces, kind: chess.PieceType) -> Floats:
+        """The unnormalised prior of ``kind``: its presence mass spread over its pairs."""
         kings = bools([meta.may[chess.KING]])[0].astype(np.float64)
-        units = bools([meta.may[self.kind]])[0].astype(np.float64)
+        units = bools([meta.may[kind]])[0].astype(np.float64)
+        share = 1.0
         presence = meta.presence
-        if presence is not None:
-            weights = np.array([presence.at(square, meta.may) for square in range(64)])
-            if float((weights * units).sum()) > 0.0:
-                units = units * np.maximum(weights, 1e-3)
+        if presence is not None:  # as Presence.at: each square's weight kept off 0 and 1
+            units = units * np.clip(np.array(presence.weights[kind]), FLOOR, 1.0 - FLOOR)
+            share = max(presence.mass[kind], FLOOR)
         mass = kings[:, None] * units[None, :]
         mass *= ~_EYE
         free = ~bools([_occupied(pieces)])[0]
@@ -291,78 +311,99 @@ class JointBelief:
         mass *= ~attacked  # at our turn the king is not in check
         mass *= ~_KING[pieces[0][1]][:, None]
         if meta.check_known:
-            codes = checks_on_us(self.kind, pieces)
+            codes = checks_on_us(kind, pieces)
             wanted = _code(meta.checks_on_us)
             mass *= codes == wanted if wanted is not None else codes > 0
         total = float(mass.sum())
-        prior: Floats = mass / total if total > 0.0 else mass
+        prior: Floats = mass * (share / total) if total > 0.0 else mass
         return prior
+
+    def weight(self, kind: chess.PieceType) -> float:
+        """The chance that the unit is a ``kind`` (0 if ruled out)."""
+        mass = self.masses.get(kind)
+        return float(mass.sum()) if mass is not None else 0.0
 
     def king(self) -> Floats:
         """The king's marginal (64)."""
-        result: Floats = self.mass.sum(axis=1)
+        result: Floats = sum(mass.sum(axis=1) for mass in self.masses.values())
         return result
 
-    def unit(self) -> Floats:
-        """The unit's marginal (64)."""
-        result: Floats = self.mass.sum(axis=0)
+    def unit(self, kind: chess.PieceType) -> Floats:
+        """The unit's marginal as a ``kind`` (64, summing to :meth:`weight`)."""
+        mass = self.masses.get(kind)
+        result: Floats = mass.sum(axis=0) if mass is not None else np.zeros(64)
         return result
 
-    def _set(self, mass: Floats) -> bool:
-        total = float(mass.sum())
+    def _set(self, masses: dict[chess.PieceType, Floats]) -> bool:
+        """Keep ``masses`` normalised, the kinds left empty dropped; False (and nothing
+        kept) if all are empty."""
+        totals = {kind: float(mass.sum()) for kind, mass in masses.items()}
+        total = sum(totals.values())
         if total <= 0.0:
             return False
-        self.mass = mass / total
+        self.masses = {kind: mass / total for kind, mass in masses.items() if totals[kind] > 0.0}
         return True
 
     def our_move(
         self, pieces: Pieces, move: chess.Move, capture: bool, checks: tuple[str, ...]
     ) -> bool:
         """Our ``move`` (from ``pieces``) was accepted, with ``capture`` heard or not and
-        ``checks`` announced. False if no pair agrees (the caller starts afresh)."""
-        outcomes = move_outcomes(self.kind, pieces, move, self.color)
-        keep = outcomes.captured if capture else outcomes.legal & ~outcomes.captured
-        mass = self.mass * keep
+        ``checks`` announced. False if no triple agrees (the caller starts afresh)."""
         wanted = tuple(sorted(checks))
-        agree = np.zeros((64, 64), dtype=bool)
-        for code in np.unique(outcomes.codes[mass > 0.0]):
-            if outcomes.names(int(code)) == wanted:
-                agree |= outcomes.codes == code
-        return self._set(mass * agree)
+        masses = {}
+        for kind, mass in self.masses.items():
+            outcomes = move_outcomes(kind, pieces, move, self.color)
+            keep = outcomes.captured if capture else outcomes.legal & ~outcomes.captured
+            kept = mass * keep
+            agree = np.zeros((64, 64), dtype=bool)
+            for code in np.unique(outcomes.codes[kept > 0.0]):
+                if outcomes.names(int(code)) == wanted:
+                    agree |= outcomes.codes == code
+            masses[kind] = kept * agree
+        return self._set(masses)
 
     def refused(self, pieces: Pieces, move: chess.Move) -> bool:
         """Our attempt ``move`` was refused."""
-        outcomes = move_outcomes(self.kind, pieces, move, self.color)
-        return self._set(self.mass * ~outcomes.legal)
+        return self._set(
+            {
+                kind: mass * ~move_outcomes(kind, pieces, move, self.color).legal
+                for kind, mass in self.masses.items()
+            }
+        )
 
     def their_move(
         self, pieces: Pieces, capture: chess.Square | None, checks: tuple[str, ...]
     ) -> bool:
         """The enemy moved (``pieces`` ours before it), taking our piece on ``capture``
         or nothing, and giving ``checks``."""
-        after, _, _ = reply(self.kind, pieces, self.mass, self.color)
         ours = _occupied(pieces)
-        if capture is None:
-            taken = bools([ours])[0]
-            after = after * ~taken[:, None] * ~taken[None, :]
-            left = pieces
-        else:
-            spot = np.zeros((64, 64))
-            spot[capture, :] = after[capture, :]
-            spot[:, capture] = after[:, capture]
-            after = spot
-            left = tuple(piece for piece in pieces if piece[1] != capture)
+        taken = bools([ours])[0]
+        left = tuple(piece for piece in pieces if piece[1] != capture)
         wanted = _code(checks)
-        codes = checks_on_us(self.kind, left)
-        after = after * (codes == wanted if wanted is not None else codes > 0)
-        return self._set(after)
+        masses = {}
+        for kind, mass in self.masses.items():
+            after, _, _ = reply(kind, pieces, mass, self.color)
+            if capture is None:
+                after = after * ~taken[:, None] * ~taken[None, :]
+            else:
+                spot = np.zeros((64, 64))
+                spot[capture, :] = after[capture, :]
+                spot[:, capture] = after[:, capture]
+                after = spot
+            codes = checks_on_us(kind, left)
+            masses[kind] = after * (codes == wanted if wanted is not None else codes > 0)
+        return self._set(masses)
 
     def restrict(self, meta: Metaposition) -> bool:
-        """Keep only pairs the metaposition's sets allow (they are sound; a disagreement
-        is a model fault, and the caller starts afresh)."""
+        """Keep only triples the metaposition's sets allow (they are sound; a
+        disagreement is a model fault, and the caller starts afresh)."""
         kings = bools([meta.may[chess.KING]])[0]
-        units = bools([meta.may[self.kind]])[0]
-        return self._set(self.mass * kings[:, None] * units[None, :])
+        return self._set(
+            {
+                kind: mass * kings[:, None] * bools([meta.may[kind]])[0][None, :]
+                for kind, mass in self.masses.items()
+            }
+        )
 
 
 def _code(checks: tuple[str, ...] | list[str]) -> int | None:

@@ -20,6 +20,10 @@ everything a probability over the pairs (king, unit):
 - a placement of our pieces seen before costs more each time, and much more the third
   time; attempts near the best are drawn at random
   (:func:`~bots.kriegspiel.meta.planner.near_best`).
+
+When the unit's kind is not known, each kind it may be adds its share (its pairs carry
+its chance), the answers grouping all kinds' pairs; the planner plays only if every kind
+is a lesser unit than ours.
 """
 
 from __future__ import annotations
@@ -32,7 +36,14 @@ import chess
 import numpy as np
 
 from bots.kriegspiel.meta.belief import Floats, support
-from bots.kriegspiel.meta.joint import JointBelief, bools, move_outcomes, reply, unit_kind
+from bots.kriegspiel.meta.joint import (
+    JointBelief,
+    bools,
+    move_outcomes,
+    placed_after,
+    reply,
+    unit_kinds,
+)
 from bots.kriegspiel.meta.mate import Pieces
 from bots.kriegspiel.meta.metaposition import Metaposition
 from bots.kriegspiel.meta.planner import (
@@ -96,19 +107,17 @@ class UnitEndgame:
         self.scores: dict[str, float] = {}  #: the last decision's values (for tests)
 
     @staticmethod
-    def applies(meta: Metaposition) -> bool:
-        """Our king and one queen or rook against a king and one lesser unit, no pawns."""
-        kind = unit_kind(meta)
-        if kind is None:
-            return False
+    def applies(meta: Metaposition, kinds: tuple[chess.PieceType, ...]) -> bool:
+        """Our king and one queen or rook against a king and one unit, no pawns, each of
+        the ``kinds`` it may be a lesser one."""
         own = meta.own
         mine = own.occupied_co[meta.color] & ~own.kings
-        if mine.bit_count() != 1:
+        if not kinds or mine.bit_count() != 1:
             return False
         ours = own.piece_type_at(chess.lsb(mine))
         if ours == chess.QUEEN:
-            return kind != chess.QUEEN
-        return ours == chess.ROOK and kind in (chess.KNIGHT, chess.BISHOP)
+            return chess.QUEEN not in kinds
+        return ours == chess.ROOK and set(kinds) <= {chess.KNIGHT, chess.BISHOP}
 
     def observe(self, meta: Metaposition, event: dict[str, Any]) -> None:
         """Fold one projection into the joint belief (before the metaposition takes it:
@@ -154,11 +163,11 @@ class UnitEndgame:
         king and unit sets to its support. The support does not depend on how the enemy
         is taken to move (every legal move keeps some mass), so the narrowed sets are as
         sound as before; they are only sharper, for every part of the search."""
-        kind = unit_kind(meta)
-        if kind is None:
+        kinds = unit_kinds(meta)
+        if not kinds:
             self.joint = None
             return
-        if self.joint is None or self.joint.kind != kind:
+        if self.joint is None or not set(kinds) <= set(self.joint.kinds):
             self.joint = JointBelief.start(meta, placement(meta))
         elif not self.joint.restrict(meta):
             self.restarts += 1
@@ -166,18 +175,21 @@ class UnitEndgame:
         joint = self.joint
         if joint is None:
             return
-        unit = joint.unit()
         meta.may[chess.KING] &= support(joint.king())
-        meta.may[kind] &= support(unit)
+        for kind in kinds:  # a kind the answers ruled out is left with no square
+            meta.may[kind] &= support(joint.unit(kind))
         meta.tighten()
-        if meta.presence is not None:  # the unit's marginal is where it probably stands
-            meta.presence.weights[kind] = [float(weight) for weight in unit]
-            meta.presence.project(meta.may, meta.caps(), meta.units)
+        presence = meta.presence
+        if presence is not None:  # where the unit probably stands, as each kind
+            for kind in kinds:
+                presence.weights[kind] = [float(weight) for weight in joint.unit(kind)]
+                presence.mass[kind] = joint.weight(kind)
+            presence.project(meta.may, meta.caps(), meta.units)
 
     def choose(self, meta: Metaposition, attempts: list[str]) -> str | None:
         """The attempt to make, or ``None`` (not this endgame). :meth:`track` first."""
         joint = self.joint
-        if joint is None or not self.applies(meta):
+        if joint is None or not self.applies(meta, joint.kinds):
             return None
         pieces = placement(meta)
         if pieces != self.last:  # a refused attempt asks again from the same placement
@@ -196,29 +208,38 @@ class UnitEndgame:
 
     def _value(self, joint: JointBelief, pieces: Pieces, move: chess.Move) -> float | None:
         """The attempt's expected worth in plies (lower is better); ``None`` if it is
-        surely refused (it teaches nothing)."""
-        kind, mass, color = joint.kind, joint.mass, joint.color
-        outcomes = move_outcomes(kind, pieces, move, color)
-        if not float((mass * outcomes.legal).sum()) > 0.0:
-            return None
-        after = outcomes.after
+        surely refused (it teaches nothing). Each kind the unit may be adds its share;
+        the answers (the checks we give) group the kinds' pairs together."""
+        color = joint.color
         value = 0.0
-        refused = mass * ~outcomes.legal
-        value += _expected(_row(pieces, True), refused.sum(axis=1))
-        captured = mass * outcomes.captured
-        chance = float(captured.sum())
-        if chance > 0.0:
-            value += _expected(_row(after, False), captured.sum(axis=1)) - chance * CAPTURE_BONUS
-        quiet = mass * (outcomes.legal & ~outcomes.captured)
+        legal = 0.0
+        after = placed_after(pieces, move)
         ours = bools([chess.BB_SQUARES[after[0][1]] | chess.BB_SQUARES[after[1][1]]])[0]
-        next_row = _row(after, True)
-        for code in np.unique(outcomes.codes[quiet > 0.0]):
-            group = quiet * (outcomes.codes == code)
-            moved, mated, stalemated = reply(kind, after, group, color)
-            value += MATE * float(mated.sum()) + LOSS * float(stalemated.sum())
-            taken = float(moved[ours, :].sum() + moved[:, ours].sum())
-            value += LOSS * taken
-            kings = (moved * ~ours[:, None] * ~ours[None, :]).sum(axis=1)
+        refused_row, captured_row, next_row = (
+            _row(pieces, True),
+            _row(after, False),
+            _row(after, True),
+        )
+        groups: dict[int, Floats] = {}
+        for kind, mass in joint.masses.items():
+            outcomes = move_outcomes(kind, pieces, move, color)
+            legal += float((mass * outcomes.legal).sum())
+            value += _expected(refused_row, (mass * ~outcomes.legal).sum(axis=1))
+            captured = mass * outcomes.captured
+            chance = float(captured.sum())
+            if chance > 0.0:
+                value += _expected(captured_row, captured.sum(axis=1)) - chance * CAPTURE_BONUS
+            quiet = mass * (outcomes.legal & ~outcomes.captured)
+            for code in np.unique(outcomes.codes[quiet > 0.0]):
+                group = quiet * (outcomes.codes == code)
+                moved, mated, stalemated = reply(kind, after, group, color)
+                value += MATE * float(mated.sum()) + LOSS * float(stalemated.sum())
+                value += LOSS * float(moved[ours, :].sum() + moved[:, ours].sum())
+                kings = (moved * ~ours[:, None] * ~ours[None, :]).sum(axis=1)
+                groups[int(code)] = groups.get(int(code), np.zeros(64)) + kings
+        if not legal > 0.0:
+            return None
+        for kings in groups.values():
             value += _expected(next_row, kings) + SIZE_WEIGHT * _spread(kings) * float(kings.sum())
         seen = self.seen[after]
         return value + REPEAT_COST * seen + (THIRD_TIME if seen >= 2 else 0.0)
