@@ -188,46 +188,95 @@ def test_the_filter_equals_an_independent_one_pair_by_pair(kind: int, seed: int)
             return
 
 
-def _mixture(states: dict[int, dict[Pair, float]]) -> dict[int, np.ndarray]:
-    """Each kind's pairs as an array, all of them together normalised to one."""
-    total = sum(sum(pairs.values()) for pairs in states.values())
-    arrays = {}
-    for kind, pairs in states.items():
-        array = np.zeros((64, 64))
-        for (king, unit), mass in pairs.items():
-            array[king, unit] = mass / total
-        arrays[kind] = array
-    return arrays
+Triple = tuple[int, int, int]
 
 
-def _same(joint: JointBelief, states: dict[int, dict[Pair, float]]) -> None:
-    expected = {kind: array for kind, array in _mixture(states).items() if array.sum() > 0.0}
+def _their_triples(
+    states: dict[Triple, float], board: chess.Board, heard: object, us: chess.Color
+) -> dict[Triple, float]:
+    """As :func:`_their_oracle` over (kind, king, unit): a pawn's promotion changes the
+    unit's kind."""
+    result: dict[Triple, float] = {}
+    for (kind, *pair), mass in states.items():
+        position = _with(board, (pair[0], pair[1]), kind, not us, us)
+        assert position is not None
+        moves = list(position.legal_moves)
+        for move in moves:
+            taken = move.to_square if position.is_capture(move) else None
+            after = position.copy(stack=False)
+            after.push(move)
+            if (taken, tuple(check_directions(after))) != heard:
+                continue
+            king, unit = move.to_square, pair[1]
+            if move.from_square == pair[1]:
+                king, unit = pair[0], move.to_square
+            key = (move.promotion or kind, king, unit)
+            result[key] = result.get(key, 0.0) + mass / len(moves)
+    return result
+
+
+def _our_triples(
+    states: dict[Triple, float],
+    board: chess.Board,
+    move: chess.Move,
+    heard: object,
+    us: chess.Color,
+) -> dict[Triple, float]:
+    """:func:`_our_oracle` over (kind, king, unit)."""
+    result = {}
+    for kind in {kind for kind, _, _ in states}:
+        pairs = {(king, unit): mass for (k, king, unit), mass in states.items() if k == kind}
+        for (king, unit), mass in _our_oracle(pairs, board, kind, move, heard, us).items():
+            result[(kind, king, unit)] = mass
+    return result
+
+
+def _same(joint: JointBelief, states: dict[Triple, float]) -> None:
+    total = sum(states.values())
+    expected: dict[int, np.ndarray] = {}
+    for (kind, king, unit), mass in states.items():
+        if mass > 0.0:
+            expected.setdefault(kind, np.zeros((64, 64)))[king, unit] = mass / total
     assert set(joint.masses) == set(expected)
     for kind, array in expected.items():
         assert np.allclose(joint.masses[kind], array, atol=1e-12), chess.piece_name(kind)
 
 
-@pytest.mark.parametrize("seed", range(6))
-def test_a_unit_of_unknown_kind_is_filtered_as_a_mixture(seed: int) -> None:
-    """The unit may be any of three kinds (the true one among them, a queen always):
-    each kind's pairs follow the independent filter of that kind and the kinds are
-    weighed together, through three moves, refusals included."""
+MIXTURES = [
+    (chess.KNIGHT, chess.BISHOP, chess.QUEEN),
+    (chess.BISHOP, chess.ROOK, chess.QUEEN),
+    (chess.ROOK, chess.KNIGHT, chess.QUEEN),
+    (chess.PAWN, chess.BISHOP),
+    (chess.PAWN, chess.KNIGHT, chess.QUEEN),
+    (chess.KNIGHT, chess.PAWN),
+    (chess.PAWN,),
+]
+
+
+@pytest.mark.parametrize("kinds", MIXTURES)
+@pytest.mark.parametrize("seed", range(4))
+def test_a_unit_of_unknown_kind_is_filtered_as_a_mixture(kinds: tuple[int, ...], seed: int) -> None:
+    """The unit may be any of ``kinds`` (the true one first): each kind's pairs follow
+    the independent filter and the kinds are weighed together, a pawn's promotions
+    moving its mass to the pieces, through three moves, refusals included."""
     us = chess.WHITE if seed % 2 == 0 else chess.BLACK
     rng = random.Random(seed)
-    kind = KINDS[seed % 3]
-    board = _start(kind, 200 + seed, seed % 3 == 2, us)
-    truth = _truth(board, us)
-    states: dict[int, dict[Pair, float]] = {}
-    for other in (kind, KINDS[(seed + 1) % 3], chess.QUEEN):
+    board = _start(kinds[0], 200 + seed, seed % 3 == 2, us)
+    truth = (kinds[0], *_truth(board, us))
+    states: dict[Triple, float] = {truth: 1.0}
+    for kind in kinds:
         candidates = [
-            (king, unit)
+            (kind, king, unit)
             for king in range(64)
             for unit in range(64)
-            if _with(board, (king, unit), other, us, us) is not None
+            if _with(board, (king, unit), kind, us, us) is not None
         ]
-        chosen = rng.sample(candidates, 9)
-        states[other] = {pair: 1.0 for pair in [*chosen, *([truth] if other == kind else [])]}
-    joint = JointBelief(_mixture(states), us)
+        states.update({triple: 1.0 for triple in rng.sample(candidates, 12)})
+    total = sum(states.values())
+    masses: dict[int, np.ndarray] = {}
+    for (kind, king, unit), mass in states.items():
+        masses.setdefault(kind, np.zeros((64, 64)))[king, unit] = mass / total
+    joint = JointBelief(masses, us)
     for _ in range(3):
         ours = _ours(board, us)
         attempts = _attempts(board, ours, us)
@@ -239,14 +288,10 @@ def test_a_unit_of_unknown_kind_is_filtered_as_a_mixture(seed: int) -> None:
                 board.push(move)
                 heard = (capture, tuple(check_directions(board)))
                 assert joint.our_move(ours, move, capture, heard[1])
-                states = {
-                    k: _our_oracle(pairs, before, k, move, heard, us) for k, pairs in states.items()
-                }
+                states = _our_triples(states, before, move, heard, us)
                 break
             assert joint.refused(ours, move)
-            states = {
-                k: _our_oracle(pairs, board, k, move, None, us) for k, pairs in states.items()
-            }
+            states = _our_triples(states, board, move, None, us)
             _same(joint, states)
         if board.is_game_over() or capture:
             return
@@ -258,9 +303,11 @@ def test_a_unit_of_unknown_kind_is_filtered_as_a_mixture(seed: int) -> None:
         board.push(move)
         answer = (taken, tuple(check_directions(board)))
         assert joint.their_move(ours, taken, answer[1])
-        states = {k: _their_oracle(pairs, before, k, answer, us) for k, pairs in states.items()}
+        states = _their_triples(states, before, answer, us)
         _same(joint, states)
-        assert joint.masses[kind][_truth(board, us)] > 0.0
+        unit = chess.lsb(board.occupied_co[not us] & ~board.kings)
+        truth = (board.piece_type_at(unit) or 0, *_truth(board, us))
+        assert states.get(truth, 0.0) > 0.0
         if board.is_game_over() or taken is not None:
             return
 
@@ -308,7 +355,7 @@ def test_a_pinned_knight_stays_and_a_mate_is_counted() -> None:
     mass = np.zeros((64, 64))
     mass[chess.E8, chess.E5] = 1.0
     after, mated, stalemated = reply(chess.KNIGHT, ours, mass)
-    assert after[:, chess.E5].sum() == pytest.approx(1.0)  # only the king moved
+    assert after[chess.KNIGHT][:, chess.E5].sum() == pytest.approx(1.0)  # only the king moved
     assert mated.sum() == 0.0 and stalemated.sum() == 0.0
     # Kf6, Qg7 against Kh8 (mated) and a knight on a1.
     ours = ((chess.KING, chess.F6), (chess.QUEEN, chess.G7))
@@ -316,6 +363,22 @@ def test_a_pinned_knight_stays_and_a_mate_is_counted() -> None:
     mass[chess.H8, chess.A1] = 1.0
     _, mated, _ = reply(chess.KNIGHT, ours, mass)
     assert mated.sum() == pytest.approx(1.0)
+
+
+def test_a_pawn_promotes_four_ways() -> None:
+    # Kh4, Qh1 against Ke8 and a pawn on b2 (black): its king has 5 steps (d7, d8, e7,
+    # f7, f8; the queen sees nothing of them), the pawn pushes to b1 as four pieces and
+    # takes nothing: 9 moves, each promotion a ninth of the mass in its kind's array.
+    ours = ((chess.KING, chess.H4), (chess.QUEEN, chess.H1))
+    mass = np.zeros((64, 64))
+    mass[chess.E8, chess.B2] = 1.0
+    after, mated, stalemated = reply(chess.PAWN, ours, mass)
+    assert set(after) == {chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN}
+    for kind in (chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN):
+        assert after[kind][chess.E8, chess.B1] == pytest.approx(1 / 9)
+        assert after[kind].sum() == pytest.approx(1 / 9)
+    assert after[chess.PAWN][:, chess.B2].sum() == pytest.approx(5 / 9)
+    assert mated.sum() == 0.0 and stalemated.sum() == 0.0
 
 
 def test_checks_given_are_split_by_the_unit_on_the_line() -> None:

@@ -63,11 +63,15 @@ def test_the_sets_are_narrowed_to_the_beliefs_support() -> None:
 
 
 def test_it_plays_only_its_endgame() -> None:
-    meta = Metaposition.from_start(chess.WHITE, "wild16", "k7/8/8/4n3/8/8/8/K6Q w - - 0 1")
-    assert UnitEndgame.applies(meta, unit_kinds(meta))
+    for fen in (
+        "k7/8/8/4n3/8/8/8/K6Q w - - 0 1",
+        "k7/8/8/4p3/8/8/8/K6Q w - - 0 1",  # a pawn
+        "k7/8/8/4b3/8/8/8/K6R w - - 0 1",
+    ):
+        meta = Metaposition.from_start(chess.WHITE, "wild16", fen)
+        assert UnitEndgame.applies(meta, unit_kinds(meta)), fen
     for fen in (
         "k7/8/8/4n3/8/8/8/K5RQ w - - 0 1",  # two pieces of ours
-        "k7/8/8/4p3/8/8/8/K6Q w - - 0 1",  # a pawn
         "k7/8/8/4q3/8/8/8/K6Q w - - 0 1",  # queen against queen
         "k7/8/8/4r3/8/8/8/K6R w - - 0 1",  # rook against rook
         "k7/8/8/8/8/8/8/K6Q w - - 0 1",  # a lone king
@@ -112,7 +116,9 @@ class Joint(Checked):
         ("QPP", "R", 4),
         ("QR", "NB", 2),
         ("QR", "QN", 1),
-        ("Q", "NB", 0),
+        ("Q", "NB", 7),
+        ("Q", "P", 2),
+        ("QR", "NP", 3),
     ],
 )
 def test_in_real_games_the_belief_never_drops_the_truth(ours: str, theirs: str, start: int) -> None:

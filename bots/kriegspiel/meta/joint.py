@@ -1,7 +1,7 @@
 """Where the hidden king and its one last unit stand, together: an exact forward filter.
 
-With one enemy unit left (a knight, bishop, rook or queen; no enemy pawn, ours may stand)
-the metaposition's sets stop shrinking. A square of the king's region is cleared only by a
+With one enemy unit left (a pawn, knight, bishop, rook or queen; our pawns may stand) the
+metaposition's sets stop shrinking. A square of the king's region is cleared only by a
 line on which no square may hold the unit, and an unseen knight may stand almost
 anywhere, so the king's region stays near 50 squares for the whole endgame (round thirty
 of issue 33, ``docs/kriegspiel_meta.md``). The sets forget what silence says jointly: after
@@ -24,7 +24,9 @@ unseen, say, was one of several), there is one array per kind it may be, side by
 summing to one together: the kinds filter independently and every answer weighs them by
 how well it explains it (a check on a file rules out a knight and a bishop; under the
 move model a queen's many moves make each of its pairs' moves less likely than a
-bishop's).
+bishop's). A pawn's promotion is four moves, each taking its share into the array of the
+piece it becomes. Not modelled: en passant captures (either side's) and castling; when
+one happens the answer agrees with no pair and the caller starts afresh from the sets.
 
 The enemy's refused attempts are not used (a coarser posterior, still a true one). The
 arrays are indexed ``[king, unit]``; everything is computed on numpy arrays over all
@@ -58,7 +60,9 @@ Floats = npt.NDArray[np.float64]
 Bools = npt.NDArray[np.bool_]
 #: The umpire's names of check directions, in the order of their codes.
 DIRECTIONS = ("rank", "file", "long_diagonal", "short_diagonal", "knight")
-_UNIT_KINDS = (chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN)
+_UNIT_KINDS = (chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN)
+#: What an enemy pawn may promote to (each a move of its own).
+_PROMOTIONS = (chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN)
 
 
 def bools(masks: list[int]) -> Bools:
@@ -72,6 +76,11 @@ _EYE = np.eye(64, dtype=bool)
 _KING = bools([chess.BB_KING_ATTACKS[square] for square in range(64)])  #: [a, b] adjacent
 _KING_F = _KING.astype(np.float64)
 _KNIGHT = bools([chess.BB_KNIGHT_ATTACKS[square] for square in range(64)])
+#: [color][a, b]: a pawn of ``color`` on a attacks b
+_PAWN_HITS = [  # indexed by the colour (False: black)
+    bools([chess.BB_PAWN_ATTACKS[color][square] for square in range(64)])
+    for color in (chess.BLACK, chess.WHITE)
+]
 #: [a, b, c]: c lies strictly between a and b on a line (python-chess's ``between``)
 _BETWEEN = bools([chess.between(a, b) for a in range(64) for b in range(64)]).reshape(64, 64, 64)
 
@@ -97,8 +106,8 @@ _LINE_CODE = np.array([[_direction(k, c, False) for c in range(64)] for k in ran
 
 def unit_kinds(meta: Metaposition) -> tuple[chess.PieceType, ...]:
     """The kinds the enemy's one unit may be if the filter applies (exactly one unit,
-    which may not be a pawn; our pawns may stand), else none."""
-    if meta.units != 1 or meta.may[chess.PAWN]:
+    a pawn among them; our pawns may stand), else none."""
+    if meta.units != 1:
         return ()
     return tuple(kind for kind in _UNIT_KINDS if meta.may[kind])
 
@@ -139,11 +148,39 @@ def _slides(kind: chess.PieceType, pieces: Pieces) -> npt.NDArray[np.float64]:
     return result
 
 
-def _sees(kind: chess.PieceType, target: int, occupied: int) -> Bools:
-    """[k, u]: a unit of ``kind`` on ``u`` attacks ``target`` through ``occupied`` and the
-    king's square ``k``."""
+def _pushes(pieces: Pieces, color: chess.Color) -> tuple[Floats, Bools]:
+    """[k, u, v]: 1 where the enemy's pawn on ``u`` may move to ``v`` with its king on
+    ``k`` (``color``: ours): one or two steps to free squares, or a capture of one of our
+    pieces but the king; and [v]: the squares where it promotes (four moves each)."""
+    enemy = not color
+    occupied = _occupied(pieces)
+    ours_king = pieces[0][1]
+    step = 8 if enemy == chess.WHITE else -8
+    home = 1 if enemy == chess.WHITE else 6
+    table = np.zeros((64, 64, 64))
+    for u in range(8, 56):
+        one = u + step
+        if not occupied >> one & 1:
+            table[:, u, one] = 1.0
+            table[one, u, one] = 0.0
+            two = one + step
+            if chess.square_rank(u) == home and not occupied >> two & 1:
+                table[:, u, two] = 1.0
+                table[[one, two], u, two] = 0.0
+        for v in chess.SquareSet(chess.BB_PAWN_ATTACKS[enemy][u] & occupied):
+            if v != ours_king:
+                table[:, u, v] = 1.0
+    last = bools([chess.BB_RANK_8 if enemy == chess.WHITE else chess.BB_RANK_1])[0]
+    return table, last
+
+
+def _sees(kind: chess.PieceType, target: int, occupied: int, color: chess.Color) -> Bools:
+    """[k, u]: an enemy unit of ``kind`` on ``u`` attacks ``target`` through ``occupied``
+    and the king's square ``k`` (``color``: ours)."""
     if kind == chess.KNIGHT:
         return np.broadcast_to(_KNIGHT[target][None, :], (64, 64))
+    if kind == chess.PAWN:  # the enemy's pawns that attack target: where ours would be hit
+        return np.broadcast_to(_PAWN_HITS[color][target][None, :], (64, 64))
     lines = bools([attacks(kind, chess.BLACK, target, occupied)])[0]
     result: Bools = lines[None, :] & ~_BETWEEN[:, target, :].T
     return result
@@ -198,7 +235,7 @@ def move_outcomes(
         else:
             cells = bools([chess.BB_SQUARES[target] | chess.between(source, target)])[0]
             legal &= ~cells[:, None] & ~cells[None, :]
-    exposed = _sees(kind, king_after, occupied).copy()
+    exposed = _sees(kind, king_after, occupied, color).copy()
     exposed[:, target] = False  # the unit taken there attacks nothing
     legal &= ~exposed
     captured = legal & (np.arange(64) == target)[None, :]
@@ -215,13 +252,15 @@ def move_outcomes(
 
 def reply(
     kind: chess.PieceType, pieces: Pieces, mass: Floats, color: chess.Color = chess.WHITE
-) -> tuple[Floats, Floats, Floats]:
-    """The enemy's move from ``mass`` ([king, unit] with us having just moved to
-    ``pieces``), each pair's mass spread uniformly over its legal moves.
+) -> tuple[dict[chess.PieceType, Floats], Floats, Floats]:
+    """The enemy's move from ``mass`` ([king, unit] of ``kind``, with us having just
+    moved to ``pieces``), each pair's mass spread uniformly over its legal moves (a pawn's
+    promotion is four moves, one to each piece).
 
     Returns (``after``, ``mated``, ``stalemated``): ``after`` the mass over the pairs
-    after the move, captures of our pieces included (the king or the unit on one of our
-    squares); ``mated`` and ``stalemated`` the mass of pairs with no legal move."""
+    after the move, by the unit's kind then (``kind``, or what a pawn promoted to),
+    captures of our pieces included (the king or the unit on one of our squares);
+    ``mated`` and ``stalemated`` the mass of pairs with no legal move."""
     ours = pieces[0][1]
     blocked = _blocked_attacks(pieces, color)  # [u, s]
     near = _KING[ours] | _EYE[ours]
@@ -234,12 +273,18 @@ def reply(
         lands[square, :] = ~bools([_attacks_of(others, occupied, color)])[0]
     lands[ours, :] = False
     landing = (lands.T & ~_EYE).astype(np.float64)  # [k, v]: never onto its own king
+    last = np.zeros(64, dtype=bool)
     if kind == chess.KNIGHT:
         jumps = (_KNIGHT & ~_EYE[ours][None, :]).astype(np.float64)  # [u, v]
         unit_count = landing @ jumps.T
     else:
-        unit = _slides(kind, pieces)  # [k, u, v]
-        unit_count = np.einsum("kuv,kv->ku", unit, landing)
+        if kind == chess.PAWN:
+            unit, last = _pushes(pieces, color)  # [k, u, v]
+            weights = np.where(last, float(len(_PROMOTIONS)), 1.0)
+            unit_count = np.einsum("kuv,kv->ku", unit, landing * weights[None, :])
+        else:
+            unit = _slides(kind, pieces)  # [k, u, v]
+            unit_count = np.einsum("kuv,kv->ku", unit, landing)
     count = step_count + unit_count
     live = mass > 0.0
     stuck = live & (count == 0)
@@ -249,17 +294,25 @@ def reply(
     share = np.divide(mass, count, out=np.zeros_like(mass), where=count > 0)
     after = (_KING_F @ share) * steps.T
     if kind == chess.KNIGHT:
-        after += (share @ jumps) * landing
+        moved = (share @ jumps) * landing
     else:
-        after += np.einsum("ku,kuv->kv", share, unit) * landing
-    return after, mated, stalemated
+        moved = np.einsum("ku,kuv->kv", share, unit) * landing
+    result = {kind: after + moved * ~last[None, :]}
+    if last.any():
+        promoted = moved * last[None, :]
+        if promoted.any():
+            for piece in _PROMOTIONS:
+                result[piece] = promoted
+    return result, mated, stalemated
 
 
-def checks_on_us(kind: chess.PieceType, pieces: Pieces) -> npt.NDArray[np.int64]:
+def checks_on_us(
+    kind: chess.PieceType, pieces: Pieces, color: chess.Color = chess.WHITE
+) -> npt.NDArray[np.int64]:
     """[k, u]: the direction code + 1 of the unit's check on our king (0: none), with our
-    pieces as in ``pieces`` (after a capture, ``pieces`` without the piece taken)."""
+    pieces (of ``color``) as in ``pieces`` (after a capture, without the piece taken)."""
     ours = pieces[0][1]
-    seen = _sees(kind, ours, _occupied(pieces))
+    seen = _sees(kind, ours, _occupied(pieces), color)
     code = np.full(64, 5) if kind == chess.KNIGHT else _LINE_CODE[ours, :] + 1
     return np.where(seen, code[None, :], 0)
 
@@ -311,7 +364,7 @@ class JointBelief:
         mass *= ~attacked  # at our turn the king is not in check
         mass *= ~_KING[pieces[0][1]][:, None]
         if meta.check_known:
-            codes = checks_on_us(kind, pieces)
+            codes = checks_on_us(kind, pieces, self.color)
             wanted = _code(meta.checks_on_us)
             mass *= codes == wanted if wanted is not None else codes > 0
         total = float(mass.sum())
@@ -380,9 +433,12 @@ class JointBelief:
         taken = bools([ours])[0]
         left = tuple(piece for piece in pieces if piece[1] != capture)
         wanted = _code(checks)
-        masses = {}
+        moved: dict[chess.PieceType, Floats] = {}
         for kind, mass in self.masses.items():
-            after, _, _ = reply(kind, pieces, mass, self.color)
+            for piece, after in reply(kind, pieces, mass, self.color)[0].items():
+                moved[piece] = moved[piece] + after if piece in moved else after
+        masses = {}
+        for kind, after in moved.items():
             if capture is None:
                 after = after * ~taken[:, None] * ~taken[None, :]
             else:
@@ -390,7 +446,7 @@ class JointBelief:
                 spot[capture, :] = after[capture, :]
                 spot[:, capture] = after[:, capture]
                 after = spot
-            codes = checks_on_us(kind, left)
+            codes = checks_on_us(kind, left, self.color)
             masses[kind] = after * (codes == wanted if wanted is not None else codes > 0)
         return self._set(masses)
 

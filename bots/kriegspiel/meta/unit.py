@@ -108,8 +108,8 @@ class UnitEndgame:
 
     @staticmethod
     def applies(meta: Metaposition, kinds: tuple[chess.PieceType, ...]) -> bool:
-        """Our king and one queen or rook against a king and one unit, no pawns, each of
-        the ``kinds`` it may be a lesser one."""
+        """Our king and one queen or rook (no pawn) against a king and one unit, each of
+        the ``kinds`` it may be a lesser one (a pawn's promotion is priced as a loss)."""
         own = meta.own
         mine = own.occupied_co[meta.color] & ~own.kings
         if not kinds or mine.bit_count() != 1:
@@ -117,7 +117,7 @@ class UnitEndgame:
         ours = own.piece_type_at(chess.lsb(mine))
         if ours == chess.QUEEN:
             return chess.QUEEN not in kinds
-        return ours == chess.ROOK and set(kinds) <= {chess.KNIGHT, chess.BISHOP}
+        return ours == chess.ROOK and set(kinds) <= {chess.PAWN, chess.KNIGHT, chess.BISHOP}
 
     def observe(self, meta: Metaposition, event: dict[str, Any]) -> None:
         """Fold one projection into the joint belief (before the metaposition takes it:
@@ -159,15 +159,16 @@ class UnitEndgame:
 
     def track(self, meta: Metaposition) -> None:
         """At each of our decisions, whatever our pieces: keep the joint belief while the
-        enemy has one unit and no pawn (ours may stand), and narrow the metaposition's
-        king and unit sets to its support. The support does not depend on how the enemy
+        enemy has one unit (of whatever kinds it may be; ours may include pawns), and
+        narrow the metaposition's king and unit sets to its support (a kind ruled out
+        loses all its squares). The support does not depend on how the enemy
         is taken to move (every legal move keeps some mass), so the narrowed sets are as
         sound as before; they are only sharper, for every part of the search."""
         kinds = unit_kinds(meta)
         if not kinds:
             self.joint = None
             return
-        if self.joint is None or not set(kinds) <= set(self.joint.kinds):
+        if self.joint is None:
             self.joint = JointBelief.start(meta, placement(meta))
         elif not self.joint.restrict(meta):
             self.restarts += 1
@@ -232,11 +233,15 @@ class UnitEndgame:
             quiet = mass * (outcomes.legal & ~outcomes.captured)
             for code in np.unique(outcomes.codes[quiet > 0.0]):
                 group = quiet * (outcomes.codes == code)
-                moved, mated, stalemated = reply(kind, after, group, color)
+                replies, mated, stalemated = reply(kind, after, group, color)
                 value += MATE * float(mated.sum()) + LOSS * float(stalemated.sum())
-                value += LOSS * float(moved[ours, :].sum() + moved[:, ours].sum())
-                kings = (moved * ~ours[:, None] * ~ours[None, :]).sum(axis=1)
-                groups[int(code)] = groups.get(int(code), np.zeros(64)) + kings
+                for piece, moved in replies.items():
+                    if piece != kind:  # a pawn promoted: the count starts against a piece
+                        value += LOSS * float(moved.sum())
+                        continue
+                    value += LOSS * float(moved[ours, :].sum() + moved[:, ours].sum())
+                    kings = (moved * ~ours[:, None] * ~ours[None, :]).sum(axis=1)
+                    groups[int(code)] = groups.get(int(code), np.zeros(64)) + kings
         if not legal > 0.0:
             return None
         for kings in groups.values():
