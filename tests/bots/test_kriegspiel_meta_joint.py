@@ -112,23 +112,13 @@ def _their_oracle(
     states: dict[Pair, float], board: chess.Board, kind: int, heard: object, us: chess.Color
 ) -> dict[Pair, float]:
     """The enemy's uniformly random legal move from each pair, conditioned on ``heard``
-    = (the square of our piece taken or None, check directions on us)."""
-    result: dict[Pair, float] = {}
-    for pair, mass in states.items():
-        position = _with(board, pair, kind, not us, us)
-        assert position is not None
-        moves = list(position.legal_moves)
-        for move in moves:
-            taken = move.to_square if position.is_capture(move) else None
-            after = position.copy(stack=False)
-            after.push(move)
-            if (taken, tuple(check_directions(after))) != heard:
-                continue
-            king, unit = move.to_square, pair[1]
-            if move.from_square == pair[1]:
-                king, unit = pair[0], move.to_square
-            result[(king, unit)] = result.get((king, unit), 0.0) + mass / len(moves)
-    return result
+    = (the square of our piece taken or None, check directions on us): :func:`_their_triples`
+    with one kind that cannot promote."""
+    triples = {(kind, *pair): mass for pair, mass in states.items()}
+    return {
+        (king, unit): mass
+        for (_, king, unit), mass in _their_triples(triples, board, heard, us).items()
+    }
 
 
 def _normalised(states: dict[Pair, float]) -> np.ndarray:
@@ -194,8 +184,9 @@ Triple = tuple[int, int, int]
 def _their_triples(
     states: dict[Triple, float], board: chess.Board, heard: object, us: chess.Color
 ) -> dict[Triple, float]:
-    """As :func:`_their_oracle` over (kind, king, unit): a pawn's promotion changes the
-    unit's kind."""
+    """The enemy's uniformly random legal move from each (kind, king, unit), conditioned
+    on ``heard`` = (the square of our piece taken or None, check directions on us); a
+    pawn's promotion changes the unit's kind."""
     result: dict[Triple, float] = {}
     for (kind, *pair), mass in states.items():
         position = _with(board, (pair[0], pair[1]), kind, not us, us)

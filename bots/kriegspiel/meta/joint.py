@@ -76,8 +76,8 @@ _EYE = np.eye(64, dtype=bool)
 _KING = bools([chess.BB_KING_ATTACKS[square] for square in range(64)])  #: [a, b] adjacent
 _KING_F = _KING.astype(np.float64)
 _KNIGHT = bools([chess.BB_KNIGHT_ATTACKS[square] for square in range(64)])
-#: [color][a, b]: a pawn of ``color`` on a attacks b
-_PAWN_HITS = [  # indexed by the colour (False: black)
+#: [color][a, b]: a pawn of ``color`` on a attacks b (indexed by the colour: False is black)
+_PAWN_HITS = [
     bools([chess.BB_PAWN_ATTACKS[color][square] for square in range(64)])
     for color in (chess.BLACK, chess.WHITE)
 ]
@@ -277,14 +277,13 @@ def reply(
     if kind == chess.KNIGHT:
         jumps = (_KNIGHT & ~_EYE[ours][None, :]).astype(np.float64)  # [u, v]
         unit_count = landing @ jumps.T
+    elif kind == chess.PAWN:
+        unit, last = _pushes(pieces, color)  # [k, u, v]
+        weights = np.where(last, float(len(_PROMOTIONS)), 1.0)
+        unit_count = np.einsum("kuv,kv->ku", unit, landing * weights[None, :])
     else:
-        if kind == chess.PAWN:
-            unit, last = _pushes(pieces, color)  # [k, u, v]
-            weights = np.where(last, float(len(_PROMOTIONS)), 1.0)
-            unit_count = np.einsum("kuv,kv->ku", unit, landing * weights[None, :])
-        else:
-            unit = _slides(kind, pieces)  # [k, u, v]
-            unit_count = np.einsum("kuv,kv->ku", unit, landing)
+        unit = _slides(kind, pieces)  # [k, u, v]
+        unit_count = np.einsum("kuv,kv->ku", unit, landing)
     count = step_count + unit_count
     live = mass > 0.0
     stuck = live & (count == 0)
@@ -298,11 +297,9 @@ def reply(
     else:
         moved = np.einsum("ku,kuv->kv", share, unit) * landing
     result = {kind: after + moved * ~last[None, :]}
-    if last.any():
-        promoted = moved * last[None, :]
-        if promoted.any():
-            for piece in _PROMOTIONS:
-                result[piece] = promoted
+    promoted = moved * last[None, :]
+    if promoted.any():
+        result.update((piece, promoted) for piece in _PROMOTIONS)
     return result, mated, stalemated
 
 
