@@ -10,9 +10,10 @@ import chess
 import pytest
 
 from bots.baseline import KriegspielRandom
-from bots.kriegspiel.meta.joint import unit_kinds
+from bots.kriegspiel.meta.joint import JointBelief
 from bots.kriegspiel.meta.metaposition import Metaposition
-from bots.kriegspiel.meta.unit import UnitEndgame
+from bots.kriegspiel.meta.planner import placement
+from bots.kriegspiel.meta.unit import STRONGER_LIMIT, UnitEndgame
 from tests.bots.kriegspiel_meta_harness import Checked, attempts, checked_game, random_start
 
 
@@ -62,6 +63,11 @@ def test_the_sets_are_narrowed_to_the_beliefs_support() -> None:
     assert planner.choose(meta, attempts(meta)) is None
 
 
+def _applies(meta: Metaposition) -> bool:
+    joint = JointBelief.start(meta, placement(meta))
+    return joint is not None and UnitEndgame.applies(meta, joint)
+
+
 def test_it_plays_only_its_endgame() -> None:
     for fen in (
         "k7/8/8/4n3/8/8/8/K6Q w - - 0 1",
@@ -69,7 +75,7 @@ def test_it_plays_only_its_endgame() -> None:
         "k7/8/8/4b3/8/8/8/K6R w - - 0 1",
     ):
         meta = Metaposition.from_start(chess.WHITE, "wild16", fen)
-        assert UnitEndgame.applies(meta, unit_kinds(meta)), fen
+        assert _applies(meta), fen
     for fen in (
         "k7/8/8/4n3/8/8/8/K5RQ w - - 0 1",  # two pieces of ours
         "k7/8/8/4q3/8/8/8/K6Q w - - 0 1",  # queen against queen
@@ -77,7 +83,53 @@ def test_it_plays_only_its_endgame() -> None:
         "k7/8/8/8/8/8/8/K6Q w - - 0 1",  # a lone king
     ):
         meta = Metaposition.from_start(chess.WHITE, "wild16", fen)
-        assert not UnitEndgame.applies(meta, unit_kinds(meta)), fen
+        assert not _applies(meta), fen
+
+
+def _mixed(fen: str, stronger: chess.PieceType, share: float) -> tuple[Metaposition, JointBelief]:
+    """``fen``'s joint belief with ``share`` of its mass moved to a ``stronger`` kind on
+    the same pairs (as a pawn that may have promoted unseen leaves it)."""
+    meta = Metaposition.from_start(chess.WHITE, "wild16", fen, know_start=True)
+    joint = JointBelief.start(meta, placement(meta))
+    assert joint is not None and len(joint.kinds) == 1
+    ((kind, mass),) = joint.masses.items()
+    joint.masses = {kind: mass * (1.0 - share), stronger: mass * share}
+    return meta, joint
+
+
+@pytest.mark.parametrize(
+    ("fen", "stronger"),
+    [
+        ("k7/8/8/4b3/8/8/8/K5Q1 w - - 0 1", chess.QUEEN),
+        ("k7/8/8/4n3/8/8/8/K6R w - - 0 1", chess.ROOK),
+        ("k7/8/8/4n3/8/8/8/K6R w - - 0 1", chess.QUEEN),
+    ],
+)
+def test_a_stronger_kind_of_little_weight_does_not_keep_it_out(
+    fen: str, stronger: chess.PieceType
+) -> None:
+    # Seed 18 game 26 of the conversion screen: a queen at 0.0001 (a pawn that might
+    # have promoted) kept the planner out of Q against B for 45 decisions.
+    for share, plays in ((0.0001, True), (STRONGER_LIMIT, True), (0.2, False)):
+        meta, joint = _mixed(fen, stronger, share)
+        assert UnitEndgame.applies(meta, joint) is plays, (share, fen)
+
+
+def test_the_stronger_kinds_pairs_are_left_out_of_the_values() -> None:
+    # The same decision with and without a queen at 1%: the same values, scaled by the
+    # lesser kind's share (the queen's pairs add nothing to any attempt).
+    fen = "7k/8/8/4b3/8/8/8/K2Q4 w - - 0 1"
+    meta, joint = _mixed(fen, chess.QUEEN, 0.0)
+    alone = UnitEndgame(random.Random(1))
+    alone.joint = joint
+    alone.choose(meta, attempts(meta))
+    meta, joint = _mixed(fen, chess.QUEEN, 0.01)
+    mixed = UnitEndgame(random.Random(1))
+    mixed.joint = joint
+    assert mixed.choose(meta, attempts(meta)) is not None
+    assert mixed.scores.keys() == alone.scores.keys()
+    for text, value in alone.scores.items():
+        assert mixed.scores[text] == pytest.approx(0.99 * value, abs=1e-6), text
 
 
 class Joint(Checked):

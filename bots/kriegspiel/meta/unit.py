@@ -22,8 +22,13 @@ everything a probability over the pairs (king, unit):
   (:func:`~bots.kriegspiel.meta.planner.near_best`).
 
 When the unit's kind is not known, each kind it may be adds its share (its pairs carry
-its chance), the answers grouping all kinds' pairs; the planner plays only if every kind
-is a lesser unit than ours.
+its chance), the answers grouping all kinds' pairs. The planner plays while the kinds
+that are not lesser than ours (a queen against our queen; a rook or a queen against our
+rook) weigh at most :data:`STRONGER_LIMIT` together; their pairs are left out of the
+values (the same for every attempt, as if no move of ours changed them). Requiring them
+to weigh nothing kept it out for good: in seed 18 game 26 of the conversion screen (our
+queen against a bishop, drawn by the 50-move rule) a pawn that might have promoted left
+a queen at 0.0001 for the last 45 decisions, and the general search shuffled the queen.
 """
 
 from __future__ import annotations
@@ -54,7 +59,7 @@ from bots.kriegspiel.meta.planner import (
     table_rows,
 )
 
-__all__ = ["CAPTURE_BONUS", "LOSS", "MATE", "SIZE_WEIGHT", "UnitEndgame"]
+__all__ = ["CAPTURE_BONUS", "LOSS", "MATE", "SIZE_WEIGHT", "STRONGER_LIMIT", "UnitEndgame"]
 
 #: What losing our last mating piece or a stalemate costs, in plies, times its chance.
 LOSS = 2000.0
@@ -64,6 +69,14 @@ CAPTURE_BONUS = 0.3 * LOSS
 MATE = -1000.0
 #: The cost (plies) of each effective square of the king after the enemy's move.
 SIZE_WEIGHT = 0.3
+#: The planner plays while the kinds of the unit not lesser than our piece weigh at most
+#: this much together (their pairs left out of its values).
+STRONGER_LIMIT = 0.05
+#: The kinds our queen or rook mates against with the table (the unit a lesser piece).
+_LESSER = {
+    chess.QUEEN: frozenset({chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK}),
+    chess.ROOK: frozenset({chess.PAWN, chess.KNIGHT, chess.BISHOP}),
+}
 
 
 def _row(pieces: Pieces, turn_white: bool) -> Floats:
@@ -107,17 +120,25 @@ class UnitEndgame:
         self.scores: dict[str, float] = {}  #: the last decision's values (for tests)
 
     @staticmethod
-    def applies(meta: Metaposition, kinds: tuple[chess.PieceType, ...]) -> bool:
-        """Our king and one queen or rook (no pawn) against a king and one unit, each of
-        the ``kinds`` it may be a lesser one (a pawn's promotion is priced as a loss)."""
+    def lesser(meta: Metaposition) -> frozenset[chess.PieceType]:
+        """The unit's kinds our one queen or rook (no pawn) mates against by the table;
+        empty if we keep anything else beside the king."""
         own = meta.own
         mine = own.occupied_co[meta.color] & ~own.kings
-        if not kinds or mine.bit_count() != 1:
+        if mine.bit_count() != 1:
+            return frozenset()
+        return _LESSER.get(own.piece_type_at(chess.lsb(mine)) or 0, frozenset())
+
+    @classmethod
+    def applies(cls, meta: Metaposition, joint: JointBelief) -> bool:
+        """Our king and one queen or rook (no pawn) against a king and one unit whose
+        kinds not lesser than ours weigh at most :data:`STRONGER_LIMIT` (a pawn's
+        promotion is priced as a loss)."""
+        lesser = cls.lesser(meta)
+        if not lesser or not lesser & set(joint.kinds):
             return False
-        ours = own.piece_type_at(chess.lsb(mine))
-        if ours == chess.QUEEN:
-            return chess.QUEEN not in kinds
-        return ours == chess.ROOK and set(kinds) <= {chess.PAWN, chess.KNIGHT, chess.BISHOP}
+        stronger = sum(joint.weight(kind) for kind in joint.kinds if kind not in lesser)
+        return stronger <= STRONGER_LIMIT
 
     def observe(self, meta: Metaposition, event: dict[str, Any]) -> None:
         """Fold one projection into the joint belief (before the metaposition takes it:
@@ -190,8 +211,9 @@ class UnitEndgame:
     def choose(self, meta: Metaposition, attempts: list[str]) -> str | None:
         """The attempt to make, or ``None`` (not this endgame). :meth:`track` first."""
         joint = self.joint
-        if joint is None or not self.applies(meta, joint.kinds):
+        if joint is None or not self.applies(meta, joint):
             return None
+        lesser = self.lesser(meta)
         pieces = placement(meta)
         if pieces != self.last:  # a refused attempt asks again from the same placement
             self.seen[pieces] += 1
@@ -201,16 +223,22 @@ class UnitEndgame:
             move = chess.Move.from_uci(text)
             if move.promotion or _castles(meta, move):
                 continue
-            value = self._value(joint, pieces, move)
+            value = self._value(joint, pieces, move, lesser)
             if value is not None:
                 scored.append((value, text))
         self.scores = {text: value for value, text in scored}
         return near_best(self.rng, scored)
 
-    def _value(self, joint: JointBelief, pieces: Pieces, move: chess.Move) -> float | None:
+    def _value(
+        self,
+        joint: JointBelief,
+        pieces: Pieces,
+        move: chess.Move,
+        lesser: frozenset[chess.PieceType],
+    ) -> float | None:
         """The attempt's expected worth in plies (lower is better); ``None`` if it is
-        surely refused (it teaches nothing). Each kind the unit may be adds its share;
-        the answers (the checks we give) group the kinds' pairs together."""
+        surely refused (it teaches nothing). Each of the ``lesser`` kinds the unit may be
+        adds its share; the answers (the checks we give) group the kinds' pairs together."""
         color = joint.color
         value = 0.0
         legal = 0.0
@@ -223,6 +251,8 @@ class UnitEndgame:
         )
         groups: dict[int, Floats] = {}
         for kind, mass in joint.masses.items():
+            if kind not in lesser:
+                continue  # at most STRONGER_LIMIT of the mass: left out of every value
             outcomes = move_outcomes(kind, pieces, move, color)
             legal += float((mass * outcomes.legal).sum())
             value += _expected(refused_row, (mass * ~outcomes.legal).sum(axis=1))
