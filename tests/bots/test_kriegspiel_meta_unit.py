@@ -13,7 +13,7 @@ from bots.baseline import KriegspielRandom
 from bots.kriegspiel.meta.joint import JointBelief
 from bots.kriegspiel.meta.metaposition import Metaposition
 from bots.kriegspiel.meta.planner import placement
-from bots.kriegspiel.meta.unit import STRONGER_LIMIT, UnitEndgame
+from bots.kriegspiel.meta.unit import LOSS, STRONGER_LIMIT, UnitEndgame
 from tests.bots.kriegspiel_meta_harness import Checked, attempts, checked_game, random_start
 
 
@@ -199,3 +199,12 @@ def test_in_real_games_the_belief_never_drops_the_truth(ours: str, theirs: str, 
     assert bot.searcher._unit.restarts == 0
     if len(theirs) > 1:
         assert bot.mixed > 5
+
+
+def test_a_unit_its_king_defends_is_not_taken() -> None:
+    # Ka1, Qd1 against Ke4 and a knight on d4: Qxd4 loses the queen to Kxd4. Seed 16
+    # game 27 of the conversion screen took a knight the king stood next to (the table
+    # prices a king that takes our piece as a draw, DRAWN plies, not LOSS).
+    choice, planner = _choose("8/8/8/8/3nk3/8/8/K2Q4 w - - 0 1")
+    assert choice != "d1d4"
+    assert planner.scores["d1d4"] > LOSS / 2

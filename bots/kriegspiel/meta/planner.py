@@ -57,6 +57,7 @@ from bots.kriegspiel.meta.metaposition import Metaposition
 
 __all__ = [
     "ADVERSE",
+    "DRAWN",
     "LOSS",
     "REPEAT_COST",
     "SECOND_ROOM",

@@ -52,6 +52,7 @@ from bots.kriegspiel.meta.joint import (
 from bots.kriegspiel.meta.mate import Pieces
 from bots.kriegspiel.meta.metaposition import Metaposition
 from bots.kriegspiel.meta.planner import (
+    DRAWN,
     REPEAT_COST,
     THIRD_TIME,
     near_best,
@@ -84,6 +85,17 @@ def _row(pieces: Pieces, turn_white: bool) -> Floats:
     (_, king), (kind, piece) = pieces
     start = (king << 12) | (piece << 6)
     return table_rows(kind, turn_white)[start : start + 64]
+
+
+def _taken_alone(row: Floats) -> Floats:
+    """``row`` (the lone king to move after we took the unit) with every square the
+    table does not mate from at :data:`LOSS`: with the king to move, KQ or KR against
+    a lone king is drawn only where it takes our piece or is stalemated. The table's
+    :data:`~bots.kriegspiel.meta.planner.DRAWN` (a small cost, never chosen while anything
+    mates) priced the queen lost at 200 plies: seed 16 game 27 of the conversion screen
+    took a knight its king stood next to."""
+    result: Floats = np.where(row >= DRAWN, LOSS, row)
+    return result
 
 
 def _castles(meta: Metaposition, move: chess.Move) -> bool:
@@ -246,7 +258,7 @@ class UnitEndgame:
         ours = bools([chess.BB_SQUARES[after[0][1]] | chess.BB_SQUARES[after[1][1]]])[0]
         refused_row, captured_row, next_row = (
             _row(pieces, True),
-            _row(after, False),
+            _taken_alone(_row(after, False)),
             _row(after, True),
         )
         groups: dict[int, Floats] = {}
