@@ -13,7 +13,7 @@ from bots.baseline import KriegspielRandom
 from bots.kriegspiel.meta.joint import JointBelief
 from bots.kriegspiel.meta.metaposition import Metaposition
 from bots.kriegspiel.meta.planner import placement
-from bots.kriegspiel.meta.unit import LOSS, STRONGER_LIMIT, UnitEndgame
+from bots.kriegspiel.meta.unit import LOSS, SPARE, STRONGER_LIMIT, UnitEndgame
 from tests.bots.kriegspiel_meta_harness import Checked, attempts, checked_game, random_start
 
 
@@ -50,9 +50,10 @@ def test_the_queen_keeps_off_a_known_knights_squares() -> None:
 
 
 def test_the_sets_are_narrowed_to_the_beliefs_support() -> None:
-    # Our king and rook and bishop against a king and a knight: not the planner's
-    # endgame, but the joint belief still narrows the sets the search reads.
-    meta = Metaposition.from_start(chess.WHITE, "wild16", "k7/8/8/4n3/8/8/8/K5RB w - - 0 1")
+    # Our king, knight and bishop against a king and a knight: not the planner's
+    # endgame (no queen, no rook), but the joint belief still narrows the sets the
+    # search reads.
+    meta = Metaposition.from_start(chess.WHITE, "wild16", "k7/8/8/4n3/8/8/8/K5NB w - - 0 1")
     wide = meta.may[chess.KING]
     planner = UnitEndgame(random.Random(1))
     planner.track(meta)
@@ -73,11 +74,16 @@ def test_it_plays_only_its_endgame() -> None:
         "k7/8/8/4n3/8/8/8/K6Q w - - 0 1",
         "k7/8/8/4p3/8/8/8/K6Q w - - 0 1",  # a pawn
         "k7/8/8/4b3/8/8/8/K6R w - - 0 1",
+        "k7/8/8/4n3/8/8/8/K5RQ w - - 0 1",  # a spare rook beside the queen
+        "k7/8/8/4b3/8/8/8/K4NBR w - - 0 1",  # spare minor pieces beside the rook
     ):
         meta = Metaposition.from_start(chess.WHITE, "wild16", fen)
         assert _applies(meta), fen
     for fen in (
-        "k7/8/8/4n3/8/8/8/K5RQ w - - 0 1",  # two pieces of ours
+        "k7/8/8/4n3/8/8/P7/K6Q w - - 0 1",  # a pawn of ours
+        "k7/8/8/4n3/8/8/8/K5QQ w - - 0 1",  # two queens
+        "k7/8/8/4n3/8/8/8/K5RR w - - 0 1",  # two rooks
+        "k7/8/8/4n3/8/8/8/K4BNB w - - 0 1",  # no queen, no rook
         "k7/8/8/4q3/8/8/8/K6Q w - - 0 1",  # queen against queen
         "k7/8/8/4r3/8/8/8/K6R w - - 0 1",  # rook against rook
         "k7/8/8/8/8/8/8/K6Q w - - 0 1",  # a lone king
@@ -170,13 +176,14 @@ class Joint(Checked):
         ("QR", "QN", 1),
         ("Q", "NB", 7),
         ("Q", "P", 2),
-        ("QR", "NP", 3),
+        ("QR", "NP", 4),
     ],
 )
 def test_in_real_games_the_belief_never_drops_the_truth(ours: str, theirs: str, start: int) -> None:
     """The joint belief keeps the true pair and the sets it narrows stay sound (the
-    harness checks the metaposition after every projection); with a rook and a bishop,
-    or a queen and two pawns, the search plays, on the narrowed sets. Against two units
+    harness checks the metaposition after every projection); with a queen and two
+    pawns the search plays, on the narrowed sets, and with a rook and a bishop the
+    planner (the bishop a spare piece). Against two units
     whose squares the bot is not shown, the one left after a capture may be either kind:
     the belief keeps both, and the true triple."""
     kinds = {"Q": chess.QUEEN, "R": chess.ROOK, "N": chess.KNIGHT, "B": chess.BISHOP}
@@ -208,3 +215,21 @@ def test_a_unit_its_king_defends_is_not_taken() -> None:
     choice, planner = _choose("8/8/8/8/3nk3/8/8/K2Q4 w - - 0 1")
     assert choice != "d1d4"
     assert planner.scores["d1d4"] > LOSS / 2
+
+
+def test_a_spare_piece_does_not_keep_it_from_mating() -> None:
+    # Kf6, Qa7 and a spare knight on b1 against Kh8 and a knight on a1: Qa7-g7 mates.
+    choice, _ = _choose("7k/Q7/5K2/8/8/8/8/nN6 w - - 0 1")
+    assert choice == "a7g7"
+
+
+def test_a_spare_piece_the_king_may_take_costs_spare() -> None:
+    # Ka1, Qd1 and a bishop on h7 against Kh8 and a knight on h1: the king takes the
+    # bishop one time in four (Kxh7, Kg7, Nf2, Ng3) unless it moves or is guarded.
+    choice, planner = _choose("7k/7B/8/8/8/8/8/K2Q3n w - - 0 1")
+    assert choice is not None
+    board = chess.Board("7k/7B/8/8/8/8/8/K2Q3n w - - 0 1")
+    board.push_uci(choice)
+    assert not board.piece_at(chess.H7) or board.is_attacked_by(chess.WHITE, chess.H7)
+    best = min(planner.scores.values())
+    assert planner.scores["a1b1"] > best + SPARE / 4 - 25.0
