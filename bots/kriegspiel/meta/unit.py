@@ -178,9 +178,8 @@ class UnitEndgame:
     @classmethod
     def applies(cls, meta: Metaposition, joint: JointBelief) -> bool:
         """Our king and one queen or rook, with spare pieces or without (no pawn),
-        against a king and one unit whose
-        kinds not lesser than ours weigh at most :data:`STRONGER_LIMIT` (a pawn's
-        promotion is priced as a loss)."""
+        against a king and one unit whose kinds not lesser than ours weigh at most
+        :data:`STRONGER_LIMIT` (a pawn's promotion is priced as a loss)."""
         lesser = cls.lesser(meta)
         if not lesser or not lesser & set(joint.kinds):
             return False
