@@ -180,7 +180,11 @@ class UnitEndgame:
         """Our king and one queen or rook, with spare pieces or without (no pawn),
         against a king and one unit whose kinds not lesser than ours weigh at most
         :data:`STRONGER_LIMIT` (a pawn's promotion is priced as a loss)."""
-        lesser = cls.lesser(meta)
+        return cls._plays(cls.lesser(meta), joint)
+
+    @staticmethod
+    def _plays(lesser: frozenset[chess.PieceType], joint: JointBelief) -> bool:
+        """:meth:`applies`, given :meth:`lesser`."""
         if not lesser or not lesser & set(joint.kinds):
             return False
         stronger = sum(joint.weight(kind) for kind in joint.kinds if kind not in lesser)
@@ -257,9 +261,9 @@ class UnitEndgame:
     def choose(self, meta: Metaposition, attempts: list[str]) -> str | None:
         """The attempt to make, or ``None`` (not this endgame). :meth:`track` first."""
         joint = self.joint
-        if joint is None or not self.applies(meta, joint):
-            return None
         lesser = self.lesser(meta)
+        if joint is None or not self._plays(lesser, joint):
+            return None
         pieces = placement(meta)
         if pieces != self.last:  # a refused attempt asks again from the same placement
             self.seen[pieces] += 1
