@@ -456,3 +456,26 @@ def test_a_press_survives_a_frame_that_redraws_the_page(
     ana.mouse.up()
     ana.wait_for_selector(".seat[data-seat='2']:not(.free)")  # the click went out
     ana.wait_for_selector(".seat[data-seat='1'] .name:has-text('bob')")  # and the redraw
+
+
+def test_typing_in_the_create_form_survives_a_redraw(served: Served, new_page: Any) -> None:
+    # The lobby redraws on every rooms frame (its list refreshes every 2 s). A redraw
+    # between the selection of a field's text and the keys typed over it (Playwright's
+    # fill; a person selecting "4" to type "3") left a new field focused with the old
+    # value and no selection: "3" made "34", over the seats' maximum, and the browser
+    # refused the form's submit without a word (CI: no create_room went out in 60 s).
+    ana, bob = new_page(), new_page()
+    enter(ana, served.url, "ana")
+    ana.wait_for_selector("#create")
+    ana.focus("#f-seats")
+    ana.evaluate("document.querySelector('#f-seats').select()")
+    enter(bob, served.url, "bob")
+    room = create_perudo(bob, seats=2, dice=2)
+    ana.wait_for_selector(f".room-card[data-room='{room}']")  # ana's lobby redrew
+    ana.keyboard.insert_text("3")
+    assert ana.input_value("#f-seats") == "3"
+    assert ana.evaluate("document.activeElement.id") == "f-seats"
+    ana.fill("#f-dice_per_player", "4")
+    ana.click("#f-create")
+    ana.wait_for_selector(".seats")
+    assert ana.locator(".seat").count() == 3

@@ -2,7 +2,7 @@
 // #app from the state; the focused control is found again by its data-key.
 
 import { attend, setupSound } from "./attention.js";
-import { h, mount } from "./dom.js";
+import { h, keep, mount } from "./dom.js";
 import { gameOf } from "./games/index.js";
 import { hasWord, translate } from "./i18n.js";
 import { applyFrame, initialState, isAccount, resumePlan, tournamentOf } from "./state.js";
@@ -420,6 +420,8 @@ document.addEventListener("click", () => {
   setTimeout(release, 0);
 }, true);
 
+const FIELDS = new Set(["INPUT", "SELECT", "TEXTAREA"]);
+
 function render() {
   if (pressed) {
     deferred = true;
@@ -435,13 +437,16 @@ function render() {
   langButton.setAttribute("aria-label", t("languageLabel"));
   header();
   attend(ui); // "your turn": the title, the icon, the optional sound
-  const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.key : null;
+  const active = document.activeElement;
+  const focused = active && active.dataset ? active.dataset.key : null;
   const app = document.getElementById("app");
   if (!ui.name || ui.login) mount(app, entryForm(ui));
   else mount(app, errorLine(), ui.page === "room" ? null : matchWaiting(), page());
   for (const list of app.querySelectorAll(".log-lines, .chat-lines")) list.scrollTop = list.scrollHeight; // newest in view
   const again = focused && app.querySelector(`[data-key="${CSS.escape(focused)}"]`);
-  if (again) again.focus();
+  // a field being typed in stays the same element (its caret and selection with it)
+  if (again && FIELDS.has(active.tagName) && keep(active, again)) active.focus();
+  else if (again) again.focus();
   else if (focused || ui.focusAfter) {
     // the control that had the focus is gone (an action was sent, a turn ended): the
     // table takes it, never <body>, so that the next Tab reaches the table's controls
