@@ -13,7 +13,10 @@ map's weight there, clipped to 0.01..0.99): lower is better; a map that knows ev
 unit scores 0.2 per square. For the enemy pawns three or more ranks from their start
 (those walking to promote, issue 33) the mean weight the map holds on the pawn's square
 and on the advanced squares of its file, and the *lag*: how many ranks the real pawns
-stand, on average, ahead of the map's pawns.
+stand, on average, ahead of the map's pawns. The *kinds* table: by how many units the enemy
+keeps (1, 2-3, 4 or more), each kind's mass in the map against the units of that kind
+standing, per decision; and with one unit left, the map's share of its real
+kind (the prior ``JointBelief`` starts from) as a log loss and a mean.
 
 A saved set (``--save``) is the hero's projections and the real boards, so that a change
 to the map is measured on the same games without playing them again (``--load``): the
@@ -76,6 +79,14 @@ class Score:
     on_file: float = 0.0  #: the map's weight on the advanced squares of their files
     lag: float = 0.0  #: real pawns' mean advance minus the map's, summed
     lagged: int = 0  #: decisions where the lag was measured (enemy pawns left)
+    #: by group of enemy units (:data:`GROUPS`): decisions, and per kind the map's mass
+    #: and the units standing, summed
+    grouped: dict[str, int] = field(default_factory=dict)
+    held: dict[tuple[str, int], float] = field(default_factory=dict)
+    real: dict[tuple[str, int], float] = field(default_factory=dict)
+    last: int = 0  #: decisions with one enemy unit left
+    last_loss: float = 0.0  #: -log of the map's share of its real kind, summed
+    last_share: float = 0.0  #: that share, summed
 
     def add(self, other: Score) -> None:
         self.decisions += other.decisions
@@ -86,6 +97,24 @@ class Score:
         self.on_file += other.on_file
         self.lag += other.lag
         self.lagged += other.lagged
+        for group, count in other.grouped.items():
+            self.grouped[group] = self.grouped.get(group, 0) + count
+        for key, value in other.held.items():
+            self.held[key] = self.held.get(key, 0.0) + value
+        for key, value in other.real.items():
+            self.real[key] = self.real.get(key, 0.0) + value
+        self.last += other.last
+        self.last_loss += other.last_loss
+        self.last_share += other.last_share
+
+
+#: The groups of the kinds table, by how many units the enemy keeps.
+GROUPS = ("1", "2-3", "4+")
+
+
+def group(units: int) -> str:
+    """The kinds table's group of a decision where the enemy keeps ``units`` units."""
+    return "1" if units <= 1 else "2-3" if units <= 3 else "4+"
 
 
 def _truth(truth: dict[str, Any]) -> dict[str, Any]:
@@ -138,6 +167,20 @@ def score_map(meta: Metaposition, board: chess.Board) -> Score:
             1.0,
             sum(pawns[s] for s in chess.SquareSet(file) if advance(s, enemy) >= ADVANCED),
         )
+    units = {kind: len(board.pieces(kind, enemy)) for kind in KINDS}
+    count = sum(units.values())
+    if count:
+        name = group(count)
+        score.grouped[name] = 1
+        for kind in KINDS:
+            score.held[name, kind] = presence.mass[kind]
+            score.real[name, kind] = float(units[kind])
+    if count == 1:
+        kind = next(kind for kind in KINDS if units[kind])
+        share = presence.mass[kind] / max(1e-9, sum(presence.mass[k] for k in KINDS))
+        score.last = 1
+        score.last_share = share
+        score.last_loss = -math.log(min(1.0 - CLIP, max(CLIP, share)))
     mass = sum(pawns)
     if real and mass > 0.1:
         believed = sum(weight * advance(s, enemy) for s, weight in enumerate(pawns) if weight)
@@ -187,6 +230,28 @@ def report(total: Score, games: int) -> list[str]:
     if total.lagged:
         lines.append(
             f"the real pawns stand {total.lag / total.lagged:.2f} ranks ahead of the map's"
+        )
+    if total.grouped:
+        lines += [
+            "kinds: the map's mass / the units standing, per decision",
+            "| enemy units | decisions | " + " | ".join(_NAMES[kind] for kind in KINDS) + " |",
+            "| --- | ---: |" + " --- |" * len(KINDS),
+        ]
+        for name in GROUPS:
+            if name not in total.grouped:
+                continue
+            count = total.grouped[name]
+            cells = [
+                f"{total.held.get((name, kind), 0.0) / count:.2f} / "
+                f"{total.real.get((name, kind), 0.0) / count:.2f}"
+                for kind in KINDS
+            ]
+            lines.append(f"| {name} | {total.grouped[name]} | " + " | ".join(cells) + " |")
+    if total.last:
+        lines.append(
+            f"one unit left ({total.last} decisions): the map's share of its real kind "
+            f"{total.last_share / total.last:.3f} on average, log loss "
+            f"{total.last_loss / total.last:.3f} per decision"
         )
     return lines
 

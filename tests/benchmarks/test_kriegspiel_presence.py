@@ -14,6 +14,7 @@ from benchmarks.kriegspiel_presence import (
     Recorded,
     load,
     main,
+    report,
     save,
     score_game,
     score_map,
@@ -76,6 +77,33 @@ def test_an_advanced_pawn_the_map_holds_elsewhere_lags() -> None:
     assert score.advanced == 1 and score.on_square == 0.0 and score.on_file == 0.0
     assert score.lag == 3.0
     assert abs(score.loss[chess.PAWN] - 2 * -math.log(CLIP)) < 1e-9
+
+
+def test_the_last_units_kind_is_scored_by_the_maps_masses() -> None:
+    """One black knight left; the map holds a knight 0.7 and a pawn 0.3."""
+    board = chess.Board("4k3/8/8/3n4/8/8/8/4K3 w - - 0 1")
+    meta = Metaposition.from_start(chess.WHITE, "wild16", board.fen())
+    presence = meta.presence
+    assert presence is not None
+    presence.mass = [0.0, 0.3, 0.7, 0.0, 0.0, 0.0, 0.0]
+    score = score_map(meta, board)
+    assert score.grouped == {"1": 1}
+    assert score.held["1", chess.KNIGHT] == 0.7 and score.real["1", chess.KNIGHT] == 1.0
+    assert score.held["1", chess.PAWN] == 0.3 and score.real["1", chess.PAWN] == 0.0
+    assert score.last == 1 and abs(score.last_share - 0.7) < 1e-9
+    assert abs(score.last_loss + math.log(0.7)) < 1e-9
+    lines = report(score, 1)
+    none = "0.00 / 0.00"
+    assert f"| 1 | 1 | 0.30 / 0.00 | 0.70 / 1.00 | {none} | {none} | {none} |" in lines
+    assert lines[-1].startswith("one unit left (1 decisions): the map's share of its real kind 0.7")
+
+
+def test_a_map_with_many_units_is_grouped_four_or_more() -> None:
+    board = chess.Board()
+    meta = Metaposition.from_start(chess.WHITE, "wild16")
+    score = score_map(meta, board)
+    assert score.grouped == {"4+": 1} and score.last == 0
+    assert score.real["4+", chess.PAWN] == 8.0 and score.held["4+", chess.PAWN] == 8.0
 
 
 def test_a_game_without_moves_scores_nothing(tmp_path: Path) -> None:
