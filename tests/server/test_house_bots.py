@@ -448,6 +448,30 @@ def runner_children(pid: int) -> list[int]:
     return found
 
 
+#: How long a runner whose server was killed may take to exit. It takes a few hundredths
+#: of a second alone; once in one full run of the suite (two workers, a loaded machine)
+#: it outlived 10 s, and :func:`stacks` now says where it stood when it does.
+RUNNER_EXIT = 30.0
+
+
+def stacks(pids: list[int]) -> str:
+    """The Python stacks of the processes ``pids`` still alive (py-spy, a dev tool)."""
+    import shutil
+    import subprocess
+    import sys
+
+    spy = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
+    dumps = []
+    for pid in pids:
+        if not alive(pid):
+            continue
+        done = subprocess.run(
+            [spy, "dump", "--pid", str(pid)], capture_output=True, text=True, timeout=30
+        )
+        dumps.append(f"pid {pid}:\n{done.stdout}{done.stderr}")
+    return "\n".join(dumps) or "none alive"
+
+
 def alive(pid: int) -> bool:
     """Whether ``pid`` runs (a zombie, dead but not yet reaped, counts as gone)."""
     try:
@@ -583,7 +607,9 @@ async def test_a_sigkilled_server_leaves_no_runner_and_its_successor_relaunches_
         proc.send_signal(signal.SIGKILL)
         await proc.wait()
         await eventually(  # its standard input closed: the runner exits
-            lambda: not any(alive(pid) for pid in runners), what="the runner's exit"
+            lambda: not any(alive(pid) for pid in runners),
+            timeout=RUNNER_EXIT,
+            what=lambda: f"the runner's exit ({stacks(runners)})",
         )
     finally:
         if proc.returncode is None:
