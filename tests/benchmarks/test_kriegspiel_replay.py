@@ -68,18 +68,22 @@ NOT_TAKEN = re.compile(
 # Two whole games and a checkout of HEAD: 44 s alone, and it ran past the 120 s default
 # on a machine busy with two benchmarks besides the suite's two workers.
 @pytest.mark.timeout(300)
-def test_the_other_meta_as_committed_plays_the_same_game_and_lists_the_captures_left(
+def test_the_other_meta_as_committed_plays_the_same_game_and_a_decision_prints(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """``--previous HEAD`` replays the same game as today's opponent when the bot is
-    unchanged, and both list the captures the hero did not take back in one format."""
+    unchanged, and both list the captures the hero did not take back in one format.
+    ``--at`` (the same game, so that the suite plays it once more, not twice): the
+    metaposition before the decision, as ``rebuilt`` reads it (our placement is the real
+    board's side of ours), and the scores the search gave."""
     if subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True).returncode != 0:
         pytest.skip("not a git checkout")
     monkeypatch.setattr(sys, "path", list(sys.path))
-    pair = ["--seed", "t2", "--budget", "none", "--boards", "0", "--game", "1"]
+    pair = ["--seed", "t2", "--budget", "none", "--boards", "0", "--game", "1", "--at", "40"]
     bots = ["--bots", "kriegspiel-meta:nodes=30,kriegspiel-meta:nodes=20"]
     assert main([*pair, *bots]) == 0
-    today = capsys.readouterr().out.splitlines()
+    out = capsys.readouterr().out
+    today = out.splitlines()
     assert main([*pair, *bots, "--previous", "HEAD"]) == 0
     committed = capsys.readouterr().out.splitlines()
     left = [text for text in today if text.startswith("not taken back")]
@@ -90,15 +94,6 @@ def test_the_other_meta_as_committed_plays_the_same_game_and_lists_the_captures_
     if not dirty:
         assert committed == today
 
-
-def test_a_decision_prints_as_a_test_literal_with_its_scores(
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    """``--at``: the metaposition before the decision, as ``rebuilt`` reads it (our
-    placement is the real board's side of ours), and the scores the search gave."""
-    args = ["--seed", "t2", "--budget", "none", "--boards", "0", "--game", "1", "--at", "40"]
-    assert main([*args, "--bots", "kriegspiel-meta:nodes=30,kriegspiel-meta:nodes=20"]) == 0
-    out = capsys.readouterr().out
     head = re.search(r"^decision 40 \((\S+), ([^)]+)\): the search's best scores: (.*)$", out, re.M)
     assert head is not None
     choice, fen, ranked = head.groups()
