@@ -33,6 +33,42 @@ def test_one_unseen_move_from_the_start_spreads_one_twentieth_a_move() -> None:
     assert abs(sum(presence.weights[chess.PAWN]) - 8.0) < 1e-9
 
 
+def _few(pawn: chess.Square, units: dict[int, chess.Square]) -> Presence:
+    """Black's map: one pawn on ``pawn`` and a unit of each kind of ``units`` on its
+    square, each certain."""
+    weights = [[0.0] * 64 for _ in range(7)]
+    mass = [0.0] * 7
+    for kind, square in [(chess.PAWN, pawn), *units.items()]:
+        weights[kind][square] = 1.0
+        mass[kind] = 1.0
+    return Presence(chess.BLACK, weights, mass)
+
+
+def test_with_few_units_left_each_unit_moves_as_often() -> None:
+    """A pawn, a queen and the king (on a8): each moves one time in three, the pawn's
+    one step with it (one in 1 + 23 + 3 with every move equally likely)."""
+    presence = _few(chess.C3, {chess.QUEEN: chess.H8})
+    presence.diffuse(bb("h1"), bb("a8"))
+    assert abs(presence.weights[chess.PAWN][chess.C2] - 1 / 3) < 1e-9
+    assert abs(presence.weights[chess.PAWN][chess.C3] - 2 / 3) < 1e-9
+    assert abs(presence.weights[chess.QUEEN][chess.H8] - 2 / 3) < 1e-9
+    assert abs(sum(presence.weights[chess.QUEEN]) - 1.0) < 1e-9
+    # a pawn on its last step promotes one time in three
+    presence = _few(chess.C2, {chess.QUEEN: chess.H8})
+    presence.diffuse(bb("h1"), bb("a8"))
+    assert abs(presence.mass[chess.PAWN] - 2 / 3) < 1e-9
+    assert abs(presence.mass[chess.QUEEN] - 4 / 3) < 1e-9
+
+
+def test_with_more_units_every_move_is_as_likely() -> None:
+    """A pawn and three pieces (FEW is 3): the pawn moves one time in all the moves."""
+    presence = _few(chess.C3, {chess.QUEEN: chess.H8, chess.ROOK: chess.A1, chess.KNIGHT: chess.E4})
+    blocked = bb("h1")
+    presence.diffuse(blocked, bb("a8"))
+    step = presence.weights[chess.PAWN][chess.C2]
+    assert 0.0 < step < 1 / 20
+
+
 def test_the_units_keep_their_mass_when_every_kind_that_held_it_is_ruled_out() -> None:
     """One unit the map held a bishop, ruled out as a bishop (it checked us as a knight):
     the unit's mass goes to the kinds still allowed, never to nothing (game 372 of seed
