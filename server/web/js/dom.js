@@ -35,7 +35,7 @@ function listen(el, type, handler) {
  * this render made for it) when the two are the same control: the same markup, value
  * and checked state. The control keeps what a redraw cannot rebuild: the caret, the
  * selected text, a composition under way (a person who selected "4" to type "3" over
- * it typed "34" after the lobby's list refreshed). It takes `fresh`'s handlers.
+ * it typed "43" after the lobby's list refreshed). It takes `fresh`'s handlers.
  * Returns whether it was kept. */
 export function keep(old, fresh) {
   if (old === fresh || old.tagName !== fresh.tagName || old.outerHTML !== fresh.outerHTML) return false;
