@@ -411,6 +411,19 @@ def _redact(dsn: str) -> str:
     return f"{scheme}://{credentials.split(':', 1)[0]}@{host}"
 
 
+#: How asyncpg reports a connection the server dropped (PostgreSQL restarted, the backend
+#: terminated): the socket's error, the server's shutdown notice, a closed connection, or
+#: (the pool's connection still mid-protocol when the notice came) an internal client
+#: error: "cannot switch to state 11; another operation (2) is in progress" (CI, once).
+_DROPPED = (
+    OSError,
+    asyncpg.PostgresConnectionError,
+    asyncpg.OperatorInterventionError,
+    asyncpg.InterfaceError,
+    asyncpg.InternalClientError,
+)
+
+
 async def connect(dsn: str, name: str) -> asyncpg.Connection:
     """A connection to ``dsn``; :class:`StoreError` (one line, naming ``name``, the URL
     without its password) when it cannot be made, a bad URL included."""
@@ -933,13 +946,22 @@ class PgStore(SqlReads):
     # -- reads (pooled connections, autocommit: committed rows only; queries in SqlReads)
 
     async def _fetch(self, sql: str, params: Sequence[Any] = ()) -> Sequence[Sequence[Any]]:
-        try:
-            rows: list[asyncpg.Record] = await self.pool.fetch(_numbered(sql), *params)
-        except asyncpg.InsufficientPrivilegeError as exc:
-            raise StoreError(_problem(self.name, exc)) from None
-        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
-            raise StoreError(f"read failed: {exc}") from exc
-        return rows
+        """The rows of one read; tried once more on a connection the server dropped (a
+        read changes nothing, and the pool replaces the broken connection)."""
+        for attempt in (1, 2):
+            try:
+                rows: list[asyncpg.Record] = await self.pool.fetch(_numbered(sql), *params)
+            except asyncpg.InsufficientPrivilegeError as exc:
+                raise StoreError(_problem(self.name, exc)) from None
+            except _DROPPED as exc:
+                if attempt == 1:
+                    log.warning("a read met a dropped connection, tried again: %s", one_line(exc))
+                    continue
+                raise StoreError(f"read failed: {exc}") from exc
+            except asyncpg.PostgresError as exc:
+                raise StoreError(f"read failed: {exc}") from exc
+            return rows
+        raise AssertionError("unreachable")  # pragma: no cover
 
     # -- seeks --------------------------------------------------------------------------
 

@@ -134,6 +134,36 @@ async def test_the_writer_reconnects_after_its_connection_is_dropped(
     assert [e.seq for e in await pg.events("g1")] == [1, 2, 3]
 
 
+async def test_a_read_that_meets_a_dropped_connection_is_tried_once_more(
+    pg: PgStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # CI, once: the read after pg_terminate_backend (the test above) took a pooled
+    # connection still mid-protocol, and asyncpg's internal error left the store raw.
+    await pg.save_game(game_row("g1"), [event(1)])
+    failures = [asyncpg.InternalClientError("cannot switch to state 11")]
+
+    class Flaky:
+        """The pool, its reads failing first with ``failures`` (the pool's own slots
+        cannot be patched)."""
+
+        def __init__(self, pool: Any) -> None:
+            self.pool = pool
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self.pool, name)
+
+        async def fetch(self, *args: Any, **kwargs: Any) -> Any:
+            if failures:
+                raise failures.pop()
+            return await self.pool.fetch(*args, **kwargs)
+
+    monkeypatch.setattr(pg, "_pool", Flaky(pg.pool))
+    assert [e.seq for e in await pg.events("g1")] == [1]
+    failures[:] = [asyncpg.ConnectionDoesNotExistError("closed"), asyncpg.InterfaceError("x")]
+    with pytest.raises(StoreError, match="read failed"):
+        await pg.events("g1")  # twice: a clear store error, not asyncpg's
+
+
 async def _set_lease(dsn: str, room: str, token: int) -> None:
     conn = await asyncpg.connect(dsn)
     try:
