@@ -166,7 +166,8 @@ class Presence:
     def diffuse(self, own: int, king_set: int) -> None:
         """One unseen, quiet enemy move: each unit moves with the share of the enemy's
         moves that are its own (``own``: our pieces; ``king_set``: where its king may
-        stand, whose moves count too)."""
+        stand, whose moves count too); with at most :data:`FEW` units left, each unit
+        that can move (the king too) moves as often, its moves equally likely."""
         color = self.color
         blocked = own | self._solid()
         if king_set.bit_count() == 1:
