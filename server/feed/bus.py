@@ -51,6 +51,27 @@ BoardReader = Callable[[str, str, str], Awaitable[LeaderboardFrame]]
 
 log = logging.getLogger(__name__)
 
+
+class ConnectionLossIsAWarning(logging.Filter):
+    """Lower paho's "the socket failed" records from ERROR to WARNING.
+
+    paho logs a broker that goes away (a reset, a timeout on the socket) at ERROR; the feed
+    expects that and reconnects (its own warning says so), so for the server it is a
+    warning. Every other paho error stays an error.
+    """
+
+    LOSS = ("failed to receive on socket", "timeout on socket")
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno == logging.ERROR and str(record.msg).startswith(self.LOSS):
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True
+
+
+#: The logger the feed's MQTT client writes to (paho's records through aiomqtt).
+client_log = logging.getLogger(f"{__name__}.aiomqtt")
+client_log.addFilter(ConnectionLossIsAWarning())
+
 _encoder = msgspec.json.Encoder()
 _TOPIC_WORD = re.compile(r"[^A-Za-z0-9_.-]+")
 
@@ -431,7 +452,7 @@ class MqttBus(Bus):
                     max_inflight_messages=self.batch,
                     will=aiomqtt.Will(status, b'{"online":false}', qos=1, retain=True),
                     tls_context=ssl.create_default_context() if target.tls else None,
-                    logger=logging.getLogger("server.feed.bus.aiomqtt"),
+                    logger=client_log,
                 )
                 client.pending_calls_threshold = self.batch + 16  # in flight on purpose
                 async with client:

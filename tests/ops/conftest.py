@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import shutil
 import socket
 import subprocess
@@ -22,7 +23,7 @@ from typing import Any
 import aiomqtt
 import pytest
 
-from server.feed.bus import Bus, FeedDelay, MqttBus, MqttTarget
+from server.feed.bus import Bus, ConnectionLossIsAWarning, FeedDelay, MqttBus, MqttTarget
 from server.net.app import Limits, ServerConfig, UmpireServer
 from server.rooms.room import Timing
 from server.root import build_server
@@ -105,6 +106,11 @@ class Received:
         return json.loads(self.payload) if self.payload else None
 
 
+#: The test subscriber's MQTT log: a broker restarted on purpose is a warning here too.
+subscriber_log = logging.getLogger("tests.ops.subscriber")
+subscriber_log.addFilter(ConnectionLossIsAWarning())
+
+
 class Subscriber:
     """Records every message under the test prefix; reconnects when the broker restarts."""
 
@@ -121,7 +127,9 @@ class Subscriber:
     async def _run(self) -> None:
         while True:
             try:
-                async with aiomqtt.Client("127.0.0.1", self.port, timeout=2) as client:
+                async with aiomqtt.Client(
+                    "127.0.0.1", self.port, timeout=2, logger=subscriber_log
+                ) as client:
                     await client.subscribe(f"{PREFIX}/#", qos=1)
                     self.connected.set()
                     async for message in client.messages:

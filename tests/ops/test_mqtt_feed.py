@@ -288,3 +288,22 @@ async def test_standings_are_retained(broker: Broker, subscriber: Subscriber) ->
         assert subscriber.on(topic)[0].json()["standings"]["rows"][0]["bot"] == "a"
     finally:
         await bus.close()
+
+
+@pytest.mark.allow_errors  # the last record is an error on purpose
+def test_a_lost_broker_socket_is_a_warning_and_other_client_errors_stay_errors(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """paho logs a reset socket at ERROR; the feed reconnects, so the server says WARNING."""
+    from server.feed.bus import client_log
+
+    with caplog.at_level(logging.DEBUG, logger=client_log.name):
+        client_log.error("failed to receive on socket: %s", ConnectionResetError(104, "reset"))
+        client_log.error("timeout on socket: %s", TimeoutError())
+        client_log.error("Caught exception in on_publish: %s", ValueError("bug"))
+    levels = [(r.getMessage().split(":")[0], r.levelname) for r in caplog.records]
+    assert levels == [
+        ("failed to receive on socket", "WARNING"),
+        ("timeout on socket", "WARNING"),
+        ("Caught exception in on_publish", "ERROR"),
+    ]
