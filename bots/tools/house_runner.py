@@ -20,8 +20,9 @@ hello as its house identity (the header is its credential, no token), joins or r
 its ticket, and reconnects with backoff if its connection drops. When a bot's game is over
 (or it gives up) the runner writes ``{"op": "done", "room", "seat", "ticket"}`` on its
 standard output. When its standard input closes (the server stopped, or died: the kernel
-closes the pipe of a killed process) the runner stops every bot and exits, so no bot
-outlives its server.
+closes the pipe of a killed process), or its parent process is gone, the runner stops
+every bot and exits (after :data:`CLOSE_LIMIT` seconds at most), so no bot outlives its
+server.
 
 Every call into a bot (``start``, ``observe``, ``decide``, ...) runs in a worker thread
 (:class:`Threaded`), so a bot thinking for a second (``kriegspiel-meta:hard``) holds the
@@ -73,6 +74,10 @@ HINT_WORKERS = 2
 #: Reconnection attempts of a house bot: while the runner lives its server lives (the
 #: runner exits with it), so a house bot keeps trying far longer than an external one.
 RECONNECTS = 100
+#: Seconds between looks at the runner's parent (:func:`_watch_parent`).
+PARENT_POLL = 1.0
+#: Seconds the runner waits for its bots to stop once told to; then it leaves anyway.
+CLOSE_LIMIT = 5.0
 #: The longest command line read (a hint carries a seat's whole stream); the server sends
 #: none longer (``server.rooms.house.MAX_HINT_BYTES`` is below it).
 LINE_LIMIT = 1 << 24
@@ -265,7 +270,8 @@ def _report(message: dict[str, Any]) -> None:
 
 
 async def serve(stdin: asyncio.StreamReader) -> None:
-    """Read commands until ``stdin`` closes, then stop every bot."""
+    """Read commands until ``stdin`` closes, then stop every bot (waiting at most
+    :data:`CLOSE_LIMIT` seconds for them)."""
     asyncio.get_running_loop().set_default_executor(
         ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="house-bot")
     )
@@ -285,14 +291,33 @@ async def serve(stdin: asyncio.StreamReader) -> None:
             except (ValueError, KeyError, TypeError) as exc:
                 log.warning("bad command %r: %s", line[:200], exc)
     finally:
-        await runner.close()
+        closing = asyncio.create_task(runner.close())
+        await asyncio.wait({closing}, timeout=CLOSE_LIMIT)  # (never cancels: no second wait)
+        if not closing.done():
+            stuck = [task.get_name() for task in asyncio.all_tasks() if not task.done()]
+            log.warning("bots still running %.0f s after the stop: %s", CLOSE_LIMIT, stuck)
+
+
+async def _watch_parent(stdin: asyncio.StreamReader, parent: int) -> None:
+    """End ``stdin`` when the process that started the runner (``UMPIRE_SERVER_PID``,
+    which the server sets, else the parent now) is gone though its standard input is
+    still open: a process that inherited
+    the pipe's other end would otherwise keep the runner and its bots alive (a runner
+    outlived the suite that started it, its parent gone, its input never closed)."""
+    while os.getppid() == parent:
+        await asyncio.sleep(PARENT_POLL)
+    log.warning("the server (process %d) is gone, its pipe still open: stopping", parent)
+    stdin.feed_eof()
 
 
 async def _main() -> None:
     loop = asyncio.get_running_loop()
     stdin = asyncio.StreamReader(limit=LINE_LIMIT)
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(stdin), sys.stdin)
+    parent = int(os.environ.get("UMPIRE_SERVER_PID") or os.getppid())
+    watching = asyncio.create_task(_watch_parent(stdin, parent), name="parent")
     await serve(stdin)
+    watching.cancel()
     _exit_now()
 
 

@@ -467,11 +467,13 @@ class _Runner:
 
 
 def _runner_env() -> dict[str, str]:
-    """The runner's environment: it imports ``bots`` from this server's source tree."""
+    """The runner's environment: it imports ``bots`` from this server's source tree, and
+    knows the server's process (it stops when that is gone)."""
     root = str(Path(__file__).resolve().parents[2])
     path = os.environ.get("PYTHONPATH")
     return {
         **os.environ,
         "PYTHONPATH": root if not path else root + os.pathsep + path,
         "PYTHONUNBUFFERED": "1",
+        "UMPIRE_SERVER_PID": str(os.getpid()),
     }

@@ -92,6 +92,76 @@ async def test_the_runner_process_exits_when_its_standard_input_closes() -> None
     assert await asyncio.wait_for(proc.wait(), 20) == 0
 
 
+def alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie counts as gone)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads Linux's /proc")
+async def test_a_runner_whose_parent_is_gone_exits_though_its_input_stays_open() -> None:
+    """Its input's other end held elsewhere (here, by the test), the runner's parent's
+    exit is what tells it the server is gone."""
+    read, write = os.pipe()
+    try:
+        start = (
+            "import os, subprocess, sys; "
+            "p = subprocess.Popen([sys.executable, '-m', 'bots.tools.house_runner'], "
+            "stdin=int(sys.argv[1]), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, "
+            "env={**os.environ, 'UMPIRE_SERVER_PID': str(os.getpid())}); "
+            "print(p.pid)"
+        )
+        parent = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-c",
+            start,
+            str(read),
+            pass_fds=(read,),
+            stdout=asyncio.subprocess.PIPE,
+            cwd=ROOT,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+        )
+        out, _ = await parent.communicate()
+        runner = int(out)
+        os.close(read)
+        read = -1
+        for command in (
+            {"op": "config", "url": f"ws://127.0.0.1:{free_port()}", "header": "X", "secret": "s"},
+            {"op": "launch", "room": "r1", "seat": 0, "bot": "perudo-random", "ticket": "t"},
+        ):  # a bot that keeps trying a server nobody runs
+            os.write(write, json.dumps(command).encode() + b"\n")
+        await eventually(lambda: not alive(runner), timeout=20, what="the orphaned runner's exit")
+    finally:
+        os.close(write)
+        if read >= 0:
+            os.close(read)
+
+
+async def test_the_runner_leaves_bots_that_do_not_stop(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bot that ignores its stop holds the runner CLOSE_LIMIT seconds at most, and the
+    log names what was still running."""
+    from bots.tools import house_runner
+
+    release = asyncio.Event()
+
+    async def stuck(self: Runner) -> None:
+        await release.wait()
+
+    monkeypatch.setattr(house_runner, "CLOSE_LIMIT", 0.2)
+    monkeypatch.setattr(Runner, "close", stuck)
+    stdin = asyncio.StreamReader()
+    stdin.feed_eof()
+    warnings: list[str] = []
+    monkeypatch.setattr(house_runner.log, "warning", lambda msg, *a: warnings.append(msg % a))
+    await asyncio.wait_for(house_runner.serve(stdin), 5)
+    assert warnings and warnings[0].startswith("bots still running 0 s after the stop")
+    release.set()  # (the close serve left behind ends with the test)
+    await asyncio.sleep(0)
+
+
 # -- hints ------------------------------------------------------------------------------
 
 #: how often this module's warm() ran (the runner calls it with "warm": true)
