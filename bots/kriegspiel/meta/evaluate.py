@@ -390,22 +390,37 @@ def stuck_chance(meta: Metaposition, board: chess.Board, units: int, kings: int 
     pawn = pawn_mass / (pawn_mass + piece_mass)
     floor = pawn * share + (1.0 - pawn) * PIECE_STUCK  # the pawns' share by the map
     best = _all_stuck(floor, units)
-    for king in chess.SquareSet(kings) if kings else [None]:
-        lines = _pins(board, meta.color, king) if king is not None else []
-        fronts = sum(weight for _, ahead, weight in free if ahead == king)
-        extra = fronts + sum(
-            weight
-            for square, ahead, weight in free
-            if ahead != king and any(_pinned(chess.PAWN, square, line, enemy) for line in lines)
-        )
+    # The same sums as written out in the docstring, with what does not depend on the
+    # king's square taken out of the loop (this runs for every stalemate branch): each
+    # pawn has its own square ahead, and no line means nothing pinned.
+    front = {ahead: weight for _, ahead, weight in free}
+    sliders = _sliders(board, meta.color)
+    weights: dict[tuple[chess.PieceType, chess.Square], float] = {}
+    for king in _squares(kings) if kings else [None]:
+        lines = _pins_of(sliders, board.occupied, king) if king is not None else []
+        fronts = front.get(king, 0) if king is not None else 0
+        if lines:
+            # (a pawn on a line is pinned off a file unless it can take the slider;
+            # a piece by its kind and the line's direction alone: see _pinned)
+            pinned_pawns = 0
+            for between, direction, slider in lines:
+                if direction != "file":
+                    pinned_pawns |= between & ~chess.BB_PAWN_ATTACKS[meta.color][slider]
+            extra = fronts + sum(
+                weight
+                for square, ahead, weight in free
+                if ahead != king and chess.BB_SQUARES[square] & pinned_pawns
+            )
+            held = sum(
+                _weight_memo(meta, kind, square, weights)
+                for kind in KINDS[1:]
+                for between, direction, _ in lines
+                if _piece_pinned(kind, direction)
+                for square in _squares(between & meta.may[kind])
+            )
+        else:
+            extra, held = fronts, 0
         pawns_stuck = min(1.0, (weighed + extra) / pawn_mass) if pawn_mass > 0.0 else 0.0
-        held = sum(
-            _weight(meta, kind, square)
-            for kind in KINDS[1:]
-            for line in lines
-            for square in chess.SquareSet(line[0] & meta.may[kind])
-            if _pinned(kind, square, line, enemy)
-        )
         pieces_stuck = max(PIECE_STUCK, min(1.0, held / piece_mass)) if piece_mass else 0.0
         each = max(floor, pawn * pawns_stuck + (1.0 - pawn) * pieces_stuck)
         best = max(best, _all_stuck(each, units))
@@ -413,7 +428,7 @@ def stuck_chance(meta: Metaposition, board: chess.Board, units: int, kings: int 
             # Not in check there: each of our lines to the king holds a unit of its own.
             chance, pawns_on, pieces_on = 1.0, 0.0, 0.0
             for line in lines:
-                stuck, pawn_there = _line_unit(meta, line)
+                stuck, pawn_there = _line_unit(meta, line, weights)
                 chance *= stuck
                 pawns_on += pawn_there
                 pieces_on += 1.0 - pawn_there
@@ -427,16 +442,21 @@ def stuck_chance(meta: Metaposition, board: chess.Board, units: int, kings: int 
     return best
 
 
-def _line_unit(meta: Metaposition, line: tuple[int, str, chess.Square]) -> tuple[float, float]:
+def _line_unit(
+    meta: Metaposition,
+    line: tuple[int, str, chess.Square],
+    memo: dict[tuple[chess.PieceType, chess.Square], float] | None = None,
+) -> tuple[float, float]:
     """For the unit that must stand on ``line`` (between one of our sliders and a king
     that is not in check): the chance that it has no move, and that it is a pawn. Its
     kind and square by the presence map's weights on the line's squares (the sets'
-    densities where the map holds none there)."""
+    densities where the map holds none there). ``memo``: :func:`_weight_memo`'s."""
     between = line[0]
+    memo = {} if memo is None else memo
     weights: list[tuple[chess.PieceType, chess.Square, float]] = []
     for kind in KINDS:
-        for square in chess.SquareSet(between & meta.may[kind]):
-            weights.append((kind, square, _weight(meta, kind, square)))
+        for square in _squares(between & meta.may[kind]):
+            weights.append((kind, square, _weight_memo(meta, kind, square, memo)))
     total = sum(weight for _, _, weight in weights)
     if total <= 1e-9:
         weights = [(kind, square, meta.density(kind)) for kind, square, _ in weights]
@@ -465,29 +485,45 @@ def _all_stuck(each: float, units: int) -> float:
     return chance
 
 
+def _sliders(board: chess.Board, color: chess.Color) -> list[tuple[chess.Square, int, int, int]]:
+    """Our bishops, rooks and queens on ``board``: square, kind, file and rank."""
+    return [
+        (square, board.piece_type_at(square) or 0, square & 7, square >> 3)
+        for square in _squares(
+            board.occupied_co[color] & (board.bishops | board.rooks | board.queens)
+        )
+    ]
+
+
 def _pins(
     board: chess.Board, color: chess.Color, king: chess.Square
 ) -> list[tuple[int, str, chess.Square]]:
     """Our lines to an enemy king on ``king``: the squares between it and one of our
     sliders that moves along the line (a unit alone there is pinned), the line's
     direction ("file", "rank" or "diagonal") and the slider's square."""
+    return _pins_of(_sliders(board, color), board.occupied, king)
+
+
+def _pins_of(
+    sliders: list[tuple[chess.Square, int, int, int]], occupied: int, king: chess.Square
+) -> list[tuple[int, str, chess.Square]]:
+    """:func:`_pins` from :func:`_sliders` and the occupied squares."""
     lines = []
-    for square in chess.SquareSet(
-        board.occupied_co[color] & (board.bishops | board.rooks | board.queens)
-    ):
-        if not chess.BB_RAYS[square][king]:
+    rays = chess.BB_RAYS
+    file, rank = king & 7, king >> 3
+    for square, kind, slider_file, slider_rank in sliders:
+        if not rays[square][king]:
             continue
-        if chess.square_file(square) == chess.square_file(king):
+        if slider_file == file:
             direction = "file"
-        elif chess.square_rank(square) == chess.square_rank(king):
+        elif slider_rank == rank:
             direction = "rank"
         else:
             direction = "diagonal"
-        kind = board.piece_type_at(square)
         if kind != chess.QUEEN and (kind == chess.BISHOP) != (direction == "diagonal"):
             continue
         between = chess.between(square, king)
-        if between and not between & board.occupied:
+        if between and not between & occupied:
             lines.append((between, direction, square))
     return lines
 
@@ -508,6 +544,13 @@ def _pinned(
         if chess.BB_PAWN_ATTACKS[enemy][square] & chess.BB_SQUARES[slider]:
             return False
         return direction != "file"
+    return _piece_pinned(kind, direction)
+
+
+def _piece_pinned(kind: chess.PieceType, direction: str) -> bool:
+    """Whether a piece (not a pawn) of ``kind`` pinned along a line of ``direction`` has
+    no move: a queen always has one, a knight never, a bishop off a diagonal, a rook on
+    one."""
     if kind == chess.BISHOP:
         return direction != "diagonal"
     if kind == chess.ROOK:
@@ -524,6 +567,30 @@ def unit_chance(meta: Metaposition, square: chess.Square) -> float:
     bit = chess.BB_SQUARES[square]
     total = sum(presence.weights[kind][square] for kind in KINDS if meta.may[kind] & bit)
     return min(1.0, total)
+
+
+def _squares(mask: int) -> list[chess.Square]:
+    """The squares of ``mask``, lowest first (as ``chess.SquareSet`` iterates them)."""
+    squares = []
+    while mask:
+        low = mask & -mask
+        squares.append(low.bit_length() - 1)
+        mask ^= low
+    return squares
+
+
+def _weight_memo(
+    meta: Metaposition,
+    kind: chess.PieceType,
+    square: chess.Square,
+    memo: dict[tuple[chess.PieceType, chess.Square], float],
+) -> float:
+    """:func:`_weight`, kept in ``memo`` (for one metaposition)."""
+    key = (kind, square)
+    weight = memo.get(key)
+    if weight is None:
+        weight = memo[key] = _weight(meta, kind, square)
+    return weight
 
 
 def _weight(meta: Metaposition, kind: chess.PieceType, square: chess.Square) -> float:

@@ -68,11 +68,15 @@ def attackers_expected(meta: Metaposition, kind: chess.PieceType, squares: int) 
     if presence is None or presence.mass[kind] <= 0.0:
         return 0.0
     weights = presence.weights
+    row = weights[kind]
     located = meta.known | meta.blockers
     total = 0.0
-    for square in chess.SquareSet(squares):
-        weight = weights[kind][square]
-        if located & chess.BB_SQUARES[square]:
+    while squares:  # lowest square first, as chess.SquareSet iterates (the same sum)
+        low = squares & -squares
+        squares ^= low
+        square = low.bit_length() - 1
+        weight = row[square]
+        if located & low:
             held = sum(weights[other][square] for other in KINDS)
             if held > 0.0:
                 weight = max(weight, BLOCKER_STAYS * weight / held)

@@ -329,9 +329,13 @@ class Metaposition:
             return 1.0
         bit = chess.BB_SQUARES[square]
         chance = 0.0
+        scale = None  # unit_scale, the same for every kind (as density() computes it)
         for kind in PIECE_KINDS[:-1]:
-            if self.may[kind] & bit:
-                chance += self.density(kind)
+            may = self.may[kind]
+            if may & bit:
+                if scale is None:
+                    scale = unit_scale(self)
+                chance += min(1.0, self.count_max(kind) / may.bit_count()) * scale
         return min(1.0, chance)
 
     def cheapest_at(self, square: chess.Square) -> int:
