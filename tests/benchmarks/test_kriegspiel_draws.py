@@ -169,9 +169,14 @@ def test_previous_opponents_play_as_committed(
     if dirty:
         return  # today's bot is not HEAD's: the games may differ
     pair = [bots[0], bots[1]]
-    today = tournament(pair, 1, "prev", "wild16", "none")[0]
-    committed = tournament([bots[0], specs[1]], 1, "prev", "wild16", "none")[0]
-    assert play(today, pair).ending == play(committed, [bots[0], specs[1]]).ending
+    # (from an ending, not the start: a whole game between the two runs 300 plies, this
+    # one 59, to a mate with a queen and a rook against a rook)
+    options = {"rules": "wild16", "fen": "r3k3/pp6/8/8/8/8/PP6/R2QK3 w - - 0 1"}
+    today = schedule("kriegspiel", options, pair, 2, 1, "prev")[0]
+    committed = schedule("kriegspiel", options, [bots[0], specs[1]], 2, 1, "prev")[0]
+    ending = play(today, pair).ending
+    assert ending == play(committed, [bots[0], specs[1]]).ending
+    assert ending.reason == "checkmate"
 
 
 def test_previous_and_db_are_not_given_together(

