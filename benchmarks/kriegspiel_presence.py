@@ -45,7 +45,7 @@ import chess
 from benchmarks.common import arguments
 from benchmarks.kriegspiel_draws import hero_seat, tournament
 from bots.kriegspiel.meta.metaposition import Metaposition
-from bots.kriegspiel.meta.presence import KINDS
+from bots.kriegspiel.meta.presence import FEW, KINDS
 from bots.kriegspiel.meta.update import observe
 from bots.tools.arena import GameSpec, play_spec
 
@@ -84,6 +84,11 @@ class Score:
     grouped: dict[str, int] = field(default_factory=dict)
     held: dict[tuple[str, int], float] = field(default_factory=dict)
     real: dict[tuple[str, int], float] = field(default_factory=dict)
+    #: by :func:`promotion_group` (the enemy's unseen promotions so far, and its units):
+    #: decisions, and the map's pawn and queen masses and the real counts, summed
+    promoted: dict[str, int] = field(default_factory=dict)
+    promoted_held: dict[tuple[str, int], float] = field(default_factory=dict)
+    promoted_real: dict[tuple[str, int], float] = field(default_factory=dict)
     last: int = 0  #: decisions with one enemy unit left
     last_loss: float = 0.0  #: -log of the map's share of its real kind, summed
     last_share: float = 0.0  #: that share, summed
@@ -103,6 +108,12 @@ class Score:
             self.held[key] = self.held.get(key, 0.0) + value
         for key, value in other.real.items():
             self.real[key] = self.real.get(key, 0.0) + value
+        for name, count in other.promoted.items():
+            self.promoted[name] = self.promoted.get(name, 0) + count
+        for key, value in other.promoted_held.items():
+            self.promoted_held[key] = self.promoted_held.get(key, 0.0) + value
+        for key, value in other.promoted_real.items():
+            self.promoted_real[key] = self.promoted_real.get(key, 0.0) + value
         self.last += other.last
         self.last_loss += other.last_loss
         self.last_share += other.last_share
@@ -115,6 +126,20 @@ GROUPS = ("1", "2-3", "4+")
 def group(units: int) -> str:
     """The kinds table's group of a decision where the enemy keeps ``units`` units."""
     return "1" if units <= 1 else "2-3" if units <= 3 else "4+"
+
+
+#: The groups of the promotions table: the enemy's promotions so far (0, 1, 2 or more),
+#: by its units (more than :data:`FEW`, or at most; the map moves each unit as often
+#: then, ``bots.kriegspiel.meta.presence.FEW``).
+PROMOTION_GROUPS = tuple(
+    f"{made} promoted, {units} units" for made in ("0", "1", "2+") for units in ("4+", "1-3")
+)
+
+
+def promotion_group(promoted: int, units: int) -> str:
+    """The promotions table's group: ``promoted`` enemy promotions so far, ``units`` units."""
+    made = "0" if promoted <= 0 else "1" if promoted == 1 else "2+"
+    return f"{made} promoted, {'4+' if units > FEW else '1-3'} units"
 
 
 def _truth(truth: dict[str, Any]) -> dict[str, Any]:
@@ -144,8 +169,9 @@ def _loss(weight: float, held: bool) -> float:
     return -math.log(weight if held else 1.0 - weight)
 
 
-def score_map(meta: Metaposition, board: chess.Board) -> Score:
-    """The presence map of ``meta`` against the real ``board`` (one decision)."""
+def score_map(meta: Metaposition, board: chess.Board, promoted: int = 0) -> Score:
+    """The presence map of ``meta`` against the real ``board`` (one decision), where the
+    enemy has promoted ``promoted`` pawns so far (the hero was not told)."""
     score = Score(decisions=1)
     presence = meta.presence
     assert presence is not None
@@ -175,6 +201,12 @@ def score_map(meta: Metaposition, board: chess.Board) -> Score:
         for kind in KINDS:
             score.held[name, kind] = presence.mass[kind]
             score.real[name, kind] = float(units[kind])
+    if count:
+        name = promotion_group(promoted, count)
+        score.promoted[name] = 1
+        for kind in (chess.PAWN, chess.QUEEN):
+            score.promoted_held[name, kind] = presence.mass[kind]
+            score.promoted_real[name, kind] = float(units[kind])
     if count == 1:
         kind = next(kind for kind in KINDS if units[kind])
         share = presence.mass[kind] / max(1e-9, sum(presence.mass[k] for k in KINDS))
@@ -197,15 +229,24 @@ def score_game(game: Recorded) -> Score:
     total = Score()
     board = chess.Board()
     due = False
+    promoted = 0  # the enemy's promotions so far: a move that lost a pawn, no unit
     for view, truth in game.events:
         ours = truth.get("color") == ("white" if color else "black")
         if due and ours and truth.get("type") in ("move", "illegal"):
             due = False
-            total.add(score_map(meta, board))
+            total.add(score_map(meta, board, promoted))
         if view is not None:
             observe(meta, view)
         if truth.get("type") == "move" and "fen" in truth:
-            board = chess.Board(truth["fen"])
+            after = chess.Board(truth["fen"])
+            if not ours:
+                enemy = not color
+                pawns = len(after.pieces(chess.PAWN, enemy))
+                if pawns < len(board.pieces(chess.PAWN, enemy)) and chess.popcount(
+                    after.occupied_co[enemy]
+                ) == chess.popcount(board.occupied_co[enemy]):
+                    promoted += 1
+            board = after
             due = not ours
     return total
 
@@ -247,6 +288,23 @@ def report(total: Score, games: int) -> list[str]:
                 for kind in KINDS
             ]
             lines.append(f"| {name} | {total.grouped[name]} | " + " | ".join(cells) + " |")
+    if total.promoted:
+        lines += [
+            "promotions: the map's pawns and queens / those standing, per decision, by the"
+            " enemy's promotions so far (never told)",
+            "| promotions, enemy units | decisions | P | Q |",
+            "| --- | ---: | --- | --- |",
+        ]
+        for name in PROMOTION_GROUPS:
+            if name not in total.promoted:
+                continue
+            count = total.promoted[name]
+            cells = [
+                f"{total.promoted_held.get((name, kind), 0.0) / count:.2f} / "
+                f"{total.promoted_real.get((name, kind), 0.0) / count:.2f}"
+                for kind in (chess.PAWN, chess.QUEEN)
+            ]
+            lines.append(f"| {name} | {count} | " + " | ".join(cells) + " |")
     if total.last:
         lines.append(
             f"one unit left ({total.last} decisions): the map's share of its real kind "

@@ -106,6 +106,47 @@ def test_a_map_with_many_units_is_grouped_four_or_more() -> None:
     assert score.real["4+", chess.PAWN] == 8.0 and score.held["4+", chess.PAWN] == 8.0
 
 
+def test_a_promotion_the_hero_was_not_told_of_is_counted() -> None:
+    """Black's h-pawn becomes a queen on h3 (a move that loses a pawn and no unit): the
+    white hero's next decision is scored in the group of one promotion; the map, never
+    told, still holds eight pawns and one queen where seven and two stand."""
+    start = chess.Board()
+    start.push_san("e4")
+    promoted = start.copy()
+    promoted.remove_piece_at(chess.H7)
+    promoted.set_piece_at(chess.H3, chess.Piece(chess.QUEEN, chess.BLACK))
+    promoted.turn = chess.WHITE
+    after = promoted.copy()
+    after.push_san("d4")
+    game = Recorded(
+        0,
+        0,
+        "wild16",
+        [
+            (None, {"type": "move", "color": "white", "fen": start.fen()}),
+            (None, {"type": "move", "color": "black", "fen": promoted.fen()}),
+            (None, {"type": "move", "color": "white", "fen": after.fen()}),
+        ],
+    )
+    score = score_game(game)
+    group = "1 promoted, 4+ units"
+    assert score.decisions == 1 and score.promoted == {group: 1}
+    assert score.promoted_held[group, chess.PAWN] == 8.0
+    assert score.promoted_real[group, chess.PAWN] == 7.0
+    assert score.promoted_held[group, chess.QUEEN] == 1.0
+    assert score.promoted_real[group, chess.QUEEN] == 2.0
+    assert f"| {group} | 1 | 8.00 / 7.00 | 1.00 / 2.00 |" in report(score, 1)
+    # a pawn we take is no promotion (the enemy lost it on our move, a unit with it)
+    board = chess.Board()
+    events = []
+    for san in ("e4", "d5", "exd5", "Nf6", "d4"):
+        board.push_san(san)
+        color = "black" if board.turn == chess.WHITE else "white"
+        events.append((None, {"type": "move", "color": color, "fen": board.fen()}))
+    taken = score_game(Recorded(0, 0, "wild16", events))
+    assert taken.promoted == {"0 promoted, 4+ units": 2}
+
+
 def test_a_game_without_moves_scores_nothing(tmp_path: Path) -> None:
     game = Recorded(0, 0, "wild16", [])
     assert score_game(game).decisions == 0
