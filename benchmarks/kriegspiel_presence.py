@@ -273,44 +273,52 @@ def report(total: Score, games: int) -> list[str]:
             f"the real pawns stand {total.lag / total.lagged:.2f} ranks ahead of the map's"
         )
     if total.grouped:
-        lines += [
-            "kinds: the map's mass / the units standing, per decision",
-            "| enemy units | decisions | " + " | ".join(_NAMES[kind] for kind in KINDS) + " |",
-            "| --- | ---: |" + " --- |" * len(KINDS),
-        ]
-        for name in GROUPS:
-            if name not in total.grouped:
-                continue
-            count = total.grouped[name]
-            cells = [
-                f"{total.held.get((name, kind), 0.0) / count:.2f} / "
-                f"{total.real.get((name, kind), 0.0) / count:.2f}"
-                for kind in KINDS
-            ]
-            lines.append(f"| {name} | {total.grouped[name]} | " + " | ".join(cells) + " |")
+        lines.append("kinds: the map's mass / the units standing, per decision")
+        lines += _masses("enemy units", GROUPS, total.grouped, total.held, total.real, KINDS)
     if total.promoted:
-        lines += [
+        lines.append(
             "promotions: the map's pawns and queens / those standing, per decision, by the"
-            " enemy's promotions so far (never told)",
-            "| promotions, enemy units | decisions | P | Q |",
-            "| --- | ---: | --- | --- |",
-        ]
-        for name in PROMOTION_GROUPS:
-            if name not in total.promoted:
-                continue
-            count = total.promoted[name]
-            cells = [
-                f"{total.promoted_held.get((name, kind), 0.0) / count:.2f} / "
-                f"{total.promoted_real.get((name, kind), 0.0) / count:.2f}"
-                for kind in (chess.PAWN, chess.QUEEN)
-            ]
-            lines.append(f"| {name} | {count} | " + " | ".join(cells) + " |")
+            " enemy's promotions so far (never told)"
+        )
+        lines += _masses(
+            "promotions, enemy units",
+            PROMOTION_GROUPS,
+            total.promoted,
+            total.promoted_held,
+            total.promoted_real,
+            (chess.PAWN, chess.QUEEN),
+        )
     if total.last:
         lines.append(
             f"one unit left ({total.last} decisions): the map's share of its real kind "
             f"{total.last_share / total.last:.3f} on average, log loss "
             f"{total.last_loss / total.last:.3f} per decision"
         )
+    return lines
+
+
+def _masses(
+    title: str,
+    groups: Sequence[str],
+    decisions: dict[str, int],
+    held: dict[tuple[str, int], float],
+    real: dict[tuple[str, int], float],
+    kinds: Sequence[int],
+) -> list[str]:
+    """A table of the map's mass / the units standing per decision, a row per group."""
+    lines = [
+        f"| {title} | decisions | " + " | ".join(_NAMES[kind] for kind in kinds) + " |",
+        "| --- | ---: |" + " --- |" * len(kinds),
+    ]
+    for name in groups:
+        if name not in decisions:
+            continue
+        count = decisions[name]
+        cells = [
+            f"{held.get((name, kind), 0.0) / count:.2f} / {real.get((name, kind), 0.0) / count:.2f}"
+            for kind in kinds
+        ]
+        lines.append(f"| {name} | {count} | " + " | ".join(cells) + " |")
     return lines
 
 

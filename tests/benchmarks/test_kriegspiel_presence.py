@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import re
 from pathlib import Path
+from typing import Any
 
 import chess
 import pytest
@@ -138,7 +139,7 @@ def test_a_promotion_the_hero_was_not_told_of_is_counted() -> None:
     assert f"| {group} | 1 | 8.00 / 7.00 | 1.00 / 2.00 |" in report(score, 1)
     # a pawn we take is no promotion (the enemy lost it on our move, a unit with it)
     board = chess.Board()
-    events = []
+    events: list[tuple[dict[str, Any] | None, dict[str, Any]]] = []
     for san in ("e4", "d5", "exd5", "Nf6", "d4"):
         board.push_san(san)
         color = "black" if board.turn == chess.WHITE else "white"

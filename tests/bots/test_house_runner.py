@@ -16,6 +16,7 @@ from bots.sdk.bot import Bot, Decision
 from bots.tools.house_runner import Runner, Threaded, load_advisor
 from tests.eventually import eventually
 from tests.ports import free_port
+from tests.processes import alive
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -90,15 +91,6 @@ async def test_the_runner_process_exits_when_its_standard_input_closes() -> None
     report = json.loads(await asyncio.wait_for(proc.stdout.readline(), 20))
     assert report == {"op": "done", "room": "r1", "seat": 0, "ticket": "t"}
     assert await asyncio.wait_for(proc.wait(), 20) == 0
-
-
-def alive(pid: int) -> bool:
-    """Whether ``pid`` runs (a zombie counts as gone)."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat.rsplit(")", 1)[1].split()[0] != "Z"
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads Linux's /proc")

@@ -22,6 +22,7 @@ from server.roomcore import core as roomcore_core
 from server.rooms.connection import Client
 from server.rooms.room import Timing
 from tests.eventually import eventually
+from tests.processes import alive
 from tests.server.conftest import wait_state
 
 KQK = "4k3/8/8/8/8/8/8/3QK3 w - - 0 1"
@@ -470,15 +471,6 @@ def stacks(pids: list[int]) -> str:
         )
         dumps.append(f"pid {pid}:\n{done.stdout}{done.stderr}")
     return "\n".join(dumps) or "none alive"
-
-
-def alive(pid: int) -> bool:
-    """Whether ``pid`` runs (a zombie, dead but not yet reaped, counts as gone)."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat.rsplit(")", 1)[1].split()[0] != "Z"
 
 
 async def metric_text(port: int) -> str:
