@@ -301,9 +301,9 @@ async def serve(stdin: asyncio.StreamReader) -> None:
 async def _watch_parent(stdin: asyncio.StreamReader, parent: int) -> None:
     """End ``stdin`` when the process that started the runner (``UMPIRE_SERVER_PID``,
     which the server sets, else the parent now) is gone though its standard input is
-    still open: a process that inherited
-    the pipe's other end would otherwise keep the runner and its bots alive (a runner
-    outlived the suite that started it, its parent gone, its input never closed)."""
+    still open: a process that inherited the pipe's other end would otherwise keep the
+    runner and its bots alive (a runner outlived the suite that started it, its parent
+    gone, its input never closed)."""
     while os.getppid() == parent:
         await asyncio.sleep(PARENT_POLL)
     log.warning("the server (process %d) is gone, its pipe still open: stopping", parent)
