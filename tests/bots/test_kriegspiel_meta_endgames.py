@@ -95,23 +95,24 @@ async def _mate_rate(fen_list: list[str], defender: str) -> float:
     return mates / len(fen_list)
 
 
-KQ_STARTS = [random_start([chess.QUEEN], seed) for seed in range(8)]
-KR_STARTS = [random_start([chess.ROOK], seed) for seed in range(8)]
+#: (eight each until 2026-12-07, when CI ran over its 15 minutes; the benchmark plays 200)
+KQ_STARTS = [random_start([chess.QUEEN], seed) for seed in range(6)]
+KR_STARTS = [random_start([chess.ROOK], seed) for seed in range(6)]
 
 
-# Eight whole games by node budget each: seconds alone, past the suite's 120 s guard
+# Six whole games by node budget each: seconds alone, past the suite's 120 s guard
 # against hangs on a machine loaded by other work (seen in a helper's run).
 @pytest.mark.timeout(600)
 @pytest.mark.parametrize("defender", ["random", "centre"])
 async def test_kq_vs_k_mates_most_games(defender: str) -> None:
     # A node budget plays the same games on any machine: 8 of 8 mated against either
-    # defender at 400 nodes a decision (2026-11-25).
+    # defender at 400 nodes a decision (2026-11-25), the first six since.
     assert await _mate_rate(KQ_STARTS, defender) >= 0.75
 
 
 @pytest.mark.timeout(600)
 async def test_kr_vs_k_mates_the_random_defender_in_most_games() -> None:
-    assert await _mate_rate(KR_STARTS, "random") >= 0.75  # 8 of 8 at 400 nodes
+    assert await _mate_rate(KR_STARTS, "random") >= 0.75  # 8 of 8 at 400 nodes (now 6)
 
 
 def test_the_hunt_does_not_stake_the_rook_on_a_likely_mate() -> None:

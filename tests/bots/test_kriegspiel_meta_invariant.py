@@ -38,7 +38,7 @@ async def test_the_bot_keeps_the_real_position_inside_its_metaposition(
 @pytest.mark.parametrize("rules", RULES)
 async def test_tracked_random_games_stay_inside_the_metaposition(rules: str) -> None:
     problems: list[str] = []
-    for seed in range(playouts(8)):
+    for seed in range(playouts(5)):  # (8 until 2026-12-07, when CI ran over 15 minutes)
         problems += await tracked_random_game(rules, seed)
     assert problems == []
 
