@@ -21,6 +21,21 @@ async def until(pilot: Pilot[Any], condition: Callable[[], bool], timeout: float
     await eventually(condition, timeout=timeout, pause=pilot.pause, what=repr(condition))
 
 
+async def click(pilot: Pilot[Any], selector: str, timeout: float = 10.0) -> None:
+    """Click the widget ``selector`` of the current screen once it is laid out there (a
+    screen just pushed is drawn a moment later; a click before that lands elsewhere, and
+    a test then waited 10 s for an answer to a button never pressed), and fail if the
+    click did not land on it."""
+    app = pilot.app
+
+    def laid_out() -> bool:
+        found = app.screen.query(selector)
+        return bool(found) and found.first().region.area > 0
+
+    await until(pilot, laid_out, timeout)
+    assert await pilot.click(selector), f"the click on {selector} landed elsewhere"
+
+
 async def in_the_lobby(app: UmpireApp, pilot: Pilot[Any]) -> None:
     """Wait until the app shows the lobby, connected, with the server's catalogue of games."""
     session = app.session

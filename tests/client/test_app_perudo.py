@@ -13,7 +13,7 @@ from client_cli.screens.lobby import LobbyScreen
 from client_cli.screens.replay import ReplayScreen
 from client_cli.session import Session
 from server.net.app import UmpireServer
-from tests.client.pilot import in_the_lobby, until
+from tests.client.pilot import click, in_the_lobby, until
 
 
 async def test_full_perudo_game_against_bots(server: UmpireServer) -> None:
@@ -31,14 +31,14 @@ async def test_full_perudo_game_against_bots(server: UmpireServer) -> None:
         await until(pilot, lambda: isinstance(app.screen, CreateScreen))
         app.screen.query_one("#perudo-seats", Input).value = "3"
         app.screen.query_one("#options", Input).value = "dice=2"
-        await pilot.click("#ok")
+        await click(pilot, "#ok")
         await until(pilot, lambda: isinstance(app.screen, PerudoScreen))
         screen = app.screen
         assert isinstance(screen, PerudoScreen)
         room = state.room(screen.room_id)
 
         screen.query_one("#botname", Input).value = "no-such-bot"
-        await pilot.click("#add_bot")
+        await click(pilot, "#add_bot")
         await until(pilot, lambda: any("no house bot" in m for m in app.messages))
         screen.query_one("#botname", Input).value = "autopilot"
         screen.query_one("#log").focus()
@@ -57,7 +57,7 @@ async def test_full_perudo_game_against_bots(server: UmpireServer) -> None:
             assert "YOUR TURN" in table and "Your dice:" in table
             if not refused_once:
                 screen.query_one("#bid", Input).value = "99x9"
-                await pilot.click("#bid_button")
+                await click(pilot, "#bid_button")
                 assert any("Not sent" in m for m in app.messages)
                 await pilot.press("h")
                 box = screen.query_one("#hint", Static)
