@@ -396,8 +396,8 @@ def stuck_chance(meta: Metaposition, board: chess.Board, units: int, kings: int 
     front = {ahead: weight for _, ahead, weight in free}
     sliders = _sliders(board, meta.color)
     weights: dict[tuple[chess.PieceType, chess.Square], float] = {}
-    for king in _squares(kings) if kings else [None]:
-        lines = _pins_of(sliders, board.occupied, king) if king is not None else []
+    for king in chess.scan_forward(kings) if kings else [None]:
+        lines = _pins(sliders, board.occupied, king) if king is not None else []
         fronts = front.get(king, 0) if king is not None else 0
         if lines:
             # (a pawn on a line is pinned off a file unless it can take the slider;
@@ -416,7 +416,7 @@ def stuck_chance(meta: Metaposition, board: chess.Board, units: int, kings: int 
                 for kind in KINDS[1:]
                 for between, direction, _ in lines
                 if _piece_pinned(kind, direction)
-                for square in _squares(between & meta.may[kind])
+                for square in chess.scan_forward(between & meta.may[kind])
             )
         else:
             extra, held = fronts, 0
@@ -455,7 +455,7 @@ def _line_unit(
     memo = {} if memo is None else memo
     weights: list[tuple[chess.PieceType, chess.Square, float]] = []
     for kind in KINDS:
-        for square in _squares(between & meta.may[kind]):
+        for square in chess.scan_forward(between & meta.may[kind]):
             weights.append((kind, square, _weight_memo(meta, kind, square, memo)))
     total = sum(weight for _, _, weight in weights)
     if total <= 1e-9:
@@ -489,25 +489,19 @@ def _sliders(board: chess.Board, color: chess.Color) -> list[tuple[chess.Square,
     """Our bishops, rooks and queens on ``board``: square, kind, file and rank."""
     return [
         (square, board.piece_type_at(square) or 0, square & 7, square >> 3)
-        for square in _squares(
+        for square in chess.scan_forward(
             board.occupied_co[color] & (board.bishops | board.rooks | board.queens)
         )
     ]
 
 
 def _pins(
-    board: chess.Board, color: chess.Color, king: chess.Square
-) -> list[tuple[int, str, chess.Square]]:
-    """Our lines to an enemy king on ``king``: the squares between it and one of our
-    sliders that moves along the line (a unit alone there is pinned), the line's
-    direction ("file", "rank" or "diagonal") and the slider's square."""
-    return _pins_of(_sliders(board, color), board.occupied, king)
-
-
-def _pins_of(
     sliders: list[tuple[chess.Square, int, int, int]], occupied: int, king: chess.Square
 ) -> list[tuple[int, str, chess.Square]]:
-    """:func:`_pins` from :func:`_sliders` and the occupied squares."""
+    """Our lines to an enemy king on ``king``: the squares between it and one of our
+    ``sliders`` (:func:`_sliders`) that moves along the line, through ``occupied`` (a
+    unit alone there is pinned), the line's direction ("file", "rank" or "diagonal")
+    and the slider's square."""
     lines = []
     rays = chess.BB_RAYS
     file, rank = king & 7, king >> 3
@@ -567,16 +561,6 @@ def unit_chance(meta: Metaposition, square: chess.Square) -> float:
     bit = chess.BB_SQUARES[square]
     total = sum(presence.weights[kind][square] for kind in KINDS if meta.may[kind] & bit)
     return min(1.0, total)
-
-
-def _squares(mask: int) -> list[chess.Square]:
-    """The squares of ``mask``, lowest first (as ``chess.SquareSet`` iterates them)."""
-    squares = []
-    while mask:
-        low = mask & -mask
-        squares.append(low.bit_length() - 1)
-        mask ^= low
-    return squares
 
 
 def _weight_memo(
