@@ -16,7 +16,13 @@ and on the advanced squares of its file, and the *lag*: how many ranks the real 
 stand, on average, ahead of the map's pawns. The *kinds* table: by how many units the enemy
 keeps (1, 2-3, 4 or more), each kind's mass in the map against the units of that kind
 standing, per decision; and with one unit left, the map's share of its real
-kind (the prior ``JointBelief`` starts from) as a log loss and a mean.
+kind (the prior ``JointBelief`` starts from) as a log loss and a mean. The *promotions*
+table: the map's pawns and queens against those standing, by the enemy's promotions so
+far (never told). The *pushes* table: for each quiet enemy move, how often it stepped a
+pawn from each rank (counted from its own side, 2 to 7) against the map's model of an
+unseen move (the quiet moves equally likely while the enemy keeps more than ``FEW``
+units; each unit that can move as often, its moves equally likely, with ``FEW`` or
+fewer): above 1, the enemy pushes its pawns there more often than the map expects.
 
 A saved set (``--save``) is the hero's projections and the real boards, so that a change
 to the map is measured on the same games without playing them again (``--load``): the
@@ -89,6 +95,12 @@ class Score:
     promoted: dict[str, int] = field(default_factory=dict)
     promoted_held: dict[tuple[str, int], float] = field(default_factory=dict)
     promoted_real: dict[tuple[str, int], float] = field(default_factory=dict)
+    #: by (:data:`PUSH_GROUPS` entry, relative rank 2..7): quiet enemy moves where a pawn
+    #: on that rank could step, the moves that stepped one, and the map's model's
+    #: expectation of them, summed
+    steppable: dict[tuple[str, int], int] = field(default_factory=dict)
+    pushed: dict[tuple[str, int], float] = field(default_factory=dict)
+    expected: dict[tuple[str, int], float] = field(default_factory=dict)
     last: int = 0  #: decisions with one enemy unit left
     last_loss: float = 0.0  #: -log of the map's share of its real kind, summed
     last_share: float = 0.0  #: that share, summed
@@ -114,6 +126,12 @@ class Score:
             self.promoted_held[key] = self.promoted_held.get(key, 0.0) + value
         for key, value in other.promoted_real.items():
             self.promoted_real[key] = self.promoted_real.get(key, 0.0) + value
+        for key, steps in other.steppable.items():
+            self.steppable[key] = self.steppable.get(key, 0) + steps
+        for key, value in other.pushed.items():
+            self.pushed[key] = self.pushed.get(key, 0.0) + value
+        for key, value in other.expected.items():
+            self.expected[key] = self.expected.get(key, 0.0) + value
         self.last += other.last
         self.last_loss += other.last_loss
         self.last_share += other.last_share
@@ -140,6 +158,49 @@ def promotion_group(promoted: int, units: int) -> str:
     """The promotions table's group: ``promoted`` enemy promotions so far, ``units`` units."""
     made = "0" if promoted <= 0 else "1" if promoted == 1 else "2+"
     return f"{made} promoted, {'4+' if units > FEW else '1-3'} units"
+
+
+#: The groups of the pushes table: the enemy's units before its move (the map's model of
+#: an unseen move changes at :data:`FEW`).
+PUSH_GROUPS = ("4+", "1-3")
+
+
+def score_pushes(before: chess.Board, after: chess.Board) -> Score:
+    """One enemy move, from ``before`` (the enemy to move) to ``after``: if it was quiet,
+    per rank of the mover's pawns that could step, whether one stepped and the map's
+    model's chance that one would (:data:`PUSH_GROUPS`)."""
+    score = Score()
+    mover = before.turn
+    legal = list(before.legal_moves)
+    made = next((m for m in legal if _after(before, m) == after.board_fen()), None)
+    quiet = [m for m in legal if not before.is_capture(m)]
+    if made is None or before.is_capture(made) or not quiet:
+        return score
+    units = chess.popcount(before.occupied_co[mover] & ~before.kings)
+    few = units <= FEW
+    name = PUSH_GROUPS[1] if few else PUSH_GROUPS[0]
+    by_unit: dict[chess.Square, int] = {}
+    for move in quiet:
+        by_unit[move.from_square] = by_unit.get(move.from_square, 0) + 1
+    for square, count in by_unit.items():
+        if before.piece_type_at(square) != chess.PAWN:
+            continue
+        rank = advance(square, mover) + 2  # 2..7, counted from the mover's side
+        key = (name, rank)
+        score.steppable[key] = score.steppable.get(key, 0) + 1
+        chance = 1 / len(by_unit) if few else count / len(quiet)
+        score.expected[key] = score.expected.get(key, 0.0) + chance
+        if made.from_square == square:
+            score.pushed[key] = score.pushed.get(key, 0.0) + 1.0
+    return score
+
+
+def _after(board: chess.Board, move: chess.Move) -> str:
+    board.push(move)
+    try:
+        return board.board_fen()
+    finally:
+        board.pop()
 
 
 def _truth(truth: dict[str, Any]) -> dict[str, Any]:
@@ -246,6 +307,8 @@ def score_game(game: Recorded) -> Score:
                     after.occupied_co[enemy]
                 ) == chess.popcount(board.occupied_co[enemy]):
                     promoted += 1
+                if board.turn == enemy:
+                    total.add(score_pushes(board, after))
             board = after
             due = not ours
     return total
@@ -288,6 +351,24 @@ def report(total: Score, games: int) -> list[str]:
             total.promoted_real,
             (chess.PAWN, chess.QUEEN),
         )
+    if total.steppable:
+        lines.append(
+            "pushes: quiet enemy moves that stepped a pawn from each rank (its own side's"
+            " count) / the map's model's expectation"
+        )
+        lines.append("| enemy units | rank | pawns that could step | pushed | expected | ratio |")
+        lines.append("| --- | ---: | ---: | ---: | ---: | ---: |")
+        for name in PUSH_GROUPS:
+            for rank in range(2, 8):
+                if (name, rank) not in total.steppable:
+                    continue
+                pushed = total.pushed.get((name, rank), 0.0)
+                expected = total.expected.get((name, rank), 0.0)
+                ratio = f"{pushed / expected:.2f}" if expected else "-"
+                lines.append(
+                    f"| {name} | {rank} | {total.steppable[name, rank]} | {pushed:.0f} | "
+                    f"{expected:.1f} | {ratio} |"
+                )
     if total.last:
         lines.append(
             f"one unit left ({total.last} decisions): the map's share of its real kind "

@@ -19,6 +19,7 @@ from benchmarks.kriegspiel_presence import (
     save,
     score_game,
     score_map,
+    score_pushes,
 )
 from bots.kriegspiel.meta.metaposition import Metaposition
 from bots.kriegspiel.meta.presence import KINDS
@@ -146,6 +147,36 @@ def test_a_promotion_the_hero_was_not_told_of_is_counted() -> None:
         events.append((None, {"type": "move", "color": color, "fen": board.fen()}))
     taken = score_game(Recorded(0, 0, "wild16", events))
     assert taken.promoted == {"0 promoted, 4+ units": 2}
+
+
+def test_pushes_are_counted_against_the_maps_model_of_a_move() -> None:
+    """With many units every quiet move is as likely; with few, every unit that can move."""
+    board = chess.Board()
+    board.push_san("e4")
+    after = board.copy()
+    after.push_san("e5")
+    many = score_pushes(board, after)
+    # eight pawns on black's second rank could step; 16 of the 20 quiet moves are theirs
+    assert many.steppable == {("4+", 2): 8}
+    assert many.pushed == {("4+", 2): 1.0}
+    assert abs(many.expected["4+", 2] - 16 / 20) < 1e-9
+    lone = chess.Board("4k3/p7/8/8/8/8/8/4K3 b - - 0 1")  # the king and one pawn
+    pushed = lone.copy()
+    pushed.push_san("a5")
+    few = score_pushes(lone, pushed)
+    assert few.steppable == {("1-3", 2): 1} and few.pushed == {("1-3", 2): 1.0}
+    assert few.expected == {("1-3", 2): 0.5}  # the king or the pawn, as often
+    walked = lone.copy()
+    walked.push_san("Kd7")
+    assert score_pushes(lone, walked).pushed == {}
+    assert score_pushes(lone, walked).expected == {("1-3", 2): 0.5}
+    # a capture is announced, not an unseen move: nothing is counted
+    board = chess.Board("4k3/8/8/3p4/4P3/8/8/4K3 b - - 0 1")
+    taken = board.copy()
+    taken.push_san("dxe4")
+    assert score_pushes(board, taken).steppable == {}
+    lines = report(many, 1)
+    assert "| 4+ | 2 | 8 | 1 | 0.8 | 1.25 |" in lines
 
 
 def test_a_game_without_moves_scores_nothing(tmp_path: Path) -> None:

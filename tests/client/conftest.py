@@ -7,6 +7,7 @@ from pathlib import Path
 
 import msgspec
 import pytest
+import textual._wait
 
 from client_cli.catalogue import Catalogue
 from tests.server.conftest import (  # noqa: F401  (fixtures re-exported for pytest)
@@ -15,6 +16,16 @@ from tests.server.conftest import (  # noqa: F401  (fixtures re-exported for pyt
     make_server,
     server,
 )
+
+# Textual's pilot waits, after every key it presses, until the process has been idle for
+# a whole slice of ``SLEEP_GRANULARITY`` (it counts idle as using under ``SLEEP_IDLE`` of
+# CPU in the slice). Its 20 ms slices made typing the larger part of these tests' wall
+# time; 5 ms slices with the same ratio keep the wait (an idle process is still an idle
+# process: the server runs in the test's own event loop) and took tests/client from 92 s
+# to 52-66 s (``-n 2``, round thirty-seven in docs/kriegspiel_meta.md). Module-level
+# names of a private module: if Textual drops them this does nothing.
+textual._wait.SLEEP_GRANULARITY = 1 / 200
+textual._wait.SLEEP_IDLE = textual._wait.SLEEP_GRANULARITY / 20
 
 
 @pytest.fixture(autouse=True)
