@@ -22,7 +22,11 @@ conversion rate within ten points. This screen holds the positions fixed:
   (``--out``) and pairs the continuations (same position, same repeat): both mated,
   only one, neither, and an exact two-sided sign test on the pairs that differ.
   ``--no-fifty-moves`` plays on with the 50-move rule off (the 75-move rule still ends
-  a game): how many of the 50-move draws more time would mate.
+  a game): how many of the 50-move draws more time would mate. It also counts the
+  continuations mated by the enemy's queens: a queen kept from the won position, one
+  promoted on the way, neither.
+- ``report`` prints those figures for a screen's saved results (``--results``, with the
+  positions' files it played) without playing again, paired with ``--compare``.
 
     python -m benchmarks.kriegspiel_conversion collect --out won9.json --seed 9 --games 50
         [--bots kriegspiel-meta:nodes=1000,kriegspiel-meta:nodes=20] [--budget none]
@@ -30,6 +34,8 @@ conversion rate within ten points. This screen holds the positions fixed:
     python -m benchmarks.kriegspiel_conversion screen --positions won9.json [won10.json ...]
         [--repeats 2] [--parallel 1] [--out results.json] [--compare base.json] [--every]
         [--no-fifty-moves]
+    python -m benchmarks.kriegspiel_conversion report --positions won9.json [...]
+        --results results.json [--compare base.json]
 
 The opponent's code is the one the positions were collected with (``--previous`` is
 saved with them and unpacked again); only the hero runs the tree's code.
@@ -416,6 +422,43 @@ def summary(rows: Sequence[Continuation], positions: int) -> list[str]:
     ]
 
 
+#: The groups of :func:`queens`: the enemy's queens at the won position and at the end.
+QUEEN_GROUPS = (
+    "a queen at the won position",
+    "none there, one at the end (promoted)",
+    "none there nor at the end",
+)
+
+
+def queen_group(position: Position, row: Continuation) -> str:
+    """Which of :data:`QUEEN_GROUPS` a continuation of ``position`` falls in (a queen
+    promoted and taken before the end counts as none)."""
+    board = chess.Board(position.fen)
+    enemy = position.hero == 1  # the enemy plays white when the hero sits second
+    if board.pieces_mask(chess.QUEEN, enemy):
+        return QUEEN_GROUPS[0]
+    return QUEEN_GROUPS[1] if "Q" in row.theirs else QUEEN_GROUPS[2]
+
+
+def queens(rows: Sequence[Continuation], files: Sequence[Collected]) -> list[str]:
+    """The continuations mated, by the enemy's queens (:data:`QUEEN_GROUPS`): those it
+    kept from the won position, those it promoted on the way, and neither."""
+    where = {(one.seed, position.index): position for one in files for position in one.positions}
+    mated: Counter[str] = Counter()
+    played: Counter[str] = Counter()
+    for row in rows:
+        position = where.get((row.seed, row.index))
+        if position is None:
+            continue
+        name = queen_group(position, row)
+        played[name] += 1
+        mated[name] += row.converted
+    return [
+        "by the enemy's queens: "
+        + "; ".join(f"{name}: mated {mated[name]} of {played[name]}" for name in QUEEN_GROUPS)
+    ]
+
+
 def compare(rows: Sequence[Continuation], others: Sequence[Continuation], label: str) -> list[str]:
     """The continuations paired with another screen's (same position, same repeat)."""
     there = {row.key: row for row in others}
@@ -531,13 +574,25 @@ def screen(args: argparse.Namespace) -> int:
     folder.cleanup()
     if args.out:
         save_results(Path(args.out), rows)
-    print("\n".join(summary(rows, positions)))
+    print("\n".join(summary(rows, positions) + queens(rows, files)))
     then = sum(
         1 for collected in files for one in collected.positions if one.then == "win: checkmate"
     )
     print(f"the collected games mated {then} of {positions}")
     for path in args.compare or []:
         print("\n".join(compare(rows, load_results(Path(path)), path)))
+    return 0
+
+
+def report(args: argparse.Namespace) -> int:
+    """Print a saved screen's figures, as ``screen`` printed them, without playing."""
+    files = [Collected.load(Path(path)) for path in args.positions]  # (clear errors)
+    rows = load_results(Path(args.results))
+    others = [(path, load_results(Path(path))) for path in args.compare or []]
+    positions = sum(len(collected.positions) for collected in files)
+    print("\n".join(summary(rows, positions) + queens(rows, files)))
+    for path, other in others:
+        print("\n".join(compare(rows, other, path)))
     return 0
 
 
@@ -567,6 +622,10 @@ def main(argv: list[str] | None = None) -> int:
         help="play on without the 50-move rule (the 75-move rule still applies): what more "
         "time would mate",
     )
+    told = commands.add_parser("report", help="print a saved screen's figures")
+    told.add_argument("--positions", nargs="+", required=True, help="the screen's positions")
+    told.add_argument("--results", required=True, help="the screen's results (its --out)")
+    told.add_argument("--compare", nargs="*", help="other screens' results to pair with")
     args = parser.parse_args(argv)
     if args.command == "collect" and args.games < 1:
         parser.error(f"--games {args.games}: play at least one game")
@@ -575,6 +634,8 @@ def main(argv: list[str] | None = None) -> int:
     if getattr(args, "parallel", 1) < 1:
         parser.error(f"--parallel {args.parallel}: at least one process")
     started = time.process_time()
+    if args.command == "report":
+        return report(args)
     code = collect(args) if args.command == "collect" else screen(args)
     cpu = time.process_time() - started + sum(os.times()[2:4])
     print(f"CPU {cpu:.0f} s")

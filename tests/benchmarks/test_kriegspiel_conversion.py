@@ -22,7 +22,9 @@ from benchmarks.kriegspiel_conversion import (
     load_results,
     main,
     play_on,
+    queens,
     reached,
+    save_results,
     sign_test,
     summary,
     without_fifty_moves,
@@ -165,6 +167,41 @@ def test_the_script_collects_screens_and_compares(
     assert main([*argv, "--no-fifty-moves"]) == 0
     out = capsys.readouterr().out
     assert out.count("seed conv game   3 repeat ") == 3 and "fifty_moves" not in out
+
+
+def test_continuations_are_counted_by_the_enemys_queens(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Game 0: black (the enemy of the white hero) keeps a queen; game 1: white's enemy
+    has none at the won position and one at the end; game 2: none at all."""
+    kept = Position(0, 0, 40, "3qk3/8/8/8/8/8/8/RQ2K2R w - - 0 1", ((), ()), "win: checkmate")
+    promoted = Position(1, 1, 41, "4k3/8/8/8/8/8/P7/4K3 b - - 0 1", ((), ()), "draw: x")
+    neither = Position(2, 0, 40, FEN, ((), ()), "win: checkmate")
+    collected = Collected(tuple(BOTS), "9", 3, "wild16", "none", None, (kept, promoted, neither))
+    rows = [
+        _row(0, 0, True),
+        _row(0, 1, False),
+        dataclasses.replace(_row(1, 0, False), theirs="Q"),
+        _row(2, 0, True),
+        _row(7, 0, True),  # a continuation of no position in the files: left out
+    ]
+    assert queens(rows, [collected]) == [
+        "by the enemy's queens: a queen at the won position: mated 1 of 2; none there, one "
+        "at the end (promoted): mated 0 of 1; none there nor at the end: mated 1 of 1"
+    ]
+    # the same figures from the saved files, without playing
+    positions, results, base = tmp_path / "won.json", tmp_path / "r.json", tmp_path / "b.json"
+    collected.save(positions)
+    save_results(results, rows[:4])
+    save_results(base, [_row(0, 0, False), _row(2, 0, True)])
+    argv = ["report", "--positions", str(positions), "--results", str(results)]
+    assert main([*argv, "--compare", str(base)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("4 continuations of 3 won positions: mated 2 = 50.0% (95% ")
+    assert out[3].startswith("by the enemy's queens: a queen at the won position: mated 1 of 2")
+    assert out[4].startswith("paired with " + str(base) + " (2 continuations): mated 2 here")
+    with pytest.raises(SystemExit, match="not a screen's results"):
+        main(["report", "--positions", str(positions), "--results", str(positions)])
 
 
 def test_files_not_of_the_screen_are_refused_clearly(tmp_path: Path) -> None:
