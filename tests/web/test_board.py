@@ -102,7 +102,7 @@ def test_kriegspiel_board_turn_signals_and_final_position(
     ana.wait_for_selector(".turn-of:has-text('Your turn')")
 
     # the tab says when a game waits for you, and only then
-    ana.wait_for_function("document.title.includes('Your turn')")
+    ana.wait_for_function("() => document.title.includes('Your turn')")
     assert tab_icon(ana) == "turn"
     assert bob.title() == "umpire"
     assert tab_icon(bob) == "idle"
@@ -148,12 +148,12 @@ def test_kriegspiel_board_turn_signals_and_final_position(
     # the last move is marked on the mover's board; the turn passes
     ana.wait_for_selector(".krieg .sq[data-square=e4].last-move")
     assert "last-move" in (square(ana, "e2").get_attribute("class") or "")
-    ana.wait_for_function("document.title === 'umpire'")
+    ana.wait_for_function("() => document.title === 'umpire'")
     assert tab_icon(ana) == "idle"
     # the icons are drawn in the page: switching them asks the server nothing (it may be
     # away: the restart test's page switched icons while it was, a failed load)
     assert ana_icons == [] and bob_icons == []
-    bob.wait_for_function("document.title.includes('Tocca a te')")
+    bob.wait_for_function("() => document.title.includes('Tocca a te')")
     # whose pawn tries
     ana.wait_for_selector('.tries:has-text("Black\'s pawn tries: 0")')
     bob.wait_for_selector(".tries:has-text('I tuoi tentativi di pedone: 0')")
@@ -197,7 +197,7 @@ def test_kriegspiel_board_turn_signals_and_final_position(
         assert page.locator(".krieg .sq[data-square=h5] img.piece[data-piece=Q]").count() == 1
         assert page.locator(".krieg .board img.piece").count() == 32
         assert page.locator(".krieg .tries").count() == 0
-    ana.wait_for_function("document.title === 'umpire'")
+    ana.wait_for_function("() => document.title === 'umpire'")
     # the sound setting is kept across a reload
     ana.reload()
     ana.wait_for_selector(".krieg .final-caption")

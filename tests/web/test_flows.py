@@ -183,7 +183,7 @@ def test_on_a_phone_the_create_form_fits_and_lobby_names_keep_their_width(
     for lang, (width, height) in (("en", (375, 667)), ("it", (375, 667)), ("it", (320, 568))):
         if bob.evaluate("document.documentElement.lang") != lang:
             bob.click("#lang")
-            bob.wait_for_function(f"document.documentElement.lang === '{lang}'")
+            bob.wait_for_function(f"() => document.documentElement.lang === '{lang}'")
         bob.set_viewport_size({"width": width, "height": height})
         for game in ("perudo", "kriegspiel"):
             bob.select_option("#f-game", game)

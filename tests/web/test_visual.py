@@ -172,7 +172,7 @@ class Check:
         for lang in ("en", "it"):
             if page.evaluate("document.documentElement.lang") != lang:
                 page.click("#lang")
-                page.wait_for_function(f"document.documentElement.lang === '{lang}'")
+                page.wait_for_function(f"() => document.documentElement.lang === '{lang}'")
             for size, (width, height) in SIZES.items():
                 page.set_viewport_size({"width": width, "height": height})
                 page.wait_for_selector(ready)
@@ -188,7 +188,7 @@ class Check:
                         self.failures.append(f"{where}: English on an Italian page: {english}")
         if page.evaluate("document.documentElement.lang") != "en":
             page.click("#lang")
-            page.wait_for_function("document.documentElement.lang === 'en'")
+            page.wait_for_function("() => document.documentElement.lang === 'en'")
         page.set_viewport_size(start)
 
 
