@@ -114,27 +114,27 @@ class Score:
         self.on_file += other.on_file
         self.lag += other.lag
         self.lagged += other.lagged
-        for group, count in other.grouped.items():
-            self.grouped[group] = self.grouped.get(group, 0) + count
-        for key, value in other.held.items():
-            self.held[key] = self.held.get(key, 0.0) + value
-        for key, value in other.real.items():
-            self.real[key] = self.real.get(key, 0.0) + value
-        for name, count in other.promoted.items():
-            self.promoted[name] = self.promoted.get(name, 0) + count
-        for key, value in other.promoted_held.items():
-            self.promoted_held[key] = self.promoted_held.get(key, 0.0) + value
-        for key, value in other.promoted_real.items():
-            self.promoted_real[key] = self.promoted_real.get(key, 0.0) + value
-        for key, steps in other.steppable.items():
-            self.steppable[key] = self.steppable.get(key, 0) + steps
-        for key, value in other.pushed.items():
-            self.pushed[key] = self.pushed.get(key, 0.0) + value
-        for key, value in other.expected.items():
-            self.expected[key] = self.expected.get(key, 0.0) + value
+        for mine, theirs in (
+            (self.grouped, other.grouped),
+            (self.held, other.held),
+            (self.real, other.real),
+            (self.promoted, other.promoted),
+            (self.promoted_held, other.promoted_held),
+            (self.promoted_real, other.promoted_real),
+            (self.steppable, other.steppable),
+            (self.pushed, other.pushed),
+            (self.expected, other.expected),
+        ):
+            _merge(mine, theirs)
         self.last += other.last
         self.last_loss += other.last_loss
         self.last_share += other.last_share
+
+
+def _merge(into: dict[Any, Any], other: dict[Any, Any]) -> None:
+    """Add each of ``other``'s sums to ``into``'s (a key missing counts as 0)."""
+    for key, value in other.items():
+        into[key] = into.get(key, 0) + value
 
 
 #: The groups of the kinds table, by how many units the enemy keeps.
