@@ -49,6 +49,7 @@ import functools
 import json
 import math
 import os
+import statistics
 import sys
 import tempfile
 import time
@@ -469,11 +470,28 @@ def compare(rows: Sequence[Continuation], others: Sequence[Continuation], label:
     only_this = sum(1 for one, two in pairs if one.converted and not two.converted)
     only_that = sum(1 for one, two in pairs if two.converted and not one.converted)
     neither = len(pairs) - both - only_this - only_that
-    return [
+    lines = [
         f"paired with {label} ({len(pairs)} continuations): mated {both + only_this} here, "
         f"{both + only_that} there; both {both}, only here {only_this}, only there "
         f"{only_that}, neither {neither}; sign test p = {sign_test(only_this, only_that):.3f}"
     ]
+    lost_here = sum(1 for one, _ in pairs if one.result == "loss")
+    lost_there = sum(1 for _, two in pairs if two.result == "loss")
+    mated = [(one.plies, two.plies) for one, two in pairs if one.converted and two.converted]
+    if mated:
+        # The mates both made, compared move for move: a change that mates the same
+        # positions faster shows here while the counts above stay even.
+        here_mean = sum(one for one, _ in mated) / len(mated)
+        there_mean = sum(two for _, two in mated) / len(mated)
+        gaps = sorted(one - two for one, two in mated)
+        lines.append(
+            f"  lost {lost_here} here, {lost_there} there; where both mated, plies to mate "
+            f"{here_mean:.1f} here against {there_mean:.1f} there (median gap "
+            f"{statistics.median(gaps):+g})"
+        )
+    else:
+        lines.append(f"  lost {lost_here} here, {lost_there} there")
+    return lines
 
 
 def _line(row: Continuation) -> str:

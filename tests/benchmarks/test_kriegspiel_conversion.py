@@ -124,9 +124,25 @@ def test_the_sign_test_is_exact_and_two_sided() -> None:
 def test_continuations_pair_by_position_and_repeat() -> None:
     here = [_row(0, 0, True), _row(0, 1, True), _row(1, 0, False), _row(2, 0, True)]
     there = [_row(0, 0, True), _row(0, 1, False), _row(1, 0, False), _row(3, 0, True)]
-    (line,) = compare(here, there, "base.json")
+    line, plies = compare(here, there, "base.json")
     assert line.startswith("paired with base.json (3 continuations): mated 2 here, 1 there; ")
     assert "both 1, only here 1, only there 0, neither 1; sign test p = 1.000" in line
+    assert plies == (
+        "  lost 0 here, 0 there; where both mated, plies to mate 40.0 here against 40.0 "
+        "there (median gap +0)"
+    )
+    faster = [
+        dataclasses.replace(_row(0, 0, True), plies=30),
+        dataclasses.replace(_row(1, 0, False), result="loss"),
+    ]
+    slower = [dataclasses.replace(_row(0, 0, True), plies=52), _row(1, 0, False)]
+    assert compare(faster, slower, "slow.json")[1] == (
+        "  lost 1 here, 0 there; where both mated, plies to mate 30.0 here against 52.0 "
+        "there (median gap -22)"
+    )
+    assert compare([_row(1, 0, False)], [_row(1, 0, False)], "x.json")[1] == (
+        "  lost 0 here, 0 there"
+    )
     assert compare(here, [], "none.json") == [
         "no continuation of none.json pairs with this screen's"
     ]
