@@ -134,6 +134,7 @@ def piece_threat(
     density: list[float],
     *,
     gamma: float,
+    trade: float = 0.0,
 ) -> float:
     """The expected loss of our piece on ``square`` (of ``board``) to an enemy pawn,
     knight, bishop, rook or queen next move.
@@ -153,7 +154,8 @@ def piece_threat(
     if not chance:
         return 0.0
     value = VALUES[kind]
-    loss = max(0, value - cheapest) if defended & chess.BB_SQUARES[square] else value
+    taken_back = cheapest * (1.0 + trade)
+    loss = max(0.0, value - taken_back) if defended & chess.BB_SQUARES[square] else value
     return chance * (loss + keep_value(board, square, meta.color))
 
 
@@ -297,11 +299,12 @@ def threats(
     density: list[float],
     *,
     gamma: float,
+    trade: float = 0.0,
 ) -> float:
     """The summed :func:`piece_threat` of all our pieces on ``board``."""
     total = 0.0
     for square in chess.SquareSet(board.occupied_co[meta.color] & ~board.kings):
-        total += piece_threat(meta, board, square, defended, density, gamma=gamma)
+        total += piece_threat(meta, board, square, defended, density, gamma=gamma, trade=trade)
     return total
 
 

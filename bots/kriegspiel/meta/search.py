@@ -163,6 +163,11 @@ _FIFTY = 50
 #: NERVE_FLOOR at our fiftieth: a draw by the count is near, and a piece lost, or traded
 #: (a capture resets the count), costs less than the won game drawn.
 NERVE_FLOOR = 0.25
+#: Far ahead (:meth:`Searcher._ahead_to_reset`) with enemy units left, a unit taken is
+#: worth 1 + TRADE times its value, and a defended piece of ours taken (and taken back)
+#: costs its value less 1 + TRADE times the taker's: trading down leaves fewer units to
+#: hide the king, resets the 50-move count, and reaches the endgames the planners mate.
+TRADE = 1.0
 _LATER = 20.0
 
 
@@ -656,7 +661,8 @@ class Searcher:
         rook = _lone_rook(after, color) if meta.units == 0 else None
         density = self._density if self._density is not None else densities(meta)
         nerve = self._nerve(meta, after)
-        static -= nerve * threats(meta, after, possible, density, gamma=self.gamma)
+        trade = TRADE if self._far_to_trade(meta, after) else 0.0
+        static -= nerve * threats(meta, after, possible, density, gamma=self.gamma, trade=trade)
         static -= self._king_danger(meta, after)
         last = None
         if meta.units == 1 and can_take and not lone:
@@ -667,6 +673,7 @@ class Searcher:
             alone = lone or (took and last is not None)
             here = last if took and last is not None else outcome
             gain = (meta.value_at(move.to_square) or float(VALUES[chess.PAWN])) if took else 0.0
+            gain *= 1.0 + trade
             if took and kind != chess.PAWN:
                 gain += reset  # so does a capture
             if took and target & meta.may[chess.PAWN]:
@@ -752,6 +759,15 @@ class Searcher:
         if not strong_material(after, meta.color):
             return False
         return material(after, meta.color) >= meta.enemy_material() + VALUES[chess.ROOK]
+
+    @staticmethod
+    def _far_to_trade(meta: Metaposition, after: chess.Board) -> bool:
+        """Whether trading down pays (TRADE): enemy units left, and we (on ``after``) are
+        ahead as the 50-move count's terms require, with each enemy unit counted
+        as a rook at the least (an unseen promotion leaves the rough estimate low)."""
+        if not meta.units or not Searcher._ahead_to_reset(meta, after):
+            return False
+        return material(after, meta.color) >= (meta.units + 1) * VALUES[chess.ROOK]
 
     @staticmethod
     def _nerve(meta: Metaposition, after: chess.Board) -> float:
