@@ -143,7 +143,9 @@ def piece_threat(
     that attack it and the set's ``density``, or with the units the presence map expects
     there if more (:func:`~bots.kriegspiel.meta.material.attackers_expected`); ``gamma``
     scales that chance. A defended
-    piece only loses its value minus the cheapest attacker's; the last queen or rook,
+    piece only loses its value minus the cheapest attacker's, taken back (``1 + trade``
+    times it: far ahead, a unit traded off is worth more than its material,
+    :data:`~bots.kriegspiel.meta.search.TRADE`); the last queen or rook,
     or the last piece that mates, also the win that goes with it
     (:func:`~bots.kriegspiel.meta.material.keep_value`), defended or not.
     """
