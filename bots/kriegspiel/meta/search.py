@@ -167,13 +167,13 @@ NERVE_FLOOR = 0.25
 #: worth 1 + TRADE times its value, and a defended piece of ours taken (and taken back)
 #: costs its value less 1 + TRADE times the taker's: trading down leaves fewer units to
 #: hide the king, resets the 50-move count, and reaches the endgames the planners mate.
-#: With four units or more the king's region weighs little (``_region_weight``) and the
-#: search shuffled safe pieces until the 50-move rule drew (QQRRBN against QRRN, game 24
-#: of seed 18 on the conversion screen). Round thirty-eight's screen (seeds 9 to 18
-#: against meta at 20): 561 of 710 continuations mated against 532 (84 to 55 in the
-#: pairs that differ, p = 0.017), as many lost (32 against 33), the mates both made 14%
-#: shorter; without the gate (each unit a rook) it lost twice as many, trading down to
-#: nothing when unseen promotions left the rough estimate low.
+#: (Aimed at four units or more, where the search shuffled safe pieces until the 50-move
+#: rule drew, QQRRBN against QRRN; there alone it mated no more than without: the gain
+#: seems to be in the trades with one to three units left.) Round thirty-eight's screen
+#: (seeds 9 to 18 against meta at 20): 561 of 710 continuations mated against 532 (84 to
+#: 55 in the pairs that differ, p = 0.017), as many lost (32 against 33), the mates both
+#: made 14% shorter; without the gate (each unit a rook) it lost twice as many, trading
+#: down to nothing when unseen promotions left the rough estimate low.
 TRADE = 1.0
 _LATER = 20.0
 
