@@ -477,21 +477,19 @@ def compare(rows: Sequence[Continuation], others: Sequence[Continuation], label:
     ]
     lost_here = sum(1 for one, _ in pairs if one.result == "loss")
     lost_there = sum(1 for _, two in pairs if two.result == "loss")
+    line = f"  lost {lost_here} here, {lost_there} there"
     mated = [(one.plies, two.plies) for one, two in pairs if one.converted and two.converted]
     if mated:
         # The mates both made, compared move for move: a change that mates the same
         # positions faster shows here while the counts above stay even.
-        here_mean = sum(one for one, _ in mated) / len(mated)
-        there_mean = sum(two for _, two in mated) / len(mated)
-        gaps = sorted(one - two for one, two in mated)
-        lines.append(
-            f"  lost {lost_here} here, {lost_there} there; where both mated, plies to mate "
-            f"{here_mean:.1f} here against {there_mean:.1f} there (median gap "
-            f"{statistics.median(gaps):+g})"
+        here_mean = statistics.fmean(one for one, _ in mated)
+        there_mean = statistics.fmean(two for _, two in mated)
+        gap = statistics.median(one - two for one, two in mated)
+        line += (
+            f"; where both mated, plies to mate {here_mean:.1f} here against "
+            f"{there_mean:.1f} there (median gap {gap:+g})"
         )
-    else:
-        lines.append(f"  lost {lost_here} here, {lost_there} there")
-    return lines
+    return [*lines, line]
 
 
 def _line(row: Continuation) -> str:
