@@ -24,7 +24,10 @@ conversion rate within ten points. This screen holds the positions fixed:
   ``--no-fifty-moves`` plays on with the 50-move rule off (the 75-move rule still ends
   a game): how many of the 50-move draws more time would mate. It also counts the
   continuations mated by the enemy's queens: a queen kept from the won position, one
-  promoted on the way, neither.
+  promoted on the way, neither. Of those not converted it tells where the hero's
+  material went (``kriegspiel_material.bleed``: each unit taken after the won position,
+  by whom, whether the hero had just moved it there or had just taken a unit there,
+  whether it was defended and taken back; and the other side's promotions).
 - ``report`` prints those figures for a screen's saved results (``--results``, with the
   positions' files it played) without playing again, paired with ``--compare``.
 
@@ -64,7 +67,16 @@ import chess
 
 from benchmarks.common import arguments
 from benchmarks.kriegspiel_draws import hero_seat, previous_opponents, tournament, warm_tables
-from benchmarks.kriegspiel_material import ahead, material, trail, won_at
+from benchmarks.kriegspiel_material import (
+    Bleed,
+    Taken,
+    ahead,
+    bleed,
+    bleed_table,
+    material,
+    trail,
+    won_at,
+)
 from bots.sdk.bot import Decision
 from bots.sdk.local import LocalGame, play_local
 from bots.tools.arena import GameSpec, bot_seed, game_seed, make_bot, wilson_interval
@@ -110,6 +122,9 @@ class Continuation:
     plies: int  #: played after the won position
     mine: str  #: the hero's material at the end (``kriegspiel_material.material``)
     theirs: str
+    #: not converted: where the hero's material went after the won position (its units
+    #: taken, the other side's promotions: ``kriegspiel_material.bleed``); else None
+    bleed: Bleed | None = None
 
     @property
     def converted(self) -> bool:
@@ -275,7 +290,7 @@ async def play_on(spec: GameSpec, position: Position, repeat: int, seed: str) ->
     local = await play_local(spec.game, spec.options, forced.bots, spec.seed, names=spec.bots)
     board = check_reached(local, position, forced)
     color = position.hero == 0
-    return Continuation(
+    row = Continuation(
         seed,
         spec.index,
         repeat,
@@ -285,6 +300,10 @@ async def play_on(spec: GameSpec, position: Position, repeat: int, seed: str) ->
         material(board, color),
         material(board, not color),
     )
+    if row.converted:
+        return row
+    moves = sum(1 for ply in range(position.cut) if (ply % 2 == 0) == color)
+    return replace(row, bleed=bleed(board, color, moves))
 
 
 def without_fifty_moves(spec: GameSpec) -> GameSpec:
@@ -379,13 +398,23 @@ def save_results(path: Path, rows: Sequence[Continuation]) -> None:
     temporary.replace(path)
 
 
+def _continuation(saved: dict[str, Any]) -> Continuation:
+    """A continuation as :func:`save_results` wrote it (screens saved before the bleed
+    was recorded have none)."""
+    lost = saved.get("bleed")
+    if lost is not None:
+        taken = tuple(Taken(**one) for one in lost["taken"])
+        saved = {**saved, "bleed": Bleed(taken, lost["promotions"])}
+    return Continuation(**saved)
+
+
 def load_results(path: Path) -> list[Continuation]:
     """Read a screen's continuations (:func:`save_results`)."""
     try:
         data = json.loads(path.read_text())
         if data.get("format") != FORMAT:
             raise ValueError(f"format {data.get('format')!r}, not {FORMAT}")
-        return [Continuation(**one) for one in data["continuations"]]
+        return [_continuation(one) for one in data["continuations"]]
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
         raise SystemExit(f"{path}: not a screen's results ({error})") from None
 
@@ -402,7 +431,8 @@ def sign_test(only_this: int, only_that: int) -> float:
 
 
 def summary(rows: Sequence[Continuation], positions: int) -> list[str]:
-    """The screen's figures: the share mated, with its interval, and the endings."""
+    """The screen's figures: the share mated, with its interval, the endings, and where
+    the hero's material went in the continuations not converted (the bleed table)."""
     mated = sum(1 for row in rows if row.converted)
     low, high = wilson_interval(mated, len(rows))
     endings = Counter(f"{row.result}: {row.reason}" for row in rows)
@@ -420,6 +450,7 @@ def summary(rows: Sequence[Continuation], positions: int) -> list[str]:
         f"positions mated in every continuation {every}, in some {len(by_position) - every - never}"
         f", in none {never}",
         ", ".join(f"{why} {n}" for why, n in endings.most_common()),
+        *bleed_table([row.bleed for row in rows if row.bleed is not None]),
     ]
 
 

@@ -205,20 +205,23 @@ def taken_square(board: chess.Board, move: chess.Move) -> chess.Square:
 class Taken:
     """One of the hero's units taken: its points, the taker (``king``, ``pawn`` or
     ``piece``), whether the hero had moved it there at its last move, whether one of the
-    hero's units attacked its square, and whether the hero took back there next."""
+    hero's units attacked its square, whether the hero took back there next, and
+    whether the move that brought it there took a unit (an exchange the hero began)."""
 
     points: int
     taker: str
     stepped: bool
     defended: bool
     retaken: bool
+    took: bool = False
 
     @property
     def kind(self) -> str:
         """The capture's class, as the bleed table prints it."""
+        arrived = "took there" if self.took else "stepped there" if self.stepped else "stood there"
         return (
             f"by {'the king' if self.taker == 'king' else 'a ' + self.taker}, "
-            f"{'stepped there' if self.stepped else 'stood there'}, "
+            f"{arrived}, "
             f"{'defended' if self.defended else 'hanging'}, "
             f"{'taken back' if self.retaken else 'not taken back'}"
         )
@@ -240,6 +243,7 @@ def bleed(board: chess.Board, color: chess.Color, after: int) -> Bleed:
     moves = board.move_stack
     played = 0
     arrived: dict[chess.Square, int] = {}  # our unit's square: the ply it moved there
+    took = False  # whether our last move took a unit
     taken: list[Taken] = []
     promotions = 0
     for ply, move in enumerate(moves):
@@ -247,6 +251,7 @@ def bleed(board: chess.Board, color: chess.Color, after: int) -> Bleed:
         if mover == color:
             played += 1
             arrived[move.to_square] = ply
+            took = replay.is_capture(move)
         elif played >= after:
             promotions += move.promotion is not None
             square = taken_square(replay, move)
@@ -265,6 +270,7 @@ def bleed(board: chess.Board, color: chess.Color, after: int) -> Bleed:
                         arrived.get(square) == ply - 1,
                         replay.is_attacked_by(color, square),
                         following is not None and following.to_square == move.to_square,
+                        arrived.get(square) == ply - 1 and took,
                     )
                 )
         replay.push(move)

@@ -30,7 +30,7 @@ from benchmarks.kriegspiel_conversion import (
     without_fifty_moves,
 )
 from benchmarks.kriegspiel_draws import hero_seat
-from benchmarks.kriegspiel_material import ahead, material
+from benchmarks.kriegspiel_material import Bleed, Taken, ahead, material
 from bots.tools.arena import GameSpec, schedule
 
 #: A won position for white from the start (queen and two rooks against a lone king),
@@ -90,6 +90,8 @@ def test_without_the_fifty_move_rule_a_continuation_plays_on_to_the_seventy_five
     ruled = [asyncio.run(play_on(spec, position, repeat, SEED)) for repeat in (0, 1, 3)]
     played = [asyncio.run(play_on(free, position, repeat, SEED)) for repeat in (0, 1, 3)]
     assert [one.reason for one in ruled] == ["fifty_moves", "insufficient_material", "checkmate"]
+    # where the hero's material went is kept for the continuations not converted
+    assert [one.bleed is not None for one in ruled] == [True, True, False]
     # the same game to the 50-move draw, then 25 more moves each to the 75-move rule
     assert (played[0].reason, played[0].plies) == ("seventyfive_moves", ruled[0].plies + 50)
     assert played[1:] == ruled[1:]  # games that end otherwise do not change
@@ -174,6 +176,11 @@ def test_the_script_collects_screens_and_compares(
     assert "3 continuations of 1 won positions: mated " in out
     rows = load_results(results)
     assert [row.repeat for row in rows] == [0, 1, 2]
+    failed = [row for row in rows if not row.converted]
+    assert all(row.bleed is not None for row in failed)
+    assert all(row.bleed is None for row in rows if row.converted)
+    if failed:
+        assert f"after the won positions not converted ({len(failed)}): the other side" in out
     # the same code screened again pairs with itself exactly
     assert main([*argv, "--compare", str(results)]) == 0
     out = capsys.readouterr().out
@@ -280,3 +287,19 @@ def test_the_saved_positions_are_reached_by_their_decisions(name: str) -> None:
     wrong = dataclasses.replace(first, prefix=(first.prefix[0][:-1], first.prefix[1]))
     with pytest.raises(Mismatch, match=f"game {first.index}: the saved decisions lead to "):
         reached(collected, wrong)
+
+
+def test_saved_results_keep_the_bleed_and_older_files_still_load(tmp_path: Path) -> None:
+    taken = (Taken(9, "king", True, False, False, took=True), Taken(1, "pawn", False, True, True))
+    rows = [
+        Continuation("9", 4, 0, "draw", "fifty_moves", 120, "R", "QN", Bleed(taken, 1)),
+        Continuation("9", 4, 1, "win", "checkmate", 60, "QR", "-"),
+    ]
+    path = tmp_path / "results.json"
+    save_results(path, rows)
+    assert load_results(path) == rows
+    older = json.loads(path.read_text())
+    for one in older["continuations"]:
+        del one["bleed"]
+    path.write_text(json.dumps(older))
+    assert [row.bleed for row in load_results(path)] == [None, None]

@@ -201,16 +201,17 @@ def _played(line: str, fen: str = chess.STARTING_FEN) -> chess.Board:
 def test_the_bleed_classes_each_unit_taken_after_the_won_position() -> None:
     # White's pawn d5 is taken at once (stepped, hanging), the knight b5 by the queen
     # (defended by the bishop, taken back), the bishop c6 by a pawn (hanging), and the
-    # queen f7 by the king.
+    # queen f7 by the king. The pawn, the bishop and the queen had each just taken a
+    # unit there (exchanges white began); the knight had stepped there quietly.
     board = _played(
         "e2e4 d7d5 e4d5 d8d5 b1c3 d5a5 c3b5 a5b5 f1b5 c7c6 b5c6 b7c6 d1h5 e7e6 h5f7 e8f7"
     )
     assert bleed(board, chess.WHITE, 1) == Bleed(
         (
-            Taken(1, "piece", stepped=True, defended=False, retaken=False),
+            Taken(1, "piece", stepped=True, defended=False, retaken=False, took=True),
             Taken(3, "piece", stepped=True, defended=True, retaken=True),
-            Taken(3, "pawn", stepped=True, defended=False, retaken=False),
-            Taken(9, "king", stepped=True, defended=False, retaken=False),
+            Taken(3, "pawn", stepped=True, defended=False, retaken=False, took=True),
+            Taken(9, "king", stepped=True, defended=False, retaken=False, took=True),
         ),
         0,
     )
@@ -232,7 +233,7 @@ def test_the_bleed_table_sums_the_classes_by_points() -> None:
     lines = bleed_table(
         [
             Bleed((taken, Taken(3, "piece", False, True, True)), 2),
-            Bleed((taken,), 0),
+            Bleed((taken, Taken(5, "king", True, False, False, took=True)), 0),
         ]
     )
     assert lines == [
@@ -241,6 +242,7 @@ def test_the_bleed_table_sums_the_classes_by_points() -> None:
         "| taken | captures | points |",
         "| --- | ---: | ---: |",
         "| by the king, stepped there, hanging, not taken back | 2 | 18 |",
+        "| by the king, took there, hanging, not taken back | 1 | 5 |",
         "| by a piece, stood there, defended, taken back | 1 | 3 |",
     ]
     assert bleed_table([]) == []
