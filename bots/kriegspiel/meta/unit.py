@@ -8,7 +8,8 @@ everything a probability over the pairs (king, unit):
 
 - an attempt is refused in some pairs (we stay, and the king is where our pieces' table
   says: the chess distance to mate with us to move), takes the unit in others (the count
-  starts again against a lone king: the table's distance less :data:`CAPTURE_BONUS`),
+  starts again against a lone king: the table's distance less :data:`CAPTURE_BONUS`,
+  but a mate or a stalemate where all our pieces, spares too, leave the king no flight),
   and in the rest is answered by the checks it gives, each answer a group of pairs;
 - in each group the enemy moves as :func:`~bots.kriegspiel.meta.joint.reply` spreads it
   (uniformly over its legal moves): a pair with no move is a mate (:data:`MATE`) or a
