@@ -13,7 +13,7 @@ from bots.baseline import KriegspielRandom
 from bots.kriegspiel.meta.joint import JointBelief
 from bots.kriegspiel.meta.metaposition import Metaposition
 from bots.kriegspiel.meta.planner import placement
-from bots.kriegspiel.meta.unit import LOSS, SPARE, STRONGER_LIMIT, UnitEndgame
+from bots.kriegspiel.meta.unit import LOSS, MATE, SPARE, STRONGER_LIMIT, UnitEndgame
 from tests.bots.kriegspiel_meta_harness import Checked, attempts, checked_game, random_start
 
 
@@ -233,3 +233,30 @@ def test_a_spare_piece_the_king_may_take_costs_spare() -> None:
     assert not board.piece_at(chess.H7) or board.is_attacked_by(chess.WHITE, chess.H7)
     best = min(planner.scores.values())
     assert planner.scores["a1b1"] > best + SPARE / 4 - 25.0
+
+
+def test_a_capture_that_leaves_the_king_stalemated_by_a_spare_is_not_taken() -> None:
+    # Kc4, Qh8, rooks a4 and h1, a knight a3 against Ka2 and a knight on c3 (seed 17
+    # game 39 of the conversion screen, repeat 1): Kxc3 or Qxc3 leaves the king alone
+    # with no flight (a1 and b1 the h1 rook's, a3 the a4 rook's knight): stalemate. The
+    # table (our king and queen alone) saw no stalemate there and took the knight.
+    fen = "7Q/8/8/8/R1K5/N1n5/k7/7R w - - 0 1"
+    choice, planner = _choose(fen)
+    for text in ("c4c3", "h8c3"):
+        board = chess.Board(fen)
+        board.push_uci(text)
+        assert board.is_stalemate(), text
+        assert planner.scores[text] > LOSS / 2, text
+    assert choice not in ("c4c3", "h8c3")
+
+
+def test_a_capture_that_leaves_the_king_mated_by_a_spare_is_worth_a_mate() -> None:
+    # Kb4, Qa8 and a rook on c1 against Ka2 and a knight on a3: Qxa3 is mate, b1 the
+    # rook's (the table, our king and queen alone, leaves the king b1).
+    fen = "Q7/8/8/8/1K6/n7/k7/2R5 w - - 0 1"
+    board = chess.Board(fen)
+    board.push_uci("a8a3")
+    assert board.is_checkmate()
+    choice, planner = _choose(fen)
+    assert choice == "a8a3"
+    assert planner.scores["a8a3"] <= MATE / 2
