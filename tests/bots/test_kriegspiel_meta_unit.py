@@ -10,6 +10,7 @@ import chess
 import pytest
 
 from bots.baseline import KriegspielRandom
+from bots.kriegspiel.meta import unit as unit_module
 from bots.kriegspiel.meta.joint import JointBelief
 from bots.kriegspiel.meta.metaposition import Metaposition
 from bots.kriegspiel.meta.planner import placement
@@ -260,3 +261,29 @@ def test_a_capture_that_leaves_the_king_mated_by_a_spare_is_worth_a_mate() -> No
     choice, planner = _choose(fen)
     assert choice == "a8a3"
     assert planner.scores["a8a3"] <= MATE / 2
+
+
+def test_the_lone_kings_stalemates_and_mates_after_a_capture_match_the_rules() -> None:
+    # Our king, a queen or rook and up to two spares placed at random; on every empty
+    # square not next to our king, a lone king to move is stalemated or mated exactly
+    # as python-chess's rules say (pawns off the back ranks).
+    rng = random.Random(33)
+    kinds = (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT, chess.PAWN)
+    for _ in range(150):
+        squares = rng.sample(range(8, 56), 4)
+        pieces = [(chess.KING, squares[0]), (rng.choice(kinds[:2]), squares[1])]
+        pieces += [(rng.choice(kinds), square) for square in squares[2 : 2 + rng.randint(0, 2)]]
+        stalemated, mated = unit_module._alone_stuck(tuple(pieces), chess.WHITE)
+        for square in range(64):
+            board = chess.Board(None)
+            for kind, placed in pieces:
+                board.set_piece_at(placed, chess.Piece(kind, chess.WHITE))
+            if board.piece_at(square):
+                assert not stalemated[square] and not mated[square]
+                continue
+            if chess.square_distance(square, squares[0]) < 2:
+                continue  # (never a pair of the joint belief: the kings are apart)
+            board.set_piece_at(square, chess.Piece(chess.KING, chess.BLACK))
+            board.turn = chess.BLACK
+            assert stalemated[square] == board.is_stalemate(), (board.fen(), square)
+            assert mated[square] == board.is_checkmate(), (board.fen(), square)
