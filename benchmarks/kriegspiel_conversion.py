@@ -302,7 +302,7 @@ async def play_on(spec: GameSpec, position: Position, repeat: int, seed: str) ->
     )
     if row.converted:
         return row
-    moves = sum(1 for ply in range(position.cut) if (ply % 2 == 0) == color)
+    moves = (position.cut + 1) // 2 if color else position.cut // 2  # the hero's, to the cut
     return replace(row, bleed=bleed(board, color, moves))
 
 

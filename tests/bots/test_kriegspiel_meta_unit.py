@@ -10,8 +10,7 @@ import chess
 import pytest
 
 from bots.baseline import KriegspielRandom
-from bots.kriegspiel.meta import unit as unit_module
-from bots.kriegspiel.meta.joint import JointBelief
+from bots.kriegspiel.meta.joint import JointBelief, lone_king_stuck
 from bots.kriegspiel.meta.metaposition import Metaposition
 from bots.kriegspiel.meta.planner import placement
 from bots.kriegspiel.meta.unit import LOSS, MATE, SPARE, STRONGER_LIMIT, UnitEndgame
@@ -273,7 +272,7 @@ def test_the_lone_kings_stalemates_and_mates_after_a_capture_match_the_rules() -
         squares = rng.sample(range(8, 56), 4)
         pieces = [(chess.KING, squares[0]), (rng.choice(kinds[:2]), squares[1])]
         pieces += [(rng.choice(kinds), square) for square in squares[2 : 2 + rng.randint(0, 2)]]
-        stalemated, mated = unit_module._alone_stuck(tuple(pieces), chess.WHITE)
+        stalemated, mated = lone_king_stuck(tuple(pieces), chess.WHITE)
         for square in range(64):
             board = chess.Board(None)
             for kind, placed in pieces:

@@ -50,6 +50,7 @@ __all__ = [
     "JointBelief",
     "Outcomes",
     "bools",
+    "lone_king_stuck",
     "move_outcomes",
     "placed_after",
     "reply",
@@ -124,6 +125,21 @@ def _attacks_of(pieces: Pieces, occupied: int, color: chess.Color) -> int:
     for kind, square in pieces:
         result |= attacks(kind, color, square, occupied)
     return result
+
+
+def lone_king_stuck(pieces: Pieces, color: chess.Color) -> tuple[Bools, Bools]:
+    """For each square of a lone king to move against ``pieces`` (all of ours, spares
+    too): (stalemated, mated), each a row of 64 booleans; False where a piece of ours
+    stands. A square next to our king is never a pair's, whatever it says there. The
+    unit planner's tables know only our king and mating piece: a spare guarding a
+    flight turns a capture of the last unit into a stalemate or a mate (seed 17 game 39
+    of the conversion screen, repeat 1: Kxc3 left the king on a2 its flights all held,
+    a1 and b1 by a spare rook)."""
+    occupied = _occupied(pieces)
+    held = bools([_attacks_of(pieces, occupied, color)])[0]
+    stuck = ~(_KING & ~held[None, :]).any(axis=1)
+    empty = ~bools([occupied])[0]
+    return stuck & ~held & empty, stuck & held & empty
 
 
 def _blocked_attacks(pieces: Pieces, color: chess.Color) -> Bools:

@@ -48,13 +48,12 @@ from typing import Any
 
 import chess
 import numpy as np
-import numpy.typing as npt
 
 from bots.kriegspiel.meta.belief import Floats, occupied_by, support
-from bots.kriegspiel.meta.geometry import attacks
 from bots.kriegspiel.meta.joint import (
     JointBelief,
     bools,
+    lone_king_stuck,
     move_outcomes,
     placed_after,
     reply,
@@ -80,10 +79,6 @@ __all__ = [
     "STRONGER_LIMIT",
     "UnitEndgame",
 ]
-
-Bools = npt.NDArray[np.bool_]
-#: [a, b]: the squares a and b are adjacent (a king's steps)
-_KING = bools([chess.BB_KING_ATTACKS[square] for square in range(64)])
 
 #: What losing our last mating piece or a stalemate costs, in plies, times its chance.
 LOSS = 2000.0
@@ -132,24 +127,6 @@ def _taken_alone(row: Floats) -> Floats:
     took a knight its king stood next to."""
     result: Floats = np.where(row >= DRAWN, LOSS, row)
     return result
-
-
-def _alone_stuck(after: Pieces, color: chess.Color) -> tuple[Bools, Bools]:
-    """For each square of a lone king to move against all our pieces as ``after`` places
-    them (spares too): (stalemated, mated), each a row of 64 booleans. The table knows
-    only our king and mating piece; a spare guarding a flight turns its square into a
-    stalemate or a mate (seed 17 game 39 of the conversion screen, repeat 1: Kxc3 left
-    the king on a2 its flights all held, a1 and b1 by a spare rook)."""
-    occupied = 0
-    for _, square in after:
-        occupied |= chess.BB_SQUARES[square]
-    attacked = 0
-    for kind, square in after:
-        attacked |= attacks(kind, color, square, occupied)
-    held = bools([attacked])[0]
-    stuck = ~(_KING & ~held[None, :]).any(axis=1)
-    empty = ~bools([occupied])[0]
-    return stuck & ~held & empty, stuck & held & empty
 
 
 def _castles(meta: Metaposition, move: chess.Move) -> bool:
@@ -325,7 +302,7 @@ class UnitEndgame:
             _taken_alone(_row(after, False)),
             _row(after, True),
         )
-        stalemated_alone, mated_alone = _alone_stuck(after, color)
+        stalemated_alone, mated_alone = lone_king_stuck(after, color)
         captured_row = np.where(stalemated_alone, LOSS, np.where(mated_alone, MATE, captured_row))
         groups: dict[int, Floats] = {}
         for kind, mass in joint.masses.items():
