@@ -23,11 +23,13 @@ conversion rate within ten points. This screen holds the positions fixed:
   only one, neither, and an exact two-sided sign test on the pairs that differ.
   ``--no-fifty-moves`` plays on with the 50-move rule off (the 75-move rule still ends
   a game): how many of the 50-move draws more time would mate. It also counts the
-  continuations mated by the enemy's queens: a queen kept from the won position, one
-  promoted on the way, neither. Of those not converted it tells where the hero's
-  material went (``kriegspiel_material.bleed``: each unit taken after the won position,
-  by whom, whether the hero had just moved it there or had just taken a unit there,
-  whether it was defended and taken back; and the other side's promotions).
+  continuations mated by the enemy's queens (a queen kept from the won position, one
+  promoted on the way, neither), by whether the hero had a pawn of its own there, and
+  by the 50-move count there (under 20 half-moves, or more). Of those not converted it
+  tells where the hero's material went (``kriegspiel_material.bleed``: each unit taken
+  after the won position, by whom, whether the hero had just moved it there or had just
+  taken a unit there, whether it was defended and taken back; and the other side's
+  promotions).
 - ``report`` prints those figures for a screen's saved results (``--results``, with the
   positions' files it played) without playing again, paired with ``--compare``.
 
@@ -57,7 +59,7 @@ import sys
 import tempfile
 import time
 from collections import Counter, deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
@@ -472,23 +474,52 @@ def queen_group(position: Position, row: Continuation) -> str:
     return QUEEN_GROUPS[1] if "Q" in row.theirs else QUEEN_GROUPS[2]
 
 
-def queens(rows: Sequence[Continuation], files: Sequence[Collected]) -> list[str]:
-    """The continuations mated, by the enemy's queens (:data:`QUEEN_GROUPS`): those it
-    kept from the won position, those it promoted on the way, and neither."""
+#: The groups of :func:`grouped`'s pawns: whether the hero had a pawn at the won
+#: position (without one, only a capture resets the 50-move count).
+PAWN_GROUPS = ("pawns of its own", "no pawn of its own")
+#: The groups of :func:`grouped`'s count: the 50-move count (half-moves) at the won position.
+COUNT_GROUPS = ("under 20", "20 or more")
+
+
+def pawn_group(position: Position, row: Continuation) -> str:
+    """Which of :data:`PAWN_GROUPS` a continuation of ``position`` falls in."""
+    board = chess.Board(position.fen)
+    return PAWN_GROUPS[0] if board.pieces_mask(chess.PAWN, position.hero == 0) else PAWN_GROUPS[1]
+
+
+def count_group(position: Position, row: Continuation) -> str:
+    """Which of :data:`COUNT_GROUPS` a continuation of ``position`` falls in."""
+    return COUNT_GROUPS[chess.Board(position.fen).halfmove_clock >= 20]
+
+
+#: What :func:`grouped` prints: each line's title, its groups, and how a continuation
+#: falls in one.
+GROUPINGS: tuple[tuple[str, tuple[str, ...], Callable[[Position, Continuation], str]], ...] = (
+    ("by the enemy's queens", QUEEN_GROUPS, queen_group),
+    ("by the hero's pawns at the won position", PAWN_GROUPS, pawn_group),
+    ("by the 50-move count at the won position", COUNT_GROUPS, count_group),
+)
+
+
+def grouped(rows: Sequence[Continuation], files: Sequence[Collected]) -> list[str]:
+    """The continuations mated, by each of :data:`GROUPINGS`: the enemy's queens (those it
+    kept from the won position, those it promoted on the way, and neither), the hero's
+    pawns there, and the 50-move count there."""
     where = {(one.seed, position.index): position for one in files for position in one.positions}
-    mated: Counter[str] = Counter()
-    played: Counter[str] = Counter()
-    for row in rows:
-        position = where.get((row.seed, row.index))
-        if position is None:
-            continue
-        name = queen_group(position, row)
-        played[name] += 1
-        mated[name] += row.converted
-    return [
-        "by the enemy's queens: "
-        + "; ".join(f"{name}: mated {mated[name]} of {played[name]}" for name in QUEEN_GROUPS)
-    ]
+    lines = []
+    for title, names, group in GROUPINGS:
+        mated: Counter[str] = Counter()
+        played: Counter[str] = Counter()
+        for row in rows:
+            position = where.get((row.seed, row.index))
+            if position is None:
+                continue
+            name = group(position, row)
+            played[name] += 1
+            mated[name] += row.converted
+        parts = (f"{name}: mated {mated[name]} of {played[name]}" for name in names)
+        lines.append(f"{title}: " + "; ".join(parts))
+    return lines
 
 
 def compare(rows: Sequence[Continuation], others: Sequence[Continuation], label: str) -> list[str]:
@@ -621,7 +652,7 @@ def screen(args: argparse.Namespace) -> int:
     folder.cleanup()
     if args.out:
         save_results(Path(args.out), rows)
-    print("\n".join(summary(rows, positions) + queens(rows, files)))
+    print("\n".join(summary(rows, positions) + grouped(rows, files)))
     then = sum(
         1 for collected in files for one in collected.positions if one.then == "win: checkmate"
     )
@@ -637,7 +668,7 @@ def report(args: argparse.Namespace) -> int:
     rows = load_results(Path(args.results))
     others = [(path, load_results(Path(path))) for path in args.compare or []]
     positions = sum(len(collected.positions) for collected in files)
-    print("\n".join(summary(rows, positions) + queens(rows, files)))
+    print("\n".join(summary(rows, positions) + grouped(rows, files)))
     for path, other in others:
         print("\n".join(compare(rows, other, path)))
     return 0

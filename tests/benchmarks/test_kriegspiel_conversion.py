@@ -19,10 +19,10 @@ from benchmarks.kriegspiel_conversion import (
     collect_one,
     compare,
     cut_at,
+    grouped,
     load_results,
     main,
     play_on,
-    queens,
     reached,
     save_results,
     sign_test,
@@ -192,12 +192,14 @@ def test_the_script_collects_screens_and_compares(
     assert out.count("seed conv game   3 repeat ") == 3 and "fifty_moves" not in out
 
 
-def test_continuations_are_counted_by_the_enemys_queens(
+def test_continuations_are_grouped_by_queens_pawns_and_the_count(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Game 0: black (the enemy of the white hero) keeps a queen; game 1: white's enemy
-    has none at the won position and one at the end; game 2: none at all."""
-    kept = Position(0, 0, 40, "3qk3/8/8/8/8/8/8/RQ2K2R w - - 0 1", ((), ()), "win: checkmate")
+    """Game 0: black (the enemy of the white hero) keeps a queen, the hero has a pawn, the
+    50-move count is at 25; game 1: white's enemy has none at the won position and one at
+    the end, the black hero has no pawn (white's does not count); game 2: no queen at
+    all, no pawn, the count at 0."""
+    kept = Position(0, 0, 40, "3qk3/8/8/8/8/8/P7/RQ2K2R w - - 25 1", ((), ()), "win: checkmate")
     promoted = Position(1, 1, 41, "4k3/8/8/8/8/8/P7/4K3 b - - 0 1", ((), ()), "draw: x")
     neither = Position(2, 0, 40, FEN, ((), ()), "win: checkmate")
     collected = Collected(tuple(BOTS), "9", 3, "wild16", "none", None, (kept, promoted, neither))
@@ -208,9 +210,13 @@ def test_continuations_are_counted_by_the_enemys_queens(
         _row(2, 0, True),
         _row(7, 0, True),  # a continuation of no position in the files: left out
     ]
-    assert queens(rows, [collected]) == [
+    assert grouped(rows, [collected]) == [
         "by the enemy's queens: a queen at the won position: mated 1 of 2; none there, one "
-        "at the end (promoted): mated 0 of 1; none there nor at the end: mated 1 of 1"
+        "at the end (promoted): mated 0 of 1; none there nor at the end: mated 1 of 1",
+        "by the hero's pawns at the won position: pawns of its own: mated 1 of 2; no pawn "
+        "of its own: mated 1 of 2",
+        "by the 50-move count at the won position: under 20: mated 1 of 2; 20 or more: "
+        "mated 1 of 2",
     ]
     # the same figures from the saved files, without playing
     positions, results, base = tmp_path / "won.json", tmp_path / "r.json", tmp_path / "b.json"
@@ -222,7 +228,9 @@ def test_continuations_are_counted_by_the_enemys_queens(
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("4 continuations of 3 won positions: mated 2 = 50.0% (95% ")
     assert out[3].startswith("by the enemy's queens: a queen at the won position: mated 1 of 2")
-    assert out[4].startswith("paired with " + str(base) + " (2 continuations): mated 2 here")
+    assert out[4].startswith("by the hero's pawns at the won position: pawns of its own: mated")
+    assert out[5].startswith("by the 50-move count at the won position: under 20: mated 1 of 2")
+    assert out[6].startswith("paired with " + str(base) + " (2 continuations): mated 2 here")
     with pytest.raises(SystemExit, match="not a screen's results"):
         main(["report", "--positions", str(positions), "--results", str(positions)])
 
