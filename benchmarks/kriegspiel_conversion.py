@@ -30,6 +30,9 @@ conversion rate within ten points. This screen holds the positions fixed:
   after the won position, by whom, whether the hero had just moved it there or had just
   taken a unit there, whether it was defended and taken back; and the other side's
   promotions).
+- ``screen --oracle NAME`` tells the hero part of the truth before each of its free
+  decisions (``benchmarks.kriegspiel_oracle``: the king's square, a box around it, the
+  square now and then, the kinds' counts): what knowing it would be worth.
 - ``report`` prints those figures for a screen's saved results (``--results``, with the
   positions' files it played) without playing again, paired with ``--compare``.
 
@@ -38,7 +41,7 @@ conversion rate within ten points. This screen holds the positions fixed:
         [--rules wild16] [--previous COMMIT] [--parallel 1]
     python -m benchmarks.kriegspiel_conversion screen --positions won9.json [won10.json ...]
         [--repeats 2] [--parallel 1] [--out results.json] [--compare base.json] [--every]
-        [--no-fifty-moves]
+        [--no-fifty-moves] [--oracle king|kingR|everyN|kinds]
     python -m benchmarks.kriegspiel_conversion report --positions won9.json [...]
         --results results.json [--compare base.json]
 
@@ -79,6 +82,7 @@ from benchmarks.kriegspiel_material import (
     trail,
     won_at,
 )
+from benchmarks.kriegspiel_oracle import Oracle, parse_oracle
 from bots.sdk.bot import Decision
 from bots.sdk.local import LocalGame, play_local
 from bots.tools.arena import GameSpec, bot_seed, game_seed, make_bot, wilson_interval
@@ -286,10 +290,19 @@ def went_through(board: chess.Board, position: Position, forced: Forced) -> ches
     return board
 
 
-async def play_on(spec: GameSpec, position: Position, repeat: int, seed: str) -> Continuation:
-    """Play ``position`` (of game ``spec``) on with :func:`forced_bots`."""
+async def play_on(
+    spec: GameSpec, position: Position, repeat: int, seed: str, oracle: Oracle | None = None
+) -> Continuation:
+    """Play ``position`` (of game ``spec``) on with :func:`forced_bots`; an ``oracle``
+    tells the hero part of the truth before each of its free decisions."""
     forced = forced_bots(spec, position, repeat, seed)
-    local = await play_local(spec.game, spec.options, forced.bots, spec.seed, names=spec.bots)
+    sink = None
+    if oracle is not None:
+        oracle.attach(forced.bots[position.hero], forced.queues[position.hero])
+        sink = oracle.sink
+    local = await play_local(
+        spec.game, spec.options, forced.bots, spec.seed, names=spec.bots, sink=sink
+    )
     board = check_reached(local, position, forced)
     color = position.hero == 0
     row = Continuation(
@@ -314,9 +327,10 @@ def without_fifty_moves(spec: GameSpec) -> GameSpec:
     return replace(spec, options={**spec.options, "auto_fifty_moves": False})
 
 
-def _screen_worker(item: Item) -> Continuation:
+def _screen_worker(item: Item, oracle: str | None = None) -> Continuation:
     spec, position, repeat, seed = item
-    return asyncio.run(play_on(spec, position, repeat, seed))
+    told = parse_oracle(oracle) if oracle else None
+    return asyncio.run(play_on(spec, position, repeat, seed, told))
 
 
 @dataclass(frozen=True, slots=True)
@@ -645,7 +659,8 @@ def screen(args: argparse.Namespace) -> int:
     rows: list[Continuation] = []
     warm_tables()
     with ProcessPoolExecutor(args.parallel) as pool:
-        for row in pool.map(_screen_worker, items):
+        worker = functools.partial(_screen_worker, oracle=args.oracle)
+        for row in pool.map(worker, items):
             rows.append(row)
             if args.every or not row.converted:
                 print(_line(row), flush=True)
@@ -700,6 +715,11 @@ def main(argv: list[str] | None = None) -> int:
         help="play on without the 50-move rule (the 75-move rule still applies): what more "
         "time would mate",
     )
+    play.add_argument(
+        "--oracle",
+        help="tell the hero part of the truth before each of its decisions "
+        "(benchmarks.kriegspiel_oracle): king, kingR, everyN or kinds",
+    )
     told = commands.add_parser("report", help="print a saved screen's figures")
     told.add_argument("--positions", nargs="+", required=True, help="the screen's positions")
     told.add_argument("--results", required=True, help="the screen's results (its --out)")
@@ -709,6 +729,11 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--games {args.games}: play at least one game")
     if args.command == "screen" and args.repeats < 1:
         parser.error(f"--repeats {args.repeats}: play each position on at least once")
+    if getattr(args, "oracle", None):
+        try:
+            parse_oracle(args.oracle)
+        except ValueError as error:
+            parser.error(f"--oracle: {error}")
     if getattr(args, "parallel", 1) < 1:
         parser.error(f"--parallel {args.parallel}: at least one process")
     started = time.process_time()

@@ -1,0 +1,138 @@
+"""Oracles for the conversion screen: the hero told part of the truth before each of its
+own decisions, to measure what knowing it would be worth (issue 33, round forty).
+
+An instrument, not a bot: ``kriegspiel-meta``'s code is untouched. ``screen --oracle
+NAME`` (``benchmarks.kriegspiel_conversion``) wraps the hero's ``decide`` once its saved
+decisions are replayed, and before each free decision edits the hero's metaposition from
+the real board (kept by the game's event sink). Every edit keeps the metaposition's
+invariant (each real enemy unit stands in its kind's set, the king in its set): it only
+removes squares the truth rules out, so the bot plays on sound beliefs that are sharper
+than it could have earned.
+
+- ``king``: the king's set cut to its real square; ``kingR`` (``king1``, ``king2``...):
+  to the squares of its set within ``R`` king steps of it (a box of ``2R + 1`` squares
+  a side).
+- ``everyN`` (``every10``...): the king's set cut to its real square at every ``N``-th of
+  the hero's moves (when it has made a multiple of ``N``), left to widen in between.
+- ``kinds``: every kind the enemy no longer has taken out of the sets, and the presence
+  map's count of each kind set to the real one, its weights scaled where they stand (the
+  kinds' counts known, not where the units are: round twenty's oracle on whole games).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import chess
+
+from bots.kriegspiel.meta.bot import KriegspielMeta
+from bots.kriegspiel.meta.metaposition import Metaposition
+from bots.kriegspiel.meta.presence import KINDS
+from bots.sdk.bot import Decision
+from server.games.base import Event
+
+__all__ = ["NAMES", "Oracle", "parse_oracle"]
+
+#: The oracles' names, as ``--oracle`` takes them (R and N whole numbers).
+NAMES = ("king", "kingR", "everyN", "kinds")
+_NAME = re.compile(r"^(?:(king)(\d*)|(every)([1-9]\d*)|(kinds))$")
+
+
+@dataclass(slots=True)
+class Oracle:
+    """One oracle (its ``name``); ``told`` counts the decisions it edited."""
+
+    name: str
+    kind: str  #: king, every or kinds
+    number: int = 0  #: the box's reach (king) or the period (every)
+    told: int = 0
+    truth: dict[str, chess.Board] = field(default_factory=dict)
+
+    def tell(self, meta: Metaposition, board: chess.Board) -> None:
+        """Edit ``meta`` (the hero's, before a decision) by the real ``board``."""
+        enemy = not meta.color
+        if self.kind == "kinds":
+            _kinds(meta, board)
+        else:
+            king = board.king(enemy)
+            if king is None:
+                return
+            if self.kind == "every":
+                if len(meta.history) % self.number:
+                    return
+                meta.may[chess.KING] = chess.BB_SQUARES[king]
+            else:
+                meta.may[chess.KING] &= _box(king, self.number)
+        self.told += 1
+
+    def sink(self, events: list[Event]) -> None:
+        """The game's event sink: keeps ``truth["board"]`` at the real position."""
+        for event in events:
+            fen = event.truth.get("fen")
+            if isinstance(fen, str):
+                self.truth["board"] = chess.Board(fen)
+
+    def attach(self, bot: Any, saved: Any) -> None:
+        """Wrap ``bot``'s ``decide`` (a ``KriegspielMeta``'s, already wrapped to replay the
+        ``saved`` decisions): once they are all replayed, each decision is told first."""
+        if not isinstance(bot, KriegspielMeta):
+            raise SystemExit(f"--oracle {self.name}: the hero must be kriegspiel-meta")
+        inner = bot.decide
+
+        async def told(decision: Decision) -> str:
+            board = self.truth.get("board")
+            if not saved and bot.meta is not None and board is not None:
+                self.tell(bot.meta, board)
+            choice: str = await inner(decision)
+            return choice
+
+        setattr(bot, "decide", told)  # noqa: B010 (an instance's own method)
+
+
+def parse_oracle(text: str) -> Oracle:
+    """The oracle ``text`` names (one of :data:`NAMES`); a clear error otherwise."""
+    found = _NAME.match(text)
+    if found is None:
+        raise ValueError(f"no oracle {text!r}: one of {', '.join(NAMES)}")
+    if found.group(1):
+        return Oracle(text, "king", int(found.group(2) or 0))
+    if found.group(3):
+        return Oracle(text, "every", int(found.group(4)))
+    return Oracle(text, "kinds")
+
+
+def _box(king: chess.Square, reach: int) -> int:
+    """The squares within ``reach`` king steps of ``king``."""
+    box = 0
+    for square in chess.SQUARES:
+        if chess.square_distance(square, king) <= reach:
+            box |= chess.BB_SQUARES[square]
+    return box
+
+
+def _kinds(meta: Metaposition, board: chess.Board) -> None:
+    """The kinds' counts as they stand: a kind gone leaves its set; the presence map's
+    mass of each kind is its real count, its weights scaled where they stand (spread
+    over the set when the map held none)."""
+    enemy = not meta.color
+    presence = meta.presence
+    for kind in KINDS:
+        count = board.pieces_mask(kind, enemy).bit_count()
+        if not count:
+            meta.may[kind] = 0
+        if presence is None:
+            continue
+        row = presence.weights[kind]
+        allowed = meta.may[kind]
+        held = sum(row[square] for square in chess.SquareSet(allowed))
+        squares = allowed.bit_count()
+        for square in chess.SQUARES:
+            if not allowed & chess.BB_SQUARES[square]:
+                row[square] = 0.0
+            elif held > 0.0:
+                row[square] *= count / held
+            else:
+                row[square] = count / squares
+        presence.mass[kind] = float(count)
