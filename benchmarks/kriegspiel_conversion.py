@@ -667,6 +667,8 @@ def screen(args: argparse.Namespace) -> int:
     folder.cleanup()
     if args.out:
         save_results(Path(args.out), rows)
+    if args.oracle:
+        print(f"the hero was told by the oracle {args.oracle} (benchmarks.kriegspiel_oracle)")
     print("\n".join(summary(rows, positions) + grouped(rows, files)))
     then = sum(
         1 for collected in files for one in collected.positions if one.then == "win: checkmate"
