@@ -41,7 +41,7 @@ conversion rate within ten points. This screen holds the positions fixed:
         [--rules wild16] [--previous COMMIT] [--parallel 1]
     python -m benchmarks.kriegspiel_conversion screen --positions won9.json [won10.json ...]
         [--repeats 2] [--parallel 1] [--out results.json] [--compare base.json] [--every]
-        [--no-fifty-moves] [--oracle king|kingR|everyN|kinds]
+        [--no-fifty-moves] [--oracle king|kingR|everyN|smallN|kinds]
     python -m benchmarks.kriegspiel_conversion report --positions won9.json [...]
         --results results.json [--compare base.json]
 
@@ -720,7 +720,7 @@ def main(argv: list[str] | None = None) -> int:
     play.add_argument(
         "--oracle",
         help="tell the hero part of the truth before each of its decisions "
-        "(benchmarks.kriegspiel_oracle): king, kingR, everyN or kinds",
+        "(benchmarks.kriegspiel_oracle): king, kingR, everyN, smallN or kinds",
     )
     told = commands.add_parser("report", help="print a saved screen's figures")
     told.add_argument("--positions", nargs="+", required=True, help="the screen's positions")

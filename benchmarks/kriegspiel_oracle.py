@@ -14,6 +14,8 @@ than it could have earned.
   a side).
 - ``everyN`` (``every10``...): the king's set cut to its real square at every ``N``-th of
   the hero's moves (when it has made a multiple of ``N``), left to widen in between.
+- ``smallN`` (``small9``...): the king's set cut to its real square whenever it has at
+  most ``N`` squares (what the hero's own narrowing would be worth finished).
 - ``kinds``: every kind the enemy no longer has taken out of the sets, and the presence
   map's count of each kind set to the real one, its weights scaled where they stand (the
   kinds' counts known, not where the units are: round twenty's oracle on whole games).
@@ -36,8 +38,8 @@ from server.games.base import Event
 __all__ = ["NAMES", "Oracle", "parse_oracle"]
 
 #: The oracles' names, as ``--oracle`` takes them (R and N whole numbers).
-NAMES = ("king", "kingR", "everyN", "kinds")
-_NAME = re.compile(r"^(?:(king)(\d*)|(every)([1-9]\d*)|(kinds))$")
+NAMES = ("king", "kingR", "everyN", "smallN", "kinds")
+_NAME = re.compile(r"^(?:(king)(\d*)|(every|small)([1-9]\d*)|(kinds))$")
 
 
 @dataclass(slots=True)
@@ -45,8 +47,8 @@ class Oracle:
     """One oracle (its ``name``); ``told`` counts the decisions it edited."""
 
     name: str
-    kind: str  #: king, every or kinds
-    number: int = 0  #: the box's reach (king) or the period (every)
+    kind: str  #: king, every, small or kinds
+    number: int = 0  #: the box's reach (king), the period (every) or the set's size (small)
     told: int = 0
     truth: dict[str, chess.Board] = field(default_factory=dict)
 
@@ -59,8 +61,10 @@ class Oracle:
             king = board.king(enemy)
             if king is None:
                 return
-            if self.kind == "every":
-                if len(meta.history) % self.number:
+            if self.kind == "every" or self.kind == "small":
+                if self.kind == "every" and len(meta.history) % self.number:
+                    return
+                if self.kind == "small" and meta.may[chess.KING].bit_count() > self.number:
                     return
                 meta.may[chess.KING] = chess.BB_SQUARES[king]
             else:
@@ -99,7 +103,7 @@ def parse_oracle(text: str) -> Oracle:
     if found.group(1):
         return Oracle(text, "king", int(found.group(2) or 0))
     if found.group(3):
-        return Oracle(text, "every", int(found.group(4)))
+        return Oracle(text, found.group(3), int(found.group(4)))
     return Oracle(text, "kinds")
 
 

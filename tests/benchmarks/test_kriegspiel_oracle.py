@@ -27,9 +27,10 @@ def test_names_parse_and_nonsense_is_refused_clearly() -> None:
     assert (parse_oracle("king").kind, parse_oracle("king").number) == ("king", 0)
     assert (parse_oracle("king2").kind, parse_oracle("king2").number) == ("king", 2)
     assert (parse_oracle("every10").kind, parse_oracle("every10").number) == ("every", 10)
+    assert (parse_oracle("small9").kind, parse_oracle("small9").number) == ("small", 9)
     assert parse_oracle("kinds").kind == "kinds"
-    for nonsense in ("", "queen", "every0", "every", "king-1", "kings", "kinds2"):
-        with pytest.raises(ValueError, match="one of king, kingR, everyN, kinds"):
+    for nonsense in ("", "queen", "every0", "every", "small", "king-1", "kings", "kinds2"):
+        with pytest.raises(ValueError, match="one of king, kingR, everyN, smallN, kinds"):
             parse_oracle(nonsense)
 
 
@@ -54,6 +55,14 @@ def test_the_king_oracles_cut_the_set_to_the_truth_and_keep_it() -> None:
     meta.history.append("after a move")
     every.tell(meta, board)
     assert meta.may[chess.KING] == chess.BB_SQUARES[chess.E8] and every.told == 1
+    # small 6: only once the set has at most six squares
+    meta, board = _meta()
+    small = parse_oracle("small6")
+    small.tell(meta, board)
+    assert meta.may[chess.KING] == before and small.told == 0
+    parse_oracle("king1").tell(meta, board)  # the six squares of the box
+    small.tell(meta, board)
+    assert meta.may[chess.KING] == chess.BB_SQUARES[chess.E8] and small.told == 1
 
 
 def test_the_kinds_oracle_sets_the_counts_and_drops_the_kinds_gone() -> None:
@@ -95,4 +104,4 @@ def test_a_screen_with_an_oracle_plays_and_refuses_a_hero_that_is_not_meta(
         main(["screen", "--positions", str(positions), "--oracle", "queen"])
     assert stopped.value.code == 2
     said = capsys.readouterr().err
-    assert "--oracle: no oracle 'queen': one of king, kingR, everyN, kinds" in said
+    assert "--oracle: no oracle 'queen': one of king, kingR, everyN, smallN, kinds" in said
