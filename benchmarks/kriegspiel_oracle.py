@@ -54,22 +54,27 @@ class Oracle:
 
     def tell(self, meta: Metaposition, board: chess.Board) -> None:
         """Edit ``meta`` (the hero's, before a decision) by the real ``board``."""
-        enemy = not meta.color
         if self.kind == "kinds":
             _kinds(meta, board)
-        else:
-            king = board.king(enemy)
-            if king is None:
-                return
-            if self.kind == "every" or self.kind == "small":
-                if self.kind == "every" and len(meta.history) % self.number:
-                    return
-                if self.kind == "small" and meta.may[chess.KING].bit_count() > self.number:
-                    return
-                meta.may[chess.KING] = chess.BB_SQUARES[king]
-            else:
-                meta.may[chess.KING] &= _box(king, self.number)
+        elif not self._king(meta, board):
+            return
         self.told += 1
+
+    def _king(self, meta: Metaposition, board: chess.Board) -> bool:
+        """Cut the king's set as the oracle says; whether it was due now."""
+        king = board.king(not meta.color)
+        if king is None:
+            return False
+        if self.kind == "king":
+            meta.may[chess.KING] &= _box(king, self.number)
+            return True
+        if self.kind == "every":
+            due = len(meta.history) % self.number == 0
+        else:  # small
+            due = meta.may[chess.KING].bit_count() <= self.number
+        if due:
+            meta.may[chess.KING] = chess.BB_SQUARES[king]
+        return due
 
     def sink(self, events: list[Event]) -> None:
         """The game's event sink: keeps ``truth["board"]`` at the real position."""
