@@ -90,7 +90,7 @@ def test_a_screen_with_an_oracle_plays_and_refuses_a_hero_that_is_not_meta(
     position = Position(0, 0, 0, fen, ((), ()), "win: checkmate")
     oracle = parse_oracle("king")
     row = asyncio.run(play_on(spec, position, 0, "oracle", oracle))
-    assert row.converted and oracle.told == (row.plies + 1) // 2
+    assert row.converted and oracle.told >= (row.plies + 1) // 2  # each of its moves, at least
     random_hero = schedule(
         "kriegspiel", {"rules": "wild16", "fen": fen}, bots[::-1], 2, 1, "oracle"
     )[0]
