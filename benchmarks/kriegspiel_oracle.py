@@ -30,6 +30,7 @@ from typing import Any
 import chess
 
 from bots.kriegspiel.meta.bot import KriegspielMeta
+from bots.kriegspiel.meta.endgames import king_spread
 from bots.kriegspiel.meta.metaposition import Metaposition
 from bots.kriegspiel.meta.presence import KINDS
 from bots.sdk.bot import Decision
@@ -114,34 +115,23 @@ def parse_oracle(text: str) -> Oracle:
 
 def _box(king: chess.Square, reach: int) -> int:
     """The squares within ``reach`` king steps of ``king``."""
-    box = 0
-    for square in chess.SQUARES:
-        if chess.square_distance(square, king) <= reach:
-            box |= chess.BB_SQUARES[square]
+    box = chess.BB_SQUARES[king]
+    for _ in range(reach):
+        box = king_spread(box)
     return box
 
 
 def _kinds(meta: Metaposition, board: chess.Board) -> None:
     """The kinds' counts as they stand: a kind gone leaves its set; the presence map's
     mass of each kind is its real count, its weights scaled where they stand (spread
-    over the set when the map held none)."""
+    over the set when the map held none) by :meth:`Presence.project`."""
     enemy = not meta.color
-    presence = meta.presence
     for kind in KINDS:
-        count = board.pieces_mask(kind, enemy).bit_count()
-        if not count:
+        if not board.pieces_mask(kind, enemy):
             meta.may[kind] = 0
-        if presence is None:
-            continue
-        row = presence.weights[kind]
-        allowed = meta.may[kind]
-        held = sum(row[square] for square in chess.SquareSet(allowed))
-        squares = allowed.bit_count()
-        for square in chess.SQUARES:
-            if not allowed & chess.BB_SQUARES[square]:
-                row[square] = 0.0
-            elif held > 0.0:
-                row[square] *= count / held
-            else:
-                row[square] = count / squares
-        presence.mass[kind] = float(count)
+    presence = meta.presence
+    if presence is None:
+        return
+    for kind in KINDS:
+        presence.mass[kind] = float(board.pieces_mask(kind, enemy).bit_count())
+    presence.project(meta.may, meta.caps(), meta.units)
