@@ -89,6 +89,7 @@ from bots.tools.arena import GameSpec, bot_seed, game_seed, make_bot, wilson_int
 from server.games import engine
 from server.games.base import Event
 from server.games.kriegspiel import KriegspielGame
+from tests.bots.kriegspiel_meta_harness import truth_sink
 
 #: The defaults of the measure this screen serves: meta at 1,000 nodes against meta at 20.
 BOTS = "kriegspiel-meta:nodes=1000,kriegspiel-meta:nodes=20"
@@ -299,7 +300,7 @@ async def play_on(
     sink = None
     if oracle is not None:
         oracle.attach(forced.bots[position.hero], forced.queues[position.hero])
-        sink = oracle.sink
+        sink = truth_sink(oracle.truth)
     local = await play_local(
         spec.game, spec.options, forced.bots, spec.seed, names=spec.bots, sink=sink
     )

@@ -4,7 +4,8 @@ own decisions, to measure what knowing it would be worth (issue 33, round forty)
 An instrument, not a bot: ``kriegspiel-meta``'s code is untouched. ``screen --oracle
 NAME`` (``benchmarks.kriegspiel_conversion``) wraps the hero's ``decide`` once its saved
 decisions are replayed, and before each free decision edits the hero's metaposition from
-the real board (kept by the game's event sink). Every edit keeps the metaposition's
+the real board (kept by the game's event sink,
+``tests.bots.kriegspiel_meta_harness.truth_sink``). Every edit keeps the metaposition's
 invariant (each real enemy unit stands in its kind's set, the king in its set): it only
 removes squares the truth rules out, so the bot plays on sound beliefs that are sharper
 than it could have earned.
@@ -34,7 +35,6 @@ from bots.kriegspiel.meta.endgames import king_spread
 from bots.kriegspiel.meta.metaposition import Metaposition
 from bots.kriegspiel.meta.presence import KINDS
 from bots.sdk.bot import Decision
-from server.games.base import Event
 
 __all__ = ["NAMES", "Oracle", "parse_oracle"]
 
@@ -51,6 +51,7 @@ class Oracle:
     kind: str  #: king, every, small or kinds
     number: int = 0  #: the box's reach (king), the period (every) or the set's size (small)
     told: int = 0
+    #: the real position, kept by the game's event sink (``truth_sink(oracle.truth)``)
     truth: dict[str, chess.Board] = field(default_factory=dict)
 
     def tell(self, meta: Metaposition, board: chess.Board) -> None:
@@ -76,13 +77,6 @@ class Oracle:
         if due:
             meta.may[chess.KING] = chess.BB_SQUARES[king]
         return due
-
-    def sink(self, events: list[Event]) -> None:
-        """The game's event sink: keeps ``truth["board"]`` at the real position."""
-        for event in events:
-            fen = event.truth.get("fen")
-            if isinstance(fen, str):
-                self.truth["board"] = chess.Board(fen)
 
     def attach(self, bot: Any, saved: Any) -> None:
         """Wrap ``bot``'s ``decide`` (a ``KriegspielMeta``'s, already wrapped to replay the
