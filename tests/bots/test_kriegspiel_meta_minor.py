@@ -266,6 +266,23 @@ def test_a_located_kbn_king_is_driven_by_the_table() -> None:
     assert choice == "d7e7"
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_a_kbn_king_known_on_its_square_is_driven_by_the_table(seed: int) -> None:
+    # Start 52 against the random king (2000 nodes): the king known on h4 (a region of one
+    # square) against Kf3, Ng3, Bg1, 34 plies from mate. The planner's worth, merged over
+    # the squares the king's unseen reply may reach, found the waiting Kf3-f4 (36 plies
+    # after it) as good as the table's moves, and the king stood located for 30 moves,
+    # 17 to 22 moves from mate, until the 50-move rule. Known on its square, the table
+    # rules: every choice shortens the chess mate by a ply.
+    fen = "8/8/8/8/7k/5KN1/8/6B1 w - - 0 1"
+    board = chess.Board(fen)
+    before = _distance(KBN, board)
+    choice = MinorEndgame(random.Random(seed)).choose(_meta(fen, ["h4"]), _attempts(fen))
+    assert choice is not None
+    board.push(chess.Move.from_uci(choice))
+    assert before is not None and _distance(KBN, board) == before - 1, choice
+
+
 @pytest.mark.parametrize(("defender", "start"), [("centre", 2), ("random", 19)])
 async def test_kbn_vs_k_starts_drawn_before_are_mated(defender: str, start: int) -> None:
     # The benchmark's games (`benchmarks.kriegspiel_meta endgames --endgames KBN`, 2000
@@ -287,15 +304,17 @@ async def test_a_located_random_kbn_king_is_kept_located(start: int) -> None:
     assert played.outcome.reason == "checkmate" and played.outcome.ranks == (1, 2)
 
 
-@pytest.mark.parametrize("start", [11, 21, 31])
-def test_a_kbn_piece_lost_at_the_first_move_is_the_starts_doing(start: int) -> None:
+@pytest.mark.parametrize(("start", "slack"), [(11, 1.1), (21, 1.1), (31, 1.7)])
+def test_a_kbn_piece_lost_at_the_first_move_is_the_starts_doing(start: int, slack: float) -> None:
     # Starts 11, 21 and 31 against the random king lost a piece at our first move
     # (`benchmarks.kriegspiel_meta endgames --endgames KBN --failures`, 2000 nodes). The
     # belief was not wrong about which squares we defend, nor did the mean hide a safe
     # attempt: from these starts every first attempt leaves a square of the region next
     # to an undefended piece, and the planner played the least exposed one. The king
     # happened to stand there (start 11: Kb8, Ba4, Nh3, king d8; Ba4-d7 defends the
-    # knight and is itself next to d8).
+    # knight and is itself next to d8). Since the wide region's size costs WIDE_SIZE a
+    # square, start 31 trades a little chance for a smaller region: Bb3-d5 (0.116 of
+    # the region's mass next to an undefended piece) over Ng2-e1 (0.070).
     fen = random_start([chess.BISHOP, chess.KNIGHT], start)
     meta = Metaposition.from_start(chess.WHITE, "wild16", fen)
     region = meta.may[chess.KING]
@@ -313,7 +332,7 @@ def test_a_kbn_piece_lost_at_the_first_move_is_the_starts_doing(start: int) -> N
     names = [chess.square_name(square) for square in chess.SquareSet(region)]
     choice = MinorEndgame(random.Random(start)).choose(_meta(fen, names), _attempts(fen))
     assert choice is not None
-    assert risks[choice] <= 1.1 * min(risks.values())
+    assert risks[choice] <= slack * min(risks.values())
 
 
 def _kbn_value(central: float, move: str) -> float:
@@ -341,11 +360,13 @@ def test_a_kbn_piece_next_to_a_random_kings_region_costs_its_chance() -> None:
     assert _kbn_value(0.02, "f2h1") < _kbn_value(0.98, "f2h1") - 100.0
 
 
-@pytest.mark.parametrize("start", [16, 33])
+@pytest.mark.parametrize("start", [16, 33, 173, 186])
 async def test_a_random_kbn_king_is_found_in_time(start: int) -> None:
     # The benchmark's starts against the random king (2000 nodes), drawn by the 50-move
     # rule on main (0be6a4b): the region at 37 to 45 squares for 15 to 25 moves while
     # the planner shuffled its king beside its pieces; found, then lost or found too
     # late. With the risk weighed by the belief's central weight, mated in 47 and 30.
+    # Starts 173 and 186 drew so still (main at 453f022: the region at 37 to 46 squares
+    # for all 50 moves); with the wide region's size at WIDE_SIZE a square, mated.
     played = await play_start([chess.BISHOP, chess.KNIGHT], start)
     assert played.outcome.reason == "checkmate" and played.outcome.ranks == (1, 2)
