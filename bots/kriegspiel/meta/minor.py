@@ -51,10 +51,10 @@ from bots.kriegspiel.meta.planner import (
 __all__ = [
     "ADVERSE",
     "LOCATED_SIZE",
-    "WIDE_SIZE",
     "LOSS",
     "REPEAT_COST",
     "TOLERANCE",
+    "WIDE_SIZE",
     "WORST_WEIGHT",
     "MinorEndgame",
 ]
