@@ -34,7 +34,6 @@ import numpy as np
 
 from bots.kriegspiel.meta.belief import Floats
 from bots.kriegspiel.meta.dtm import UNKNOWN
-from bots.kriegspiel.meta.endgames import box
 from bots.kriegspiel.meta.mate import Pieces
 from bots.kriegspiel.meta.metaposition import Metaposition
 from bots.kriegspiel.meta.minor_dtm import KINDS, MinorTable, index, minor_kinds, ready
@@ -69,7 +68,7 @@ LOCATED = 8
 #: its reply, in place of the room terms (the box stays out).
 LOCATED_SIZE = 1.0
 #: KBN vs K before the king is located: the cost (in plies) of each square of the king's
-#: region after its reply, beside the box (the planner's own is 0.3).
+#: region after its reply, beside the box (the planner's own is 0.3: :meth:`MinorEndgame._size`).
 WIDE_SIZE = 1.0
 
 
@@ -121,15 +120,18 @@ class MinorEndgame(TablePlanner):
         box, 2 plies worse than Kd7-e7). With nothing at all there, a located random king
         was lost again: the table alone does not value keeping the region small, and the
         region grew a ring a move (3, 8, 22, 26, 30: a third of the 50-move draws against
-        the random king). Before it is located, :data:`WIDE_SIZE` a square of the region
-        beside the box: at the planner's 0.3 a square a check that splits a wide region
-        was worth a few plies, and against the random king 88 of 600 starts were not
-        mated, 52 of them with the king never located or found late (at 1.0: 70 and 35)."""
-        if not self.knight:
-            return super()._room(region, covered)
-        if self.belief.region.bit_count() <= LOCATED:
+        the random king). Before it is located, the planner's room with its size at
+        :meth:`_size`."""
+        if self.knight and self.belief.region.bit_count() <= LOCATED:
             return LOCATED_SIZE * region.bit_count()
-        return WIDE_SIZE * region.bit_count() + self.BOX_WEIGHT * box(region, covered).bit_count()
+        return super()._room(region, covered)
+
+    def _size(self) -> float:
+        """In KBN vs K :data:`WIDE_SIZE` a square of the region, else the planner's: at
+        its 0.3 a square a check that splits a wide region was worth a few plies, and
+        against the random king 88 of 600 starts were not mated, 52 of them with the
+        king never located or found late (at 1.0: 70 and 35)."""
+        return WIDE_SIZE if self.knight else super()._size()
 
     def _adverse(self) -> float:
         """The chance taken that a king next to a piece it may take takes it.

@@ -173,7 +173,12 @@ class TablePlanner:
 
     def _room(self, region: int, covered: int) -> float:
         """The cost of the king's region after its reply: its size and its box."""
-        return SIZE_WEIGHT * region.bit_count() + self.BOX_WEIGHT * box(region, covered).bit_count()
+        room = box(region, covered).bit_count()
+        return self._size() * region.bit_count() + self.BOX_WEIGHT * room
+
+    def _size(self) -> float:
+        """The cost (in plies) of each square of the king's region in :meth:`_room`."""
+        return SIZE_WEIGHT
 
     def _adverse(self) -> float:
         """The least chance taken that a king next to a piece it may take takes it."""
@@ -213,9 +218,9 @@ class TablePlanner:
 
         There the table's distance after our move rules (:data:`EXACT_WEIGHT` a ply): the
         planner's worth, merged over the squares the king's unseen reply may reach, found
-        waiting moves as good as the table's, and a king known on its square for 30 moves
-        was not mated (KBN vs K, start 52 against the random king: 17 to 22 moves from
-        mate all that time, drawn by the 50-move rule)."""
+        waiting moves as good as the table's, and a king located for its last 30 moves,
+        mostly on one square, was not mated (KBN vs K, start 52 against the random king:
+        17 to 22 moves from mate all that time, drawn by the 50-move rule)."""
         region = int(self.belief.region)
         return chess.lsb(region) if region.bit_count() == 1 else None
 
